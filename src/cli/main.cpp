@@ -1,9 +1,47 @@
 // openloop's entry point: dispatches to one subcommand and maps errors to exit codes (DESIGN.md).
 #include <cstdio>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "cli/command.h"
+#include "core/error.h"
+
+namespace {
+
+struct Subcommand {
+  const char* name;
+  const char* description;
+  openloop::cli::Action (*setup)(CLI::App&);
+};
+
+constexpr Subcommand k_subcommands[] = {
+    {"run", "Apply a load (open model by default) to a target and measure it honestly", openloop::cli::setup_run},
+    {"lab", "Serve the lab service: an HTTP target with configurable queueing behaviour",
+     openloop::cli::setup_lab},
+};
+
+}  // namespace
 
 int main(int argc, char** argv) {
-  (void)argc;
-  (void)argv;
-  std::fprintf(stderr, "openloop: not yet\n");
-  return 2;
+  CLI::App app{"openloop: load testing that measures from the intended time", "openloop"};
+  app.set_version_flag("--version", std::string("openloop ") + OPENLOOP_VERSION);
+  app.require_subcommand(1);
+  std::vector<std::pair<CLI::App*, openloop::cli::Action>> actions;
+  for (const auto& s : k_subcommands) {
+    CLI::App* sub = app.add_subcommand(s.name, s.description);
+    actions.emplace_back(sub, s.setup(*sub));
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // CLI11 names the flag in its messages; usage errors exit 2 as DESIGN.md requires.
+    int code = app.exit(e);
+    return code == 0 ? 0 : static_cast<int>(openloop::ExitCode::usage);
+  }
+  for (auto& [sub, action] : actions) {
+    if (sub->parsed()) return action();
+  }
+  return static_cast<int>(openloop::ExitCode::usage);
 }

@@ -1,0 +1,18 @@
+// The subcommand contract: each cli/<name>.cpp registers its options and returns the action to run.
+#pragma once
+
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace openloop::cli {
+
+/// Runs a parsed subcommand; returns the process exit code (DESIGN.md exit codes).
+using Action = std::function<int()>;
+
+/// `openloop run`: the load generator (cli/run.cpp).
+Action setup_run(CLI::App& sub);
+/// `openloop lab`: the lab service (cli/lab.cpp).
+Action setup_lab(CLI::App& sub);
+
+}  // namespace openloop::cli

@@ -1,0 +1,91 @@
+// HdrHistogram: high-dynamic-range histogram of non-negative integer values, held to the Java reference
+// (../shared/reference/hdrhistogram.md) value for value. openloop records nanoseconds.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace openloop::hdr {
+
+/// A histogram of int64 values in [lowest_discernible, highest_trackable] with `significant_digits` (1..5)
+/// decimal digits of precision. Recording is O(1), allocation-free and exception-free (except when an
+/// auto-resizing histogram grows). Not thread-safe: one writer; merge copies with add().
+class Histogram {
+ public:
+  /// Fixed range. Preconditions (checked by `valid_parameters`): lowest ≥ 1, highest ≥ 2·lowest, 1 ≤ digits ≤ 5.
+  Histogram(std::int64_t lowest_discernible, std::int64_t highest_trackable, int significant_digits);
+  /// Auto-resizing, as Java's `new Histogram(digits)`: lowest 1, starts at highest 2, grows on demand.
+  static Histogram auto_resizing(int significant_digits);
+  /// True when the parameters describe a valid layout.
+  static bool valid_parameters(std::int64_t lowest, std::int64_t highest, int digits);
+
+  /// Records one value. Returns false (and records nothing) if value < 0 or above the trackable range
+  /// of a fixed-range histogram.
+  bool record(std::int64_t value) { return record(value, 1); }
+  /// Records `count` occurrences of value.
+  bool record(std::int64_t value, std::int64_t count);
+  /// Records value and, for coordinated-omission correction, value − I, value − 2I, ... while ≥ I.
+  bool record_with_expected_interval(std::int64_t value, std::int64_t expected_interval);
+
+  /// Adds every count of `other` (exact merge). Values of `other` outside this range: auto-resizing
+  /// histograms grow; fixed ones return false and add nothing.
+  bool add(const Histogram& other);
+  /// Clears all counts (layout kept).
+  void reset();
+
+  std::int64_t total_count() const { return m_total_count; }
+  /// Value at percentile p in [0, 100], Java semantics (highest equivalent value of the bucket).
+  std::int64_t value_at_percentile(double percentile) const;
+  /// highestEquivalent(max recorded), 0 when empty.
+  std::int64_t max() const;
+  /// lowestEquivalent(min recorded), 0 when empty.
+  std::int64_t min() const;
+  double mean() const;
+  double stddev() const;
+
+  // Layout, as the reference names it.
+  std::int64_t lowest_discernible_value() const { return m_lowest; }
+  std::int64_t highest_trackable_value() const { return m_highest; }
+  int significant_digits() const { return m_digits; }
+  bool is_auto_resizing() const { return m_auto_resize; }
+  std::int32_t bucket_count() const { return m_bucket_count; }
+  std::int32_t sub_bucket_count() const { return m_sub_bucket_count; }
+  std::int32_t counts_length() const { return static_cast<std::int32_t>(m_counts.size()); }
+
+  std::int32_t counts_index_for(std::int64_t value) const;
+  std::int64_t value_from_index(std::int32_t index) const;
+  std::int64_t count_at_index(std::int32_t index) const { return m_counts[static_cast<std::size_t>(index)]; }
+  std::int64_t size_of_equivalent_range(std::int64_t value) const;
+  std::int64_t lowest_equivalent(std::int64_t value) const;
+  std::int64_t highest_equivalent(std::int64_t value) const;
+  std::int64_t median_equivalent(std::int64_t value) const;
+  /// Raw max/min recorded values (before equivalence), for encoders and iteration.
+  std::int64_t raw_max() const { return m_max; }
+  std::int64_t raw_min() const { return m_min; }
+
+ private:
+  // Implementation-defined members (see histogram.cpp).
+  void init_layout(std::int64_t lowest, std::int64_t highest, int digits);
+  void resize(std::int64_t new_highest);
+  std::int32_t bucket_index(std::int64_t value) const;
+
+  std::int64_t m_lowest = 1;
+  std::int64_t m_highest = 2;
+  int m_digits = 3;
+  bool m_auto_resize = false;
+  std::int32_t m_unit_magnitude = 0;
+  std::int32_t m_sub_bucket_count_magnitude = 0;
+  std::int32_t m_sub_bucket_half_count_magnitude = 0;
+  std::int32_t m_sub_bucket_count = 0;
+  std::int32_t m_sub_bucket_half_count = 0;
+  std::int64_t m_sub_bucket_mask = 0;
+  std::int64_t m_unit_magnitude_mask = 0;
+  std::int32_t m_leading_zero_count_base = 0;
+  std::int32_t m_bucket_count = 0;
+  std::int64_t m_total_count = 0;
+  std::int64_t m_max = 0;                       // raw max recorded (0 when empty)
+  std::int64_t m_min = INT64_MAX;               // raw min recorded (INT64_MAX when empty)
+  std::vector<std::int64_t> m_counts;
+};
+
+}  // namespace openloop::hdr
