@@ -1,0 +1,72 @@
+// Incremental HTTP/1.1 response parsing (llhttp): finds where each response ends, counts body bytes, stores
+// none.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include <llhttp.h>
+
+namespace openloop::http {
+
+/// Parses the responses on one client connection, one at a time (no pipelining). Single-threaded. No
+/// allocation, exceptions or logging in any member. Movable (the engine may keep parsers in containers), not
+/// copyable.
+class ResponseParser {
+ public:
+  enum class State : std::uint8_t { incomplete, complete, error };
+
+  ResponseParser();
+  ResponseParser(ResponseParser&&) noexcept = default;
+  ResponseParser& operator=(ResponseParser&&) noexcept = default;
+  ResponseParser(const ResponseParser&) = delete;
+  ResponseParser& operator=(const ResponseParser&) = delete;
+
+  /// Prepares for the next response on this connection (keep-alive) or on a new connection
+  /// (new_connection=true). head_request: the response has no body whatever its headers say.
+  void reset(bool head_request, bool new_connection);
+
+  /// Feeds received bytes. Returns complete once a FINAL response (status ≥ 200; 1xx interim responses are
+  /// skipped, 101 is final) has been fully read: Content-Length and chunked bodies to their end (body bytes
+  /// counted, not stored). error on malformed input (sticky until reset). Once complete, further bytes fed
+  /// before reset() are only counted in trailing_bytes().
+  State feed(const char* data, std::size_t len);
+
+  /// Call on EOF: completes a response delimited by connection close; error if the response was cut short or
+  /// none was received. Returns the current state unchanged when already complete or in error.
+  State finish();
+
+  State state() const { return m_state; }
+  /// Status code of the final response (meaningful once complete).
+  int status() const { return m_status; }
+  /// False when the connection cannot carry another request: Connection: close, HTTP/1.0 without keep-alive,
+  /// a close-delimited body, or a 101 upgrade. Meaningful once complete.
+  bool keep_alive() const { return m_keep_alive; }
+  /// Body bytes of the final response (after de-chunking).
+  std::uint64_t body_bytes() const { return m_body_bytes; }
+  /// Why feed()/finish() returned error: llhttp's reason (e.g. "Invalid status code") or ours; a static
+  /// string.
+  const char* error_reason() const { return m_error_reason; }
+  /// Bytes after the end of the final response in the last feed() (unexpected for a client without
+  /// pipelining).
+  std::size_t trailing_bytes() const { return m_trailing; }
+
+ private:
+  static int on_message_begin(llhttp_t* p);
+  static int on_headers_complete(llhttp_t* p);
+  static int on_body(llhttp_t* p, const char* at, std::size_t len);
+  static int on_message_complete(llhttp_t* p);
+  static const llhttp_settings_t& settings();
+
+  llhttp_t m_parser{};
+  State m_state = State::incomplete;
+  bool m_head = false;
+  bool m_keep_alive = false;
+  bool m_started = false;  // bytes of a response arrived since reset
+  int m_status = 0;
+  std::uint64_t m_body_bytes = 0;
+  std::size_t m_trailing = 0;
+  const char* m_error_reason = "";
+};
+
+}  // namespace openloop::http
