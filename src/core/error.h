@@ -34,10 +34,17 @@ tl::unexpected<Error> runtime_error(std::string message);
 
 }  // namespace openloop
 
-/// Propagates the error of a Result expression, else yields its value (GNU statement expression).
-#define OPENLOOP_TRY(expr)                                                       \
-  __extension__({                                                                             \
-    auto&& openloop_try_result_ = (expr);                                        \
+/// Propagates the error of a Result<T> expression, else yields its value (GNU statement expression).
+#define OPENLOOP_TRY(expr)                                                          \
+  __extension__({                                                                   \
+    auto&& openloop_try_result_ = (expr);                                           \
     if (!openloop_try_result_) return tl::unexpected(openloop_try_result_.error()); \
-    std::move(*openloop_try_result_);                                            \
+    std::move(*openloop_try_result_);                                               \
   })
+
+/// Propagates the error of a Result<void> expression.
+#define OPENLOOP_TRY_VOID(expr)                                                     \
+  do {                                                                              \
+    auto&& openloop_try_result_ = (expr);                                           \
+    if (!openloop_try_result_) return tl::unexpected(openloop_try_result_.error()); \
+  } while (false)

@@ -1,0 +1,179 @@
+// Option groups and validation for `openloop run`.
+#include "cli/run_options.h"
+
+#include <sys/resource.h>
+
+#include <fmt/format.h>
+#include <thread>
+
+#include "core/atomic_file.h"
+#include "core/units.h"
+
+namespace openloop::cli {
+namespace {
+
+void add_target_options(CLI::App& sub, RunOptions& o) {
+  sub.add_option("url", o.url, "Target URL, http:// or https://")->required();
+  sub.add_option("-X,--method", o.method, "HTTP method")->capture_default_str();
+  sub.add_option("-H,--header", o.headers, "Request header 'Name: value' (repeatable)");
+  sub.add_option("--body", o.body, "Request body: TEXT, or @FILE to read it from a file");
+  sub.add_flag("--insecure", o.insecure, "Do not verify the server's TLS certificate");
+  sub.add_option("--cacert", o.cacert, "Extra CA certificate (PEM) to trust");
+}
+
+void add_workload_options(CLI::App& sub, RunOptions& o) {
+  sub.add_option("--rate", o.rate, "Open model: arrivals per second, e.g. 500/s or 30000/m");
+  sub.add_option("--arrival", o.arrival, "Arrival process: constant | poisson")->capture_default_str();
+  sub.add_option("--stages", o.stages, "Rate stages, k6-style: 30s:100/s,1m:500/s (ramps between targets)");
+  sub.add_option("--seed", o.seed, "Seed for Poisson arrivals (same seed, same schedule)")->capture_default_str();
+  sub.add_option("--vus", o.vus, "Closed model (the naive baseline): N users, each sends as soon as its last response arrives");
+  sub.add_option("-d,--duration", o.duration, "Measured duration, e.g. 30s, 2m")->capture_default_str();
+  sub.add_option("--warmup", o.warmup, "Warm-up before measuring: sent, but reported apart")->capture_default_str();
+}
+
+void add_client_options(CLI::App& sub, RunOptions& o) {
+  sub.add_option("-t,--threads", o.threads, "Worker threads (default: available cores)");
+  sub.add_option("--max-connections", o.max_connections,
+                 "Connection cap (default: rate × timeout by Little's law, capped by the open-file limit)");
+  sub.add_option("--on-saturation", o.on_saturation,
+                 "When every connection is busy at the cap: drop (count it) | queue (wait; latency still from the "
+                 "intended time)")
+      ->capture_default_str();
+  sub.add_option("--timeout", o.timeout, "Client deadline per request, from its intended time")->capture_default_str();
+  sub.add_option("--success", o.success, "Statuses that count as success, e.g. 200-299")->capture_default_str();
+}
+
+void add_output_options(CLI::App& sub, RunOptions& o) {
+  sub.add_option("--json", o.json, "Write the results (schema openloop.results/1) to FILE, atomically");
+  sub.add_flag("-q,--quiet", o.quiet, "Print only the summary");
+}
+
+Result<std::pair<int, int>> parse_success(const std::string& text) {
+  int lo = 0, hi = 0;
+  char dash = 0;
+  if (std::sscanf(text.c_str(), "%d%c%d", &lo, &dash, &hi) == 3 && dash == '-' && 100 <= lo && lo <= hi && hi <= 599) {
+    return std::pair{lo, hi};
+  }
+  if (std::sscanf(text.c_str(), "%d", &lo) == 1 && text.find('-') == std::string::npos && 100 <= lo && lo <= 599 &&
+      std::to_string(lo) == text) {
+    return std::pair{lo, lo};
+  }
+  return usage_error(fmt::format("--success: \"{}\" is not a status range; use e.g. 200-299 or 200", text));
+}
+
+std::uint64_t raise_fd_limit() {
+  rlimit rl{};
+  if (getrlimit(RLIMIT_NOFILE, &rl) != 0) return 1024;
+  if (rl.rlim_cur < rl.rlim_max) {
+    rl.rlim_cur = rl.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &rl);
+    getrlimit(RLIMIT_NOFILE, &rl);
+  }
+  return rl.rlim_cur;
+}
+
+Result<void> build_request(const RunOptions& o, engine::RunPlan& plan) {
+  plan.url_text = o.url;
+  plan.url = OPENLOOP_TRY(net::parse_url(o.url, "URL"));
+  plan.method = o.method;
+  for (const auto& h : o.headers) plan.headers.push_back(OPENLOOP_TRY(http::parse_header_arg(h)));
+  if (!o.body.empty() && o.body.front() == '@') {
+    auto content = read_file(o.body.substr(1));
+    if (!content) return usage_error(fmt::format("--body: {}", content.error().message));
+    plan.body = std::move(*content);
+  } else {
+    plan.body = o.body;
+  }
+  plan.request_bytes = OPENLOOP_TRY(http::render_request(plan.method, plan.url, plan.headers, plan.body));
+  plan.insecure = o.insecure;
+  plan.ca_file = o.cacert;
+  return {};
+}
+
+Result<void> build_workload(const RunOptions& o, engine::RunPlan& plan) {
+  plan.duration = OPENLOOP_TRY(parse_duration(o.duration, "--duration"));
+  plan.warmup = OPENLOOP_TRY(parse_duration(o.warmup, "--warmup"));
+  plan.arrival = OPENLOOP_TRY(workload::parse_arrival_kind(o.arrival, "--arrival"));
+  plan.seed = o.seed;
+  const int models = (o.vus > 0 ? 1 : 0) + (!o.rate.empty() ? 1 : 0) + (!o.stages.empty() ? 1 : 0);
+  if (models != 1) {
+    return usage_error(
+        "run: give exactly one of --rate R (open model), --stages S (open model with ramps) or --vus N (closed "
+        "model)");
+  }
+  if (o.vus > 0) {
+    plan.model = engine::Model::closed;
+    plan.users = o.vus;
+    if (plan.duration.count() == 0) return usage_error("--duration: must be greater than 0 for a closed run");
+    return {};
+  }
+  if (!o.stages.empty()) {
+    // Stages define the whole run; the warm-up is the leading part of it.
+    plan.profile = OPENLOOP_TRY(workload::RateProfile::parse_stages(o.stages, "--stages"));
+    if (plan.warmup >= plan.profile.duration()) {
+      return usage_error(fmt::format("--warmup: {} leaves nothing to measure in --stages lasting {}",
+                                     format_duration(plan.warmup), format_duration(plan.profile.duration())));
+    }
+    plan.duration = plan.profile.duration() - plan.warmup;
+    return {};
+  }
+  const double rate = OPENLOOP_TRY(parse_rate(o.rate, "--rate"));
+  if (rate <= 0) return usage_error(fmt::format("--rate: \"{}\" must be greater than 0", o.rate));
+  if (plan.duration.count() == 0) return usage_error("--duration: must be greater than 0");
+  plan.profile = workload::RateProfile::constant(rate, plan.warmup + plan.duration);
+  return {};
+}
+
+Result<void> build_client(const RunOptions& o, engine::RunPlan& plan) {
+  plan.timeout = OPENLOOP_TRY(parse_duration(o.timeout, "--timeout"));
+  if (plan.timeout.count() == 0) return usage_error("--timeout: must be greater than 0, e.g. 5s");
+  const auto [lo, hi] = OPENLOOP_TRY(parse_success(o.success));
+  plan.success_min = lo;
+  plan.success_max = hi;
+  if (o.on_saturation == "drop") {
+    plan.on_saturation = engine::OnSaturation::drop;
+  } else if (o.on_saturation == "queue") {
+    plan.on_saturation = engine::OnSaturation::queue;
+  } else {
+    return usage_error(fmt::format("--on-saturation: \"{}\" is not accepted; use drop or queue", o.on_saturation));
+  }
+  const unsigned cores = std::max(1U, std::thread::hardware_concurrency());
+  plan.threads = o.threads > 0 ? o.threads : cores;
+  if (plan.threads > 1024) return usage_error(fmt::format("--threads: {} is too many; use 1..1024", o.threads));
+  const std::uint64_t fd_limit = raise_fd_limit();
+  if (plan.model == engine::Model::closed) {
+    plan.threads = static_cast<unsigned>(std::min<std::uint64_t>(plan.threads, plan.users));
+    plan.max_connections = plan.users;
+  } else {
+    plan.max_connections = o.max_connections > 0
+                               ? o.max_connections
+                               : engine::default_max_connections(plan.profile.max_rate(), plan.timeout, plan.threads,
+                                                                 fd_limit);
+    if (plan.max_connections < plan.threads) plan.threads = static_cast<unsigned>(plan.max_connections);
+  }
+  if (plan.max_connections + 64 > fd_limit) {
+    return usage_error(fmt::format("--max-connections: {} needs more open files than the limit {} allows",
+                                   plan.max_connections, fd_limit));
+  }
+  return {};
+}
+
+}  // namespace
+
+void add_run_options(CLI::App& sub, RunOptions& o) {
+  add_target_options(sub, o);
+  add_workload_options(sub, o);
+  add_client_options(sub, o);
+  add_output_options(sub, o);
+}
+
+Result<engine::RunPlan> build_plan(const RunOptions& o) {
+  engine::RunPlan plan;
+  OPENLOOP_TRY_VOID(build_request(o, plan));
+  OPENLOOP_TRY_VOID(build_workload(o, plan));
+  OPENLOOP_TRY_VOID(build_client(o, plan));
+  plan.endpoints = OPENLOOP_TRY(net::resolve(plan.url.host, plan.url.port));
+  return plan;
+}
+
+}  // namespace openloop::cli

@@ -1,0 +1,17 @@
+// Atomic file writes: temp file in the same directory, fsync, rename; a reader never sees half a file.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "core/error.h"
+
+namespace openloop {
+
+/// Writes `content` to `path` atomically. Errors (runtime) name the path and the OS reason.
+Result<void> write_file_atomically(const std::string& path, std::string_view content);
+
+/// Reads a whole file. Errors (usage) name the path and the OS reason.
+Result<std::string> read_file(const std::string& path);
+
+}  // namespace openloop

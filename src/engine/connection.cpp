@@ -1,0 +1,234 @@
+// Connection state machine: non-blocking connect → (TLS handshake) → idle ⇄ busy; level-triggered epoll.
+#include "engine/connection.h"
+
+#include <cerrno>
+
+#include <unistd.h>
+
+namespace openloop::engine {
+
+using results::ErrorKind;
+
+Connection::Connection(ConnectionOwner& owner, net::EventLoop& loop, const ConnectionConfig& config)
+    : m_owner(owner), m_loop(loop), m_config(config) {}
+
+bool Connection::open() {
+  const int fd = net::tcp_connect_nonblocking(*m_config.endpoint);
+  if (fd < 0) {
+    m_errno = -fd;
+    return false;
+  }
+  m_fd = fd;
+  ++*m_config.open_count;
+  m_state = State::connecting;
+  m_fresh = true;
+  m_events = EPOLLOUT | EPOLLRDHUP;
+  if (!m_loop.add(fd, m_events, this)) {
+    m_errno = errno;
+    ::close(fd);
+    --*m_config.open_count;
+    m_fd = -1;
+    m_state = State::closed;
+    return false;
+  }
+  return true;
+}
+
+void Connection::watch(std::uint32_t events) {
+  if (events == m_events || m_fd < 0) return;
+  m_events = events;
+  m_loop.modify(m_fd, events, this);
+}
+
+void Connection::assign(const InFlight& request) {
+  m_request = request;
+  m_has_request = true;
+  m_written = 0;
+  m_bytes_in = 0;
+  m_parser.reset(m_config.head, m_fresh);
+  if (m_state == State::idle) {
+    m_state = State::busy;
+    send();
+  }
+}
+
+void Connection::close() {
+  if (m_fd >= 0) {
+    m_loop.remove(m_fd);
+    if (m_state == State::connecting) {
+      ::close(m_fd);
+    } else {
+      m_transport.close();
+    }
+    --*m_config.open_count;
+  }
+  m_fd = -1;
+  m_events = 0;
+  m_state = State::closed;
+  m_has_request = false;
+  m_fresh = true;
+}
+
+void Connection::fail(ErrorKind kind) {
+  const bool had_request = m_has_request;
+  close();
+  m_owner.on_failure(*this, kind, had_request);
+}
+
+void Connection::on_io(std::uint32_t events) {
+  switch (m_state) {
+    case State::closed:
+      return;  // stale event for a connection closed earlier in this poll round
+    case State::connecting: {
+      const int err = net::tcp_connect_result(m_fd);
+      if (err != 0) {
+        m_errno = err;
+        fail(ErrorKind::connect);
+        return;
+      }
+      on_connected();
+      return;
+    }
+    case State::handshaking:
+      continue_handshake();
+      return;
+    case State::idle:
+      // Readable while idle: the server closed the connection (or sent bytes nobody asked for).
+      receive();
+      return;
+    case State::busy:
+      if ((events & EPOLLOUT) != 0 && m_written < m_config.request_bytes.size()) send();
+      if (m_state == State::busy && (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0) receive();
+      return;
+  }
+}
+
+void Connection::on_connected() {
+  if (m_config.tls != nullptr) {
+    if (!m_transport.attach_tls(m_fd, m_config.tls, std::string(m_config.host))) {
+      m_state = State::handshaking;  // the transport owns the fd now
+      fail(ErrorKind::tls);
+      return;
+    }
+    m_state = State::handshaking;
+    continue_handshake();
+    return;
+  }
+  m_transport.attach_plain(m_fd);
+  become_ready();
+}
+
+void Connection::become_ready() {
+  m_state = State::idle;
+  watch(EPOLLIN | EPOLLRDHUP);
+  if (m_has_request) {
+    m_state = State::busy;
+    send();
+  } else {
+    m_owner.on_ready(*this);
+  }
+}
+
+void Connection::continue_handshake() {
+  const net::IoResult r = m_transport.handshake();
+  switch (r.status) {
+    case net::IoStatus::ok:
+      become_ready();
+      return;
+    case net::IoStatus::want_read:
+      watch(EPOLLIN | EPOLLRDHUP);
+      return;
+    case net::IoStatus::want_write:
+      watch(EPOLLOUT | EPOLLRDHUP);
+      return;
+    case net::IoStatus::closed:
+    case net::IoStatus::error:
+      m_errno = m_transport.last_errno();
+      fail(ErrorKind::tls);
+      return;
+  }
+}
+
+void Connection::send() {
+  const std::string_view bytes = m_config.request_bytes;
+  const bool first = m_written == 0;
+  const SteadyTime now = SteadyClock::now();
+  const net::IoResult r = m_transport.write(bytes.data() + m_written, bytes.size() - m_written);
+  if (r.status == net::IoStatus::ok) {
+    m_written += r.bytes;
+    if (first) {
+      m_request.sent = now;
+      m_owner.on_sent(*this, now, bytes.size());
+    }
+    watch(m_written < bytes.size() ? (EPOLLIN | EPOLLOUT | EPOLLRDHUP) : (EPOLLIN | EPOLLRDHUP));
+    return;
+  }
+  if (r.status == net::IoStatus::want_write || r.status == net::IoStatus::want_read) {
+    watch(EPOLLIN | EPOLLOUT | EPOLLRDHUP);
+    return;
+  }
+  m_errno = m_transport.last_errno();
+  fail(m_errno == ECONNRESET || m_errno == EPIPE ? ErrorKind::reset : ErrorKind::write);
+}
+
+void Connection::receive() {
+  for (;;) {
+    const net::IoResult r = m_transport.read(m_config.read_buffer, m_config.read_buffer_size);
+    switch (r.status) {
+      case net::IoStatus::ok: {
+        m_bytes_in += r.bytes;
+        if (!m_has_request) {  // bytes nobody asked for: protocol violation, drop the connection quietly
+          fail(ErrorKind::parse);
+          return;
+        }
+        const auto st = m_parser.feed(m_config.read_buffer, r.bytes);
+        if (st == http::ResponseParser::State::error) {
+          fail(ErrorKind::parse);
+          return;
+        }
+        if (st == http::ResponseParser::State::complete) {
+          const bool keep = m_parser.keep_alive() && m_parser.trailing_bytes() == 0;
+          const SteadyTime now = SteadyClock::now();
+          m_has_request = false;
+          m_fresh = false;
+          if (keep) {
+            m_state = State::idle;
+          } else {
+            close();
+          }
+          m_owner.on_response(*this, now, m_parser.status(), m_bytes_in);
+          return;
+        }
+        // Plain TCP: a short read means the socket is drained; wait for the next readiness event.
+        if (!m_transport.is_tls() && r.bytes < m_config.read_buffer_size) return;
+        continue;
+      }
+      case net::IoStatus::want_read:
+        return;
+      case net::IoStatus::want_write:
+        watch(EPOLLIN | EPOLLOUT | EPOLLRDHUP);
+        return;
+      case net::IoStatus::closed: {
+        if (!m_has_request) {  // idle keep-alive connection closed by the server: not an error
+          fail(ErrorKind::reset);
+          return;
+        }
+        if (m_parser.finish() == http::ResponseParser::State::complete) {
+          const SteadyTime now = SteadyClock::now();
+          m_has_request = false;
+          close();
+          m_owner.on_response(*this, now, m_parser.status(), m_bytes_in);
+          return;
+        }
+        fail(m_bytes_in == 0 ? ErrorKind::reset : ErrorKind::read);
+        return;
+      }
+      case net::IoStatus::error:
+        m_errno = m_transport.last_errno();
+        fail(m_errno == ECONNRESET ? ErrorKind::reset : ErrorKind::read);
+        return;
+    }
+  }
+}
+
+}  // namespace openloop::engine

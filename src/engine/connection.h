@@ -1,0 +1,108 @@
+// One client connection: connect, TLS handshake, write the request, read and parse the response.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "core/time.h"
+#include "http/response_parser.h"
+#include "net/event_loop.h"
+#include "net/resolver.h"
+#include "net/transport.h"
+#include "results/counters.h"
+
+namespace openloop::engine {
+
+class Connection;
+
+/// The worker side of a connection: told of every state change that matters for accounting.
+class ConnectionOwner {
+ public:
+  virtual ~ConnectionOwner() = default;
+  /// The request's bytes were handed to the transport at `now`.
+  virtual void on_sent(Connection& c, SteadyTime now, std::size_t bytes) = 0;
+  /// A connection became ready (connected and, for TLS, handshaken) with no request assigned.
+  virtual void on_ready(Connection& c) = 0;
+  /// A final response arrived. The connection is idle (keep-alive) or already closed.
+  virtual void on_response(Connection& c, SteadyTime now, int status, std::uint64_t bytes_in) = 0;
+  /// The connection failed; it is closed. `had_request` says whether a request was assigned.
+  virtual void on_failure(Connection& c, results::ErrorKind kind, bool had_request) = 0;
+};
+
+/// Fixed per-worker settings shared by its connections.
+struct ConnectionConfig {
+  const net::Endpoint* endpoint = nullptr;
+  SSL_CTX* tls = nullptr;  ///< null for plain HTTP
+  std::string_view host;   ///< for SNI and certificate verification
+  std::string_view request_bytes;
+  bool head = false;
+  char* read_buffer = nullptr;  ///< shared by the worker's connections (reads are synchronous)
+  std::size_t read_buffer_size = 0;
+  std::uint64_t* open_count = nullptr;  ///< the worker's count of open sockets (connecting or connected)
+};
+
+/// A request in flight on a connection. Times are absolute (steady clock).
+struct InFlight {
+  SteadyTime intended{};
+  SteadyTime sent{};
+  SteadyTime deadline{};
+  std::int64_t interval = 0;
+};
+
+/// State machine over one socket, driven by the worker's event loop. One request at a time (no pipelining).
+/// Allocation-free after open(); never throws.
+class Connection final : public net::IoHandler {
+ public:
+  enum class State : std::uint8_t { closed, connecting, handshaking, idle, busy };
+
+  Connection(ConnectionOwner& owner, net::EventLoop& loop, const ConnectionConfig& config);
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  /// Starts connecting (closed → connecting). Returns false when the socket could not even be started; the caller
+  /// accounts the failure (errno is kept in last_errno()).
+  bool open();
+  /// Assigns a request: sent at once when idle, once connected otherwise. Precondition: no request assigned.
+  void assign(const InFlight& request);
+  /// Closes the socket; any assigned request is forgotten (the caller accounted for it).
+  void close();
+
+  void on_io(std::uint32_t events) override;
+
+  State state() const { return m_state; }
+  bool has_request() const { return m_has_request; }
+  const InFlight& request() const { return m_request; }
+  int last_errno() const { return m_errno; }
+  std::string error_string() const { return m_transport.error_string(); }
+
+  // Intrusive links for the worker's lists (in-flight by deadline; free lists). Owned by the worker.
+  Connection* prev = nullptr;
+  Connection* next = nullptr;
+  bool linked = false;
+
+ private:
+  void on_connected();
+  void become_ready();
+  void continue_handshake();
+  void send();
+  void receive();
+  void fail(results::ErrorKind kind);
+  void watch(std::uint32_t events);
+
+  ConnectionOwner& m_owner;
+  net::EventLoop& m_loop;
+  const ConnectionConfig& m_config;
+  net::Transport m_transport;
+  http::ResponseParser m_parser;
+  State m_state = State::closed;
+  int m_fd = -1;
+  std::uint32_t m_events = 0;
+  bool m_has_request = false;
+  bool m_fresh = true;  // no response read yet on this connection
+  InFlight m_request;
+  std::size_t m_written = 0;
+  std::uint64_t m_bytes_in = 0;
+  int m_errno = 0;
+};
+
+}  // namespace openloop::engine

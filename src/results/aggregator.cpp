@@ -1,0 +1,58 @@
+// Interval finalization: encode, summarise, accumulate.
+#include "results/aggregator.h"
+
+#include "hdr/codec.h"
+
+namespace openloop::results {
+
+Aggregator::Aggregator(unsigned workers, Nanos interval_length) : m_workers(workers), m_length(interval_length) {}
+
+void Aggregator::add(unsigned /*worker*/, std::vector<IntervalStats>& intervals) {
+  for (auto& s : intervals) {
+    auto [it, fresh] = m_pending.try_emplace(s.index);
+    if (fresh) {
+      it->second.merged = std::move(s);
+    } else {
+      it->second.merged.add(s);
+    }
+    ++it->second.delivered;
+  }
+  intervals.clear();
+  // Finalize in index order while the lowest pending interval is complete.
+  while (!m_pending.empty() && m_pending.begin()->second.delivered == m_workers) {
+    finalize(m_pending.begin()->second);
+    m_pending.erase(m_pending.begin());
+  }
+}
+
+void Aggregator::finalize(Pending& p) {
+  IntervalStats& s = p.merged;
+  if (s.index < 0) {
+    m_results.warmup.add(s.counters);
+    return;
+  }
+  IntervalResult r;
+  r.start_s = static_cast<double>(s.index) * to_seconds(m_length);
+  r.length_s = to_seconds(m_length);
+  r.counters = s.counters;
+  r.response_time = LatencySummary::of(s.response_time);
+  r.service_time = LatencySummary::of(s.service_time);
+  r.send_lateness = LatencySummary::of(s.send_lateness);
+  r.response_time_hist = hdr::to_compressed_base64(s.response_time);
+  r.service_time_hist = hdr::to_compressed_base64(s.service_time);
+  r.send_lateness_hist = hdr::to_compressed_base64(s.send_lateness);
+  m_results.totals.add(s.counters);
+  m_results.response_time.add(s.response_time);
+  m_results.service_time.add(s.service_time);
+  m_results.send_lateness.add(s.send_lateness);
+  m_results.intervals.push_back(std::move(r));
+}
+
+RunResults Aggregator::finish(double measured_s) {
+  for (auto& [index, p] : m_pending) finalize(p);
+  m_pending.clear();
+  m_results.measured_s = measured_s;
+  return std::move(m_results);
+}
+
+}  // namespace openloop::results

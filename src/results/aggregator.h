@@ -1,0 +1,43 @@
+// Merges the workers' interval streams into one series, exactly (histograms added, never averaged).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "core/time.h"
+#include "results/interval_stats.h"
+#include "results/run_results.h"
+
+namespace openloop::results {
+
+/// Coordinator-side merge. Each worker hands over its intervals in index order (see Recorder); an interval is final
+/// once every worker has handed it over, and is then encoded, summarised and added to the totals, so memory stays
+/// flat however long the run. Single-threaded (the coordinator's thread).
+class Aggregator {
+ public:
+  Aggregator(unsigned workers, Nanos interval_length);
+
+  /// Takes the intervals worker `worker` handed over (in index order; index −1 is its warm-up).
+  void add(unsigned worker, std::vector<IntervalStats>& intervals);
+  /// Number of measured intervals finalized so far (their results are in results().intervals).
+  std::size_t finalized() const { return m_results.intervals.size(); }
+  /// The results so far (intervals, totals and histograms of finalized intervals).
+  const RunResults& results() const { return m_results; }
+  /// Finalizes whatever is left (end of run) and returns the results; `measured_s` is the measured period.
+  RunResults finish(double measured_s);
+
+ private:
+  struct Pending {
+    IntervalStats merged;
+    unsigned delivered = 0;
+  };
+  void finalize(Pending& p);
+
+  unsigned m_workers;
+  Nanos m_length;
+  std::map<std::int64_t, Pending> m_pending;
+  RunResults m_results;
+};
+
+}  // namespace openloop::results

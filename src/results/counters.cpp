@@ -1,0 +1,45 @@
+// Counter arithmetic and names.
+#include "results/counters.h"
+
+namespace openloop::results {
+
+std::string_view to_string(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::connect: return "connect";
+    case ErrorKind::reset: return "reset";
+    case ErrorKind::read: return "read";
+    case ErrorKind::write: return "write";
+    case ErrorKind::parse: return "parse";
+    case ErrorKind::tls: return "tls";
+    case ErrorKind::dns: return "dns";
+    case ErrorKind::count_: break;
+  }
+  return "unknown";
+}
+
+std::uint64_t Counters::errors_total() const {
+  std::uint64_t sum = 0;
+  for (auto e : errors) sum += e;
+  return sum;
+}
+
+bool Counters::conserved() const {
+  return intended == completed + timeouts + errors_total() + dropped + unfinished;
+}
+
+void Counters::add(const Counters& o) {
+  intended += o.intended;
+  sent += o.sent;
+  completed += o.completed;
+  ok += o.ok;
+  timeouts += o.timeouts;
+  dropped += o.dropped;
+  unfinished += o.unfinished;
+  for (std::size_t i = 0; i < errors.size(); ++i) errors[i] += o.errors[i];
+  for (std::size_t i = 0; i < status_class.size(); ++i) status_class[i] += o.status_class[i];
+  bytes_in += o.bytes_in;
+  bytes_out += o.bytes_out;
+  connections_opened += o.connections_opened;
+}
+
+}  // namespace openloop::results

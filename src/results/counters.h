@@ -1,0 +1,40 @@
+// Per-interval counters of what happened to every intended request, and the conservation law they obey.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+namespace openloop::results {
+
+/// Why a request failed without a usable response (subset of outcomes, disjoint from timeouts and drops).
+enum class ErrorKind : std::uint8_t { connect, reset, read, write, parse, tls, dns, count_ };
+inline constexpr std::size_t k_error_kinds = static_cast<std::size_t>(ErrorKind::count_);
+/// "connect", "reset", ... as used in JSON and the terminal summary.
+std::string_view to_string(ErrorKind kind);
+
+/// What happened to the requests intended in one interval (or a whole run). Every intended request ends as exactly
+/// one of completed, timeouts, errors, dropped or unfinished (DESIGN.md invariant 2).
+struct Counters {
+  std::uint64_t intended = 0;   ///< arrivals the schedule issued (open) or requests the users started (closed)
+  std::uint64_t sent = 0;       ///< requests whose bytes were handed to the transport (⊆ intended)
+  std::uint64_t completed = 0;  ///< a full response arrived before the deadline, any status (⊆ sent)
+  std::uint64_t ok = 0;         ///< completed with a success status (⊆ completed); goodput counts these
+  std::uint64_t timeouts = 0;   ///< the deadline passed first (sent or still queued); censored at the deadline
+  std::uint64_t dropped = 0;    ///< no connection free with the pool at its cap; never sent
+  std::uint64_t unfinished = 0; ///< still in flight when the run ended; censored at (end − intended)
+  std::array<std::uint64_t, k_error_kinds> errors{};  ///< by kind
+  std::array<std::uint64_t, 6> status_class{};  ///< completed by status class: [1]=1xx ... [5]=5xx, [0]=other
+  std::uint64_t bytes_in = 0;   ///< response bytes read (headers and body)
+  std::uint64_t bytes_out = 0;  ///< request bytes written
+  std::uint64_t connections_opened = 0;  ///< TCP connections started (successfully or not)
+
+  std::uint64_t errors_total() const;
+  /// intended == completed + timeouts + errors + dropped + unfinished.
+  bool conserved() const;
+  void add(const Counters& other);
+  std::uint64_t& error(ErrorKind kind) { return errors[static_cast<std::size_t>(kind)]; }
+  std::uint64_t error(ErrorKind kind) const { return errors[static_cast<std::size_t>(kind)]; }
+};
+
+}  // namespace openloop::results

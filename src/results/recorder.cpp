@@ -1,0 +1,54 @@
+// Interval bookkeeping for one worker.
+#include "results/recorder.h"
+
+namespace openloop::results {
+
+Recorder::Recorder(Nanos interval_length) : m_length(interval_length) { m_warmup.stats.index = -1; }
+
+std::int64_t Recorder::index_of(Nanos offset) const {
+  if (offset < Nanos(0)) return -1;
+  return offset.count() / m_length.count();
+}
+
+Recorder::Slot& Recorder::slot(std::int64_t index) {
+  if (index < 0) return m_warmup;
+  // Intervals are opened in order; an index below m_base would mean an outcome for a handed-over interval,
+  // which the pending count rules out.
+  while (m_base + static_cast<std::int64_t>(m_open.size()) <= index) {
+    m_open.emplace_back();
+    m_open.back().stats.index = m_base + static_cast<std::int64_t>(m_open.size()) - 1;
+  }
+  return m_open[static_cast<std::size_t>(index - m_base)];
+}
+
+IntervalStats& Recorder::interval_for(Nanos offset) { return slot(index_of(offset)).stats; }
+
+IntervalStats& Recorder::interval(std::int64_t index) { return slot(index).stats; }
+
+void Recorder::take_finished(Nanos issued_before, std::vector<IntervalStats>& out) {
+  if (!m_warmup_taken && issued_before >= Nanos(0) && m_warmup.pending == 0) {
+    out.push_back(std::move(m_warmup.stats));
+    m_warmup_taken = true;
+  }
+  if (!m_warmup_taken) return;  // keep hand-over in index order
+  const std::int64_t issued_index = index_of(issued_before);  // intervals below this one are fully issued
+  // Open empty intervals up to the issue horizon so that every index is handed over.
+  if (issued_index > 0) slot(issued_index - 1);
+  while (!m_open.empty() && m_base < issued_index && m_open.front().pending == 0) {
+    out.push_back(std::move(m_open.front().stats));
+    m_open.pop_front();
+    ++m_base;
+  }
+}
+
+void Recorder::take_all(std::vector<IntervalStats>& out) {
+  if (!m_warmup_taken) {
+    out.push_back(std::move(m_warmup.stats));
+    m_warmup_taken = true;
+  }
+  for (auto& s : m_open) out.push_back(std::move(s.stats));
+  m_base += static_cast<std::int64_t>(m_open.size());
+  m_open.clear();
+}
+
+}  // namespace openloop::results

@@ -1,0 +1,36 @@
+// Summaries and derived rates of a run.
+#include "results/run_results.h"
+
+#include "results/interval_stats.h"
+
+namespace openloop::results {
+
+LatencySummary LatencySummary::of(const hdr::Histogram& h) {
+  LatencySummary s;
+  s.count = h.total_count();
+  if (s.count == 0) return s;
+  s.p50 = h.value_at_percentile(50);
+  s.p90 = h.value_at_percentile(90);
+  s.p99 = h.value_at_percentile(99);
+  s.p999 = h.value_at_percentile(99.9);
+  s.p9999 = h.value_at_percentile(99.99);
+  s.max = h.max();
+  s.mean = h.mean();
+  return s;
+}
+
+RunResults::RunResults()
+    : response_time(make_latency_histogram()),
+      service_time(make_latency_histogram()),
+      send_lateness(make_latency_histogram()) {}
+
+namespace {
+double per_second(std::uint64_t n, double s) { return s > 0 ? static_cast<double>(n) / s : 0.0; }
+}  // namespace
+
+double RunResults::offered_rps() const { return per_second(totals.intended, measured_s); }
+double RunResults::sent_rps() const { return per_second(totals.sent, measured_s); }
+double RunResults::throughput_rps() const { return per_second(totals.completed, measured_s); }
+double RunResults::goodput_rps() const { return per_second(totals.ok, measured_s); }
+
+}  // namespace openloop::results

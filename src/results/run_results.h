@@ -1,0 +1,81 @@
+// The results of one run: interval series, totals, verdict and context; what reports render and JSON stores.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "hdr/histogram.h"
+#include "results/counters.h"
+
+namespace openloop::results {
+
+/// Percentiles of one latency histogram, in nanoseconds.
+struct LatencySummary {
+  std::int64_t p50 = 0, p90 = 0, p99 = 0, p999 = 0, p9999 = 0, max = 0;
+  double mean = 0;
+  std::int64_t count = 0;
+  static LatencySummary of(const hdr::Histogram& h);
+};
+
+/// One finished interval: counters, summaries and the histograms as compressed V2 base64 (nanoseconds).
+struct IntervalResult {
+  double start_s = 0;   ///< since the start of measurement
+  double length_s = 1;
+  Counters counters;
+  LatencySummary response_time, service_time, send_lateness;
+  std::string response_time_hist, service_time_hist, send_lateness_hist;  ///< "HISTFAAAA..."
+};
+
+/// Did the rig apply the load it was asked to? (DESIGN.md invariant 7)
+struct Verdict {
+  bool valid = true;
+  std::vector<std::string> reasons;  ///< why INVALID, one sentence each naming the measured value and the bound
+};
+
+/// The generator's own resource use, for the verdict and the bench.
+struct GeneratorStats {
+  unsigned threads = 0;
+  double cpu_seconds = 0;       ///< user + system CPU of the worker threads
+  double wall_seconds = 0;      ///< from the first arrival to the end of the grace period
+  std::uint64_t max_connections = 0;  ///< the pool cap (open) or users (closed)
+  std::uint64_t peak_connections = 0; ///< most connections open at once (sum of per-worker peaks)
+  std::int64_t max_rss_kb = 0;
+};
+
+/// What the run was (plan summary used by the verdict and the reports; the full plan is in `plan`).
+struct RunInfo {
+  std::string model = "open";   ///< "open" or "closed"
+  std::string arrival;          ///< "constant" / "poisson" (open only)
+  double offered_rps = 0;       ///< mean offered rate over the measured period (open); 0 for closed
+  double duration_s = 0;        ///< measured period as planned
+  double warmup_s = 0;
+  double timeout_s = 0;
+  std::uint64_t users = 0;      ///< closed model: virtual users
+  std::string target;           ///< URL
+  nlohmann::json plan;          ///< every option of the plan, for the results file
+  nlohmann::json environment;   ///< host, cores, version, start time
+};
+
+/// Everything a run produced.
+struct RunResults {
+  RunInfo info;
+  std::vector<IntervalResult> intervals;
+  Counters totals;            ///< measured period only
+  Counters warmup;            ///< the warm-up, reported apart
+  hdr::Histogram response_time, service_time, send_lateness;  ///< totals over the measured period
+  GeneratorStats generator;
+  double measured_s = 0;      ///< actual measured period (shorter when interrupted)
+  bool interrupted = false;
+  Verdict verdict;
+
+  RunResults();
+  double offered_rps() const;     ///< intended / measured_s
+  double sent_rps() const;
+  double throughput_rps() const;  ///< completed / measured_s
+  double goodput_rps() const;     ///< ok / measured_s
+};
+
+}  // namespace openloop::results

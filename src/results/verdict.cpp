@@ -1,0 +1,53 @@
+// Verdict rules.
+#include "results/verdict.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace openloop::results {
+
+Verdict judge(const RunResults& r, const VerdictBounds& b) {
+  Verdict v;
+  const auto& c = r.totals;
+  const bool open = r.info.model == "open";
+  if (open && c.intended > 0) {
+    const double intended = static_cast<double>(c.intended);
+    const double dropped = static_cast<double>(c.dropped) / intended;
+    if (dropped > b.max_dropped_fraction) {
+      v.reasons.push_back(fmt::format(
+          "dropped {} of {} intended requests ({:.2f}% > {:.0f}%): the connection pool was full, so the load "
+          "applied was not the load planned (raise --max-connections or use --on-saturation queue)",
+          c.dropped, c.intended, 100 * dropped, 100 * b.max_dropped_fraction));
+    }
+    const double sent = static_cast<double>(c.sent) / intended;
+    if (sent < b.min_sent_fraction) {
+      v.reasons.push_back(fmt::format("sent {} of {} intended requests ({:.2f}% < {:.0f}%)", c.sent, c.intended,
+                                      100 * sent, 100 * b.min_sent_fraction));
+    }
+    if (r.send_lateness.total_count() > 0 && r.measured_s > 0) {
+      const double gap_ms = 1000.0 * r.measured_s / intended;
+      const double bound_ms = std::max(b.lateness_floor_ms, b.lateness_gap_fraction * gap_ms);
+      const double p99_ms = static_cast<double>(r.send_lateness.value_at_percentile(99)) / 1e6;
+      if (p99_ms > bound_ms) {
+        v.reasons.push_back(fmt::format(
+            "send lateness p99 {:.3f} ms > {:.3f} ms: the generator could not send on schedule (overloaded "
+            "generator, too few threads, or slow connects)",
+            p99_ms, bound_ms));
+      }
+    }
+  }
+  const auto& g = r.generator;
+  if (g.threads > 0 && g.wall_seconds > 0) {
+    const double cpu = g.cpu_seconds / (g.wall_seconds * g.threads);
+    if (cpu > b.max_cpu_fraction) {
+      v.reasons.push_back(fmt::format("generator CPU {:.0f}% of its {} thread(s) > {:.0f}%: the generator was "
+                                      "saturated, so it measured itself",
+                                      100 * cpu, g.threads, 100 * b.max_cpu_fraction));
+    }
+  }
+  v.valid = v.reasons.empty();
+  return v;
+}
+
+}  // namespace openloop::results

@@ -1,0 +1,21 @@
+# Bad flags: exit 2, a message naming the flag, the value and what is accepted; nothing is sent.
+source "$OPENLOOP_E2E_LIB"
+expect_usage() {
+  local want=$1; shift
+  set +e
+  "$OPENLOOP" run "$@" >"$E2E_TMP/out.txt" 2>&1
+  local code=$?
+  set -e
+  [[ $code == 2 ]] || fail "'$*' exit $code, expected 2"
+  grep -qF -- "$want" "$E2E_TMP/out.txt" || fail "'$*' message lacks '$want': $(cat "$E2E_TMP/out.txt")"
+}
+expect_usage '--rate: "abc" is not a rate; use e.g. 500/s, 30000/m' http://127.0.0.1:9/ --rate abc
+expect_usage '--duration: "10" is not a duration' http://127.0.0.1:9/ --rate 10 --duration 10
+expect_usage '--arrival' http://127.0.0.1:9/ --rate 10 --arrival bursty
+expect_usage '--on-saturation: "wait" is not accepted; use drop or queue' http://127.0.0.1:9/ --rate 10 --on-saturation wait
+expect_usage 'URL' ftp://127.0.0.1/ --rate 10
+expect_usage 'exactly one of --rate' http://127.0.0.1:9/
+expect_usage "'Name: value'" http://127.0.0.1:9/ --rate 10 -H 'no-colon'
+expect_usage '--success' http://127.0.0.1:9/ --rate 10 --success 2xx
+expect_usage '--nope' http://127.0.0.1:9/ --rate 10 --nope
+pass "bad input rejected with exit 2"

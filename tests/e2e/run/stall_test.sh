@@ -1,0 +1,30 @@
+# A 300 ms stall of nginx's worker in a 200/s open run shows in response time (max and p99), while a closed
+# --vus 1 run over the same stall records it as one slow sample (coordinated omission, measured).
+source "$OPENLOOP_E2E_LIB"
+port=$(free_port)
+start_nginx "$port"
+stall() { sleep 1.5; local w; w=$(nginx_worker_pid); kill -STOP "$w"; sleep 0.3; kill -CONT "$w"; }
+
+stall &
+staller=$!
+"$OPENLOOP" run "http://127.0.0.1:$port/" --rate 200/s --duration 3s --threads 1 --json "$E2E_TMP/open.json" >/dev/null ||
+  fail "open run exit $?"
+wait "$staller"
+stall &
+staller=$!
+"$OPENLOOP" run "http://127.0.0.1:$port/" --vus 1 --duration 3s --json "$E2E_TMP/closed.json" >"$E2E_TMP/closed.txt" ||
+  fail "closed run exit $?"
+wait "$staller"
+
+o=$E2E_TMP/open.json c=$E2E_TMP/closed.json
+assert_conserved "$o"
+assert_conserved "$c"
+assert_cmp "$(json "$o" .summary.response_time_ms.max)" ">=" 250 "open: max shows the stall"
+assert_cmp "$(json "$o" .summary.response_time_ms.p99)" ">=" 150 "open: p99 shows the stall (~60 of 600 requests waited)"
+assert_cmp "$(json "$o" .summary.service_time_ms.p50)" "<" 20 "open: service time itself stays small"
+assert_cmp "$(json "$c" .summary.response_time_ms.max)" ">=" 250 "closed: the one stalled request is there"
+assert_cmp "$(json "$c" .summary.response_time_ms.p99)" "<" 20 "closed: p99 hides the stall"
+[[ $(json "$c" .model) == closed ]] || fail "closed run labelled closed"
+grep -q 'CLOSED' "$E2E_TMP/closed.txt" || fail "closed summary says CLOSED"
+echo "open p99=$(json "$o" .summary.response_time_ms.p99) ms, closed p99=$(json "$c" .summary.response_time_ms.p99) ms"
+pass "stall visible to the open model, hidden by the closed one"

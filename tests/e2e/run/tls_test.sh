@@ -1,0 +1,19 @@
+# TLS: a self-signed certificate fails verification by default with a clear error; --insecure succeeds.
+source "$OPENLOOP_E2E_LIB"
+port=$(free_port)
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=localhost -addext subjectAltName=DNS:localhost \
+  -keyout "$E2E_TMP/key.pem" -out "$E2E_TMP/cert.pem" 2>/dev/null
+start_nginx "$port" "ssl_certificate $E2E_TMP/cert.pem; ssl_certificate_key $E2E_TMP/key.pem;" ssl
+set +e
+"$OPENLOOP" run "https://localhost:$port/" --rate 50/s --duration 1s --json "$E2E_TMP/bad.json" >"$E2E_TMP/bad.txt" 2>&1
+code=$?
+set -e
+[[ $code == 4 ]] || fail "verification failure should exit 4, got $code: $(cat "$E2E_TMP/bad.txt")"
+grep -qi 'certificate' "$E2E_TMP/bad.txt" || fail "the error mentions the certificate: $(cat "$E2E_TMP/bad.txt")"
+"$OPENLOOP" run "https://localhost:$port/" --rate 50/s --duration 1s --insecure --json "$E2E_TMP/ok.json" >/dev/null ||
+  fail "--insecure run exit $?"
+assert_cmp "$(json "$E2E_TMP/ok.json" .summary.counts.ok)" == 50 "all requests ok over TLS"
+"$OPENLOOP" run "https://localhost:$port/" --rate 50/s --duration 1s --cacert "$E2E_TMP/cert.pem" \
+  --json "$E2E_TMP/ca.json" >/dev/null || fail "--cacert run exit $?"
+assert_cmp "$(json "$E2E_TMP/ca.json" .summary.counts.ok)" == 50 "verified with the given CA"
+pass "tls verify, --insecure and --cacert"

@@ -1,0 +1,54 @@
+#include "results/verdict.h"
+
+#include <gtest/gtest.h>
+
+using namespace openloop::results;
+
+namespace {
+RunResults open_run(std::uint64_t intended, std::uint64_t sent, std::uint64_t dropped) {
+  RunResults r;
+  r.info.model = "open";
+  r.measured_s = 10;
+  r.totals.intended = intended;
+  r.totals.sent = sent;
+  r.totals.completed = sent;
+  r.totals.dropped = dropped;
+  return r;
+}
+}  // namespace
+
+TEST(Verdict, ValidWhenTheLoadWasApplied) {
+  auto r = open_run(1000, 1000, 0);
+  r.send_lateness.record(50'000);
+  EXPECT_TRUE(judge(r).valid);
+}
+
+TEST(Verdict, InvalidWhenMoreThanOnePercentDropped) {
+  auto r = open_run(1000, 980, 20);
+  const Verdict v = judge(r);
+  EXPECT_FALSE(v.valid);
+  ASSERT_FALSE(v.reasons.empty());
+  EXPECT_NE(v.reasons[0].find("dropped 20 of 1000"), std::string::npos);
+}
+
+TEST(Verdict, InvalidWhenSendLatenessP99ExceedsItsBound) {
+  auto r = open_run(1000, 1000, 0);  // mean gap 10 ms → bound max(1 ms, 1 ms) = 1 ms
+  for (int i = 0; i < 100; ++i) r.send_lateness.record(5'000'000);
+  const Verdict v = judge(r);
+  EXPECT_FALSE(v.valid);
+  EXPECT_NE(v.reasons.back().find("send lateness p99"), std::string::npos);
+}
+
+TEST(Verdict, InvalidWhenTheGeneratorCpuWasSaturated) {
+  auto r = open_run(1000, 1000, 0);
+  r.generator.threads = 2;
+  r.generator.wall_seconds = 10;
+  r.generator.cpu_seconds = 19;
+  EXPECT_FALSE(judge(r).valid);
+}
+
+TEST(Verdict, ClosedRunsAreNotJudgedOnSchedule) {
+  auto r = open_run(1000, 900, 0);
+  r.info.model = "closed";
+  EXPECT_TRUE(judge(r).valid);
+}
