@@ -33,7 +33,7 @@ class Recorder {
   void remove_pending(std::int64_t index) { --slot(index).pending; }
 
   /// Moves every finished interval (all arrivals before its end issued: `issued_before` ≥ its end; nothing pending)
-  /// to `out`, in index order. The warm-up interval is handed over once every warm-up request is resolved.
+  /// to `out`, in index order. `issued_before` = Nanos::max() means no arrival will ever be issued again. The warm-up interval is handed over once every warm-up request is resolved.
   void take_finished(Nanos issued_before, std::vector<IntervalStats>& out);
   /// Moves every interval out, finished or not (end of run; callers have resolved all pending requests).
   void take_all(std::vector<IntervalStats>& out);

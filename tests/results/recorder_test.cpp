@@ -60,3 +60,12 @@ TEST(Recorder, KeepsWarmupApartAndFirst) {
   EXPECT_EQ(out[0].index, -1);
   EXPECT_EQ(out[0].counters.intended, 3u);
 }
+
+TEST(Recorder, AnEndedScheduleHandsOverOpenIntervalsWithoutOpeningNewOnes) {
+  Recorder rec(1s);
+  std::vector<IntervalStats> out;
+  rec.interval(1).counters.intended = 2;
+  rec.take_finished(Nanos::max(), out);
+  ASSERT_EQ(out.size(), 3u);  // warm-up, 0, 1 and nothing beyond
+  EXPECT_EQ(out.back().index, 1);
+}

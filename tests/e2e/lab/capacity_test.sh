@@ -11,3 +11,9 @@ requests=$(awk '/requests in/ {print $1}' "$TMP/wrk.out")
 check "$completed >= $requests" "the model completed ${completed} >= wrk's ${requests} responses"
 [[ $(stat .busy_workers) -le 4 ]] || fail "more busy workers than configured"
 stop_lab
+
+# --burn: the service time is real CPU on the lab's one thread, so capacity is 1/S whatever --workers says.
+start_lab --workers 4 --service 2ms --burn
+rate=$(wrk_rate -t1 -c8 -d1s)
+check "$rate <= 500 * 1.05" "--burn 4 workers x 2 ms: ${rate}/s does not exceed one core's 500/s"
+stop_lab

@@ -30,3 +30,17 @@ assert_cmp "$(json "$r" .summary.counts.timeouts)" ">=" 2 "the requests that got
 assert_cmp "$(json "$r" .summary.counts.completed)" == 0 "nothing completed"
 grep -q '^verdict: INVALID' "$E2E_TMP/out.txt" || fail "summary starts with INVALID"
 pass "drops counted, run invalid"
+
+# The same saturation with --on-saturation queue: nothing is dropped; arrivals wait for a connection (the wait
+# shows as send lateness) and time out at their deadline (intended + timeout).
+set +e
+"$OPENLOOP" run "http://127.0.0.1:$port/" --rate 100/s --duration 2s --timeout 1s --max-connections 2 --threads 1 \
+  --on-saturation queue --json "$E2E_TMP/q.json" >/dev/null
+set -e
+q=$E2E_TMP/q.json
+assert_conserved "$q"
+assert_cmp "$(json "$q" .summary.counts.dropped)" == 0 "queue mode drops nothing"
+assert_cmp "$(json "$q" .summary.counts.timeouts)" == 200 "every arrival timed out at its deadline"
+assert_cmp "$(json "$q" .summary.send_lateness_ms.p50)" ">=" 500 "queued requests waited for a connection"
+assert_cmp "$(json "$q" .summary.response_time_ms.max)" "<=" 1001 "timeouts are censored at the deadline"
+pass "queue mode: waits, then times out at the deadline"
