@@ -1,6 +1,8 @@
 // Interval finalization: encode, summarise, accumulate.
 #include "results/aggregator.h"
 
+#include <algorithm>
+
 #include "hdr/codec.h"
 
 namespace openloop::results {
@@ -52,6 +54,8 @@ RunResults Aggregator::finish(double measured_s) {
   for (auto& [index, p] : m_pending) finalize(p);
   m_pending.clear();
   m_results.measured_s = measured_s;
+  // The last interval may be cut short by the end of the measured period.
+  for (auto& r : m_results.intervals) r.length_s = std::max(0.0, std::min(r.length_s, measured_s - r.start_s));
   return std::move(m_results);
 }
 
