@@ -1,9 +1,107 @@
-// `openloop lab`: placeholder until the lab lands.
+// `openloop lab`: flags for the lab service (one per setting in lab/config_fields), then serve until stopped.
+#include <csignal>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
 #include "cli/command.h"
+#include "core/clock.h"
+#include "lab/config_fields.h"
+#include "lab/server.h"
 
 namespace openloop::cli {
-Action setup_lab(CLI::App& sub) {
-  (void)sub;
-  return [] { return 4; };
+namespace {
+
+// The flags as typed; parsed by lab::apply_setting so the command line and /_lab/config agree exactly.
+struct LabFlags {
+  std::map<std::string, std::string> values;
+  std::map<std::string, bool> switches;
+  std::vector<std::string> stall_at;
+  std::map<std::string, CLI::Option*> options;
+};
+
+// The running server, for the signal handler only (a signal handler has no other way to reach it).
+std::atomic<lab::Server*> g_running_server{nullptr};
+
+extern "C" void stop_on_signal(int /*signal*/) {
+  if (lab::Server* s = g_running_server.load()) s->request_stop();
 }
+
+Result<lab::LabConfig> config_from(const LabFlags& flags) {
+  lab::LabConfig cfg;
+  for (const lab::SettingInfo& s : lab::settings()) {
+    const std::string name(s.name);
+    if (flags.options.at(name)->count() == 0) continue;
+    const std::string what = "--" + name;
+    std::vector<std::string> texts;
+    if (s.flag) {
+      texts.emplace_back(flags.switches.at(name) ? "true" : "false");
+    } else if (name == "stall-at") {
+      texts = flags.stall_at;
+    } else {
+      texts.push_back(flags.values.at(name));
+    }
+    for (const std::string& text : texts) {
+      if (auto r = lab::apply_setting(cfg, name, text, what); !r) return tl::unexpected(r.error());
+    }
+  }
+  return cfg;
+}
+
+int serve(const LabFlags& flags) {
+  auto cfg = config_from(flags);
+  if (!cfg) {
+    fmt::print(stderr, "openloop lab: {}\n", cfg.error().message);
+    return static_cast<int>(cfg.error().code);
+  }
+  const RealClock clock;
+  auto server = lab::Server::create(std::move(*cfg), clock);
+  if (!server) {
+    fmt::print(stderr, "openloop lab: {}\n", server.error().message);
+    return static_cast<int>(server.error().code);
+  }
+  g_running_server.store(server->get());
+  struct sigaction sa {};
+  sa.sa_handler = stop_on_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  // Scripts parse this line for the port (useful with --listen 127.0.0.1:0).
+  fmt::print("lab listening on {}\n", (*server)->address());
+  std::fflush(stdout);
+  (*server)->run();
+  g_running_server.store(nullptr);
+  return static_cast<int>(ExitCode::ok);
+}
+
+}  // namespace
+
+Action setup_lab(CLI::App& sub) {
+  auto flags = std::make_shared<LabFlags>();
+  sub.footer(
+      "Every setting except listen, seed and duration can be changed while running: "
+      "POST /_lab/config {\"service\": \"exp:2ms\", \"workers\": 4}. GET /_lab/stats shows the counters.");
+  for (const lab::SettingInfo& s : lab::settings()) {
+    const std::string name(s.name);
+    const std::string flag = "--" + name;
+    const std::string help(s.help);
+    CLI::Option* opt = nullptr;
+    if (s.flag) {
+      opt = sub.add_flag(flag, flags->switches[name], help);
+    } else if (name == "stall-at") {
+      opt = sub.add_option(flag, flags->stall_at, help)
+                ->type_name(std::string(s.value))
+                ->allow_extra_args(false);
+    } else {
+      opt = sub.add_option(flag, flags->values[name], help)->type_name(std::string(s.value));
+    }
+    flags->options[name] = opt;
+  }
+  return [flags] { return serve(*flags); };
+}
+
 }  // namespace openloop::cli

@@ -2,10 +2,10 @@
 # Deadlines: requests whose budget (deadline header) passes while queued get 504 at dequeue, with no work done.
 source "$(dirname "$0")/lib.sh"
 
-start_lab --workers 1 --service 100ms --deadline-header X-Deadline
+start_lab --workers 1 --service 300ms --deadline-header X-Deadline
 # In a subshell, so that `wait` waits for the clients and not for the lab.
 (
-  for i in $(seq 6); do status "$BASE/$i" -H "X-Deadline: 150ms" & done
+  for i in $(seq 6); do status "$BASE/$i" -H "X-Deadline: 450ms" & done
   wait
 ) >"$TMP/codes"
 n504=$(grep -o 504 "$TMP/codes" | wc -l)
@@ -13,7 +13,7 @@ n200=$(grep -o 200 "$TMP/codes" | wc -l)
 [[ $n200 -ge 1 && $n504 -ge 3 && $((n200 + n504)) -eq 6 ]] || fail "expected 200s then 504s, got $(cat "$TMP/codes")"
 [[ $(stat .expired) -eq $n504 ]] || fail "stats.expired $(stat .expired) != 504s seen $n504"
 [[ $(stat .completed) -eq $n200 ]] || fail "expired requests were served: completed $(stat .completed) != $n200"
-pass "deadline 150 ms with 100 ms service: $n200 x 200, $n504 x 504 (no work done for them)"
+pass "deadline 450 ms with 300 ms service: $n200 x 200, $n504 x 504 (no work done for them)"
 [[ $(status "$BASE/" -H "X-Deadline: soon") == 400 ]] || fail "an unreadable deadline header should answer 400"
 [[ $(stat .server.bad_deadline) -eq 1 ]] || fail "bad deadline header not counted"
 pass "unreadable deadline header: 400, counted"

@@ -1,27 +1,27 @@
 #!/usr/bin/env bash
-# Queue discipline: with one 300 ms worker busy, requests queued in order 1, 2, 3 complete 1, 2, 3 under FIFO and
+# Queue discipline: with one 600 ms worker busy, requests queued in order 1, 2, 3 complete 1, 2, 3 under FIFO and
 # 3, 2, 1 under LIFO (observed as the order in which the clients finish).
 source "$(dirname "$0")/lib.sh"
 
-completion_order() {  # starts 4 requests 60 ms apart; prints the order in which 1..3 complete
+completion_order() {  # starts 4 requests 150 ms apart; prints the order in which 1..3 complete
   : >"$TMP/order"
   curl -s -o /dev/null --max-time 10 "$BASE/0" &
-  sleep 0.06
+  sleep 0.15
   for i in 1 2 3; do
     (curl -s -o /dev/null --max-time 10 "$BASE/$i" && echo "$i" >>"$TMP/order") &
-    sleep 0.06
+    sleep 0.15
   done
   wait
   tr -d '\n' <"$TMP/order"
 }
 
-start_lab --workers 1 --service 300ms --queue fifo
+start_lab --workers 1 --service 600ms --queue fifo
 fifo=$(completion_order)
 stop_lab
 [[ $fifo == 123 ]] || fail "FIFO completed in order $fifo, expected 123"
 pass "FIFO completes in arrival order ($fifo)"
 
-start_lab --workers 1 --service 300ms --queue lifo
+start_lab --workers 1 --service 600ms --queue lifo
 lifo=$(completion_order)
 stop_lab
 [[ $lifo == 321 ]] || fail "LIFO completed in order $lifo, expected 321"

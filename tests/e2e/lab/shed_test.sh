@@ -7,7 +7,7 @@ burst() {  # N parallel requests; prints their status codes, one per line
   wait
 }
 
-start_lab --workers 1 --service 200ms --shed-at 2
+start_lab --workers 1 --service 500ms --shed-at 2
 codes=$(burst 10)
 n429=$(grep -c '^429$' <<<"$codes" || true)
 n200=$(grep -c '^200$' <<<"$codes" || true)
@@ -16,7 +16,7 @@ n200=$(grep -c '^200$' <<<"$codes" || true)
 pass "shed-at 2: $n429 x 429, $n200 x 200, counted in stats"
 stop_lab
 
-start_lab --workers 1 --service 200ms --queue-limit 1
+start_lab --workers 1 --service 500ms --queue-limit 1
 codes=$(burst 6)
 n503=$(grep -c '^503$' <<<"$codes" || true)
 [[ $n503 -ge 2 ]] || fail "expected 503s with --queue-limit 1, got: $(tr '\n' ' ' <<<"$codes")"

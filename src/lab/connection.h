@@ -1,0 +1,127 @@
+// One client connection of the lab server: reading and parsing requests, ordering and writing responses.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "core/time.h"
+#include "http/request_parser.h"
+#include "lab/model_config.h"
+#include "lab/responses.h"
+#include "lab/server_counters.h"
+#include "lab/service_model.h"
+#include "net/event_loop.h"
+#include "net/timer_queue.h"
+
+namespace openloop::lab {
+
+/// What a connection needs from its server. All calls on the server's loop thread.
+class ConnectionHost {
+ public:
+  virtual ~ConnectionHost() = default;
+  virtual net::EventLoop& loop() = 0;
+  virtual net::TimerQueue& timers() = 0;
+  virtual SteadyTime now() const = 0;
+  virtual const LabConfig& config() const = 0;
+  virtual const ResponseCatalog& responses() const = 0;
+  virtual ServerCounters& counters() = 0;
+  /// A data-plane request for the model; its outcome comes back through Connection::on_outcome.
+  virtual void submit(SteadyTime now, const Arrival& arrival) = 0;
+  /// A /_lab/* request: returns the whole response, rendered at once (never queued, never frozen).
+  virtual std::string control(std::string_view method, std::string_view target, std::string_view body,
+                              bool close) = 0;
+  /// The connection in `slot` has closed its socket and may be reused.
+  virtual void on_closed(std::uint32_t slot) = 0;
+};
+
+/// Model tags: which connection (slot and generation, so a reused slot ignores old answers) and which of
+/// its requests. Slots < 2^24; generations and sequence numbers wrap.
+inline std::uint64_t make_tag(std::uint32_t slot, std::uint32_t generation, std::uint16_t seq) {
+  return (static_cast<std::uint64_t>(slot) << 40) |
+         (static_cast<std::uint64_t>(generation & 0xffffff) << 16) | seq;
+}
+inline std::uint32_t tag_slot(std::uint64_t tag) {
+  return static_cast<std::uint32_t>(tag >> 40);
+}
+inline std::uint32_t tag_generation(std::uint64_t tag) {
+  return static_cast<std::uint32_t>((tag >> 16) & 0xffffff);
+}
+inline std::uint16_t tag_seq(std::uint64_t tag) {
+  return static_cast<std::uint16_t>(tag & 0xffff);
+}
+
+/// An HTTP/1.1 keep-alive connection. Requests may be pipelined (up to k_max_pending unanswered); answers
+/// are written in request order whatever order the model completes them in. A malformed request, oversized
+/// headers or a slow sender gets its error response after the earlier answers, then the connection closes.
+/// The object outlives its socket: the server reuses it for later connections in the same slot.
+class Connection final : public net::IoHandler, public net::TimerHandler {
+ public:
+  static constexpr std::size_t k_max_pending = 32;
+
+  Connection(ConnectionHost& host, std::uint32_t slot);
+
+  /// Starts serving a freshly accepted non-blocking socket (the connection takes ownership of fd).
+  void open(int fd);
+  bool is_open() const { return m_fd >= 0; }
+  std::uint32_t generation() const { return m_generation & 0xffffff; }
+  /// False once the client has closed its side: nobody will read answers (for --cancel).
+  bool client_waiting() const { return m_fd >= 0 && !m_peer_eof; }
+  /// The model's answer to request `seq`; written as soon as every earlier answer is.
+  void on_outcome(std::uint16_t seq, Outcome outcome);
+  /// Applies a changed deadline header name.
+  void watch_header(std::string_view name) { m_parser.watch_header(name); }
+  /// Closes the socket now (server shutdown).
+  void close();
+
+  void on_io(std::uint32_t events) override;
+  void on_timer(std::uint64_t cookie) override;
+
+ private:
+  enum class SlotState : std::uint8_t { free, waiting, ready, dropped };
+  struct Pending {
+    SlotState state = SlotState::free;
+    Reply reply = Reply::ok;
+    bool head = false;
+    bool close = false;
+    std::string control;  // whole response for /_lab/* requests
+  };
+
+  void read_available();
+  void process(std::string_view data);
+  void handle_request();
+  void handle_parse_error();
+  void note_partial_request();
+  Pending& push_pending(bool close);
+  std::size_t pending() const { return static_cast<std::uint16_t>(m_next_seq - m_head_seq); }
+  /// After any progress (not inside on_io): writes answers, parses a backlog, closes when finished.
+  /// `may_submit` is false when called back from inside the model, which must not be re-entered: then a
+  /// backlog is parsed later, from the timer queue.
+  void settle(bool may_submit);
+  void parse_backlog();
+  void flush();
+  void write_out();
+  void update_interest();
+
+  ConnectionHost& m_host;
+  const std::uint32_t m_slot;
+  std::uint32_t m_generation = 0;
+  int m_fd = -1;
+  http::RequestParser m_parser;
+  std::array<Pending, k_max_pending> m_pending;
+  std::uint16_t m_next_seq = 0;
+  std::uint16_t m_head_seq = 0;
+  std::string m_out;             // bytes not yet written
+  std::size_t m_out_offset = 0;  // written prefix of m_out
+  std::string m_backlog;         // received bytes not yet parsed (pipeline full)
+  std::uint32_t m_interest = 0;
+  bool m_in_io = false;
+  bool m_peer_eof = false;
+  bool m_stop_reading = false;  // no more requests: close when the answers are written
+  bool m_partial = false;
+  bool m_timer_armed = false;
+  SteadyTime m_partial_since;
+};
+
+}  // namespace openloop::lab

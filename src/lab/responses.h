@@ -1,0 +1,49 @@
+// The lab's HTTP responses, built once per configuration so serving one is a memcpy.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace openloop::lab {
+
+/// Every response the data plane sends.
+enum class Reply : std::uint8_t {
+  ok,                 ///< 200, --body-size bytes
+  server_error,       ///< 500, injected error
+  shed,               ///< 429, --shed-at
+  unavailable,        ///< 503, --queue-limit reached
+  expired,            ///< 504, deadline passed in the queue
+  bad_request,        ///< 400, malformed request or unreadable deadline header
+  request_timeout,    ///< 408, slow sender
+  payload_too_large,  ///< 413
+  headers_too_large,  ///< 431
+  count_
+};
+
+/// Pre-rendered responses: for each Reply, a keep-alive and a "Connection: close" variant. Rebuilt when the
+/// body size changes; between rebuilds get() returns views into stable storage.
+class ResponseCatalog {
+ public:
+  explicit ResponseCatalog(std::size_t body_size = 0) { build(body_size); }
+  /// Renders every response with a 200 body of `body_size` bytes.
+  void build(std::size_t body_size);
+  /// The full response; for HEAD requests (`head`) only its status line and headers.
+  std::string_view get(Reply reply, bool close, bool head) const;
+  std::size_t body_size() const { return m_body_size; }
+
+ private:
+  struct Rendered {
+    std::string bytes;
+    std::size_t header_length = 0;
+  };
+  std::size_t m_body_size = 0;
+  std::array<std::array<Rendered, 2>, static_cast<std::size_t>(Reply::count_)> m_rendered;
+};
+
+/// Renders one response (control plane; allocates).
+std::string render_response(int status, std::string_view content_type, std::string_view body, bool close);
+
+}  // namespace openloop::lab
