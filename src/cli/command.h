@@ -14,5 +14,11 @@ using Action = std::function<int()>;
 Action setup_run(CLI::App& sub);
 /// `openloop lab`: the lab service (cli/lab.cpp).
 Action setup_lab(CLI::App& sub);
+/// `openloop validate`: load and check a scenario file, describe it, send nothing (cli/validate.cpp).
+Action setup_validate(CLI::App& sub);
+/// `openloop report`: re-render a results file or an .hlog (cli/report.cpp).
+Action setup_report(CLI::App& sub);
+/// `openloop merge`: merge several runs' results exactly (cli/merge.cpp).
+Action setup_merge(CLI::App& sub);
 
 }  // namespace openloop::cli

@@ -20,6 +20,11 @@ constexpr Subcommand k_subcommands[] = {
     {"run", "Apply a load (open model by default) to a target and measure it honestly", openloop::cli::setup_run},
     {"lab", "Serve the lab service: an HTTP target with configurable queueing behaviour",
      openloop::cli::setup_lab},
+    {"validate", "Check a scenario file and describe its scenarios; sends nothing", openloop::cli::setup_validate},
+    {"report", "Render a results file or an .hlog as text, JSON, CSV, .hgrm or a self-contained HTML page",
+     openloop::cli::setup_report},
+    {"merge", "Merge the results of several runs of one plan (threads, runs, hosts) exactly",
+     openloop::cli::setup_merge},
 };
 
 }  // namespace

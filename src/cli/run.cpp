@@ -10,51 +10,102 @@
 
 #include "cli/command.h"
 #include "cli/run_options.h"
+#include "cli/signal_watcher.h"
 #include "core/atomic_file.h"
 #include "engine/coordinator.h"
+#include "report/hlog_export.h"
+#include "report/html.h"
+#include "report/live_ticker.h"
 #include "report/summary.h"
 #include "results/results_json.h"
 
 namespace openloop::cli {
 namespace {
 
-/// Turns SIGINT/SIGTERM into stop requests (first: graceful, second: immediate) on a dedicated thread, so worker
-/// threads never see a signal. Blocks the signals for the whole process while alive.
-class SignalWatcher {
- public:
-  explicit SignalWatcher(std::atomic<int>& stop) : m_stop(stop) {
-    sigemptyset(&m_set);
-    sigaddset(&m_set, SIGINT);
-    sigaddset(&m_set, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &m_set, &m_old);
-    m_thread = std::thread([this] { watch(); });
-  }
-  ~SignalWatcher() {
-    m_done.store(true);
-    m_thread.join();
-    pthread_sigmask(SIG_SETMASK, &m_old, nullptr);
-  }
-  SignalWatcher(const SignalWatcher&) = delete;
-  SignalWatcher& operator=(const SignalWatcher&) = delete;
 
- private:
-  void watch() {
-    const timespec poll{0, 100'000'000};
-    while (!m_done.load()) {
-      if (sigtimedwait(&m_set, nullptr, &poll) > 0) {
-        const int now = m_stop.load() + 1;
-        m_stop.store(now > 2 ? 2 : now);
-        std::fputs(now == 1 ? "\ninterrupted: stopping; waiting for in-flight requests (interrupt again to stop now)\n"
-                            : "\nstopping now\n",
-                   stderr);
-      }
-    }
+
+// Runs the plan with the live view on stderr (a terminal: redrawn every second; otherwise a line every 10 s;
+// --quiet: none).
+Result<results::RunResults> run_with_live_view(const engine::RunPlan& plan, const RunOptions& o,
+                                               std::atomic<int>& stop) {
+  if (o.quiet) return engine::run(plan, stop);
+  fmt::print(stderr, "openloop run: {} {} for {}s{} on {} thread(s)\n", plan.method, plan.url_text,
+             to_seconds(plan.duration),
+             plan.warmup.count() > 0 ? fmt::format(" after {}s warm-up", to_seconds(plan.warmup)) : "", plan.threads);
+  const bool terminal = isatty(fileno(stderr)) != 0;
+  report::LiveTicker live(report::LiveView({plan.warmup, plan.duration, plan.model == engine::Model::open}), stderr,
+                          terminal, terminal ? std::chrono::seconds(1) : std::chrono::seconds(10));
+  auto results = engine::run(plan, stop, [&live](const results::RunResults& so_far) { live.update(so_far); });
+  live.stop();
+  return results;
+}
+
+// Host, cores, version, and the wall-clock start of measurement: the engine's wall time ends about when run()
+// returns, so start = now − wall + warm-up (unless the engine already set it).
+void stamp_context(results::RunResults& r, const engine::RunPlan& plan, std::chrono::system_clock::time_point ended) {
+  r.info.environment = {{"host", [] {
+                           char name[256] = {};
+                           gethostname(name, sizeof name - 1);
+                           return std::string(name);
+                         }()},
+                        {"cores", std::thread::hardware_concurrency()},
+                        {"openloop_version", OPENLOOP_VERSION}};
+  if (r.info.start_unix_s == 0) {
+    const double ended_s = std::chrono::duration<double>(ended.time_since_epoch()).count();
+    r.info.start_unix_s = ended_s - r.generator.wall_seconds + to_seconds(plan.warmup);
   }
-  std::atomic<int>& m_stop;
-  std::atomic<bool> m_done{false};
-  sigset_t m_set{}, m_old{};
-  std::thread m_thread;
-};
+}
+
+// --json, --hlog, --html, each written atomically; the first failure is reported (runtime).
+Result<void> write_outputs(const RunOptions& o, const results::RunResults& r) {
+  if (!o.json.empty()) OPENLOOP_TRY_VOID(write_file_atomically(o.json, results::to_json(r).dump(1) + "\n"));
+  if (!o.hlog.empty()) {
+    const std::string log = OPENLOOP_TRY(report::render_interval_log(r));
+    OPENLOOP_TRY_VOID(write_file_atomically(o.hlog, log));
+  }
+  if (!o.html.empty()) {
+    report::ReportInput in;
+    in.source = o.json.empty() ? std::string("this run") : o.json;
+    in.results = r;
+    OPENLOOP_TRY_VOID(write_file_atomically(o.html, report::render_html(in)));
+  }
+  return {};
+}
+
+int run_command(const RunOptions& o) {
+  if (is_plan_file(o.url)) return run_plan_file(o);
+  auto plan = build_plan(o);
+  if (!plan) {
+    fmt::print(stderr, "openloop run: {}\n", plan.error().message);
+    return static_cast<int>(plan.error().code);
+  }
+  std::atomic<int> stop{0};
+  Result<results::RunResults> results;
+  {
+    SignalWatcher watcher(stop);
+    results = run_with_live_view(*plan, o, stop);
+  }
+  if (!results) {
+    fmt::print(stderr, "openloop run: {}\n", results.error().message);
+    return static_cast<int>(results.error().code);
+  }
+  stamp_context(*results, *plan, std::chrono::system_clock::now());
+  std::fputs(report::render_summary(*results).c_str(), stdout);
+  std::fflush(stdout);
+  if (auto written = write_outputs(o, *results); !written) {
+    fmt::print(stderr, "openloop run: {}\n", written.error().message);
+    return static_cast<int>(ExitCode::runtime);
+  }
+  const int code = exit_code_for(*results);
+  if (code == static_cast<int>(ExitCode::runtime)) {
+    std::string why;
+    for (const auto& [kind, message] : results->error_examples) why += fmt::format("; {}: {}", kind, message);
+    fmt::print(stderr, "openloop run: no response from {}: every request failed to connect{}\n", plan->url_text, why);
+  }
+  return code;
+}
+
+}  // namespace
 
 int exit_code_for(const results::RunResults& r) {
   if (r.interrupted) return static_cast<int>(ExitCode::interrupted);
@@ -65,52 +116,6 @@ int exit_code_for(const results::RunResults& r) {
   if (!r.verdict.valid) return static_cast<int>(ExitCode::invalid_run);
   return static_cast<int>(ExitCode::ok);
 }
-
-int run_command(const RunOptions& o) {
-  auto plan = build_plan(o);
-  if (!plan) {
-    fmt::print(stderr, "openloop run: {}\n", plan.error().message);
-    return static_cast<int>(plan.error().code);
-  }
-  std::atomic<int> stop{0};
-  Result<results::RunResults> results;
-  {
-    SignalWatcher watcher(stop);
-    if (!o.quiet) {
-      fmt::print(stderr, "openloop run: {} {} for {}s{} on {} thread(s)\n", plan->method, plan->url_text,
-                 to_seconds(plan->duration), plan->warmup.count() > 0 ? fmt::format(" after {}s warm-up", to_seconds(plan->warmup)) : "",
-                 plan->threads);
-    }
-    results = engine::run(*plan, stop);
-  }
-  if (!results) {
-    fmt::print(stderr, "openloop run: {}\n", results.error().message);
-    return static_cast<int>(results.error().code);
-  }
-  results->info.environment = {{"host", [] {
-                                  char name[256] = {};
-                                  gethostname(name, sizeof name - 1);
-                                  return std::string(name);
-                                }()},
-                               {"cores", std::thread::hardware_concurrency()},
-                               {"openloop_version", OPENLOOP_VERSION}};
-  std::fputs(report::render_summary(*results).c_str(), stdout);
-  std::fflush(stdout);
-  if (!o.json.empty()) {
-    auto written = write_file_atomically(o.json, results::to_json(*results).dump(1) + "\n");
-    if (!written) {
-      fmt::print(stderr, "openloop run: {}\n", written.error().message);
-      return static_cast<int>(ExitCode::runtime);
-    }
-  }
-  const int code = exit_code_for(*results);
-  if (code == static_cast<int>(ExitCode::runtime)) {
-    fmt::print(stderr, "openloop run: no response from {}: every request failed to connect\n", plan->url_text);
-  }
-  return code;
-}
-
-}  // namespace
 
 Action setup_run(CLI::App& sub) {
   auto options = std::make_shared<RunOptions>();

@@ -3,17 +3,20 @@
 
 #include <sys/resource.h>
 
-#include <fmt/format.h>
+#include <filesystem>
 #include <thread>
+
+#include <fmt/format.h>
 
 #include "core/atomic_file.h"
 #include "core/units.h"
+#include "workload/duration_distribution.h"
 
 namespace openloop::cli {
 namespace {
 
 void add_target_options(CLI::App& sub, RunOptions& o) {
-  sub.add_option("url", o.url, "Target URL, http:// or https://")->required();
+  sub.add_option("target", o.url, "Target URL (http:// or https://), or a scenario file (plan.yaml)")->required();
   sub.add_option("-X,--method", o.method, "HTTP method")->capture_default_str();
   sub.add_option("-H,--header", o.headers, "Request header 'Name: value' (repeatable)");
   sub.add_option("--body", o.body, "Request body: TEXT, or @FILE to read it from a file");
@@ -27,6 +30,13 @@ void add_workload_options(CLI::App& sub, RunOptions& o) {
   sub.add_option("--stages", o.stages, "Rate stages, k6-style: 30s:100/s,1m:500/s (ramps between targets)");
   sub.add_option("--seed", o.seed, "Seed for Poisson arrivals (same seed, same schedule)")->capture_default_str();
   sub.add_option("--vus", o.vus, "Closed model (the naive baseline): N users, each sends as soon as its last response arrives");
+  sub.add_option("--think", o.think, "Think time after each iteration (closed) or step (sessions): 1s, exp:1s, uniform:0.5s..1.5s");
+  sub.add_option("--pacing", o.pacing, "With --vus: each user starts an iteration at most every D (an overrun starts the next at once)");
+  sub.add_option("--max-rate", o.max_rate, "With --vus: all users together start at most R iterations per second");
+  sub.add_option("--session-rate", o.session_rate, "Partly-open model: sessions arrive at R per second (constant or Poisson)");
+  sub.add_option("--max-sessions", o.max_sessions, "Partly-open model: concurrent sessions cap; a session that cannot start is dropped");
+  sub.add_option("--session-steps", o.session_steps, "Partly-open model: requests per session, each after the previous response and the think time")
+      ->capture_default_str();
   sub.add_option("-d,--duration", o.duration, "Measured duration, e.g. 30s, 2m")->capture_default_str();
   sub.add_option("--warmup", o.warmup, "Warm-up before measuring: sent, but reported apart")->capture_default_str();
 }
@@ -45,7 +55,11 @@ void add_client_options(CLI::App& sub, RunOptions& o) {
 
 void add_output_options(CLI::App& sub, RunOptions& o) {
   sub.add_option("--json", o.json, "Write the results (schema openloop.results/1) to FILE, atomically");
-  sub.add_flag("-q,--quiet", o.quiet, "Print only the summary");
+  sub.add_option("--hlog", o.hlog,
+                 "Write an HdrHistogram interval log (format 1.3; tags response_time, service_time, send_lateness) "
+                 "to FILE, atomically");
+  sub.add_option("--html", o.html, "Write a self-contained HTML report (opens offline) to FILE, atomically");
+  sub.add_flag("-q,--quiet", o.quiet, "Print only the summary: no live view");
 }
 
 Result<std::pair<int, int>> parse_success(const std::string& text) {
@@ -61,16 +75,6 @@ Result<std::pair<int, int>> parse_success(const std::string& text) {
   return usage_error(fmt::format("--success: \"{}\" is not a status range; use e.g. 200-299 or 200", text));
 }
 
-std::uint64_t raise_fd_limit() {
-  rlimit rl{};
-  if (getrlimit(RLIMIT_NOFILE, &rl) != 0) return 1024;
-  if (rl.rlim_cur < rl.rlim_max) {
-    rl.rlim_cur = rl.rlim_max;
-    setrlimit(RLIMIT_NOFILE, &rl);
-    getrlimit(RLIMIT_NOFILE, &rl);
-  }
-  return rl.rlim_cur;
-}
 
 Result<void> build_request(const RunOptions& o, engine::RunPlan& plan) {
   plan.url_text = o.url;
@@ -84,9 +88,43 @@ Result<void> build_request(const RunOptions& o, engine::RunPlan& plan) {
   } else {
     plan.body = o.body;
   }
-  plan.request_bytes = OPENLOOP_TRY(http::render_request(plan.method, plan.url, plan.headers, plan.body));
+  engine::RequestSpec spec;
+  spec.name = plan.method + " " + plan.url.target;
+  spec.method = plan.method;
+  spec.bytes = OPENLOOP_TRY(http::render_request(plan.method, plan.url, plan.headers, plan.body));
+  plan.requests.push_back(std::move(spec));
   plan.insecure = o.insecure;
   plan.ca_file = o.cacert;
+  return {};
+}
+
+Result<void> build_users(const RunOptions& o, engine::RunPlan& plan) {
+  plan.model = engine::Model::closed;
+  plan.users = o.vus;
+  if (plan.duration.count() == 0) return usage_error("--duration: must be greater than 0 for a closed run");
+  if (!o.pacing.empty()) {
+    plan.model = engine::Model::pacing;
+    plan.pacing = OPENLOOP_TRY(parse_duration(o.pacing, "--pacing"));
+    if (plan.pacing.count() == 0) return usage_error("--pacing: must be greater than 0, e.g. 2s");
+  }
+  if (!o.max_rate.empty()) {
+    plan.model = engine::Model::pacing;
+    plan.max_rate = OPENLOOP_TRY(parse_rate(o.max_rate, "--max-rate"));
+    if (plan.max_rate <= 0) return usage_error(fmt::format("--max-rate: \"{}\" must be greater than 0", o.max_rate));
+  }
+  return {};
+}
+
+Result<void> build_sessions(const RunOptions& o, engine::RunPlan& plan) {
+  plan.model = engine::Model::sessions;
+  const double rate = OPENLOOP_TRY(parse_rate(o.session_rate, "--session-rate"));
+  if (rate <= 0) return usage_error(fmt::format("--session-rate: \"{}\" must be greater than 0", o.session_rate));
+  if (plan.duration.count() == 0) return usage_error("--duration: must be greater than 0");
+  if (o.session_steps == 0 || o.session_steps > 10000) {
+    return usage_error(fmt::format("--session-steps: {} is not accepted; use 1..10000", o.session_steps));
+  }
+  plan.profile = workload::RateProfile::constant(rate, plan.warmup + plan.duration);
+  for (std::uint64_t i = 0; i < o.session_steps; ++i) plan.steps.push_back(engine::Step{0, plan.think});
   return {};
 }
 
@@ -95,18 +133,17 @@ Result<void> build_workload(const RunOptions& o, engine::RunPlan& plan) {
   plan.warmup = OPENLOOP_TRY(parse_duration(o.warmup, "--warmup"));
   plan.arrival = OPENLOOP_TRY(workload::parse_arrival_kind(o.arrival, "--arrival"));
   plan.seed = o.seed;
-  const int models = (o.vus > 0 ? 1 : 0) + (!o.rate.empty() ? 1 : 0) + (!o.stages.empty() ? 1 : 0);
+  const int models =
+      (o.vus > 0 ? 1 : 0) + (!o.rate.empty() ? 1 : 0) + (!o.stages.empty() ? 1 : 0) + (!o.session_rate.empty() ? 1 : 0);
   if (models != 1) {
     return usage_error(
-        "run: give exactly one of --rate R (open model), --stages S (open model with ramps) or --vus N (closed "
-        "model)");
+        "run: give exactly one of --rate R (open model), --stages S (open model with ramps), --vus N (closed "
+        "model) or --session-rate R (partly-open model)");
   }
-  if (o.vus > 0) {
-    plan.model = engine::Model::closed;
-    plan.users = o.vus;
-    if (plan.duration.count() == 0) return usage_error("--duration: must be greater than 0 for a closed run");
-    return {};
-  }
+  plan.think = OPENLOOP_TRY(workload::DurationDistribution::parse(o.think, "--think"));
+  if (o.vus > 0) return build_users(o, plan);
+  if ((!o.pacing.empty() || !o.max_rate.empty())) return usage_error("--pacing and --max-rate need --vus N (users to pace)");
+  if (!o.session_rate.empty()) return build_sessions(o, plan);
   if (!o.stages.empty()) {
     // Stages define the whole run; the warm-up is the leading part of it.
     plan.profile = OPENLOOP_TRY(workload::RateProfile::parse_stages(o.stages, "--stages"));
@@ -130,6 +167,10 @@ Result<void> build_client(const RunOptions& o, engine::RunPlan& plan) {
   const auto [lo, hi] = OPENLOOP_TRY(parse_success(o.success));
   plan.success_min = lo;
   plan.success_max = hi;
+  for (auto& r : plan.requests) {
+    r.success_min = lo;
+    r.success_max = hi;
+  }
   if (o.on_saturation == "drop") {
     plan.on_saturation = engine::OnSaturation::drop;
   } else if (o.on_saturation == "queue") {
@@ -141,9 +182,17 @@ Result<void> build_client(const RunOptions& o, engine::RunPlan& plan) {
   plan.threads = o.threads > 0 ? o.threads : cores;
   if (plan.threads > 1024) return usage_error(fmt::format("--threads: {} is too many; use 1..1024", o.threads));
   const std::uint64_t fd_limit = raise_fd_limit();
-  if (plan.model == engine::Model::closed) {
+  if (plan.user_driven()) {
     plan.threads = static_cast<unsigned>(std::min<std::uint64_t>(plan.threads, plan.users));
     plan.max_connections = plan.users;
+  } else if (plan.model == engine::Model::sessions) {
+    // Default cap by Little's law: session rate × (steps × (timeout + mean think)), with headroom.
+    const double per_session = static_cast<double>(plan.steps.size()) * (to_seconds(plan.timeout) + to_seconds(plan.think.mean()));
+    plan.max_sessions = o.max_sessions > 0 ? o.max_sessions
+                                           : engine::default_max_connections(plan.profile.max_rate() * per_session / to_seconds(plan.timeout),
+                                                                             plan.timeout, plan.threads, fd_limit);
+    plan.max_connections = plan.max_sessions;
+    if (plan.max_sessions < plan.threads) plan.threads = static_cast<unsigned>(plan.max_sessions);
   } else {
     plan.max_connections = o.max_connections > 0
                                ? o.max_connections
@@ -158,7 +207,32 @@ Result<void> build_client(const RunOptions& o, engine::RunPlan& plan) {
   return {};
 }
 
+// Output files are written after the run: refuse now a path whose directory does not exist, before anything is sent.
+Result<void> check_outputs(const RunOptions& o) {
+  const std::pair<const char*, const std::string*> outputs[] = {{"--hlog", &o.hlog}, {"--html", &o.html}};
+  for (const auto& [flag, path] : outputs) {
+    if (path->empty()) continue;
+    const std::filesystem::path parent = std::filesystem::path(*path).parent_path();
+    std::error_code ec;
+    if (!parent.empty() && !std::filesystem::is_directory(parent, ec)) {
+      return usage_error(fmt::format("{}: the directory of \"{}\" does not exist", flag, *path));
+    }
+  }
+  return {};
+}
+
 }  // namespace
+
+std::uint64_t raise_fd_limit() {
+  rlimit rl{};
+  if (getrlimit(RLIMIT_NOFILE, &rl) != 0) return 1024;
+  if (rl.rlim_cur < rl.rlim_max) {
+    rl.rlim_cur = rl.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &rl);
+    getrlimit(RLIMIT_NOFILE, &rl);
+  }
+  return rl.rlim_cur;
+}
 
 void add_run_options(CLI::App& sub, RunOptions& o) {
   add_target_options(sub, o);
@@ -172,6 +246,7 @@ Result<engine::RunPlan> build_plan(const RunOptions& o) {
   OPENLOOP_TRY_VOID(build_request(o, plan));
   OPENLOOP_TRY_VOID(build_workload(o, plan));
   OPENLOOP_TRY_VOID(build_client(o, plan));
+  OPENLOOP_TRY_VOID(check_outputs(o));
   plan.endpoints = OPENLOOP_TRY(net::resolve(plan.url.host, plan.url.port));
   return plan;
 }

@@ -45,7 +45,7 @@ void Connection::assign(const InFlight& request) {
   m_has_request = true;
   m_written = 0;
   m_bytes_in = 0;
-  m_parser.reset(m_config.head, m_fresh);
+  m_parser.reset(request.head, m_fresh);
   if (m_state == State::idle) {
     m_state = State::busy;
     send();
@@ -100,7 +100,7 @@ void Connection::on_io(std::uint32_t events) {
       receive();
       return;
     case State::busy:
-      if ((events & EPOLLOUT) != 0 && m_written < m_config.request_bytes.size()) send();
+      if ((events & EPOLLOUT) != 0 && m_written < m_request.bytes.size()) send();
       if (m_state == State::busy && (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0) receive();
       return;
   }
@@ -153,16 +153,13 @@ void Connection::continue_handshake() {
 }
 
 void Connection::send() {
-  const std::string_view bytes = m_config.request_bytes;
+  const std::string_view bytes = m_request.bytes;
   const bool first = m_written == 0;
   const SteadyTime now = SteadyClock::now();
   const net::IoResult r = m_transport.write(bytes.data() + m_written, bytes.size() - m_written);
   if (r.status == net::IoStatus::ok) {
     m_written += r.bytes;
-    if (first) {
-      m_request.sent = now;
-      m_owner.on_sent(*this, now, bytes.size());
-    }
+    if (first) m_owner.on_sent(*this, now, bytes.size());
     watch(m_written < bytes.size() ? (EPOLLIN | EPOLLOUT | EPOLLRDHUP) : (EPOLLIN | EPOLLRDHUP));
     return;
   }

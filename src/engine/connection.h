@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "core/time.h"
@@ -34,8 +35,6 @@ struct ConnectionConfig {
   const net::Endpoint* endpoint = nullptr;
   SSL_CTX* tls = nullptr;  ///< null for plain HTTP
   std::string_view host;   ///< for SNI and certificate verification
-  std::string_view request_bytes;
-  bool head = false;
   char* read_buffer = nullptr;  ///< shared by the worker's connections (reads are synchronous)
   std::size_t read_buffer_size = 0;
   std::uint64_t* open_count = nullptr;  ///< the worker's count of open sockets (connecting or connected)
@@ -44,9 +43,13 @@ struct ConnectionConfig {
 /// A request in flight on a connection. Times are absolute (steady clock).
 struct InFlight {
   SteadyTime intended{};
-  SteadyTime sent{};
+  SteadyTime sent{};  ///< when the generator started on it (took the connection: write, or connect first)
   SteadyTime deadline{};
   std::int64_t interval = 0;
+  std::string_view bytes;     ///< the request to write (owned by the plan)
+  std::uint32_t request = 0;  ///< index into the plan's requests
+  std::int32_t user = -1;     ///< the user or session that sent it; −1 for an open-model arrival
+  bool head = false;          ///< HEAD: the response has no body
 };
 
 /// State machine over one socket, driven by the worker's event loop. One request at a time (no pipelining).
@@ -79,6 +82,8 @@ class Connection final : public net::IoHandler {
   Connection* prev = nullptr;
   Connection* next = nullptr;
   bool linked = false;
+  std::int32_t holder = -1;  ///< the user holding this connection between requests, −1 when pooled
+  std::string out;           ///< a templated request rendered for this connection (capacity reused)
 
  private:
   void on_connected();

@@ -1,6 +1,7 @@
-// Worker threads, interval merging and the final results.
+// Worker threads for every plan, interval merging and the final results.
 #include "engine/coordinator.h"
 
+#include <algorithm>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -11,29 +12,43 @@
 #include "net/transport.h"
 #include "results/aggregator.h"
 #include "results/verdict.h"
+#include "workload/key_tracker.h"
 
 namespace openloop::engine {
 
 namespace {
 
-void collect(std::vector<std::unique_ptr<Worker>>& workers, results::Aggregator& agg,
-             std::vector<results::IntervalStats>& scratch) {
-  for (unsigned i = 0; i < workers.size(); ++i) {
-    workers[i]->take_intervals(scratch);
-    if (!scratch.empty()) agg.add(i, scratch);
+/// One plan in flight: its workers, TLS context and aggregator.
+struct PlanRun {
+  const RunPlan* plan = nullptr;
+  std::optional<net::TlsContext> tls;
+  std::vector<std::unique_ptr<Worker>> workers;
+  std::unique_ptr<results::Aggregator> aggregator;
+};
+
+void collect(PlanRun& p, std::vector<results::IntervalStats>& scratch) {
+  for (unsigned i = 0; i < p.workers.size(); ++i) {
+    p.workers[i]->take_intervals(scratch);
+    if (!scratch.empty()) p.aggregator->add(i, scratch);
   }
 }
 
 results::RunInfo describe(const RunPlan& plan) {
   results::RunInfo info;
-  info.model = plan.model == Model::open ? "open" : "closed";
+  info.model = to_string(plan.model);
   info.arrival = plan.arrival == workload::ArrivalKind::constant ? "constant" : "poisson";
   info.duration_s = to_seconds(plan.duration);
   info.warmup_s = to_seconds(plan.warmup);
   info.timeout_s = to_seconds(plan.timeout);
   info.users = plan.users;
   info.target = plan.url_text;
-  if (plan.model == Model::open && plan.duration.count() > 0) {
+  for (const auto& r : plan.requests) info.request_names.push_back(r.name);
+  if (plan.model == Model::pacing) {
+    double rate = plan.pacing.count() > 0 ? static_cast<double>(plan.users) / to_seconds(plan.pacing) : 0.0;
+    if (plan.max_rate > 0) rate = rate > 0 ? std::min(rate, plan.max_rate) : plan.max_rate;
+    info.configured_iterations_per_s = rate;
+  }
+  if ((plan.model == Model::open || plan.model == Model::sessions) && plan.duration.count() > 0) {
     const double all = plan.profile.total_expected();
     const double warm = plan.profile.cumulative(plan.warmup);
     info.offered_rps = (all - warm) / info.duration_s;
@@ -42,46 +57,49 @@ results::RunInfo describe(const RunPlan& plan) {
   return info;
 }
 
-}  // namespace
-
-Result<results::RunResults> run(const RunPlan& plan, std::atomic<int>& stop, const ProgressFn& progress) {
-  std::optional<net::TlsContext> tls;
-  if (plan.url.tls) tls.emplace(OPENLOOP_TRY(net::TlsContext::create_client(!plan.insecure, plan.ca_file)));
-
-  // Start a little in the future so every worker is ready before the first intended time.
-  const SteadyTime start = SteadyClock::now() + std::chrono::milliseconds(20);
-  std::vector<std::unique_ptr<Worker>> workers;
+Result<PlanRun> prepare(const RunPlan& plan, std::atomic<int>& stop, SteadyTime start) {
+  PlanRun p;
+  p.plan = &plan;
+  if (plan.url.tls) p.tls.emplace(OPENLOOP_TRY(net::TlsContext::create_client(!plan.insecure, plan.ca_file)));
   for (unsigned i = 0; i < plan.threads; ++i) {
-    workers.push_back(std::make_unique<Worker>(plan, i, tls ? tls->get() : nullptr, stop, start));
-    OPENLOOP_TRY_VOID(workers.back()->init());
+    p.workers.push_back(std::make_unique<Worker>(plan, i, p.tls ? p.tls->get() : nullptr, stop, start));
+    OPENLOOP_TRY_VOID(p.workers.back()->init());
   }
-  std::vector<std::thread> threads;
-  threads.reserve(workers.size());
-  for (auto& w : workers) threads.emplace_back([&w] { w->run(); });
+  p.aggregator = std::make_unique<results::Aggregator>(plan.threads, plan.interval);
+  return p;
+}
 
-  results::Aggregator agg(plan.threads, plan.interval);
-  std::vector<results::IntervalStats> scratch;
-  std::size_t reported = 0;
-  for (;;) {
-    bool all_done = true;
-    for (auto& w : workers) all_done = all_done && w->done();
-    collect(workers, agg, scratch);
-    if (progress && agg.finalized() != reported) {
-      reported = agg.finalized();
-      progress(agg.results());
-    }
-    if (all_done) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+// The single-key warning (seed 000's single-SKU story): merge every worker's key trackers per template.
+std::vector<std::string> key_warnings(const RunPlan& plan, const std::vector<std::unique_ptr<Worker>>& workers,
+                                      const results::Counters& totals) {
+  if (!plan.workload) {
+    // A run from flags sends one constant request: its key is the target itself.
+    workload::KeyTracker one;
+    if (totals.sent > 0) one.observe(plan.url_text, totals.sent);
+    const workload::RequestKeys keys[] = {{plan.requests.front().name, false, &one}};
+    return workload::single_key_warnings(keys);
   }
-  for (auto& t : threads) t.join();
-  collect(workers, agg, scratch);
-  const SteadyTime finished = SteadyClock::now();
+  const auto& templates = plan.workload->requests;
+  std::vector<workload::KeyTracker> merged(templates.size());
+  for (const auto& w : workers) {
+    for (std::size_t i = 0; i < w->report().keys.size() && i < merged.size(); ++i) merged[i].merge(w->report().keys[i]);
+  }
+  std::vector<workload::RequestKeys> keys;
+  for (std::size_t i = 0; i < templates.size(); ++i) {
+    if (merged[i].requests() > 0) keys.push_back({templates[i].name(), templates[i].has_variables(), &merged[i]});
+  }
+  return workload::single_key_warnings(keys);
+}
 
-  SteadyTime stopped = start;
+results::RunResults finish(PlanRun& p, const std::atomic<int>& stop, SteadyTime start, SteadyTime finished) {
+  const RunPlan& plan = *p.plan;
+  SteadyTime stopped = start + plan.start_offset;
   results::GeneratorStats gen;
   gen.threads = plan.threads;
-  gen.max_connections = plan.model == Model::open ? plan.max_connections : plan.users;
-  for (auto& w : workers) {
+  gen.max_connections = plan.model == Model::open       ? plan.max_connections
+                        : plan.model == Model::sessions ? plan.max_sessions
+                                                        : plan.users;
+  for (auto& w : p.workers) {
     stopped = std::max(stopped, w->report().stopped_scheduling);
     gen.cpu_seconds += w->report().cpu_seconds;
     gen.peak_connections += w->report().peak_connections;
@@ -92,13 +110,74 @@ Result<results::RunResults> run(const RunPlan& plan, std::atomic<int>& stop, con
   gen.max_rss_kb = ru.ru_maxrss;
 
   const bool interrupted = stop.load() != 0;
-  const double measured = std::max(0.0, to_seconds(stopped - (start + plan.warmup)));
-  results::RunResults r = agg.finish(interrupted ? measured : to_seconds(plan.duration));
+  const double measured = std::max(0.0, to_seconds(stopped - (start + plan.start_offset + plan.warmup)));
+  results::RunResults r = p.aggregator->finish(interrupted ? std::min(measured, to_seconds(plan.duration))
+                                                           : to_seconds(plan.duration));
   r.info = describe(plan);
   r.generator = gen;
   r.interrupted = interrupted;
   r.verdict = results::judge(r);
+  for (std::size_t k = 0; k < results::k_error_kinds; ++k) {
+    for (auto& w : p.workers) {
+      if (w->report().first_error[k].empty()) continue;
+      r.error_examples.emplace_back(results::to_string(static_cast<results::ErrorKind>(k)), w->report().first_error[k]);
+      break;
+    }
+  }
+  r.warnings = key_warnings(plan, p.workers, r.totals);
   return r;
+}
+
+}  // namespace
+
+Result<std::vector<results::RunResults>> run_all(const std::vector<RunPlan>& plans, std::atomic<int>& stop,
+                                                 const MultiProgressFn& progress) {
+  // Start a little in the future so every worker is ready before the first intended time.
+  const SteadyTime start = SteadyClock::now() + std::chrono::milliseconds(20);
+  const double start_unix_s =
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count() + 0.020;
+  std::vector<PlanRun> runs;
+  for (const auto& plan : plans) runs.push_back(OPENLOOP_TRY(prepare(plan, stop, start)));
+  std::vector<std::thread> threads;
+  for (auto& p : runs) {
+    for (auto& w : p.workers) threads.emplace_back([worker = w.get()] { worker->run(); });
+  }
+
+  std::vector<results::IntervalStats> scratch;
+  std::size_t reported = 0;
+  for (;;) {
+    bool all_done = true;
+    std::size_t finalized = 0;
+    for (auto& p : runs) {
+      for (auto& w : p.workers) all_done = all_done && w->done();
+      collect(p, scratch);
+      finalized += p.aggregator->finalized();
+    }
+    if (progress && finalized != reported) {
+      reported = finalized;
+      std::vector<const results::RunResults*> so_far;
+      for (auto& p : runs) so_far.push_back(&p.aggregator->results());
+      progress(so_far);
+    }
+    if (all_done) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  for (auto& t : threads) t.join();
+  const SteadyTime finished = SteadyClock::now();
+  std::vector<results::RunResults> out;
+  for (auto& p : runs) {
+    collect(p, scratch);
+    out.push_back(finish(p, stop, start, finished));
+    out.back().info.start_unix_s = start_unix_s + to_seconds(p.plan->start_offset + p.plan->warmup);
+  }
+  return out;
+}
+
+Result<results::RunResults> run(const RunPlan& plan, std::atomic<int>& stop, const ProgressFn& progress) {
+  MultiProgressFn each;
+  if (progress) each = [&progress](const std::vector<const results::RunResults*>& so_far) { progress(*so_far.front()); };
+  auto all = OPENLOOP_TRY(run_all({plan}, stop, each));
+  return std::move(all.front());
 }
 
 }  // namespace openloop::engine

@@ -8,6 +8,16 @@
 
 namespace openloop::engine {
 
+const char* to_string(Model m) {
+  switch (m) {
+    case Model::open: return "open";
+    case Model::closed: return "closed";
+    case Model::pacing: return "pacing";
+    case Model::sessions: return "sessions";
+  }
+  return "open";
+}
+
 nlohmann::json RunPlan::describe() const {
   nlohmann::json stages = nlohmann::json::array();
   for (const auto& s : profile.stages()) {
@@ -19,7 +29,7 @@ nlohmann::json RunPlan::describe() const {
                       {"method", method},
                       {"headers", headers_json},
                       {"body_bytes", body.size()},
-                      {"model", model == Model::open ? "open" : "closed"},
+                      {"model", to_string(model)},
                       {"threads", threads},
                       {"max_connections", max_connections},
                       {"on_saturation", on_saturation == OnSaturation::drop ? "drop" : "queue"},
@@ -29,12 +39,27 @@ nlohmann::json RunPlan::describe() const {
                       {"duration_s", to_seconds(duration)},
                       {"interval_s", to_seconds(interval)},
                       {"insecure", insecure}};
-  if (model == Model::open) {
+  if (model == Model::open || model == Model::sessions) {
     j["arrival"] = arrival == workload::ArrivalKind::constant ? "constant" : "poisson";
     j["seed"] = seed;
     j["stages"] = stages;
   } else {
     j["users"] = users;
+  }
+  if (!think.is_zero()) j["think"] = think.to_string();
+  j["think_mean_s"] = to_seconds(think.mean());
+  if (model == Model::pacing) {
+    j["pacing_s"] = to_seconds(pacing);
+    j["max_rate"] = max_rate;
+  }
+  if (model == Model::sessions) j["max_sessions"] = max_sessions;
+  nlohmann::json reqs = nlohmann::json::array();
+  for (const auto& r : requests) reqs.push_back({{"name", r.name}, {"method", r.method}, {"weight", r.weight}});
+  j["requests"] = reqs;
+  if (!steps.empty()) {
+    nlohmann::json st = nlohmann::json::array();
+    for (const auto& s : steps) st.push_back({{"request", requests[s.request].name}, {"think_after", s.think_after.to_string()}});
+    j["steps"] = st;
   }
   return j;
 }

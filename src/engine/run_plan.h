@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,12 +13,35 @@
 #include "net/resolver.h"
 #include "net/url.h"
 #include "workload/arrival_schedule.h"
+#include "workload/duration_distribution.h"
 #include "workload/rate_profile.h"
+#include "workload/scenario.h"
 
 namespace openloop::engine {
 
-/// Open: arrivals follow the schedule whatever the target does. Closed: `users` each send, wait, repeat.
-enum class Model : std::uint8_t { open, closed };
+/// Open: arrivals follow the schedule whatever the target does. Closed: `users` each send, wait (think), repeat.
+/// Pacing: closed users that start an iteration at most every `pacing` (and/or all together at most `max_rate`).
+/// Sessions (partly open): sessions arrive by the schedule; each runs `steps` in order, waiting for each response.
+enum class Model : std::uint8_t { open, closed, pacing, sessions };
+/// "open", "closed", "pacing", "sessions".
+const char* to_string(Model m);
+
+/// One request the run can send: constant bytes rendered once, or a template rendered per request.
+struct RequestSpec {
+  std::string name = "request";
+  std::string method = "GET";
+  std::string bytes;  ///< the complete HTTP/1.1 request, when constant
+  const workload::RequestTemplate* templ = nullptr;  ///< set when the request draws variables (owned by `workload`)
+  double weight = 1;  ///< share in a weighted mix
+  int success_min = 100, success_max = 399;
+  bool head() const { return method == "HEAD"; }
+};
+
+/// A step of an iteration or session: a request, then a think time before the next step.
+struct Step {
+  std::size_t request = 0;  ///< index into RunPlan::requests
+  workload::DurationDistribution think_after;
+};
 /// What an arrival does when every connection is busy and the pool is at its cap.
 enum class OnSaturation : std::uint8_t { drop, queue };
 
@@ -29,7 +53,7 @@ struct RunPlan {
   std::string method = "GET";
   std::vector<http::Header> headers;
   std::string body;
-  std::string request_bytes;  ///< rendered once; identical for every request
+  std::vector<RequestSpec> requests;  ///< at least one; several = a weighted mix (or the steps' requests)
   bool insecure = false;      ///< skip TLS verification
   std::string ca_file;
 
@@ -38,7 +62,12 @@ struct RunPlan {
   workload::RateProfile profile = workload::RateProfile::constant(0, Nanos(0));  ///< covers warm-up + duration
   workload::ArrivalKind arrival = workload::ArrivalKind::constant;
   std::uint64_t seed = 1;
-  std::uint64_t users = 0;  ///< closed model
+  std::uint64_t users = 0;  ///< closed and pacing models
+  workload::DurationDistribution think;  ///< closed/pacing: after each iteration; sessions: default between steps
+  Nanos pacing{0};                       ///< pacing model: an iteration starts at most every `pacing` per user
+  double max_rate = 0;                   ///< pacing model: iterations per second across all users (0 = no cap)
+  std::uint64_t max_sessions = 0;        ///< sessions model: concurrent sessions cap (0 = derived)
+  std::vector<Step> steps;  ///< iteration (closed/pacing) or session steps; empty = one request from the mix
 
   // Client policy and rig.
   unsigned threads = 1;
@@ -48,12 +77,21 @@ struct RunPlan {
   int success_min = 100;  ///< a completed response is ok when success_min ≤ status ≤ success_max
   int success_max = 399;
 
+  // Scenario files: the loaded plan (templates, variables) this run belongs to, and its scenario.
+  std::shared_ptr<const workload::WorkloadPlan> workload;
+  std::size_t scenario_index = 0;
+  std::string scenario;   ///< name; "" for a plan built from flags
+  Nanos start_offset{0};  ///< from the common start of all scenarios
+  unsigned worker_base = 0;    ///< this plan's first worker among all scenarios' workers (variable streams)
+  unsigned workers_total = 0;  ///< workers of all scenarios together (0: this plan's threads)
+
   // Run length.
   Nanos warmup{0};
   Nanos duration{0};
   Nanos interval = std::chrono::seconds(1);
 
-  bool is_head() const { return method == "HEAD"; }
+  /// True for models driven by users rather than an arrival schedule.
+  bool user_driven() const { return model == Model::closed || model == Model::pacing; }
   /// Every option, for the results file.
   nlohmann::json describe() const;
 };

@@ -1,8 +1,10 @@
-// The worker loop: issue due arrivals, expire deadlines, wait for I/O until the next deadline; account everything.
+// The worker loop: issue due arrivals, fire user timers, expire deadlines, wait for I/O until the next deadline;
+// account every outcome to the interval of its intended time.
 #include "engine/worker.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include <sys/resource.h>
 
@@ -30,20 +32,29 @@ Worker::Worker(const RunPlan& plan, unsigned index, SSL_CTX* tls, const std::ato
     : m_plan(plan),
       m_index(index),
       m_stop(stop),
-      m_start(start),
-      m_measure_start(start + plan.warmup),
-      m_end(start + plan.warmup + plan.duration),
+      m_start(start + plan.start_offset),
+      m_measure_start(start + plan.start_offset + plan.warmup),
+      m_end(start + plan.start_offset + plan.warmup + plan.duration),
       m_schedule(plan.profile, plan.arrival, plan.seed, index, plan.threads),
-      m_recorder(plan.interval),
+      m_recorder(plan.interval, plan.requests.size()),
+      m_rng(plan.workload ? workload::scenario_rng(plan.workload->scenarios[plan.scenario_index], plan.scenario_index,
+                                                   plan.worker_base + index)
+                          : Rng(plan.seed, 1000 + index)),
       m_read_buffer(k_read_buffer) {
   m_config.endpoint = &plan.endpoints.front();
   m_config.tls = tls;
   m_config.host = plan.url.host;
-  m_config.request_bytes = plan.request_bytes;
-  m_config.head = plan.is_head();
   m_config.read_buffer = m_read_buffer.data();
   m_config.read_buffer_size = m_read_buffer.size();
   m_config.open_count = &m_open_count;
+  double sum = 0;
+  for (const auto& r : plan.requests) m_mix_cumulative.push_back(sum += r.weight);
+  if (plan.workload) {
+    const auto& w = *plan.workload;
+    // Variables are numbered across every scenario's workers, so sequences and streams never repeat between them.
+    m_render.emplace(w.variables, w.requests.size(), w.seed, plan.worker_base + index,
+                     plan.workers_total > 0 ? plan.workers_total : plan.threads);
+  }
 }
 
 Worker::~Worker() {
@@ -52,18 +63,27 @@ Worker::~Worker() {
 
 Result<void> Worker::init() {
   m_loop.emplace(OPENLOOP_TRY(net::EventLoop::create()));
-  const bool closed_model = m_plan.model == Model::closed;
-  const std::uint64_t slots = share(closed_model ? m_plan.users : m_plan.max_connections, m_plan.threads, m_index);
+  std::uint64_t slots = 0;
+  switch (m_plan.model) {
+    case Model::open: slots = m_plan.max_connections; break;
+    case Model::closed:
+    case Model::pacing: slots = m_plan.users; break;
+    case Model::sessions: slots = m_plan.max_sessions; break;
+  }
+  slots = share(slots, m_plan.threads, m_index);
   m_connections.reserve(slots);
   m_closed.reserve(slots);
   m_idle.reserve(slots);
-  m_users_waiting.reserve(slots);
   for (std::uint64_t i = 0; i < slots; ++i) {
     m_connections.push_back(std::make_unique<Connection>(*this, *m_loop, m_config));
     m_closed.push_back(m_connections.back().get());
   }
   std::reverse(m_closed.begin(), m_closed.end());
-  if (m_plan.on_saturation == OnSaturation::queue && !closed_model) {
+  if (m_plan.model != Model::open) {
+    m_users.resize(slots);
+    for (std::uint64_t i = slots; i > 0; --i) m_free_users.push_back(static_cast<std::uint32_t>(i - 1));
+  }
+  if (m_plan.on_saturation == OnSaturation::queue && m_plan.model == Model::open) {
     const double per_worker = m_plan.profile.max_rate() / m_plan.threads;
     const double room = std::ceil(per_worker * to_seconds(m_plan.timeout) * 1.2) + 64;
     m_queue.resize(static_cast<std::size_t>(std::min(room, 4.0e6)));
@@ -74,30 +94,21 @@ Result<void> Worker::init() {
 // ---- the loop -------------------------------------------------------------------------------------------------
 
 void Worker::run() {
-  const bool closed_model = m_plan.model == Model::closed;
-  if (closed_model) {
-    m_next_arrival.reset();
-    m_users_waiting.assign(m_closed.rbegin(), m_closed.rend());
-    m_closed.clear();
-  } else {
-    m_next_arrival = m_schedule.next();
-  }
-  m_next_handover = SteadyClock::now() + k_handover_period;
+  const bool users = m_plan.user_driven();
+  m_next_arrival = users ? std::nullopt : m_schedule.next();
+  const SteadyTime begin = SteadyClock::now();
+  if (users) start_users(std::max(begin, m_start));
+  m_next_handover = begin + k_handover_period;
   for (;;) {
     const SteadyTime now = SteadyClock::now();
     const int stop = m_stop.load(std::memory_order_relaxed);
-    if (m_scheduling && (stop != 0 || (closed_model ? now >= m_end : !m_next_arrival))) {
+    if (m_scheduling && (stop != 0 || (users ? now >= m_end : !m_next_arrival))) {
       m_scheduling = false;
-      m_report.stopped_scheduling = closed_model || stop != 0 ? std::min(now, m_end) : m_end;
+      m_report.stopped_scheduling = users || stop != 0 ? std::min(now, m_end) : m_end;
       m_grace_end = now + m_plan.timeout + std::chrono::milliseconds(100);
     }
-    if (m_scheduling) {
-      if (closed_model) {
-        start_users(now);
-      } else {
-        issue_due_arrivals(now);
-      }
-    }
+    if (m_scheduling) issue_due_arrivals(now);
+    m_timers.fire_due(now);
     expire(now);
     if (!m_scheduling && (m_head == nullptr && m_queue_size == 0)) break;
     if (!m_scheduling && (now >= m_grace_end || stop == static_cast<int>(StopRequest::immediate))) {
@@ -110,26 +121,34 @@ void Worker::run() {
     }
     m_loop->poll(next_wakeup());
   }
+  stop_users();
   for (auto& c : m_connections) c->close();
   m_report.cpu_seconds = thread_cpu_seconds();
+  if (m_render) {
+    for (std::size_t i = 0; i < m_plan.workload->requests.size(); ++i) m_report.keys.push_back(m_render->keys(i));
+  }
   hand_over(true);
   m_done.store(true, std::memory_order_release);
 }
 
 SteadyTime Worker::next_wakeup() const {
-  SteadyTime t = std::min(m_next_handover, m_grace_end);
+  SteadyTime t = std::min({m_next_handover, m_grace_end, m_timers.next_deadline()});
   if (m_scheduling && m_next_arrival) t = std::min(t, m_start + *m_next_arrival);
-  if (m_scheduling && m_plan.model == Model::closed) t = std::min(t, m_end);
+  if (m_scheduling && m_plan.user_driven()) t = std::min(t, m_end);
   if (m_head != nullptr) t = std::min(t, m_head->request().deadline);
   if (m_queue_size > 0) t = std::min(t, m_queue[m_queue_head].intended + m_plan.timeout);
   return t;
 }
 
 Nanos Worker::horizon(SteadyTime now) const {
-  // Every request not yet issued will have an intended time at or after the horizon.
+  // Every request not yet issued will have an intended time at or after the horizon: the next arrival, the next
+  // user timer (a user's next request is due when its timer fires) or, for users with no timer pending, now.
   if (!m_scheduling) return Nanos::max();
-  if (m_plan.model == Model::closed) return now - m_measure_start;
-  return m_next_arrival ? m_start + *m_next_arrival - m_measure_start : Nanos::max();
+  SteadyTime t = m_timers.next_deadline();
+  // A user or session with a request in flight may send its next step as soon as the response arrives.
+  if (m_plan.user_driven() || m_free_users.size() < m_users.size()) t = std::min(t, now);
+  if (m_next_arrival) t = std::min(t, m_start + *m_next_arrival);
+  return t == SteadyTime::max() ? Nanos::max() : t - m_measure_start;
 }
 
 void Worker::hand_over(bool all) {
@@ -150,87 +169,98 @@ void Worker::take_intervals(std::vector<results::IntervalStats>& out) {
   m_outbox.clear();
 }
 
-// ---- arrivals -------------------------------------------------------------------------------------------------
+// ---- arrivals and the request path ----------------------------------------------------------------------------
 
 void Worker::issue_due_arrivals(SteadyTime now) {
   // Intended times come from the schedule alone; a late loop issues the backlog with its original times.
   while (m_next_arrival && m_start + *m_next_arrival <= now) {
-    arrival(m_start + *m_next_arrival);
+    if (m_plan.model == Model::sessions) {
+      session_arrival(m_start + *m_next_arrival);
+    } else {
+      arrival(m_start + *m_next_arrival);
+    }
     m_next_arrival = m_schedule.next();
   }
 }
 
+std::uint32_t Worker::pick_request() {
+  if (m_mix_cumulative.size() == 1) return 0;
+  const double x = m_rng.uniform01() * m_mix_cumulative.back();
+  const auto it = std::upper_bound(m_mix_cumulative.begin(), m_mix_cumulative.end(), x);
+  return static_cast<std::uint32_t>(std::min<std::ptrdiff_t>(it - m_mix_cumulative.begin(),
+                                                             static_cast<std::ptrdiff_t>(m_mix_cumulative.size()) - 1));
+}
+
+Connection* Worker::free_connection() {
+  Connection* conn = nullptr;
+  if (!m_idle.empty()) {
+    conn = m_idle.back();
+    m_idle.pop_back();
+  } else if (!m_closed.empty()) {
+    conn = m_closed.back();
+    m_closed.pop_back();
+  }
+  return conn;
+}
+
 void Worker::arrival(SteadyTime intended) {
   const std::int64_t interval = m_recorder.index_of(intended - m_measure_start);
-  results::Counters& c = stats(interval).counters;
-  ++c.intended;
-  Connection* conn = nullptr;
-  if (m_queue_size == 0) {  // a non-empty queue keeps arrivals in order
-    if (!m_idle.empty()) {
-      conn = m_idle.back();
-      m_idle.pop_back();
-    } else if (!m_closed.empty()) {
-      conn = m_closed.back();
-      m_closed.pop_back();
-    }
-  }
+  const std::uint32_t request = pick_request();
+  account(interval, request, [](results::Counters& c, auto&, auto&) { ++c.intended; });
+  Connection* conn = m_queue_size == 0 ? free_connection() : nullptr;  // a non-empty queue keeps arrivals in order
   if (conn != nullptr) {
-    start_request(*conn, intended, interval);
+    start_request(*conn, intended, interval, request, -1);
     return;
   }
   if (m_plan.on_saturation == OnSaturation::queue && m_queue_size < m_queue.size()) {
-    m_queue[(m_queue_head + m_queue_size) % m_queue.size()] = Queued{intended, interval};
+    m_queue[(m_queue_head + m_queue_size) % m_queue.size()] = Queued{intended, interval, request};
     ++m_queue_size;
     m_recorder.add_pending(interval);
     return;
   }
-  ++c.dropped;
+  account(interval, request, [](results::Counters& c, auto&, auto&) { ++c.dropped; });
 }
 
-void Worker::start_request(Connection& c, SteadyTime intended, std::int64_t interval) {
+void Worker::start_request(Connection& c, SteadyTime intended, std::int64_t interval, std::uint32_t request,
+                           std::int32_t user) {
   m_recorder.add_pending(interval);
+  const RequestSpec& spec = m_plan.requests[request];
+  // The generator starts working on the request now: on an idle connection it writes at once, otherwise it first
+  // connects (and handshakes). Send lateness ends here, so it measures the generator's own delay, not the
+  // protocol's; connection setup is part of service time, as it is for a real client on a fresh connection.
+  const SteadyTime dispatched = SteadyClock::now();
+  results::record_ns(stats(interval).send_lateness, (dispatched - intended).count());
+  std::string_view bytes = spec.bytes;
+  if (spec.templ != nullptr) {
+    spec.templ->render(*m_render, c.out);  // draws this request's variables into the connection's buffer
+    bytes = c.out;
+  }
+  const InFlight r{intended, dispatched, intended + m_plan.timeout, interval, bytes, request, user, spec.head()};
   if (c.state() == Connection::State::closed) {
     ++stats(interval).counters.connections_opened;
-    if (!c.open()) {
-      ++stats(interval).counters.error(ErrorKind::connect);
+    if (!c.open()) {  // the socket could not even be created (e.g. out of file descriptors)
+      account(interval, request, [](results::Counters& k, auto&, auto&) { ++k.error(ErrorKind::connect); });
       m_recorder.remove_pending(interval);
-      m_closed.push_back(&c);
+      if (user < 0) {
+        m_closed.push_back(&c);
+      } else {
+        after_request(static_cast<std::uint32_t>(user), SteadyClock::now(), Outcome::failed);
+      }
       return;
     }
     m_report.peak_connections = std::max(m_report.peak_connections, m_open_count);
   }
-  link(c);
-  c.assign(InFlight{intended, SteadyTime{}, intended + m_plan.timeout, interval});
-}
-
-void Worker::start_users(SteadyTime now) {
-  // Closed model: every waiting user sends its next request now; its intended time is "now" (no schedule).
-  std::size_t n = m_users_waiting.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    Connection* c = m_users_waiting[i];
-    const std::int64_t interval = m_recorder.index_of(now - m_measure_start);
-    ++stats(interval).counters.intended;
-    start_request(*c, now, interval);
-  }
-  m_users_waiting.erase(m_users_waiting.begin(), m_users_waiting.begin() + static_cast<std::ptrdiff_t>(n));
-  // Users whose connection could not even be opened retry in the next round, not in a tight loop.
-  if (!m_closed.empty()) {
-    m_users_waiting.insert(m_users_waiting.end(), m_closed.begin(), m_closed.end());
-    m_closed.clear();
-  }
+  link(c, r.deadline);
+  c.assign(r);
 }
 
 void Worker::release(Connection& c) {
-  if (m_plan.model == Model::closed) {
-    m_users_waiting.push_back(&c);
-    return;
-  }
   if (m_queue_size > 0) {
     const Queued q = m_queue[m_queue_head];
     m_queue_head = (m_queue_head + 1) % m_queue.size();
     --m_queue_size;
     m_recorder.remove_pending(q.interval);  // start_request counts it again
-    start_request(c, q.intended, q.interval);
+    start_request(c, q.intended, q.interval, q.request, -1);
     return;
   }
   if (c.state() == Connection::State::closed) {
@@ -242,63 +272,84 @@ void Worker::release(Connection& c) {
 
 // ---- outcomes -------------------------------------------------------------------------------------------------
 
-void Worker::on_sent(Connection& c, SteadyTime now, std::size_t bytes) {
-  auto& s = stats(c.request().interval);
-  ++s.counters.sent;
-  s.counters.bytes_out += bytes;
-  results::record_ns(s.send_lateness, (now - c.request().intended).count());
+void Worker::on_sent(Connection& c, SteadyTime /*now*/, std::size_t bytes) {
+  const InFlight& r = c.request();
+  account(r.interval, r.request, [bytes](results::Counters& k, auto&, auto&) {
+    ++k.sent;
+    k.bytes_out += bytes;
+  });
 }
 
-void Worker::on_ready(Connection& c) { release(c); }
+void Worker::on_ready(Connection& c) {
+  if (c.holder < 0) release(c);
+}
 
 void Worker::on_response(Connection& c, SteadyTime now, int status, std::uint64_t bytes_in) {
   const InFlight& r = c.request();
-  auto& s = stats(r.interval);
-  ++s.counters.completed;
-  ++s.counters.status_class[status >= 100 && status < 600 ? static_cast<std::size_t>(status / 100) : 0];
-  if (status >= m_plan.success_min && status <= m_plan.success_max && now <= r.deadline) ++s.counters.ok;
-  s.counters.bytes_in += bytes_in;
-  results::record_ns(s.response_time, (now - r.intended).count());
-  results::record_ns(s.service_time, (now - r.sent).count());
-  finish_request(c);
-  release(c);
+  const RequestSpec& spec = m_plan.requests[r.request];
+  const bool ok = status >= spec.success_min && status <= spec.success_max && now <= r.deadline;
+  const std::int64_t rt = (now - r.intended).count(), st = (now - r.sent).count();
+  const std::size_t status_class = status >= 100 && status < 600 ? static_cast<std::size_t>(status / 100) : 0;
+  account(r.interval, r.request, [&](results::Counters& k, hdr::Histogram& rh, hdr::Histogram& sh) {
+    ++k.completed;
+    ++k.status_class[status_class];
+    if (ok) ++k.ok;
+    k.bytes_in += bytes_in;
+    results::record_ns(rh, rt);
+    results::record_ns(sh, st);
+  });
+  finish_request(c, now, ok ? Outcome::ok : Outcome::failed);
 }
 
 void Worker::on_failure(Connection& c, ErrorKind kind, bool had_request) {
   if (had_request) {
-    ++stats(c.request().interval).counters.error(kind);
-    finish_request(c);
-  } else {
-    // An idle keep-alive connection closed by the server, or one opened without a request: just free it.
-    auto it = std::find(m_idle.begin(), m_idle.end(), &c);
-    if (it != m_idle.end()) m_idle.erase(it);
+    // Keep one example message per kind for the report (allocates at most once per kind).
+    std::string& example = m_report.first_error[static_cast<std::size_t>(kind)];
+    if (example.empty()) example = kind == ErrorKind::tls ? c.error_string() : std::strerror(c.last_errno());
+    const InFlight& r = c.request();
+    account(r.interval, r.request, [kind](results::Counters& k, auto&, auto&) { ++k.error(kind); });
+    finish_request(c, SteadyClock::now(), Outcome::failed);
+    return;
   }
+  // A connection with no request closed (an idle keep-alive connection the server closed). A user's connection
+  // stays with its user and reopens on the next request; a pooled one goes back to the pool.
+  if (c.holder >= 0) return;
+  auto it = std::find(m_idle.begin(), m_idle.end(), &c);
+  if (it != m_idle.end()) m_idle.erase(it);
   release(c);
 }
 
-void Worker::finish_request(Connection& c) {
+void Worker::finish_request(Connection& c, SteadyTime now, Outcome outcome) {
+  const InFlight& r = c.request();
   unlink(c);
-  m_recorder.remove_pending(c.request().interval);
+  m_recorder.remove_pending(r.interval);
+  if (r.user < 0) {
+    release(c);
+  } else {
+    after_request(static_cast<std::uint32_t>(r.user), now, outcome);
+  }
 }
 
 void Worker::expire(SteadyTime now) {
   while (m_head != nullptr && m_head->request().deadline <= now) {
     Connection& c = *m_head;
     const InFlight& r = c.request();
-    auto& s = stats(r.interval);
-    ++s.counters.timeouts;
-    results::record_ns(s.response_time, (r.deadline - r.intended).count());  // censored at the deadline
-    finish_request(c);
+    const std::int64_t censored = (r.deadline - r.intended).count();
+    account(r.interval, r.request, [censored](results::Counters& k, hdr::Histogram& rh, auto&) {
+      ++k.timeouts;
+      results::record_ns(rh, censored);  // censored at the deadline
+    });
     c.close();  // the client gave up: the connection cannot be reused mid-response
-    release(c);
+    finish_request(c, now, Outcome::failed);
   }
   while (m_queue_size > 0 && m_queue[m_queue_head].intended + m_plan.timeout <= now) {
     const Queued q = m_queue[m_queue_head];
     m_queue_head = (m_queue_head + 1) % m_queue.size();
     --m_queue_size;
-    auto& s = stats(q.interval);
-    ++s.counters.timeouts;
-    results::record_ns(s.response_time, m_plan.timeout.count());
+    account(q.interval, q.request, [this](results::Counters& k, hdr::Histogram& rh, auto&) {
+      ++k.timeouts;
+      results::record_ns(rh, m_plan.timeout.count());
+    });
     m_recorder.remove_pending(q.interval);
   }
 }
@@ -306,32 +357,38 @@ void Worker::expire(SteadyTime now) {
 void Worker::resolve_unfinished(SteadyTime end) {
   while (m_head != nullptr) {
     Connection& c = *m_head;
-    auto& s = stats(c.request().interval);
-    ++s.counters.unfinished;
-    results::record_ns(s.response_time, (end - c.request().intended).count());  // censored at the end
-    finish_request(c);
+    const InFlight& r = c.request();
+    const std::int64_t censored = (end - r.intended).count();
+    account(r.interval, r.request, [censored](results::Counters& k, hdr::Histogram& rh, auto&) {
+      ++k.unfinished;
+      results::record_ns(rh, censored);  // censored at the end
+    });
+    unlink(c);
+    m_recorder.remove_pending(r.interval);
     c.close();
   }
   for (; m_queue_size > 0; --m_queue_size, m_queue_head = (m_queue_head + 1) % m_queue.size()) {
     const Queued& q = m_queue[m_queue_head];
-    auto& s = stats(q.interval);
-    ++s.counters.unfinished;
-    results::record_ns(s.response_time, (end - q.intended).count());
+    const std::int64_t censored = (end - q.intended).count();
+    account(q.interval, q.request, [censored](results::Counters& k, hdr::Histogram& rh, auto&) {
+      ++k.unfinished;
+      results::record_ns(rh, censored);
+    });
     m_recorder.remove_pending(q.interval);
   }
 }
 
 // ---- in-flight list -------------------------------------------------------------------------------------------
 
-void Worker::link(Connection& c) {
-  c.prev = m_tail;
-  c.next = nullptr;
-  if (m_tail != nullptr) {
-    m_tail->next = &c;
-  } else {
-    m_head = &c;
-  }
-  m_tail = &c;
+void Worker::link(Connection& c, SteadyTime deadline) {
+  // Deadlines are intended time + one constant and requests are mostly assigned in intended order, so the new one
+  // almost always goes at the tail; walk back only past the few that were issued earlier but are due later.
+  Connection* after = m_tail;
+  while (after != nullptr && after->request().deadline > deadline) after = after->prev;
+  c.prev = after;
+  c.next = after != nullptr ? after->next : m_head;
+  (c.next != nullptr ? c.next->prev : m_tail) = &c;
+  (after != nullptr ? after->next : m_head) = &c;
   c.linked = true;
 }
 

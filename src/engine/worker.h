@@ -1,19 +1,22 @@
-// One worker thread: its shard of the schedule, its event loop, its connections and its recorder (shared nothing).
+// One worker thread: its shard of the schedule and users, its event loop, connections and recorder (shared nothing).
 #pragma once
 
+#include <array>
 #include <atomic>
+#include <string>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <vector>
 
+#include "core/rng.h"
 #include "engine/connection.h"
 #include "engine/run_plan.h"
 #include "net/event_loop.h"
+#include "net/timer_queue.h"
 #include "results/recorder.h"
-#include "workload/arrival_schedule.h"
-#include "workload/rate_profile.h"
+#include "workload/request_template.h"
 
 namespace openloop::engine {
 
@@ -29,11 +32,19 @@ struct WorkerReport {
   double cpu_seconds = 0;
   std::uint64_t peak_connections = 0;
   SteadyTime stopped_scheduling{};  ///< when the last arrival was issued (or scheduling was stopped)
+  /// The first error message seen of each kind (e.g. "certificate verify failed: self-signed certificate").
+  std::array<std::string, results::k_error_kinds> first_error;
+  /// Per request template: the keys this worker rendered (for the single-key warning). Empty without templates.
+  std::vector<workload::KeyTracker> keys;
 };
 
 /// Runs one shard of the plan on the calling thread. The coordinator reads results only through take_intervals()
 /// (locked, once per interval) and report() after the thread has ended (invariant 5).
-class Worker final : public ConnectionOwner {
+///
+/// Requests come from two kinds of sources: open-model arrivals (one request each, at the schedule's intended
+/// times) and users (closed/pacing users, partly-open sessions) that send one request at a time, wait for its
+/// outcome, think, and continue. Users wait on the worker's timer queue, never on a blocking call.
+class Worker final : public ConnectionOwner, public net::TimerHandler {
  public:
   /// `start` is the intended time of offset 0 (warm-up begins); `tls` is null for plain HTTP.
   Worker(const RunPlan& plan, unsigned index, SSL_CTX* tls, const std::atomic<int>& stop, SteadyTime start);
@@ -41,7 +52,7 @@ class Worker final : public ConnectionOwner {
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
 
-  /// Creates the event loop. Call before run().
+  /// Creates the event loop and the connection pool. Call before run().
   Result<void> init();
   /// The thread body: runs until the plan ends (or a stop request) and every request is resolved.
   void run();
@@ -56,29 +67,64 @@ class Worker final : public ConnectionOwner {
   void on_ready(Connection& c) override;
   void on_response(Connection& c, SteadyTime now, int status, std::uint64_t bytes_in) override;
   void on_failure(Connection& c, results::ErrorKind kind, bool had_request) override;
+  // TimerHandler: a user's think time or pacing wait is over (cookie = user index).
+  void on_timer(std::uint64_t cookie) override;
 
  private:
   struct Queued {
     SteadyTime intended;
     std::int64_t interval;
+    std::uint32_t request;
   };
+  /// A closed/pacing user or a partly-open session.
+  struct User {
+    Connection* conn = nullptr;
+    std::size_t step = 0;             // next step of the iteration/session
+    SteadyTime iteration_start{};     // pacing: when the current iteration was due
+    SteadyTime session_intended{};    // sessions: when the session arrived
+    std::int64_t session_interval = 0;
+    SteadyTime wake_at{};             // when the pending timer of this user fires
+    bool active = false;
+  };
+  enum class Outcome : std::uint8_t { ok, failed };
 
+  // Open-model arrivals and the shared request path (worker.cpp).
   void issue_due_arrivals(SteadyTime now);
   void arrival(SteadyTime intended);
-  void start_request(Connection& c, SteadyTime intended, std::int64_t interval);
+  Connection* free_connection();
+  void start_request(Connection& c, SteadyTime intended, std::int64_t interval, std::uint32_t request,
+                     std::int32_t user);
   void release(Connection& c);
-  void start_users(SteadyTime now);
   void expire(SteadyTime now);
-  void finish_request(Connection& c);
+  void finish_request(Connection& c, SteadyTime now, Outcome outcome);
   void resolve_unfinished(SteadyTime end);
+  std::uint32_t pick_request();
+  /// Applies f(counters, response_time, service_time) to the interval's totals and, when the plan has several
+  /// requests, to that request's breakdown.
+  template <class F>
+  void account(std::int64_t interval, std::uint32_t request, F&& f) {
+    results::IntervalStats& s = stats(interval);
+    f(s.counters, s.response_time, s.service_time);
+    if (!s.by_request.empty()) {
+      results::RequestStats& b = s.by_request[request];
+      f(b.counters, b.response_time, b.service_time);
+    }
+  }
+  // Users and sessions (users.cpp).
+  void start_users(SteadyTime now);
+  void session_arrival(SteadyTime intended);
+  void issue_step(std::uint32_t user, SteadyTime intended);
+  void after_request(std::uint32_t user, SteadyTime now, Outcome outcome);
+  void end_session(std::uint32_t user, SteadyTime now, bool completed, bool unfinished = false);
+  void stop_users();
+  void next_iteration(std::uint32_t user, SteadyTime now);
+  SteadyTime rate_slot(SteadyTime wanted);
+  // Loop helpers.
   void hand_over(bool all);
   SteadyTime next_wakeup() const;
   Nanos horizon(SteadyTime now) const;
   results::IntervalStats& stats(std::int64_t interval) { return m_recorder.interval(interval); }
-
-  // In-flight list, ordered by deadline (every request gets deadline = intended + timeout and requests are
-  // assigned in intended order, so appending keeps it sorted).
-  void link(Connection& c);
+  void link(Connection& c, SteadyTime deadline);
   void unlink(Connection& c);
 
   const RunPlan& m_plan;
@@ -88,23 +134,30 @@ class Worker final : public ConnectionOwner {
   const SteadyTime m_measure_start;  // m_start + warm-up
   const SteadyTime m_end;            // m_start + warm-up + duration
   std::optional<net::EventLoop> m_loop;
+  net::TimerQueue m_timers;
   workload::ArrivalSchedule m_schedule;
   std::optional<Nanos> m_next_arrival;  // offset of the next arrival, nullopt when the schedule is exhausted
   bool m_scheduling = true;
   SteadyTime m_grace_end = SteadyTime::max();
   results::Recorder m_recorder;
+  Rng m_rng;                            // request mix and think times
+  std::optional<workload::RenderContext> m_render;  // templated requests: this worker's variable draws
+  std::vector<double> m_mix_cumulative;  // cumulative weights of the plan's requests
 
   ConnectionConfig m_config;
   std::vector<char> m_read_buffer;
   std::vector<std::unique_ptr<Connection>> m_connections;
   std::vector<Connection*> m_closed;  // free, not connected
   std::vector<Connection*> m_idle;    // free, connected (LIFO keeps hot connections busy)
-  std::vector<Connection*> m_users_waiting;  // closed model: users to (re)start in the next loop round
-  Connection* m_head = nullptr;       // in-flight list
+  Connection* m_head = nullptr;       // in-flight list, ordered by deadline
   Connection* m_tail = nullptr;
   std::vector<Queued> m_queue;        // --on-saturation queue: ring buffer
   std::size_t m_queue_head = 0, m_queue_size = 0;
   std::uint64_t m_open_count = 0;
+
+  std::vector<User> m_users;
+  std::vector<std::uint32_t> m_free_users;  // sessions: free session slots
+  SteadyTime m_next_rate_slot{};            // pacing --max-rate: earliest next iteration start
 
   std::mutex m_outbox_mutex;
   std::vector<results::IntervalStats> m_outbox;

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "core/units.h"
+#include "results/model_checks.h"
 
 namespace openloop::report {
 namespace {
@@ -30,11 +31,69 @@ void verdict_block(std::string& out, const results::RunResults& r) {
                    "service time: a closed loop slows down with the server and never sends the requests that would "
                    "have waited, so stalls and queueing are hidden (coordinated omission).\n",
                    r.info.users);
+  } else if (r.info.model == "pacing") {
+    fmt::format_to(std::back_inserter(out),
+                   "model: PACING ({} users, each starting an iteration at most every pacing interval). It reads "
+                   "like an open model while the service keeps up, and becomes a closed loop (latency = service "
+                   "time, load falls) when it does not: check achieved against configured below.\n",
+                   r.info.users);
+  } else if (r.info.model == "sessions") {
+    fmt::format_to(std::back_inserter(out),
+                   "model: PARTLY OPEN (sessions arrive, {} at {} planned; each runs its steps in order, waiting for "
+                   "each response); latency of each step is measured from the step's intended time.\n",
+                   r.info.arrival, format_rate(r.info.offered_rps));
   } else {
     fmt::format_to(std::back_inserter(out),
                    "model: OPEN ({} arrivals at {} planned); latency is measured from each request's intended "
                    "time.\n",
                    r.info.arrival, format_rate(r.info.offered_rps));
+  }
+}
+
+// Per request name, when the plan has several.
+void by_request_block(std::string& out, const results::RunResults& r) {
+  if (r.by_request.size() < 2) return;
+  fmt::format_to(std::back_inserter(out), "\n  {:<24} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", "request", "intended", "ok",
+                 "errors", "p50", "p99", "max");
+  for (std::size_t i = 0; i < r.by_request.size(); ++i) {
+    const auto& t = r.by_request[i];
+    const std::string& name = i < r.info.request_names.size() ? r.info.request_names[i] : t.name;
+    const auto rt = results::LatencySummary::of(t.response_time);
+    fmt::format_to(std::back_inserter(out), "  {:<24} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", name, t.counters.intended,
+                   t.counters.ok, t.counters.errors_total() + t.counters.timeouts, ms(rt.p50), ms(rt.p99), ms(rt.max));
+  }
+}
+
+// What the workload model adds: Little's law (closed), configured vs achieved pace (pacing), sessions.
+void model_block(std::string& out, const results::RunResults& r) {
+  const auto& f = r.flows;
+  if (r.info.model == "closed") {
+    if (const auto l = results::littles_law(r, r.info.plan.value("think_mean_s", 0.0))) {
+      fmt::format_to(std::back_inserter(out),
+                     "\nLittle's law  N = X·(R + Z): {:.0f} users; X {:.1f}/s × (R {} + Z {}) = {:.2f} ({:.1f}% off)\n",
+                     l->users, l->throughput_rps, format_duration(from_seconds(l->response_s)),
+                     format_duration(from_seconds(l->think_s)), l->predicted_users, 100 * l->error_fraction);
+    }
+  } else if (r.info.model == "pacing") {
+    const double achieved = r.measured_s > 0 ? static_cast<double>(f.iterations) / r.measured_s : 0;
+    fmt::format_to(std::back_inserter(out), "\npacing  configured {:.1f} iterations/s   achieved {:.1f}/s\n",
+                   r.info.configured_iterations_per_s, achieved);
+    const auto short_s = results::pacing_shortfall(r);
+    if (!short_s.empty()) {
+      std::string list;
+      for (double s : short_s) list += fmt::format("{}{:g}s", list.empty() ? "" : ", ", s);
+      fmt::format_to(std::back_inserter(out),
+                     "  The load applied was not the load configured: achieved fell short in {} interval(s) "
+                     "starting at {} (users waited for slow responses, as in a closed loop).\n",
+                     short_s.size(), list);
+    }
+  } else if (r.info.model == "sessions") {
+    const auto st = results::LatencySummary::of(r.session_time);
+    fmt::format_to(std::back_inserter(out),
+                   "\nsessions  intended {}   completed {}   failed {}   dropped {}   unfinished {}   session time p50 "
+                   "{} p99 {}\n",
+                   f.sessions_intended, f.sessions_completed, f.sessions_failed, f.sessions_dropped,
+                   f.sessions_unfinished, ms(st.p50), ms(st.p99));
   }
 }
 
@@ -53,7 +112,7 @@ std::string render_summary(const results::RunResults& r) {
   const auto rt = results::LatencySummary::of(r.response_time);
   const auto st = results::LatencySummary::of(r.service_time);
   const auto sl = results::LatencySummary::of(r.send_lateness);
-  latency_row(out, r.info.model == "closed" ? "response (=svc)" : "response time", rt);
+  latency_row(out, r.info.model == "closed" || r.info.model == "pacing" ? "response (=svc)" : "response time", rt);
   latency_row(out, "service time", st);
   latency_row(out, "send lateness", sl);
   if (r.info.model == "open" && rt.count > 0 && st.count > 0 && rt.p99 > 2 * st.p99 && rt.p99 - st.p99 > 1'000'000) {
@@ -80,11 +139,35 @@ std::string render_summary(const results::RunResults& r) {
     }
     fmt::format_to(std::back_inserter(out), "errors{}\n", kinds);
   }
+  for (const auto& [kind, message] : r.error_examples) {
+    fmt::format_to(std::back_inserter(out), "  e.g. {}: {}\n", kind, message);
+  }
+  by_request_block(out, r);
+  model_block(out, r);
+  for (const auto& w : r.warnings) fmt::format_to(std::back_inserter(out), "\nwarning: {}\n", w);
   const auto& g = r.generator;
   fmt::format_to(std::back_inserter(out),
                  "generator  threads {}   connections opened {} (peak {} open, cap {})   CPU {:.2f}s   max RSS {} MiB\n",
                  g.threads, c.connections_opened + r.warmup.connections_opened, g.peak_connections, g.max_connections,
                  g.cpu_seconds, g.max_rss_kb / 1024);
+  return out;
+}
+
+std::string render_summary(const ReportInput& in) {
+  if (in.has_counts) return render_summary(in.results);
+  const auto& r = in.results;
+  std::string out = fmt::format(
+      "source: {} (HdrHistogram interval log: latency histograms only; no counts, rates or verdict)\n", in.source);
+  const double length = r.intervals.empty() ? 0.0 : r.intervals.front().length_s;
+  fmt::format_to(std::back_inserter(out), "intervals: {} of {:.3g}s   span: {:.3g}s\n\n", r.intervals.size(), length,
+                 r.measured_s);
+  fmt::format_to(std::back_inserter(out), "  {:<15} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", "latency", "p50",
+                 "p90", "p99", "p99.9", "p99.99", "max", "mean");
+  const char* names[] = {"response time", "service time", "send lateness"};
+  const hdr::Histogram* totals[] = {&r.response_time, &r.service_time, &r.send_lateness};
+  for (int slot = 0; slot < 3; ++slot) {
+    if (totals[slot]->total_count() > 0) latency_row(out, names[slot], results::LatencySummary::of(*totals[slot]));
+  }
   return out;
 }
 

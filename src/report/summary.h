@@ -3,11 +3,16 @@
 
 #include <string>
 
+#include "report/report_input.h"
 #include "results/run_results.h"
 
 namespace openloop::report {
 
 /// Renders the end-of-run summary as plain text (no colour codes), one block per topic.
 std::string render_summary(const results::RunResults& r);
+
+/// The summary of a report input: render_summary() for a results file; for an .hlog (latencies only) the source,
+/// the time span and the latency table of the histograms it holds, saying that counts and the verdict are absent.
+std::string render_summary(const ReportInput& in);
 
 }  // namespace openloop::report

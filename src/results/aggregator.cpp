@@ -33,6 +33,7 @@ void Aggregator::finalize(Pending& p) {
     m_results.warmup.add(s.counters);
     return;
   }
+  if (m_results.by_request.size() < s.by_request.size()) m_results.by_request.resize(s.by_request.size());
   IntervalResult r;
   r.start_s = static_cast<double>(s.index) * to_seconds(m_length);
   r.length_s = to_seconds(m_length);
@@ -43,6 +44,17 @@ void Aggregator::finalize(Pending& p) {
   r.response_time_hist = hdr::to_compressed_base64(s.response_time);
   r.service_time_hist = hdr::to_compressed_base64(s.service_time);
   r.send_lateness_hist = hdr::to_compressed_base64(s.send_lateness);
+  r.flows = s.flows;
+  r.session_time = LatencySummary::of(s.session_time);
+  for (std::size_t i = 0; i < s.by_request.size(); ++i) {
+    r.by_request.push_back(s.by_request[i].counters);
+    RequestTotals& t = m_results.by_request[i];
+    t.counters.add(s.by_request[i].counters);
+    t.response_time.add(s.by_request[i].response_time);
+    t.service_time.add(s.by_request[i].service_time);
+  }
+  m_results.flows.add(s.flows);
+  m_results.session_time.add(s.session_time);
   m_results.totals.add(s.counters);
   m_results.response_time.add(s.response_time);
   m_results.service_time.add(s.service_time);

@@ -5,11 +5,30 @@ namespace openloop::results {
 
 hdr::Histogram make_latency_histogram() { return hdr::Histogram(1, k_max_trackable_ns, k_significant_digits); }
 
+void FlowCounters::add(const FlowCounters& o) {
+  iterations += o.iterations;
+  sessions_intended += o.sessions_intended;
+  sessions_completed += o.sessions_completed;
+  sessions_failed += o.sessions_failed;
+  sessions_dropped += o.sessions_dropped;
+  sessions_unfinished += o.sessions_unfinished;
+}
+
+void RequestStats::add(const RequestStats& o) {
+  counters.add(o.counters);
+  response_time.add(o.response_time);
+  service_time.add(o.service_time);
+}
+
 void IntervalStats::add(const IntervalStats& other) {
   counters.add(other.counters);
   response_time.add(other.response_time);
   service_time.add(other.service_time);
   send_lateness.add(other.send_lateness);
+  flows.add(other.flows);
+  session_time.add(other.session_time);
+  if (by_request.size() < other.by_request.size()) by_request.resize(other.by_request.size());
+  for (std::size_t i = 0; i < other.by_request.size(); ++i) by_request[i].add(other.by_request[i]);
 }
 
 }  // namespace openloop::results

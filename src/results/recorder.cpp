@@ -3,7 +3,11 @@
 
 namespace openloop::results {
 
-Recorder::Recorder(Nanos interval_length) : m_length(interval_length) { m_warmup.stats.index = -1; }
+Recorder::Recorder(Nanos interval_length, std::size_t request_kinds)
+    : m_length(interval_length), m_request_kinds(request_kinds) {
+  m_warmup.stats.index = -1;
+  if (m_request_kinds > 1) m_warmup.stats.by_request.resize(m_request_kinds);
+}
 
 std::int64_t Recorder::index_of(Nanos offset) const {
   if (offset < Nanos(0)) return -1;
@@ -17,6 +21,7 @@ Recorder::Slot& Recorder::slot(std::int64_t index) {
   while (m_base + static_cast<std::int64_t>(m_open.size()) <= index) {
     m_open.emplace_back();
     m_open.back().stats.index = m_base + static_cast<std::int64_t>(m_open.size()) - 1;
+    if (m_request_kinds > 1) m_open.back().stats.by_request.resize(m_request_kinds);
   }
   return m_open[static_cast<std::size_t>(index - m_base)];
 }

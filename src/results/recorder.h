@@ -18,7 +18,8 @@ namespace openloop::results {
 /// Single-threaded (one per worker). Allocation happens only when a new interval opens (once per interval).
 class Recorder {
  public:
-  explicit Recorder(Nanos interval_length = std::chrono::seconds(1));
+  /// `request_kinds` > 1 keeps a per-request breakdown in every interval.
+  explicit Recorder(Nanos interval_length = std::chrono::seconds(1), std::size_t request_kinds = 1);
 
   /// The interval for a request intended at `offset` (from the start of measurement); creates it if needed.
   /// The reference stays valid until that interval is taken by take_finished().
@@ -48,6 +49,7 @@ class Recorder {
   Slot& slot(std::int64_t index);
 
   Nanos m_length;
+  std::size_t m_request_kinds;
   Slot m_warmup;
   bool m_warmup_taken = false;
   std::int64_t m_base = 0;  // index of m_open.front()

@@ -1,7 +1,13 @@
 // RunResults → JSON.
 #include "results/results_json.h"
 
+#include <cmath>
+#include <ctime>
+
+#include <fmt/format.h>
+
 #include "results/counters.h"
+#include "results/model_checks.h"
 
 namespace openloop::results {
 namespace {
@@ -34,12 +40,41 @@ nlohmann::json latency_json(const LatencySummary& s) {
           {"p9999", ms(s.p9999)}, {"max", ms(s.max)}, {"mean", s.mean / 1e6}, {"count", s.count}};
 }
 
+// "2026-11-29T17:25:53.123Z" (millisecond precision), for people reading the file.
+std::string utc_iso8601(double unix_s) {
+  const auto millis = static_cast<std::int64_t>(std::floor(unix_s * 1000.0 + 0.5));
+  const auto seconds = static_cast<std::time_t>(millis / 1000);
+  std::tm tm{};
+  gmtime_r(&seconds, &tm);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                     tm.tm_hour, tm.tm_min, tm.tm_sec, millis % 1000);
+}
+
+nlohmann::json flows_counts_json(const FlowCounters& f) {
+  return {{"iterations", f.iterations},
+          {"sessions_intended", f.sessions_intended},
+          {"sessions_completed", f.sessions_completed},
+          {"sessions_failed", f.sessions_failed},
+          {"sessions_dropped", f.sessions_dropped},
+          {"sessions_unfinished", f.sessions_unfinished}};
+}
+
+nlohmann::json flows_json(const FlowCounters& f, const hdr::Histogram& session_time, double measured_s,
+                          const RunInfo& info) {
+  nlohmann::json j = flows_counts_json(f);
+  j["iterations_per_s"] = measured_s > 0 ? static_cast<double>(f.iterations) / measured_s : 0.0;
+  if (info.configured_iterations_per_s > 0) j["configured_iterations_per_s"] = info.configured_iterations_per_s;
+  if (session_time.total_count() > 0) j["session_time_ms"] = latency_json(LatencySummary::of(session_time));
+  return j;
+}
+
 }  // namespace
 
 nlohmann::json to_json(const RunResults& r) {
   nlohmann::json j;
   j["schema"] = k_results_schema;
   j["verdict"] = {{"valid", r.verdict.valid}, {"reasons", r.verdict.reasons}, {"interrupted", r.interrupted}};
+  j["warnings"] = r.warnings;
   j["model"] = r.info.model;
   j["summary"] = {{"counts", counters_json(r.totals)},
                   {"duration_s", r.measured_s},
@@ -52,6 +87,34 @@ nlohmann::json to_json(const RunResults& r) {
                   {"service_time_ms", latency_json(LatencySummary::of(r.service_time))},
                   {"send_lateness_ms", latency_json(LatencySummary::of(r.send_lateness))}};
   j["warmup"] = {{"duration_s", r.info.warmup_s}, {"counts", counters_json(r.warmup)}};
+  if (!r.by_request.empty()) {
+    nlohmann::json by = nlohmann::json::object();
+    for (std::size_t i = 0; i < r.by_request.size(); ++i) {
+      const RequestTotals& t = r.by_request[i];
+      const std::string name = i < r.info.request_names.size() ? r.info.request_names[i] : t.name;
+      by[name] = {{"counts", counters_json(t.counters)},
+                  {"throughput_rps", r.measured_s > 0 ? static_cast<double>(t.counters.completed) / r.measured_s : 0.0},
+                  {"goodput_rps", r.measured_s > 0 ? static_cast<double>(t.counters.ok) / r.measured_s : 0.0},
+                  {"response_time_ms", latency_json(LatencySummary::of(t.response_time))},
+                  {"service_time_ms", latency_json(LatencySummary::of(t.service_time))}};
+    }
+    j["summary"]["by_request"] = std::move(by);
+  }
+  if (!r.error_examples.empty()) {
+    nlohmann::json ex = nlohmann::json::object();
+    for (const auto& [kind, message] : r.error_examples) ex[kind] = message;
+    j["summary"]["error_examples"] = std::move(ex);
+  }
+  if (r.info.model != "open") j["summary"]["flows"] = flows_json(r.flows, r.session_time, r.measured_s, r.info);
+  if (r.info.model == "closed") {
+    const double think_s = r.info.plan.value("think_mean_s", 0.0);
+    if (const auto l = littles_law(r, think_s)) {
+      j["summary"]["littles_law"] = {{"users", l->users},          {"throughput_rps", l->throughput_rps},
+                                     {"response_s", l->response_s}, {"think_s", l->think_s},
+                                     {"predicted_users", l->predicted_users}, {"error_fraction", l->error_fraction}};
+    }
+  }
+  if (r.info.model == "pacing") j["summary"]["flows"]["shortfall_intervals_s"] = pacing_shortfall(r);
   const auto& g = r.generator;
   j["generator"] = {{"threads", g.threads},
                     {"cpu_s", g.cpu_seconds},
@@ -61,6 +124,10 @@ nlohmann::json to_json(const RunResults& r) {
                     {"max_rss_kb", g.max_rss_kb}};
   j["plan"] = r.info.plan;
   j["environment"] = r.info.environment;
+  if (r.info.start_unix_s > 0) {
+    j["environment"]["start_unix_s"] = r.info.start_unix_s;
+    j["environment"]["start_utc"] = utc_iso8601(r.info.start_unix_s);
+  }
   nlohmann::json intervals = nlohmann::json::array();
   for (const auto& i : r.intervals) {
     intervals.push_back({{"start_s", i.start_s},
@@ -74,6 +141,17 @@ nlohmann::json to_json(const RunResults& r) {
                            {"response_time", i.response_time_hist},
                            {"service_time", i.service_time_hist},
                            {"send_lateness", i.send_lateness_hist}}}});
+    if (r.info.model != "open") {
+      intervals.back()["flows"] = flows_counts_json(i.flows);
+      if (i.session_time.count > 0) intervals.back()["session_time_ms"] = latency_json(i.session_time);
+    }
+    if (!i.by_request.empty()) {
+      nlohmann::json by = nlohmann::json::object();
+      for (std::size_t k = 0; k < i.by_request.size() && k < r.info.request_names.size(); ++k) {
+        by[r.info.request_names[k]] = counters_json(i.by_request[k]);
+      }
+      intervals.back()["by_request"] = std::move(by);
+    }
   }
   j["intervals"] = std::move(intervals);
   return j;

@@ -9,6 +9,7 @@
 
 #include "hdr/histogram.h"
 #include "results/counters.h"
+#include "results/interval_stats.h"
 
 namespace openloop::results {
 
@@ -27,6 +28,17 @@ struct IntervalResult {
   Counters counters;
   LatencySummary response_time, service_time, send_lateness;
   std::string response_time_hist, service_time_hist, send_lateness_hist;  ///< "HISTFAAAA..."
+  FlowCounters flows;            ///< iterations and sessions started in this interval
+  LatencySummary session_time;   ///< sessions model: session end − session intended start
+  std::vector<Counters> by_request;  ///< per request (index as RunInfo::request_names); empty with one request
+};
+
+/// One named request's totals over the measured period.
+struct RequestTotals {
+  std::string name;
+  Counters counters;
+  hdr::Histogram response_time = make_latency_histogram();
+  hdr::Histogram service_time = make_latency_histogram();
 };
 
 /// Did the rig apply the load it was asked to? (DESIGN.md invariant 7)
@@ -53,8 +65,13 @@ struct RunInfo {
   double duration_s = 0;        ///< measured period as planned
   double warmup_s = 0;
   double timeout_s = 0;
-  std::uint64_t users = 0;      ///< closed model: virtual users
+  std::uint64_t users = 0;      ///< closed/pacing models: virtual users
+  double configured_iterations_per_s = 0;  ///< pacing model: users / pacing (or the --max-rate cap, if lower)
+  std::vector<std::string> request_names;  ///< the plan's requests, in index order
   std::string target;           ///< URL
+  /// Wall-clock time at which measurement began (after the warm-up), seconds since the Unix epoch; 0 = unknown
+  /// (files written before this field existed). Interval i covers [start_unix_s + start_s, ... + length_s).
+  double start_unix_s = 0;
   nlohmann::json plan;          ///< every option of the plan, for the results file
   nlohmann::json environment;   ///< host, cores, version, start time
 };
@@ -66,10 +83,19 @@ struct RunResults {
   Counters totals;            ///< measured period only
   Counters warmup;            ///< the warm-up, reported apart
   hdr::Histogram response_time, service_time, send_lateness;  ///< totals over the measured period
+  FlowCounters flows;                ///< iterations and sessions over the measured period
+  hdr::Histogram session_time = make_latency_histogram();
+  std::vector<RequestTotals> by_request;  ///< per request when the plan has several; empty otherwise
   GeneratorStats generator;
   double measured_s = 0;      ///< actual measured period (shorter when interrupted)
   bool interrupted = false;
   Verdict verdict;
+  /// One example message per error kind that occurred (kind name → message), e.g. {"tls", "certificate verify
+  /// failed: self-signed certificate"}.
+  std::vector<std::pair<std::string, std::string>> error_examples;
+  /// Things the reader should know that do not invalidate the run (e.g. "every request used the same key: you
+  /// may have measured a cache").
+  std::vector<std::string> warnings;
 
   RunResults();
   double offered_rps() const;     ///< intended / measured_s

@@ -10,7 +10,7 @@ namespace openloop::results {
 Verdict judge(const RunResults& r, const VerdictBounds& b) {
   Verdict v;
   const auto& c = r.totals;
-  const bool open = r.info.model == "open";
+  const bool open = r.info.model == "open" || r.info.model == "sessions";
   if (open && c.intended > 0) {
     const double intended = static_cast<double>(c.intended);
     const double dropped = static_cast<double>(c.dropped) / intended;
@@ -35,6 +35,16 @@ Verdict judge(const RunResults& r, const VerdictBounds& b) {
             "generator, too few threads, or slow connects)",
             p99_ms, bound_ms));
       }
+    }
+  }
+  const auto& f = r.flows;
+  if (r.info.model == "sessions" && f.sessions_intended > 0) {
+    const double dropped = static_cast<double>(f.sessions_dropped) / static_cast<double>(f.sessions_intended);
+    if (dropped > b.max_dropped_fraction) {
+      v.reasons.push_back(fmt::format(
+          "dropped {} of {} arriving sessions ({:.2f}% > {:.0f}%): the concurrent-sessions cap was reached, so the "
+          "load applied was not the load planned (raise --max-sessions)",
+          f.sessions_dropped, f.sessions_intended, 100 * dropped, 100 * b.max_dropped_fraction));
     }
   }
   const auto& g = r.generator;

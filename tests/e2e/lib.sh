@@ -89,3 +89,17 @@ assert_conserved() {
   bad=$(jq '[.summary.counts, .intervals[].counts] | map(select(.intended != .completed + .timeouts + .errors + .dropped + .unfinished)) | length' "$1")
   [[ $bad == 0 ]] || fail "conservation violated in $bad place(s) of $1"
 }
+
+# start_lab ARGS...: starts `openloop lab` on a free loopback port with ARGS; sets LAB_URL (http://127.0.0.1:PORT).
+start_lab() {
+  "$OPENLOOP" lab --listen 127.0.0.1:0 "$@" >"$E2E_TMP/lab.out" 2>"$E2E_TMP/lab.err" &
+  E2E_PIDS+=($!)
+  local port=
+  for _ in $(seq 100); do
+    port=$(sed -n 's/^lab listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$E2E_TMP/lab.out" 2>/dev/null)
+    [[ -n $port ]] && break
+    sleep 0.05
+  done
+  [[ -n $port ]] || fail "the lab did not start: $(cat "$E2E_TMP/lab.err")"
+  LAB_URL=http://127.0.0.1:$port
+}

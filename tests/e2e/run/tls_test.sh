@@ -9,11 +9,16 @@ set +e
 code=$?
 set -e
 [[ $code == 4 ]] || fail "verification failure should exit 4, got $code: $(cat "$E2E_TMP/bad.txt")"
-grep -qi 'certificate' "$E2E_TMP/bad.txt" || fail "the error mentions the certificate: $(cat "$E2E_TMP/bad.txt")"
-"$OPENLOOP" run "https://localhost:$port/" --rate 50/s --duration 1s --insecure --json "$E2E_TMP/ok.json" >/dev/null ||
-  fail "--insecure run exit $?"
+grep -qi 'certificate verify failed' "$E2E_TMP/bad.txt" || fail "the error mentions the certificate: $(cat "$E2E_TMP/bad.txt")"
+# Exit 3 is accepted below: a TLS handshake costs the generator's loop milliseconds of CPU on a loaded machine,
+# which can push send lateness past its bound; this test is about verification, not the verdict.
+code=0
+"$OPENLOOP" run "https://localhost:$port/" --rate 50/s --duration 1s --insecure --json "$E2E_TMP/ok.json" >/dev/null || code=$?
+[[ $code == 0 || $code == 3 ]] || fail "--insecure run exit $code"
 assert_cmp "$(json "$E2E_TMP/ok.json" .summary.counts.ok)" == 50 "all requests ok over TLS"
+code=0
 "$OPENLOOP" run "https://localhost:$port/" --rate 50/s --duration 1s --cacert "$E2E_TMP/cert.pem" \
-  --json "$E2E_TMP/ca.json" >/dev/null || fail "--cacert run exit $?"
+  --json "$E2E_TMP/ca.json" >/dev/null || code=$?
+[[ $code == 0 || $code == 3 ]] || fail "--cacert run exit $code"
 assert_cmp "$(json "$E2E_TMP/ca.json" .summary.counts.ok)" == 50 "verified with the given CA"
 pass "tls verify, --insecure and --cacert"

@@ -1,0 +1,111 @@
+// Scenario → RunPlan mapping.
+#include "engine/scenario_plans.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "core/units.h"
+#include "net/resolver.h"
+
+namespace openloop::engine {
+namespace {
+
+Model model_of(workload::ModelKind m) {
+  switch (m) {
+    case workload::ModelKind::open: return Model::open;
+    case workload::ModelKind::closed: return Model::closed;
+    case workload::ModelKind::pacing: return Model::pacing;
+    case workload::ModelKind::sessions: return Model::sessions;
+  }
+  return Model::open;
+}
+
+std::vector<RequestSpec> requests_of(const workload::WorkloadPlan& w, const workload::ScenarioPlan& s) {
+  std::vector<RequestSpec> out;
+  for (const auto& t : w.requests) {
+    RequestSpec r;
+    r.name = t.name();
+    r.method = t.method();
+    if (const auto bytes = t.constant_bytes()) {
+      r.bytes = std::string(*bytes);
+    } else {
+      r.templ = &t;
+    }
+    r.weight = 0;  // only the scenario's mix is picked from
+    r.success_min = t.success().min;
+    r.success_max = t.success().max;
+    out.push_back(std::move(r));
+  }
+  for (const auto& e : s.mix.entries()) out[e.request].weight = e.weight;
+  return out;
+}
+
+}  // namespace
+
+Result<std::vector<RunPlan>> plans_from_workload(std::shared_ptr<const workload::WorkloadPlan> workload,
+                                                 const RunSettings& settings) {
+  const workload::WorkloadPlan& w = *workload;
+  const auto endpoints = OPENLOOP_TRY(net::resolve(w.target.host, w.target.port));
+  const auto count = static_cast<unsigned>(w.scenarios.size());
+  const unsigned threads = std::max(1U, settings.threads / std::max(1U, count));
+  std::vector<RunPlan> plans;
+  for (std::size_t i = 0; i < w.scenarios.size(); ++i) {
+    const workload::ScenarioPlan& s = w.scenarios[i];
+    RunPlan p;
+    p.url_text = w.target_text;
+    p.url = w.target;
+    p.endpoints = endpoints;
+    p.requests = requests_of(w, s);
+    p.insecure = settings.insecure;
+    p.ca_file = settings.ca_file;
+    p.model = model_of(s.model);
+    p.profile = s.profile;
+    p.arrival = s.arrival;
+    p.seed = s.seed;
+    p.users = s.vus;
+    p.think = s.think;
+    p.pacing = s.pacing;
+    p.max_rate = s.max_rate;
+    for (const auto& step : s.steps) p.steps.push_back(Step{step.request, step.think});
+    p.timeout = w.defaults.timeout;
+    p.success_min = w.defaults.success.min;
+    p.success_max = w.defaults.success.max;
+    p.on_saturation = settings.on_saturation;
+    p.workload = workload;
+    p.scenario_index = i;
+    p.scenario = s.name;
+    p.start_offset = s.start;
+    if (settings.warmup >= s.duration) {
+      return usage_error(fmt::format("--warmup: {} leaves nothing to measure in scenario \"{}\" lasting {}",
+                                     format_duration(settings.warmup), s.name, format_duration(s.duration)));
+    }
+    p.warmup = settings.warmup;
+    p.duration = s.duration - settings.warmup;
+    if (p.user_driven()) {
+      p.threads = static_cast<unsigned>(std::clamp<std::uint64_t>(s.vus, 1, threads));
+      p.max_connections = s.vus;
+    } else {
+      p.threads = threads;
+      const double peak = s.profile.max_rate() * static_cast<double>(s.requests_per_iteration());
+      p.max_connections = settings.max_connections > 0
+                              ? settings.max_connections
+                              : default_max_connections(peak, p.timeout, threads, settings.fd_limit / std::max(1U, count));
+      if (p.model == Model::sessions) {
+        p.max_sessions = s.max_sessions > 0 ? s.max_sessions : p.max_connections;
+        p.max_connections = p.max_sessions;
+      }
+      p.threads = static_cast<unsigned>(std::clamp<std::uint64_t>(p.max_connections, 1, threads));
+    }
+    plans.push_back(std::move(p));
+  }
+  unsigned base = 0;
+  for (auto& p : plans) {
+    p.worker_base = base;
+    base += p.threads;
+  }
+  for (auto& p : plans) p.workers_total = base;
+  return plans;
+}
+
+}  // namespace openloop::engine

@@ -1,0 +1,32 @@
+// From a scenario file's WorkloadPlan to one RunPlan per scenario, sharing one target, one DNS resolution and the
+// plan's request templates.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "engine/run_plan.h"
+#include "workload/scenario.h"
+
+namespace openloop::engine {
+
+/// Run settings the command line adds to a scenario file.
+struct RunSettings {
+  unsigned threads = 1;                ///< worker threads in all; each scenario gets an equal share (≥ 1)
+  Nanos warmup{0};                     ///< the leading part of every scenario that is sent but not measured
+  OnSaturation on_saturation = OnSaturation::drop;
+  std::uint64_t max_connections = 0;   ///< per scenario; 0 = Little's law default
+  std::uint64_t fd_limit = 1024;
+  bool insecure = false;
+  std::string ca_file;
+};
+
+/// One RunPlan per scenario. Requests keep the plan's indices (a scenario's mix or steps refer to them); constant
+/// ones are rendered once, templated ones render per request. Errors (usage): a warm-up as long as a scenario;
+/// (runtime) DNS.
+Result<std::vector<RunPlan>> plans_from_workload(std::shared_ptr<const workload::WorkloadPlan> workload,
+                                                 const RunSettings& settings);
+
+}  // namespace openloop::engine

@@ -1,0 +1,27 @@
+// The HTML report: one self-contained page (uPlot, data, script and style inline) that opens offline.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "report/report_input.h"
+
+namespace openloop::report {
+
+/// The whole page. At the top the verdict and its reasons, the headline numbers, the plan, outcomes and latency
+/// tables; then four charts (per-interval response-time percentiles with offered and sent rates; throughput vs
+/// goodput; outcomes per interval; the percentile spectrum of response and service time on a 1/(1−p) axis), each
+/// with a caption for readers new to HdrHistogram. For an .hlog input the count-based parts say they are absent and
+/// the throughput and outcome charts are left out. A Content-Security-Policy forbids every network request; once
+/// every chart has drawn, the root element carries data-charts-drawn="N" (N = data-charts-expected), and any script
+/// error is recorded in data-errors (both for automated checks).
+std::string render_html(const ReportInput& in);
+
+/// The data the page's script draws, embedded as JSON (exposed for tests): "t" (interval starts, s), "len",
+/// "rt" {p50, p90, p99, max} (ms, null for intervals without samples), "rate" {offered, sent} or {recorded} (/s),
+/// "throughput", "goodput" (/s), "outcomes" {ok, bad_status, errors, timeouts, dropped, unfinished} (counts),
+/// "spectrum" {x = 1/(1−p), response, service (ms)}, "has_counts", "model".
+nlohmann::json chart_data(const ReportInput& in);
+
+}  // namespace openloop::report

@@ -1,0 +1,258 @@
+// Server-rendered parts of the HTML report: readable without JavaScript, every number from the results.
+#include "report/html_sections.h"
+
+#include <algorithm>
+#include <cctype>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/units.h"
+
+namespace openloop::report::html {
+namespace {
+
+using nlohmann::json;
+using results::LatencySummary;
+
+std::string duration(double seconds) { return format_duration(from_seconds(seconds)); }
+std::string latency(std::int64_t ns) { return format_duration(Nanos(ns)); }
+std::string rate(double per_second) { return fmt::format("{:.1f}/s", per_second); }
+std::string percent(std::uint64_t part, std::uint64_t whole) {
+  return whole == 0 ? "–" : fmt::format("{:.2f}%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
+}
+
+std::string tile(std::string_view label, const std::string& value, const std::string& note, bool bad = false) {
+  return fmt::format("<div class=\"tile{}\"><div class=\"label\">{}</div><div class=\"value\">{}</div>"
+                     "<div class=\"note\">{}</div></div>\n",
+                     bad ? " bad" : "", escape(label), escape(value), escape(note));
+}
+
+// {"name": "a", "weight": 1} as "name a, weight 1"; strings bare; anything else as JSON.
+std::string compact(const json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (!v.is_object()) return v.dump();
+  std::string out;
+  for (const auto& [key, value] : v.items()) out += fmt::format("{}{} {}", out.empty() ? "" : ", ", key, compact(value));
+  return out;
+}
+
+// A plan value as people read it: durations for *_s fields, stages as "30s → 100/s", lists joined.
+std::string plan_value(const std::string& key, const json& v) {
+  if (key == "stages" && v.is_array()) {
+    std::string out;
+    for (const auto& s : v) {
+      if (!s.is_object() || !s.contains("duration_s") || !s.contains("target_rps")) return v.dump();
+      out += fmt::format("{}{} → {}", out.empty() ? "" : ", ", duration(s["duration_s"].get<double>()),
+                         rate(s["target_rps"].get<double>()));
+    }
+    return out.empty() ? "–" : out;
+  }
+  if (key.ends_with("_s") && v.is_number()) return duration(v.get<double>());
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_array()) {
+    std::string out;
+    for (const auto& e : v) out += (out.empty() ? "" : "; ") + compact(e);
+    return out.empty() ? "none" : out;
+  }
+  return v.dump();
+}
+
+std::string plan_label(const std::string& key) {
+  static const std::pair<const char*, const char*> k_labels[] = {
+      {"target", "Target"},         {"method", "Method"},
+      {"model", "Model"},           {"arrival", "Arrival process"},
+      {"stages", "Rate stages"},    {"seed", "Seed"},
+      {"users", "Users (closed)"},  {"threads", "Threads"},
+      {"max_connections", "Connection cap"}, {"on_saturation", "When saturated"},
+      {"timeout_s", "Timeout"},     {"success_statuses", "Success statuses"},
+      {"warmup_s", "Warm-up"},      {"duration_s", "Duration"},
+      {"interval_s", "Interval"},   {"headers", "Headers"},
+      {"body_bytes", "Body bytes"}, {"insecure", "Skip TLS verification"}};
+  for (const auto& [k, label] : k_labels) {
+    if (key == k) return label;
+  }
+  // Fields added later: "think_mean_s" reads as "Think mean".
+  std::string label = key.ends_with("_s") ? key.substr(0, key.size() - 2) : key;
+  for (char& c : label) c = c == '_' ? ' ' : c;
+  if (!label.empty()) label[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(label[0])));
+  return label;
+}
+
+// Plan keys in reading order: what was hit, how hard, for how long, with which client policy; others follow.
+std::vector<std::string> plan_keys(const json& plan) {
+  static const char* k_order[] = {"target",   "method",          "model",         "arrival",   "stages",
+                                  "users",    "duration_s",      "warmup_s",      "timeout_s", "threads",
+                                  "max_connections", "on_saturation", "success_statuses", "interval_s", "seed"};
+  std::vector<std::string> keys;
+  for (const char* k : k_order) {
+    if (plan.contains(k)) keys.emplace_back(k);
+  }
+  for (const auto& [key, value] : plan.items()) {
+    if (std::find(keys.begin(), keys.end(), key) == keys.end() && key != "differs") keys.push_back(key);
+  }
+  if (plan.contains("differs")) keys.emplace_back("differs");
+  return keys;
+}
+
+std::string plan_rows(const json& plan) {
+  if (!plan.is_object() || plan.empty()) return "<tr><td colspan=\"2\">not recorded</td></tr>\n";
+  std::string out;
+  for (const std::string& key : plan_keys(plan)) {
+    const json& value = plan[key];
+    if (key == "differs" && value.is_object()) {
+      for (const auto& [k, values] : value.items()) {
+        out += fmt::format("<tr><th>{}</th><td>differs per merged run: {}</td></tr>\n", escape(plan_label(k)),
+                           escape(plan_value(k, values)));
+      }
+      continue;
+    }
+    out += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", escape(plan_label(key)), escape(plan_value(key, value)));
+  }
+  return out;
+}
+
+std::string outcome_row(std::string_view name, std::uint64_t n, std::uint64_t intended, std::string_view what) {
+  return fmt::format("<tr><th>{}</th><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td></tr>\n",
+                     escape(name), n, percent(n, intended), escape(what));
+}
+
+std::string outcome_rows(const results::RunResults& r) {
+  const auto& c = r.totals;
+  std::string kinds;
+  for (std::size_t i = 0; i < results::k_error_kinds; ++i) {
+    if (c.errors[i] != 0) {
+      kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", results::to_string(static_cast<results::ErrorKind>(i)),
+                           c.errors[i]);
+    }
+  }
+  std::string statuses;
+  const char* names[] = {"other", "1xx", "2xx", "3xx", "4xx", "5xx"};
+  for (std::size_t i = 0; i < c.status_class.size(); ++i) {
+    if (c.status_class[i] != 0) statuses += fmt::format("{}{} {}", statuses.empty() ? "" : ", ", names[i], c.status_class[i]);
+  }
+  std::string out;
+  out += outcome_row("intended", c.intended, c.intended, "arrivals the schedule asked for");
+  out += outcome_row("sent", c.sent, c.intended, "handed to the network");
+  out += outcome_row("ok", c.ok, c.intended, "success status within the deadline (goodput)");
+  out += outcome_row("error status", c.completed - c.ok, c.intended, statuses.empty() ? "completed, not a success status" : "statuses: " + statuses);
+  out += outcome_row("timeouts", c.timeouts, c.intended, "the client's deadline passed first");
+  out += outcome_row("errors", c.errors_total(), c.intended, kinds.empty() ? "no usable response" : kinds);
+  out += outcome_row("dropped", c.dropped, c.intended, "no free connection: never sent");
+  out += outcome_row("unfinished", c.unfinished, c.intended, "still in flight when the run ended");
+  return out;
+}
+
+std::string latency_row(std::string_view name, const LatencySummary& s) {
+  if (s.count == 0) return fmt::format("<tr><th>{}</th><td colspan=\"8\">no samples</td></tr>\n", escape(name));
+  return fmt::format(
+      "<tr><th>{}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+      escape(name), latency(s.p50), latency(s.p90), latency(s.p99), latency(s.p999), latency(s.p9999), latency(s.max),
+      latency(static_cast<std::int64_t>(s.mean)), s.count);
+}
+
+}  // namespace
+
+std::string escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string verdict_section(const ReportInput& in) {
+  const auto& r = in.results;
+  if (!in.has_counts) {
+    return "<section class=\"verdict unknown\"><div class=\"badge\">NO VERDICT</div><div><p class=\"lead\">This "
+           "report was made from an HdrHistogram interval log, which holds latency histograms only: no counts of "
+           "intended, dropped or failed requests, so nobody can tell from it whether the planned load was applied."
+           "</p></div></section>\n";
+  }
+  std::string body;
+  if (r.verdict.valid) {
+    body = "<p class=\"lead\">The generator applied the load it was asked to, so the numbers below describe the "
+           "target under that load.</p>\n";
+  } else {
+    body = "<p class=\"lead\">The generator did <b>not</b> apply the planned load, so the latencies below do not "
+           "describe the target at that load. Reasons:</p>\n<ul>\n";
+    for (const auto& reason : r.verdict.reasons) body += "<li>" + escape(reason) + "</li>\n";
+    body += "</ul>\n";
+  }
+  if (r.interrupted) body += "<p class=\"note\">Interrupted: the results cover the part of the run that happened.</p>\n";
+  if (r.info.model == "closed") {
+    body += fmt::format("<p class=\"note\"><b>CLOSED model</b> ({} users, each waiting for its response before sending "
+                        "again). A closed loop slows down with the server and never sends the requests that would "
+                        "have waited, so stalls and queueing are hidden (coordinated omission); response time here "
+                        "equals service time.</p>\n",
+                        r.info.users);
+  }
+  return fmt::format("<section class=\"verdict {}\"><div class=\"badge\">{}</div><div>{}</div></section>\n",
+                     r.verdict.valid ? "valid" : "invalid", r.verdict.valid ? "VALID" : "INVALID", body);
+}
+
+std::string headline_section(const ReportInput& in) {
+  const auto& r = in.results;
+  const auto rt = LatencySummary::of(r.response_time);
+  std::string tiles;
+  if (!in.has_counts) {
+    tiles += tile("Samples", std::to_string(rt.count), fmt::format("over {}", duration(r.measured_s)));
+    tiles += tile("Response p50", latency(rt.p50), "half the requests were faster");
+    tiles += tile("Response p99", latency(rt.p99), "1 in 100 was slower");
+    tiles += tile("Response max", latency(rt.max), fmt::format("p99.9 {}", latency(rt.p999)));
+    return "<section class=\"tiles\">\n" + tiles + "</section>\n";
+  }
+  const auto& c = r.totals;
+  const bool open = r.info.model == "open";
+  const std::uint64_t not_ok = c.intended - c.ok;
+  tiles += tile("Offered", rate(r.offered_rps()), open ? fmt::format("planned {}", rate(r.info.offered_rps)) : "closed loop: no schedule");
+  tiles += tile("Sent", rate(r.sent_rps()), fmt::format("{} of offered", percent(c.sent, c.intended)),
+                c.intended > 0 && static_cast<double>(c.sent) < 0.99 * static_cast<double>(c.intended));
+  tiles += tile("Goodput", rate(r.goodput_rps()), fmt::format("throughput {}", rate(r.throughput_rps())));
+  tiles += tile("Response p99", rt.count ? latency(rt.p99) : "–", fmt::format("p50 {}", latency(rt.p50)));
+  tiles += tile("Response max", rt.count ? latency(rt.max) : "–", fmt::format("p99.9 {}", latency(rt.p999)));
+  tiles += tile("Not ok", percent(not_ok, c.intended),
+                fmt::format("timeouts {} · errors {} · dropped {}", c.timeouts, c.errors_total(), c.dropped),
+                c.intended > 0 && static_cast<double>(not_ok) > 0.01 * static_cast<double>(c.intended));
+  return "<section class=\"tiles\">\n" + tiles + "</section>\n";
+}
+
+std::string plan_and_outcomes_section(const ReportInput& in) {
+  if (!in.has_counts) return {};
+  const auto& r = in.results;
+  std::string out = "<section class=\"two\">\n<div class=\"panel\"><h2>Plan</h2>\n<table class=\"kv\">\n";
+  out += plan_rows(r.info.plan);
+  out += "</table></div>\n<div class=\"panel\"><h2>What happened to every request</h2>\n<table class=\"outcomes\">\n";
+  out += outcome_rows(r);
+  out += fmt::format("</table>\n<p class=\"caption\">Every intended request ends as exactly one of ok, error status, "
+                     "timeout, error, dropped or unfinished. Measured for {}; the warm-up ({} requests over {}) is "
+                     "left out of every number.</p></div>\n</section>\n",
+                     duration(r.measured_s), r.warmup.intended, duration(r.info.warmup_s));
+  return out;
+}
+
+std::string latency_section(const ReportInput& in) {
+  const auto& r = in.results;
+  std::string out = "<section class=\"panel\"><h2>Latency</h2>\n<table class=\"latency\">\n<tr><th></th><th>p50</th>"
+                    "<th>p90</th><th>p99</th><th>p99.9</th><th>p99.99</th><th>max</th><th>mean</th><th>count</th></tr>\n";
+  out += latency_row(r.info.model == "closed" ? "response time (= service)" : "response time",
+                     LatencySummary::of(r.response_time));
+  out += latency_row("service time", LatencySummary::of(r.service_time));
+  out += latency_row("send lateness", LatencySummary::of(r.send_lateness));
+  out += "</table>\n<p class=\"caption\"><b>Response time</b> runs from the moment a request was <i>due</i> on the "
+         "schedule to its response: what a user arriving then experienced, including any wait before it could be "
+         "sent. <b>Service time</b> runs from the actual send: what most load tools report. <b>Send lateness</b> is "
+         "the generator's own delay in sending; it should stay tiny. pN is the time N% of requests stayed under "
+         "(p99: all but the slowest 1 in 100). Timeouts count at the deadline.</p>\n</section>\n";
+  return out;
+}
+
+}  // namespace openloop::report::html

@@ -1,0 +1,22 @@
+// The HTML report's server-rendered sections (verdict, headline numbers, plan, outcomes, latency table).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "report/report_input.h"
+
+namespace openloop::report::html {
+
+/// Text escaped for HTML element content and attribute values (& < > " ').
+std::string escape(std::string_view text);
+/// The verdict banner: VALID / INVALID with every reason, interrupted and closed-model notes; "no verdict" for .hlog.
+std::string verdict_section(const ReportInput& in);
+/// Headline tiles: offered, sent, goodput, response-time p99 and max, share of requests not ok.
+std::string headline_section(const ReportInput& in);
+/// The plan (every option of the run) and the outcome counts, side by side.
+std::string plan_and_outcomes_section(const ReportInput& in);
+/// Percentiles of response time, service time and send lateness, with a caption defining each.
+std::string latency_section(const ReportInput& in);
+
+}  // namespace openloop::report::html

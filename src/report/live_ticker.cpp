@@ -1,0 +1,79 @@
+// The live view's display thread and terminal handling.
+#include "report/live_ticker.h"
+
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <string>
+
+namespace openloop::report {
+
+LiveTicker::LiveTicker(LiveView view, std::FILE* out, bool terminal, Nanos period)
+    : m_view(std::move(view)), m_out(out), m_terminal(terminal), m_period(period), m_start(SteadyClock::now()) {
+  m_thread = std::thread([this] { loop(); });
+}
+
+LiveTicker::~LiveTicker() { stop(); }
+
+void LiveTicker::update(const results::RunResults& so_far) {
+  std::lock_guard lock(m_mutex);
+  const bool was_invalid = m_view.invalid_so_far();
+  m_view.update(so_far);
+  if (!was_invalid && m_view.invalid_so_far()) {
+    m_turned_invalid = true;
+    m_wake.notify_one();
+  }
+}
+
+void LiveTicker::stop() {
+  {
+    std::lock_guard lock(m_mutex);
+    if (m_stopping) return;
+    m_stopping = true;
+  }
+  m_wake.notify_one();
+  m_thread.join();
+  if (m_terminal && m_drawn_lines > 0) {
+    std::fprintf(m_out, "\033[%zuA\r\033[J", m_drawn_lines);  // back to the first live line, erase to the end
+    std::fflush(m_out);
+  }
+}
+
+void LiveTicker::loop() {
+  std::unique_lock lock(m_mutex);
+  SteadyTime next = m_start + (m_terminal ? Nanos(0) : m_period);
+  while (!m_stopping) {
+    m_wake.wait_until(lock, next, [this] { return m_stopping || m_turned_invalid; });
+    if (m_stopping) break;
+    const SteadyTime now = SteadyClock::now();
+    if (now >= next || m_turned_invalid) {
+      draw(now - m_start);
+      m_turned_invalid = false;
+      // Stay on the grid of whole periods from the start even if a wake-up ran late.
+      while (next <= now) next += m_period;
+    }
+  }
+}
+
+void LiveTicker::draw(Nanos elapsed) {
+  if (!m_terminal) {
+    std::fprintf(m_out, "%s\n", m_view.plain_line(elapsed).c_str());
+    std::fflush(m_out);
+    return;
+  }
+  std::string frame;
+  if (m_drawn_lines > 0) frame = "\033[" + std::to_string(m_drawn_lines) + "A\r";
+  const auto lines = m_view.lines(elapsed, terminal_width() - 1);
+  for (const auto& line : lines) frame += "\033[2K" + line + "\n";
+  std::fputs(frame.c_str(), m_out);
+  std::fflush(m_out);
+  m_drawn_lines = lines.size();
+}
+
+std::size_t LiveTicker::terminal_width() const {
+  winsize ws{};
+  if (ioctl(fileno(m_out), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 10) return ws.ws_col;
+  return 100;
+}
+
+}  // namespace openloop::report

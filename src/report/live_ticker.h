@@ -1,0 +1,48 @@
+// Drives a LiveView from its own thread: redraws in place on a terminal every second, or logs a line every 10 s.
+#pragma once
+
+#include <condition_variable>
+#include <cstdio>
+#include <mutex>
+#include <thread>
+
+#include "core/time.h"
+#include "report/live_view.h"
+
+namespace openloop::report {
+
+/// Starts a display thread at construction; stop() (or the destructor) ends it. On a terminal the view's two lines
+/// are redrawn in place (ANSI cursor-up and erase-line) every `period` and erased at stop, so the summary that
+/// follows starts on a clean screen. Elsewhere a plain line is written every `period` and at once when the verdict so
+/// far turns INVALID. update() may be called from any thread (the coordinator's ProgressFn).
+class LiveTicker {
+ public:
+  LiveTicker(LiveView view, std::FILE* out, bool terminal, Nanos period);
+  ~LiveTicker();
+  LiveTicker(const LiveTicker&) = delete;
+  LiveTicker& operator=(const LiveTicker&) = delete;
+
+  /// Hands the results so far to the view (copies a few numbers under the lock).
+  void update(const results::RunResults& so_far);
+  /// Stops the thread and erases the live lines (terminal). Idempotent.
+  void stop();
+
+ private:
+  void loop();
+  void draw(Nanos elapsed);  // with m_mutex held
+  std::size_t terminal_width() const;
+
+  LiveView m_view;
+  std::FILE* m_out;
+  bool m_terminal;
+  Nanos m_period;
+  SteadyTime m_start;
+  std::mutex m_mutex;
+  std::condition_variable m_wake;
+  bool m_stopping = false;
+  bool m_turned_invalid = false;  // plain mode: report a verdict change at once
+  std::size_t m_drawn_lines = 0;
+  std::thread m_thread;
+};
+
+}  // namespace openloop::report

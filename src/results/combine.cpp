@@ -1,0 +1,98 @@
+// Scenario combination.
+#include "results/combine.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "hdr/codec.h"
+#include "results/verdict.h"
+
+namespace openloop::results {
+namespace {
+
+struct Slot {
+  Counters counters;
+  FlowCounters flows;
+  hdr::Histogram rt = make_latency_histogram(), st = make_latency_histogram(), sl = make_latency_histogram();
+  double length_s = 0;
+  bool used = false;
+};
+
+void add_encoded(hdr::Histogram& into, const std::string& b64) {
+  if (b64.empty()) return;
+  if (auto h = hdr::from_compressed_base64(b64)) into.add(*h);
+}
+
+}  // namespace
+
+RunResults combine_scenarios(const std::vector<ScenarioResults>& scenarios) {
+  RunResults out;
+  const RunResults& first = scenarios.front().results;
+  out.info = first.info;
+  double t0 = scenarios.front().offset_s, end = 0;
+  for (const auto& s : scenarios) t0 = std::min(t0, s.offset_s);
+  std::vector<Slot> slots;
+  for (const auto& s : scenarios) {
+    const RunResults& r = s.results;
+    if (r.info.model != out.info.model) out.info.model = "mixed";
+    end = std::max(end, s.offset_s - t0 + r.measured_s);
+    out.totals.add(r.totals);
+    out.warmup.add(r.warmup);
+    out.flows.add(r.flows);
+    out.response_time.add(r.response_time);
+    out.service_time.add(r.service_time);
+    out.send_lateness.add(r.send_lateness);
+    out.session_time.add(r.session_time);
+    out.interrupted = out.interrupted || r.interrupted;
+    out.generator.threads += r.generator.threads;
+    out.generator.cpu_seconds += r.generator.cpu_seconds;
+    out.generator.wall_seconds = std::max(out.generator.wall_seconds, r.generator.wall_seconds);
+    out.generator.max_connections += r.generator.max_connections;
+    out.generator.peak_connections += r.generator.peak_connections;
+    out.generator.max_rss_kb = std::max(out.generator.max_rss_kb, r.generator.max_rss_kb);
+    for (const auto& e : r.error_examples) out.error_examples.push_back(e);
+    for (const auto& w : r.warnings) out.warnings.push_back(s.name + ": " + w);
+    for (const auto& i : r.intervals) {
+      const double length = first.intervals.empty() ? 1.0 : first.intervals.front().length_s;
+      const auto index = static_cast<std::size_t>(std::llround((s.offset_s - t0 + i.start_s) / std::max(length, 1e-9)));
+      if (slots.size() <= index) slots.resize(index + 1);
+      Slot& slot = slots[index];
+      slot.used = true;
+      slot.length_s = std::max(slot.length_s, i.length_s);
+      slot.counters.add(i.counters);
+      slot.flows.add(i.flows);
+      add_encoded(slot.rt, i.response_time_hist);
+      add_encoded(slot.st, i.service_time_hist);
+      add_encoded(slot.sl, i.send_lateness_hist);
+    }
+  }
+  out.measured_s = end;
+  out.info.duration_s = end;
+  out.info.offered_rps = 0;
+  for (const auto& s : scenarios) out.info.offered_rps += s.results.info.offered_rps;
+  out.info.request_names.clear();
+  for (std::size_t k = 0; k < slots.size(); ++k) {
+    Slot& slot = slots[k];
+    IntervalResult r;
+    r.start_s = static_cast<double>(k) * (first.intervals.empty() ? 1.0 : first.intervals.front().length_s);
+    r.length_s = slot.length_s;
+    r.counters = slot.counters;
+    r.flows = slot.flows;
+    r.response_time = LatencySummary::of(slot.rt);
+    r.service_time = LatencySummary::of(slot.st);
+    r.send_lateness = LatencySummary::of(slot.sl);
+    r.response_time_hist = hdr::to_compressed_base64(slot.rt);
+    r.service_time_hist = hdr::to_compressed_base64(slot.st);
+    r.send_lateness_hist = hdr::to_compressed_base64(slot.sl);
+    out.intervals.push_back(std::move(r));
+  }
+  // Judge the combined run as if it were one; every scenario's own reasons are kept too.
+  out.verdict = judge(out);
+  for (const auto& s : scenarios) {
+    for (const auto& reason : s.results.verdict.reasons) out.verdict.reasons.push_back(s.name + ": " + reason);
+  }
+  out.verdict.valid = out.verdict.reasons.empty();
+  return out;
+}
+
+}  // namespace openloop::results

@@ -1,0 +1,231 @@
+// Merging runs: compatibility checks, alignment of intervals by wall-clock time, exact sums, a fresh verdict.
+#include "results/merge.h"
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "hdr/codec.h"
+#include "results/aggregator.h"
+#include "results/verdict.h"
+
+namespace openloop::results {
+namespace {
+
+using nlohmann::json;
+
+json plan_field(const json& plan, const std::string& key) {
+  return plan.is_object() && plan.contains(key) ? plan[key] : json();
+}
+
+std::string show(const json& value) { return value.is_null() ? "absent" : value.dump(); }
+
+Result<void> check_compatible(const std::vector<MergeInput>& inputs) {
+  const MergeInput& first = inputs.front();
+  for (const MergeInput& in : inputs) {
+    if (!(in.results.info.start_unix_s > 0)) {
+      return usage_error(fmt::format("{}: has no wall-clock start (environment.start_unix_s), so its intervals cannot "
+                                     "be aligned by time; re-run it with this version of openloop",
+                                     in.name));
+    }
+    if (in.results.info.model != first.results.info.model) {
+      return usage_error(fmt::format("cannot merge {} with {}: the model differs ({} in {}, {} in {})", first.name,
+                                     in.name, first.results.info.model, first.name, in.results.info.model, in.name));
+    }
+    for (const char* key : k_merge_must_match) {
+      const json a = plan_field(first.results.info.plan, key);
+      const json b = plan_field(in.results.info.plan, key);
+      if (a != b) {
+        return usage_error(fmt::format(
+            "cannot merge {} with {}: plan.{} differs ({} in {}, {} in {}); runs belong together only when their "
+            "target, method, headers, body, model, arrival process, saturation policy, timeout, success statuses and "
+            "interval length are the same",
+            first.name, in.name, key, show(a), first.name, show(b), in.name));
+      }
+    }
+  }
+  return {};
+}
+
+// The plans' interval length (equal across inputs, checked above); without one, the longest interval of any input
+// (the last interval of a run may be cut short by its end).
+double interval_length(const std::vector<MergeInput>& inputs) {
+  const json planned = plan_field(inputs.front().results.info.plan, "interval_s");
+  if (planned.is_number() && planned.get<double>() > 0) return planned.get<double>();
+  double length = 0;
+  for (const MergeInput& in : inputs) {
+    for (const IntervalResult& i : in.results.intervals) length = std::max(length, i.length_s);
+  }
+  return length > 0 ? length : 1.0;
+}
+
+/// Where each input interval lands: (merged index, input, interval).
+using Placement = std::tuple<std::int64_t, std::size_t, std::size_t>;
+
+std::vector<Placement> place(const std::vector<MergeInput>& inputs, double t0, double length, double& worst_offset_s) {
+  std::vector<Placement> out;
+  worst_offset_s = 0;
+  for (std::size_t in = 0; in < inputs.size(); ++in) {
+    const RunResults& r = inputs[in].results;
+    for (std::size_t k = 0; k < r.intervals.size(); ++k) {
+      const double offset = (r.info.start_unix_s + r.intervals[k].start_s - t0) / length;
+      const auto index = static_cast<std::int64_t>(std::llround(offset));
+      worst_offset_s = std::max(worst_offset_s, std::abs(offset - static_cast<double>(index)) * length);
+      out.emplace_back(index, in, k);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+Result<void> add_histogram(hdr::Histogram& into, const std::string& text, const MergeInput& in, std::size_t k,
+                           const char* name) {
+  auto h = hdr::from_compressed_base64(text);
+  if (!h) return usage_error(fmt::format("{}: interval {}: {} histogram: {}", in.name, k, name, h.error().message));
+  if (!into.add(*h)) {
+    return usage_error(fmt::format("{}: interval {}: {} histogram holds values beyond 1 h", in.name, k, name));
+  }
+  return {};
+}
+
+/// Feeds the aggregator one merged interval at a time, so memory stays flat however long the runs.
+Result<void> merge_intervals(const std::vector<MergeInput>& inputs, const std::vector<Placement>& placements,
+                             Aggregator& agg) {
+  std::vector<IntervalStats> batch(1);
+  batch[0].index = -1;
+  for (const MergeInput& in : inputs) batch[0].counters.add(in.results.warmup);
+  agg.add(0, batch);
+  std::size_t p = 0;
+  const std::int64_t last = placements.empty() ? -1 : std::get<0>(placements.back());
+  for (std::int64_t index = 0; index <= last; ++index) {
+    IntervalStats s;
+    s.index = index;
+    for (; p < placements.size() && std::get<0>(placements[p]) == index; ++p) {
+      const auto [i, in, k] = placements[p];
+      const IntervalResult& from = inputs[in].results.intervals[k];
+      s.counters.add(from.counters);
+      s.flows.add(from.flows);
+      OPENLOOP_TRY_VOID(add_histogram(s.response_time, from.response_time_hist, inputs[in], k, "response_time"));
+      OPENLOOP_TRY_VOID(add_histogram(s.service_time, from.service_time_hist, inputs[in], k, "service_time"));
+      OPENLOOP_TRY_VOID(add_histogram(s.send_lateness, from.send_lateness_hist, inputs[in], k, "send_lateness"));
+    }
+    batch.clear();
+    batch.push_back(std::move(s));
+    agg.add(0, batch);
+  }
+  return {};
+}
+
+json merged_plan(const std::vector<MergeInput>& inputs) {
+  json plan = json::object();
+  json differs = json::object();
+  std::vector<std::string> keys;
+  for (const MergeInput& in : inputs) {
+    if (!in.results.info.plan.is_object()) continue;
+    for (const auto& [key, value] : in.results.info.plan.items()) {
+      if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
+    }
+  }
+  for (const std::string& key : keys) {
+    json values = json::array();
+    for (const MergeInput& in : inputs) values.push_back(plan_field(in.results.info.plan, key));
+    const bool same = std::all_of(values.begin(), values.end(), [&](const json& v) { return v == values[0]; });
+    if (same) {
+      plan[key] = values[0];
+    } else {
+      differs[key] = values;
+    }
+  }
+  if (!differs.empty()) plan["differs"] = differs;
+  return plan;
+}
+
+json merged_from(const std::vector<MergeInput>& inputs) {
+  json list = json::array();
+  for (const MergeInput& in : inputs) {
+    const json& env = in.results.info.environment;
+    list.push_back({{"file", in.name},
+                    {"start_unix_s", in.results.info.start_unix_s},
+                    {"duration_s", in.results.measured_s},
+                    {"host", env.is_object() && env.contains("host") ? env["host"] : json()},
+                    {"valid", in.results.verdict.valid}});
+  }
+  return list;
+}
+
+RunInfo merged_info(const std::vector<MergeInput>& inputs, double t0, double measured_s, double worst_offset_s) {
+  RunInfo info = inputs.front().results.info;
+  info.start_unix_s = t0;
+  info.duration_s = measured_s;
+  double planned = 0;
+  info.users = 0;
+  info.configured_iterations_per_s = 0;
+  for (const MergeInput& in : inputs) {
+    info.configured_iterations_per_s += in.results.info.configured_iterations_per_s;
+    planned += in.results.info.offered_rps * in.results.measured_s;
+    info.users += in.results.info.users;
+    info.warmup_s = std::max(info.warmup_s, in.results.info.warmup_s);
+  }
+  info.offered_rps = measured_s > 0 ? planned / measured_s : 0.0;
+  info.plan = merged_plan(inputs);
+  info.environment = {{"merged_from", merged_from(inputs)}, {"merge_alignment_s", worst_offset_s}};
+  return info;
+}
+
+GeneratorStats merged_generator(const std::vector<MergeInput>& inputs) {
+  GeneratorStats g;
+  double thread_seconds = 0;
+  for (const MergeInput& in : inputs) {
+    const GeneratorStats& s = in.results.generator;
+    g.threads += s.threads;
+    g.cpu_seconds += s.cpu_seconds;
+    thread_seconds += s.wall_seconds * s.threads;
+    g.max_connections += s.max_connections;
+    g.peak_connections += s.peak_connections;
+    g.max_rss_kb = std::max(g.max_rss_kb, s.max_rss_kb);
+  }
+  g.wall_seconds = g.threads > 0 ? thread_seconds / g.threads : 0.0;
+  return g;
+}
+
+}  // namespace
+
+Result<RunResults> merge_results(const std::vector<MergeInput>& inputs) {
+  if (inputs.empty()) return usage_error("merge: no results to merge");
+  OPENLOOP_TRY_VOID(check_compatible(inputs));
+  const double length = interval_length(inputs);
+  double t0 = inputs.front().results.info.start_unix_s;
+  double t_end = t0;
+  for (const MergeInput& in : inputs) {
+    t0 = std::min(t0, in.results.info.start_unix_s);
+    t_end = std::max(t_end, in.results.info.start_unix_s + in.results.measured_s);
+  }
+  double worst_offset_s = 0;
+  const std::vector<Placement> placements = place(inputs, t0, length, worst_offset_s);
+  Aggregator agg(1, from_seconds(length));
+  OPENLOOP_TRY_VOID(merge_intervals(inputs, placements, agg));
+  RunResults r = agg.finish(t_end - t0);
+  r.info = merged_info(inputs, t0, r.measured_s, worst_offset_s);
+  r.generator = merged_generator(inputs);
+  r.interrupted = std::any_of(inputs.begin(), inputs.end(), [](const MergeInput& in) { return in.results.interrupted; });
+  for (const MergeInput& in : inputs) {
+    for (const auto& example : in.results.error_examples) {
+      const bool known = std::any_of(r.error_examples.begin(), r.error_examples.end(),
+                                     [&](const auto& e) { return e.first == example.first; });
+      if (!known) r.error_examples.push_back(example);
+    }
+  }
+  r.verdict = judge(r);
+  for (const MergeInput& in : inputs) {
+    if (in.results.verdict.valid) continue;
+    std::string why;
+    for (const auto& reason : in.results.verdict.reasons) why += (why.empty() ? "" : "; ") + reason;
+    r.verdict.reasons.push_back(fmt::format("{} was INVALID on its own: {}", in.name, why.empty() ? "(no reason given)" : why));
+  }
+  r.verdict.valid = r.verdict.reasons.empty();
+  return r;
+}
+
+}  // namespace openloop::results

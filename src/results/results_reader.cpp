@@ -1,0 +1,340 @@
+// JSON → RunResults: every value is type-checked and every error names the file and the JSON path.
+#include "results/results_reader.h"
+
+#include <algorithm>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "core/atomic_file.h"
+#include "hdr/codec.h"
+#include "results/results_json.h"
+
+namespace openloop::results {
+namespace {
+
+using nlohmann::json;
+
+/// A value in the document and its JSON pointer ("/intervals/3/counts"), for error messages.
+struct Node {
+  const json* value;
+  std::string path;
+};
+
+enum class Kind { object, array, string, boolean, number, count };
+
+std::string_view kind_name(Kind k) {
+  switch (k) {
+    case Kind::object: return "an object";
+    case Kind::array: return "an array";
+    case Kind::string: return "a string";
+    case Kind::boolean: return "true or false";
+    case Kind::number: return "a number";
+    case Kind::count: return "a non-negative integer";
+  }
+  return "a value";
+}
+
+bool is_kind(const json& j, Kind k) {
+  switch (k) {
+    case Kind::object: return j.is_object();
+    case Kind::array: return j.is_array();
+    case Kind::string: return j.is_string();
+    case Kind::boolean: return j.is_boolean();
+    case Kind::number: return j.is_number();
+    case Kind::count: return j.is_number_unsigned() || (j.is_number_integer() && j.get<std::int64_t>() >= 0);
+  }
+  return false;
+}
+
+/// Typed, path-tracking access to the document; every failure becomes a usage error naming source and path.
+class Reader {
+ public:
+  explicit Reader(std::string_view source) : m_source(source) {}
+
+  tl::unexpected<Error> fail(const std::string& path, std::string_view what) const {
+    return usage_error(fmt::format("{}: {}: {}", m_source, path.empty() ? "/" : path, what));
+  }
+  bool has(const Node& obj, std::string_view key) const { return obj.value->contains(key); }
+  Result<Node> field(const Node& obj, std::string_view key, Kind kind) const {
+    const std::string path = fmt::format("{}/{}", obj.path, key);
+    const auto it = obj.value->find(key);
+    if (it == obj.value->end()) return fail(path, fmt::format("missing (expected {})", kind_name(kind)));
+    if (!is_kind(*it, kind)) return fail(path, fmt::format("expected {}, found {}", kind_name(kind), it->type_name()));
+    return Node{&*it, path};
+  }
+  Node element(const Node& array, std::size_t i) const {
+    return Node{&(*array.value)[i], fmt::format("{}/{}", array.path, i)};
+  }
+  Result<std::uint64_t> count(const Node& obj, std::string_view key) const {
+    return OPENLOOP_TRY(field(obj, key, Kind::count)).value->get<std::uint64_t>();
+  }
+  Result<double> number(const Node& obj, std::string_view key) const {
+    return OPENLOOP_TRY(field(obj, key, Kind::number)).value->get<double>();
+  }
+  Result<std::string> string(const Node& obj, std::string_view key) const {
+    return OPENLOOP_TRY(field(obj, key, Kind::string)).value->get<std::string>();
+  }
+  Result<bool> boolean(const Node& obj, std::string_view key) const {
+    return OPENLOOP_TRY(field(obj, key, Kind::boolean)).value->get<bool>();
+  }
+  /// An optional count: 0 when absent.
+  Result<std::uint64_t> count_or_zero(const Node& obj, std::string_view key) const {
+    return has(obj, key) ? count(obj, key) : Result<std::uint64_t>(0);
+  }
+
+ private:
+  std::string_view m_source;
+};
+
+constexpr const char* k_status_names[] = {"other", "1xx", "2xx", "3xx", "4xx", "5xx"};
+
+Result<void> read_error_kinds(const Reader& rd, const Node& n, Counters& c) {
+  const std::uint64_t total = OPENLOOP_TRY(rd.count(n, "errors"));
+  if (!rd.has(n, "errors_by_kind")) {
+    if (total != 0) return rd.fail(n.path + "/errors_by_kind", "missing while errors is not 0");
+    return {};
+  }
+  const Node kinds = OPENLOOP_TRY(rd.field(n, "errors_by_kind", Kind::object));
+  for (const auto& [key, value] : kinds.value->items()) {
+    std::size_t k = 0;
+    while (k < k_error_kinds && to_string(static_cast<ErrorKind>(k)) != key) ++k;
+    if (k == k_error_kinds) {
+      return rd.fail(kinds.path + "/" + key, "unknown error kind (expected connect, reset, read, write, parse, tls, dns)");
+    }
+    c.errors[k] = OPENLOOP_TRY(rd.count(kinds, key));
+  }
+  if (c.errors_total() != total) {
+    return rd.fail(n.path + "/errors", fmt::format("{} is not the sum of errors_by_kind ({})", total, c.errors_total()));
+  }
+  return {};
+}
+
+Result<Counters> read_counters(const Reader& rd, const Node& n) {
+  Counters c;
+  c.intended = OPENLOOP_TRY(rd.count(n, "intended"));
+  c.sent = OPENLOOP_TRY(rd.count(n, "sent"));
+  c.completed = OPENLOOP_TRY(rd.count(n, "completed"));
+  c.ok = OPENLOOP_TRY(rd.count(n, "ok"));
+  c.timeouts = OPENLOOP_TRY(rd.count(n, "timeouts"));
+  c.dropped = OPENLOOP_TRY(rd.count(n, "dropped"));
+  c.unfinished = OPENLOOP_TRY(rd.count(n, "unfinished"));
+  OPENLOOP_TRY_VOID(read_error_kinds(rd, n, c));
+  if (rd.has(n, "status_classes")) {
+    const Node classes = OPENLOOP_TRY(rd.field(n, "status_classes", Kind::object));
+    for (std::size_t i = 0; i < c.status_class.size(); ++i) {
+      c.status_class[i] = OPENLOOP_TRY(rd.count_or_zero(classes, k_status_names[i]));
+    }
+  }
+  c.bytes_in = OPENLOOP_TRY(rd.count_or_zero(n, "bytes_in"));
+  c.bytes_out = OPENLOOP_TRY(rd.count_or_zero(n, "bytes_out"));
+  c.connections_opened = OPENLOOP_TRY(rd.count_or_zero(n, "connections_opened"));
+  if (!c.conserved()) {
+    return rd.fail(n.path, fmt::format("intended {} is not completed + timeouts + errors + dropped + unfinished ({}): "
+                                       "the counts do not balance",
+                                       c.intended, c.completed + c.timeouts + c.errors_total() + c.dropped + c.unfinished));
+  }
+  if (c.sent > c.intended || c.completed > c.sent || c.ok > c.completed) {
+    return rd.fail(n.path, "expected ok ≤ completed ≤ sent ≤ intended");
+  }
+  return c;
+}
+
+// Users and sessions (closed, pacing and sessions models); every field optional.
+Result<FlowCounters> read_flows(const Reader& rd, const Node& n) {
+  FlowCounters f;
+  f.iterations = OPENLOOP_TRY(rd.count_or_zero(n, "iterations"));
+  f.sessions_intended = OPENLOOP_TRY(rd.count_or_zero(n, "sessions_intended"));
+  f.sessions_completed = OPENLOOP_TRY(rd.count_or_zero(n, "sessions_completed"));
+  f.sessions_failed = OPENLOOP_TRY(rd.count_or_zero(n, "sessions_failed"));
+  f.sessions_dropped = OPENLOOP_TRY(rd.count_or_zero(n, "sessions_dropped"));
+  f.sessions_unfinished = OPENLOOP_TRY(rd.count_or_zero(n, "sessions_unfinished"));
+  return f;
+}
+
+Result<Counters> counts_at(const Reader& rd, const Node& obj) {
+  const Node n = OPENLOOP_TRY(rd.field(obj, "counts", Kind::object));
+  return read_counters(rd, n);
+}
+
+Result<hdr::Histogram> read_histogram(const Reader& rd, const Node& hists, std::string_view key, std::string& text,
+                                      hdr::Histogram& total) {
+  text = OPENLOOP_TRY(rd.string(hists, key));
+  const std::string path = fmt::format("{}/{}", hists.path, key);
+  auto h = hdr::from_compressed_base64(text);
+  if (!h) return rd.fail(path, "not an HdrHistogram (compressed V2, base64): " + h.error().message);
+  if (!total.add(*h)) return rd.fail(path, "holds values beyond the 1 h range of openloop's latency histograms");
+  return std::move(*h);
+}
+
+Result<void> read_interval(const Reader& rd, const Node& n, RunResults& r) {
+  IntervalResult i;
+  i.start_s = OPENLOOP_TRY(rd.number(n, "start_s"));
+  i.length_s = OPENLOOP_TRY(rd.number(n, "length_s"));
+  if (!(i.length_s >= 0)) return rd.fail(n.path + "/length_s", "must be 0 or more");
+  i.counters = OPENLOOP_TRY(counts_at(rd, n));
+  if (rd.has(n, "flows")) {
+    const Node flows = OPENLOOP_TRY(rd.field(n, "flows", Kind::object));
+    i.flows = OPENLOOP_TRY(read_flows(rd, flows));
+  }
+  const Node hists = OPENLOOP_TRY(rd.field(n, "histograms", Kind::object));
+  const std::string unit = OPENLOOP_TRY(rd.string(hists, "unit"));
+  if (unit != "ns") return rd.fail(hists.path + "/unit", fmt::format("\"{}\" is not supported (expected \"ns\")", unit));
+  i.response_time = LatencySummary::of(
+      OPENLOOP_TRY(read_histogram(rd, hists, "response_time", i.response_time_hist, r.response_time)));
+  i.service_time = LatencySummary::of(
+      OPENLOOP_TRY(read_histogram(rd, hists, "service_time", i.service_time_hist, r.service_time)));
+  i.send_lateness = LatencySummary::of(
+      OPENLOOP_TRY(read_histogram(rd, hists, "send_lateness", i.send_lateness_hist, r.send_lateness)));
+  r.intervals.push_back(std::move(i));
+  return {};
+}
+
+Result<void> read_intervals(const Reader& rd, const Node& root, RunResults& r) {
+  const Node intervals = OPENLOOP_TRY(rd.field(root, "intervals", Kind::array));
+  Counters sum;
+  for (std::size_t k = 0; k < intervals.value->size(); ++k) {
+    const Node n = rd.element(intervals, k);
+    if (!n.value->is_object()) return rd.fail(n.path, fmt::format("expected an object, found {}", n.value->type_name()));
+    OPENLOOP_TRY_VOID(read_interval(rd, n, r));
+    if (k > 0 && r.intervals[k].start_s <= r.intervals[k - 1].start_s) {
+      return rd.fail(n.path + "/start_s", "intervals must be in increasing order of start_s");
+    }
+    sum.add(r.intervals.back().counters);
+  }
+  const Counters& t = r.totals;
+  if (sum.intended != t.intended || sum.sent != t.sent || sum.completed != t.completed || sum.ok != t.ok ||
+      sum.timeouts != t.timeouts || sum.errors_total() != t.errors_total() || sum.dropped != t.dropped ||
+      sum.unfinished != t.unfinished) {
+    return rd.fail("/summary/counts", fmt::format("the intervals add up to {} intended, {} sent, {} completed, but the "
+                                                  "summary says {}, {}, {}: the file is inconsistent",
+                                                  sum.intended, sum.sent, sum.completed, t.intended, t.sent,
+                                                  t.completed));
+  }
+  return {};
+}
+
+Result<void> read_head(const Reader& rd, const Node& root, RunResults& r) {
+  const std::string schema = OPENLOOP_TRY(rd.string(root, "schema"));
+  if (schema != k_results_schema) {
+    return rd.fail("/schema", fmt::format("\"{}\" is not supported (expected \"{}\")", schema, k_results_schema));
+  }
+  const Node verdict = OPENLOOP_TRY(rd.field(root, "verdict", Kind::object));
+  r.verdict.valid = OPENLOOP_TRY(rd.boolean(verdict, "valid"));
+  r.interrupted = rd.has(verdict, "interrupted") && OPENLOOP_TRY(rd.boolean(verdict, "interrupted"));
+  const Node reasons = OPENLOOP_TRY(rd.field(verdict, "reasons", Kind::array));
+  for (std::size_t k = 0; k < reasons.value->size(); ++k) {
+    const Node n = rd.element(reasons, k);
+    if (!n.value->is_string()) return rd.fail(n.path, "expected a string");
+    r.verdict.reasons.push_back(n.value->get<std::string>());
+  }
+  r.info.model = OPENLOOP_TRY(rd.string(root, "model"));
+  if (r.info.model.empty()) return rd.fail("/model", "empty (expected \"open\", \"closed\", ...)");
+  const Node summary = OPENLOOP_TRY(rd.field(root, "summary", Kind::object));
+  r.totals = OPENLOOP_TRY(counts_at(rd, summary));
+  r.measured_s = OPENLOOP_TRY(rd.number(summary, "duration_s"));
+  r.info.offered_rps = rd.has(summary, "planned_rps") ? OPENLOOP_TRY(rd.number(summary, "planned_rps")) : 0.0;
+  if (rd.has(summary, "flows")) {
+    const Node flows = OPENLOOP_TRY(rd.field(summary, "flows", Kind::object));
+    r.flows = OPENLOOP_TRY(read_flows(rd, flows));
+    if (rd.has(flows, "configured_iterations_per_s")) {
+      r.info.configured_iterations_per_s = OPENLOOP_TRY(rd.number(flows, "configured_iterations_per_s"));
+    }
+  }
+  if (rd.has(summary, "error_examples")) {
+    const Node examples = OPENLOOP_TRY(rd.field(summary, "error_examples", Kind::object));
+    for (const auto& [kind, message] : examples.value->items()) {
+      if (!message.is_string()) return rd.fail(examples.path + "/" + kind, "expected a string");
+      r.error_examples.emplace_back(kind, message.get<std::string>());
+    }
+  }
+  return {};
+}
+
+Result<void> read_generator(const Reader& rd, const Node& root, RunResults& r) {
+  if (rd.has(root, "warmup")) {
+    const Node w = OPENLOOP_TRY(rd.field(root, "warmup", Kind::object));
+    r.info.warmup_s = OPENLOOP_TRY(rd.number(w, "duration_s"));
+    r.warmup = OPENLOOP_TRY(counts_at(rd, w));
+  }
+  if (!rd.has(root, "generator")) return {};
+  const Node g = OPENLOOP_TRY(rd.field(root, "generator", Kind::object));
+  r.generator.threads = static_cast<unsigned>(OPENLOOP_TRY(rd.count(g, "threads")));
+  r.generator.cpu_seconds = OPENLOOP_TRY(rd.number(g, "cpu_s"));
+  r.generator.wall_seconds = OPENLOOP_TRY(rd.number(g, "wall_s"));
+  r.generator.max_connections = OPENLOOP_TRY(rd.count_or_zero(g, "max_connections"));
+  r.generator.peak_connections = OPENLOOP_TRY(rd.count_or_zero(g, "peak_connections"));
+  r.generator.max_rss_kb = static_cast<std::int64_t>(OPENLOOP_TRY(rd.count_or_zero(g, "max_rss_kb")));
+  return {};
+}
+
+// The plan and environment are kept as written; the few typed facts reports use are taken from them when present.
+void read_context(const json& root, RunResults& r) {
+  const auto text = [](const json& obj, const char* key) {
+    return obj.contains(key) && obj[key].is_string() ? obj[key].get<std::string>() : std::string();
+  };
+  const auto num = [](const json& obj, const char* key) {
+    return obj.contains(key) && obj[key].is_number() ? obj[key].get<double>() : 0.0;
+  };
+  if (root.contains("plan") && root["plan"].is_object()) {
+    const json& plan = root["plan"];
+    r.info.plan = plan;
+    r.info.target = text(plan, "target");
+    r.info.arrival = text(plan, "arrival");
+    r.info.duration_s = num(plan, "duration_s");
+    r.info.timeout_s = num(plan, "timeout_s");
+    r.info.users = static_cast<std::uint64_t>(num(plan, "users"));
+  }
+  if (root.contains("environment") && root["environment"].is_object()) {
+    r.info.environment = root["environment"];
+    r.info.start_unix_s = num(r.info.environment, "start_unix_s");
+    r.info.environment.erase("start_unix_s");  // to_json writes both back from info.start_unix_s
+    r.info.environment.erase("start_utc");
+  }
+}
+
+// "3:7" (line:column) of a byte offset (nlohmann reports the 1-based offset of the last character read).
+std::string position(std::string_view text, std::size_t byte) {
+  const std::size_t end = std::min(byte > 0 ? byte - 1 : 0, text.size());
+  std::size_t line = 1, column = 1;
+  for (std::size_t i = 0; i < end; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return fmt::format("{}:{}", line, column);
+}
+
+}  // namespace
+
+Result<RunResults> parse_results(std::string_view text, std::string_view source) {
+  json root;
+  try {
+    root = json::parse(text);
+  } catch (const json::parse_error& e) {
+    std::string detail = e.what();
+    const std::size_t colon = detail.find(": ", detail.find("column"));
+    if (colon != std::string::npos) detail = detail.substr(colon + 2);
+    return usage_error(fmt::format("{}:{}: not a valid results file (truncated or corrupted JSON): {}", source,
+                                   position(text, e.byte), detail));
+  }
+  const Reader rd(source);
+  if (!root.is_object()) return rd.fail("", fmt::format("expected a results object, found {}", root.type_name()));
+  RunResults r;
+  const Node top{&root, ""};
+  OPENLOOP_TRY_VOID(read_head(rd, top, r));
+  OPENLOOP_TRY_VOID(read_generator(rd, top, r));
+  read_context(root, r);
+  OPENLOOP_TRY_VOID(read_intervals(rd, top, r));
+  return r;
+}
+
+Result<RunResults> read_results(const std::string& path) {
+  const std::string text = OPENLOOP_TRY(read_file(path));
+  return parse_results(text, path);
+}
+
+}  // namespace openloop::results

@@ -1,0 +1,250 @@
+// Loading a plan file: the document's top level (target, seed, defaults, variables, requests), then
+// scenarios.
+#include "workload/scenario_file.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include <fmt/format.h>
+
+#include "core/atomic_file.h"
+#include "core/units.h"
+#include "workload/scenario_yaml.h"
+#include "workload/yaml_fields.h"
+
+namespace openloop::workload {
+namespace {
+
+using yaml::Doc;
+using yaml::Field;
+using yaml::Fields;
+
+/// A header as read: name, value template (with its position).
+using HeaderText = std::pair<std::string, TemplateText>;
+
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+Result<void> check_name(const Doc& doc, const Field& f, const std::string& name, std::string_view kind) {
+  const bool ok = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-' || c == '.';
+  });
+  if (ok) return {};
+  return usage_error(fmt::format("{}: \"{}\" is not a {} name; use letters, digits, _, - and .",
+                                 doc.where(f.key_mark, f.path), name, kind));
+}
+
+Result<std::vector<HeaderText>> read_headers(const Doc& doc, const Field& f) {
+  const Fields headers = OPENLOOP_TRY(Fields::read_named(doc, f, "headers (Name: value lines)"));
+  std::vector<HeaderText> out;
+  for (const auto& [name, value] : headers.entries()) {
+    const std::string text = OPENLOOP_TRY(yaml::scalar(doc, value, "a header value is one line of text"));
+    out.emplace_back(name, TemplateText{text, yaml::where(doc, value)});
+  }
+  return out;
+}
+
+struct Defaults {
+  PlanDefaults plan;
+  std::vector<HeaderText> headers;
+};
+
+Result<Defaults> read_defaults(const Doc& doc, const Field& f) {
+  const Fields fields = OPENLOOP_TRY(Fields::read(doc, f, {"headers", "timeout", "success"}, "defaults"));
+  Defaults d;
+  if (const Field* h = fields.find("headers")) d.headers = OPENLOOP_TRY(read_headers(doc, *h));
+  for (const auto& [name, value] : d.headers) d.plan.headers.push_back({name, value.text});
+  if (const Field* t = fields.find("timeout")) {
+    const std::string text = OPENLOOP_TRY(yaml::scalar(doc, *t, "use a duration such as 2s"));
+    d.plan.timeout = OPENLOOP_TRY(parse_duration(text, yaml::where(doc, *t)));
+    if (d.plan.timeout == Nanos(0))
+      return usage_error(fmt::format("{}: must be above 0, e.g. 2s", yaml::where(doc, *t)));
+  }
+  if (const Field* s = fields.find("success")) {
+    const std::string text = OPENLOOP_TRY(yaml::scalar(doc, *s, "use e.g. 200-299"));
+    d.plan.success = OPENLOOP_TRY(parse_status_range(text, yaml::where(doc, *s)));
+  }
+  return d;
+}
+
+Result<RequestSpec> request_shorthand(const Doc& doc, const Field& f, const std::string& name,
+                                      const StatusRange& success) {
+  const std::string text = f.node.Scalar();
+  const auto space = text.find(' ');
+  if (space == std::string::npos) {
+    return usage_error(
+        fmt::format("{}: \"{}\" is not a request; write \"GET /path\" or a mapping with method, path, "
+                    "headers, body, expect",
+                    yaml::where(doc, f), text));
+  }
+  RequestSpec spec;
+  spec.name = name;
+  spec.success = success;
+  const std::string at = yaml::where(doc, f);
+  spec.method = {text.substr(0, space), at};
+  spec.path = {text.substr(text.find_first_not_of(' ', space)), at};
+  return spec;
+}
+
+Result<RequestSpec> read_request(const Doc& doc, const Field& f, const std::string& name,
+                                 const StatusRange& success) {
+  if (f.node.IsScalar()) return request_shorthand(doc, f, name, success);
+  const Fields fields =
+      OPENLOOP_TRY(Fields::read(doc, f, {"method", "path", "headers", "body", "expect"}, "a request"));
+  RequestSpec spec;
+  spec.name = name;
+  spec.success = success;
+  if (const Field* m = fields.find("method")) {
+    spec.method = {OPENLOOP_TRY(yaml::scalar(doc, *m, "use e.g. GET or POST")), yaml::where(doc, *m)};
+  }
+  const Field* path = fields.find("path");
+  if (path == nullptr) {
+    return usage_error(fmt::format("{}: no path; give path: /item/{{{{sku}}}}", yaml::where(doc, f)));
+  }
+  spec.path = {OPENLOOP_TRY(yaml::scalar(doc, *path, "use a path such as /item/{{sku}}")),
+               yaml::where(doc, *path)};
+  if (const Field* h = fields.find("headers")) spec.headers = OPENLOOP_TRY(read_headers(doc, *h));
+  if (const Field* b = fields.find("body")) {
+    spec.body = {OPENLOOP_TRY(yaml::scalar(doc, *b, "a body is text (use | for several lines)")),
+                 yaml::where(doc, *b)};
+  }
+  if (const Field* e = fields.find("expect")) {
+    const std::string text = OPENLOOP_TRY(yaml::scalar(doc, *e, "use e.g. 200-299 or 201"));
+    spec.success = OPENLOOP_TRY(parse_status_range(text, yaml::where(doc, *e)));
+  }
+  return spec;
+}
+
+// Defaults first, unless the request gives a header of the same name (case-insensitive).
+void merge_default_headers(RequestSpec& spec, const std::vector<HeaderText>& defaults) {
+  std::vector<HeaderText> merged;
+  for (const HeaderText& d : defaults) {
+    const bool overridden = std::any_of(spec.headers.begin(), spec.headers.end(),
+                                        [&](const HeaderText& h) { return iequals(h.first, d.first); });
+    if (!overridden) merged.push_back(d);
+  }
+  merged.insert(merged.end(), spec.headers.begin(), spec.headers.end());
+  spec.headers = std::move(merged);
+}
+
+Result<void> read_target(const Doc& doc, const Fields& top, WorkloadPlan& plan) {
+  const Field* t = top.find("target");
+  if (t == nullptr) {
+    return usage_error(
+        fmt::format("{}: no target; a plan starts with target: http://host:port (the base URL)",
+                    yaml::where(doc, top.self())));
+  }
+  plan.target_text = OPENLOOP_TRY(yaml::scalar(doc, *t, "use a URL such as http://127.0.0.1:8080"));
+  plan.target = OPENLOOP_TRY(net::parse_url(plan.target_text, yaml::where(doc, *t)));
+  if (plan.target.target.find('?') != std::string::npos) {
+    return usage_error(
+        fmt::format("{}: \"{}\" has a query; the target is a base URL (scheme, host, port, path): "
+                    "put queries in the requests' paths",
+                    yaml::where(doc, *t), plan.target_text));
+  }
+  return {};
+}
+
+Result<void> read_variables(const Doc& doc, const Field& f, const std::filesystem::path& base_dir,
+                            WorkloadPlan& plan) {
+  const Fields vars = OPENLOOP_TRY(Fields::read_named(doc, f, "variables (name: generator lines)"));
+  for (const auto& [name, value] : vars.entries()) {
+    const std::string expression =
+        OPENLOOP_TRY(yaml::scalar(doc, value, "use a generator such as zipf(10000, 1.1)"));
+    Generator g = OPENLOOP_TRY(Generator::parse(expression, yaml::where(doc, value), base_dir));
+    OPENLOOP_TRY(plan.variables.declare(name, std::move(g), doc.where(value.key_mark, value.path)));
+  }
+  return {};
+}
+
+Result<void> read_requests(const Doc& doc, const Fields& top, const std::vector<HeaderText>& default_headers,
+                           const std::filesystem::path& base_dir, WorkloadPlan& plan) {
+  const Field* f = top.find("requests");
+  if (f == nullptr) {
+    return usage_error(
+        fmt::format("{}: no requests; name at least one, e.g. requests: {{get_item: GET /item/1}}",
+                    yaml::where(doc, top.self())));
+  }
+  const Fields requests = OPENLOOP_TRY(Fields::read_named(doc, *f, "requests (name: request)"));
+  if (requests.entries().empty()) {
+    return usage_error(fmt::format("{}: no requests; name at least one", yaml::where(doc, *f)));
+  }
+  for (const auto& [name, field] : requests.entries()) {
+    OPENLOOP_TRY_VOID(check_name(doc, field, name, "request"));
+    RequestSpec spec = OPENLOOP_TRY(read_request(doc, field, name, plan.defaults.success));
+    merge_default_headers(spec, default_headers);
+    plan.requests.push_back(OPENLOOP_TRY(
+        RequestTemplate::compile(spec, plan.target, plan.variables, base_dir, plan.requests.size())));
+  }
+  return {};
+}
+
+Result<void> read_scenarios(const Doc& doc, const Fields& top, WorkloadPlan& plan) {
+  const Field* f = top.find("scenarios");
+  if (f == nullptr) {
+    return usage_error(
+        fmt::format("{}: no scenarios; give at least one, e.g. scenarios: {{browse: {{model: open, "
+                    "rate: 100/s, duration: 1m, request: get_item}}}}",
+                    yaml::where(doc, top.self())));
+  }
+  const Fields scenarios = OPENLOOP_TRY(Fields::read_named(doc, *f, "scenarios (name: scenario)"));
+  if (scenarios.entries().empty()) {
+    return usage_error(fmt::format("{}: no scenarios; give at least one", yaml::where(doc, *f)));
+  }
+  for (const auto& [name, field] : scenarios.entries()) {
+    OPENLOOP_TRY_VOID(check_name(doc, field, name, "scenario"));
+    plan.scenarios.push_back(
+        OPENLOOP_TRY(yaml::read_scenario(doc, field, name, plan.scenarios.size(), plan)));
+  }
+  return {};
+}
+
+Result<WorkloadPlan> read_plan(const Doc& doc, const YAML::Node& root,
+                               const std::filesystem::path& base_dir) {
+  if (!root.IsDefined() || root.IsNull()) {
+    return usage_error(
+        fmt::format("{}:1:1: the file is empty; a plan has target, requests and scenarios (see "
+                    "docs/scenarios.md)",
+                    doc.file()));
+  }
+  const Field self{"", root, root.Mark(), root.Mark()};
+  const Fields top = OPENLOOP_TRY(Fields::read(
+      doc, self, {"target", "seed", "defaults", "variables", "requests", "scenarios"}, "a plan file"));
+  WorkloadPlan plan;
+  plan.source = doc.file();
+  OPENLOOP_TRY_VOID(read_target(doc, top, plan));
+  if (const Field* s = top.find("seed")) plan.seed = OPENLOOP_TRY(yaml::whole_number(doc, *s, 0, UINT64_MAX));
+  Defaults defaults;
+  if (const Field* d = top.find("defaults")) defaults = OPENLOOP_TRY(read_defaults(doc, *d));
+  plan.defaults = defaults.plan;
+  if (const Field* v = top.find("variables")) OPENLOOP_TRY_VOID(read_variables(doc, *v, base_dir, plan));
+  OPENLOOP_TRY_VOID(read_requests(doc, top, defaults.headers, base_dir, plan));
+  OPENLOOP_TRY_VOID(read_scenarios(doc, top, plan));
+  return plan;
+}
+
+}  // namespace
+
+Result<WorkloadPlan> load_plan_text(std::string_view text, const std::string& source,
+                                    const std::filesystem::path& base_dir) {
+  const Doc doc(source);
+  try {
+    return read_plan(doc, YAML::Load(std::string(text)), base_dir);
+  } catch (const YAML::Exception& e) {
+    // yaml-cpp reports syntax errors (and anything unexpected) by exception; it stops here, at the boundary.
+    return usage_error(fmt::format("{}: not valid YAML: {}; a plan file is YAML (see docs/scenarios.md)",
+                                   doc.where(e.mark, ""), e.msg));
+  }
+}
+
+Result<WorkloadPlan> load_plan_file(const std::string& path) {
+  auto text = read_file(path);
+  if (!text) return usage_error(text.error().message);
+  const std::filesystem::path base_dir = std::filesystem::path(path).parent_path();
+  return load_plan_text(*text, path, base_dir.empty() ? std::filesystem::path(".") : base_dir);
+}
+
+}  // namespace openloop::workload

@@ -1,0 +1,16 @@
+// Reading one scenario of a plan file (model, load, requests): internal to the scenario-file loader.
+#pragma once
+
+#include <cstddef>
+
+#include "workload/scenario.h"
+#include "workload/yaml_fields.h"
+
+namespace openloop::workload::yaml {
+
+/// Reads the scenario at `field` (key path "scenarios.NAME"), whose requests must be in `plan.requests`.
+/// `index` is its position in the file: without a seed of its own, its seed is plan.seed + index.
+Result<ScenarioPlan> read_scenario(const Doc& doc, const Field& field, const std::string& name,
+                                   std::size_t index, const WorkloadPlan& plan);
+
+}  // namespace openloop::workload::yaml

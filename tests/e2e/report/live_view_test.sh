@@ -1,0 +1,46 @@
+# The live view while `run` runs: on a terminal (a pty via script(1)) two status lines redrawn in place every second,
+# with the verdict so far, INVALID as soon as drops pass 1 %; not a terminal: a plain line every 10 s; --quiet: none.
+source "$OPENLOOP_E2E_LIB"
+command -v script >/dev/null || { echo "SKIP: script(1) is not installed (util-linux)"; exit 77; }
+port=$(free_port)
+start_nginx "$port"
+cd "$E2E_TMP"
+url="http://127.0.0.1:$port/"
+
+# Not a terminal: one plain line after 10 s (and none before the end of a shorter run).
+"$OPENLOOP" run "$url" --rate 50/s --duration 11s --threads 1 >plain.out 2>plain.err || [[ $? == 3 ]] || fail "plain run"
+grep -q '^openloop: 1[01]s / 11s \[' plain.err || fail "a progress line at 10 s: $(cat plain.err)"
+grep -q 'VALID so far' plain.err || fail "verdict so far in the plain line: $(cat plain.err)"
+assert_cmp "$(grep -c '^openloop: ' plain.err)" == 1 "one plain line per 10 s"
+! grep -q $'\e' plain.err || fail "no escape codes when stderr is not a terminal"
+
+# --quiet: nothing on stderr.
+"$OPENLOOP" run "$url" --rate 50/s --duration 1s --threads 1 -q >quiet.out 2>quiet.err || [[ $? == 3 ]] || fail "quiet run"
+[[ ! -s quiet.err ]] || fail "--quiet printed: $(cat quiet.err)"
+
+# A terminal: redrawn in place (cursor up, erase line), then erased before the summary.
+script -qfec "$OPENLOOP run $url --rate 50/s --duration 3s --threads 1 2>&1 >/dev/null" /dev/null >tty.out ||
+  [[ $? == 3 ]] || fail "tty run"
+grep -q $'\e\[2K''openloop 1s / 3s' tty.out || fail "status line drawn: $(cat -v tty.out | head -5)"
+grep -q $'\e\[2A' tty.out || fail "redrawn in place (cursor up 2)"
+grep -q 'VALID so far' tty.out || fail "verdict so far on the terminal"
+grep -q 'second 0: offered 50.0/s  sent 50.0/s' tty.out || fail "the latest second's rates"
+
+# Drops over 1 % show as INVALID while the run is still going.
+blackhole=$(free_port)
+python3 - "$blackhole" <<'PY' &
+import socket, sys, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(64); s.settimeout(0.2)
+conns, end = [], time.time() + 20
+while time.time() < end:
+    try: conns.append(s.accept()[0])
+    except OSError: pass
+PY
+E2E_PIDS+=($!)
+wait_port "$blackhole"
+script -qfec "$OPENLOOP run http://127.0.0.1:$blackhole/ --rate 100/s --duration 4s --timeout 1s --max-connections 2 --threads 1 2>&1 >/dev/null" /dev/null >drops.out || true
+grep -q 'INVALID so far: dropped' drops.out || fail "drops shown as INVALID while running: $(cat -v drops.out | tail -5)"
+# Shown before the end: some redraw after the INVALID one still counts time (not only the last frame).
+assert_cmp "$(grep -o 'INVALID so far: dropped' drops.out | wc -l)" ">=" 2 "INVALID shown on more than the last frame"
+pass "live view: in place on a terminal, plain lines otherwise, silent with --quiet"

@@ -1,0 +1,58 @@
+// The live view: progress, the latest finished second, and a verdict so far that turns INVALID as soon as it is.
+#include "report/live_view.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "report/report_test_util.h"
+
+namespace openloop::report {
+namespace {
+
+using ::testing::HasSubstr;
+using namespace std::chrono_literals;
+
+TEST(LiveView, ShowsWarmUpThenProgressAndTheLatestSecond) {
+  LiveView view({2s, 10s, true});
+  auto lines = view.lines(1s, 200);
+  EXPECT_THAT(lines[0], HasSubstr("warm-up 1s / 2s"));
+  EXPECT_THAT(lines[0], HasSubstr("waiting for the first second"));
+  view.update(test::make_run({{1000, 2000}, {3'000'000, 4'000'000}}, 1.0));
+  lines = view.lines(5s, 200);
+  EXPECT_THAT(lines[0], HasSubstr("3s / 10s"));
+  EXPECT_THAT(lines[0], HasSubstr("VALID so far"));
+  EXPECT_THAT(lines[1], HasSubstr("second 1: offered 2.0/s  sent 2.0/s  p99 4ms"));
+  EXPECT_THAT(lines[1], HasSubstr("dropped 0 (0.00%)  timeouts 0  errors 0"));
+  EXPECT_THAT(lines[1], ::testing::Not(HasSubstr("in flight")));
+  view.set_in_flight(7);
+  EXPECT_THAT(view.lines(5s, 200)[1], HasSubstr("in flight 7"));
+}
+
+TEST(LiveView, DropsOverOnePercentShowAsInvalidAtOnce) {
+  LiveView view({0s, 30s, true});
+  std::vector<std::vector<std::int64_t>> second(1, std::vector<std::int64_t>(100, 1000));
+  view.update(test::make_run(second, 1.0, "http://x/", {2}));
+  EXPECT_TRUE(view.invalid_so_far());
+  EXPECT_THAT(view.verdict_so_far(), HasSubstr("INVALID so far: dropped 1.96% > 1%"));
+  EXPECT_THAT(view.plain_line(1s), HasSubstr("INVALID so far"));
+}
+
+TEST(LiveView, ClosedRunsHaveNoScheduleVerdict) {
+  LiveView view({0s, 30s, false});
+  view.update(test::make_run({{1000}}, 1.0, "http://x/", {50}));
+  EXPECT_FALSE(view.invalid_so_far());
+  EXPECT_THAT(view.verdict_so_far(), HasSubstr("CLOSED"));
+}
+
+TEST(LiveView, LinesFitTheTerminalWidth) {
+  LiveView view({0s, 30s, true});
+  view.update(test::make_run({{1000}}, 1.0));
+  for (const auto& line : view.lines(1s, 40)) EXPECT_LE(line.size(), 42U) << line;  // "…" is 3 bytes, 1 column
+  EXPECT_EQ(fit_columns("abcdef", 4), "abc…");
+  EXPECT_EQ(fit_columns("µµµµ", 4), "µµµµ");
+  EXPECT_EQ(fit_columns("µµµµµ", 4), "µµµ…");
+  EXPECT_EQ(fit_columns("abc", 0), "");
+}
+
+}  // namespace
+}  // namespace openloop::report

@@ -1,0 +1,110 @@
+// Merging runs: exact percentiles, alignment by wall-clock time, a fresh verdict, refusals that name the difference.
+#include "results/merge.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "core/rng.h"
+#include "report/report_test_util.h"
+#include "results/interval_stats.h"
+
+namespace openloop::results {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::vector<std::vector<std::int64_t>> random_samples(Rng& rng, int intervals, int per_interval, std::int64_t scale) {
+  std::vector<std::vector<std::int64_t>> out(static_cast<std::size_t>(intervals));
+  for (auto& interval : out) {
+    for (int i = 0; i < per_interval; ++i) {
+      interval.push_back(static_cast<std::int64_t>(rng.uniform01() * static_cast<double>(scale)) + 1000);
+    }
+  }
+  return out;
+}
+
+TEST(Merge, PercentilesEqualOneHistogramFedAllSamples) {
+  Rng rng(42);
+  const auto a = random_samples(rng, 4, 500, 2'000'000);
+  const auto b = random_samples(rng, 3, 700, 50'000'000);
+  hdr::Histogram all = make_latency_histogram();
+  for (const auto* run : {&a, &b}) {
+    for (const auto& interval : *run) {
+      for (const auto v : interval) all.record(v);
+    }
+  }
+  auto merged = merge_results({{"a.json", test::make_run(a, 1000.0)}, {"b.json", test::make_run(b, 1001.0)}});
+  ASSERT_TRUE(merged) << merged.error().message;
+  EXPECT_EQ(merged->response_time, all);
+  for (const double p : {0.0, 50.0, 90.0, 99.0, 99.9, 99.99, 100.0}) {
+    EXPECT_EQ(merged->response_time.value_at_percentile(p), all.value_at_percentile(p)) << "p" << p;
+  }
+  EXPECT_EQ(merged->totals.intended, 4U * 500 + 3U * 700);
+  EXPECT_EQ(merged->warmup.intended, 14U);
+}
+
+TEST(Merge, IntervalsAlignByWallClockTime) {
+  // b starts 2 s after a: b's first interval joins a's third.
+  const auto merged = merge_results({{"a.json", test::make_run({{1000}, {2000}, {3000}}, 5000.0)},
+                                     {"b.json", test::make_run({{4000, 4000}, {5000}}, 5002.0)}});
+  ASSERT_TRUE(merged) << merged.error().message;
+  ASSERT_EQ(merged->intervals.size(), 4U);
+  EXPECT_EQ(merged->intervals[2].counters.intended, 3U);
+  EXPECT_EQ(merged->intervals[2].response_time.max, 4001);  // highest equivalent of 4000 (3 digits)
+  EXPECT_EQ(merged->intervals[3].counters.intended, 1U);
+  EXPECT_DOUBLE_EQ(merged->intervals[3].start_s, 3.0);
+  EXPECT_DOUBLE_EQ(merged->info.start_unix_s, 5000.0);
+  EXPECT_DOUBLE_EQ(merged->measured_s, 4.0);  // from a's start to b's end
+  EXPECT_DOUBLE_EQ(merged->offered_rps(), 6.0 / 4.0);
+}
+
+TEST(Merge, TheVerdictIsJudgedAgainOverTheMergedRun) {
+  // a alone drops 2 of 102 (INVALID); merged with a clean run the drop rate is under 1 %, but a's own verdict stays.
+  std::vector<std::vector<std::int64_t>> hundred(1, std::vector<std::int64_t>(100, 1000));
+  std::vector<std::vector<std::int64_t>> lots(1, std::vector<std::int64_t>(500, 1000));
+  auto a = test::make_run(hundred, 10.0, "http://127.0.0.1:8080/", {2});
+  ASSERT_FALSE(a.verdict.valid);
+  auto merged = merge_results({{"a.json", a}, {"b.json", test::make_run(lots, 10.0)}});
+  ASSERT_TRUE(merged);
+  EXPECT_FALSE(merged->verdict.valid);
+  ASSERT_EQ(merged->verdict.reasons.size(), 1U);
+  EXPECT_THAT(merged->verdict.reasons[0], HasSubstr("a.json was INVALID on its own: dropped 2 of 102"));
+  auto clean = merge_results({{"b.json", test::make_run(lots, 10.0)}, {"c.json", test::make_run(lots, 10.0)}});
+  ASSERT_TRUE(clean);
+  EXPECT_TRUE(clean->verdict.valid);
+  EXPECT_EQ(clean->generator.threads, 2U);
+}
+
+TEST(Merge, RefusesPlansThatDoNotBelongTogether) {
+  auto other = test::make_run({{1000}}, 10.0, "http://other:9/");
+  auto r = merge_results({{"a.json", test::make_run({{1000}}, 10.0)}, {"b.json", other}});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ExitCode::usage);
+  EXPECT_THAT(r.error().message, HasSubstr("cannot merge a.json with b.json: plan.target differs"));
+  EXPECT_THAT(r.error().message, HasSubstr("\"http://other:9/\" in b.json"));
+
+  auto slower = test::make_run({{1000}}, 10.0);
+  slower.info.plan["timeout_s"] = 1.0;
+  r = merge_results({{"a.json", test::make_run({{1000}}, 10.0)}, {"b.json", slower}});
+  ASSERT_FALSE(r);
+  EXPECT_THAT(r.error().message, HasSubstr("plan.timeout_s differs (5.0 in a.json, 1.0 in b.json)"));
+}
+
+TEST(Merge, NeedsTheWallClockStartToAlign) {
+  auto r = merge_results({{"a.json", test::make_run({{1000}}, 10.0)}, {"old.json", test::make_run({{1000}}, 0.0)}});
+  ASSERT_FALSE(r);
+  EXPECT_THAT(r.error().message, HasSubstr("old.json: has no wall-clock start"));
+}
+
+TEST(Merge, DifferingFreeFieldsAreListedInThePlan) {
+  auto b = test::make_run({{1000}}, 10.0);
+  b.info.plan["threads"] = 4;
+  auto r = merge_results({{"a.json", test::make_run({{1000}}, 10.0)}, {"b.json", b}});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->info.plan["differs"]["threads"], nlohmann::json::parse("[1, 4]"));
+  EXPECT_EQ(r->info.plan["target"], "http://127.0.0.1:8080/");
+  EXPECT_EQ(r->info.environment["merged_from"].size(), 2U);
+}
+
+}  // namespace
+}  // namespace openloop::results

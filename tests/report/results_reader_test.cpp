@@ -1,0 +1,98 @@
+// Reading results files back: exact round trip, and errors that name the file and the line or JSON path.
+#include "results/results_reader.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "report/report_test_util.h"
+#include "results/results_json.h"
+
+namespace openloop::results {
+namespace {
+
+using ::testing::HasSubstr;
+
+RunResults sample_run() {
+  return test::make_run({{1000, 2000, 3000}, {}, {5'000'000, 7'000'000}}, 1700000000.25, "http://h/", {0, 4, 0});
+}
+
+std::string error_of(const std::string& text) {
+  auto r = parse_results(text, "r.json");
+  EXPECT_FALSE(r.has_value());
+  if (r) return {};
+  EXPECT_EQ(r.error().code, ExitCode::usage);
+  return r.error().message;
+}
+
+TEST(ResultsReader, RoundTripsEveryFieldTheWriterWrites) {
+  const nlohmann::json written = to_json(sample_run());
+  auto read = parse_results(written.dump(1), "r.json");
+  ASSERT_TRUE(read) << read.error().message;
+  EXPECT_EQ(to_json(*read), written);
+  EXPECT_DOUBLE_EQ(read->info.start_unix_s, 1700000000.25);
+  EXPECT_EQ(read->response_time.total_count(), 5);
+  EXPECT_EQ(read->totals.dropped, 4U);
+  EXPECT_EQ(read->intervals[2].response_time.max, sample_run().intervals[2].response_time.max);
+}
+
+TEST(ResultsReader, TruncatedFileNamesFileLineAndColumn) {
+  const std::string text = to_json(sample_run()).dump(1);
+  const std::string message = error_of(text.substr(0, text.size() / 2));
+  EXPECT_THAT(message, HasSubstr("r.json:"));
+  EXPECT_THAT(message, HasSubstr("truncated or corrupted JSON"));
+  const std::string line = message.substr(7, message.find(':', 7) - 7);
+  EXPECT_GT(std::stoi(line), 10);  // a line number deep in the file, not 1
+}
+
+TEST(ResultsReader, MalformedJsonPointsAtTheLine) {
+  EXPECT_THAT(error_of("{\n  \"schema\": \"openloop.results/1\",\n  \"verdict\": {,\n}"), HasSubstr("r.json:3:"));
+}
+
+TEST(ResultsReader, CorruptedHistogramNamesItsJsonPath) {
+  nlohmann::json j = to_json(sample_run());
+  j["intervals"][2]["histograms"]["service_time"] = "HISTFAAAAnotbase64!!";
+  EXPECT_THAT(error_of(j.dump()), HasSubstr("r.json: /intervals/2/histograms/service_time: not an HdrHistogram"));
+}
+
+TEST(ResultsReader, WrongTypeAndMissingFieldsNameTheirPath) {
+  nlohmann::json j = to_json(sample_run());
+  j["summary"]["counts"]["sent"] = "many";
+  EXPECT_THAT(error_of(j.dump()),
+              HasSubstr("/summary/counts/sent: expected a non-negative integer, found string"));
+  j = to_json(sample_run());
+  j["intervals"][1].erase("counts");
+  EXPECT_THAT(error_of(j.dump()), HasSubstr("/intervals/1/counts: missing"));
+}
+
+TEST(ResultsReader, CountsThatDoNotBalanceAreRefused) {
+  nlohmann::json j = to_json(sample_run());
+  j["intervals"][0]["counts"]["completed"] = 2;
+  j["intervals"][0]["counts"]["ok"] = 2;
+  EXPECT_THAT(error_of(j.dump()), HasSubstr("/intervals/0/counts: intended 3 is not completed + timeouts"));
+}
+
+TEST(ResultsReader, IntervalsMustAddUpToTheSummary) {
+  nlohmann::json j = to_json(sample_run());
+  j["summary"]["counts"]["intended"] = 10;
+  j["summary"]["counts"]["completed"] = 6;
+  j["summary"]["counts"]["ok"] = 6;
+  j["summary"]["counts"]["sent"] = 6;
+  EXPECT_THAT(error_of(j.dump()), HasSubstr("/summary/counts: the intervals add up to"));
+}
+
+TEST(ResultsReader, OtherSchemasAreRefusedByName) {
+  nlohmann::json j = to_json(sample_run());
+  j["schema"] = "openloop.results/2";
+  EXPECT_THAT(error_of(j.dump()), HasSubstr("/schema: \"openloop.results/2\" is not supported"));
+  EXPECT_THAT(error_of("[1, 2]"), HasSubstr("expected a results object, found array"));
+}
+
+TEST(ResultsReader, MissingFileIsAUsageErrorNamingIt) {
+  auto r = read_results("/nonexistent/dir/r.json");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ExitCode::usage);
+  EXPECT_THAT(r.error().message, HasSubstr("/nonexistent/dir/r.json"));
+}
+
+}  // namespace
+}  // namespace openloop::results

@@ -1,0 +1,57 @@
+#include "results/combine.h"
+
+#include <gtest/gtest.h>
+
+#include "hdr/codec.h"
+
+using namespace openloop::results;
+
+namespace {
+RunResults scenario(const char* model, std::size_t intervals, std::uint64_t per_interval, std::int64_t latency_ns) {
+  RunResults r;
+  r.info.model = model;
+  r.measured_s = static_cast<double>(intervals);
+  for (std::size_t i = 0; i < intervals; ++i) {
+    IntervalResult ir;
+    ir.start_s = static_cast<double>(i);
+    ir.counters.intended = ir.counters.completed = ir.counters.ok = per_interval;
+    auto h = make_latency_histogram();
+    h.record(latency_ns, static_cast<std::int64_t>(per_interval));
+    ir.response_time_hist = openloop::hdr::to_compressed_base64(h);
+    r.intervals.push_back(ir);
+    r.totals.add(ir.counters);
+    r.response_time.add(h);
+  }
+  return r;
+}
+}  // namespace
+
+TEST(CombineScenarios, AlignsIntervalsByOffsetAndAddsCountsExactly) {
+  std::vector<ScenarioResults> parts{{"a", 0.0, scenario("open", 4, 10, 1'000'000)},
+                                     {"b", 2.0, scenario("closed", 3, 5, 3'000'000)}};
+  RunResults all = combine_scenarios(parts);
+  EXPECT_EQ(all.info.model, "mixed");
+  ASSERT_EQ(all.intervals.size(), 5u);  // a covers 0..3, b covers 2..4
+  EXPECT_EQ(all.intervals[0].counters.intended, 10u);
+  EXPECT_EQ(all.intervals[2].counters.intended, 15u);
+  EXPECT_EQ(all.intervals[4].counters.intended, 5u);
+  EXPECT_EQ(all.totals.intended, 55u);
+  EXPECT_DOUBLE_EQ(all.measured_s, 5.0);
+  // Histograms are added, not averaged: the combined p50 of 40 samples at 1 ms and 15 at 3 ms is 1 ms, p90 3 ms.
+  EXPECT_EQ(all.response_time.total_count(), 55);
+  EXPECT_LT(all.response_time.value_at_percentile(50), 1'001'000);
+  EXPECT_GT(all.response_time.value_at_percentile(90), 2'990'000);
+  auto third = openloop::hdr::from_compressed_base64(all.intervals[2].response_time_hist);
+  ASSERT_TRUE(third);
+  EXPECT_EQ(third->total_count(), 15);
+}
+
+TEST(CombineScenarios, KeepsEveryScenariosOwnVerdictReasons) {
+  std::vector<ScenarioResults> parts{{"a", 0.0, scenario("open", 2, 10, 1000)}, {"b", 0.0, scenario("open", 2, 10, 1000)}};
+  parts[1].results.verdict.valid = false;
+  parts[1].results.verdict.reasons.push_back("dropped too much");
+  RunResults all = combine_scenarios(parts);
+  EXPECT_FALSE(all.verdict.valid);
+  ASSERT_FALSE(all.verdict.reasons.empty());
+  EXPECT_EQ(all.verdict.reasons.back(), "b: dropped too much");
+}

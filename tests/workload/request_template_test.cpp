@@ -1,0 +1,278 @@
+// Tests for RequestTemplate: exact bytes (as http::render_request would write them), one value per variable
+// per request, keys, no allocation once warm, and every compile error with its message.
+#include "workload/request_template.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+#include <string>
+
+#include "http/request.h"
+
+using namespace openloop;
+using namespace openloop::workload;
+
+// Counts heap allocations made by this test binary, to check that rendering allocates nothing once warm.
+namespace {
+std::atomic<long> g_allocations{0};
+}  // namespace
+
+// GCC pairs the inlined free() below with `new` at call sites and warns; the pairing is right (malloc/free).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+void* operator new(std::size_t size) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+  std::free(p);
+}
+#pragma GCC diagnostic pop
+
+namespace {
+
+net::Url base_url(std::string_view text = "http://example.test:8080") {
+  return *net::parse_url(text);
+}
+
+TemplateText text(std::string value, std::string where) {
+  return TemplateText{std::move(value), std::move(where)};
+}
+
+RequestSpec get(std::string path) {
+  RequestSpec spec;
+  spec.name = "r";
+  spec.path = text(std::move(path), "path");
+  return spec;
+}
+
+struct Fixture {
+  VariableSet vars;
+  Fixture() {
+    EXPECT_TRUE(vars.declare("n", Generator::sequence(41), "n"));
+    EXPECT_TRUE(vars.declare("region", Generator::choice({"eu"}), "region"));
+  }
+  RequestTemplate compile(const RequestSpec& spec, std::string_view url = "http://example.test:8080") {
+    auto t = RequestTemplate::compile(spec, base_url(url), vars, ".", 0);
+    EXPECT_TRUE(t) << (t ? "" : t.error().message);
+    return *t;
+  }
+  std::string error(const RequestSpec& spec) {
+    auto t = RequestTemplate::compile(spec, base_url(), vars, ".", 0);
+    EXPECT_FALSE(t);
+    return t ? std::string() : t.error().message;
+  }
+};
+
+std::string ua() {
+  return std::string(http::default_user_agent());
+}
+
+}  // namespace
+
+TEST(RequestTemplate, RendersExactBytesWithTheDrawnValues) {
+  Fixture f;
+  RequestSpec spec = get("/item/{{n}}?r={{ region }}");
+  spec.headers = {{"X-Trace", text("t-{{n}}", "headers.X-Trace")}};
+  const RequestTemplate t = f.compile(spec, "http://example.test:8080/api/");
+  RenderContext ctx(f.vars, 1, 1, 0, 1);
+  std::string out;
+  EXPECT_EQ(t.render(ctx, out), "41");
+  EXPECT_EQ(out, "GET /api/item/41?r=eu HTTP/1.1\r\nHost: example.test:8080\r\nUser-Agent: " + ua() +
+                     "\r\nX-Trace: t-41\r\n\r\n");
+  EXPECT_EQ(t.render(ctx, out), "42");
+  EXPECT_EQ(out, "GET /api/item/42?r=eu HTTP/1.1\r\nHost: example.test:8080\r\nUser-Agent: " + ua() +
+                     "\r\nX-Trace: t-42\r\n\r\n");
+  EXPECT_EQ(t.target_text(), "/api/item/{{n}}?r={{ region }}");
+}
+
+TEST(RequestTemplate, ComputesContentLengthOfEveryRenderedBody) {
+  Fixture f;
+  RequestSpec spec = get("/cart");
+  spec.method = text("POST", "method");
+  spec.headers = {{"Content-Type", text("application/json", "h")}};
+  spec.body = text("{\"n\": {{n}}, \"q\": {{uniform(7, 7)}}}", "body");
+  const RequestTemplate t = f.compile(spec);
+  RenderContext ctx(f.vars, 1, 1, 0, 1);
+  std::string out;
+  t.render(ctx, out);
+  net::Url url = base_url();
+  url.target = "/cart";
+  const auto expected =
+      http::render_request("POST", url, {{"Content-Type", "application/json"}}, "{\"n\": 41, \"q\": 7}");
+  EXPECT_EQ(out, *expected);
+  EXPECT_NE(out.find("Content-Length: 17\r\n\r\n{\"n\": 41"), std::string::npos);
+}
+
+TEST(RequestTemplate, SendsContentLengthZeroForAnEmptyPostAndNoneForAnEmptyGet) {
+  Fixture f;
+  RequestSpec post = get("/x/{{n}}");
+  post.method = text("POST", "method");
+  RenderContext ctx(f.vars, 1, 1, 0, 1);
+  std::string out;
+  f.compile(post).render(ctx, out);
+  EXPECT_EQ(out, "POST /x/41 HTTP/1.1\r\nHost: example.test:8080\r\nUser-Agent: " + ua() +
+                     "\r\nContent-Length: 0\r\n\r\n");
+  f.compile(get("/x/{{n}}")).render(ctx, out);
+  EXPECT_EQ(out.find("Content-Length"), std::string::npos);
+}
+
+TEST(RequestTemplate, AVariableUsedTwiceHasOneValuePerRequest) {
+  Fixture f;
+  RequestSpec spec = get("/item/{{n}}");
+  spec.method = text("PUT", "method");
+  spec.body = text("id={{n}}&again={{n}}", "body");
+  const RequestTemplate t = f.compile(spec);
+  RenderContext ctx(f.vars, 1, 1, 0, 1);
+  std::string out;
+  t.render(ctx, out);
+  EXPECT_NE(out.find("PUT /item/41 "), std::string::npos);
+  EXPECT_NE(out.find("\r\n\r\nid=41&again=41"), std::string::npos);
+  EXPECT_EQ(t.variables(), (std::vector<std::size_t>{0}));
+}
+
+TEST(RequestTemplate, ATemplateWithoutVariablesIsRenderedOnceAsRenderRequestWouldWriteIt) {
+  Fixture f;
+  RequestSpec spec = get("/health");
+  spec.headers = {{"Host", text("other.test", "h")}, {"User-Agent", text("probe/1", "h")}};
+  const RequestTemplate t = f.compile(spec);
+  ASSERT_TRUE(t.constant_bytes());
+  net::Url url = base_url();
+  url.target = "/health";
+  EXPECT_EQ(*t.constant_bytes(),
+            *http::render_request("GET", url, {{"Host", "other.test"}, {"User-Agent", "probe/1"}}, ""));
+  EXPECT_EQ(*t.constant_bytes(), "GET /health HTTP/1.1\r\nHost: other.test\r\nUser-Agent: probe/1\r\n\r\n");
+  RenderContext ctx(f.vars, 1, 1, 0, 1);
+  std::string out;
+  EXPECT_EQ(t.render(ctx, out), "/health");
+  EXPECT_EQ(out, *t.constant_bytes());
+  EXPECT_EQ(ctx.keys(0).requests(), 1U);
+}
+
+TEST(RequestTemplate, RecordsTheFirstVariableAsTheKey) {
+  Fixture f;
+  RequestSpec spec = get("/a");
+  spec.headers = {{"X-Region", text("{{region}}", "h")}};
+  spec.body = text("{{n}}", "body");
+  const RequestTemplate t = f.compile(spec);
+  EXPECT_EQ(t.key_variable(), 1U);
+  RenderContext ctx(f.vars, 1, 1, 0, 1);
+  std::string out;
+  for (int i = 0; i < 150; ++i) EXPECT_EQ(t.render(ctx, out), "eu");
+  EXPECT_EQ(ctx.keys(0).requests(), 150U);
+  EXPECT_EQ(ctx.keys(0).distinct(), 1U);
+}
+
+TEST(RequestTemplate, RenderingAllocatesNothingOnceWarm) {
+  VariableSet vars;
+  ASSERT_TRUE(vars.declare("sku", Generator::zipf(1'000'000, 1.1), "sku"));
+  RequestSpec spec = get("/item/{{sku}}");
+  spec.method = text("POST", "method");
+  spec.headers = {{"X-Id", text("{{uniform(100000, 999999)}}", "h")}};
+  spec.body = text("{\"sku\": {{sku}}, \"c\": \"{{choice(a, bb, ccc)}}\"}", "body");
+  const RequestTemplate t = *RequestTemplate::compile(spec, base_url(), vars, ".", 0);
+  RenderContext ctx(vars, 1, 1, 0, 1);
+  std::string out;
+  out.reserve(512);
+  for (int i = 0; i < 100; ++i) t.render(ctx, out);  // warm: the body scratch buffer grows to its largest
+  const long before = g_allocations.load();
+  for (int i = 0; i < 10000; ++i) t.render(ctx, out);
+  EXPECT_EQ(g_allocations.load(), before);
+}
+
+TEST(RequestTemplate, SameSeedAndWorkerRenderTheSameRequests) {
+  VariableSet vars;
+  ASSERT_TRUE(vars.declare("sku", Generator::zipf(1000, 1.1), "sku"));
+  const RequestTemplate t = *RequestTemplate::compile(get("/item/{{sku}}"), base_url(), vars, ".", 0);
+  auto run = [&](std::uint64_t seed, unsigned worker) {
+    RenderContext ctx(vars, 1, seed, worker, 4);
+    std::string out, all;
+    for (int i = 0; i < 100; ++i) {
+      t.render(ctx, out);
+      all += out;
+    }
+    return all;
+  };
+  EXPECT_EQ(run(5, 2), run(5, 2));
+  EXPECT_NE(run(5, 2), run(5, 3));
+}
+
+TEST(RequestTemplateErrors, EachNamesThePartAndWhatIsAccepted) {
+  Fixture f;
+  EXPECT_EQ(
+      f.error(get("/item/{{skuu}}")),
+      "path: unknown variable \"skuu\" in {{skuu}}; declared variables: n, region; or write a generator "
+      "inline, e.g. {{zipf(1000, 1.1)}}");
+  EXPECT_EQ(f.error(get("/item/{{n")),
+            "path: \"/item/{{n\": a {{ is not closed; write {{name}} or {{zipf(1000, 1.1)}}");
+  EXPECT_EQ(f.error(get("/item/{{ }}")), "path: \"/item/{{ }}\": {{}} names no variable");
+  EXPECT_EQ(f.error(get("item/1")), "path: \"item/1\" must begin with /, e.g. /item/{{sku}}");
+  EXPECT_EQ(
+      f.error(get("/a b")),
+      "path: request target '/a b' is empty or contains spaces or control characters; percent-encode them");
+  EXPECT_EQ(
+      f.error(get("/q/{{zipf(0, 1)}}")),
+      "path: \"zipf(0, 1)\": N must be a whole number from 1 to 2^53; accepted: zipf(N, S), uniform(A, B), "
+      "sequence(START), choice(V1, V2, ...), csv(FILE, COLUMN[, random])");
+  RequestSpec method = get("/");
+  method.method = text("GE T", "method");
+  EXPECT_EQ(
+      f.error(method),
+      "method: method 'GE T' is not a token; use e.g. GET, POST, PUT, DELETE (made of letters, digits and "
+      "!#$%&'*+-.^_`|~)");
+}
+
+TEST(RequestTemplateErrors, HeadersAreCheckedWithRenderRequestsRules) {
+  Fixture f;
+  auto with_header = [&](std::string name, std::string value) {
+    RequestSpec spec = get("/");
+    spec.headers = {{std::move(name), text(std::move(value), "headers.X")}};
+    return f.error(spec);
+  };
+  EXPECT_EQ(
+      with_header("X Bad", "1"),
+      "headers.X: header 'X Bad: 1': name 'X Bad' is not a token; a header name is made of letters, digits "
+      "and !#$%&'*+-.^_`|~");
+  EXPECT_EQ(with_header("X-A", "a\nb"),
+            "headers.X: header 'X-A': the value contains CR, LF or NUL; a header value is a single line");
+  EXPECT_EQ(
+      with_header("Content-Length", "5"),
+      "headers.X: Content-Length is computed for every request from the rendered body; remove the header");
+  EXPECT_EQ(with_header("Transfer-Encoding", "chunked"),
+            "headers.X: header 'Transfer-Encoding: chunked': not supported; the body is always sent with "
+            "Content-Length (remove the header)");
+}
+
+TEST(RequestTemplateErrors, ValuesAVariableCanProduceMustFitWhereItIsUsed) {
+  Fixture f;
+  EXPECT_EQ(
+      f.error(get("/city/{{choice(paris, \"new york\")}}")),
+      "path: variable choice(paris, \"new york\") can produce \"new york\", which is empty or has a space or "
+      "control character; a request target cannot: percent-encode the values (e.g. %20 for a space)");
+  RequestSpec spec = get("/");
+  spec.headers = {{"X-A", text("{{choice(\"a\nb\")}}", "headers.X-A")}};
+  EXPECT_EQ(f.error(spec),
+            "headers.X-A: variable choice(\"a\\nb\") can produce \"a\\nb\", which has CR, LF or NUL; a "
+            "header value "
+            "is a single line");
+}
+
+TEST(StatusRange, ParsesRangesAndSingleStatuses) {
+  EXPECT_EQ(*parse_status_range("200-299", "expect"), (StatusRange{200, 299}));
+  EXPECT_EQ(*parse_status_range("201", "expect"), (StatusRange{201, 201}));
+  EXPECT_EQ(parse_status_range("201", "expect")->to_string(), "201");
+  EXPECT_TRUE((StatusRange{200, 299}).contains(204));
+  EXPECT_FALSE((StatusRange{200, 299}).contains(301));
+  for (const char* bad : {"", "2xx", "299-200", "99", "600", "200-", "-200"}) {
+    auto r = parse_status_range(bad, "expect");
+    ASSERT_FALSE(r) << bad;
+    EXPECT_EQ(r.error().message, "expect: \"" + std::string(bad) +
+                                     "\" is not a status range; use e.g. 200-299 or 201 (statuses 100-599)");
+  }
+}
