@@ -5,16 +5,21 @@ WERROR ?= OFF
 JOBS ?= $(shell nproc)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build test unit-test e2e-test demo bench format clean
+.PHONY: all deps configure build binary test unit-test e2e-test demo bench format clean
 
 all: build
 
 deps:
 	@$(SUDO) scripts/install-deps
 
-build: deps
+configure: deps
 	@cmake --preset $(PRESET) -DOPENLOOP_WERROR=$(WERROR) >/dev/null
+
+build: configure
 	@cmake --build --preset $(PRESET) -j $(JOBS)
+
+binary: configure
+	@cmake --build --preset $(PRESET) -j $(JOBS) --target openloop
 
 test: build
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) --timeout 300
@@ -25,7 +30,7 @@ unit-test: build
 e2e-test: build
 	@cd $(BUILD_DIR) && ctest --output-on-failure -L e2e
 
-demo: build
+demo: binary
 	@scripts/demo $(BUILD_DIR)/src/cli/openloop
 
 bench: build
