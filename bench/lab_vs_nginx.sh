@@ -25,11 +25,12 @@ cleanup() {
 }
 trap cleanup EXIT
 
-free_port() {  # a loopback port nobody listens on
-  local port
+free_port() {  # a loopback port no socket uses, below the ephemeral range (where outgoing connections take theirs)
+  local port low
+  low=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range)
   for _ in $(seq 50); do
-    port=$((20000 + RANDOM % 40000))
-    ss -Hltn "sport = :$port" | grep -q . || { echo "$port"; return; }
+    port=$((10000 + RANDOM % (low > 10001 ? low - 10000 : 20000)))
+    ss -Htan "sport = :$port" | grep -q . || { echo "$port"; return; }
   done
   echo "lab_vs_nginx: no free port found" >&2
   exit 4

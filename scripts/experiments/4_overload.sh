@@ -73,6 +73,9 @@ for config in "${CONFIGS[@]}"; do
   echo "per second, goodput as % of offered (10 a line; the step up is at ${BASE}s, the step down at ${DROP}s):"
   jq -r '[.intervals[] | if .counts.intended > 0 then (100 * .counts.ok / .counts.intended | round) else "-" end]
     | [range(0; length; 10) as $i | "  \($i | tostring | (" " * (3 - length)) + .)s: " + (.[$i:$i + 10] | map(tostring | (" " * (3 - length)) + .) | join(" "))] | .[]' "$f"
+  echo "per second, response time p50 in ms (censored at the timeout):"
+  jq -r '[.intervals[] | .response_time_ms.p50 // 0 | round]
+    | [range(0; length; 10) as $i | "  \($i | tostring | (" " * (3 - length)) + .)s: " + (.[$i:$i + 10] | map(tostring | (" " * (4 - length)) + .) | join(" "))] | .[]' "$f"
   echo "lab queue depth (deepest in each second, every 5th second from 0):"
   jq -r '[.[] | select(.t >= 0 and .t % 5 == 0) | "\(.t)s:\(.max_queue_depth)"] | join(" ")' "$EXP_DIR/$config.lab_history.json" | fold -s -w 110
 done

@@ -17,20 +17,18 @@ LAB_PID=
 LAB_URL=
 trap 'stop_lab; echo "(results JSON kept in $EXP_DIR)" >&2' EXIT
 
-prio() {
-  if [[ $RT != 0 ]]; then
-    chrt -f 10 "$@"
-  elif [[ $NICE != 0 ]]; then
-    nice -n "$NICE" "$@"
-  else
-    "$@"
-  fi
-}
+# The priority prefix of every lab and run (chrt and nice exec the command, so a background job's $! is its pid).
+PRIO=()
+if [[ $RT != 0 ]]; then
+  PRIO=(chrt -f 10)
+elif [[ $NICE != 0 ]]; then
+  PRIO=(nice -n "$NICE")
+fi
 
 # start_lab ARGS...: a fresh lab on a free loopback port; sets LAB_URL and LAB_T0 (epoch ns when it started).
 start_lab() {
   stop_lab
-  prio "$OPENLOOP" lab --listen 127.0.0.1:0 "$@" >"$EXP_DIR/lab.out" 2>&1 &
+  "${PRIO[@]}" "$OPENLOOP" lab --listen 127.0.0.1:0 "$@" >"$EXP_DIR/lab.out" 2>&1 &
   LAB_PID=$!
   LAB_T0=$(date +%s%N)
   local port=
@@ -44,11 +42,12 @@ start_lab() {
 }
 
 stop_lab() {
-  if [[ -n $LAB_PID ]]; then
-    kill -TERM "$LAB_PID" 2>/dev/null || true
-    wait "$LAB_PID" 2>/dev/null || true
-    LAB_PID=
-  fi
+  [[ -n $LAB_PID ]] || return 0
+  kill -TERM "$LAB_PID" 2>/dev/null || true
+  for _ in $(seq 50); do kill -0 "$LAB_PID" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL "$LAB_PID" 2>/dev/null || true
+  wait "$LAB_PID" 2>/dev/null || true
+  LAB_PID=
 }
 
 # lab_stats: GET /_lab/stats as JSON.
@@ -62,7 +61,7 @@ lab_seconds_now() { lab_stats | jq '.uptime_s'; }
 run_ol() {
   local name=$1 rc=0
   shift
-  prio timeout --signal=INT --kill-after=10 600 "$OPENLOOP" run "$LAB_URL/" "$@" --json "$EXP_DIR/$name.json" \
+  "${PRIO[@]}" timeout --signal=INT --kill-after=10 600 "$OPENLOOP" run "$LAB_URL/" "$@" --json "$EXP_DIR/$name.json" \
     --quiet >"$EXP_DIR/$name.txt" 2>&1 || rc=$?
   if [[ $rc != 0 && $rc != 3 ]]; then
     echo "openloop run $name failed (exit $rc):" >&2

@@ -25,6 +25,9 @@ constexpr Subcommand k_subcommands[] = {
      openloop::cli::setup_report},
     {"merge", "Merge the results of several runs of one plan (threads, runs, hosts) exactly",
      openloop::cli::setup_merge},
+    {"ramp", "Step the offered rate up and find the knee, the capacity and collapse", openloop::cli::setup_ramp},
+    {"probe", "Procedures that probe failure modes: `probe metastable` (does it recover after a trigger?)",
+     openloop::cli::setup_probe},
 };
 
 }  // namespace

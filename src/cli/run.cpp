@@ -1,7 +1,11 @@
 // `openloop run`: build the plan, run it with signal handling, print the summary, write the results, exit code.
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <limits>
+#include <optional>
 #include <thread>
 
 #include <fmt/format.h>
@@ -18,24 +22,34 @@
 #include "report/live_ticker.h"
 #include "report/summary.h"
 #include "results/results_json.h"
+#include "results/slo_abort.h"
 
 namespace openloop::cli {
 namespace {
 
-
-
 // Runs the plan with the live view on stderr (a terminal: redrawn every second; otherwise a line every 10 s;
-// --quiet: none).
+// --quiet: none) and, with --abort-on-slo, `slo_abort` judging every finalized interval.
 Result<results::RunResults> run_with_live_view(const engine::RunPlan& plan, const RunOptions& o,
-                                               std::atomic<int>& stop) {
-  if (o.quiet) return engine::run(plan, stop);
+                                               std::atomic<int>& stop, results::SloAbort* slo_abort) {
+  const auto judge_slos = [&o, &stop, slo_abort](const results::RunResults& so_far) {
+    if (slo_abort == nullptr || !slo_abort->stop_if_certain({&so_far}, stop) || o.quiet) return;
+    fmt::print(stderr, "\nSLO {} is certain to fail: stopping early (--abort-on-slo); waiting for in-flight "
+                       "requests\n",
+               slo_abort->failed()->text);
+  };
+  if (o.quiet) {
+    return engine::run(plan, stop, slo_abort != nullptr ? engine::ProgressFn(judge_slos) : engine::ProgressFn());
+  }
   fmt::print(stderr, "openloop run: {} {} for {}s{} on {} thread(s)\n", plan.method, plan.url_text,
              to_seconds(plan.duration),
              plan.warmup.count() > 0 ? fmt::format(" after {}s warm-up", to_seconds(plan.warmup)) : "", plan.threads);
   const bool terminal = isatty(fileno(stderr)) != 0;
   report::LiveTicker live(report::LiveView({plan.warmup, plan.duration, plan.model == engine::Model::open}), stderr,
                           terminal, terminal ? std::chrono::seconds(1) : std::chrono::seconds(10));
-  auto results = engine::run(plan, stop, [&live](const results::RunResults& so_far) { live.update(so_far); });
+  auto results = engine::run(plan, stop, [&live, &judge_slos](const results::RunResults& so_far) {
+    live.update(so_far);
+    judge_slos(so_far);
+  });
   live.stop();
   return results;
 }
@@ -79,16 +93,29 @@ int run_command(const RunOptions& o) {
     fmt::print(stderr, "openloop run: {}\n", plan.error().message);
     return static_cast<int>(plan.error().code);
   }
+  std::vector<std::string> names;
+  for (const auto& r : plan->requests) names.push_back(r.name);
+  auto slos = parse_slos(o, names);
+  if (!slos) {
+    fmt::print(stderr, "openloop run: {}\n", slos.error().message);
+    return static_cast<int>(slos.error().code);
+  }
+  std::optional<results::SloAbort> slo_abort;
+  if (o.abort_on_slo) {
+    slo_abort.emplace(*slos, std::vector{results::SloAbortPart{names, planned_intended(*plan)}});
+  }
   std::atomic<int> stop{0};
   Result<results::RunResults> results;
   {
     SignalWatcher watcher(stop);
-    results = run_with_live_view(*plan, o, stop);
+    results = run_with_live_view(*plan, o, stop, slo_abort ? &*slo_abort : nullptr);
   }
   if (!results) {
     fmt::print(stderr, "openloop run: {}\n", results.error().message);
     return static_cast<int>(results.error().code);
   }
+  if (slo_abort) slo_abort->mark(*results, stop.load());
+  results->slos = results::evaluate_slos(*slos, *results);
   stamp_context(*results, *plan, std::chrono::system_clock::now());
   std::fputs(report::render_summary(*results).c_str(), stdout);
   std::fflush(stdout);
@@ -114,7 +141,23 @@ int exit_code_for(const results::RunResults& r) {
     return static_cast<int>(ExitCode::runtime);  // the target was unreachable: nothing was measured
   }
   if (!r.verdict.valid) return static_cast<int>(ExitCode::invalid_run);
+  if (!r.aborted_by_slo.empty() || !results::all_met(r.slos)) return static_cast<int>(ExitCode::slo_failed);
   return static_cast<int>(ExitCode::ok);
+}
+
+double planned_intended(const engine::RunPlan& plan) {
+  if (plan.user_driven()) return std::numeric_limits<double>::infinity();
+  const double expected = plan.profile.total_expected() - plan.profile.cumulative(plan.warmup);
+  // Constant arrivals land within a few of the expected count; a Poisson count varies by about √n, so six
+  // standard deviations make the bound safe in practice (a bound too low would abort a run that could still
+  // pass).
+  const double margin = plan.arrival == workload::ArrivalKind::poisson
+                            ? 6 * std::sqrt(expected) + 10
+                            : static_cast<double>(plan.threads) + 2;
+  const double steps = plan.model == engine::Model::sessions
+                           ? static_cast<double>(std::max<std::size_t>(1, plan.steps.size()))
+                           : 1.0;
+  return (expected + margin) * steps;
 }
 
 Action setup_run(CLI::App& sub) {

@@ -3,6 +3,7 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <thread>
 
@@ -13,7 +14,6 @@
 #include "workload/duration_distribution.h"
 
 namespace openloop::cli {
-namespace {
 
 void add_target_options(CLI::App& sub, RunOptions& o) {
   sub.add_option("target", o.url, "Target URL (http:// or https://), or a scenario file (plan.yaml)")->required();
@@ -53,6 +53,31 @@ void add_client_options(CLI::App& sub, RunOptions& o) {
   sub.add_option("--success", o.success, "Statuses that count as success, e.g. 200-299")->capture_default_str();
 }
 
+void add_retry_options(CLI::App& sub, engine::RetryOptions& o) {
+  sub.add_option("--retry-attempts", o.attempts,
+                 "Attempts per request in total, the first included (1 = no retries); the --timeout deadline from "
+                 "the intended time spans them all, and latency runs from the first intended time to the last outcome")
+      ->capture_default_str();
+  sub.add_option("--retry-on", o.retry_on,
+                 "What is retried: a comma list of timeout (a --per-try-timeout cut), connect, 5xx, 429 "
+                 "(default with retries: connect,5xx)");
+  sub.add_option("--per-try-timeout", o.per_try_timeout,
+                 "Abandon an attempt (closing its connection) after D, or at the overall deadline if sooner "
+                 "(default: none)");
+  sub.add_option("--backoff", o.backoff, "Jitter between attempts (AWS's variants): full | equal | decorrelated (default full)");
+  sub.add_option("--backoff-base", o.backoff_base, "Backoff base: retry k waits up to base·2^(k-1) (default 25ms)");
+  sub.add_option("--backoff-max", o.backoff_max, "Backoff cap (default 250ms)");
+  sub.add_flag("--honor-retry-after", o.honor_retry_after,
+               "A 429 or 503 with Retry-After: SECONDS waits that long instead of the backoff (no retry when that "
+               "passes the deadline)");
+  sub.add_option("--retry-budget", o.budget,
+                 "Retry budget, each worker holding its share: ratio:20%[,min=10/s][,ttl=10s] (Finagle), "
+                 "tokens:max=10[,ratio=0.1] (gRPC), quota:500[,cost=5][,timeout-cost=10] (AWS SDK)");
+  sub.add_option("--send-deadline", o.send_deadline,
+                 "Send each attempt's remaining deadline in milliseconds in header NAME (as gRPC's grpc-timeout), "
+                 "e.g. X-Deadline, so the target can drop work nobody waits for");
+}
+
 void add_output_options(CLI::App& sub, RunOptions& o) {
   sub.add_option("--json", o.json, "Write the results (schema openloop.results/1) to FILE, atomically");
   sub.add_option("--hlog", o.hlog,
@@ -60,7 +85,14 @@ void add_output_options(CLI::App& sub, RunOptions& o) {
                  "to FILE, atomically");
   sub.add_option("--html", o.html, "Write a self-contained HTML report (opens offline) to FILE, atomically");
   sub.add_flag("-q,--quiet", o.quiet, "Print only the summary: no live view");
+  sub.add_option("--slo", o.slos,
+                 "Service-level objective, repeatable: p99<=200ms, mean<50ms, max<=2s, errors<=0.1%, timeouts<1%, "
+                 "dropped<1%, goodput>=99%, throughput>=500/s; NAME:... for one request. Exit 1 when one is not met");
+  sub.add_flag("--abort-on-slo", o.abort_on_slo,
+               "Stop the run early (exit 1) once an --slo is certain to fail whatever the rest of the run does");
 }
+
+namespace {
 
 Result<std::pair<int, int>> parse_success(const std::string& text) {
   int lo = 0, hi = 0;
@@ -164,6 +196,7 @@ Result<void> build_workload(const RunOptions& o, engine::RunPlan& plan) {
 Result<void> build_client(const RunOptions& o, engine::RunPlan& plan) {
   plan.timeout = OPENLOOP_TRY(parse_duration(o.timeout, "--timeout"));
   if (plan.timeout.count() == 0) return usage_error("--timeout: must be greater than 0, e.g. 5s");
+  plan.retry = OPENLOOP_TRY(engine::parse_retry_policy(o.retry, plan.timeout));
   const auto [lo, hi] = OPENLOOP_TRY(parse_success(o.success));
   plan.success_min = lo;
   plan.success_max = hi;
@@ -238,7 +271,27 @@ void add_run_options(CLI::App& sub, RunOptions& o) {
   add_target_options(sub, o);
   add_workload_options(sub, o);
   add_client_options(sub, o);
+  add_retry_options(sub, o.retry);
   add_output_options(sub, o);
+}
+
+Result<std::vector<results::Slo>> parse_slos(const RunOptions& o, const std::vector<std::string>& request_names) {
+  if (o.abort_on_slo && o.slos.empty()) {
+    return usage_error("--abort-on-slo: needs at least one --slo to judge, e.g. --slo 'p99<=200ms'");
+  }
+  std::vector<results::Slo> out;
+  for (const auto& text : o.slos) {
+    results::Slo slo = OPENLOOP_TRY(results::parse_slo(text, "--slo"));
+    if (!slo.request.empty() &&
+        std::find(request_names.begin(), request_names.end(), slo.request) == request_names.end()) {
+      std::string names;
+      for (const auto& n : request_names) names += fmt::format("{}\"{}\"", names.empty() ? "" : ", ", n);
+      return usage_error(fmt::format("--slo \"{}\": the plan has no request named \"{}\" (its requests: {})", text,
+                                     slo.request, names));
+    }
+    out.push_back(std::move(slo));
+  }
+  return out;
 }
 
 Result<engine::RunPlan> build_plan(const RunOptions& o) {

@@ -1,6 +1,7 @@
 // `openloop run plan.yaml`: every scenario of a scenario file at once; one summary per scenario and the combined run.
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include <fmt/format.h>
@@ -15,6 +16,7 @@
 #include "report/summary.h"
 #include "results/combine.h"
 #include "results/results_json.h"
+#include "results/slo_abort.h"
 #include "workload/scenario_file.h"
 
 namespace openloop::cli {
@@ -66,6 +68,7 @@ int run_plan_file(const RunOptions& o) {
     s.fd_limit = raise_fd_limit();
     s.insecure = o.insecure;
     s.ca_file = o.cacert;
+    s.retry = o.retry;
     if (!o.quiet) fmt::print(stderr, "{}\n", plan->describe());
     return engine::plans_from_workload(plan, s);
   }();
@@ -73,11 +76,32 @@ int run_plan_file(const RunOptions& o) {
     fmt::print(stderr, "openloop run: {}\n", prepared.error().message);
     return static_cast<int>(prepared.error().code);
   }
+  // Every scenario's plan lists all the file's requests, so the names of the first are everyone's.
+  std::vector<std::string> names;
+  for (const auto& r : prepared->front().requests) names.push_back(r.name);
+  auto slos = parse_slos(o, names);
+  if (!slos) {
+    fmt::print(stderr, "openloop run: {}\n", slos.error().message);
+    return static_cast<int>(slos.error().code);
+  }
+  std::optional<results::SloAbort> slo_abort;
+  engine::MultiProgressFn judge_slos;
   std::atomic<int> stop{0};
+  if (o.abort_on_slo) {
+    std::vector<results::SloAbortPart> watched;
+    for (const auto& p : *prepared) watched.push_back({names, planned_intended(p)});
+    slo_abort.emplace(*slos, std::move(watched));
+    judge_slos = [&](const std::vector<const results::RunResults*>& so_far) {
+      if (!slo_abort->stop_if_certain(so_far, stop) || o.quiet) return;
+      fmt::print(stderr, "\nSLO {} is certain to fail: stopping early (--abort-on-slo); waiting for in-flight "
+                         "requests\n",
+                 slo_abort->failed()->text);
+    };
+  }
   Result<std::vector<results::RunResults>> ran;
   {
     SignalWatcher watcher(stop);
-    ran = engine::run_all(*prepared, stop);
+    ran = engine::run_all(*prepared, stop, judge_slos);
   }
   if (!ran) {
     fmt::print(stderr, "openloop run: {}\n", ran.error().message);
@@ -86,14 +110,24 @@ int run_plan_file(const RunOptions& o) {
   std::vector<results::ScenarioResults> parts;
   for (std::size_t i = 0; i < ran->size(); ++i) {
     const auto& p = (*prepared)[i];
+    if (slo_abort) slo_abort->mark((*ran)[i], stop.load());
     parts.push_back({p.scenario, to_seconds(p.start_offset + p.warmup), std::move((*ran)[i])});
     parts.back().results.info.environment = environment();
   }
   results::RunResults all = parts.size() == 1 ? parts.front().results : results::combine_scenarios(parts);
   all.info.environment = environment();
+  if (slo_abort) slo_abort->mark(all, stop.load());
+  // SLOs are judged on the scenarios together: a request's SLO on that request across every scenario sending
+  // it.
+  results::RunResults slo_view;
+  for (const auto& part : parts) {
+    results::add_for_slos(slo_view, part.results, part.results.info.request_names);
+  }
+  slo_view.measured_s = all.measured_s;
+  all.slos = results::evaluate_slos(*slos, slo_view);
   for (const auto& part : parts) {
     if (parts.size() > 1) fmt::print("=== scenario {} ===\n", part.name);
-    std::fputs(report::render_summary(part.results).c_str(), stdout);
+    std::fputs(report::render_summary(parts.size() == 1 ? all : part.results).c_str(), stdout);
     std::fputs("\n", stdout);
   }
   if (parts.size() > 1) {

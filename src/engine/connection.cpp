@@ -10,7 +10,9 @@ namespace openloop::engine {
 using results::ErrorKind;
 
 Connection::Connection(ConnectionOwner& owner, net::EventLoop& loop, const ConnectionConfig& config)
-    : m_owner(owner), m_loop(loop), m_config(config) {}
+    : m_owner(owner), m_loop(loop), m_config(config) {
+  if (config.capture_retry_after) m_parser.capture_retry_after(true);
+}
 
 bool Connection::open() {
   const int fd = net::tcp_connect_nonblocking(*m_config.endpoint);

@@ -46,6 +46,7 @@ nlohmann::json RunPlan::describe() const {
   } else {
     j["users"] = users;
   }
+  j["retry"] = retry.describe();
   if (!think.is_zero()) j["think"] = think.to_string();
   j["think_mean_s"] = to_seconds(think.mean());
   if (model == Model::pacing) {

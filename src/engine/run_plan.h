@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/time.h"
+#include "engine/retry_policy.h"
 #include "http/request.h"
 #include "net/resolver.h"
 #include "net/url.h"
@@ -76,6 +77,7 @@ struct RunPlan {
   Nanos timeout = std::chrono::seconds(5);
   int success_min = 100;  ///< a completed response is ok when success_min ≤ status ≤ success_max
   int success_max = 399;
+  RetryPolicy retry;  ///< retries, per-try timeout, budget and the deadline header (default: one attempt, none)
 
   // Scenario files: the loaded plan (templates, variables) this run belongs to, and its scenario.
   std::shared_ptr<const workload::WorkloadPlan> workload;

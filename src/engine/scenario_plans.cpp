@@ -71,6 +71,7 @@ Result<std::vector<RunPlan>> plans_from_workload(std::shared_ptr<const workload:
     p.timeout = w.defaults.timeout;
     p.success_min = w.defaults.success.min;
     p.success_max = w.defaults.success.max;
+    p.retry = OPENLOOP_TRY(parse_retry_policy(settings.retry, p.timeout));
     p.on_saturation = settings.on_saturation;
     p.workload = workload;
     p.scenario_index = i;

@@ -21,11 +21,12 @@ struct RunSettings {
   std::uint64_t fd_limit = 1024;
   bool insecure = false;
   std::string ca_file;
+  RetryOptions retry;                  ///< the retry flags, applied to every scenario (with its own timeout)
 };
 
 /// One RunPlan per scenario. Requests keep the plan's indices (a scenario's mix or steps refer to them); constant
-/// ones are rendered once, templated ones render per request. Errors (usage): a warm-up as long as a scenario;
-/// (runtime) DNS.
+/// ones are rendered once, templated ones render per request. Errors (usage): a warm-up as long as a scenario, bad
+/// retry flags (parse_retry_policy); (runtime) DNS.
 Result<std::vector<RunPlan>> plans_from_workload(std::shared_ptr<const workload::WorkloadPlan> workload,
                                                  const RunSettings& settings);
 

@@ -40,13 +40,16 @@ Worker::Worker(const RunPlan& plan, unsigned index, SSL_CTX* tls, const std::ato
       m_rng(plan.workload ? workload::scenario_rng(plan.workload->scenarios[plan.scenario_index], plan.scenario_index,
                                                    plan.worker_base + index)
                           : Rng(plan.seed, 1000 + index)),
-      m_read_buffer(k_read_buffer) {
+      m_read_buffer(k_read_buffer),
+      m_budget(plan.retry.budget, plan.threads),
+      m_retry_rng(plan.seed, 3000 + index) {
   m_config.endpoint = &plan.endpoints.front();
   m_config.tls = tls;
   m_config.host = plan.url.host;
   m_config.read_buffer = m_read_buffer.data();
   m_config.read_buffer_size = m_read_buffer.size();
   m_config.open_count = &m_open_count;
+  m_config.capture_retry_after = plan.retry.honor_retry_after;
   double sum = 0;
   for (const auto& r : plan.requests) m_mix_cumulative.push_back(sum += r.weight);
   if (plan.workload) {
@@ -76,6 +79,7 @@ Result<void> Worker::init() {
   m_idle.reserve(slots);
   for (std::uint64_t i = 0; i < slots; ++i) {
     m_connections.push_back(std::make_unique<Connection>(*this, *m_loop, m_config));
+    m_connections.back()->id = static_cast<std::uint32_t>(i);
     m_closed.push_back(m_connections.back().get());
   }
   std::reverse(m_closed.begin(), m_closed.end());
@@ -97,7 +101,11 @@ void Worker::run() {
   const bool users = m_plan.user_driven();
   m_next_arrival = users ? std::nullopt : m_schedule.next();
   const SteadyTime begin = SteadyClock::now();
-  if (users) start_users(std::max(begin, m_start));
+  if (users) {
+    start_users(std::max(begin, m_start));
+  } else {
+    prewarm();
+  }
   m_next_handover = begin + k_handover_period;
   for (;;) {
     const SteadyTime now = SteadyClock::now();
@@ -110,7 +118,7 @@ void Worker::run() {
     if (m_scheduling) issue_due_arrivals(now);
     m_timers.fire_due(now);
     expire(now);
-    if (!m_scheduling && (m_head == nullptr && m_queue_size == 0)) break;
+    if (!m_scheduling && m_head == nullptr && m_timed == nullptr && m_waiting == 0 && m_queue_size == 0) break;
     if (!m_scheduling && (now >= m_grace_end || stop == static_cast<int>(StopRequest::immediate))) {
       resolve_unfinished(now);
       break;
@@ -129,6 +137,21 @@ void Worker::run() {
   }
   hand_over(true);
   m_done.store(true, std::memory_order_release);
+}
+
+void Worker::prewarm() {
+  // Open a few connections before the first arrival, enough for about half a millisecond of this worker's peak
+  // rate, so the first requests do not all pay for a connect. They are counted with the warm-up.
+  const double rate = m_plan.profile.max_rate() * static_cast<double>(std::max<std::size_t>(1, m_plan.steps.size())) /
+                      m_plan.threads;
+  const auto wanted = std::min<std::size_t>(m_closed.size(), static_cast<std::size_t>(rate * 0.0005) + 2);
+  for (std::size_t i = 0; i < wanted; ++i) {
+    Connection* c = m_closed.back();
+    if (!c->open()) break;
+    m_closed.pop_back();
+    ++stats(-1).counters.connections_opened;
+  }
+  m_report.peak_connections = std::max(m_report.peak_connections, m_open_count);
 }
 
 SteadyTime Worker::next_wakeup() const {
@@ -193,6 +216,10 @@ std::uint32_t Worker::pick_request() {
 
 Connection* Worker::free_connection() {
   Connection* conn = nullptr;
+  // Before opening a new connection, collect responses that have already arrived: when the loop is behind, the
+  // due arrivals are issued before I/O is polled, and opening a connection per arrival (socket, connect, epoll_ctl)
+  // would slow the loop further and spiral. A zero-timeout poll returns connections to the idle pool cheaply.
+  if (m_idle.empty() && m_loop->poll(SteadyTime{}) < 0) return nullptr;
   if (!m_idle.empty()) {
     conn = m_idle.back();
     m_idle.pop_back();
@@ -230,28 +257,12 @@ void Worker::start_request(Connection& c, SteadyTime intended, std::int64_t inte
   // protocol's; connection setup is part of service time, as it is for a real client on a fresh connection.
   const SteadyTime dispatched = SteadyClock::now();
   results::record_ns(stats(interval).send_lateness, (dispatched - intended).count());
-  std::string_view bytes = spec.bytes;
-  if (spec.templ != nullptr) {
-    spec.templ->render(*m_render, c.out);  // draws this request's variables into the connection's buffer
-    bytes = c.out;
-  }
-  const InFlight r{intended, dispatched, intended + m_plan.timeout, interval, bytes, request, user, spec.head()};
-  if (c.state() == Connection::State::closed) {
-    ++stats(interval).counters.connections_opened;
-    if (!c.open()) {  // the socket could not even be created (e.g. out of file descriptors)
-      account(interval, request, [](results::Counters& k, auto&, auto&) { ++k.error(ErrorKind::connect); });
-      m_recorder.remove_pending(interval);
-      if (user < 0) {
-        m_closed.push_back(&c);
-      } else {
-        after_request(static_cast<std::uint32_t>(user), SteadyClock::now(), Outcome::failed);
-      }
-      return;
-    }
-    m_report.peak_connections = std::max(m_report.peak_connections, m_open_count);
-  }
-  link(c, r.deadline);
-  c.assign(r);
+  m_budget.on_request(dispatched);
+  InFlight r{intended, dispatched, intended + m_plan.timeout, interval, {}, request, user, spec.head()};
+  r.attempt_start = dispatched;
+  if (spec.templ != nullptr) spec.templ->render(*m_render, c.out);  // draws this request's variables
+  prepare_attempt(c, r, spec.templ != nullptr ? &c.out : nullptr);
+  launch(c, r);
 }
 
 void Worker::release(Connection& c) {
@@ -273,11 +284,15 @@ void Worker::release(Connection& c) {
 // ---- outcomes -------------------------------------------------------------------------------------------------
 
 void Worker::on_sent(Connection& c, SteadyTime /*now*/, std::size_t bytes) {
-  const InFlight& r = c.request();
-  account(r.interval, r.request, [bytes](results::Counters& k, auto&, auto&) {
-    ++k.sent;
+  InFlight& r = c.request();
+  const bool first_sent = !r.logical_sent, retry = r.attempt > 1;
+  account(r.interval, r.request, [=](results::Counters& k, auto&, auto&) {
+    if (first_sent) ++k.sent;  // the logical request counts as sent once, whichever attempt went out first
+    ++k.attempts;
+    if (retry) ++k.retries;
     k.bytes_out += bytes;
   });
+  r.logical_sent = true;
 }
 
 void Worker::on_ready(Connection& c) {
@@ -287,17 +302,14 @@ void Worker::on_ready(Connection& c) {
 void Worker::on_response(Connection& c, SteadyTime now, int status, std::uint64_t bytes_in) {
   const InFlight& r = c.request();
   const RequestSpec& spec = m_plan.requests[r.request];
-  const bool ok = status >= spec.success_min && status <= spec.success_max && now <= r.deadline;
-  const std::int64_t rt = (now - r.intended).count(), st = (now - r.sent).count();
-  const std::size_t status_class = status >= 100 && status < 600 ? static_cast<std::size_t>(status / 100) : 0;
-  account(r.interval, r.request, [&](results::Counters& k, hdr::Histogram& rh, hdr::Histogram& sh) {
-    ++k.completed;
-    ++k.status_class[status_class];
-    if (ok) ++k.ok;
-    k.bytes_in += bytes_in;
-    results::record_ns(rh, rt);
-    results::record_ns(sh, st);
-  });
+  const bool ok = status >= spec.success_min && status <= spec.success_max && now <= r.intended + m_plan.timeout;
+  account(r.interval, r.request, [bytes_in](results::Counters& k, auto&, auto&) { k.bytes_in += bytes_in; });
+  record_attempt(r, now);
+  const std::int32_t user = r.user;
+  if (end_attempt(r, c, AttemptEnd{AttemptEnd::Kind::response, ok, status, ErrorKind::connect, now})) {
+    detach(c, user);
+    return;
+  }
   finish_request(c, now, ok ? Outcome::ok : Outcome::failed);
 }
 
@@ -307,8 +319,14 @@ void Worker::on_failure(Connection& c, ErrorKind kind, bool had_request) {
     std::string& example = m_report.first_error[static_cast<std::size_t>(kind)];
     if (example.empty()) example = kind == ErrorKind::tls ? c.error_string() : std::strerror(c.last_errno());
     const InFlight& r = c.request();
-    account(r.interval, r.request, [kind](results::Counters& k, auto&, auto&) { ++k.error(kind); });
-    finish_request(c, SteadyClock::now(), Outcome::failed);
+    const SteadyTime now = SteadyClock::now();
+    record_attempt(r, now);
+    const std::int32_t user = r.user;
+    if (end_attempt(r, c, AttemptEnd{AttemptEnd::Kind::error, false, 0, kind, now})) {
+      detach(c, user);
+      return;
+    }
+    finish_request(c, now, Outcome::failed);
     return;
   }
   // A connection with no request closed (an idle keep-alive connection the server closed). A user's connection
@@ -330,18 +348,20 @@ void Worker::finish_request(Connection& c, SteadyTime now, Outcome outcome) {
   }
 }
 
-void Worker::expire(SteadyTime now) {
-  while (m_head != nullptr && m_head->request().deadline <= now) {
-    Connection& c = *m_head;
-    const InFlight& r = c.request();
-    const std::int64_t censored = (r.deadline - r.intended).count();
-    account(r.interval, r.request, [censored](results::Counters& k, hdr::Histogram& rh, auto&) {
-      ++k.timeouts;
-      results::record_ns(rh, censored);  // censored at the deadline
-    });
-    c.close();  // the client gave up: the connection cannot be reused mid-response
-    finish_request(c, now, Outcome::failed);
+void Worker::cut(Connection& c, SteadyTime now) {
+  const InFlight& r = c.request();
+  record_attempt(r, r.deadline);
+  c.close();  // the client gave up on this attempt: the connection cannot be reused mid-response
+  const std::int32_t user = r.user;
+  if (end_attempt(r, c, AttemptEnd{AttemptEnd::Kind::timeout, false, 0, ErrorKind::connect, r.deadline})) {
+    detach(c, user);
+    return;
   }
+  finish_request(c, now, Outcome::failed);
+}
+
+void Worker::expire(SteadyTime now) {
+  while (m_head != nullptr && m_head->request().deadline <= now) cut(*m_head, now);
   while (m_queue_size > 0 && m_queue[m_queue_head].intended + m_plan.timeout <= now) {
     const Queued q = m_queue[m_queue_head];
     m_queue_head = (m_queue_head + 1) % m_queue.size();
@@ -354,19 +374,22 @@ void Worker::expire(SteadyTime now) {
   }
 }
 
+void Worker::unfinished(Connection& c, SteadyTime end) {
+  const InFlight& r = c.request();
+  const std::int64_t censored = (end - r.intended).count();
+  account(r.interval, r.request, [censored](results::Counters& k, hdr::Histogram& rh, auto&) {
+    ++k.unfinished;
+    results::record_ns(rh, censored);  // censored at the end
+  });
+  unlink(c);
+  m_recorder.remove_pending(r.interval);
+  c.close();
+}
+
 void Worker::resolve_unfinished(SteadyTime end) {
-  while (m_head != nullptr) {
-    Connection& c = *m_head;
-    const InFlight& r = c.request();
-    const std::int64_t censored = (end - r.intended).count();
-    account(r.interval, r.request, [censored](results::Counters& k, hdr::Histogram& rh, auto&) {
-      ++k.unfinished;
-      results::record_ns(rh, censored);  // censored at the end
-    });
-    unlink(c);
-    m_recorder.remove_pending(r.interval);
-    c.close();
-  }
+  while (m_head != nullptr) unfinished(*m_head, end);
+  while (m_timed != nullptr) unfinished(*m_timed, end);
+  resolve_waits(end);
   for (; m_queue_size > 0; --m_queue_size, m_queue_head = (m_queue_head + 1) % m_queue.size()) {
     const Queued& q = m_queue[m_queue_head];
     const std::int64_t censored = (end - q.intended).count();
@@ -376,28 +399,6 @@ void Worker::resolve_unfinished(SteadyTime end) {
     });
     m_recorder.remove_pending(q.interval);
   }
-}
-
-// ---- in-flight list -------------------------------------------------------------------------------------------
-
-void Worker::link(Connection& c, SteadyTime deadline) {
-  // Deadlines are intended time + one constant and requests are mostly assigned in intended order, so the new one
-  // almost always goes at the tail; walk back only past the few that were issued earlier but are due later.
-  Connection* after = m_tail;
-  while (after != nullptr && after->request().deadline > deadline) after = after->prev;
-  c.prev = after;
-  c.next = after != nullptr ? after->next : m_head;
-  (c.next != nullptr ? c.next->prev : m_tail) = &c;
-  (after != nullptr ? after->next : m_head) = &c;
-  c.linked = true;
-}
-
-void Worker::unlink(Connection& c) {
-  if (!c.linked) return;
-  (c.prev != nullptr ? c.prev->next : m_head) = c.next;
-  (c.next != nullptr ? c.next->prev : m_tail) = c.prev;
-  c.prev = c.next = nullptr;
-  c.linked = false;
 }
 
 }  // namespace openloop::engine

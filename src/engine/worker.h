@@ -12,6 +12,7 @@
 
 #include "core/rng.h"
 #include "engine/connection.h"
+#include "engine/retry_budget.h"
 #include "engine/run_plan.h"
 #include "net/event_loop.h"
 #include "net/timer_queue.h"
@@ -44,6 +45,10 @@ struct WorkerReport {
 /// Requests come from two kinds of sources: open-model arrivals (one request each, at the schedule's intended
 /// times) and users (closed/pacing users, partly-open sessions) that send one request at a time, wait for its
 /// outcome, think, and continue. Users wait on the worker's timer queue, never on a blocking call.
+///
+/// Each such logical request makes one attempt, or several under a retry policy (engine/retries.cpp): between
+/// attempts it holds no connection and waits out its backoff on the timer queue; its outcome is accounted once,
+/// when its last attempt ends.
 class Worker final : public ConnectionOwner, public net::TimerHandler {
  public:
   /// `start` is the intended time of offset 0 (warm-up begins); `tls` is null for plain HTTP.
@@ -71,6 +76,33 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
   void on_timer(std::uint64_t cookie) override;
 
  private:
+  /// How one attempt ended.
+  struct AttemptEnd {
+    enum class Kind : std::uint8_t { response, error, timeout };
+    Kind kind = Kind::response;
+    bool ok = false;  // response: a success status within the overall deadline
+    int status = 0;   // response
+    results::ErrorKind error = results::ErrorKind::connect;  // error
+    SteadyTime at{};  // when it ended (timeout: the attempt's deadline)
+  };
+  /// A logical request waiting out its backoff before its next attempt; it holds no connection.
+  struct RetryWait {
+    InFlight next;     // the next attempt (number, budget cost, last backoff set)
+    AttemptEnd last;   // the attempt that failed: the final outcome if the retry cannot start
+    std::string bytes; // a templated request as rendered (a retry resends the same bytes; capacity reused)
+    std::uint32_t generation = 0;
+    bool active = false;
+  };
+  /// Backoff wake-ups and retry attempts' deadlines, on the same timer queue as the users' timers.
+  class RetryTimers final : public net::TimerHandler {
+   public:
+    explicit RetryTimers(Worker& w) : m_worker(w) {}
+    void on_timer(std::uint64_t cookie) override;
+
+   private:
+    Worker& m_worker;
+  };
+
   struct Queued {
     SteadyTime intended;
     std::int64_t interval;
@@ -92,12 +124,16 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
   void issue_due_arrivals(SteadyTime now);
   void arrival(SteadyTime intended);
   Connection* free_connection();
+  void prewarm();
   void start_request(Connection& c, SteadyTime intended, std::int64_t interval, std::uint32_t request,
                      std::int32_t user);
   void release(Connection& c);
   void expire(SteadyTime now);
+  void cut(Connection& c, SteadyTime now);
   void finish_request(Connection& c, SteadyTime now, Outcome outcome);
+  void settle(const InFlight& r, const AttemptEnd& e);
   void resolve_unfinished(SteadyTime end);
+  void unfinished(Connection& c, SteadyTime end);
   std::uint32_t pick_request();
   /// Applies f(counters, response_time, service_time) to the interval's totals and, when the plan has several
   /// requests, to that request's breakdown.
@@ -110,6 +146,18 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
       f(b.counters, b.response_time, b.service_time);
     }
   }
+  // Attempts and retries (retries.cpp).
+  void prepare_attempt(Connection& c, InFlight& r, const std::string* rendered);
+  void launch(Connection& c, InFlight& r);
+  bool end_attempt(const InFlight& r, Connection& c, const AttemptEnd& e);
+  std::uint8_t retry_class(const InFlight& r, Connection& c, const AttemptEnd& e) const;
+  void schedule_retry(const InFlight& r, Connection& c, const AttemptEnd& e, SteadyTime wake, Nanos backoff,
+                      double cost);
+  void detach(Connection& c, std::int32_t user);
+  void on_backoff_over(std::uint32_t slot, std::uint32_t generation);
+  void on_attempt_deadline(std::uint32_t id, std::uint32_t generation);
+  void record_attempt(const InFlight& r, SteadyTime end);
+  void resolve_waits(SteadyTime end);
   // Users and sessions (users.cpp).
   void start_users(SteadyTime now);
   void session_arrival(SteadyTime intended);
@@ -125,6 +173,7 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
   Nanos horizon(SteadyTime now) const;
   results::IntervalStats& stats(std::int64_t interval) { return m_recorder.interval(interval); }
   void link(Connection& c, SteadyTime deadline);
+  void link_timed(Connection& c, SteadyTime deadline);
   void unlink(Connection& c);
 
   const RunPlan& m_plan;
@@ -149,8 +198,9 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
   std::vector<std::unique_ptr<Connection>> m_connections;
   std::vector<Connection*> m_closed;  // free, not connected
   std::vector<Connection*> m_idle;    // free, connected (LIFO keeps hot connections busy)
-  Connection* m_head = nullptr;       // in-flight list, ordered by deadline
+  Connection* m_head = nullptr;       // first attempts in flight, ordered by deadline
   Connection* m_tail = nullptr;
+  Connection* m_timed = nullptr;      // retry attempts in flight (unordered; their deadlines are timers)
   std::vector<Queued> m_queue;        // --on-saturation queue: ring buffer
   std::size_t m_queue_head = 0, m_queue_size = 0;
   std::uint64_t m_open_count = 0;
@@ -158,6 +208,13 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
   std::vector<User> m_users;
   std::vector<std::uint32_t> m_free_users;  // sessions: free session slots
   SteadyTime m_next_rate_slot{};            // pacing --max-rate: earliest next iteration start
+
+  RetryTimers m_retry_timers{*this};
+  RetryBudget m_budget;                     // this worker's share of --retry-budget
+  Rng m_retry_rng;                          // backoff jitter
+  std::vector<RetryWait> m_waits;           // logical requests in backoff (slots reused)
+  std::vector<std::uint32_t> m_free_waits;
+  std::size_t m_waiting = 0;
 
   std::mutex m_outbox_mutex;
   std::vector<results::IntervalStats> m_outbox;

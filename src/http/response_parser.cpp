@@ -6,28 +6,42 @@ namespace openloop::http {
 namespace {
 constexpr const char* k_closed_early = "connection closed before the response was complete";
 constexpr const char* k_closed_before = "connection closed before a response was received";
+constexpr std::string_view k_retry_after = "retry-after";  // matched case-insensitively
 
 ResponseParser* self(llhttp_t* p) {
   return static_cast<ResponseParser*>(p->data);
 }
 }  // namespace
 
-const llhttp_settings_t& ResponseParser::settings() {
-  static const llhttp_settings_t s = [] {
+const llhttp_settings_t& ResponseParser::settings(bool headers) {
+  static const auto make = [](bool with_headers) {
     llhttp_settings_t out;
     llhttp_settings_init(&out);
     out.on_message_begin = &ResponseParser::on_message_begin;
     out.on_headers_complete = &ResponseParser::on_headers_complete;
     out.on_body = &ResponseParser::on_body;
     out.on_message_complete = &ResponseParser::on_message_complete;
+    if (with_headers) {
+      out.on_header_field = &ResponseParser::on_header_field;
+      out.on_header_field_complete = &ResponseParser::on_header_field_complete;
+      out.on_header_value = &ResponseParser::on_header_value;
+      out.on_header_value_complete = &ResponseParser::on_header_value_complete;
+    }
     return out;
-  }();
-  return s;
+  };
+  static const llhttp_settings_t plain = make(false);
+  static const llhttp_settings_t with_headers = make(true);
+  return headers ? with_headers : plain;
 }
 
 ResponseParser::ResponseParser() {
-  llhttp_init(&m_parser, HTTP_RESPONSE, &settings());
+  llhttp_init(&m_parser, HTTP_RESPONSE, &settings(false));
   reset(false, true);
+}
+
+void ResponseParser::capture_retry_after(bool on) {
+  llhttp_init(&m_parser, HTTP_RESPONSE, &settings(on));
+  reset(m_head, true);
 }
 
 void ResponseParser::reset(bool head_request, bool /*new_connection*/) {
@@ -42,12 +56,53 @@ void ResponseParser::reset(bool head_request, bool /*new_connection*/) {
   m_body_bytes = 0;
   m_trailing = 0;
   m_error_reason = "";
+  m_retry_after_len = 0;
+  m_has_retry_after = false;
+  m_field_match = 0;
+  m_in_retry_after = false;
 }
 
 int ResponseParser::on_message_begin(llhttp_t* p) {
   auto* s = self(p);
   s->m_started = true;
   s->m_body_bytes = 0;
+  s->m_retry_after_len = 0;  // a 1xx interim response's headers do not belong to the final one
+  s->m_has_retry_after = false;
+  return 0;
+}
+
+int ResponseParser::on_header_field(llhttp_t* p, const char* at, std::size_t len) {
+  // Matched incrementally: llhttp may deliver one name in several pieces.
+  auto* s = self(p);
+  for (std::size_t i = 0; i < len && s->m_field_match >= 0; ++i) {
+    const char c = at[i] >= 'A' && at[i] <= 'Z' ? static_cast<char>(at[i] - 'A' + 'a') : at[i];
+    const auto k = static_cast<std::size_t>(s->m_field_match);
+    s->m_field_match = k < k_retry_after.size() && k_retry_after[k] == c ? s->m_field_match + 1 : -1;
+  }
+  return 0;
+}
+
+int ResponseParser::on_header_field_complete(llhttp_t* p) {
+  auto* s = self(p);
+  s->m_in_retry_after = s->m_field_match == static_cast<int>(k_retry_after.size()) && !s->m_has_retry_after;  // the first Retry-After counts
+  s->m_field_match = 0;
+  return 0;
+}
+
+int ResponseParser::on_header_value(llhttp_t* p, const char* at, std::size_t len) {
+  auto* s = self(p);
+  if (!s->m_in_retry_after) return 0;
+  const std::size_t room = sizeof s->m_retry_after - s->m_retry_after_len;
+  const std::size_t n = len < room ? len : room;
+  for (std::size_t i = 0; i < n; ++i) s->m_retry_after[s->m_retry_after_len + i] = at[i];
+  s->m_retry_after_len += n;
+  return 0;
+}
+
+int ResponseParser::on_header_value_complete(llhttp_t* p) {
+  auto* s = self(p);
+  if (s->m_in_retry_after) s->m_has_retry_after = true;
+  s->m_in_retry_after = false;
   return 0;
 }
 

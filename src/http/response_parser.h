@@ -1,9 +1,10 @@
 // Incremental HTTP/1.1 response parsing (llhttp): finds where each response ends, counts body bytes, stores
-// none.
+// none (except, on request, a short Retry-After value).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 #include <llhttp.h>
 
@@ -36,6 +37,13 @@ class ResponseParser {
   /// none was received. Returns the current state unchanged when already complete or in error.
   State finish();
 
+  /// Captures the Retry-After header of each final response (off by default: no header callbacks run). Call
+  /// between responses (it re-initialises the parser).
+  void capture_retry_after(bool on);
+  /// The Retry-After value of the final response (first occurrence, at most 31 bytes; longer values are cut), or
+  /// empty when absent or not captured. Meaningful once complete, until the next reset().
+  std::string_view retry_after() const { return {m_retry_after, m_retry_after_len}; }
+
   State state() const { return m_state; }
   /// Status code of the final response (meaningful once complete).
   int status() const { return m_status; }
@@ -56,7 +64,11 @@ class ResponseParser {
   static int on_headers_complete(llhttp_t* p);
   static int on_body(llhttp_t* p, const char* at, std::size_t len);
   static int on_message_complete(llhttp_t* p);
-  static const llhttp_settings_t& settings();
+  static int on_header_field(llhttp_t* p, const char* at, std::size_t len);
+  static int on_header_field_complete(llhttp_t* p);
+  static int on_header_value(llhttp_t* p, const char* at, std::size_t len);
+  static int on_header_value_complete(llhttp_t* p);
+  static const llhttp_settings_t& settings(bool headers);
 
   llhttp_t m_parser{};
   State m_state = State::incomplete;
@@ -67,6 +79,13 @@ class ResponseParser {
   std::uint64_t m_body_bytes = 0;
   std::size_t m_trailing = 0;
   const char* m_error_reason = "";
+  // Retry-After capture: how much of "retry-after" the current field name matched (−1: it does not), whether the
+  // current value is Retry-After's, and the value (fixed buffer: no allocation).
+  int m_field_match = 0;
+  bool m_in_retry_after = false;
+  bool m_has_retry_after = false;
+  char m_retry_after[31] = {};
+  std::size_t m_retry_after_len = 0;
 };
 
 }  // namespace openloop::http

@@ -77,7 +77,7 @@ std::string utc(double unix_s) {
                      tm.tm_hour, tm.tm_min, tm.tm_sec);
 }
 
-std::string header(const ReportInput& in) {
+std::string header(const ReportInput& in, const std::string& title) {
   const auto& r = in.results;
   std::string facts;
   const auto add = [&](const std::string& fact) { facts += (facts.empty() ? "" : " · ") + escape(fact); };
@@ -86,9 +86,9 @@ std::string header(const ReportInput& in) {
   add("measured " + format_duration(from_seconds(r.measured_s)));
   if (in.has_counts) add(r.info.model == "closed" ? "CLOSED model" : "OPEN model");
   add("from " + in.source);
-  return fmt::format("<header><div class=\"brand\">openloop</div><h1>Load test report</h1>\n<p class=\"facts\">{}</p>"
+  return fmt::format("<header><div class=\"brand\">openloop</div><h1>{}</h1>\n<p class=\"facts\">{}</p>"
                      "</header>\n",
-                     facts);
+                     escape(title.empty() ? std::string("Load test report") : title), facts);
 }
 
 std::string head(const ReportInput& in) {
@@ -143,10 +143,13 @@ std::string footer(const ReportInput& in) {
 
 }  // namespace
 
-std::string render_html(const ReportInput& in) {
+std::string render_html(const ReportInput& in) { return render_html(in, HtmlExtras{}); }
+
+std::string render_html(const ReportInput& in, const HtmlExtras& extras) {
   std::string page = head(in);
-  page += "<body>\n" + header(in) + "<main>\n";
+  page += "<body>\n" + header(in, extras.title) + "<main>\n" + extras.lead_html;
   page += html::verdict_section(in);
+  page += html::slo_section(in);
   page += html::headline_section(in);
   page += html::plan_and_outcomes_section(in);
   page += html::latency_section(in);
@@ -160,8 +163,9 @@ std::string render_html(const ReportInput& in) {
   page += glossary();
   page += "</main>\n" + footer(in);
   page += data_script(in);
-  page += fmt::format("<script>{}</script>\n<script>{}</script>\n</body>\n</html>\n", assets::uplot_js(),
-                      assets::report_js());
+  page += fmt::format("<script>{}</script>\n<script>{}</script>\n", assets::uplot_js(), assets::report_js());
+  if (!extras.script.empty()) page += "<script>" + extras.script + "</script>\n";
+  page += "</body>\n</html>\n";
   return page;
 }
 

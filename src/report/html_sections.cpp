@@ -199,6 +199,44 @@ std::string verdict_section(const ReportInput& in) {
                      r.verdict.valid ? "valid" : "invalid", r.verdict.valid ? "VALID" : "INVALID", body);
 }
 
+std::string slo_section(const ReportInput& in) {
+  const auto& r = in.results;
+  if (r.slos.empty() && r.aborted_by_slo.empty()) return {};
+  std::size_t failed = 0;
+  std::string rows;
+  for (const auto& s : r.slos) {
+    const bool met = s.evaluated && s.met;
+    failed += met ? 0 : 1;
+    const std::string result = met ? "met" : s.evaluated ? "FAILED" : "FAILED: " + s.measured_text;
+    rows += fmt::format(
+        "<tr><th>{}</th><td class=\"num\">{}</td><td class=\"num\">{} {}</td><td{}>{}</td></tr>\n",
+        escape(s.slo.text), escape(s.evaluated ? s.measured_text : "–"), escape(results::op_text(s.slo.op)),
+        escape(s.threshold_text), met ? "" : " style=\"color: var(--invalid); font-weight: 700\"",
+        escape(result));
+  }
+  std::string out = fmt::format("<section class=\"panel\"><h2>Service-level objectives: {}</h2>\n",
+                                failed == 0 ? fmt::format("all {} met", r.slos.size())
+                                            : fmt::format("{} of {} not met", failed, r.slos.size()));
+  if (!r.aborted_by_slo.empty()) {
+    out += fmt::format(
+        "<p class=\"lead\">Stopped early (--abort-on-slo): <b>{}</b> was certain to fail whatever the "
+        "rest of the run did; the numbers cover the part that ran.</p>\n",
+        escape(r.aborted_by_slo));
+  }
+  if (!r.slos.empty()) {
+    out += "<table class=\"outcomes\">\n<tr><th>objective</th><th>measured</th><th>threshold</th>"
+           "<th>result</th></tr>\n" +
+           rows + "</table>\n";
+  }
+  out += r.verdict.valid
+             ? "<p class=\"caption\">Latencies are response times (from each request's intended time) over "
+               "the whole measured period, from the merged histograms; shares are of intended requests. An "
+               "objective naming a request is judged on that request alone.</p>\n"
+             : "<p class=\"caption\">The run is INVALID: the generator did not apply the planned load, so "
+               "these numbers describe the rig, not the target.</p>\n";
+  return out + "</section>\n";
+}
+
 std::string headline_section(const ReportInput& in) {
   const auto& r = in.results;
   const auto rt = LatencySummary::of(r.response_time);

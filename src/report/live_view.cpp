@@ -93,9 +93,12 @@ std::string LiveView::latest() const {
   if (m_intervals == 0) return "no measured second has finished yet";
   const auto& c = m_last;
   const double len = m_last_length_s > 0 ? m_last_length_s : 1.0;
-  return fmt::format("second {:.0f}: offered {:.1f}/s  sent {:.1f}/s  p99 {}", m_last_start_s,
-                     static_cast<double>(c.intended) / len, static_cast<double>(c.sent) / len,
-                     m_last_count > 0 ? format_duration(Nanos(m_last_p99_ns)) : "–");
+  std::string out = fmt::format("second {:.0f}: offered {:.1f}/s  sent {:.1f}/s  p99 {}", m_last_start_s,
+                                static_cast<double>(c.intended) / len, static_cast<double>(c.sent) / len,
+                                m_last_count > 0 ? format_duration(Nanos(m_last_p99_ns)) : "–");
+  // Retries: attempts per logical request sent (shown once any interval retried).
+  if (m_totals.retries > 0) out += fmt::format("  amplification {:.2f}", c.amplification());
+  return out;
 }
 
 std::string LiveView::totals() const {

@@ -1,6 +1,8 @@
 // Text summary. Everything is derived from the results (histograms and counters), nothing re-measured.
 #include "report/summary.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "core/units.h"
@@ -20,11 +22,43 @@ void latency_row(std::string& out, const char* name, const results::LatencySumma
                  ms(s.p90), ms(s.p99), ms(s.p999), ms(s.p9999), ms(s.max), ms(static_cast<std::int64_t>(s.mean)));
 }
 
+// The SLO table (slo | measured | threshold | result), right under the verdict it is subordinate to.
+void slo_block(std::string& out, const results::RunResults& r) {
+  if (!r.aborted_by_slo.empty()) {
+    fmt::format_to(
+        std::back_inserter(out),
+        "stopped early (--abort-on-slo): {} was certain to fail; results cover the part that ran\n",
+        r.aborted_by_slo);
+  }
+  if (r.slos.empty()) return;
+  std::size_t failed = 0, width = 24;
+  for (const auto& s : r.slos) {
+    failed += s.evaluated && s.met ? 0 : 1;
+    width = std::max(width, s.slo.text.size());
+  }
+  fmt::format_to(
+      std::back_inserter(out), "SLOs: {}{}\n",
+      failed == 0 ? fmt::format("all {} met", r.slos.size())
+                  : fmt::format("{} of {} not met", failed, r.slos.size()),
+      r.verdict.valid ? "" : " (the run is INVALID: these numbers describe the rig, not the target)");
+  fmt::format_to(std::back_inserter(out), "  {:<{}} {:>12} {:>13}   {}\n", "slo", width, "measured",
+                 "threshold", "result");
+  for (const auto& s : r.slos) {
+    const std::string threshold = fmt::format("{} {}", results::op_text(s.slo.op), s.threshold_text);
+    fmt::format_to(std::back_inserter(out), "  {:<{}} {:>12} {:>13}   {}\n", s.slo.text, width,
+                   s.evaluated ? s.measured_text : "-", threshold,
+                   !s.evaluated ? "FAILED (" + s.measured_text + ")"
+                   : s.met      ? "met"
+                                : "FAILED");
+  }
+}
+
 void verdict_block(std::string& out, const results::RunResults& r) {
   const bool closed = r.info.model == "closed";
   fmt::format_to(std::back_inserter(out), "verdict: {}{}\n", r.verdict.valid ? "VALID" : "INVALID",
                  r.interrupted ? " (interrupted: results cover the part that ran)" : "");
   for (const auto& reason : r.verdict.reasons) fmt::format_to(std::back_inserter(out), "  - {}\n", reason);
+  slo_block(out, r);
   if (closed) {
     fmt::format_to(std::back_inserter(out),
                    "model: CLOSED ({} users, each waits for its response before sending again). Latency here is "
@@ -61,6 +95,23 @@ void by_request_block(std::string& out, const results::RunResults& r) {
     const auto rt = results::LatencySummary::of(t.response_time);
     fmt::format_to(std::back_inserter(out), "  {:<24} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", name, t.counters.intended,
                    t.counters.ok, t.counters.errors_total() + t.counters.timeouts, ms(rt.p50), ms(rt.p99), ms(rt.max));
+  }
+}
+
+// Attempts behind the logical requests, when the plan retries (or a file shows retries).
+void retries_block(std::string& out, const results::RunResults& r) {
+  const auto& c = r.totals;
+  const nlohmann::json& plan = r.info.plan;
+  const bool enabled = plan.is_object() && plan.contains("retry") && plan["retry"].is_object() &&
+                       plan["retry"].value("attempts", 1) > 1;
+  if (!enabled && c.retries == 0) return;
+  fmt::format_to(std::back_inserter(out),
+                 "retries    attempts {}   retries {}   amplification {:.3f} (attempts / sent)   budget denied {}\n",
+                 c.attempts, c.retries, c.amplification(), c.retry_budget_denied);
+  const auto at = results::LatencySummary::of(r.attempt_time);
+  if (at.count > 0) {
+    fmt::format_to(std::back_inserter(out), "           attempt time p50 {}   p99 {}   max {} (each attempt: its start to "
+                   "its outcome; response time spans all attempts)\n", ms(at.p50), ms(at.p99), ms(at.max));
   }
 }
 
@@ -126,6 +177,7 @@ std::string render_summary(const results::RunResults& r) {
                  "\noutcomes   intended {}   sent {}   completed {}   ok {}   timeouts {}   errors {}   dropped {}   "
                  "unfinished {}\n",
                  c.intended, c.sent, c.completed, c.ok, c.timeouts, c.errors_total(), c.dropped, c.unfinished);
+  retries_block(out, r);
   std::string statuses;
   const char* names[] = {"other", "1xx", "2xx", "3xx", "4xx", "5xx"};
   for (std::size_t i = 0; i < c.status_class.size(); ++i) {

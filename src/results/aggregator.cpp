@@ -44,6 +44,8 @@ void Aggregator::finalize(Pending& p) {
   r.response_time_hist = hdr::to_compressed_base64(s.response_time);
   r.service_time_hist = hdr::to_compressed_base64(s.service_time);
   r.send_lateness_hist = hdr::to_compressed_base64(s.send_lateness);
+  r.attempt_time = LatencySummary::of(s.attempt_time);
+  r.attempt_time_hist = hdr::to_compressed_base64(s.attempt_time);
   r.flows = s.flows;
   r.session_time = LatencySummary::of(s.session_time);
   for (std::size_t i = 0; i < s.by_request.size(); ++i) {
@@ -59,6 +61,7 @@ void Aggregator::finalize(Pending& p) {
   m_results.response_time.add(s.response_time);
   m_results.service_time.add(s.service_time);
   m_results.send_lateness.add(s.send_lateness);
+  m_results.attempt_time.add(s.attempt_time);
   m_results.intervals.push_back(std::move(r));
 }
 

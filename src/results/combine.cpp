@@ -14,6 +14,7 @@ struct Slot {
   Counters counters;
   FlowCounters flows;
   hdr::Histogram rt = make_latency_histogram(), st = make_latency_histogram(), sl = make_latency_histogram();
+  hdr::Histogram at = make_latency_histogram();
   double length_s = 0;
   bool used = false;
 };
@@ -42,6 +43,7 @@ RunResults combine_scenarios(const std::vector<ScenarioResults>& scenarios) {
     out.response_time.add(r.response_time);
     out.service_time.add(r.service_time);
     out.send_lateness.add(r.send_lateness);
+    out.attempt_time.add(r.attempt_time);
     out.session_time.add(r.session_time);
     out.interrupted = out.interrupted || r.interrupted;
     out.generator.threads += r.generator.threads;
@@ -64,6 +66,7 @@ RunResults combine_scenarios(const std::vector<ScenarioResults>& scenarios) {
       add_encoded(slot.rt, i.response_time_hist);
       add_encoded(slot.st, i.service_time_hist);
       add_encoded(slot.sl, i.send_lateness_hist);
+      add_encoded(slot.at, i.attempt_time_hist);
     }
   }
   out.measured_s = end;
@@ -84,6 +87,8 @@ RunResults combine_scenarios(const std::vector<ScenarioResults>& scenarios) {
     r.response_time_hist = hdr::to_compressed_base64(slot.rt);
     r.service_time_hist = hdr::to_compressed_base64(slot.st);
     r.send_lateness_hist = hdr::to_compressed_base64(slot.sl);
+    r.attempt_time = LatencySummary::of(slot.at);
+    r.attempt_time_hist = hdr::to_compressed_base64(slot.at);
     out.intervals.push_back(std::move(r));
   }
   // Judge the combined run as if it were one; every scenario's own reasons are kept too.

@@ -40,6 +40,14 @@ void Counters::add(const Counters& o) {
   bytes_in += o.bytes_in;
   bytes_out += o.bytes_out;
   connections_opened += o.connections_opened;
+  attempts += o.attempts;
+  retries += o.retries;
+  retry_budget_denied += o.retry_budget_denied;
+}
+
+double Counters::amplification() const {
+  if (sent == 0) return 0;
+  return attempts == 0 ? 1.0 : static_cast<double>(attempts) / static_cast<double>(sent);
 }
 
 }  // namespace openloop::results

@@ -28,11 +28,19 @@ struct Counters {
   std::uint64_t bytes_in = 0;   ///< response bytes read (headers and body)
   std::uint64_t bytes_out = 0;  ///< request bytes written
   std::uint64_t connections_opened = 0;  ///< TCP connections started (successfully or not)
+  // Retries. A logical request (one intended arrival or user step) makes one attempt, or several under a retry
+  // policy; every counter above counts logical requests, these count attempts.
+  std::uint64_t attempts = 0;  ///< attempts whose bytes were handed to the transport (≥ sent; = sent without retries)
+  std::uint64_t retries = 0;   ///< of those, attempts after the first (attempts − first attempts sent)
+  std::uint64_t retry_budget_denied = 0;  ///< a retry was wanted (retryable, attempts and time left) but the budget said no
 
   std::uint64_t errors_total() const;
   /// intended == completed + timeouts + errors + dropped + unfinished.
   bool conserved() const;
   void add(const Counters& other);
+  /// Retry amplification: attempts / sent (logical requests sent); 0 when nothing was sent. Files written before
+  /// attempts were counted (attempts 0, sent > 0) read as 1.
+  double amplification() const;
   std::uint64_t& error(ErrorKind kind) { return errors[static_cast<std::size_t>(kind)]; }
   std::uint64_t error(ErrorKind kind) const { return errors[static_cast<std::size_t>(kind)]; }
 };

@@ -25,6 +25,7 @@ void IntervalStats::add(const IntervalStats& other) {
   response_time.add(other.response_time);
   service_time.add(other.service_time);
   send_lateness.add(other.send_lateness);
+  attempt_time.add(other.attempt_time);
   flows.add(other.flows);
   session_time.add(other.session_time);
   if (by_request.size() < other.by_request.size()) by_request.resize(other.by_request.size());

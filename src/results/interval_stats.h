@@ -45,6 +45,7 @@ struct IntervalStats {
   hdr::Histogram response_time = make_latency_histogram();  ///< completion (or censoring) − intended time
   hdr::Histogram service_time = make_latency_histogram();   ///< completion − actual send
   hdr::Histogram send_lateness = make_latency_histogram();  ///< actual send − intended time
+  hdr::Histogram attempt_time = make_latency_histogram();   ///< each attempt: its start → its outcome (retries)
   FlowCounters flows;
   hdr::Histogram session_time = make_latency_histogram();   ///< session end − session intended start
   std::vector<RequestStats> by_request;  ///< per request index; empty when the plan has a single request

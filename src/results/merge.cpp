@@ -110,6 +110,9 @@ Result<void> merge_intervals(const std::vector<MergeInput>& inputs, const std::v
       OPENLOOP_TRY_VOID(add_histogram(s.response_time, from.response_time_hist, inputs[in], k, "response_time"));
       OPENLOOP_TRY_VOID(add_histogram(s.service_time, from.service_time_hist, inputs[in], k, "service_time"));
       OPENLOOP_TRY_VOID(add_histogram(s.send_lateness, from.send_lateness_hist, inputs[in], k, "send_lateness"));
+      if (!from.attempt_time_hist.empty()) {
+        OPENLOOP_TRY_VOID(add_histogram(s.attempt_time, from.attempt_time_hist, inputs[in], k, "attempt_time"));
+      }
     }
     batch.clear();
     batch.push_back(std::move(s));

@@ -8,6 +8,7 @@
 
 #include "results/counters.h"
 #include "results/model_checks.h"
+#include "results/slo.h"
 
 namespace openloop::results {
 namespace {
@@ -30,7 +31,11 @@ nlohmann::json counters_json(const Counters& c) {
           {"status_classes", status},
           {"bytes_in", c.bytes_in},
           {"bytes_out", c.bytes_out},
-          {"connections_opened", c.connections_opened}};
+          {"connections_opened", c.connections_opened},
+          {"attempts", c.attempts},
+          {"retries", c.retries},
+          {"retry_budget_denied", c.retry_budget_denied},
+          {"amplification", c.amplification()}};
 }
 
 double ms(std::int64_t ns) { return static_cast<double>(ns) / 1e6; }
@@ -68,12 +73,41 @@ nlohmann::json flows_json(const FlowCounters& f, const hdr::Histogram& session_t
   return j;
 }
 
+// SLO values in the file's units: latencies in ms (as every summary), shares as fractions, throughput per second.
+const char* slo_unit(const Slo& slo) {
+  switch (slo.metric) {
+    case Slo::Metric::percentile:
+    case Slo::Metric::mean:
+    case Slo::Metric::max: return "ms";
+    case Slo::Metric::throughput: return "/s";
+    default: return "fraction";
+  }
+}
+
+nlohmann::json slos_json(const std::vector<SloResult>& slos) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const SloResult& s : slos) {
+    const double scale = std::string_view(slo_unit(s.slo)) == "ms" ? 1e-6 : 1.0;
+    nlohmann::json j = {{"slo", s.slo.text},         {"metric", metric_name(s.slo)},
+                        {"op", op_text(s.slo.op)},   {"threshold", s.slo.threshold * scale},
+                        {"unit", slo_unit(s.slo)},   {"evaluated", s.evaluated},
+                        {"met", s.evaluated && s.met}, {"threshold_text", s.threshold_text},
+                        {"measured_text", s.measured_text}};
+    if (!s.slo.request.empty()) j["request"] = s.slo.request;
+    if (s.evaluated) j["measured"] = s.measured * scale;
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
 }  // namespace
 
 nlohmann::json to_json(const RunResults& r) {
   nlohmann::json j;
   j["schema"] = k_results_schema;
   j["verdict"] = {{"valid", r.verdict.valid}, {"reasons", r.verdict.reasons}, {"interrupted", r.interrupted}};
+  if (!r.aborted_by_slo.empty()) j["verdict"]["aborted_by_slo"] = r.aborted_by_slo;
+  j["slos"] = slos_json(r.slos);
   j["warnings"] = r.warnings;
   j["model"] = r.info.model;
   j["summary"] = {{"counts", counters_json(r.totals)},
@@ -85,7 +119,9 @@ nlohmann::json to_json(const RunResults& r) {
                   {"goodput_rps", r.goodput_rps()},
                   {"response_time_ms", latency_json(LatencySummary::of(r.response_time))},
                   {"service_time_ms", latency_json(LatencySummary::of(r.service_time))},
-                  {"send_lateness_ms", latency_json(LatencySummary::of(r.send_lateness))}};
+                  {"send_lateness_ms", latency_json(LatencySummary::of(r.send_lateness))},
+                  {"attempt_time_ms", latency_json(LatencySummary::of(r.attempt_time))},
+                  {"amplification", r.totals.amplification()}};
   j["warmup"] = {{"duration_s", r.info.warmup_s}, {"counts", counters_json(r.warmup)}};
   if (!r.by_request.empty()) {
     nlohmann::json by = nlohmann::json::object();
@@ -136,11 +172,13 @@ nlohmann::json to_json(const RunResults& r) {
                          {"response_time_ms", latency_json(i.response_time)},
                          {"service_time_ms", latency_json(i.service_time)},
                          {"send_lateness_ms", latency_json(i.send_lateness)},
+                         {"attempt_time_ms", latency_json(i.attempt_time)},
                          {"histograms",
                           {{"unit", "ns"},
                            {"response_time", i.response_time_hist},
                            {"service_time", i.service_time_hist},
-                           {"send_lateness", i.send_lateness_hist}}}});
+                           {"send_lateness", i.send_lateness_hist},
+                           {"attempt_time", i.attempt_time_hist}}}});
     if (r.info.model != "open") {
       intervals.back()["flows"] = flows_counts_json(i.flows);
       if (i.session_time.count > 0) intervals.back()["session_time_ms"] = latency_json(i.session_time);

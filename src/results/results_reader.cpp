@@ -9,6 +9,7 @@
 #include "core/atomic_file.h"
 #include "hdr/codec.h"
 #include "results/results_json.h"
+#include "results/slo.h"
 
 namespace openloop::results {
 namespace {
@@ -129,6 +130,12 @@ Result<Counters> read_counters(const Reader& rd, const Node& n) {
   c.bytes_in = OPENLOOP_TRY(rd.count_or_zero(n, "bytes_in"));
   c.bytes_out = OPENLOOP_TRY(rd.count_or_zero(n, "bytes_out"));
   c.connections_opened = OPENLOOP_TRY(rd.count_or_zero(n, "connections_opened"));
+  c.attempts = OPENLOOP_TRY(rd.count_or_zero(n, "attempts"));
+  c.retries = OPENLOOP_TRY(rd.count_or_zero(n, "retries"));
+  c.retry_budget_denied = OPENLOOP_TRY(rd.count_or_zero(n, "retry_budget_denied"));
+  if (c.attempts > 0 && (c.attempts < c.sent || c.retries > c.attempts)) {
+    return rd.fail(n.path, "expected retries ≤ attempts and sent ≤ attempts (every request sent made an attempt)");
+  }
   if (!c.conserved()) {
     return rd.fail(n.path, fmt::format("intended {} is not completed + timeouts + errors + dropped + unfinished ({}): "
                                        "the counts do not balance",
@@ -186,6 +193,10 @@ Result<void> read_interval(const Reader& rd, const Node& n, RunResults& r) {
       OPENLOOP_TRY(read_histogram(rd, hists, "service_time", i.service_time_hist, r.service_time)));
   i.send_lateness = LatencySummary::of(
       OPENLOOP_TRY(read_histogram(rd, hists, "send_lateness", i.send_lateness_hist, r.send_lateness)));
+  if (rd.has(hists, "attempt_time")) {  // absent in files written before attempts were recorded
+    i.attempt_time = LatencySummary::of(
+        OPENLOOP_TRY(read_histogram(rd, hists, "attempt_time", i.attempt_time_hist, r.attempt_time)));
+  }
   r.intervals.push_back(std::move(i));
   return {};
 }
@@ -222,6 +233,7 @@ Result<void> read_head(const Reader& rd, const Node& root, RunResults& r) {
   const Node verdict = OPENLOOP_TRY(rd.field(root, "verdict", Kind::object));
   r.verdict.valid = OPENLOOP_TRY(rd.boolean(verdict, "valid"));
   r.interrupted = rd.has(verdict, "interrupted") && OPENLOOP_TRY(rd.boolean(verdict, "interrupted"));
+  if (rd.has(verdict, "aborted_by_slo")) r.aborted_by_slo = OPENLOOP_TRY(rd.string(verdict, "aborted_by_slo"));
   const Node reasons = OPENLOOP_TRY(rd.field(verdict, "reasons", Kind::array));
   for (std::size_t k = 0; k < reasons.value->size(); ++k) {
     const Node n = rd.element(reasons, k);
@@ -251,6 +263,17 @@ Result<void> read_head(const Reader& rd, const Node& root, RunResults& r) {
   return {};
 }
 
+Result<void> read_warnings(const Reader& rd, const Node& root, RunResults& r) {
+  if (!rd.has(root, "warnings")) return {};
+  const Node warnings = OPENLOOP_TRY(rd.field(root, "warnings", Kind::array));
+  for (std::size_t k = 0; k < warnings.value->size(); ++k) {
+    const Node n = rd.element(warnings, k);
+    if (!n.value->is_string()) return rd.fail(n.path, "expected a string");
+    r.warnings.push_back(n.value->get<std::string>());
+  }
+  return {};
+}
+
 Result<void> read_generator(const Reader& rd, const Node& root, RunResults& r) {
   if (rd.has(root, "warmup")) {
     const Node w = OPENLOOP_TRY(rd.field(root, "warmup", Kind::object));
@@ -265,6 +288,32 @@ Result<void> read_generator(const Reader& rd, const Node& root, RunResults& r) {
   r.generator.max_connections = OPENLOOP_TRY(rd.count_or_zero(g, "max_connections"));
   r.generator.peak_connections = OPENLOOP_TRY(rd.count_or_zero(g, "peak_connections"));
   r.generator.max_rss_kb = static_cast<std::int64_t>(OPENLOOP_TRY(rd.count_or_zero(g, "max_rss_kb")));
+  return {};
+}
+
+// "slos": each objective parsed again from its text, its outcome as written (values back in the threshold's
+// unit).
+Result<void> read_slos(const Reader& rd, const Node& root, RunResults& r) {
+  if (!rd.has(root, "slos")) return {};
+  const Node slos = OPENLOOP_TRY(rd.field(root, "slos", Kind::array));
+  for (std::size_t k = 0; k < slos.value->size(); ++k) {
+    const Node n = rd.element(slos, k);
+    if (!n.value->is_object()) {
+      return rd.fail(n.path, fmt::format("expected an object, found {}", n.value->type_name()));
+    }
+    const std::string text = OPENLOOP_TRY(rd.string(n, "slo"));
+    auto slo = parse_slo(text, "slo");
+    if (!slo) return rd.fail(n.path + "/slo", slo.error().message);
+    SloResult s;
+    s.slo = std::move(*slo);
+    s.evaluated = OPENLOOP_TRY(rd.boolean(n, "evaluated"));
+    s.met = OPENLOOP_TRY(rd.boolean(n, "met"));
+    const double scale = OPENLOOP_TRY(rd.string(n, "unit")) == "ms" ? 1e6 : 1.0;
+    if (s.evaluated) s.measured = OPENLOOP_TRY(rd.number(n, "measured")) * scale;
+    s.threshold_text = OPENLOOP_TRY(rd.string(n, "threshold_text"));
+    s.measured_text = OPENLOOP_TRY(rd.string(n, "measured_text"));
+    r.slos.push_back(std::move(s));
+  }
   return {};
 }
 
@@ -327,6 +376,8 @@ Result<RunResults> parse_results(std::string_view text, std::string_view source)
   const Node top{&root, ""};
   OPENLOOP_TRY_VOID(read_head(rd, top, r));
   OPENLOOP_TRY_VOID(read_generator(rd, top, r));
+  OPENLOOP_TRY_VOID(read_warnings(rd, top, r));
+  OPENLOOP_TRY_VOID(read_slos(rd, top, r));
   read_context(root, r);
   OPENLOOP_TRY_VOID(read_intervals(rd, top, r));
   return r;

@@ -9,8 +9,8 @@
 
 namespace openloop::results {
 
-/// Parses a results document as to_json() writes it. What reports and merging need is read back: verdict, counts,
-/// rates, generator, plan, environment (with the wall-clock start), flows, error examples and every interval with
+/// Parses a results document as to_json() writes it. What reports and merging need is read back: verdict, SLOs,
+/// counts, rates, generator, plan, environment (with the wall-clock start), flows, error examples and every interval with
 /// its histograms. Per-request totals and session-time summaries are not (the file holds no histograms for them). Interval histograms are decoded (their summaries are
 /// recomputed from them) and summed into the run's histograms; counters must obey conservation and the intervals
 /// must add up to the summary, so a corrupted or hand-broken file is refused rather than misreported.

@@ -10,6 +10,7 @@
 #include "hdr/histogram.h"
 #include "results/counters.h"
 #include "results/interval_stats.h"
+#include "results/slo.h"
 
 namespace openloop::results {
 
@@ -28,6 +29,8 @@ struct IntervalResult {
   Counters counters;
   LatencySummary response_time, service_time, send_lateness;
   std::string response_time_hist, service_time_hist, send_lateness_hist;  ///< "HISTFAAAA..."
+  LatencySummary attempt_time;   ///< each attempt's start → its outcome (several per request with retries)
+  std::string attempt_time_hist; ///< empty in files written before attempts were recorded
   FlowCounters flows;            ///< iterations and sessions started in this interval
   LatencySummary session_time;   ///< sessions model: session end − session intended start
   std::vector<Counters> by_request;  ///< per request (index as RunInfo::request_names); empty with one request
@@ -83,6 +86,7 @@ struct RunResults {
   Counters totals;            ///< measured period only
   Counters warmup;            ///< the warm-up, reported apart
   hdr::Histogram response_time, service_time, send_lateness;  ///< totals over the measured period
+  hdr::Histogram attempt_time = make_latency_histogram();     ///< every attempt (retries included)
   FlowCounters flows;                ///< iterations and sessions over the measured period
   hdr::Histogram session_time = make_latency_histogram();
   std::vector<RequestTotals> by_request;  ///< per request when the plan has several; empty otherwise
@@ -96,6 +100,10 @@ struct RunResults {
   /// Things the reader should know that do not invalidate the run (e.g. "every request used the same key: you
   /// may have measured a cache").
   std::vector<std::string> warnings;
+  /// The --slo objectives judged on this run (empty when none were given), in the order given.
+  std::vector<SloResult> slos;
+  /// --abort-on-slo: the SLO (its text) that was certain to fail and stopped the run early; empty otherwise.
+  std::string aborted_by_slo;
 
   RunResults();
   double offered_rps() const;     ///< intended / measured_s

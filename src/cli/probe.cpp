@@ -1,0 +1,206 @@
+// `openloop probe metastable`: push past the knee, come back to the base load, and say whether the system recovered.
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <memory>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "cli/command.h"
+#include "cli/run_options.h"
+#include "cli/signal_watcher.h"
+#include "core/atomic_file.h"
+#include "core/units.h"
+#include "procedures/probe_report.h"
+#include "procedures/probe_runner.h"
+
+namespace openloop::cli {
+namespace {
+
+using procedures::ProbeSettings;
+
+/// The probe's own flags as typed; the client flags live in RunOptions.
+struct ProbeFlags {
+  std::string base, trigger, trigger_for = "60s", baseline_for = "60s", observe_for = "180s", warmup = "10s";
+  std::string window = "30s", descend_step = "10%", descend_for, lab_control, arrival = "constant";
+  unsigned descend = 0, repeats = 1;
+  std::uint64_t seed = 1;
+  CLI::Option* trigger_for_option = nullptr;
+};
+
+void add_probe_options(CLI::App& sub, ProbeFlags& f) {
+  sub.add_option("--base", f.base, "Base load the system handles, e.g. 300/s: warm-up, baseline and observe run at it")
+      ->required();
+  sub.add_option("--trigger", f.trigger,
+                 "What pushes it over: load:600/s (a spike), stall[:10s] (the lab freezes), dependency:+500ms (the "
+                 "lab's dependency slows; dependency:800ms sets it)")
+      ->required();
+  f.trigger_for_option =
+      sub.add_option("--trigger-for", f.trigger_for, "How long the trigger lasts (a stall:D lasts D)")->capture_default_str();
+  sub.add_option("--baseline-for", f.baseline_for, "Baseline at the base load, measured (must be steady)")->capture_default_str();
+  sub.add_option("--observe-for", f.observe_for, "Observation at the base load after the trigger")->capture_default_str();
+  sub.add_option("--warmup", f.warmup, "Warm-up at the base load before the baseline, not measured")->capture_default_str();
+  sub.add_option("--window", f.window, "Recovery window W: the first W after the trigger that meets every criterion")
+      ->capture_default_str();
+  sub.add_option("--descend", f.descend, "Descending steps after observe when not recovered (hysteresis)")->capture_default_str();
+  sub.add_option("--descend-step", f.descend_step, "Each step lowers the load by this share of the base, e.g. 10%")
+      ->capture_default_str();
+  sub.add_option("--descend-for", f.descend_for, "Length of each descending step (default 2 × --window)");
+  sub.add_option("--repeats", f.repeats, "Run the whole probe N times; the report says k of N")->capture_default_str();
+  sub.add_option("--lab-control", f.lab_control,
+                 "The lab's control endpoint for stall/dependency triggers and its stats (default: the target's "
+                 "origin + /_lab/config); given explicitly, the lab's stats are polled for any trigger");
+  sub.add_option("--arrival", f.arrival, "Arrival process: constant | poisson")->capture_default_str();
+  sub.add_option("--seed", f.seed, "Seed for Poisson arrivals")->capture_default_str();
+}
+
+Result<double> parse_fraction(const std::string& text, std::string_view what) {
+  double v = 0;
+  const bool percent = !text.empty() && text.back() == '%';
+  const std::string number = percent ? text.substr(0, text.size() - 1) : text;
+  std::size_t used = 0;
+  try {
+    v = std::stod(number, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != number.size()) {
+    return usage_error(fmt::format("{}: \"{}\" is not a share; use e.g. 10% or 0.1", what, text));
+  }
+  return percent ? v / 100 : v;
+}
+
+Result<ProbeSettings> settings_from(const ProbeFlags& f) {
+  ProbeSettings s;
+  s.base_rate = OPENLOOP_TRY(parse_rate(f.base, "--base"));
+  s.trigger = OPENLOOP_TRY(procedures::parse_trigger(f.trigger));
+  s.trigger_for = OPENLOOP_TRY(parse_duration(f.trigger_for, "--trigger-for"));
+  if (s.trigger.kind == procedures::Trigger::Kind::stall && s.trigger.length.count() > 0 &&
+      f.trigger_for_option->count() > 0 && s.trigger_for != s.trigger.length) {
+    return usage_error(fmt::format("--trigger-for: {} contradicts --trigger {}; give one of them",
+                                   format_duration(s.trigger_for), s.trigger.text));
+  }
+  s.baseline = OPENLOOP_TRY(parse_duration(f.baseline_for, "--baseline-for"));
+  s.observe = OPENLOOP_TRY(parse_duration(f.observe_for, "--observe-for"));
+  s.warmup = OPENLOOP_TRY(parse_duration(f.warmup, "--warmup"));
+  s.window = OPENLOOP_TRY(parse_duration(f.window, "--window"));
+  s.descend = f.descend;
+  s.descend_step = OPENLOOP_TRY(parse_fraction(f.descend_step, "--descend-step"));
+  if (!f.descend_for.empty()) s.descend_for = OPENLOOP_TRY(parse_duration(f.descend_for, "--descend-for"));
+  s.repeats = f.repeats;
+  return s;
+}
+
+/// Everything a probe needs, validated before anything is sent.
+struct Setup {
+  procedures::ProbePlan plan;
+  engine::RunPlan run_plan;
+  procedures::ProbeContext ctx;
+};
+
+Result<Setup> prepare(RunOptions o, const ProbeFlags& f) {
+  if (is_plan_file(o.url)) return usage_error("probe: give a URL; scenario files are not supported by the probe yet");
+  Setup s;
+  ProbeSettings settings = OPENLOOP_TRY(settings_from(f));
+  s.plan = OPENLOOP_TRY(procedures::make_probe_plan(std::move(settings)));
+  o.stages = s.plan.stages_text();
+  o.warmup = fmt::format("{}ms", std::chrono::duration_cast<std::chrono::milliseconds>(s.plan.settings.warmup).count());
+  o.arrival = f.arrival;
+  o.seed = f.seed;
+  s.run_plan = OPENLOOP_TRY(build_plan(o));
+  s.ctx.slos = OPENLOOP_TRY(parse_slos(o, {s.run_plan.requests.front().name}));
+  const bool needs_lab = s.plan.settings.trigger.needs_lab();
+  if (needs_lab || !f.lab_control.empty()) {
+    const std::string url = f.lab_control.empty() ? procedures::default_control_url(s.run_plan.url) : f.lab_control;
+    auto client = OPENLOOP_TRY(procedures::ControlClient::create(url, std::chrono::seconds(2)));
+    if (auto stats = client.stats(); !stats) {
+      return runtime_error(fmt::format("--lab-control: the lab does not answer ({}); the {} trigger needs it",
+                                       stats.error().message, s.plan.settings.trigger.text));
+    }
+    s.ctx.lab = std::move(client);
+    s.ctx.poll_lab = true;
+  }
+  s.ctx.log = o.quiet ? nullptr : stderr;
+  return s;
+}
+
+void stamp_environment(results::RunResults& r) {
+  char name[256] = {};
+  gethostname(name, sizeof name - 1);
+  r.info.environment = {{"host", std::string(name)},
+                        {"cores", std::thread::hardware_concurrency()},
+                        {"openloop_version", OPENLOOP_VERSION}};
+}
+
+Result<void> write_outputs(const RunOptions& o, const procedures::ProbeReport& report) {
+  if (!o.json.empty()) OPENLOOP_TRY_VOID(write_file_atomically(o.json, procedures::probe_json(report).dump(1) + "\n"));
+  if (!o.html.empty()) OPENLOOP_TRY_VOID(write_file_atomically(o.html, procedures::render_probe_html(report)));
+  return {};
+}
+
+int fail(const Error& e) {
+  fmt::print(stderr, "openloop probe metastable: {}\n", e.message);
+  return static_cast<int>(e.code);
+}
+
+int probe_metastable(const RunOptions& o, const ProbeFlags& f) {
+  auto setup = prepare(o, f);
+  if (!setup) return fail(setup.error());
+  procedures::ProbeReport report{setup->plan, o.url, setup->ctx.lab ? setup->ctx.lab->config_url() : "", {}, false};
+  const auto& s = setup->plan.settings;
+  if (setup->ctx.log != nullptr) {
+    fmt::print(stderr, "openloop probe metastable: {} at {}, trigger {}; {} warm-up, then {} measured per run on {} "
+                       "thread(s)\n",
+               o.url, format_rate(s.base_rate), procedures::describe(s.trigger, s.trigger_for),
+               format_duration(s.warmup), format_duration(setup->plan.measured), setup->run_plan.threads);
+  }
+  std::atomic<int> user_stop{0};
+  {
+    SignalWatcher watcher(user_stop);
+    for (unsigned i = 0; i < s.repeats && user_stop.load() == 0; ++i) {
+      if (s.repeats > 1 && setup->ctx.log != nullptr) fmt::print(stderr, "run {} of {}\n", i + 1, s.repeats);
+      auto run = procedures::run_probe(setup->run_plan, setup->plan, setup->ctx, user_stop);
+      if (!run) return fail(run.error());
+      stamp_environment(run->results);
+      report.runs.push_back(std::move(*run));
+    }
+  }
+  report.interrupted = user_stop.load() != 0;
+  std::fputs(procedures::render_probe_text(report).c_str(), stdout);
+  std::fflush(stdout);
+  if (auto written = write_outputs(o, report); !written) return fail(Error{ExitCode::runtime, written.error().message});
+  return procedures::probe_exit_code(report);
+}
+
+}  // namespace
+
+Action setup_probe(CLI::App& sub) {
+  sub.require_subcommand(1);
+  CLI::App* metastable = sub.add_subcommand(
+      "metastable",
+      "Baseline at a base load, a trigger (load spike, lab stall, slower dependency), then observe: did it recover?");
+  auto options = std::make_shared<RunOptions>();
+  auto flags = std::make_shared<ProbeFlags>();
+  add_target_options(*metastable, *options);
+  add_client_options(*metastable, *options);
+  add_output_options(*metastable, *options);
+  metastable->get_option("target")->description("Target URL (http:// or https://)");
+  metastable->get_option("--json")->description(
+      "Write the probe (schema openloop.probe/1: verdict, signals, and every run's results) to FILE, atomically");
+  metastable->get_option("--html")->description(
+      "Write a self-contained HTML report (phases shaded over goodput, throughput and p99) to FILE, atomically");
+  for (const char* unsupported : {"--hlog", "--abort-on-slo"}) {
+    if (CLI::Option* opt = metastable->get_option_no_throw(unsupported)) metastable->remove_option(opt);
+  }
+  add_probe_options(*metastable, *flags);
+  metastable->footer("Exit codes: 0 RECOVERED, 1 METASTABLE or RECOVERED-AT-LOWER-LOAD, 2 bad usage, 3 INCONCLUSIVE, "
+                     "4 runtime failure, 130 interrupted. --slo objectives are judged on the baseline. See docs/probe.md.");
+  return [options, flags, metastable] {
+    if (!metastable->parsed()) return static_cast<int>(ExitCode::usage);
+    return probe_metastable(*options, *flags);
+  };
+}
+
+}  // namespace openloop::cli

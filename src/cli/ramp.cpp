@@ -1,0 +1,324 @@
+// `openloop ramp`: step the offered rate up, judge each step, find the knee, the capacity and collapse.
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <thread>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "cli/command.h"
+#include "cli/run_options.h"
+#include "cli/signal_watcher.h"
+#include "core/atomic_file.h"
+#include "core/units.h"
+#include "engine/scenario_plans.h"
+#include "procedures/ramp_report.h"
+#include "procedures/ramp_runner.h"
+#include "workload/scenario_file.h"
+
+namespace openloop::cli {
+namespace {
+
+using procedures::RampSettings;
+
+// Ramp flags as typed; the target and client flags are `run`'s own groups.
+struct RampFlags {
+  RunOptions run;
+  std::string from, to, step_mult, step_add, hold = "30s", warmup = "5s", deadline, tolerance = "2%";
+  std::string stop_at = "collapse", cooldown = "5s", max_lateness;
+  std::size_t max_steps = 30;
+  bool refine = false, fresh = false;
+  CLI::App* app = nullptr;
+  bool given(const char* flag) const { return app->get_option(flag)->count() > 0; }
+};
+
+void add_ramp_options(CLI::App& sub, RampFlags& f) {
+  f.app = &sub;
+  add_target_options(sub, f.run);
+  add_client_options(sub, f.run);
+  add_retry_options(sub, f.run.retry);
+  sub.add_option("--from", f.from, "Rate of the first step, e.g. 100/s")->required();
+  sub.add_option("--to", f.to, "No step above this rate (default: until --stop-at fires or --max-steps)");
+  sub.add_option("--step-mult", f.step_mult, "Each step's rate is the previous one's × this (> 1; default 1.25)");
+  sub.add_option("--step-add", f.step_add, "Each step's rate is the previous one's + this rate, e.g. 100/s");
+  sub.add_option("--hold", f.hold, "Measured part of each step (at least 2s)")->capture_default_str();
+  sub.add_option("--warmup", f.warmup, "Leading part of each step, sent but not judged")->capture_default_str();
+  sub.add_option("--deadline", f.deadline,
+                 "Goodput counts successes within this deadline (default: --timeout; --timeout defaults to it)");
+  sub.add_option("--slo", f.run.slos, "Objective a step must meet to count towards capacity (repeatable): "
+                                      "p99<=200ms, errors<=0.1%, goodput>=99%, ... (default goodput>=99%)");
+  sub.add_flag("--refine", f.refine, "Bisect between the capacity step and the first failing step above it");
+  sub.add_option("--tol", f.tolerance, "--refine stops once capacity is known to ± this, e.g. 2%")->capture_default_str();
+  sub.add_option("--max-steps", f.max_steps, "Planned steps at most (refinement steps come on top)")->capture_default_str();
+  sub.add_option("--stop-at", f.stop_at, "End the ramp at: collapse (confirmed) | slo (first failing step) | never")
+      ->capture_default_str();
+  sub.add_flag("--fresh", f.fresh, "One run per step with new connections (default: one run, connections carry over)");
+  sub.add_option("--cooldown", f.cooldown, "Silence before each separate run (--fresh steps, --refine steps)")
+      ->capture_default_str();
+  sub.add_option("--max-lateness", f.max_lateness,
+                 "A step whose send-lateness p99 exceeds max(D, 10% of the arrival gap) is INVALID (default 1ms, as "
+                 "for run); raise it only on a machine too busy to send on time, and say so");
+  sub.add_option("--arrival", f.run.arrival, "Arrival process: constant | poisson")->capture_default_str();
+  sub.add_option("--seed", f.run.seed, "Seed for Poisson arrivals")->capture_default_str();
+  sub.add_option("--json", f.run.json, "Write every step's results and the runs' results (openloop.ramp/1) to FILE");
+  sub.add_option("--html", f.run.html, "Write a self-contained HTML report with the knee chart to FILE");
+  sub.add_flag("-q,--quiet", f.run.quiet, "Print only the table and findings: no line per step");
+}
+
+Result<double> parse_share(const std::string& text, const char* what) {
+  const bool percent = !text.empty() && text.back() == '%';
+  char* end = nullptr;
+  const std::string number = percent ? text.substr(0, text.size() - 1) : text;
+  const double v = std::strtod(number.c_str(), &end);
+  if (number.empty() || end != number.c_str() + number.size() || !std::isfinite(v)) {
+    return usage_error(fmt::format("{}: \"{}\" is not a share; use e.g. 2% or 0.02", what, text));
+  }
+  return percent ? v / 100 : v;
+}
+
+Result<void> parse_steps(const RampFlags& f, RampSettings& s) {
+  s.from_rps = OPENLOOP_TRY(parse_rate(f.from, "--from"));
+  if (!(s.from_rps > 0)) return usage_error(fmt::format("--from: \"{}\" must be greater than 0", f.from));
+  if (!f.to.empty()) {
+    s.to_rps = OPENLOOP_TRY(parse_rate(f.to, "--to"));
+    if (s.to_rps < s.from_rps) return usage_error(fmt::format("--to: {} is below --from {}", f.to, f.from));
+  }
+  if (!f.step_mult.empty() && !f.step_add.empty()) return usage_error("--step-mult and --step-add: give one of them");
+  if (!f.step_add.empty()) {
+    s.step_add = OPENLOOP_TRY(parse_rate(f.step_add, "--step-add"));
+    if (!(s.step_add > 0)) return usage_error(fmt::format("--step-add: \"{}\" must be greater than 0", f.step_add));
+  } else {
+    s.step_mult = f.step_mult.empty() ? 1.25 : OPENLOOP_TRY(parse_share(f.step_mult, "--step-mult"));
+    if (!(s.step_mult >= 1.01 && s.step_mult <= 10)) {
+      return usage_error(fmt::format("--step-mult: \"{}\" is not accepted; use a factor from 1.01 to 10, e.g. 1.25",
+                                     f.step_mult));
+    }
+  }
+  if (f.max_steps < 1 || f.max_steps > 1000) {
+    return usage_error(fmt::format("--max-steps: {} is not accepted; use 1..1000", f.max_steps));
+  }
+  s.max_steps = f.max_steps;
+  return {};
+}
+
+Result<void> parse_timing(const RampFlags& f, RampSettings& s) {
+  s.hold = OPENLOOP_TRY(parse_duration(f.hold, "--hold"));
+  if (s.hold < std::chrono::seconds(2)) {
+    return usage_error(fmt::format("--hold: {} is too short; a step's steadiness needs at least 2s (10s or more is "
+                                   "better)", f.hold));
+  }
+  s.warmup = OPENLOOP_TRY(parse_duration(f.warmup, "--warmup"));
+  s.cooldown = OPENLOOP_TRY(parse_duration(f.cooldown, "--cooldown"));
+  s.tolerance = OPENLOOP_TRY(parse_share(f.tolerance, "--tol"));
+  if (!(s.tolerance > 0 && s.tolerance <= 0.5)) {
+    return usage_error(fmt::format("--tol: \"{}\" is not accepted; use a share above 0 and at most 50%, e.g. 2%",
+                                   f.tolerance));
+  }
+  if (!f.max_lateness.empty()) {
+    s.step.bounds.generator.lateness_floor_ms = to_millis(OPENLOOP_TRY(parse_duration(f.max_lateness, "--max-lateness")));
+  }
+  s.refine = f.refine;
+  s.fresh = f.fresh;
+  s.stop_at = OPENLOOP_TRY(procedures::parse_stop_at(f.stop_at));
+  return {};
+}
+
+// --deadline and --timeout: either defaults to the other; the client may wait longer than the deadline (to see
+// late responses as throughput), never shorter.
+Result<void> resolve_deadline(RampFlags& f, RampSettings& s) {
+  if (f.deadline.empty()) return {};
+  s.step.deadline = OPENLOOP_TRY(parse_duration(f.deadline, "--deadline"));
+  if (s.step.deadline.count() == 0) return usage_error("--deadline: must be greater than 0, e.g. 2s");
+  if (!f.given("--timeout")) {
+    f.run.timeout = f.deadline;
+    return {};
+  }
+  const Nanos timeout = OPENLOOP_TRY(parse_duration(f.run.timeout, "--timeout"));
+  if (timeout < s.step.deadline) {
+    return usage_error(fmt::format("--deadline {} is longer than --timeout {}: the client would give up before the "
+                                   "deadline; raise --timeout or drop it",
+                                   f.deadline, f.run.timeout));
+  }
+  return {};
+}
+
+Result<engine::RunPlan> base_from_file(const RampFlags& f) {
+  auto loaded = std::make_shared<const workload::WorkloadPlan>(OPENLOOP_TRY(workload::load_plan_file(f.run.url)));
+  engine::RunSettings rs;
+  rs.threads = f.run.threads > 0 ? f.run.threads : std::max(1U, std::thread::hardware_concurrency());
+  rs.max_connections = f.run.max_connections;
+  rs.fd_limit = raise_fd_limit();
+  rs.insecure = f.run.insecure;
+  rs.ca_file = f.run.cacert;
+  std::vector<engine::RunPlan> plans = OPENLOOP_TRY(engine::plans_from_workload(loaded, rs));
+  if (plans.size() != 1 || plans.front().model != engine::Model::open) {
+    return usage_error(fmt::format("ramp: {} has {} scenario(s); a ramp drives one open-model scenario (its requests "
+                                   "and mix; the ramp sets the rate)",
+                                   f.run.url, plans.size()));
+  }
+  engine::RunPlan plan = std::move(plans.front());
+  if (f.given("--arrival")) plan.arrival = OPENLOOP_TRY(workload::parse_arrival_kind(f.run.arrival, "--arrival"));
+  if (f.given("--timeout") || f.given("--deadline")) plan.timeout = OPENLOOP_TRY(parse_duration(f.run.timeout, "--timeout"));
+  return plan;
+}
+
+Result<engine::RunPlan> base_plan(const RampFlags& f, const RampSettings& s) {
+  engine::RunPlan plan;
+  if (is_plan_file(f.run.url)) {
+    plan = OPENLOOP_TRY(base_from_file(f));
+  } else {
+    RunOptions o = f.run;
+    o.rate = f.from;
+    o.duration = f.hold;
+    o.warmup = "0";
+    o.slos.clear();
+    plan = OPENLOOP_TRY(build_plan(o));
+  }
+  // Connections for the highest planned step (build_plan sized them for the first).
+  if (f.run.max_connections == 0) {
+    const std::vector<double> rates = procedures::planned_rates(s);
+    plan.max_connections = engine::default_max_connections(rates.back(), plan.timeout, plan.threads, raise_fd_limit());
+  }
+  return plan;
+}
+
+Result<void> check_output_dirs(const RampFlags& f) {
+  for (const std::string* path : {&f.run.json, &f.run.html}) {
+    const std::filesystem::path parent = std::filesystem::path(*path).parent_path();
+    std::error_code ec;
+    if (!path->empty() && !parent.empty() && !std::filesystem::is_directory(parent, ec)) {
+      return usage_error(fmt::format("the directory of \"{}\" does not exist", *path));
+    }
+  }
+  return {};
+}
+
+Result<void> parse_slos_into(const RampFlags& f, const engine::RunPlan& plan, RampSettings& s) {
+  std::vector<std::string> names;
+  for (const auto& r : plan.requests) names.push_back(r.name);
+  RunOptions o = f.run;
+  o.abort_on_slo = false;
+  s.slos = OPENLOOP_TRY(parse_slos(o, names));
+  for (const auto& slo : s.slos) {
+    if (!slo.request.empty()) {
+      return usage_error(fmt::format("--slo \"{}\": ramp judges each step as a whole; per-request SLOs are not "
+                                     "supported (a step keeps one histogram for all its requests)",
+                                     slo.text));
+    }
+  }
+  if (s.slos.empty()) {
+    s.slos.push_back(OPENLOOP_TRY(results::parse_slo("goodput>=99%")));
+    s.default_slo = true;
+  }
+  return {};
+}
+
+struct Prepared {
+  RampSettings settings;
+  engine::RunPlan base;
+};
+
+Result<Prepared> prepare(RampFlags& f) {
+  Prepared p;
+  OPENLOOP_TRY_VOID(parse_steps(f, p.settings));
+  OPENLOOP_TRY_VOID(parse_timing(f, p.settings));
+  OPENLOOP_TRY_VOID(resolve_deadline(f, p.settings));
+  OPENLOOP_TRY_VOID(check_output_dirs(f));
+  p.base = OPENLOOP_TRY(base_plan(f, p.settings));
+  p.settings.step.timeout = p.base.timeout;
+  OPENLOOP_TRY_VOID(parse_slos_into(f, p.base, p.settings));
+  return p;
+}
+
+void announce(const Prepared& p) {
+  const RampSettings& s = p.settings;
+  const std::vector<double> rates = procedures::planned_rates(s);
+  const std::string step = s.step_add > 0 ? fmt::format("+{}", format_rate(s.step_add)) : fmt::format("×{}", s.step_mult);
+  fmt::print(stderr,
+             "openloop ramp: {} {}: up to {} steps {} → {} ({}), each {} warm-up + {} hold; {}; stop at {}{}\n",
+             p.base.method, p.base.url_text, rates.size(), format_rate(rates.front()), format_rate(rates.back()), step,
+             format_duration(s.warmup), format_duration(s.hold),
+             s.fresh ? "one run per step" : "one run (connections carry over)", to_string(s.stop_at),
+             s.refine ? fmt::format("; then refine to ±{:.1f}%", 100 * s.tolerance) : "");
+}
+
+nlohmann::json environment() {
+  char name[256] = {};
+  gethostname(name, sizeof name - 1);
+  return {{"host", std::string(name)},
+          {"cores", std::thread::hardware_concurrency()},
+          {"openloop_version", OPENLOOP_VERSION}};
+}
+
+Result<void> write_outputs(const RampFlags& f, const procedures::RampOutcome& o, const RampSettings& s) {
+  if (!f.run.json.empty()) {
+    nlohmann::json j = procedures::ramp_to_json(o, s);
+    j["target"] = f.run.url;
+    OPENLOOP_TRY_VOID(write_file_atomically(f.run.json, j.dump(1) + "\n"));
+  }
+  if (!f.run.html.empty()) {
+    const std::string source = f.run.json.empty() ? std::string("this ramp") : f.run.json;
+    OPENLOOP_TRY_VOID(write_file_atomically(f.run.html, procedures::render_ramp_html(o, s, source)));
+  }
+  return {};
+}
+
+// Exit codes: interrupted 130; target unreachable 4; no valid step 3; no step passed 1; else 0 (a finding).
+int exit_code(const procedures::RampOutcome& o) {
+  if (o.interrupted) return static_cast<int>(ExitCode::interrupted);
+  bool reached = false;
+  for (const auto& r : o.runs) {
+    const auto& c = r.totals;
+    const bool unreachable = c.completed == 0 && c.errors_total() > 0 &&
+                             c.error(results::ErrorKind::connect) + c.error(results::ErrorKind::tls) == c.errors_total();
+    reached = reached || !unreachable;
+  }
+  if (!reached) return static_cast<int>(ExitCode::runtime);
+  bool any_valid = false;
+  for (const auto& step : o.steps) any_valid = any_valid || step.analysis.state != procedures::StepState::invalid;
+  if (!any_valid) return static_cast<int>(ExitCode::invalid_run);
+  if (!o.findings.capacity) return static_cast<int>(ExitCode::slo_failed);
+  return static_cast<int>(ExitCode::ok);
+}
+
+int ramp_command(RampFlags& f) {
+  auto prepared = prepare(f);
+  if (!prepared) {
+    fmt::print(stderr, "openloop ramp: {}\n", prepared.error().message);
+    return static_cast<int>(prepared.error().code);
+  }
+  const RampSettings& s = prepared->settings;
+  if (!f.run.quiet) announce(*prepared);
+  procedures::StepFn on_step;
+  if (!f.run.quiet) on_step = [](const procedures::StepRecord& step) { fmt::print(stderr, "{}\n", procedures::step_line(step)); };
+  std::atomic<int> stop{0};
+  Result<procedures::RampOutcome> outcome;
+  {
+    SignalWatcher watcher(stop);
+    outcome = procedures::run_ramp(prepared->base, s, stop, on_step);
+  }
+  if (!outcome) {
+    fmt::print(stderr, "openloop ramp: {}\n", outcome.error().message);
+    return static_cast<int>(outcome.error().code);
+  }
+  for (auto& r : outcome->runs) r.info.environment = environment();
+  std::fputs(procedures::render_ramp_summary(*outcome, s).c_str(), stdout);
+  std::fflush(stdout);
+  if (auto written = write_outputs(f, *outcome, s); !written) {
+    fmt::print(stderr, "openloop ramp: {}\n", written.error().message);
+    return static_cast<int>(ExitCode::runtime);
+  }
+  return exit_code(*outcome);
+}
+
+}  // namespace
+
+Action setup_ramp(CLI::App& sub) {
+  auto flags = std::make_shared<RampFlags>();
+  add_ramp_options(sub, *flags);
+  return [flags] { return ramp_command(*flags); };
+}
+
+}  // namespace openloop::cli

@@ -1,0 +1,329 @@
+// Attempts and retries: each logical request's attempts (deadline header, per-try deadline, in-flight lists),
+// the retry decision (policy, backoff, Retry-After, budget) and the wait between attempts on the timer queue.
+#include <algorithm>
+
+#include "engine/worker.h"
+
+namespace openloop::engine {
+
+using results::ErrorKind;
+
+namespace {
+// Timer cookies of RetryTimers: bit 63 tells a retry attempt's deadline from a backoff wake-up; bits 32..62
+// hold the connection id or wait slot, bits 0..31 its generation (the timer queue has no cancel: stale timers
+// are ignored).
+constexpr std::uint64_t k_deadline_bit = 1ULL << 63;
+
+std::uint64_t cookie(bool deadline, std::uint32_t index, std::uint32_t generation) {
+  return (deadline ? k_deadline_bit : 0) | (static_cast<std::uint64_t>(index) << 32) | generation;
+}
+}  // namespace
+
+void Worker::RetryTimers::on_timer(std::uint64_t c) {
+  const auto index = static_cast<std::uint32_t>((c & ~k_deadline_bit) >> 32);
+  const auto generation = static_cast<std::uint32_t>(c);
+  if ((c & k_deadline_bit) != 0) {
+    m_worker.on_attempt_deadline(index, generation);
+  } else {
+    m_worker.on_backoff_over(index, generation);
+  }
+}
+
+// ---- attempts
+// -------------------------------------------------------------------------------------------------
+
+void Worker::prepare_attempt(Connection& c, InFlight& r, const std::string* rendered) {
+  const RetryPolicy& p = m_plan.retry;
+  const SteadyTime overall = r.intended + m_plan.timeout;
+  r.deadline =
+      p.per_try_timeout.count() > 0 ? std::min(overall, r.attempt_start + p.per_try_timeout) : overall;
+  r.header_length = 0;
+  const RequestSpec& spec = m_plan.requests[r.request];
+  if (p.send_deadline.empty() && rendered == nullptr) {
+    r.bytes = spec.bytes;
+    return;
+  }
+  // Per-attempt bytes go to the connection's own buffer (capacity reused: no allocation once warm).
+  if (rendered == nullptr) {
+    c.out.assign(spec.bytes);
+  } else if (rendered != &c.out) {
+    c.out.assign(*rendered);
+  }
+  if (!p.send_deadline.empty()) {
+    // The remaining overall deadline in whole milliseconds, rounded down: the server never believes it has
+    // more time than the client gives it.
+    const auto remaining =
+        std::chrono::duration_cast<std::chrono::milliseconds>(overall - r.attempt_start).count();
+    std::size_t at = 0, length = 0;
+    if (insert_header_line(c.out, p.send_deadline, std::max<std::int64_t>(0, remaining), at, length)) {
+      r.header_at = static_cast<std::uint32_t>(at);
+      r.header_length = static_cast<std::uint32_t>(length);
+    }
+  }
+  r.bytes = c.out;
+}
+
+void Worker::launch(Connection& c, InFlight& r) {
+  if (c.state() == Connection::State::closed) {
+    ++stats(r.interval).counters.connections_opened;
+    if (!c.open()) {  // the socket could not even be created (e.g. out of file descriptors)
+      const SteadyTime now = SteadyClock::now();
+      record_attempt(r, now);
+      const bool retried =
+          end_attempt(r, c, AttemptEnd{AttemptEnd::Kind::error, false, 0, ErrorKind::connect, now});
+      if (!retried) m_recorder.remove_pending(r.interval);
+      // Pooled connections go straight back to the closed list: release() could start a queued request on it
+      // and fail the same way, recursively.
+      if (r.user < 0) {
+        m_closed.push_back(&c);
+      } else if (!retried) {
+        after_request(static_cast<std::uint32_t>(r.user), now, Outcome::failed);
+      }
+      return;
+    }
+    m_report.peak_connections = std::max(m_report.peak_connections, m_open_count);
+  }
+  if (r.attempt == 1) {
+    link(c, r.deadline);
+  } else {
+    link_timed(c, r.deadline);
+  }
+  c.assign(r);
+}
+
+void Worker::record_attempt(const InFlight& r, SteadyTime end) {
+  results::record_ns(stats(r.interval).attempt_time, (end - r.attempt_start).count());
+}
+
+void Worker::settle(const InFlight& r, const AttemptEnd& e) {
+  switch (e.kind) {
+    case AttemptEnd::Kind::response: {
+      const std::int64_t rt = (e.at - r.intended).count(), st = (e.at - r.sent).count();
+      const int status = e.status;
+      const std::size_t status_class =
+          status >= 100 && status < 600 ? static_cast<std::size_t>(status / 100) : 0;
+      const bool ok = e.ok;
+      account(r.interval, r.request, [&](results::Counters& k, hdr::Histogram& rh, hdr::Histogram& sh) {
+        ++k.completed;
+        ++k.status_class[status_class];
+        if (ok) ++k.ok;
+        results::record_ns(rh, rt);
+        results::record_ns(sh, st);
+      });
+      return;
+    }
+    case AttemptEnd::Kind::error: {
+      const ErrorKind kind = e.error;
+      account(r.interval, r.request, [kind](results::Counters& k, auto&, auto&) { ++k.error(kind); });
+      return;
+    }
+    case AttemptEnd::Kind::timeout: {
+      const std::int64_t censored = (e.at - r.intended).count();
+      account(r.interval, r.request, [censored](results::Counters& k, hdr::Histogram& rh, auto&) {
+        ++k.timeouts;
+        results::record_ns(rh, censored);  // censored at the deadline (or the last per-try cut)
+      });
+      return;
+    }
+  }
+}
+
+// ---- the retry decision
+// ---------------------------------------------------------------------------------------
+
+std::uint8_t Worker::retry_class(const InFlight& r, Connection& /*c*/, const AttemptEnd& e) const {
+  switch (e.kind) {
+    case AttemptEnd::Kind::response:
+      if (e.ok) return 0;
+      if (e.status == 429) return k_retry_429;
+      return e.status >= 500 && e.status <= 599 ? k_retry_5xx : 0;
+    case AttemptEnd::Kind::error:
+      return e.error == ErrorKind::connect ? k_retry_connect : 0;
+    case AttemptEnd::Kind::timeout:
+      // Only a per-try cut is retried: past the overall deadline nobody waits for the answer.
+      return r.deadline < r.intended + m_plan.timeout ? k_retry_timeout : 0;
+  }
+  return 0;
+}
+
+bool Worker::end_attempt(const InFlight& r, Connection& c, const AttemptEnd& e) {
+  const RetryPolicy& p = m_plan.retry;
+  if (!p.enabled()) {
+    settle(r, e);
+    return false;
+  }
+  if (e.kind == AttemptEnd::Kind::response && e.ok) {
+    m_budget.on_success(r.retry_cost);
+    settle(r, e);
+    return false;
+  }
+  if (!p.retries(retry_class(r, c, e))) {
+    settle(r, e);
+    return false;
+  }
+  // A retryable failure counts against gRPC-style tokens whether or not a retry follows (as grpc-go does).
+  m_budget.on_retryable_failure();
+  if (r.attempt >= p.attempts) {
+    settle(r, e);
+    return false;
+  }
+  Nanos wait{-1};
+  if (p.honor_retry_after && e.kind == AttemptEnd::Kind::response && (e.status == 429 || e.status == 503)) {
+    if (const auto after = parse_retry_after(c.retry_after())) wait = *after;
+  }
+  const bool from_header = wait.count() >= 0;
+  if (!from_header) wait = p.backoff_delay(m_retry_rng, r.attempt, r.last_backoff);
+  // The next attempt must start before the overall deadline; if it cannot, the request ends as this attempt
+  // did.
+  const SteadyTime wake = e.at + wait;
+  if (wake >= r.intended + m_plan.timeout) {
+    settle(r, e);
+    return false;
+  }
+  double cost = 0;
+  if (!m_budget.try_withdraw(e.at, e.kind == AttemptEnd::Kind::timeout, cost)) {
+    account(r.interval, r.request, [](results::Counters& k, auto&, auto&) { ++k.retry_budget_denied; });
+    settle(r, e);
+    return false;
+  }
+  schedule_retry(r, c, e, wake, from_header ? r.last_backoff : wait, cost);
+  return true;
+}
+
+void Worker::schedule_retry(const InFlight& r, Connection& c, const AttemptEnd& e, SteadyTime wake,
+                            Nanos backoff, double cost) {
+  std::uint32_t slot = 0;
+  if (m_free_waits.empty()) {
+    slot = static_cast<std::uint32_t>(m_waits.size());
+    m_waits.emplace_back();  // grows while warming up; slots are reused after
+  } else {
+    slot = m_free_waits.back();
+    m_free_waits.pop_back();
+  }
+  RetryWait& w = m_waits[slot];
+  w.next = r;
+  w.next.bytes = {};
+  w.next.attempt = static_cast<std::uint16_t>(r.attempt + 1);
+  w.next.last_backoff = backoff;
+  w.next.retry_cost = cost;
+  w.last = e;
+  if (m_plan.requests[r.request].templ != nullptr) {
+    // The retry resends the same rendered request (same keys), without this attempt's deadline header.
+    w.bytes.assign(c.out);
+    if (r.header_length > 0) w.bytes.erase(r.header_at, r.header_length);
+  }
+  w.active = true;
+  ++w.generation;
+  ++m_waiting;
+  m_timers.schedule(wake, &m_retry_timers, cookie(false, slot, w.generation));
+}
+
+void Worker::detach(Connection& c, std::int32_t user) {
+  // The logical request waits without a connection: a pooled one goes back to the pool, a user's stays with
+  // it.
+  unlink(c);
+  if (user < 0) release(c);
+}
+
+void Worker::on_backoff_over(std::uint32_t slot, std::uint32_t generation) {
+  if (!m_waits[slot].active || m_waits[slot].generation != generation) return;
+  m_waits[slot].active = false;
+  --m_waiting;
+  InFlight r = m_waits[slot].next;
+  const SteadyTime now = SteadyClock::now();
+  Connection* c = nullptr;
+  if (now < r.intended + m_plan.timeout) {
+    if (r.user >= 0) {
+      const User& user = m_users[static_cast<std::size_t>(r.user)];
+      if (user.active) c = user.conn;
+    } else if (m_queue_size == 0) {
+      c = free_connection();  // may poll I/O: callbacks may add wait slots, so m_waits is indexed afresh below
+    }
+  }
+  RetryWait& w = m_waits[slot];
+  if (c == nullptr) {
+    // The retry cannot start (the loop woke past the deadline, or no connection is free at the cap): the request
+    // ends as its last attempt did, at the time that attempt ended.
+    settle(r, w.last);
+    m_free_waits.push_back(slot);
+    m_recorder.remove_pending(r.interval);
+    if (r.user >= 0) after_request(static_cast<std::uint32_t>(r.user), now, Outcome::failed);
+    return;
+  }
+  r.attempt_start = now;
+  prepare_attempt(*c, r, m_plan.requests[r.request].templ != nullptr ? &w.bytes : nullptr);
+  m_free_waits.push_back(slot);  // only now: launch() may need a slot, and w.bytes has been copied
+  launch(*c, r);
+}
+
+void Worker::on_attempt_deadline(std::uint32_t id, std::uint32_t generation) {
+  Connection& c = *m_connections[id];
+  if (c.list != Connection::List::by_timer || c.generation != generation) return;
+  cut(c, SteadyClock::now());
+}
+
+void Worker::resolve_waits(SteadyTime end) {
+  for (std::uint32_t slot = 0; slot < m_waits.size(); ++slot) {
+    RetryWait& w = m_waits[slot];
+    if (!w.active) continue;
+    const InFlight& r = w.next;
+    const std::int64_t censored = (end - r.intended).count();
+    account(r.interval, r.request, [censored](results::Counters& k, hdr::Histogram& rh, auto&) {
+      ++k.unfinished;
+      results::record_ns(rh, censored);
+    });
+    m_recorder.remove_pending(r.interval);
+    w.active = false;
+    --m_waiting;
+    m_free_waits.push_back(slot);
+  }
+}
+
+// ---- in-flight lists
+// ------------------------------------------------------------------------------------------
+
+void Worker::link(Connection& c, SteadyTime deadline) {
+  // Deadlines are intended time + one constant (or, with --per-try-timeout, the earlier of that and the
+  // attempt's start + another constant: both grow with the arrival order) and first attempts are mostly
+  // assigned in intended order, so the new one almost always goes at the tail; walk back only past the few
+  // issued earlier but due later.
+  Connection* after = m_tail;
+  while (after != nullptr && after->request().deadline > deadline) after = after->prev;
+  c.prev = after;
+  c.next = after != nullptr ? after->next : m_head;
+  (c.next != nullptr ? c.next->prev : m_tail) = &c;
+  (after != nullptr ? after->next : m_head) = &c;
+  c.list = Connection::List::by_deadline;
+}
+
+void Worker::link_timed(Connection& c, SteadyTime deadline) {
+  // A retry's deadline may fall anywhere among the first attempts' (its intended time is older, its start
+  // newer), so it is not inserted in order (a walk of O(rate × elapsed)); the timer queue orders it in O(log
+  // n).
+  c.prev = nullptr;
+  c.next = m_timed;
+  if (m_timed != nullptr) m_timed->prev = &c;
+  m_timed = &c;
+  c.list = Connection::List::by_timer;
+  ++c.generation;
+  m_timers.schedule(deadline, &m_retry_timers, cookie(true, c.id, c.generation));
+}
+
+void Worker::unlink(Connection& c) {
+  switch (c.list) {
+    case Connection::List::none:
+      return;
+    case Connection::List::by_deadline:
+      (c.prev != nullptr ? c.prev->next : m_head) = c.next;
+      (c.next != nullptr ? c.next->prev : m_tail) = c.prev;
+      break;
+    case Connection::List::by_timer:
+      (c.prev != nullptr ? c.prev->next : m_timed) = c.next;
+      if (c.next != nullptr) c.next->prev = c.prev;
+      break;
+  }
+  c.prev = c.next = nullptr;
+  c.list = Connection::List::none;
+}
+
+}  // namespace openloop::engine

@@ -1,0 +1,277 @@
+// One probe run: the engine on the calling thread, a control thread for lab triggers, polling and early stop.
+#include "procedures/probe_runner.h"
+#include "procedures/probe_format.h"
+
+#include <algorithm>
+#include <mutex>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "core/units.h"
+#include "engine/coordinator.h"
+#include "hdr/codec.h"
+#include "procedures/lab_driver.h"
+#include "results/verdict.h"
+
+namespace openloop::procedures {
+namespace {
+
+constexpr auto k_tick = std::chrono::milliseconds(50);
+constexpr auto k_poll_every = std::chrono::seconds(1);
+constexpr int k_poll_failures_to_give_up = 3;
+
+std::optional<LabSample> lab_sample_of(const nlohmann::json& s, double t_s) {
+  if (!s.is_object() || !s.contains("queue_depth")) return std::nullopt;
+  LabSample x;
+  x.t_s = t_s;
+  x.frozen = s.value("frozen", false);
+  x.queue_depth = s.value("queue_depth", std::uint64_t{0});
+  x.held = s.value("held", std::uint64_t{0});
+  x.busy_workers = s.value("busy_workers", std::uint64_t{0});
+  x.dependency_waiting = s.value("dependency_waiting", std::uint64_t{0});
+  x.completed = s.value("completed", std::uint64_t{0});
+  x.ok = s.value("ok", std::uint64_t{0});
+  x.shed = s.value("shed", std::uint64_t{0});
+  x.rejected = s.value("rejected", std::uint64_t{0});
+  x.expired = s.value("expired", std::uint64_t{0});
+  return x;
+}
+
+/// The control thread: lab trigger at the phase boundaries, stats polling, stop forwarding, early stop.
+class ControlLoop {
+ public:
+  ControlLoop(const ProbePlan& plan, const ProbeContext& ctx, SteadyTime measure_start, std::atomic<int>& engine_stop,
+              std::atomic<int>& user_stop)
+      : m_plan(plan), m_ctx(ctx), m_measure_start(measure_start), m_engine_stop(engine_stop), m_user_stop(user_stop) {
+    if (plan.settings.trigger.needs_lab() && ctx.lab) {
+      const Nanos length = plan.phase(Phase::Kind::trigger).length;
+      m_driver.emplace(*ctx.lab, plan.settings.trigger, length);
+    }
+    m_thread = std::thread([this] { loop(); });
+  }
+  ~ControlLoop() { finish(); }
+  ControlLoop(const ControlLoop&) = delete;
+  ControlLoop& operator=(const ControlLoop&) = delete;
+
+  /// Ends the thread and undoes the trigger; idempotent. Returns the first error the lab gave, if any.
+  std::optional<Error> finish() {
+    m_done.store(true);
+    if (m_thread.joinable()) m_thread.join();
+    if (m_driver) note(m_driver->end());
+    return m_error;
+  }
+  void recovered_at_base() { m_recovered.store(true); }
+  bool stopped_early() const { return m_stopped_early; }
+  std::vector<LabSample>& lab() { return m_lab; }
+  std::vector<std::string> actions() const { return m_driver ? m_driver->actions() : std::vector<std::string>{}; }
+
+ private:
+  void note(const Result<void>& r) {
+    if (!r && !m_error) m_error = r.error();
+  }
+  void log_phase(double t) {
+    for (; m_next_phase < m_plan.phases.size() && to_seconds(m_plan.phases[m_next_phase].start) <= t; ++m_next_phase) {
+      const Phase& p = m_plan.phases[m_next_phase];
+      if (m_ctx.log == nullptr) continue;
+      const std::string what = p.kind == Phase::Kind::trigger ? describe(m_plan.settings.trigger, p.length)
+                                                              : fmt::format("at {}", rate_of(p.rate));
+      fmt::print(m_ctx.log, "[{:4.0f}s] {} {}\n", to_seconds(p.start), p.name(), what);
+      std::fflush(m_ctx.log);
+    }
+  }
+  void drive_trigger(double t) {
+    if (!m_driver) return;
+    const Phase& trigger = m_plan.phase(Phase::Kind::trigger);
+    if (!m_begun && t >= to_seconds(trigger.start)) {
+      m_begun = true;
+      note(m_driver->begin());
+      if (m_error) m_engine_stop.store(2);  // a probe without its trigger measures nothing
+    }
+    // A stall ends by itself in the lab; a dependency change is undone here.
+    if (m_begun && t >= to_seconds(trigger.end()) && m_plan.settings.trigger.kind == Trigger::Kind::dependency) {
+      note(m_driver->end());
+    }
+  }
+  void poll(double t) {
+    if (!m_ctx.poll_lab || !m_ctx.lab || m_poll_failures >= k_poll_failures_to_give_up) return;
+    const SteadyTime now = SteadyClock::now();
+    if (now < m_next_poll) return;
+    m_next_poll = now + k_poll_every;
+    auto stats = m_ctx.lab->stats();
+    auto sample = stats ? lab_sample_of(*stats, t) : std::nullopt;
+    if (!sample) {
+      ++m_poll_failures;
+      return;
+    }
+    m_poll_failures = 0;
+    m_lab.push_back(*sample);
+  }
+  void loop() {
+    const bool descends = m_plan.phases.back().kind == Phase::Kind::descend;
+    const double observe_end = to_seconds(m_plan.phase(Phase::Kind::observe).end());
+    while (!m_done.load()) {
+      const double t = to_seconds(SteadyClock::now() - m_measure_start);
+      if (const int u = m_user_stop.load(); u > m_engine_stop.load()) m_engine_stop.store(u);
+      if (m_user_stop.load() != 0 && m_driver) note(m_driver->end());
+      log_phase(t);
+      drive_trigger(t);
+      if (descends && m_recovered.load() && t >= observe_end && m_engine_stop.load() == 0) {
+        m_stopped_early = true;
+        m_engine_stop.store(1);
+      }
+      poll(t);
+      std::this_thread::sleep_for(k_tick);
+    }
+  }
+
+  const ProbePlan& m_plan;
+  const ProbeContext& m_ctx;
+  SteadyTime m_measure_start;
+  std::atomic<int>& m_engine_stop;
+  std::atomic<int>& m_user_stop;
+  std::optional<LabDriver> m_driver;
+  std::atomic<bool> m_done{false}, m_recovered{false};
+  bool m_begun = false, m_stopped_early = false;
+  std::size_t m_next_phase = 0;
+  SteadyTime m_next_poll{};
+  int m_poll_failures = 0;
+  std::vector<LabSample> m_lab;
+  std::optional<Error> m_error;
+  std::thread m_thread;
+};
+
+/// The coordinator's progress callback: decodes new intervals, logs a status line, and looks for the first healthy
+/// window at the base load (window by window as intervals arrive, so each check is one window's work).
+class ProgressWatch {
+ public:
+  ProgressWatch(const ProbePlan& plan, std::FILE* log) : m_plan(plan), m_log(log) {}
+  /// True once a healthy window in the observe phase is known.
+  bool update(const results::RunResults& so_far) {
+    auto fresh = samples_of(so_far, m_samples.size());
+    if (!fresh) return m_recovered;
+    for (auto& s : *fresh) m_samples.push_back(std::move(s));
+    log_status();
+    if (!m_recovered) check_window();
+    return m_recovered;
+  }
+
+ private:
+  void log_status() {
+    if (m_log == nullptr || m_samples.size() < m_logged + 5) return;
+    m_logged = m_samples.size();
+    const auto last = std::span<const Sample>(m_samples).last(5);
+    const Stats s = stats_of(last);
+    std::string phase = "?";
+    for (const Phase& p : m_plan.phases) {
+      if (last.back().start_s >= to_seconds(p.start) - 1e-6) phase = p.name();
+    }
+    fmt::print(m_log, "[{:4.0f}s] {:<9} goodput {:>9}  p99 {:>8}  in flight {:.1f}\n",
+               last.back().start_s + last.back().length_s, phase, rate_of(s.goodput),
+               format_duration(Nanos(s.p99_ns)), s.in_flight);
+    std::fflush(m_log);
+  }
+  void check_window() {
+    const Phase& baseline = m_plan.phase(Phase::Kind::baseline);
+    const Phase& observe = m_plan.phase(Phase::Kind::observe);
+    const ProbeSettings& s = m_plan.settings;
+    if (!m_baseline) {
+      const auto span = span_of(m_samples, baseline.start, baseline.end());
+      if (span.size() < static_cast<std::size_t>(to_seconds(baseline.length) + 0.5)) return;
+      m_baseline = judge_baseline(span);
+    }
+    if (!m_baseline->steady) return;
+    const auto span = span_of(m_samples, observe.start, observe.end());
+    const auto w = static_cast<std::size_t>(to_seconds(s.window) + 0.5);
+    for (; m_next_window + w <= span.size(); ++m_next_window) {
+      if (judge_window(span.subspan(m_next_window, w), observe.rate, m_baseline->stats, s.base_rate, s.criteria).met) {
+        m_recovered = true;
+        return;
+      }
+    }
+  }
+
+  const ProbePlan& m_plan;
+  std::FILE* m_log;
+  std::vector<Sample> m_samples;
+  std::size_t m_logged = 0;
+  std::optional<BaselineJudgement> m_baseline;
+  std::size_t m_next_window = 0;
+  bool m_recovered = false;
+};
+
+std::vector<std::string> baseline_slo_failures(const std::vector<results::SloResult>& slos) {
+  std::vector<std::string> out;
+  for (const auto& s : slos) {
+    if (!s.evaluated || !s.met) out.push_back(fmt::format("{} (measured {})", s.slo.text, s.measured_text));
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<results::RunResults> phase_results(const results::RunResults& r, Nanos start, Nanos end) {
+  results::RunResults out;
+  out.info = r.info;
+  const double a = to_seconds(start) - 1e-6, b = to_seconds(end) + 1e-6;
+  for (const auto& in : r.intervals) {
+    if (in.start_s < a || in.start_s + in.length_s > b) continue;
+    out.intervals.push_back(in);
+    out.totals.add(in.counters);
+    out.measured_s += in.length_s;
+    if (!in.response_time_hist.empty()) {
+      auto h = hdr::from_compressed_base64(in.response_time_hist);
+      if (!h) return runtime_error(fmt::format("interval at {}s: {}", in.start_s, h.error().message));
+      out.response_time.add(*h);
+    }
+  }
+  return out;
+}
+
+Result<ProbeRun> run_probe(const engine::RunPlan& run_plan, const ProbePlan& plan, const ProbeContext& ctx,
+                           std::atomic<int>& user_stop) {
+  std::atomic<int> engine_stop{0};
+  ProgressWatch watch(plan, ctx.log);
+  // The engine starts its schedule 20 ms after run() is called (coordinator.cpp); phases count from the warm-up's end.
+  const SteadyTime measure_start = SteadyClock::now() + std::chrono::milliseconds(20) + run_plan.warmup;
+  ControlLoop control(plan, ctx, measure_start, engine_stop, user_stop);
+  auto results = engine::run(run_plan, engine_stop, [&](const results::RunResults& so_far) {
+    if (watch.update(so_far)) control.recovered_at_base();
+  });
+  const std::optional<Error> lab_error = control.finish();
+  if (!results) return tl::unexpected(results.error());
+  if (lab_error) return runtime_error("the lab trigger failed: " + lab_error->message);
+  ProbeRun run;
+  run.results = std::move(*results);
+  run.results.interrupted = user_stop.load() != 0;
+  run.lab = std::move(control.lab());
+  run.lab_actions = control.actions();
+  const auto samples = OPENLOOP_TRY(samples_of(run.results));
+  RunFacts facts;
+  // Send lateness is judged per compared phase (classify): a generator busy opening connections during a spike
+  // does not make the baseline and the observe phase incomparable.
+  results::VerdictBounds no_lateness;
+  no_lateness.lateness_floor_ms = 1e12;
+  const results::Verdict applied = results::judge(run.results, no_lateness);
+  facts.valid = applied.valid;
+  facts.reasons = applied.reasons;
+  facts.interrupted = run.results.interrupted;
+  facts.stopped_after_recovery = control.stopped_early();
+  facts.lab = run.lab;
+  if (!ctx.slos.empty()) {
+    const Phase& baseline = plan.phase(Phase::Kind::baseline);
+    const auto base = OPENLOOP_TRY(phase_results(run.results, baseline.start, baseline.end()));
+    run.baseline_slos = results::evaluate_slos(ctx.slos, base);
+    facts.baseline_slo_failures = baseline_slo_failures(run.baseline_slos);
+  }
+  run.outcome = classify(plan, samples, facts);
+  if (!run.results.verdict.valid && facts.valid) {
+    for (const auto& reason : run.results.verdict.reasons) {
+      run.outcome.notes.push_back("the run as a whole is INVALID (" + reason +
+                                  "); the probe checks send lateness only in the phases it compares");
+    }
+  }
+  return run;
+}
+
+}  // namespace openloop::procedures

@@ -1,0 +1,79 @@
+// The metastable probe's verdict from a run's intervals: RECOVERED after T s, METASTABLE with the sustaining signal,
+// RECOVERED-AT-LOWER-LOAD (hysteresis) or INCONCLUSIVE; pure functions of the samples, so tests construct series.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "procedures/probe_plan.h"
+#include "procedures/probe_window.h"
+
+namespace openloop::procedures {
+
+enum class ProbeVerdict : std::uint8_t { recovered, recovered_at_lower_load, metastable, inconclusive };
+/// "RECOVERED", "RECOVERED-AT-LOWER-LOAD", "METASTABLE", "INCONCLUSIVE".
+const char* to_string(ProbeVerdict v);
+
+/// The lab's own view at one moment (GET /_lab/stats), when the target is a lab the probe can reach.
+struct LabSample {
+  double t_s = 0;  ///< since the start of measurement (negative during the warm-up)
+  bool frozen = false;
+  std::uint64_t queue_depth = 0, held = 0, busy_workers = 0, dependency_waiting = 0;
+  std::uint64_t completed = 0, ok = 0, shed = 0, rejected = 0, expired = 0;  ///< totals since the lab started
+};
+
+/// What else is known about the run besides its intervals.
+struct RunFacts {
+  /// Did the generator apply the plan (drops, sent share, CPU: results::judge without its whole-run send-lateness
+  /// bound, which classify() applies per compared phase instead)?
+  bool valid = true;
+  std::vector<std::string> reasons;  ///< why not
+  bool interrupted = false;          ///< stopped by the user (not by the probe itself)
+  bool stopped_after_recovery = false;  ///< the probe skipped the descending steps once recovered at the base load
+  std::vector<std::string> baseline_slo_failures;  ///< --slo objectives the baseline missed ("p99<=5ms: 7.2ms")
+  std::vector<LabSample> lab;        ///< empty when the lab was not polled
+};
+
+/// A named condition seen while not recovered, e.g. {"growing backlog", "in flight 12 → 340 ..."}.
+struct Signal {
+  std::string name;
+  std::string text;
+};
+
+/// One phase as measured.
+struct PhaseRow {
+  Phase phase;
+  Stats stats;
+  std::optional<std::uint64_t> lab_queue_max;  ///< deepest lab queue seen in the phase (lab polled)
+  bool skipped = false;                        ///< not run: the probe stopped after recovering at the base load
+};
+
+/// Everything the probe concluded from one run.
+struct ProbeOutcome {
+  ProbeVerdict verdict = ProbeVerdict::inconclusive;
+  std::string sentence;  ///< the verdict as one sentence with the numbers behind it
+  std::optional<double> recovery_s;      ///< from the trigger's end to the start of the first healthy window
+  std::optional<double> recovered_rate;  ///< requests/s of the phase where it recovered
+  std::optional<WindowJudgement> healthy_window;  ///< the first window that met every criterion
+  std::optional<WindowJudgement> last_base_window;  ///< the last window of the observe phase
+  std::vector<Signal> signals;  ///< sustaining signals (not recovered at the base load), strongest first
+  std::vector<std::string> notes;  ///< caveats: e.g. the trigger did not degrade anything
+  BaselineJudgement baseline;
+  std::vector<PhaseRow> phases;
+  nlohmann::json to_json() const;
+};
+
+/// The first window of `window` length inside `phase` that meets every criterion against the baseline, if any.
+std::optional<WindowJudgement> first_recovered(const std::vector<Sample>& samples, const Phase& phase, Nanos window,
+                                               const Stats& baseline, double base_rate, const RecoveryCriteria& c);
+
+/// Classifies one run. INCONCLUSIVE when the run was invalid, the generator sent late in a phase other than the
+/// trigger (send-lateness p99 > max(1 ms, 10 % of the phase's mean gap)), the run was interrupted before the observe
+/// phase ended, or the baseline was not steady or missed an SLO; otherwise RECOVERED (first healthy window in observe),
+/// RECOVERED-AT-LOWER-LOAD (first healthy window in a descending step) or METASTABLE (none), with signals.
+ProbeOutcome classify(const ProbePlan& plan, const std::vector<Sample>& samples, const RunFacts& facts);
+
+}  // namespace openloop::procedures

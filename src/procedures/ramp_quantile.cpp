@@ -1,0 +1,43 @@
+// Order-statistic confidence intervals: the binomial count of samples below a quantile, in its normal form.
+#include "procedures/ramp_quantile.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace openloop::procedures {
+
+std::int64_t value_at_rank(const hdr::Histogram& h, std::int64_t k) {
+  const std::int64_t n = h.total_count();
+  if (n == 0) return 0;
+  k = std::clamp<std::int64_t>(k, 1, n);
+  std::int64_t seen = 0;
+  for (std::int32_t i = 0; i < h.counts_length(); ++i) {
+    seen += h.count_at_index(i);
+    if (seen >= k) return h.highest_equivalent(h.value_from_index(i));
+  }
+  return h.max();
+}
+
+std::int64_t count_at_or_below(const hdr::Histogram& h, std::int64_t value) {
+  std::int64_t seen = 0;
+  for (std::int32_t i = 0; i < h.counts_length() && h.value_from_index(i) <= value; ++i) seen += h.count_at_index(i);
+  return seen;
+}
+
+QuantileEstimate estimate_quantile(const hdr::Histogram& h, double percentile, double z) {
+  QuantileEstimate q;
+  q.percentile = percentile;
+  q.count = h.total_count();
+  if (q.count == 0) return q;
+  q.value = h.value_at_percentile(percentile);
+  const double n = static_cast<double>(q.count), p = percentile / 100.0;
+  const double centre = n * p, spread = z * std::sqrt(n * p * (1.0 - p));
+  // A tiny epsilon keeps exact products (n·p = 990.0000000001) from moving a rank by one.
+  const auto lo = static_cast<std::int64_t>(std::floor(centre - spread + 1e-9));
+  const auto hi = static_cast<std::int64_t>(std::ceil(centre + spread - 1e-9));
+  if (lo >= 1) q.low = value_at_rank(h, lo);
+  if (hi <= q.count) q.high = value_at_rank(h, hi);
+  return q;
+}
+
+}  // namespace openloop::procedures

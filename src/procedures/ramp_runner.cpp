@@ -1,0 +1,183 @@
+// The ramp's runs: a staircase judged live from the coordinator's progress callback, or one run per step; then
+// bisection runs for --refine.
+#include "procedures/ramp_runner.h"
+
+#include <fmt/format.h>
+
+#include "engine/coordinator.h"
+
+namespace openloop::procedures {
+namespace {
+
+constexpr double k_edge_slack_s = 1e-6;
+
+// Judges the staircase's steps as their windows complete, and asks the run to stop when --stop-at fires.
+class StaircaseTracker {
+ public:
+  StaircaseTracker(const RampSettings& s, const std::vector<double>& rates, std::size_t run, RampOutcome& out,
+                   const StepFn& on_step)
+      : m_settings(s), m_rates(rates), m_run(run), m_out(out), m_on_step(on_step) {}
+
+  // The coordinator's progress callback: `so_far` holds the finalized intervals.
+  void update(const results::RunResults& so_far, std::atomic<int>& stop) {
+    if (m_stopping || !m_error.empty()) return;
+    judge_complete(so_far, interval_end(so_far));
+    if (m_stopping || !m_error.empty()) {
+      int expected = 0;
+      m_stopped_run = stop.compare_exchange_strong(expected, 1);
+    }
+  }
+
+  // After the run: the windows it completed that were not judged yet (those finalized with the last intervals).
+  Result<void> finish(const results::RunResults& run) {
+    if (!m_stopping) judge_complete(run, std::min(interval_end(run), run.measured_s));
+    if (!m_error.empty()) return runtime_error(m_error);
+    return {};
+  }
+
+  bool stopped_run() const { return m_stopped_run; }
+  const std::string& reason() const { return m_reason; }
+
+ private:
+  static double interval_end(const results::RunResults& r) {
+    return r.intervals.empty() ? 0.0 : r.intervals.back().start_s + r.intervals.back().length_s;
+  }
+
+  void judge_complete(const results::RunResults& run, double end_s) {
+    while (m_next < m_rates.size() && !m_stopping && m_error.empty()) {
+      StepWindow w = staircase_window(m_next, m_rates[m_next], m_settings.warmup, m_settings.hold);
+      if (w.to_s > end_s + k_edge_slack_s) return;
+      w.run = m_run;
+      auto step = judge_step(run, w, m_settings, m_out.steps.size() + 1, false);
+      if (!step) {
+        m_error = step.error().message;
+        return;
+      }
+      m_out.steps.push_back(std::move(*step));
+      ++m_next;
+      if (m_on_step) m_on_step(m_out.steps.back());
+      m_reason = stop_reason(m_out.steps, m_settings.stop_at);
+      m_stopping = !m_reason.empty();
+    }
+  }
+
+  const RampSettings& m_settings;
+  const std::vector<double>& m_rates;
+  std::size_t m_run;
+  RampOutcome& m_out;
+  const StepFn& m_on_step;
+  std::size_t m_next = 0;
+  bool m_stopping = false;
+  bool m_stopped_run = false;
+  std::string m_reason, m_error;
+};
+
+// Steps judged while their run went on saw results without RunInfo (the coordinator fills it in at the end).
+void adopt_info(RampOutcome& out, std::size_t run_index, const results::RunResults& run) {
+  for (auto& step : out.steps) {
+    const StepWindow& w = step.analysis.window;
+    if (w.run != run_index) continue;
+    results::RunInfo& info = step.analysis.results.info;
+    info = run.info;
+    info.offered_rps = w.offered_rps;
+    info.duration_s = w.to_s - w.from_s;
+    info.warmup_s = 0;
+    if (run.info.start_unix_s > 0) info.start_unix_s = run.info.start_unix_s + w.from_s;
+  }
+}
+
+Result<void> run_staircase(const engine::RunPlan& base, const RampSettings& s, const std::vector<double>& rates,
+                           std::atomic<int>& stop, const StepFn& on_step, RampOutcome& out) {
+  const engine::RunPlan plan = staircase_plan(base, rates, s);
+  StaircaseTracker tracker(s, rates, out.runs.size(), out, on_step);
+  results::RunResults run = OPENLOOP_TRY(
+      engine::run(plan, stop, [&](const results::RunResults& so_far) { tracker.update(so_far, stop); }));
+  OPENLOOP_TRY_VOID(tracker.finish(run));
+  out.stopped = tracker.reason();
+  if (tracker.stopped_run() && stop.load() == 1) {
+    // The ramp's own stop is the plan working, not an interruption.
+    run.interrupted = false;
+    run.warnings.push_back(fmt::format("the ramp ended this run after {:.1f} s of its planned {:.0f} s: {}",
+                                       run.measured_s, to_seconds(plan.duration), out.stopped));
+    stop.store(0);
+  } else if (stop.load() != 0) {
+    out.interrupted = true;
+  }
+  adopt_info(out, out.runs.size(), run);
+  out.runs.push_back(std::move(run));
+  return {};
+}
+
+// One run of one step after `silence`; judged when its hold was measured whole. Returns false when interrupted.
+Result<bool> run_single(const engine::RunPlan& base, const RampSettings& s, double rate, Nanos silence,
+                        bool refinement, std::atomic<int>& stop, const StepFn& on_step, RampOutcome& out) {
+  results::RunResults run = OPENLOOP_TRY(engine::run(single_step_plan(base, rate, silence, s), stop));
+  StepWindow w = single_step_window(rate, silence, s);
+  w.run = out.runs.size();
+  out.interrupted = stop.load() != 0;
+  if (!out.interrupted || run.measured_s + k_edge_slack_s >= w.to_s) {
+    out.steps.push_back(OPENLOOP_TRY(judge_step(run, w, s, out.steps.size() + 1, refinement)));
+    if (on_step) on_step(out.steps.back());
+  }
+  out.runs.push_back(std::move(run));
+  return !out.interrupted;
+}
+
+Result<void> run_fresh(const engine::RunPlan& base, const RampSettings& s, const std::vector<double>& rates,
+                       std::atomic<int>& stop, const StepFn& on_step, RampOutcome& out) {
+  for (std::size_t k = 0; k < rates.size(); ++k) {
+    const Nanos silence = k == 0 ? Nanos(0) : s.cooldown;
+    if (!OPENLOOP_TRY(run_single(base, s, rates[k], silence, false, stop, on_step, out))) return {};
+    out.stopped = stop_reason(out.steps, s.stop_at);
+    if (!out.stopped.empty()) return {};
+  }
+  return {};
+}
+
+Result<void> refine(const engine::RunPlan& base, const RampSettings& s, std::atomic<int>& stop, const StepFn& on_step,
+                    RampOutcome& out) {
+  std::size_t done = 0;
+  for (; done < s.max_refinements; ++done) {
+    const auto rate = next_refinement(out.steps, s.tolerance);
+    if (!rate) break;
+    if (!OPENLOOP_TRY(run_single(base, s, *rate, s.cooldown, true, stop, on_step, out))) return {};
+  }
+  if (!out.steps.empty() && out.steps.back().refinement && out.steps.back().analysis.state == StepState::invalid) {
+    out.notes.push_back(fmt::format("--refine stopped: the step at {:.0f}/s was INVALID (a generator problem), so "
+                                    "the bracket could not be narrowed further",
+                                    out.steps.back().analysis.window.offered_rps));
+  } else if (done == s.max_refinements && next_refinement(out.steps, s.tolerance)) {
+    out.notes.push_back(fmt::format("--refine stopped after {} bisection steps, short of ±{:.1f}%", done,
+                                    100 * s.tolerance));
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<StepRecord> judge_step(const results::RunResults& run, const StepWindow& w, const RampSettings& s,
+                              std::size_t number, bool refinement) {
+  StepRecord r;
+  r.number = number;
+  r.refinement = refinement;
+  r.analysis = OPENLOOP_TRY(analyse_step(run, w, s.step));
+  judge_slos(r, s.slos);
+  return r;
+}
+
+Result<RampOutcome> run_ramp(const engine::RunPlan& base, const RampSettings& s, std::atomic<int>& stop,
+                             const StepFn& on_step) {
+  RampOutcome out;
+  const std::vector<double> rates = planned_rates(s);
+  if (rates.empty()) return usage_error("ramp: no step to run: --from is above --to");
+  if (s.fresh) {
+    OPENLOOP_TRY_VOID(run_fresh(base, s, rates, stop, on_step, out));
+  } else {
+    OPENLOOP_TRY_VOID(run_staircase(base, s, rates, stop, on_step, out));
+  }
+  if (s.refine && !out.interrupted) OPENLOOP_TRY_VOID(refine(base, s, stop, on_step, out));
+  out.findings = analyse_ramp(out.steps);
+  return out;
+}
+
+}  // namespace openloop::procedures

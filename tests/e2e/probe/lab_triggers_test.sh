@@ -1,0 +1,51 @@
+# Lab triggers through the control endpoint: a stall (the lab freezes, then recovers behind a bounded LIFO queue) and
+# a dependency slowdown (+100 ms, undone at the trigger's end). The lab's settings are restored afterwards. Also: bad
+# flags exit 2 and send nothing; a lab trigger without a reachable lab is a runtime failure (4).
+source "${OPENLOOP_E2E_LIB:-$(dirname "$0")/../lib.sh}"
+start_lab --workers 2 --service 10ms --queue lifo --queue-limit 50 --shed-at 20
+cd "$E2E_TMP"
+
+probe() {  # probe ARGS...: one retry when the generator lagged
+  local attempt code
+  for attempt in 1 2; do
+    code=0
+    "$OPENLOOP" probe metastable "$LAB_URL/" --base 20/s --baseline-for 3s --observe-for 5s --window 2s --warmup 1s \
+      --timeout 2s --threads 1 --json p.json -q "$@" >p.txt 2>p.err || code=$?
+    [[ $code == 3 ]] && grep -q 'generator' p.txt && continue
+    return "$code"
+  done
+  return "$code"
+}
+
+code=0
+probe --trigger stall:2s || code=$?
+cat p.txt
+[[ $code == 0 ]] || fail "stall probe exit $code: $(cat p.err)"
+json p.json '.runs[0].lab_actions[0]' | grep -q 'stall-at' || fail "no stall-at request: $(json p.json '.runs[0].lab_actions')"
+assert_cmp "$(json p.json '.runs[0].phases[1].stats.p99_ms')" ">=" 1000 "the stall shows in the trigger's p99"
+[[ $(curl -s --max-time 5 "$LAB_URL/_lab/config" | jq '."stall-at" | length') == 0 ]] || fail "the stall list was not restored"
+pass "stall:2s: $(json p.json .verdict), lab stall list restored"
+
+curl -s --max-time 5 -X POST -d '{"dependency":"5ms"}' "$LAB_URL/_lab/config" >/dev/null
+code=0
+probe --trigger dependency:+100ms --trigger-for 2s || code=$?
+cat p.txt
+[[ $code == 0 ]] || fail "dependency probe exit $code: $(cat p.err)"
+json p.json '.runs[0].lab_actions[0]' | grep -q '105ms' || fail "dependency not raised: $(json p.json '.runs[0].lab_actions')"
+assert_cmp "$(json p.json '.runs[0].phases[1].stats.p50_ms')" ">=" 100 "the slower dependency shows during the trigger"
+[[ $(curl -s --max-time 5 "$LAB_URL/_lab/config" | jq -r .dependency) == 5ms ]] || fail "dependency not restored"
+pass "dependency:+100ms: $(json p.json .verdict), restored to 5ms"
+
+for bad in "--trigger load:0/s" "--trigger spike" "--trigger load:100/s --window 300s" "--trigger stall:2s --trigger-for 3s" \
+  "--trigger load:100/s --baseline-for 1500ms"; do
+  code=0
+  # shellcheck disable=SC2086
+  "$OPENLOOP" probe metastable "$LAB_URL/" --base 20/s $bad -q >bad.txt 2>bad.err || code=$?
+  [[ $code == 2 ]] || fail "\"$bad\": exit $code, expected 2"
+  [[ -s bad.err ]] || fail "\"$bad\": no message"
+done
+code=0
+"$OPENLOOP" probe metastable "http://127.0.0.1:$(free_port)/" --base 20/s --trigger stall:1s -q >/dev/null 2>bad.err ||
+  code=$?
+[[ $code == 4 ]] && grep -q 'lab' bad.err || fail "no lab for a stall trigger: exit $code: $(cat bad.err)"
+pass "bad flags exit 2 with a message; an unreachable lab exits 4"

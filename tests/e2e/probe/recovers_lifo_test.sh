@@ -1,0 +1,36 @@
+# A load spike against a lab with a bounded LIFO queue and shedding: the probe sees it recover within seconds at the
+# base load, exits 0, and writes a JSON document (verdict, phases, the run's full results) and an HTML page.
+source "${OPENLOOP_E2E_LIB:-$(dirname "$0")/../lib.sh}"
+# Capacity 40/s (1 worker × 25 ms); the spike is 3× capacity; at most 20 wait, the rest are refused at once (429).
+start_lab --workers 1 --service 25ms --queue lifo --queue-limit 50 --shed-at 20
+cd "$E2E_TMP"
+
+# probe: runs the short probe; on a loaded machine the generator may send late (INCONCLUSIVE, exit 3): one retry.
+probe() {
+  local attempt code
+  for attempt in 1 2; do
+    code=0
+    "$OPENLOOP" probe metastable "$LAB_URL/" --base 20/s --trigger load:120/s --trigger-for 3s --baseline-for 4s \
+      --observe-for 8s --window 3s --warmup 1s --timeout 2s --threads 1 --json p.json --html p.html -q >p.txt 2>p.err ||
+      code=$?
+    [[ $code == 3 ]] && grep -q 'generator' p.txt && { echo "generator lagged (attempt $attempt), retrying"; continue; }
+    return "$code"
+  done
+  return "$code"
+}
+code=0
+probe || code=$?
+cat p.txt
+[[ $code == 0 ]] || fail "probe exit $code (expected 0, RECOVERED): $(cat p.err)"
+[[ $(json p.json .schema) == openloop.probe/1 ]] || fail "schema"
+[[ $(json p.json .verdict) == RECOVERED ]] || fail "verdict $(json p.json .verdict)"
+assert_cmp "$(json p.json .recovery_s)" "<=" 3 "recovered within 3 s of the spike's end"
+[[ $(json p.json '.runs[0].phases | length') == 3 ]] || fail "three phases"
+assert_cmp "$(json p.json '.runs[0].phases[1].stats.goodput_rps')" "<" 60 "the spike was past capacity (goodput)"
+assert_cmp "$(json p.json '.runs[0].phases[1].stats.not_ok_fraction')" ">" 0.3 "the spike was shed"
+jq '.runs[0].results' p.json >r.json
+assert_conserved r.json
+assert_cmp "$(json r.json '.intervals | length')" ">=" 15 "the run's intervals cover every phase"
+grep -q 'RECOVERED' p.html && grep -q 'openloop-probe-data' p.html || fail "HTML report lacks the probe section"
+grep -q '^RECOVERED .* after the trigger ended' p.txt || fail "terminal verdict sentence"
+pass "bounded LIFO + shedding: $(grep '^RECOVERED' p.txt | cut -c1-60)..."

@@ -1,0 +1,38 @@
+# A staircase ramp against the lab (4 workers x 5 ms: capacity 800/s) finds the capacity and the knee near 800/s
+# and stops once collapse is confirmed; the JSON holds every step and the run, the HTML the knee chart.
+source "$OPENLOOP_E2E_LIB"
+command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
+start_lab --workers 4 --service 5ms
+code=0
+# One worker thread is plenty for 1,250/s and leaves the other core to the lab; --max-lateness tolerates a busy CI
+# machine's late wake-ups (they show in the JSON), which the 1 ms default would call INVALID.
+timeout 100 "$OPENLOOP" ramp "$LAB_URL/" --from 200/s --step-add 150/s --to 1700/s --hold 3s --warmup 1s \
+  --timeout 1s --slo 'p99<=100ms' --slo 'goodput>=99%' -t 1 --max-lateness 50ms \
+  --json "$E2E_TMP/ramp.json" --html "$E2E_TMP/ramp.html" >"$E2E_TMP/out.txt" 2>"$E2E_TMP/err.txt" || code=$?
+r=$E2E_TMP/ramp.json
+[[ $code == 0 ]] || fail "exit $code: $(cat "$E2E_TMP/out.txt" "$E2E_TMP/err.txt")"
+[[ $(json "$r" .schema) == openloop.ramp/1 ]] || fail "schema"
+echo "--- table"; cat "$E2E_TMP/out.txt"
+capacity=$(json "$r" .findings.capacity.rps)
+assert_cmp "$capacity" ">=" 680 "capacity within 15% of the lab's 800/s"
+assert_cmp "$capacity" "<=" 920 "capacity within 15% of the lab's 800/s"
+[[ $(json "$r" .findings.capacity.bounded) == true ]] || fail "capacity bracketed by a failing step"
+knee=$(json "$r" .findings.knee.p99.offered_rps)
+assert_cmp "$knee" ">=" 650 "p99 knee near capacity"
+assert_cmp "$knee" "<=" 950 "p99 knee near capacity"
+[[ $(json "$r" .findings.collapse_confirmed_by) != null ]] || fail "collapse confirmed"
+json "$r" .stopped | grep -q '^collapse at' || fail "stopped at collapse: $(json "$r" .stopped)"
+last=$(json "$r" '[.steps[].offered_rps] | max')
+assert_cmp "$last" "<" 1700 "the ramp stopped before its last planned step"
+# Every step below capacity was steady; the run behind the steps balances (invariant 2).
+[[ $(jq '[.steps[] | select(.offered_rps < 650 and .state != "STEADY")] | length' "$r") == 0 ]] ||
+  fail "steps below 650/s not steady: $(jq -c '[.steps[] | {offered_rps, state, reasons}]' "$r")"
+[[ $(jq '.runs | length' "$r") == 1 ]] || fail "one staircase run"
+[[ $(jq '[.runs[0].summary.counts, .runs[0].intervals[].counts] |
+          map(select(.intended != .completed + .timeouts + .errors + .dropped + .unfinished)) | length' "$r") == 0 ]] ||
+  fail "conservation in the run"
+[[ $(json "$r" .runs[0].verdict.interrupted) == false ]] || fail "a ramp's own stop is not an interruption"
+grep -q 'id="knee-data"' "$E2E_TMP/ramp.html" || fail "knee chart data in the HTML"
+grep -q 'Ramp report' "$E2E_TMP/ramp.html" || fail "HTML title"
+grep -q 'capacity' "$E2E_TMP/out.txt" || fail "the table marks the capacity step"
+pass "capacity $capacity/s, p99 knee at $knee/s, stopped at collapse ($(uptime))"

@@ -1,0 +1,25 @@
+# Retries with users: a closed user's retry keeps its user's connection and the user waits for the final outcome;
+# a session's step retries the same way. Counters and sessions balance.
+source "$OPENLOOP_E2E_LIB"
+source "$(dirname "$0")/retry_lib.sh"
+start_lab --workers 8 --service 2ms --error-rate 0.3
+
+"$OPENLOOP" run "$LAB_URL/" --vus 4 --think 10ms --duration 2s --threads 2 --retry-attempts 3 \
+  --json "$E2E_TMP/closed.json" >/dev/null || [[ $? == 3 ]] || fail "closed run"
+c=$E2E_TMP/closed.json
+assert_conserved "$c"
+assert_cmp "$(json "$c" .summary.counts.amplification)" ">=" 1.25 "closed users retry 5xx"
+assert_cmp "$(json "$c" .summary.counts.connections_opened)" "<=" 4 "each user keeps its one connection"
+assert_cmp "$(jq '.summary.counts.ok / .summary.counts.intended' "$c")" ">=" 0.95 "≈ 97 % ok"
+pass "closed users: $(counts closed)"
+
+"$OPENLOOP" run "$LAB_URL/" --session-rate 40/s --session-steps 3 --think 5ms --duration 2s --threads 2 \
+  --retry-attempts 3 --json "$E2E_TMP/sessions.json" >/dev/null || [[ $? == 3 ]] || fail "sessions run"
+s=$E2E_TMP/sessions.json
+assert_conserved "$s"
+assert_cmp "$(json "$s" .summary.counts.amplification)" ">=" 1.25 "session steps retry 5xx"
+f=$(jq '.summary.flows | .sessions_intended - .sessions_completed - .sessions_failed - .sessions_dropped - .sessions_unfinished' "$s")
+assert_cmp "$f" == 0 "sessions balance"
+assert_cmp "$(jq '.summary.flows.sessions_completed / .summary.flows.sessions_intended' "$s")" ">=" 0.85 \
+  "most sessions complete all 3 steps (≈ 0.973³ with retries, 0.343 without)"
+pass "sessions: $(counts sessions)"

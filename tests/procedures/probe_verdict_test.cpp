@@ -1,0 +1,243 @@
+// The metastable probe's recovery-window search and verdicts, on constructed interval series (no runs, no sleeps).
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "procedures/probe_report.h"
+#include "procedures/probe_verdict.h"
+
+namespace openloop::procedures {
+namespace {
+
+using namespace std::chrono_literals;
+
+/// One second of intended requests: `ok` answered ok after `latency`, `timeouts` censored at 5 s, `bad` answered
+/// an error status after `latency`.
+Sample second(std::uint64_t ok, Nanos latency, std::uint64_t timeouts = 0, std::uint64_t bad = 0) {
+  Sample s;
+  s.counters.intended = ok + timeouts + bad;
+  s.counters.sent = s.counters.intended;
+  s.counters.completed = ok + bad;
+  s.counters.ok = ok;
+  s.counters.timeouts = timeouts;
+  s.attempts = static_cast<double>(s.counters.intended);
+  if (ok + bad > 0) s.response_time.record(latency.count(), static_cast<std::int64_t>(ok + bad));
+  if (timeouts > 0) s.response_time.record(Nanos(5s).count(), static_cast<std::int64_t>(timeouts));
+  return s;
+}
+
+/// A series built phase by phase; each call appends `seconds` intervals made by `make(i)` (i from 0).
+struct Series {
+  std::vector<Sample> samples;
+  Series& add(int seconds, const std::function<Sample(int)>& make) {
+    for (int i = 0; i < seconds; ++i) {
+      Sample s = make(i);
+      s.start_s = static_cast<double>(samples.size());
+      samples.push_back(std::move(s));
+    }
+    return *this;
+  }
+};
+
+ProbePlan plan(unsigned descend = 0, Nanos observe = 20s) {
+  ProbeSettings s;
+  s.base_rate = 100;
+  s.trigger = *parse_trigger("load:300/s");
+  s.warmup = 0s;
+  s.baseline = 10s;
+  s.trigger_for = 5s;
+  s.observe = observe;
+  s.window = 5s;
+  s.descend = descend;
+  s.descend_for = 10s;
+  return *make_probe_plan(s);
+}
+
+const auto healthy = [](int) { return second(100, 1ms); };
+const auto overloaded = [](int) { return second(40, 2s, 60); };
+
+bool has_signal(const ProbeOutcome& o, const std::string& name) {
+  for (const auto& s : o.signals) {
+    if (s.name == name) return true;
+  }
+  return false;
+}
+
+TEST(ProbeVerdict, RecoversAtTheFirstWindowThatMeetsEveryCriterion) {
+  Series x;
+  x.add(10, healthy).add(5, overloaded).add(6, [](int i) { return second(100, Nanos(300ms) / (i + 1)); }).add(14, healthy);
+  const ProbeOutcome o = classify(plan(), x.samples, {});
+  EXPECT_EQ(o.verdict, ProbeVerdict::recovered) << o.sentence;
+  ASSERT_TRUE(o.recovery_s);
+  EXPECT_DOUBLE_EQ(*o.recovery_s, 6.0);  // the first all-healthy 5-s window starts 6 s after the trigger ended
+  ASSERT_TRUE(o.healthy_window);
+  EXPECT_DOUBLE_EQ(o.healthy_window->start_s, 21.0);
+  EXPECT_DOUBLE_EQ(o.healthy_window->end_s, 26.0);
+  EXPECT_NE(o.sentence.find("RECOVERED 6s after the trigger ended"), std::string::npos) << o.sentence;
+}
+
+TEST(ProbeVerdict, ImmediateRecoveryIsZeroSecondsAndAWeakTriggerIsNoted) {
+  Series x;
+  x.add(10, healthy).add(5, [](int) { return second(300, 1ms); }).add(20, healthy);
+  const ProbeOutcome o = classify(plan(), x.samples, {});
+  EXPECT_EQ(o.verdict, ProbeVerdict::recovered);
+  EXPECT_DOUBLE_EQ(*o.recovery_s, 0.0);
+  ASSERT_EQ(o.notes.size(), 1U);
+  EXPECT_NE(o.notes[0].find("did not push the system"), std::string::npos);
+}
+
+TEST(ProbeVerdict, P99WithinTheAbsoluteSlackOfASubMillisecondBaselineCounts) {
+  Series x;
+  x.add(10, [](int) { return second(100, 200us); }).add(5, overloaded).add(20, [](int) { return second(100, 1100us); });
+  EXPECT_EQ(classify(plan(), x.samples, {}).verdict, ProbeVerdict::recovered);
+}
+
+TEST(ProbeVerdict, GrowingBacklogIsMetastable) {
+  Series x;
+  // Response times keep rising at the base load: every arrival waits longer than the one before (in flight grows).
+  x.add(10, healthy).add(5, overloaded).add(20, [](int i) { return second(100, Nanos(500ms) * (i + 1)); });
+  const ProbeOutcome o = classify(plan(), x.samples, {});
+  EXPECT_EQ(o.verdict, ProbeVerdict::metastable) << o.sentence;
+  ASSERT_FALSE(o.signals.empty());
+  EXPECT_EQ(o.signals.front().name, "growing backlog") << o.sentence;
+  EXPECT_NE(o.sentence.find("sustained by growing backlog"), std::string::npos) << o.sentence;
+  ASSERT_TRUE(o.last_base_window);
+  EXPECT_FALSE(o.last_base_window->met);
+}
+
+TEST(ProbeVerdict, DrainingBacklogIsPersistentWithAnEstimate) {
+  Series x;
+  x.add(10, healthy).add(5, overloaded).add(20, [](int i) { return second(100, Nanos(4s) - Nanos(150ms) * i); });
+  const ProbeOutcome o = classify(plan(), x.samples, {});
+  EXPECT_EQ(o.verdict, ProbeVerdict::metastable);
+  ASSERT_TRUE(has_signal(o, "persistent backlog")) << o.sentence;
+  EXPECT_NE(o.signals.front().text.find("draining"), std::string::npos) << o.signals.front().text;
+}
+
+TEST(ProbeVerdict, TimeoutsAndGoodputNearZeroWithThroughputAreNamed) {
+  Series x;
+  // After the trigger every request is answered quickly with an error status: throughput stays, goodput is gone.
+  x.add(10, healthy).add(5, overloaded).add(20, [](int) { return second(2, 2ms, 8, 90); });
+  const ProbeOutcome o = classify(plan(), x.samples, {});
+  EXPECT_EQ(o.verdict, ProbeVerdict::metastable);
+  EXPECT_EQ(o.signals.front().name, "goodput ~0 with throughput ~capacity") << o.sentence;
+  EXPECT_TRUE(has_signal(o, "timeouts"));
+  EXPECT_TRUE(has_signal(o, "errors"));
+}
+
+TEST(ProbeVerdict, RecoveringOnlyOnADescendingStepIsHysteresis) {
+  Series x;
+  x.add(10, healthy).add(5, overloaded).add(20, [](int) { return second(60, 3s, 40); });
+  x.add(10, [](int) { return second(50, 3s, 40); });             // descend 1 at 90/s: still not recovered
+  x.add(3, [](int) { return second(60, 2s, 20); }).add(7, [](int) { return second(80, 1ms); });  // descend 2 at 80/s
+  const ProbeOutcome o = classify(plan(2), x.samples, {});
+  EXPECT_EQ(o.verdict, ProbeVerdict::recovered_at_lower_load) << o.sentence;
+  ASSERT_TRUE(o.recovered_rate);
+  EXPECT_DOUBLE_EQ(*o.recovered_rate, 80.0);
+  EXPECT_DOUBLE_EQ(*o.recovery_s, 20.0 + 10.0 + 3.0);
+  EXPECT_NE(o.sentence.find("descend 2"), std::string::npos) << o.sentence;
+}
+
+TEST(ProbeVerdict, AWindowMustLieInsideOnePhase) {
+  Series x;
+  // Healthy for the last 3 s of observe and the first 2 s of the step: 5 healthy seconds, but across a boundary.
+  x.add(10, healthy).add(5, overloaded).add(17, overloaded).add(3, healthy);
+  x.add(2, [](int) { return second(90, 1ms); }).add(8, [](int) { return second(20, 3s, 70); });
+  const ProbeOutcome o = classify(plan(1), x.samples, {});
+  EXPECT_EQ(o.verdict, ProbeVerdict::metastable) << o.sentence;
+}
+
+TEST(ProbeVerdict, UnsteadyBaselineIsInconclusive) {
+  Series x;
+  x.add(10, [](int i) { return second(i % 2 == 0 ? 100 : 60, 1ms, i % 2 == 0 ? 0 : 40); }).add(5, overloaded).add(20, healthy);
+  const ProbeOutcome o = classify(plan(), x.samples, {});
+  EXPECT_EQ(o.verdict, ProbeVerdict::inconclusive);
+  EXPECT_FALSE(o.baseline.steady);
+  EXPECT_NE(o.sentence.find("baseline was not steady"), std::string::npos) << o.sentence;
+}
+
+TEST(ProbeVerdict, BaselineWithAGrowingBacklogIsNotSteady) {
+  Series x;
+  x.add(10, [](int i) { return second(100, Nanos(100ms) * (i + 1) * (i + 1)); }).add(5, overloaded).add(20, healthy);
+  const ProbeOutcome o = classify(plan(), x.samples, {});
+  EXPECT_EQ(o.verdict, ProbeVerdict::inconclusive);
+  EXPECT_NE(o.sentence.find("in flight grew"), std::string::npos) << o.sentence;
+}
+
+TEST(ProbeVerdict, GeneratorProblemsInterruptionsAndBaselineSloMissesAreInconclusive) {
+  Series x;
+  x.add(10, healthy).add(5, overloaded).add(20, healthy);
+  RunFacts invalid;
+  invalid.valid = false;
+  invalid.reasons = {"dropped 4.1% of intended requests (bound 1%)"};
+  EXPECT_EQ(classify(plan(), x.samples, invalid).verdict, ProbeVerdict::inconclusive);
+
+  RunFacts slo;
+  slo.baseline_slo_failures = {"p99<=500us (measured 1ms)"};
+  const ProbeOutcome o = classify(plan(), x.samples, slo);
+  EXPECT_EQ(o.verdict, ProbeVerdict::inconclusive);
+  EXPECT_NE(o.sentence.find("missed an SLO"), std::string::npos);
+
+  Series cut;
+  cut.add(10, healthy).add(5, overloaded).add(8, healthy);
+  RunFacts interrupted;
+  interrupted.interrupted = true;
+  EXPECT_EQ(classify(plan(), cut.samples, interrupted).verdict, ProbeVerdict::inconclusive);
+}
+
+TEST(ProbeVerdict, SkippedDescendingStepsAreMarkedAfterAnEarlyStop) {
+  Series x;
+  x.add(10, healthy).add(5, overloaded).add(20, healthy);  // the run stopped before its two steps
+  RunFacts facts;
+  facts.stopped_after_recovery = true;
+  const ProbeOutcome o = classify(plan(2), x.samples, facts);
+  EXPECT_EQ(o.verdict, ProbeVerdict::recovered);
+  ASSERT_EQ(o.phases.size(), 5U);
+  EXPECT_TRUE(o.phases[3].skipped);
+  EXPECT_TRUE(o.phases[4].skipped);
+}
+
+TEST(ProbeVerdict, LabQueueAndLabCompletionsFeedTheSignals) {
+  Series x;
+  x.add(10, healthy).add(5, overloaded).add(20, [](int) { return second(0, 0ns, 100); });
+  RunFacts facts;
+  for (int t = 0; t <= 35; ++t) {
+    LabSample s;
+    s.t_s = t;
+    s.completed = static_cast<std::uint64_t>(100 * t);  // the lab keeps completing 100/s: all of it wasted
+    s.queue_depth = t < 10 ? 0 : static_cast<std::uint64_t>(200 * (t - 9));
+    facts.lab.push_back(s);
+  }
+  const ProbeOutcome o = classify(plan(), x.samples, facts);
+  EXPECT_EQ(o.verdict, ProbeVerdict::metastable);
+  EXPECT_EQ(o.signals.front().name, "goodput ~0 with throughput ~capacity") << o.sentence;
+  EXPECT_TRUE(has_signal(o, "lab queue"));
+  ASSERT_TRUE(o.phases[2].lab_queue_max);
+  EXPECT_EQ(*o.phases[2].lab_queue_max, 200U * 25U);  // the last poll inside observe, at 34 s
+}
+
+TEST(ProbeReport, RepeatsReportKOfNAndTheWorstFinding) {
+  ProbeReport r;
+  r.plan = plan();
+  r.runs.resize(3);
+  r.runs[0].outcome.verdict = ProbeVerdict::recovered;
+  r.runs[0].outcome.recovery_s = 4;
+  r.runs[1].outcome.verdict = ProbeVerdict::metastable;
+  r.runs[2].outcome.verdict = ProbeVerdict::inconclusive;
+  EXPECT_EQ(overall_verdict(r), ProbeVerdict::metastable);
+  EXPECT_EQ(overall_sentence(r), "METASTABLE in 1 of 3 runs (recovery after 4s); 1 inconclusive");
+  EXPECT_EQ(probe_exit_code(r), 1);
+  r.runs[1].outcome.verdict = ProbeVerdict::recovered;
+  r.runs[1].outcome.recovery_s = 5;
+  EXPECT_EQ(overall_sentence(r), "RECOVERED in 2 of 3 runs (recovery after 4s, 5s); 1 inconclusive");
+  EXPECT_EQ(probe_exit_code(r), 0);
+  r.runs[0].outcome.verdict = r.runs[1].outcome.verdict = ProbeVerdict::inconclusive;
+  EXPECT_EQ(probe_exit_code(r), 3);
+  r.runs[0].outcome.verdict = ProbeVerdict::recovered_at_lower_load;
+  EXPECT_EQ(probe_exit_code(r), 1);
+  r.interrupted = true;
+  EXPECT_EQ(probe_exit_code(r), 130);
+}
+
+}  // namespace
+}  // namespace openloop::procedures
