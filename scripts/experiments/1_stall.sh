@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Experiment 1, the stall: a lab with 1 worker, 1 ms service, frozen 500 ms every 2 s; 10 s of closed loop (1 user,
 # back to back) and 10 s of open model (one request every 2 ms, latency from the intended time). Prints markdown rows.
-# usage: scripts/experiments/1_stall.sh path/to/openloop   (~25 s)   env: RT=1 or NICE=-10 (see lib.sh), DURATION (10s)
+# usage: scripts/experiments/1_stall.sh path/to/openloop   (~25 s)   env: RT=1 or NICE=-15 (see lib.sh), DURATION (10s)
 source "$(dirname "$0")/lib.sh"
 DURATION=${DURATION:-10s}
 

@@ -7,7 +7,7 @@
 # Uncertainty: batch means over BATCH-second batches (≫ the relaxation time S/(1−√ρ)², 1.6 s at ρ = 0.95, S = 1 ms),
 # and Blomqvist's asymptotic variance of the M/M/1 mean wait, ρ(2+5ρ−4ρ²+ρ³)/(1−ρ)⁴ · S²/n, as a cross-check.
 # usage: scripts/experiments/2_mm1.sh path/to/openloop   (~12 min with the defaults)
-# env: RT=1 or NICE=-10 (see lib.sh), S_MS (1), RHOS ("0.5 0.8 0.9 0.95"), DURATIONS ("60 60 120 300" seconds),
+# env: RT=1 or NICE=-15 (see lib.sh), S_MS (1), RHOS ("0.5 0.8 0.9 0.95"), DURATIONS ("60 60 120 300" seconds),
 #      WARMUP (10), BATCH (10), CAL_SECONDS (20)
 source "$(dirname "$0")/lib.sh"
 S_MS=${S_MS:-1}
@@ -40,7 +40,7 @@ stats() {
         | (map(.n * .m) | add) / (map(.n) | add)]) as $bm
     | ($bm | add / length) as $mean | ($bm | length) as $k
     | ([$bm[] | (. - $mean) * (. - $mean)] | add / ($k - 1) | sqrt / ($k | sqrt)) as $se
-    | [.summary.response_time_ms.mean, $se, $k, .summary.counts.completed] | @tsv' "$1"
+    | [.summary.response_time_ms.mean, $se, $k, .summary.counts.completed, .summary.offered_rps] | @tsv' "$1"
 }
 
 rows=()
@@ -51,16 +51,18 @@ for i in "${!RHOS[@]}"; do
   mm1 "inf$rho" "$rho" "$CAL_SECONDS" 2
   workers 1
   mm1 "rho$rho" "$rho" "$d"
-  read -r cal _ _ _ < <(stats "$EXP_DIR/inf$rho.json")
-  read -r mean se k n < <(stats "$EXP_DIR/rho$rho.json")
-  rows+=("$(awk -v r="$rho" -v s="$S_MS" -v cal="$cal" -v m="$mean" -v se="$se" -v k="$k" -v n="$n" -v d="$d" \
+  read -r cal _ _ _ _ < <(stats "$EXP_DIR/inf$rho.json")
+  read -r mean se k n lambda < <(stats "$EXP_DIR/rho$rho.json")
+  rows+=("$(awk -v r="$rho" -v s="$S_MS" -v cal="$cal" -v m="$mean" -v se="$se" -v k="$k" -v n="$n" -v d="$d" -v l="$lambda" \
     -v v="$(verdict "$EXP_DIR/rho$rho.json")" -v vc="$(verdict "$EXP_DIR/inf$rho.json")" 'BEGIN {
       w = s / (1 - r); c = cal - s; sig = sqrt(r * (2 + 5*r - 4*r*r + r*r*r) / (1 - r)^4) * s / sqrt(n)
-      printf "| %.2f | %.4g/s | %d s | %d | %.2f ms | %.3f ms | %.2f ms | **%.2f ms** | ± %.2f ms (%d batches) | ± %.2f ms | %+.1f%% | %s |",
-        r, r * 1000 / s, d, n, w, c, m, m - c, se, k, sig, 100 * (m - c - w) / w, (v == vc ? v : v " / calibration " vc) }')")
+      rr = l * s / 1000; wr = s / (1 - rr)
+      printf "| %.2f | %.4g/s | %d s | %d | %.2f ms | %.4f: %.2f ms | %.3f ms | %.2f ms | **%.2f ms** | ± %.2f ms (%d batches) | ± %.2f ms | %+.1f%% / %+.1f%% | %s |",
+        r, r * 1000 / s, d, n, w, rr, wr, c, m, m - c, se, k, sig, 100 * (m - c - w) / w, 100 * (m - c - wr) / wr,
+        (v == vc ? v : v " / calibration " vc) }')")
   echo "${rows[-1]}" >&2
 done
 echo
-echo "| ρ | rate | measured for | requests | S/(1−ρ) | c (M/M/∞ run) | measured mean | measured − c | batch-means s.e. | Blomqvist s.e. | vs theory | verdict |"
-echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+echo "| ρ | rate | measured for | requests | S/(1−ρ) | ρ̂ = arrival rate of the run × S: S/(1−ρ̂) | c (M/M/∞ run) | measured mean | measured − c | batch-means s.e. | Blomqvist s.e. | vs S/(1−ρ) / vs S/(1−ρ̂) | verdict |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 printf '%s\n' "${rows[@]}"

@@ -4,7 +4,7 @@
 # a client deadline. Per step: offered, client-side throughput and goodput, the work the lab did (its own completions,
 # including responses nobody waited for), p50/p99 and timeouts. Prints markdown rows.
 # usage: scripts/experiments/3_knee.sh path/to/openloop   (~5 min with the defaults)
-# env: RT=1 or NICE=-10 (see lib.sh), WORKERS (4), S_MS (5), STEPS ("20 40 60 70 80 90 100 110 120 130 150" % of capacity),
+# env: RT=1 or NICE=-15 (see lib.sh), WORKERS (4), S_MS (5), STEPS ("20 40 60 70 80 90 100 110 120 130 150" % of capacity),
 #      WARMUP (5), DURATION (20 seconds), TIMEOUT (2s)
 source "$(dirname "$0")/lib.sh"
 WORKERS=${WORKERS:-4}

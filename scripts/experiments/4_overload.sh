@@ -9,7 +9,7 @@
 # Prints, per configuration, totals, the time until goodput is back (from the step down, the first second after which
 # every second's goodput is ≥ 95 % of its offered load) and the per-second series (goodput/offered, lab queue depth).
 # usage: scripts/experiments/4_overload.sh path/to/openloop   (~4 min)
-# env: RT=1 or NICE=-10 (see lib.sh), WORKERS (4), S_MS (5), BASE (10), PUSH (30), AFTER (60), TIMEOUT (2s),
+# env: RT=1 or NICE=-15 (see lib.sh), WORKERS (4), S_MS (5), BASE (10), PUSH (30), AFTER (60), TIMEOUT (2s),
 #      BUDGET (1900ms), LIMIT (1600), SHED (400), CONFIGS ("fifo lifo-shed-deadline")
 source "$(dirname "$0")/lib.sh"
 WORKERS=${WORKERS:-4}

@@ -8,8 +8,8 @@ OPENLOOP=${1:-build/release/src/cli/openloop}
 [[ -x $OPENLOOP ]] || { echo "usage: $0 path/to/openloop (built Release)" >&2; exit 2; }
 for tool in jq awk curl; do command -v "$tool" >/dev/null || { echo "$0: $tool is not installed" >&2; exit 2; }; done
 # On a box shared with other work (compile jobs), the generator's send lateness (its own error) is the scheduler's
-# wake-up delay. RT=1 runs lab and generator under SCHED_FIFO (chrt -f 10, needs root), NICE=-10 at a higher nice
-# priority; both use a few % of one core, so this costs the other work little and keeps the verdict VALID.
+# wake-up delay. RT=1 runs lab and generator under SCHED_FIFO (chrt -f 10), NICE=-15 at a higher nice priority (both
+# need root); they use a few % of one core, so this costs the other work little and keeps the verdict VALID.
 RT=${RT:-0}
 NICE=${NICE:-0}
 EXP_DIR=$(mktemp -d "/tmp/openloop-$(basename "$0" .sh).XXXXXX")

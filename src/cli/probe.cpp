@@ -1,4 +1,5 @@
-// `openloop probe metastable`: push past the knee, come back to the base load, and say whether the system recovered.
+// `openloop probe metastable`: push past the knee, come back to the base load, and say whether the system
+// recovered.
 #include <unistd.h>
 
 #include <atomic>
@@ -31,27 +32,38 @@ struct ProbeFlags {
 };
 
 void add_probe_options(CLI::App& sub, ProbeFlags& f) {
-  sub.add_option("--base", f.base, "Base load the system handles, e.g. 300/s: warm-up, baseline and observe run at it")
+  sub.add_option("--base", f.base,
+                 "Base load the system handles, e.g. 300/s: warm-up, baseline and observe run at it")
       ->required();
-  sub.add_option("--trigger", f.trigger,
-                 "What pushes it over: load:600/s (a spike), stall[:10s] (the lab freezes), dependency:+500ms (the "
-                 "lab's dependency slows; dependency:800ms sets it)")
+  sub.add_option(
+         "--trigger", f.trigger,
+         "What pushes it over: load:600/s (a spike), stall[:10s] (the lab freezes), dependency:+500ms (the "
+         "lab's dependency slows; dependency:800ms sets it)")
       ->required();
   f.trigger_for_option =
-      sub.add_option("--trigger-for", f.trigger_for, "How long the trigger lasts (a stall:D lasts D)")->capture_default_str();
-  sub.add_option("--baseline-for", f.baseline_for, "Baseline at the base load, measured (must be steady)")->capture_default_str();
-  sub.add_option("--observe-for", f.observe_for, "Observation at the base load after the trigger")->capture_default_str();
-  sub.add_option("--warmup", f.warmup, "Warm-up at the base load before the baseline, not measured")->capture_default_str();
-  sub.add_option("--window", f.window, "Recovery window W: the first W after the trigger that meets every criterion")
+      sub.add_option("--trigger-for", f.trigger_for, "How long the trigger lasts (a stall:D lasts D)")
+          ->capture_default_str();
+  sub.add_option("--baseline-for", f.baseline_for, "Baseline at the base load, measured (must be steady)")
       ->capture_default_str();
-  sub.add_option("--descend", f.descend, "Descending steps after observe when not recovered (hysteresis)")->capture_default_str();
-  sub.add_option("--descend-step", f.descend_step, "Each step lowers the load by this share of the base, e.g. 10%")
+  sub.add_option("--observe-for", f.observe_for, "Observation at the base load after the trigger")
+      ->capture_default_str();
+  sub.add_option("--warmup", f.warmup, "Warm-up at the base load before the baseline, not measured")
+      ->capture_default_str();
+  sub.add_option("--window", f.window,
+                 "Recovery window W: the first W after the trigger that meets every criterion")
+      ->capture_default_str();
+  sub.add_option("--descend", f.descend, "Descending steps after observe when not recovered (hysteresis)")
+      ->capture_default_str();
+  sub.add_option("--descend-step", f.descend_step,
+                 "Each step lowers the load by this share of the base, e.g. 10%")
       ->capture_default_str();
   sub.add_option("--descend-for", f.descend_for, "Length of each descending step (default 2 × --window)");
-  sub.add_option("--repeats", f.repeats, "Run the whole probe N times; the report says k of N")->capture_default_str();
-  sub.add_option("--lab-control", f.lab_control,
-                 "The lab's control endpoint for stall/dependency triggers and its stats (default: the target's "
-                 "origin + /_lab/config); given explicitly, the lab's stats are polled for any trigger");
+  sub.add_option("--repeats", f.repeats, "Run the whole probe N times; the report says k of N")
+      ->capture_default_str();
+  sub.add_option(
+      "--lab-control", f.lab_control,
+      "The lab's control endpoint for stall/dependency triggers and its stats (default: the target's "
+      "origin + /_lab/config); given explicitly, the lab's stats are polled for any trigger");
   sub.add_option("--arrival", f.arrival, "Arrival process: constant | poisson")->capture_default_str();
   sub.add_option("--seed", f.seed, "Seed for Poisson arrivals")->capture_default_str();
 }
@@ -101,19 +113,22 @@ struct Setup {
 };
 
 Result<Setup> prepare(RunOptions o, const ProbeFlags& f) {
-  if (is_plan_file(o.url)) return usage_error("probe: give a URL; scenario files are not supported by the probe yet");
+  if (is_plan_file(o.url))
+    return usage_error("probe: give a URL; scenario files are not supported by the probe yet");
   Setup s;
   ProbeSettings settings = OPENLOOP_TRY(settings_from(f));
   s.plan = OPENLOOP_TRY(procedures::make_probe_plan(std::move(settings)));
   o.stages = s.plan.stages_text();
-  o.warmup = fmt::format("{}ms", std::chrono::duration_cast<std::chrono::milliseconds>(s.plan.settings.warmup).count());
+  o.warmup = fmt::format(
+      "{}ms", std::chrono::duration_cast<std::chrono::milliseconds>(s.plan.settings.warmup).count());
   o.arrival = f.arrival;
   o.seed = f.seed;
   s.run_plan = OPENLOOP_TRY(build_plan(o));
   s.ctx.slos = OPENLOOP_TRY(parse_slos(o, {s.run_plan.requests.front().name}));
   const bool needs_lab = s.plan.settings.trigger.needs_lab();
   if (needs_lab || !f.lab_control.empty()) {
-    const std::string url = f.lab_control.empty() ? procedures::default_control_url(s.run_plan.url) : f.lab_control;
+    const std::string url =
+        f.lab_control.empty() ? procedures::default_control_url(s.run_plan.url) : f.lab_control;
     auto client = OPENLOOP_TRY(procedures::ControlClient::create(url, std::chrono::seconds(2)));
     if (auto stats = client.stats(); !stats) {
       return runtime_error(fmt::format("--lab-control: the lab does not answer ({}); the {} trigger needs it",
@@ -135,8 +150,10 @@ void stamp_environment(results::RunResults& r) {
 }
 
 Result<void> write_outputs(const RunOptions& o, const procedures::ProbeReport& report) {
-  if (!o.json.empty()) OPENLOOP_TRY_VOID(write_file_atomically(o.json, procedures::probe_json(report).dump(1) + "\n"));
-  if (!o.html.empty()) OPENLOOP_TRY_VOID(write_file_atomically(o.html, procedures::render_probe_html(report)));
+  if (!o.json.empty())
+    OPENLOOP_TRY_VOID(write_file_atomically(o.json, procedures::probe_json(report).dump(1) + "\n"));
+  if (!o.html.empty())
+    OPENLOOP_TRY_VOID(write_file_atomically(o.html, procedures::render_probe_html(report)));
   return {};
 }
 
@@ -148,11 +165,13 @@ int fail(const Error& e) {
 int probe_metastable(const RunOptions& o, const ProbeFlags& f) {
   auto setup = prepare(o, f);
   if (!setup) return fail(setup.error());
-  procedures::ProbeReport report{setup->plan, o.url, setup->ctx.lab ? setup->ctx.lab->config_url() : "", {}, false};
+  procedures::ProbeReport report{
+      setup->plan, o.url, setup->ctx.lab ? setup->ctx.lab->config_url() : "", {}, false};
   const auto& s = setup->plan.settings;
   if (setup->ctx.log != nullptr) {
-    fmt::print(stderr, "openloop probe metastable: {} at {}, trigger {}; {} warm-up, then {} measured per run on {} "
-                       "thread(s)\n",
+    fmt::print(stderr,
+               "openloop probe metastable: {} at {}, trigger {}; {} warm-up, then {} measured per run on {} "
+               "thread(s)\n",
                o.url, format_rate(s.base_rate), procedures::describe(s.trigger, s.trigger_for),
                format_duration(s.warmup), format_duration(setup->plan.measured), setup->run_plan.threads);
   }
@@ -170,7 +189,8 @@ int probe_metastable(const RunOptions& o, const ProbeFlags& f) {
   report.interrupted = user_stop.load() != 0;
   std::fputs(procedures::render_probe_text(report).c_str(), stdout);
   std::fflush(stdout);
-  if (auto written = write_outputs(o, report); !written) return fail(Error{ExitCode::runtime, written.error().message});
+  if (auto written = write_outputs(o, report); !written)
+    return fail(Error{ExitCode::runtime, written.error().message});
   return procedures::probe_exit_code(report);
 }
 
@@ -178,25 +198,29 @@ int probe_metastable(const RunOptions& o, const ProbeFlags& f) {
 
 Action setup_probe(CLI::App& sub) {
   sub.require_subcommand(1);
-  CLI::App* metastable = sub.add_subcommand(
-      "metastable",
-      "Baseline at a base load, a trigger (load spike, lab stall, slower dependency), then observe: did it recover?");
+  CLI::App* metastable = sub.add_subcommand("metastable",
+                                            "Baseline at a base load, a trigger (load spike, lab stall, "
+                                            "slower dependency), then observe: did it recover?");
   auto options = std::make_shared<RunOptions>();
   auto flags = std::make_shared<ProbeFlags>();
   add_target_options(*metastable, *options);
   add_client_options(*metastable, *options);
+  add_retry_options(*metastable, options->retry);
   add_output_options(*metastable, *options);
   metastable->get_option("target")->description("Target URL (http:// or https://)");
   metastable->get_option("--json")->description(
-      "Write the probe (schema openloop.probe/1: verdict, signals, and every run's results) to FILE, atomically");
+      "Write the probe (schema openloop.probe/1: verdict, signals, and every run's results) to FILE, "
+      "atomically");
   metastable->get_option("--html")->description(
-      "Write a self-contained HTML report (phases shaded over goodput, throughput and p99) to FILE, atomically");
+      "Write a self-contained HTML report (phases shaded over goodput, throughput and p99) to FILE, "
+      "atomically");
   for (const char* unsupported : {"--hlog", "--abort-on-slo"}) {
     if (CLI::Option* opt = metastable->get_option_no_throw(unsupported)) metastable->remove_option(opt);
   }
   add_probe_options(*metastable, *flags);
-  metastable->footer("Exit codes: 0 RECOVERED, 1 METASTABLE or RECOVERED-AT-LOWER-LOAD, 2 bad usage, 3 INCONCLUSIVE, "
-                     "4 runtime failure, 130 interrupted. --slo objectives are judged on the baseline. See docs/probe.md.");
+  metastable->footer(
+      "Exit codes: 0 RECOVERED, 1 METASTABLE or RECOVERED-AT-LOWER-LOAD, 2 bad usage, 3 INCONCLUSIVE, "
+      "4 runtime failure, 130 interrupted. --slo objectives are judged on the baseline. See docs/probe.md.");
   return [options, flags, metastable] {
     if (!metastable->parsed()) return static_cast<int>(ExitCode::usage);
     return probe_metastable(*options, *flags);

@@ -34,37 +34,61 @@ struct RampFlags {
   bool given(const char* flag) const { return app->get_option(flag)->count() > 0; }
 };
 
+// The steps: their rates, lengths and arrival process.
+void add_step_options(CLI::App& sub, RampFlags& f) {
+  sub.add_option("--from", f.from, "Rate of the first step, e.g. 100/s")->required();
+  sub.add_option("--to", f.to, "No step above this rate (default: until --stop-at fires or --max-steps)");
+  sub.add_option("--step-mult", f.step_mult,
+                 "Each step's rate is the previous one's × this (> 1; default 1.25)");
+  sub.add_option("--step-add", f.step_add, "Each step's rate is the previous one's + this rate, e.g. 100/s");
+  sub.add_option("--hold", f.hold, "Measured part of each step (at least 2s)")->capture_default_str();
+  sub.add_option("--warmup", f.warmup, "Leading part of each step, sent but not judged")
+      ->capture_default_str();
+  sub.add_option("--max-steps", f.max_steps, "Planned steps at most (refinement steps come on top)")
+      ->capture_default_str();
+  sub.add_option("--arrival", f.run.arrival, "Arrival process: constant | poisson")->capture_default_str();
+  sub.add_option("--seed", f.run.seed, "Seed for Poisson arrivals")->capture_default_str();
+  sub.add_flag("--fresh", f.fresh,
+               "One run per step with new connections (default: one run, connections carry over)");
+  sub.add_option("--cooldown", f.cooldown, "Silence before each separate run (--fresh steps, --refine steps)")
+      ->capture_default_str();
+}
+
+// How steps are judged, what the ramp concludes from them, and when it stops.
+void add_judging_options(CLI::App& sub, RampFlags& f) {
+  sub.add_option(
+      "--deadline", f.deadline,
+      "Goodput counts successes within this deadline (default: --timeout; --timeout defaults to it)");
+  sub.add_option("--slo", f.run.slos,
+                 "Objective a step must meet to count towards capacity (repeatable): "
+                 "p99<=200ms, errors<=0.1%, goodput>=99%, ... (default goodput>=99%)");
+  sub.add_flag("--refine", f.refine, "Bisect between the capacity step and the first failing step above it");
+  sub.add_option("--tol", f.tolerance, "--refine stops once capacity is known to ± this, e.g. 2%")
+      ->capture_default_str();
+  sub.add_option("--stop-at", f.stop_at,
+                 "End the ramp at: collapse (confirmed) | slo (first failing step) | never")
+      ->capture_default_str();
+  sub.add_option(
+      "--max-lateness", f.max_lateness,
+      "A step whose send-lateness p99 exceeds max(D, 10% of the arrival gap) is INVALID (default 1ms, as "
+      "for run); raise it only on a machine too busy to send on time, and say so");
+}
+
+void add_ramp_output_options(CLI::App& sub, RampFlags& f) {
+  sub.add_option("--json", f.run.json,
+                 "Write every step's results and the runs' results (openloop.ramp/1) to FILE");
+  sub.add_option("--html", f.run.html, "Write a self-contained HTML report with the knee chart to FILE");
+  sub.add_flag("-q,--quiet", f.run.quiet, "Print only the table and findings: no line per step");
+}
+
 void add_ramp_options(CLI::App& sub, RampFlags& f) {
   f.app = &sub;
   add_target_options(sub, f.run);
   add_client_options(sub, f.run);
   add_retry_options(sub, f.run.retry);
-  sub.add_option("--from", f.from, "Rate of the first step, e.g. 100/s")->required();
-  sub.add_option("--to", f.to, "No step above this rate (default: until --stop-at fires or --max-steps)");
-  sub.add_option("--step-mult", f.step_mult, "Each step's rate is the previous one's × this (> 1; default 1.25)");
-  sub.add_option("--step-add", f.step_add, "Each step's rate is the previous one's + this rate, e.g. 100/s");
-  sub.add_option("--hold", f.hold, "Measured part of each step (at least 2s)")->capture_default_str();
-  sub.add_option("--warmup", f.warmup, "Leading part of each step, sent but not judged")->capture_default_str();
-  sub.add_option("--deadline", f.deadline,
-                 "Goodput counts successes within this deadline (default: --timeout; --timeout defaults to it)");
-  sub.add_option("--slo", f.run.slos, "Objective a step must meet to count towards capacity (repeatable): "
-                                      "p99<=200ms, errors<=0.1%, goodput>=99%, ... (default goodput>=99%)");
-  sub.add_flag("--refine", f.refine, "Bisect between the capacity step and the first failing step above it");
-  sub.add_option("--tol", f.tolerance, "--refine stops once capacity is known to ± this, e.g. 2%")->capture_default_str();
-  sub.add_option("--max-steps", f.max_steps, "Planned steps at most (refinement steps come on top)")->capture_default_str();
-  sub.add_option("--stop-at", f.stop_at, "End the ramp at: collapse (confirmed) | slo (first failing step) | never")
-      ->capture_default_str();
-  sub.add_flag("--fresh", f.fresh, "One run per step with new connections (default: one run, connections carry over)");
-  sub.add_option("--cooldown", f.cooldown, "Silence before each separate run (--fresh steps, --refine steps)")
-      ->capture_default_str();
-  sub.add_option("--max-lateness", f.max_lateness,
-                 "A step whose send-lateness p99 exceeds max(D, 10% of the arrival gap) is INVALID (default 1ms, as "
-                 "for run); raise it only on a machine too busy to send on time, and say so");
-  sub.add_option("--arrival", f.run.arrival, "Arrival process: constant | poisson")->capture_default_str();
-  sub.add_option("--seed", f.run.seed, "Seed for Poisson arrivals")->capture_default_str();
-  sub.add_option("--json", f.run.json, "Write every step's results and the runs' results (openloop.ramp/1) to FILE");
-  sub.add_option("--html", f.run.html, "Write a self-contained HTML report with the knee chart to FILE");
-  sub.add_flag("-q,--quiet", f.run.quiet, "Print only the table and findings: no line per step");
+  add_step_options(sub, f);
+  add_judging_options(sub, f);
+  add_ramp_output_options(sub, f);
 }
 
 Result<double> parse_share(const std::string& text, const char* what) {
@@ -85,15 +109,17 @@ Result<void> parse_steps(const RampFlags& f, RampSettings& s) {
     s.to_rps = OPENLOOP_TRY(parse_rate(f.to, "--to"));
     if (s.to_rps < s.from_rps) return usage_error(fmt::format("--to: {} is below --from {}", f.to, f.from));
   }
-  if (!f.step_mult.empty() && !f.step_add.empty()) return usage_error("--step-mult and --step-add: give one of them");
+  if (!f.step_mult.empty() && !f.step_add.empty())
+    return usage_error("--step-mult and --step-add: give one of them");
   if (!f.step_add.empty()) {
     s.step_add = OPENLOOP_TRY(parse_rate(f.step_add, "--step-add"));
-    if (!(s.step_add > 0)) return usage_error(fmt::format("--step-add: \"{}\" must be greater than 0", f.step_add));
+    if (!(s.step_add > 0))
+      return usage_error(fmt::format("--step-add: \"{}\" must be greater than 0", f.step_add));
   } else {
     s.step_mult = f.step_mult.empty() ? 1.25 : OPENLOOP_TRY(parse_share(f.step_mult, "--step-mult"));
     if (!(s.step_mult >= 1.01 && s.step_mult <= 10)) {
-      return usage_error(fmt::format("--step-mult: \"{}\" is not accepted; use a factor from 1.01 to 10, e.g. 1.25",
-                                     f.step_mult));
+      return usage_error(fmt::format(
+          "--step-mult: \"{}\" is not accepted; use a factor from 1.01 to 10, e.g. 1.25", f.step_mult));
     }
   }
   if (f.max_steps < 1 || f.max_steps > 1000) {
@@ -106,18 +132,21 @@ Result<void> parse_steps(const RampFlags& f, RampSettings& s) {
 Result<void> parse_timing(const RampFlags& f, RampSettings& s) {
   s.hold = OPENLOOP_TRY(parse_duration(f.hold, "--hold"));
   if (s.hold < std::chrono::seconds(2)) {
-    return usage_error(fmt::format("--hold: {} is too short; a step's steadiness needs at least 2s (10s or more is "
-                                   "better)", f.hold));
+    return usage_error(
+        fmt::format("--hold: {} is too short; a step's steadiness needs at least 2s (10s or more is "
+                    "better)",
+                    f.hold));
   }
   s.warmup = OPENLOOP_TRY(parse_duration(f.warmup, "--warmup"));
   s.cooldown = OPENLOOP_TRY(parse_duration(f.cooldown, "--cooldown"));
   s.tolerance = OPENLOOP_TRY(parse_share(f.tolerance, "--tol"));
   if (!(s.tolerance > 0 && s.tolerance <= 0.5)) {
-    return usage_error(fmt::format("--tol: \"{}\" is not accepted; use a share above 0 and at most 50%, e.g. 2%",
-                                   f.tolerance));
+    return usage_error(fmt::format(
+        "--tol: \"{}\" is not accepted; use a share above 0 and at most 50%, e.g. 2%", f.tolerance));
   }
   if (!f.max_lateness.empty()) {
-    s.step.bounds.generator.lateness_floor_ms = to_millis(OPENLOOP_TRY(parse_duration(f.max_lateness, "--max-lateness")));
+    s.step.bounds.generator.lateness_floor_ms =
+        to_millis(OPENLOOP_TRY(parse_duration(f.max_lateness, "--max-lateness")));
   }
   s.refine = f.refine;
   s.fresh = f.fresh;
@@ -125,8 +154,8 @@ Result<void> parse_timing(const RampFlags& f, RampSettings& s) {
   return {};
 }
 
-// --deadline and --timeout: either defaults to the other; the client may wait longer than the deadline (to see
-// late responses as throughput), never shorter.
+// --deadline and --timeout: either defaults to the other; the client may wait longer than the deadline (to
+// see late responses as throughput), never shorter.
 Result<void> resolve_deadline(RampFlags& f, RampSettings& s) {
   if (f.deadline.empty()) return {};
   s.step.deadline = OPENLOOP_TRY(parse_duration(f.deadline, "--deadline"));
@@ -137,30 +166,36 @@ Result<void> resolve_deadline(RampFlags& f, RampSettings& s) {
   }
   const Nanos timeout = OPENLOOP_TRY(parse_duration(f.run.timeout, "--timeout"));
   if (timeout < s.step.deadline) {
-    return usage_error(fmt::format("--deadline {} is longer than --timeout {}: the client would give up before the "
-                                   "deadline; raise --timeout or drop it",
-                                   f.deadline, f.run.timeout));
+    return usage_error(
+        fmt::format("--deadline {} is longer than --timeout {}: the client would give up before the "
+                    "deadline; raise --timeout or drop it",
+                    f.deadline, f.run.timeout));
   }
   return {};
 }
 
 Result<engine::RunPlan> base_from_file(const RampFlags& f) {
-  auto loaded = std::make_shared<const workload::WorkloadPlan>(OPENLOOP_TRY(workload::load_plan_file(f.run.url)));
+  auto loaded =
+      std::make_shared<const workload::WorkloadPlan>(OPENLOOP_TRY(workload::load_plan_file(f.run.url)));
   engine::RunSettings rs;
   rs.threads = f.run.threads > 0 ? f.run.threads : std::max(1U, std::thread::hardware_concurrency());
   rs.max_connections = f.run.max_connections;
   rs.fd_limit = raise_fd_limit();
   rs.insecure = f.run.insecure;
   rs.ca_file = f.run.cacert;
+  rs.retry = f.run.retry;
   std::vector<engine::RunPlan> plans = OPENLOOP_TRY(engine::plans_from_workload(loaded, rs));
   if (plans.size() != 1 || plans.front().model != engine::Model::open) {
-    return usage_error(fmt::format("ramp: {} has {} scenario(s); a ramp drives one open-model scenario (its requests "
-                                   "and mix; the ramp sets the rate)",
-                                   f.run.url, plans.size()));
+    return usage_error(
+        fmt::format("ramp: {} has {} scenario(s); a ramp drives one open-model scenario (its requests "
+                    "and mix; the ramp sets the rate)",
+                    f.run.url, plans.size()));
   }
   engine::RunPlan plan = std::move(plans.front());
-  if (f.given("--arrival")) plan.arrival = OPENLOOP_TRY(workload::parse_arrival_kind(f.run.arrival, "--arrival"));
-  if (f.given("--timeout") || f.given("--deadline")) plan.timeout = OPENLOOP_TRY(parse_duration(f.run.timeout, "--timeout"));
+  if (f.given("--arrival"))
+    plan.arrival = OPENLOOP_TRY(workload::parse_arrival_kind(f.run.arrival, "--arrival"));
+  if (f.given("--timeout") || f.given("--deadline"))
+    plan.timeout = OPENLOOP_TRY(parse_duration(f.run.timeout, "--timeout"));
   return plan;
 }
 
@@ -179,7 +214,8 @@ Result<engine::RunPlan> base_plan(const RampFlags& f, const RampSettings& s) {
   // Connections for the highest planned step (build_plan sized them for the first).
   if (f.run.max_connections == 0) {
     const std::vector<double> rates = procedures::planned_rates(s);
-    plan.max_connections = engine::default_max_connections(rates.back(), plan.timeout, plan.threads, raise_fd_limit());
+    plan.max_connections =
+        engine::default_max_connections(rates.back(), plan.timeout, plan.threads, raise_fd_limit());
   }
   return plan;
 }
@@ -203,9 +239,10 @@ Result<void> parse_slos_into(const RampFlags& f, const engine::RunPlan& plan, Ra
   s.slos = OPENLOOP_TRY(parse_slos(o, names));
   for (const auto& slo : s.slos) {
     if (!slo.request.empty()) {
-      return usage_error(fmt::format("--slo \"{}\": ramp judges each step as a whole; per-request SLOs are not "
-                                     "supported (a step keeps one histogram for all its requests)",
-                                     slo.text));
+      return usage_error(
+          fmt::format("--slo \"{}\": ramp judges each step as a whole; per-request SLOs are not "
+                      "supported (a step keeps one histogram for all its requests)",
+                      slo.text));
     }
   }
   if (s.slos.empty()) {
@@ -235,13 +272,15 @@ Result<Prepared> prepare(RampFlags& f) {
 void announce(const Prepared& p) {
   const RampSettings& s = p.settings;
   const std::vector<double> rates = procedures::planned_rates(s);
-  const std::string step = s.step_add > 0 ? fmt::format("+{}", format_rate(s.step_add)) : fmt::format("×{}", s.step_mult);
-  fmt::print(stderr,
-             "openloop ramp: {} {}: up to {} steps {} → {} ({}), each {} warm-up + {} hold; {}; stop at {}{}\n",
-             p.base.method, p.base.url_text, rates.size(), format_rate(rates.front()), format_rate(rates.back()), step,
-             format_duration(s.warmup), format_duration(s.hold),
-             s.fresh ? "one run per step" : "one run (connections carry over)", to_string(s.stop_at),
-             s.refine ? fmt::format("; then refine to ±{:.1f}%", 100 * s.tolerance) : "");
+  const std::string step =
+      s.step_add > 0 ? fmt::format("+{}", format_rate(s.step_add)) : fmt::format("×{}", s.step_mult);
+  fmt::print(
+      stderr,
+      "openloop ramp: {} {}: up to {} steps {} → {} ({}), each {} warm-up + {} hold; {}; stop at {}{}\n",
+      p.base.method, p.base.url_text, rates.size(), format_rate(rates.front()), format_rate(rates.back()),
+      step, format_duration(s.warmup), format_duration(s.hold),
+      s.fresh ? "one run per step" : "one run (connections carry over)", to_string(s.stop_at),
+      s.refine ? fmt::format("; then refine to ±{:.1f}%", 100 * s.tolerance) : "");
 }
 
 nlohmann::json environment() {
@@ -271,13 +310,15 @@ int exit_code(const procedures::RampOutcome& o) {
   bool reached = false;
   for (const auto& r : o.runs) {
     const auto& c = r.totals;
-    const bool unreachable = c.completed == 0 && c.errors_total() > 0 &&
-                             c.error(results::ErrorKind::connect) + c.error(results::ErrorKind::tls) == c.errors_total();
+    const bool unreachable =
+        c.completed == 0 && c.errors_total() > 0 &&
+        c.error(results::ErrorKind::connect) + c.error(results::ErrorKind::tls) == c.errors_total();
     reached = reached || !unreachable;
   }
   if (!reached) return static_cast<int>(ExitCode::runtime);
   bool any_valid = false;
-  for (const auto& step : o.steps) any_valid = any_valid || step.analysis.state != procedures::StepState::invalid;
+  for (const auto& step : o.steps)
+    any_valid = any_valid || step.analysis.state != procedures::StepState::invalid;
   if (!any_valid) return static_cast<int>(ExitCode::invalid_run);
   if (!o.findings.capacity) return static_cast<int>(ExitCode::slo_failed);
   return static_cast<int>(ExitCode::ok);
@@ -292,7 +333,10 @@ int ramp_command(RampFlags& f) {
   const RampSettings& s = prepared->settings;
   if (!f.run.quiet) announce(*prepared);
   procedures::StepFn on_step;
-  if (!f.run.quiet) on_step = [](const procedures::StepRecord& step) { fmt::print(stderr, "{}\n", procedures::step_line(step)); };
+  if (!f.run.quiet)
+    on_step = [](const procedures::StepRecord& step) {
+      fmt::print(stderr, "{}\n", procedures::step_line(step));
+    };
   std::atomic<int> stop{0};
   Result<procedures::RampOutcome> outcome;
   {

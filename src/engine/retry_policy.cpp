@@ -41,14 +41,19 @@ Nanos uniform(Rng& rng, double lo_ns, double hi_ns) {
 
 // The flags that only mean something when there are retries.
 Result<void> check_retry_only_flags(const RetryOptions& o) {
-  const std::pair<const char*, bool> given[] = {
-      {"--retry-on", !o.retry_on.empty()},          {"--backoff", !o.backoff.empty()},
-      {"--backoff-base", !o.backoff_base.empty()},  {"--backoff-max", !o.backoff_max.empty()},
-      {"--honor-retry-after", o.honor_retry_after}, {"--retry-budget", !o.budget.empty()}};
-  for (const auto& [flag, set] : given) {
-    if (set)
-      return usage_error(
-          fmt::format("{}: needs --retry-attempts 2 or more (1, the default, never retries)", flag));
+  const std::pair<const char*, const std::string*> given[] = {{"--retry-on", &o.retry_on},
+                                                              {"--backoff", &o.backoff},
+                                                              {"--backoff-base", &o.backoff_base},
+                                                              {"--backoff-max", &o.backoff_max},
+                                                              {"--retry-budget", &o.budget}};
+  for (const auto& [flag, value] : given) {
+    if (!value->empty()) {
+      return usage_error(fmt::format("{}: \"{}\" needs --retry-attempts 2 or more (1, the default, never retries)",
+                                     flag, *value));
+    }
+  }
+  if (o.honor_retry_after) {
+    return usage_error("--honor-retry-after: needs --retry-attempts 2 or more (1, the default, never retries)");
   }
   return {};
 }

@@ -44,7 +44,8 @@ bool wait_for(int fd, short events, SteadyTime deadline) {
   }
 }
 
-Result<int> connect_any(const std::vector<net::Endpoint>& endpoints, SteadyTime deadline, const std::string& url) {
+Result<int> connect_any(const std::vector<net::Endpoint>& endpoints, SteadyTime deadline,
+                        const std::string& url) {
   std::string why = "no address";
   for (const auto& ep : endpoints) {
     const int fd = net::tcp_connect_nonblocking(ep);
@@ -78,7 +79,8 @@ Result<void> send_all(int fd, std::string_view bytes, SteadyTime deadline, const
   return {};
 }
 
-// The parsed head of a response once "\r\n\r\n" has arrived: status, where the body starts, its length if given.
+// The parsed head of a response once "\r\n\r\n" has arrived: status, where the body starts, its length if
+// given.
 struct Head {
   int status = 0;
   std::size_t body_at = 0;
@@ -113,7 +115,8 @@ Result<HttpReply> read_reply(int fd, SteadyTime deadline, const std::string& url
   std::string in;
   char buf[16384];
   for (;;) {
-    if (auto head = parse_head(in); head && head->content_length && in.size() >= head->body_at + *head->content_length) {
+    if (auto head = parse_head(in);
+        head && head->content_length && in.size() >= head->body_at + *head->content_length) {
       return HttpReply{head->status, in.substr(head->body_at, *head->content_length)};
     }
     const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
@@ -122,10 +125,12 @@ Result<HttpReply> read_reply(int fd, SteadyTime deadline, const std::string& url
       if (in.size() > (64U << 20)) return runtime_error(fmt::format("{}: answer larger than 64 MiB", url));
     } else if (n == 0) {
       auto head = parse_head(in);
-      if (!head || head->status == 0) return runtime_error(fmt::format("{}: connection closed without an answer", url));
+      if (!head || head->status == 0)
+        return runtime_error(fmt::format("{}: connection closed without an answer", url));
       return HttpReply{head->status, in.substr(head->body_at)};
     } else if (errno == EAGAIN || errno == EINTR) {
-      if (!wait_for(fd, POLLIN, deadline)) return runtime_error(fmt::format("{}: no answer within the timeout", url));
+      if (!wait_for(fd, POLLIN, deadline))
+        return runtime_error(fmt::format("{}: no answer within the timeout", url));
     } else {
       return runtime_error(fmt::format("{}: read failed: {}", url, std::strerror(errno)));
     }
@@ -138,12 +143,14 @@ std::string default_control_url(const net::Url& target) {
   return fmt::format("http://{}/_lab/config", target.host_header);
 }
 
-Result<ControlClient> ControlClient::create(std::string_view config_url, Nanos timeout, std::string_view what) {
+Result<ControlClient> ControlClient::create(std::string_view config_url, Nanos timeout,
+                                            std::string_view what) {
   ControlClient c;
   c.m_config_url.assign(config_url);
   c.m_url = OPENLOOP_TRY(net::parse_url(config_url, what));
   if (c.m_url.tls) {
-    return usage_error(fmt::format("{}: \"{}\": the lab's control endpoint is plain http://", what, config_url));
+    return usage_error(
+        fmt::format("{}: \"{}\": the lab's control endpoint is plain http://", what, config_url));
   }
   const std::string& path = c.m_url.target;
   constexpr std::string_view k_config = "/config";
@@ -155,7 +162,8 @@ Result<ControlClient> ControlClient::create(std::string_view config_url, Nanos t
   return c;
 }
 
-Result<HttpReply> ControlClient::request(std::string_view method, std::string_view target, std::string_view body) const {
+Result<HttpReply> ControlClient::request(std::string_view method, std::string_view target,
+                                         std::string_view body) const {
   const SteadyTime deadline = SteadyClock::now() + m_timeout;
   const std::string url = fmt::format("http://{}{}", m_url.host_header, target);
   net::Url u = m_url;
@@ -185,9 +193,13 @@ Result<nlohmann::json> ControlClient::json_of(std::string_view method, std::stri
   return parsed;
 }
 
-Result<nlohmann::json> ControlClient::config() const { return json_of("GET", m_url.target, ""); }
+Result<nlohmann::json> ControlClient::config() const {
+  return json_of("GET", m_url.target, "");
+}
 
-Result<nlohmann::json> ControlClient::stats() const { return json_of("GET", m_stats_target, ""); }
+Result<nlohmann::json> ControlClient::stats() const {
+  return json_of("GET", m_stats_target, "");
+}
 
 Result<nlohmann::json> ControlClient::post_config(const nlohmann::json& change) const {
   return json_of("POST", m_url.target, change.dump());

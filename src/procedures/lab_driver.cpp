@@ -8,7 +8,9 @@ namespace openloop::procedures {
 LabDriver::LabDriver(ControlClient client, Trigger trigger, Nanos length)
     : m_client(std::move(client)), m_trigger(std::move(trigger)), m_length(length) {}
 
-LabDriver::~LabDriver() { (void)end(); }
+LabDriver::~LabDriver() {
+  (void)end();
+}
 
 Result<void> LabDriver::post(const nlohmann::json& change) {
   m_actions.push_back("POST " + m_client.config_url() + " " + change.dump());
@@ -25,8 +27,9 @@ Result<void> LabDriver::begin() {
       if (!stats.contains("uptime_s") || !stats["uptime_s"].is_number()) {
         return runtime_error(fmt::format("{}: the lab's stats have no uptime_s", m_client.config_url()));
       }
-      const nlohmann::json current = stats.contains("config") ? stats["config"].value("stall-at", nlohmann::json::array())
-                                                              : nlohmann::json::array();
+      const nlohmann::json current = stats.contains("config")
+                                         ? stats["config"].value("stall-at", nlohmann::json::array())
+                                         : nlohmann::json::array();
       const Nanos uptime = from_seconds(stats["uptime_s"].get<double>());
       m_restore = nlohmann::json{{"stall-at", current}};
       return post({{"stall-at", stall_list_with(current, uptime, m_length)}});

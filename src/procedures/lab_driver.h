@@ -1,4 +1,5 @@
-// Applies a lab trigger (stall, dependency slowdown) through the control endpoint and restores what it changed.
+// Applies a lab trigger (stall, dependency slowdown) through the control endpoint and restores what it
+// changed.
 #pragma once
 
 #include <optional>
@@ -13,8 +14,8 @@
 
 namespace openloop::procedures {
 
-/// One lab trigger for one probe run. begin() at the trigger phase's start, end() at its end (and on any early
-/// exit: the destructor restores too, best effort). Not thread-safe: one thread drives it.
+/// One lab trigger for one probe run. begin() at the trigger phase's start, end() at its end (and on any
+/// early exit: the destructor restores too, best effort). Not thread-safe: one thread drives it.
 class LabDriver {
  public:
   /// `length`: how long the trigger lasts (the stall's length; the dependency change is undone by end()).
@@ -23,9 +24,9 @@ class LabDriver {
   LabDriver(const LabDriver&) = delete;
   LabDriver& operator=(const LabDriver&) = delete;
 
-  /// Stall: reads the lab's uptime and one-off stalls, adds a stall [uptime, uptime + length). Dependency: reads the
-  /// current dependency setting and raises (or sets) it. Remembers what to restore. Errors (runtime) name the URL
-  /// and the lab's answer. A load trigger does nothing.
+  /// Stall: reads the lab's uptime and one-off stalls, adds a stall [uptime, uptime + length). Dependency:
+  /// reads the current dependency setting and raises (or sets) it. Remembers what to restore. Errors
+  /// (runtime) name the URL and the lab's answer. A load trigger does nothing.
   Result<void> begin();
   /// Restores the settings begin() changed (the stall list, the dependency); idempotent.
   Result<void> end();

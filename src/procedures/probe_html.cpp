@@ -1,10 +1,10 @@
-// The probe's HTML page: the standard run report of the last run, with the probe's verdict, phase tables and a
-// phase-shaded chart per run placed first.
+// The probe's HTML page: the standard run report of the last run, with the probe's verdict, phase tables and
+// a phase-shaded chart per run placed first.
 #include <fmt/format.h>
 
 #include "core/units.h"
-#include "procedures/probe_report.h"
 #include "procedures/probe_format.h"
+#include "procedures/probe_report.h"
 #include "report/html.h"
 #include "report/html_sections.h"
 
@@ -13,9 +13,9 @@ namespace {
 
 using report::html::escape;
 
-// Draws each run's chart from the embedded data; shades the phases behind the lines, marks the healthy window.
-// Its plots carry class probe-plot (not plot), so the standard report's script neither counts nor draws them; once
-// all are drawn the root element carries data-probe-charts-drawn="N".
+// Draws each run's chart from the embedded data; shades the phases behind the lines, marks the healthy
+// window. Its plots carry class probe-plot (not plot), so the standard report's script neither counts nor
+// draws them; once all are drawn the root element carries data-probe-charts-drawn="N".
 constexpr std::string_view k_probe_js = R"JS((function () {
   'use strict';
   var data = JSON.parse(document.getElementById('openloop-probe-data').textContent);
@@ -70,9 +70,12 @@ constexpr std::string_view k_probe_js = R"JS((function () {
 
 const char* verdict_class(ProbeVerdict v) {
   switch (v) {
-    case ProbeVerdict::recovered: return "valid";
-    case ProbeVerdict::inconclusive: return "unknown";
-    default: return "invalid";
+    case ProbeVerdict::recovered:
+      return "valid";
+    case ProbeVerdict::inconclusive:
+      return "unknown";
+    default:
+      return "invalid";
   }
 }
 
@@ -80,32 +83,38 @@ std::string phase_table(const ProbeRun& run) {
   std::string rows;
   for (const PhaseRow& row : run.outcome.phases) {
     const Stats& s = row.stats;
-    rows += fmt::format("<tr><th>{}</th><td class=\"num\">{:.0f}–{:.0f}s</td><td class=\"num\">{}</td>"
-                        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
-                        "<td class=\"num\">{:.1f}</td><td class=\"num\">{:.1f}%</td><td class=\"num\">{:.2f}</td></tr>\n",
-                        escape(row.phase.name()), to_seconds(row.phase.start), to_seconds(row.phase.end()),
-                        rate_of(row.phase.rate), row.skipped ? "skipped" : rate_of(s.goodput),
-                        rate_of(s.throughput), format_duration(Nanos(s.p99_ns)), s.in_flight,
-                        100 * s.not_ok_fraction, s.amplification);
+    rows += fmt::format(
+        "<tr><th>{}</th><td class=\"num\">{:.0f}–{:.0f}s</td><td class=\"num\">{}</td>"
+        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+        "<td class=\"num\">{:.1f}</td><td class=\"num\">{:.1f}%</td><td class=\"num\">{:.2f}</td></tr>\n",
+        escape(row.phase.name()), to_seconds(row.phase.start), to_seconds(row.phase.end()),
+        rate_of(row.phase.rate), row.skipped ? "skipped" : rate_of(s.goodput), rate_of(s.throughput),
+        format_duration(Nanos(s.p99_ns)), s.in_flight, 100 * s.not_ok_fraction, s.amplification);
   }
-  return "<table class=\"latency\"><tr><th>phase</th><th>time</th><th>planned</th><th>goodput</th><th>throughput</th>"
+  return "<table "
+         "class=\"latency\"><tr><th>phase</th><th>time</th><th>planned</th><th>goodput</th><th>throughput</"
+         "th>"
          "<th>p99</th><th>in flight</th><th>not ok</th><th>ampl.</th></tr>\n" +
          rows + "</table>\n";
 }
 
 std::string run_panel(const ProbeRun& run, std::size_t i, std::size_t n) {
   std::string signals;
-  for (const Signal& s : run.outcome.signals) signals += fmt::format("<li><b>{}</b>: {}</li>", escape(s.name), escape(s.text));
+  for (const Signal& s : run.outcome.signals)
+    signals += fmt::format("<li><b>{}</b>: {}</li>", escape(s.name), escape(s.text));
   for (const auto& note : run.outcome.notes) signals += fmt::format("<li>{}</li>", escape(note));
   // One run: the banner above already holds its sentence.
-  const std::string heading = n > 1 ? fmt::format("Run {} of {}: {}", i + 1, n, to_string(run.outcome.verdict)) : "Phases";
+  const std::string heading =
+      n > 1 ? fmt::format("Run {} of {}: {}", i + 1, n, to_string(run.outcome.verdict)) : "Phases";
   const std::string sentence = n > 1 ? "<p>" + escape(run.outcome.sentence) + "</p>" : "";
-  return fmt::format("<section class=\"panel chart\"><h2>{}</h2>\n{}{}\n{}"
-                     "<div class=\"probe-plot\" style=\"width:100%;min-height:320px\" id=\"probe-chart-{}\"></div>\n<p class=\"caption\">Offered (dashed), "
-                     "throughput and goodput per second of intended time, p99 on the right axis. Shaded: the phases "
-                     "(green baseline, red trigger, blue observe, purple descending steps); the dashed green box is the "
-                     "first window that met every recovery criterion.</p></section>\n",
-                     heading, sentence, signals.empty() ? "" : "<ul>" + signals + "</ul>", phase_table(run), i);
+  return fmt::format(
+      "<section class=\"panel chart\"><h2>{}</h2>\n{}{}\n{}"
+      "<div class=\"probe-plot\" style=\"width:100%;min-height:320px\" id=\"probe-chart-{}\"></div>\n<p "
+      "class=\"caption\">Offered (dashed), "
+      "throughput and goodput per second of intended time, p99 on the right axis. Shaded: the phases "
+      "(green baseline, red trigger, blue observe, purple descending steps); the dashed green box is the "
+      "first window that met every recovery criterion.</p></section>\n",
+      heading, sentence, signals.empty() ? "" : "<ul>" + signals + "</ul>", phase_table(run), i);
 }
 
 nlohmann::json chart_json(const ProbeRun& run) {
@@ -121,10 +130,12 @@ nlohmann::json chart_json(const ProbeRun& run) {
   }
   for (const PhaseRow& row : run.outcome.phases) {
     const std::string name = row.phase.name();
-    phases.push_back({{"name", name}, {"kind", name.substr(0, name.find(' '))}, {"start", to_seconds(row.phase.start)},
+    phases.push_back({{"name", name},
+                      {"kind", name.substr(0, name.find(' '))},
+                      {"start", to_seconds(row.phase.start)},
                       {"end", to_seconds(row.phase.end())}});
   }
-  nlohmann::json out = {{"t", t}, {"offered", offered}, {"throughput", throughput}, {"goodput", goodput},
+  nlohmann::json out = {{"t", t},     {"offered", offered}, {"throughput", throughput}, {"goodput", goodput},
                         {"p99", p99}, {"phases", phases}};
   const auto& w = run.outcome.healthy_window;
   out["healthy"] = w ? nlohmann::json::array({w->start_s, w->end_s}) : nlohmann::json();
@@ -136,12 +147,16 @@ std::string probe_section(const ProbeReport& r) {
   const ProbeSettings& s = r.plan.settings;
   std::string out = fmt::format(
       "<section class=\"verdict {}\"><div class=\"badge\">{}</div><div><p class=\"lead\">{}</p>"
-      "<p class=\"note\">Metastable probe of {}: base load {}, trigger {}, recovery window {}. Recovered means a "
-      "window after the trigger with goodput ≥ {:.0f}% of the baseline's, p99 ≤ {:.2f}× the baseline's, in flight ≤ "
-      "{:.1f}× and amplification ≤ {:.2f}×. The run report below describes the last run.</p></div></section>\n",
+      "<p class=\"note\">Metastable probe of {}: base load {}, trigger {}, recovery window {}. Recovered "
+      "means a "
+      "window after the trigger with goodput ≥ {:.0f}% of the baseline's, p99 ≤ {:.2f}× the baseline's, in "
+      "flight ≤ "
+      "{:.1f}× and amplification ≤ {:.2f}×. The run report below describes the last "
+      "run.</p></div></section>\n",
       verdict_class(v), to_string(v), escape(overall_sentence(r)), escape(r.target), rate_of(s.base_rate),
-      escape(describe(s.trigger, s.trigger_for)), format_duration(s.window), 100 * s.criteria.min_goodput_fraction,
-      s.criteria.max_p99_ratio, s.criteria.max_in_flight_ratio, s.criteria.max_amplification_ratio);
+      escape(describe(s.trigger, s.trigger_for)), format_duration(s.window),
+      100 * s.criteria.min_goodput_fraction, s.criteria.max_p99_ratio, s.criteria.max_in_flight_ratio,
+      s.criteria.max_amplification_ratio);
   for (std::size_t i = 0; i < r.runs.size(); ++i) out += run_panel(r.runs[i], i, r.runs.size());
   return out;
 }

@@ -19,12 +19,17 @@ Result<void> whole_seconds(Nanos d, std::string_view flag, bool positive = true)
   return {};
 }
 
-std::string rate_text(double rate) { return fmt::format("{:.12g}/s", rate); }
+std::string rate_text(double rate) {
+  return fmt::format("{:.12g}/s", rate);
+}
 
-std::string ms_text(Nanos d) { return fmt::format("{}ms", std::chrono::duration_cast<std::chrono::milliseconds>(d).count()); }
+std::string ms_text(Nanos d) {
+  return fmt::format("{}ms", std::chrono::duration_cast<std::chrono::milliseconds>(d).count());
+}
 
 Result<void> check(const ProbeSettings& s) {
-  if (!(s.base_rate > 0)) return usage_error("--base: give the base load, e.g. --base 300/s (greater than 0)");
+  if (!(s.base_rate > 0))
+    return usage_error("--base: give the base load, e.g. --base 300/s (greater than 0)");
   OPENLOOP_TRY_VOID(whole_seconds(s.baseline, "--baseline-for"));
   OPENLOOP_TRY_VOID(whole_seconds(s.trigger_for, "--trigger-for"));
   OPENLOOP_TRY_VOID(whole_seconds(s.observe, "--observe-for"));
@@ -34,17 +39,19 @@ Result<void> check(const ProbeSettings& s) {
     return usage_error("--baseline-for: at least 2s (the baseline's steadiness compares its two halves)");
   }
   if (s.window > s.observe) {
-    return usage_error(fmt::format("--window: {} is longer than --observe-for {}: no window would fit after the trigger",
-                                   format_duration(s.window), format_duration(s.observe)));
+    return usage_error(
+        fmt::format("--window: {} is longer than --observe-for {}: no window would fit after the trigger",
+                    format_duration(s.window), format_duration(s.observe)));
   }
   if (s.descend > 0 && s.descend_for > Nanos(0) && s.window > s.descend_for) {
-    return usage_error(fmt::format("--descend-for: {} is shorter than --window {}", format_duration(s.descend_for),
-                                   format_duration(s.window)));
+    return usage_error(fmt::format("--descend-for: {} is shorter than --window {}",
+                                   format_duration(s.descend_for), format_duration(s.window)));
   }
   if (!(s.descend_step > 0 && s.descend_step < 1) || s.descend_step * s.descend >= 1.0 - 1e-9) {
-    return usage_error(fmt::format("--descend-step: {}% × {} steps leaves no load; use a step from 1% to 50% with "
-                                   "fewer steps",
-                                   s.descend_step * 100, s.descend));
+    return usage_error(
+        fmt::format("--descend-step: {}% × {} steps leaves no load; use a step from 1% to 50% with "
+                    "fewer steps",
+                    s.descend_step * 100, s.descend));
   }
   if (s.repeats < 1 || s.repeats > 100) return usage_error("--repeats: use 1..100");
   return {};
@@ -63,10 +70,14 @@ nlohmann::json RecoveryCriteria::describe() const {
 
 std::string Phase::name() const {
   switch (kind) {
-    case Kind::baseline: return "baseline";
-    case Kind::trigger: return "trigger";
-    case Kind::observe: return "observe";
-    case Kind::descend: return fmt::format("descend {}", step);
+    case Kind::baseline:
+      return "baseline";
+    case Kind::trigger:
+      return "trigger";
+    case Kind::observe:
+      return "observe";
+    case Kind::descend:
+      return fmt::format("descend {}", step);
   }
   return "?";
 }
@@ -92,7 +103,9 @@ nlohmann::json ProbePlan::describe() const {
   const ProbeSettings& s = settings;
   nlohmann::json phases_json = nlohmann::json::array();
   for (const Phase& p : phases) {
-    phases_json.push_back({{"name", p.name()}, {"rate_rps", p.rate}, {"start_s", to_seconds(p.start)},
+    phases_json.push_back({{"name", p.name()},
+                           {"rate_rps", p.rate},
+                           {"start_s", to_seconds(p.start)},
                            {"length_s", to_seconds(p.length)}});
   }
   return {{"base_rps", s.base_rate},
@@ -111,7 +124,8 @@ nlohmann::json ProbePlan::describe() const {
 }
 
 Result<ProbePlan> make_probe_plan(ProbeSettings s) {
-  if (s.trigger.kind == Trigger::Kind::stall && s.trigger.length.count() > 0) s.trigger_for = s.trigger.length;
+  if (s.trigger.kind == Trigger::Kind::stall && s.trigger.length.count() > 0)
+    s.trigger_for = s.trigger.length;
   if (s.descend_for.count() == 0) s.descend_for = 2 * s.window;
   OPENLOOP_TRY_VOID(check(s));
   ProbePlan plan;
@@ -122,7 +136,8 @@ Result<ProbePlan> make_probe_plan(ProbeSettings s) {
     at += length;
   };
   add(Phase::Kind::baseline, 0, s.base_rate, s.baseline);
-  add(Phase::Kind::trigger, 0, s.trigger.kind == Trigger::Kind::load ? s.trigger.rate : s.base_rate, s.trigger_for);
+  add(Phase::Kind::trigger, 0, s.trigger.kind == Trigger::Kind::load ? s.trigger.rate : s.base_rate,
+      s.trigger_for);
   add(Phase::Kind::observe, 0, s.base_rate, s.observe);
   for (unsigned k = 1; k <= s.descend; ++k) {
     add(Phase::Kind::descend, k, s.base_rate * (1.0 - s.descend_step * k), s.descend_for);

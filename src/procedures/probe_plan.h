@@ -1,5 +1,5 @@
-// The metastable probe's plan: its settings, its phases (baseline, trigger, observe, descending steps) and the
-// staircase rate profile that runs them all as one open-model run.
+// The metastable probe's plan: its settings, its phases (baseline, trigger, observe, descending steps) and
+// the staircase rate profile that runs them all as one open-model run.
 #pragma once
 
 #include <string>
@@ -15,11 +15,12 @@ namespace openloop::procedures {
 
 /// When a window after the trigger counts as recovered, relative to the baseline (docs/probe.md).
 struct RecoveryCriteria {
-  double min_goodput_fraction = 0.95;  ///< goodput ≥ this × baseline goodput (scaled by the window's planned rate)
-  double max_p99_ratio = 1.10;         ///< p99 ≤ max(ratio × baseline p99, baseline p99 + p99_slack)
+  double min_goodput_fraction =
+      0.95;  ///< goodput ≥ this × baseline goodput (scaled by the window's planned rate)
+  double max_p99_ratio = 1.10;  ///< p99 ≤ max(ratio × baseline p99, baseline p99 + p99_slack)
   Nanos p99_slack = std::chrono::milliseconds(1);  ///< absorbs scheduler jitter on sub-millisecond baselines
-  double max_in_flight_ratio = 2.0;    ///< in flight ≤ max(ratio × baseline, baseline + in_flight_slack)
-  double in_flight_slack = 1.0;        ///< requests; a baseline of 0.3 in flight may read 1.3 without alarm
+  double max_in_flight_ratio = 2.0;  ///< in flight ≤ max(ratio × baseline, baseline + in_flight_slack)
+  double in_flight_slack = 1.0;      ///< requests; a baseline of 0.3 in flight may read 1.3 without alarm
   double max_amplification_ratio = 1.05;  ///< attempts per request ≤ ratio × the baseline's
   nlohmann::json describe() const;
 };
@@ -33,9 +34,9 @@ struct ProbeSettings {
   Nanos trigger_for = std::chrono::seconds(60);
   Nanos observe = std::chrono::seconds(180);
   Nanos window = std::chrono::seconds(30);  ///< the recovery window W, slid over 1-s intervals
-  unsigned descend = 0;                     ///< descending steps after observe, if not recovered at the base load
-  double descend_step = 0.10;               ///< each step lowers the rate by this fraction of the base rate
-  Nanos descend_for{0};                     ///< length of each step (0: 2 × window)
+  unsigned descend = 0;        ///< descending steps after observe, if not recovered at the base load
+  double descend_step = 0.10;  ///< each step lowers the rate by this fraction of the base rate
+  Nanos descend_for{0};        ///< length of each step (0: 2 × window)
   unsigned repeats = 1;
   RecoveryCriteria criteria;
 };
@@ -59,16 +60,18 @@ struct ProbePlan {
   std::vector<Phase> phases;  ///< baseline, trigger, observe, then each descending step
   Nanos measured{0};          ///< sum of the phases
 
-  const Phase& phase(Phase::Kind kind) const;  ///< the first phase of that kind (baseline, trigger, observe exist)
-  /// The staircase as k6-style stages for --stages (zero-length steps between constant stretches), warm-up first;
-  /// durations in whole milliseconds and rates in full precision, so the text parses back to the exact profile.
+  const Phase& phase(
+      Phase::Kind kind) const;  ///< the first phase of that kind (baseline, trigger, observe exist)
+  /// The staircase as k6-style stages for --stages (zero-length steps between constant stretches), warm-up
+  /// first; durations in whole milliseconds and rates in full precision, so the text parses back to the exact
+  /// profile.
   std::string stages_text() const;
   nlohmann::json describe() const;
 };
 
-/// Checks the settings and lays out the phases. Errors (usage) name the flag: phases that are not whole seconds,
-/// a window longer than the observe phase or a descending step, a baseline under 2 s, a descending step that would
-/// reach a rate ≤ 0, a stall length that contradicts --trigger-for.
+/// Checks the settings and lays out the phases. Errors (usage) name the flag: phases that are not whole
+/// seconds, a window longer than the observe phase or a descending step, a baseline under 2 s, a descending
+/// step that would reach a rate ≤ 0, a stall length that contradicts --trigger-for.
 Result<ProbePlan> make_probe_plan(ProbeSettings s);
 
 }  // namespace openloop::procedures

@@ -11,21 +11,22 @@
 namespace openloop::procedures {
 namespace {
 
-// Amplification comes from attempts per request; until the engine counts retries, every request is one attempt.
-constexpr const char* k_amplification_note =
-    "amplification is counted as 1.00: this build's results carry no per-interval attempt counts";
-
-std::string pct(double f) { return fmt::format("{:.1f}%", 100 * f); }
+std::string pct(double f) {
+  return fmt::format("{:.1f}%", 100 * f);
+}
 
 std::string row_text(const PhaseRow& row, bool lab) {
   const Stats& s = row.stats;
-  const std::string span = fmt::format("{:.0f}–{:.0f}s", to_seconds(row.phase.start), to_seconds(row.phase.end()));
-  if (row.skipped) return fmt::format("{:<10} {:<10} {:>9}  (skipped: recovered at the base load)\n", row.phase.name(), span,
-                                      rate_of(row.phase.rate));
-  std::string line = fmt::format("{:<10} {:<10} {:>9} {:>9} {:>9} {:>10} {:>9} {:>8.1f} {:>8} {:>7} {:>6.2f}",
-                                 row.phase.name(), span, rate_of(row.phase.rate), rate_of(s.offered),
-                                 rate_of(s.goodput), rate_of(s.throughput), format_duration(Nanos(s.p99_ns)),
-                                 s.in_flight, pct(s.timeout_fraction), pct(s.not_ok_fraction), s.amplification);
+  const std::string span =
+      fmt::format("{:.0f}–{:.0f}s", to_seconds(row.phase.start), to_seconds(row.phase.end()));
+  if (row.skipped)
+    return fmt::format("{:<10} {:<10} {:>9}  (not needed: recovered at the base load)\n", row.phase.name(),
+                       span, rate_of(row.phase.rate));
+  std::string line =
+      fmt::format("{:<10} {:<10} {:>9} {:>9} {:>9} {:>10} {:>9} {:>8.1f} {:>8} {:>7} {:>6.2f}",
+                  row.phase.name(), span, rate_of(row.phase.rate), rate_of(s.offered), rate_of(s.goodput),
+                  rate_of(s.throughput), format_duration(Nanos(s.p99_ns)), s.in_flight,
+                  pct(s.timeout_fraction), pct(s.not_ok_fraction), s.amplification);
   if (lab) line += fmt::format(" {:>9}", row.lab_queue_max ? std::to_string(*row.lab_queue_max) : "–");
   return line + "\n";
 }
@@ -34,13 +35,13 @@ std::string run_text(const ProbeRun& run, std::size_t index, std::size_t of) {
   const ProbeOutcome& o = run.outcome;
   const bool lab = !run.lab.empty();
   std::string out = of > 1 ? fmt::format("\nrun {} of {}\n", index + 1, of) : "\n";
-  out += fmt::format("{:<10} {:<10} {:>9} {:>9} {:>9} {:>10} {:>9} {:>8} {:>8} {:>7} {:>6}{}\n", "phase", "time",
-                     "planned", "offered", "goodput", "throughput", "p99", "in flight", "timeouts", "not ok",
-                     "ampl.", lab ? "  lab queue" : "");
+  out += fmt::format("{:<10} {:<10} {:>9} {:>9} {:>9} {:>10} {:>9} {:>8} {:>8} {:>7} {:>6}{}\n", "phase",
+                     "time", "planned", "offered", "goodput", "throughput", "p99", "in flight", "timeouts",
+                     "not ok", "ampl.", lab ? "  lab queue" : "");
   for (const PhaseRow& row : o.phases) out += row_text(row, lab);
   for (const auto& s : run.baseline_slos) {
-    out += fmt::format("baseline SLO {}: {} (measured {})\n", s.slo.text, s.evaluated && s.met ? "met" : "MISSED",
-                       s.measured_text);
+    out += fmt::format("baseline SLO {}: {} (measured {})\n", s.slo.text,
+                       s.evaluated && s.met ? "met" : "MISSED", s.measured_text);
   }
   out += "\n" + o.sentence + "\n";
   for (const Signal& s : o.signals) out += fmt::format("  signal: {}: {}\n", s.name, s.text);
@@ -58,7 +59,8 @@ ProbeVerdict overall_verdict(const ProbeReport& r) {
     }
     return false;
   };
-  for (ProbeVerdict v : {ProbeVerdict::metastable, ProbeVerdict::recovered_at_lower_load, ProbeVerdict::recovered}) {
+  for (ProbeVerdict v :
+       {ProbeVerdict::metastable, ProbeVerdict::recovered_at_lower_load, ProbeVerdict::recovered}) {
     if (any(v)) return v;
   }
   return ProbeVerdict::inconclusive;
@@ -72,33 +74,37 @@ std::string overall_sentence(const ProbeReport& r) {
   for (const auto& run : r.runs) {
     if (run.outcome.verdict == v) ++k;
     if (run.outcome.verdict == ProbeVerdict::inconclusive) ++inconclusive;
-    if (run.outcome.recovery_s) times += (times.empty() ? "" : ", ") + fmt::format("{:.0f}s", *run.outcome.recovery_s);
+    if (run.outcome.recovery_s)
+      times += (times.empty() ? "" : ", ") + fmt::format("{:.0f}s", *run.outcome.recovery_s);
   }
   std::string text = fmt::format("{} in {} of {} runs", to_string(v), k, r.runs.size());
   if (!times.empty()) text += fmt::format(" (recovery after {})", times);
-  if (inconclusive > 0 && v != ProbeVerdict::inconclusive) text += fmt::format("; {} inconclusive", inconclusive);
+  if (inconclusive > 0 && v != ProbeVerdict::inconclusive)
+    text += fmt::format("; {} inconclusive", inconclusive);
   return text;
 }
 
 int probe_exit_code(const ProbeReport& r) {
   if (r.interrupted) return static_cast<int>(ExitCode::interrupted);
   switch (overall_verdict(r)) {
-    case ProbeVerdict::recovered: return static_cast<int>(ExitCode::ok);
+    case ProbeVerdict::recovered:
+      return static_cast<int>(ExitCode::ok);
     case ProbeVerdict::recovered_at_lower_load:
-    case ProbeVerdict::metastable: return static_cast<int>(ExitCode::slo_failed);
-    case ProbeVerdict::inconclusive: return static_cast<int>(ExitCode::invalid_run);
+    case ProbeVerdict::metastable:
+      return static_cast<int>(ExitCode::slo_failed);
+    case ProbeVerdict::inconclusive:
+      return static_cast<int>(ExitCode::invalid_run);
   }
   return static_cast<int>(ExitCode::invalid_run);
 }
 
 std::string render_probe_text(const ProbeReport& r) {
   const ProbeSettings& s = r.plan.settings;
-  std::string out = fmt::format("openloop probe metastable: {} at {}; trigger {}; window {}\n", r.target,
-                                rate_of(s.base_rate), describe(s.trigger, s.trigger_for),
-                                format_duration(s.window));
+  std::string out =
+      fmt::format("openloop probe metastable: {} at {}; trigger {}; window {}\n", r.target,
+                  rate_of(s.base_rate), describe(s.trigger, s.trigger_for), format_duration(s.window));
   for (std::size_t i = 0; i < r.runs.size(); ++i) out += run_text(r.runs[i], i, r.runs.size());
   if (r.runs.size() > 1) out += "\n" + overall_sentence(r) + "\n";
-  out += fmt::format("  note: {}\n", k_amplification_note);
   return out;
 }
 
@@ -107,14 +113,24 @@ nlohmann::json probe_json(const ProbeReport& r) {
   for (const auto& run : r.runs) {
     nlohmann::json lab = nlohmann::json::array();
     for (const LabSample& s : run.lab) {
-      lab.push_back({{"t_s", s.t_s}, {"frozen", s.frozen}, {"queue_depth", s.queue_depth}, {"held", s.held},
-                     {"busy_workers", s.busy_workers}, {"dependency_waiting", s.dependency_waiting},
-                     {"completed", s.completed}, {"ok", s.ok}, {"shed", s.shed}, {"rejected", s.rejected},
+      lab.push_back({{"t_s", s.t_s},
+                     {"frozen", s.frozen},
+                     {"queue_depth", s.queue_depth},
+                     {"held", s.held},
+                     {"busy_workers", s.busy_workers},
+                     {"dependency_waiting", s.dependency_waiting},
+                     {"completed", s.completed},
+                     {"ok", s.ok},
+                     {"shed", s.shed},
+                     {"rejected", s.rejected},
                      {"expired", s.expired}});
     }
     nlohmann::json slos = nlohmann::json::array();
     for (const auto& s : run.baseline_slos) {
-      slos.push_back({{"slo", s.slo.text}, {"evaluated", s.evaluated}, {"met", s.met}, {"measured", s.measured_text},
+      slos.push_back({{"slo", s.slo.text},
+                      {"evaluated", s.evaluated},
+                      {"met", s.met},
+                      {"measured", s.measured_text},
                       {"threshold", s.threshold_text}});
     }
     nlohmann::json one = run.outcome.to_json();
@@ -131,10 +147,10 @@ nlohmann::json probe_json(const ProbeReport& r) {
           {"lab_control", r.lab_control},
           {"verdict", to_string(overall_verdict(r))},
           {"sentence", overall_sentence(r)},
-          {"recovery_s", first != nullptr && first->recovery_s && r.runs.size() == 1 ? nlohmann::json(*first->recovery_s)
-                                                                                    : nlohmann::json()},
+          {"recovery_s", first != nullptr && first->recovery_s && r.runs.size() == 1
+                             ? nlohmann::json(*first->recovery_s)
+                             : nlohmann::json()},
           {"interrupted", r.interrupted},
-          {"notes", {k_amplification_note}},
           {"probe", r.plan.describe()},
           {"runs", runs}};
 }

@@ -17,7 +17,7 @@ inline constexpr const char* k_probe_schema = "openloop.probe/1";
 /// Every repeat of one probe and the conclusion over them.
 struct ProbeReport {
   ProbePlan plan;
-  std::string target;  ///< URL
+  std::string target;       ///< URL
   std::string lab_control;  ///< the control endpoint used ("" when none)
   std::vector<ProbeRun> runs;
   bool interrupted = false;
@@ -32,14 +32,15 @@ std::string overall_sentence(const ProbeReport& r);
 /// served before); INCONCLUSIVE 3; interrupted 130.
 int probe_exit_code(const ProbeReport& r);
 
-/// The terminal report: per run, the phase table (offered, goodput, throughput, p99, in flight, timeouts, not ok,
-/// amplification, the lab's deepest queue when polled), the verdict, signals and notes; then the overall sentence.
+/// The terminal report: per run, the phase table (offered, goodput, throughput, p99, in flight, timeouts, not
+/// ok, amplification, the lab's deepest queue when polled), the verdict, signals and notes; then the overall
+/// sentence.
 std::string render_probe_text(const ProbeReport& r);
-/// The JSON document: schema, verdict, sentence, recovery time, per run the outcome, the lab's samples and actions,
-/// and the full results of the run (schema openloop.results/1).
+/// The JSON document: schema, verdict, sentence, recovery time, per run the outcome, the lab's samples and
+/// actions, and the full results of the run (schema openloop.results/1).
 nlohmann::json probe_json(const ProbeReport& r);
-/// A self-contained HTML page: the verdict and phase tables, a chart per run of offered, throughput and goodput with
-/// p99 on a second axis and the phases shaded, followed by the standard report of the last run.
+/// A self-contained HTML page: the verdict and phase tables, a chart per run of offered, throughput and
+/// goodput with p99 on a second axis and the phases shaded, followed by the standard report of the last run.
 std::string render_probe_html(const ProbeReport& r);
 
 }  // namespace openloop::procedures

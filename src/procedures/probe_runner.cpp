@@ -41,9 +41,13 @@ std::optional<LabSample> lab_sample_of(const nlohmann::json& s, double t_s) {
 /// The control thread: lab trigger at the phase boundaries, stats polling, stop forwarding, early stop.
 class ControlLoop {
  public:
-  ControlLoop(const ProbePlan& plan, const ProbeContext& ctx, SteadyTime measure_start, std::atomic<int>& engine_stop,
-              std::atomic<int>& user_stop)
-      : m_plan(plan), m_ctx(ctx), m_measure_start(measure_start), m_engine_stop(engine_stop), m_user_stop(user_stop) {
+  ControlLoop(const ProbePlan& plan, const ProbeContext& ctx, SteadyTime measure_start,
+              std::atomic<int>& engine_stop, std::atomic<int>& user_stop)
+      : m_plan(plan),
+        m_ctx(ctx),
+        m_measure_start(measure_start),
+        m_engine_stop(engine_stop),
+        m_user_stop(user_stop) {
     if (plan.settings.trigger.needs_lab() && ctx.lab) {
       const Nanos length = plan.phase(Phase::Kind::trigger).length;
       m_driver.emplace(*ctx.lab, plan.settings.trigger, length);
@@ -64,14 +68,17 @@ class ControlLoop {
   void recovered_at_base() { m_recovered.store(true); }
   bool stopped_early() const { return m_stopped_early; }
   std::vector<LabSample>& lab() { return m_lab; }
-  std::vector<std::string> actions() const { return m_driver ? m_driver->actions() : std::vector<std::string>{}; }
+  std::vector<std::string> actions() const {
+    return m_driver ? m_driver->actions() : std::vector<std::string>{};
+  }
 
  private:
   void note(const Result<void>& r) {
     if (!r && !m_error) m_error = r.error();
   }
   void log_phase(double t) {
-    for (; m_next_phase < m_plan.phases.size() && to_seconds(m_plan.phases[m_next_phase].start) <= t; ++m_next_phase) {
+    for (; m_next_phase < m_plan.phases.size() && to_seconds(m_plan.phases[m_next_phase].start) <= t;
+         ++m_next_phase) {
       const Phase& p = m_plan.phases[m_next_phase];
       if (m_ctx.log == nullptr) continue;
       const std::string what = p.kind == Phase::Kind::trigger ? describe(m_plan.settings.trigger, p.length)
@@ -89,7 +96,8 @@ class ControlLoop {
       if (m_error) m_engine_stop.store(2);  // a probe without its trigger measures nothing
     }
     // A stall ends by itself in the lab; a dependency change is undone here.
-    if (m_begun && t >= to_seconds(trigger.end()) && m_plan.settings.trigger.kind == Trigger::Kind::dependency) {
+    if (m_begun && t >= to_seconds(trigger.end()) &&
+        m_plan.settings.trigger.kind == Trigger::Kind::dependency) {
       note(m_driver->end());
     }
   }
@@ -141,8 +149,9 @@ class ControlLoop {
   std::thread m_thread;
 };
 
-/// The coordinator's progress callback: decodes new intervals, logs a status line, and looks for the first healthy
-/// window at the base load (window by window as intervals arrive, so each check is one window's work).
+/// The coordinator's progress callback: decodes new intervals, logs a status line, and looks for the first
+/// healthy window at the base load (window by window as intervals arrive, so each check is one window's
+/// work).
 class ProgressWatch {
  public:
   ProgressWatch(const ProbePlan& plan, std::FILE* log) : m_plan(plan), m_log(log) {}
@@ -184,7 +193,9 @@ class ProgressWatch {
     const auto span = span_of(m_samples, observe.start, observe.end());
     const auto w = static_cast<std::size_t>(to_seconds(s.window) + 0.5);
     for (; m_next_window + w <= span.size(); ++m_next_window) {
-      if (judge_window(span.subspan(m_next_window, w), observe.rate, m_baseline->stats, s.base_rate, s.criteria).met) {
+      if (judge_window(span.subspan(m_next_window, w), observe.rate, m_baseline->stats, s.base_rate,
+                       s.criteria)
+              .met) {
         m_recovered = true;
         return;
       }
@@ -228,11 +239,38 @@ Result<results::RunResults> phase_results(const results::RunResults& r, Nanos st
   return out;
 }
 
+namespace {
+
+// Everything classify() needs besides the samples; judges the baseline's SLOs into `run` on the way.
+Result<RunFacts> facts_of(ProbeRun& run, const ProbePlan& plan, const ProbeContext& ctx, bool stopped_early) {
+  RunFacts facts;
+  // Send lateness is judged per compared phase (classify): a generator busy opening connections during a
+  // spike does not make the baseline and the observe phase incomparable.
+  results::VerdictBounds no_lateness;
+  no_lateness.lateness_floor_ms = 1e12;
+  const results::Verdict applied = results::judge(run.results, no_lateness);
+  facts.valid = applied.valid;
+  facts.reasons = applied.reasons;
+  facts.interrupted = run.results.interrupted;
+  facts.stopped_after_recovery = stopped_early;
+  facts.lab = run.lab;
+  if (!ctx.slos.empty()) {
+    const Phase& baseline = plan.phase(Phase::Kind::baseline);
+    const auto base = OPENLOOP_TRY(phase_results(run.results, baseline.start, baseline.end()));
+    run.baseline_slos = results::evaluate_slos(ctx.slos, base);
+    facts.baseline_slo_failures = baseline_slo_failures(run.baseline_slos);
+  }
+  return facts;
+}
+
+}  // namespace
+
 Result<ProbeRun> run_probe(const engine::RunPlan& run_plan, const ProbePlan& plan, const ProbeContext& ctx,
                            std::atomic<int>& user_stop) {
   std::atomic<int> engine_stop{0};
   ProgressWatch watch(plan, ctx.log);
-  // The engine starts its schedule 20 ms after run() is called (coordinator.cpp); phases count from the warm-up's end.
+  // The engine starts its schedule 20 ms after run() is called (coordinator.cpp); phases count from the
+  // warm-up's end.
   const SteadyTime measure_start = SteadyClock::now() + std::chrono::milliseconds(20) + run_plan.warmup;
   ControlLoop control(plan, ctx, measure_start, engine_stop, user_stop);
   auto results = engine::run(run_plan, engine_stop, [&](const results::RunResults& so_far) {
@@ -247,23 +285,7 @@ Result<ProbeRun> run_probe(const engine::RunPlan& run_plan, const ProbePlan& pla
   run.lab = std::move(control.lab());
   run.lab_actions = control.actions();
   const auto samples = OPENLOOP_TRY(samples_of(run.results));
-  RunFacts facts;
-  // Send lateness is judged per compared phase (classify): a generator busy opening connections during a spike
-  // does not make the baseline and the observe phase incomparable.
-  results::VerdictBounds no_lateness;
-  no_lateness.lateness_floor_ms = 1e12;
-  const results::Verdict applied = results::judge(run.results, no_lateness);
-  facts.valid = applied.valid;
-  facts.reasons = applied.reasons;
-  facts.interrupted = run.results.interrupted;
-  facts.stopped_after_recovery = control.stopped_early();
-  facts.lab = run.lab;
-  if (!ctx.slos.empty()) {
-    const Phase& baseline = plan.phase(Phase::Kind::baseline);
-    const auto base = OPENLOOP_TRY(phase_results(run.results, baseline.start, baseline.end()));
-    run.baseline_slos = results::evaluate_slos(ctx.slos, base);
-    facts.baseline_slo_failures = baseline_slo_failures(run.baseline_slos);
-  }
+  const RunFacts facts = OPENLOOP_TRY(facts_of(run, plan, ctx, control.stopped_early()));
   run.outcome = classify(plan, samples, facts);
   if (!run.results.verdict.valid && facts.valid) {
     for (const auto& reason : run.results.verdict.reasons) {

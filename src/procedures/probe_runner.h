@@ -20,10 +20,11 @@ namespace openloop::procedures {
 
 /// What a probe run needs besides its plans.
 struct ProbeContext {
-  std::optional<ControlClient> lab;  ///< the lab's control endpoint (required by stall and dependency triggers)
-  bool poll_lab = false;             ///< poll GET /_lab/stats every second for the server's view
-  std::vector<results::Slo> slos;    ///< judged on the baseline phase
-  std::FILE* log = nullptr;          ///< phase changes and a status line every few seconds; nullptr: silent
+  std::optional<ControlClient>
+      lab;                         ///< the lab's control endpoint (required by stall and dependency triggers)
+  bool poll_lab = false;           ///< poll GET /_lab/stats every second for the server's view
+  std::vector<results::Slo> slos;  ///< judged on the baseline phase
+  std::FILE* log = nullptr;        ///< phase changes and a status line every few seconds; nullptr: silent
 };
 
 /// One probe run: its results, the lab's samples and requests, and the verdict.
@@ -35,15 +36,15 @@ struct ProbeRun {
   ProbeOutcome outcome;
 };
 
-/// Runs `run_plan` (whose profile is `plan`'s staircase) once. `user_stop` is the signal watcher's flag (1: stop
-/// gracefully, 2: at once), forwarded to the engine; a lab trigger in force is undone when the run ends or stops.
-/// With descending steps, the run stops once the first healthy window at the base load is known and the steps have
-/// begun. Errors: runtime (the engine; the lab refusing or not answering a trigger's request).
+/// Runs `run_plan` (whose profile is `plan`'s staircase) once. `user_stop` is the signal watcher's flag (1:
+/// stop gracefully, 2: at once), forwarded to the engine; a lab trigger in force is undone when the run ends
+/// or stops. With descending steps, the run stops once the first healthy window at the base load is known and
+/// the steps have begun. Errors: runtime (the engine; the lab refusing or not answering a trigger's request).
 Result<ProbeRun> run_probe(const engine::RunPlan& run_plan, const ProbePlan& plan, const ProbeContext& ctx,
                            std::atomic<int>& user_stop);
 
-/// The run's results restricted to [start, end) of the measured period (totals, response-time histogram, measured
-/// length), for judging SLOs on one phase.
+/// The run's results restricted to [start, end) of the measured period (totals, response-time histogram,
+/// measured length), for judging SLOs on one phase.
 Result<results::RunResults> phase_results(const results::RunResults& r, Nanos start, Nanos end);
 
 }  // namespace openloop::procedures

@@ -11,7 +11,8 @@ namespace openloop::procedures {
 namespace {
 
 constexpr std::string_view k_forms =
-    "use load:RATE (e.g. load:600/s), stall or stall:DURATION (e.g. stall:10s), dependency:+DURATION (raise the lab's "
+    "use load:RATE (e.g. load:600/s), stall or stall:DURATION (e.g. stall:10s), dependency:+DURATION (raise "
+    "the lab's "
     "dependency time, e.g. dependency:+500ms) or dependency:DURATION (set it)";
 
 using workload::DurationDistribution;
@@ -22,7 +23,8 @@ std::string_view after_comma(std::string_view text) {
   return comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
 }
 
-Result<std::string> raised(const DurationDistribution& d, std::string_view text, Nanos by, std::string_view what) {
+Result<std::string> raised(const DurationDistribution& d, std::string_view text, Nanos by,
+                           std::string_view what) {
   switch (d.kind()) {
     case DurationDistribution::Kind::constant:
       return DurationDistribution::constant(d.mean() + by).to_string();
@@ -50,7 +52,8 @@ Result<Trigger> parse_trigger(std::string_view text, std::string_view what) {
   t.text.assign(text);
   const std::size_t colon = text.find(':');
   const std::string_view kind = text.substr(0, colon);
-  const std::string_view value = colon == std::string_view::npos ? std::string_view() : text.substr(colon + 1);
+  const std::string_view value =
+      colon == std::string_view::npos ? std::string_view() : text.substr(colon + 1);
   const auto bad = [&](std::string_view why) {
     return usage_error(fmt::format("{}: \"{}\" {}; {}", what, text, why, k_forms));
   };
@@ -70,7 +73,8 @@ Result<Trigger> parse_trigger(std::string_view text, std::string_view what) {
     t.kind = Trigger::Kind::dependency;
     t.relative = !value.empty() && value.front() == '+';
     auto amount = parse_duration(t.relative ? value.substr(1) : value, what);
-    if (!amount || (t.relative && amount->count() <= 0)) return bad("needs a duration (+500ms raises, 500ms sets)");
+    if (!amount || (t.relative && amount->count() <= 0))
+      return bad("needs a duration (+500ms raises, 500ms sets)");
     t.dependency = *amount;
   } else {
     return bad("is not a trigger");
@@ -98,10 +102,11 @@ std::string describe(const Trigger& t, Nanos trigger_for) {
     case Trigger::Kind::load:
       return fmt::format("offered {} for {}", rate_of(t.rate), format_duration(trigger_for));
     case Trigger::Kind::stall:
-      return fmt::format("lab stalled for {}", format_duration(t.length.count() > 0 ? t.length : trigger_for));
+      return fmt::format("lab stalled for {}",
+                         format_duration(t.length.count() > 0 ? t.length : trigger_for));
     case Trigger::Kind::dependency:
-      return fmt::format("lab dependency {}{} for {}", t.relative ? "+" : "set to ", format_duration(t.dependency),
-                         format_duration(trigger_for));
+      return fmt::format("lab dependency {}{} for {}", t.relative ? "+" : "set to ",
+                         format_duration(t.dependency), format_duration(trigger_for));
   }
   return t.text;
 }

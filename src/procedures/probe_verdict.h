@@ -1,5 +1,6 @@
-// The metastable probe's verdict from a run's intervals: RECOVERED after T s, METASTABLE with the sustaining signal,
-// RECOVERED-AT-LOWER-LOAD (hysteresis) or INCONCLUSIVE; pure functions of the samples, so tests construct series.
+// The metastable probe's verdict from a run's intervals: RECOVERED after T s, METASTABLE with the sustaining
+// signal, RECOVERED-AT-LOWER-LOAD (hysteresis) or INCONCLUSIVE; pure functions of the samples, so tests
+// construct series.
 #pragma once
 
 #include <optional>
@@ -27,14 +28,16 @@ struct LabSample {
 
 /// What else is known about the run besides its intervals.
 struct RunFacts {
-  /// Did the generator apply the plan (drops, sent share, CPU: results::judge without its whole-run send-lateness
-  /// bound, which classify() applies per compared phase instead)?
+  /// Did the generator apply the plan (drops, sent share, CPU: results::judge without its whole-run
+  /// send-lateness bound, which classify() applies per compared phase instead)?
   bool valid = true;
   std::vector<std::string> reasons;  ///< why not
   bool interrupted = false;          ///< stopped by the user (not by the probe itself)
-  bool stopped_after_recovery = false;  ///< the probe skipped the descending steps once recovered at the base load
-  std::vector<std::string> baseline_slo_failures;  ///< --slo objectives the baseline missed ("p99<=5ms: 7.2ms")
-  std::vector<LabSample> lab;        ///< empty when the lab was not polled
+  bool stopped_after_recovery =
+      false;  ///< the probe skipped the descending steps once recovered at the base load
+  std::vector<std::string>
+      baseline_slo_failures;   ///< --slo objectives the baseline missed ("p99<=5ms: 7.2ms")
+  std::vector<LabSample> lab;  ///< empty when the lab was not polled
 };
 
 /// A named condition seen while not recovered, e.g. {"growing backlog", "in flight 12 → 340 ..."}.
@@ -48,32 +51,35 @@ struct PhaseRow {
   Phase phase;
   Stats stats;
   std::optional<std::uint64_t> lab_queue_max;  ///< deepest lab queue seen in the phase (lab polled)
-  bool skipped = false;                        ///< not run: the probe stopped after recovering at the base load
+  bool skipped = false;  ///< not run, or cut short: the probe stopped after recovering at the base load
 };
 
 /// Everything the probe concluded from one run.
 struct ProbeOutcome {
   ProbeVerdict verdict = ProbeVerdict::inconclusive;
-  std::string sentence;  ///< the verdict as one sentence with the numbers behind it
+  std::string sentence;                  ///< the verdict as one sentence with the numbers behind it
   std::optional<double> recovery_s;      ///< from the trigger's end to the start of the first healthy window
   std::optional<double> recovered_rate;  ///< requests/s of the phase where it recovered
-  std::optional<WindowJudgement> healthy_window;  ///< the first window that met every criterion
+  std::optional<WindowJudgement> healthy_window;    ///< the first window that met every criterion
   std::optional<WindowJudgement> last_base_window;  ///< the last window of the observe phase
-  std::vector<Signal> signals;  ///< sustaining signals (not recovered at the base load), strongest first
+  std::vector<Signal> signals;     ///< sustaining signals (not recovered at the base load), strongest first
   std::vector<std::string> notes;  ///< caveats: e.g. the trigger did not degrade anything
   BaselineJudgement baseline;
   std::vector<PhaseRow> phases;
   nlohmann::json to_json() const;
 };
 
-/// The first window of `window` length inside `phase` that meets every criterion against the baseline, if any.
-std::optional<WindowJudgement> first_recovered(const std::vector<Sample>& samples, const Phase& phase, Nanos window,
-                                               const Stats& baseline, double base_rate, const RecoveryCriteria& c);
+/// The first window of `window` length inside `phase` that meets every criterion against the baseline, if
+/// any.
+std::optional<WindowJudgement> first_recovered(const std::vector<Sample>& samples, const Phase& phase,
+                                               Nanos window, const Stats& baseline, double base_rate,
+                                               const RecoveryCriteria& c);
 
-/// Classifies one run. INCONCLUSIVE when the run was invalid, the generator sent late in a phase other than the
-/// trigger (send-lateness p99 > max(1 ms, 10 % of the phase's mean gap)), the run was interrupted before the observe
-/// phase ended, or the baseline was not steady or missed an SLO; otherwise RECOVERED (first healthy window in observe),
-/// RECOVERED-AT-LOWER-LOAD (first healthy window in a descending step) or METASTABLE (none), with signals.
+/// Classifies one run. INCONCLUSIVE when the run was invalid, the generator sent late in a phase other than
+/// the trigger (send-lateness p99 > max(1 ms, 10 % of the phase's mean gap)), the run was interrupted before
+/// the observe phase ended, or the baseline was not steady or missed an SLO; otherwise RECOVERED (first
+/// healthy window in observe), RECOVERED-AT-LOWER-LOAD (first healthy window in a descending step) or
+/// METASTABLE (none), with signals.
 ProbeOutcome classify(const ProbePlan& plan, const std::vector<Sample>& samples, const RunFacts& facts);
 
 }  // namespace openloop::procedures

@@ -15,12 +15,19 @@ namespace {
 
 constexpr double k_eps_s = 1e-6;
 
-// Attempts behind an interval's requests. The engine does not count retries yet: one attempt per intended request.
-double attempts_of(const results::Counters& c) { return static_cast<double>(c.intended); }
+// Attempts behind an interval's requests; results written before attempts were counted hold 0: one per
+// request sent.
+double attempts_of(const results::Counters& c) {
+  return static_cast<double>(c.attempts == 0 ? c.sent : c.attempts);
+}
 
-double ratio(double part, double whole) { return whole > 0 ? part / whole : 0.0; }
+double ratio(double part, double whole) {
+  return whole > 0 ? part / whole : 0.0;
+}
 
-std::string ms(std::int64_t ns) { return format_duration(Nanos(ns)); }
+std::string ms(std::int64_t ns) {
+  return format_duration(Nanos(ns));
+}
 
 Check make_check(std::string name, double measured, double bound, bool at_least, std::string text) {
   const bool met = at_least ? measured >= bound : measured <= bound;
@@ -53,8 +60,8 @@ Result<std::vector<Sample>> samples_of(const results::RunResults& r, std::size_t
     s.length_s = in.length_s;
     s.counters = in.counters;
     s.attempts = attempts_of(in.counters);
-    const std::pair<const std::string*, hdr::Histogram*> hists[] = {{&in.response_time_hist, &s.response_time},
-                                                                     {&in.send_lateness_hist, &s.send_lateness}};
+    const std::pair<const std::string*, hdr::Histogram*> hists[] = {
+        {&in.response_time_hist, &s.response_time}, {&in.send_lateness_hist, &s.send_lateness}};
     for (const auto& [text, into] : hists) {
       if (text->empty()) continue;
       auto h = hdr::from_compressed_base64(*text);
@@ -106,33 +113,40 @@ Stats stats_of(std::span<const Sample> samples) {
   st.timeout_fraction = ratio(static_cast<double>(c.timeouts), intended);
   st.not_ok_fraction = ratio(intended - static_cast<double>(c.ok), intended);
   st.dropped_fraction = ratio(static_cast<double>(c.dropped), intended);
-  st.amplification = c.intended > 0 ? attempts / intended : 1.0;
+  st.amplification = c.sent > 0 ? attempts / static_cast<double>(c.sent) : 1.0;
   return st;
 }
 
 nlohmann::json Stats::to_json() const {
-  return {{"seconds", seconds},          {"intended", intended},
-          {"offered_rps", offered},      {"throughput_rps", throughput},
-          {"goodput_rps", goodput},      {"p50_ms", static_cast<double>(p50_ns) / 1e6},
-          {"p99_ms", static_cast<double>(p99_ns) / 1e6}, {"max_ms", static_cast<double>(max_ns) / 1e6},
-          {"mean_ms", mean_ns / 1e6},    {"in_flight", in_flight},
-          {"timeout_fraction", timeout_fraction}, {"not_ok_fraction", not_ok_fraction},
-          {"dropped_fraction", dropped_fraction}, {"amplification", amplification},
+  return {{"seconds", seconds},
+          {"intended", intended},
+          {"offered_rps", offered},
+          {"throughput_rps", throughput},
+          {"goodput_rps", goodput},
+          {"p50_ms", static_cast<double>(p50_ns) / 1e6},
+          {"p99_ms", static_cast<double>(p99_ns) / 1e6},
+          {"max_ms", static_cast<double>(max_ns) / 1e6},
+          {"mean_ms", mean_ns / 1e6},
+          {"in_flight", in_flight},
+          {"timeout_fraction", timeout_fraction},
+          {"not_ok_fraction", not_ok_fraction},
+          {"dropped_fraction", dropped_fraction},
+          {"amplification", amplification},
           {"send_lateness_p99_ms", static_cast<double>(lateness_p99_ns) / 1e6}};
 }
 
 nlohmann::json WindowJudgement::to_json() const {
   nlohmann::json checks_json = nlohmann::json::array();
   for (const Check& c : checks) {
-    checks_json.push_back({{"name", c.name}, {"measured", c.measured}, {"bound", c.bound}, {"met", c.met},
-                           {"text", c.text}});
+    checks_json.push_back(
+        {{"name", c.name}, {"measured", c.measured}, {"bound", c.bound}, {"met", c.met}, {"text", c.text}});
   }
-  return {{"start_s", start_s}, {"end_s", end_s}, {"rate_rps", rate}, {"met", met},
-          {"stats", stats.to_json()}, {"checks", checks_json}};
+  return {{"start_s", start_s}, {"end_s", end_s},           {"rate_rps", rate},
+          {"met", met},         {"stats", stats.to_json()}, {"checks", checks_json}};
 }
 
-WindowJudgement judge_window(std::span<const Sample> window, double rate, const Stats& baseline, double base_rate,
-                             const RecoveryCriteria& c) {
+WindowJudgement judge_window(std::span<const Sample> window, double rate, const Stats& baseline,
+                             double base_rate, const RecoveryCriteria& c) {
   WindowJudgement w;
   w.rate = rate;
   if (!window.empty()) {
@@ -144,17 +158,21 @@ WindowJudgement judge_window(std::span<const Sample> window, double rate, const 
   const double goodput_bound = c.min_goodput_fraction * baseline.goodput * ratio(rate, base_rate);
   w.checks.push_back(make_check("goodput", s.goodput, goodput_bound, true,
                                 fmt::format("goodput {} ≥ {}", rate_of(s.goodput), rate_of(goodput_bound))));
-  const double p99_bound = std::max(c.max_p99_ratio * static_cast<double>(baseline.p99_ns),
-                                    static_cast<double>(baseline.p99_ns) + static_cast<double>(c.p99_slack.count()));
-  w.checks.push_back(make_check("p99", static_cast<double>(s.p99_ns), p99_bound, false,
-                                fmt::format("p99 {} ≤ {}", ms(s.p99_ns), ms(static_cast<std::int64_t>(p99_bound)))));
-  const double flight_bound = std::max(c.max_in_flight_ratio * baseline.in_flight, baseline.in_flight + c.in_flight_slack);
+  const double p99_bound =
+      std::max(c.max_p99_ratio * static_cast<double>(baseline.p99_ns),
+               static_cast<double>(baseline.p99_ns) + static_cast<double>(c.p99_slack.count()));
+  w.checks.push_back(
+      make_check("p99", static_cast<double>(s.p99_ns), p99_bound, false,
+                 fmt::format("p99 {} ≤ {}", ms(s.p99_ns), ms(static_cast<std::int64_t>(p99_bound)))));
+  const double flight_bound =
+      std::max(c.max_in_flight_ratio * baseline.in_flight, baseline.in_flight + c.in_flight_slack);
   w.checks.push_back(make_check("in flight", s.in_flight, flight_bound, false,
                                 fmt::format("in flight {:.1f} ≤ {:.1f}", s.in_flight, flight_bound)));
   const double amp_bound = c.max_amplification_ratio * baseline.amplification;
   w.checks.push_back(make_check("amplification", s.amplification, amp_bound, false,
                                 fmt::format("amplification {:.2f} ≤ {:.2f}", s.amplification, amp_bound)));
-  w.met = s.intended > 0 && std::all_of(w.checks.begin(), w.checks.end(), [](const Check& k) { return k.met; });
+  w.met =
+      s.intended > 0 && std::all_of(w.checks.begin(), w.checks.end(), [](const Check& k) { return k.met; });
   return w;
 }
 
@@ -167,14 +185,16 @@ BaselineJudgement judge_baseline(std::span<const Sample> baseline) {
     return b;
   }
   if (s.goodput < 0.95 * s.offered) {
-    b.problems.push_back(fmt::format("the base load is not served: goodput {} is under 95% of offered {} ({:.1f}% not "
-                                     "ok)",
-                                     rate_of(s.goodput), rate_of(s.offered), 100 * s.not_ok_fraction));
+    b.problems.push_back(
+        fmt::format("the base load is not served: goodput {} is under 95% of offered {} ({:.1f}% not "
+                    "ok)",
+                    rate_of(s.goodput), rate_of(s.offered), 100 * s.not_ok_fraction));
   }
   const double per_interval = static_cast<double>(s.intended) / static_cast<double>(baseline.size());
   const double cv_bound = std::max(0.10, 3.0 / std::sqrt(std::max(1.0, per_interval)));
   if (const double cv = goodput_cv(baseline); cv > cv_bound) {
-    b.problems.push_back(fmt::format("goodput varied {:.0f}% second to second (bound {:.0f}%)", 100 * cv, 100 * cv_bound));
+    b.problems.push_back(
+        fmt::format("goodput varied {:.0f}% second to second (bound {:.0f}%)", 100 * cv, 100 * cv_bound));
   }
   const std::size_t half = baseline.size() / 2;
   const Stats first = stats_of(baseline.first(half)), second = stats_of(baseline.subspan(half));
@@ -182,16 +202,18 @@ BaselineJudgement judge_baseline(std::span<const Sample> baseline) {
   const double halves_bound =
       std::max(0.10, 3.0 * std::sqrt(2.0 / std::max(1.0, static_cast<double>(first.intended))));
   if (std::fabs(second.goodput - first.goodput) > halves_bound * std::max(first.goodput, 1e-9)) {
-    b.problems.push_back(fmt::format("goodput moved from {} in the first half to {} in the second (bound ±{:.0f}%)",
-                                     rate_of(first.goodput), rate_of(second.goodput), 100 * halves_bound));
+    b.problems.push_back(
+        fmt::format("goodput moved from {} in the first half to {} in the second (bound ±{:.0f}%)",
+                    rate_of(first.goodput), rate_of(second.goodput), 100 * halves_bound));
   }
   if (static_cast<double>(second.p99_ns) > 2.0 * static_cast<double>(first.p99_ns) + 1e6) {
-    b.problems.push_back(fmt::format("p99 rose from {} in the first half to {} in the second", ms(first.p99_ns),
-                                     ms(second.p99_ns)));
+    b.problems.push_back(fmt::format("p99 rose from {} in the first half to {} in the second",
+                                     ms(first.p99_ns), ms(second.p99_ns)));
   }
   if (second.in_flight > 2.0 * first.in_flight + 1.0) {
-    b.problems.push_back(fmt::format("in flight grew from {:.1f} to {:.1f}: a backlog was building at the base load",
-                                     first.in_flight, second.in_flight));
+    b.problems.push_back(
+        fmt::format("in flight grew from {:.1f} to {:.1f}: a backlog was building at the base load",
+                    first.in_flight, second.in_flight));
   }
   b.steady = b.problems.empty();
   return b;

@@ -1,5 +1,5 @@
-// The metastable probe's measurements over spans of 1-s intervals: rates, p99 from merged histograms, in flight by
-// Little's law, amplification; the baseline's steadiness and the recovery test of one window.
+// The metastable probe's measurements over spans of 1-s intervals: rates, p99 from merged histograms, in
+// flight by Little's law, amplification; the baseline's steadiness and the recovery test of one window.
 #pragma once
 
 #include <cstdint>
@@ -17,15 +17,17 @@
 
 namespace openloop::procedures {
 
-/// One interval of the measured period, as the analysis needs it (intervals hold the requests *intended* in them).
+/// One interval of the measured period, as the analysis needs it (intervals hold the requests *intended* in
+/// them).
 struct Sample {
   double start_s = 0;  ///< since the start of measurement
   double length_s = 1;
   results::Counters counters;
-  hdr::Histogram response_time = results::make_latency_histogram();  ///< ns, timeouts censored at the deadline
+  hdr::Histogram response_time =
+      results::make_latency_histogram();  ///< ns, timeouts censored at the deadline
   hdr::Histogram send_lateness = results::make_latency_histogram();  ///< ns: actual send − intended time
-  /// Attempts sent for this interval's requests, retries included. Equal to `intended` until the engine counts
-  /// retries; amplification is attempts / intended.
+  /// Attempts sent for this interval's requests, retries included (results::Counters::attempts; `sent` for
+  /// files written before attempts were counted). Amplification is attempts / sent.
   double attempts = 0;
 };
 
@@ -43,10 +45,11 @@ struct Stats {
   double offered = 0, throughput = 0, goodput = 0;  ///< requests/s: intended, completed, ok
   std::int64_t p50_ns = 0, p99_ns = 0, max_ns = 0;
   double mean_ns = 0;
-  double in_flight = 0;        ///< Little's law: offered × mean response time (requests in the system)
+  double in_flight = 0;  ///< Little's law: offered × mean response time (requests in the system)
   double timeout_fraction = 0, not_ok_fraction = 0;  ///< timeouts; everything but ok
   double dropped_fraction = 0;
-  double amplification = 1;    ///< attempts / intended (1 without retries)
+  double amplification =
+      1;  ///< attempts / logical requests sent (1 without retries or when nothing was sent)
   std::int64_t lateness_p99_ns = 0;  ///< the generator's send lateness, p99
   nlohmann::json to_json() const;
 };
@@ -71,19 +74,21 @@ struct WindowJudgement {
 };
 
 /// Judges `window` (planned at `rate`) against the baseline (planned at `base_rate`) with the criteria.
-WindowJudgement judge_window(std::span<const Sample> window, double rate, const Stats& baseline, double base_rate,
-                             const RecoveryCriteria& c);
+WindowJudgement judge_window(std::span<const Sample> window, double rate, const Stats& baseline,
+                             double base_rate, const RecoveryCriteria& c);
 
 /// The baseline and whether it was steady enough to compare with.
 struct BaselineJudgement {
   Stats stats;
   bool steady = false;
-  std::vector<std::string> problems;  ///< why not steady, one sentence each with the measured value and the bound
+  std::vector<std::string>
+      problems;  ///< why not steady, one sentence each with the measured value and the bound
 };
 
 /// Steady: goodput ≥ 95 % of offered (the base load is served); per-second goodput varies by at most
-/// max(10 %, 3/√n) (n = requests per interval: Poisson noise); the halves agree (goodput within max(10 %, 3·√(2/m)),
-/// m = requests in a half; p99 of the second ≤ 2 × the first's + 1 ms; in flight of the second ≤ 2 × the first's + 1).
+/// max(10 %, 3/√n) (n = requests per interval: Poisson noise); the halves agree (goodput within max(10 %,
+/// 3·√(2/m)), m = requests in a half; p99 of the second ≤ 2 × the first's + 1 ms; in flight of the second ≤ 2
+/// × the first's + 1).
 BaselineJudgement judge_baseline(std::span<const Sample> baseline);
 
 }  // namespace openloop::procedures

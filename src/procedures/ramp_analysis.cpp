@@ -1,4 +1,5 @@
-// Capacity, knee and collapse from judged steps; the stop rule of a running ramp and the bisection of --refine.
+// Capacity, knee and collapse from judged steps; the stop rule of a running ramp and the bisection of
+// --refine.
 #include "procedures/ramp_analysis.h"
 
 #include <algorithm>
@@ -10,8 +11,12 @@
 namespace openloop::procedures {
 namespace {
 
-double offered(const StepRecord& s) { return s.analysis.window.offered_rps; }
-bool valid(const StepRecord& s) { return s.analysis.state != StepState::invalid; }
+double offered(const StepRecord& s) {
+  return s.analysis.window.offered_rps;
+}
+bool valid(const StepRecord& s) {
+  return s.analysis.state != StepState::invalid;
+}
 
 // Valid steps by increasing offered rate (one per rate: the later one wins), for the knee.
 std::vector<std::size_t> by_offered(const std::vector<StepRecord>& steps) {
@@ -19,7 +24,8 @@ std::vector<std::size_t> by_offered(const std::vector<StepRecord>& steps) {
   for (std::size_t i = 0; i < steps.size(); ++i) {
     if (valid(steps[i])) idx.push_back(i);
   }
-  std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return offered(steps[a]) < offered(steps[b]); });
+  std::stable_sort(idx.begin(), idx.end(),
+                   [&](std::size_t a, std::size_t b) { return offered(steps[a]) < offered(steps[b]); });
   std::vector<std::size_t> out;
   for (const std::size_t i : idx) {
     if (!out.empty() && offered(steps[out.back()]) == offered(steps[i])) {
@@ -45,7 +51,8 @@ void find_knees(const std::vector<StepRecord>& steps, RampFindings& f) {
   }
   if (auto k = find_knee(x, p99, KneeShape::convex, KneeDirection::increasing)) f.knee_latency = idx[*k];
   if (x0.size() > 1 && x0[1] > 0) {
-    if (auto k = find_knee(x0, goodput, KneeShape::concave, KneeDirection::increasing)) f.knee_goodput = idx[*k - 1];
+    if (auto k = find_knee(x0, goodput, KneeShape::concave, KneeDirection::increasing))
+      f.knee_goodput = idx[*k - 1];
   }
 }
 
@@ -58,17 +65,19 @@ void find_capacity(const std::vector<StepRecord>& steps, RampFindings& f) {
   for (std::size_t i = 0; i < steps.size(); ++i) {
     if (!steps[i].fails()) continue;
     if (offered(steps[i]) < lo) f.failed_below.push_back(i);
-    if (offered(steps[i]) > lo && (!f.ceiling || offered(steps[i]) < offered(steps[*f.ceiling]))) f.ceiling = i;
+    if (offered(steps[i]) > lo && (!f.ceiling || offered(steps[i]) < offered(steps[*f.ceiling])))
+      f.ceiling = i;
   }
   f.capacity_low_rps = lo;
   f.capacity_high_rps = f.ceiling ? offered(steps[*f.ceiling]) : lo;
   f.bounded = f.ceiling.has_value();
   f.capacity_rps = (f.capacity_low_rps + f.capacity_high_rps) / 2;
-  f.capacity_tolerance = (f.capacity_high_rps - f.capacity_low_rps) / (f.capacity_high_rps + f.capacity_low_rps);
+  f.capacity_tolerance =
+      (f.capacity_high_rps - f.capacity_low_rps) / (f.capacity_high_rps + f.capacity_low_rps);
 }
 
-// Collapse: in the order the planned steps ran (offered rising), goodput ≥ 10 % below the peak of the steps before
-// it, confirmed by the next valid planned step.
+// Collapse: in the order the planned steps ran (offered rising), goodput ≥ 10 % below the peak of the steps
+// before it, confirmed by the next valid planned step.
 void find_collapse(const std::vector<StepRecord>& steps, RampFindings& f) {
   std::optional<std::size_t> peak;
   for (std::size_t i = 0; i < steps.size(); ++i) {
@@ -91,7 +100,9 @@ void find_collapse(const std::vector<StepRecord>& steps, RampFindings& f) {
 }
 
 // Rates as people read them in a sentence: whole numbers from 100/s up.
-std::string rate(double r) { return r >= 100 ? fmt::format("{:.0f}/s", r) : fmt::format("{:.3g}/s", r); }
+std::string rate(double r) {
+  return r >= 100 ? fmt::format("{:.0f}/s", r) : fmt::format("{:.3g}/s", r);
+}
 
 std::string capacity_clause(const std::vector<StepRecord>& steps, const RampFindings& f) {
   if (!f.capacity) {
@@ -99,26 +110,31 @@ std::string capacity_clause(const std::vector<StepRecord>& steps, const RampFind
     for (const auto& s : steps) {
       if (valid(s) && (lowest == 0 || offered(s) < lowest)) lowest = offered(s);
     }
-    return lowest > 0 ? fmt::format("No step met every SLO steadily: capacity is below {} (the lowest valid step); "
-                                    "start lower with --from",
-                                    rate(lowest))
-                      : std::string("No step was valid: the generator could not apply any step's load, so the ramp "
-                                    "found nothing about the target");
+    return lowest > 0 ? fmt::format(
+                            "No step met every SLO steadily: capacity is below {} (the lowest valid step); "
+                            "start lower with --from",
+                            rate(lowest))
+                      : std::string(
+                            "No step was valid: the generator could not apply any step's load, so the ramp "
+                            "found nothing about the target");
   }
   if (!f.bounded) {
     const bool invalid_above = std::any_of(steps.begin(), steps.end(), [&](const StepRecord& s) {
       return !valid(s) && offered(s) > f.capacity_low_rps;
     });
-    return fmt::format("Capacity is at least {}: no valid step above it failed ({})", rate(f.capacity_low_rps),
-                       invalid_above ? "the steps above were INVALID: the generator could not apply their load"
-                                     : "raise --to or --max-steps to find the limit");
+    return fmt::format(
+        "Capacity is at least {}: no valid step above it failed ({})", rate(f.capacity_low_rps),
+        invalid_above ? "the steps above were INVALID: the generator could not apply their load"
+                      : "raise --to or --max-steps to find the limit");
   }
   return fmt::format("Capacity ≈ {} ± {:.1f}% ({} met every SLO steadily; {} did not)", rate(f.capacity_rps),
                      100 * f.capacity_tolerance, rate(f.capacity_low_rps), rate(f.capacity_high_rps));
 }
 
 std::string knee_clause(const std::vector<StepRecord>& steps, const RampFindings& f) {
-  const auto at = [&](const std::optional<std::size_t>& k) { return k ? rate(offered(steps[*k])) : std::string("none found"); };
+  const auto at = [&](const std::optional<std::size_t>& k) {
+    return k ? rate(offered(steps[*k])) : std::string("none found");
+  };
   return fmt::format("knee (Kneedle): p99 at {}, goodput at {}", at(f.knee_latency), at(f.knee_goodput));
 }
 
@@ -147,35 +163,40 @@ Result<StopAt> parse_stop_at(std::string_view text, std::string_view what) {
 
 const char* to_string(StopAt s) {
   switch (s) {
-    case StopAt::collapse: return "collapse";
-    case StopAt::slo: return "slo";
-    case StopAt::never: return "never";
+    case StopAt::collapse:
+      return "collapse";
+    case StopAt::slo:
+      return "slo";
+    case StopAt::never:
+      return "never";
   }
   return "?";
 }
 
 std::string stop_reason(const std::vector<StepRecord>& steps, StopAt at) {
   if (at == StopAt::never) return {};
-  std::vector<StepRecord> planned;
+  std::vector<const StepRecord*> planned;
   for (const auto& s : steps) {
-    if (!s.refinement) planned.push_back(s);
+    if (!s.refinement) planned.push_back(&s);
   }
   if (planned.empty()) return {};
   const std::size_t n = planned.size();
-  if (n >= 2 && !valid(planned[n - 1]) && !valid(planned[n - 2])) {
+  if (n >= 2 && !valid(*planned[n - 1]) && !valid(*planned[n - 2])) {
     return fmt::format("two steps in a row were INVALID ({} and {}): the generator cannot apply this load",
-                       rate(offered(planned[n - 2])), rate(offered(planned[n - 1])));
+                       rate(offered(*planned[n - 2])), rate(offered(*planned[n - 1])));
   }
-  const RampFindings f = analyse_ramp(planned);
+  RampFindings f;
+  find_collapse(steps, f);  // planned steps only
   if (f.collapse_confirmed_by) {
     return fmt::format("collapse at {} (goodput {} vs a peak of {} at {}), confirmed at {}",
-                       rate(offered(planned[*f.collapse])), rate(planned[*f.collapse].analysis.goodput_rps),
-                       rate(planned[*f.peak].analysis.goodput_rps), rate(offered(planned[*f.peak])),
-                       rate(offered(planned[*f.collapse_confirmed_by])));
+                       rate(offered(steps[*f.collapse])), rate(steps[*f.collapse].analysis.goodput_rps),
+                       rate(steps[*f.peak].analysis.goodput_rps), rate(offered(steps[*f.peak])),
+                       rate(offered(steps[*f.collapse_confirmed_by])));
   }
-  if (at == StopAt::slo && planned.back().fails()) {
-    return fmt::format("--stop-at slo: the step at {} did not pass ({})", rate(offered(planned.back())),
-                       planned.back().analysis.state == StepState::steady ? "an SLO was not met" : "not steady");
+  if (at == StopAt::slo && planned.back()->fails()) {
+    return fmt::format(
+        "--stop-at slo: the step at {} did not pass ({})", rate(offered(*planned.back())),
+        planned.back()->analysis.state == StepState::steady ? "an SLO was not met" : "not steady");
   }
   return {};
 }
@@ -193,8 +214,8 @@ std::string findings_sentence(const std::vector<StepRecord>& steps, const RampFi
     const auto& c = steps[*f.collapse].analysis;
     const double peak = steps[*f.peak].analysis.goodput_rps;
     s += fmt::format("; collapse from {}: goodput {} ({:.0f}% below its peak {} at {}) while completing {}",
-                     rate(c.window.offered_rps), rate(c.goodput_rps), 100 * (1 - c.goodput_rps / peak), rate(peak),
-                     rate(offered(steps[*f.peak])), rate(c.completed_rps));
+                     rate(c.window.offered_rps), rate(c.goodput_rps), 100 * (1 - c.goodput_rps / peak),
+                     rate(peak), rate(offered(steps[*f.peak])), rate(c.completed_rps));
   }
   return s + ".";
 }

@@ -1,5 +1,5 @@
-// Findings across a ramp's steps: capacity (bracketed, refined by bisection), the knee of both curves (Kneedle),
-// collapse, and when a running ramp should stop.
+// Findings across a ramp's steps: capacity (bracketed, refined by bisection), the knee of both curves
+// (Kneedle), collapse, and when a running ramp should stop.
 #pragma once
 
 #include <optional>
@@ -33,15 +33,19 @@ inline constexpr double k_collapse_drop = 0.10;
 /// What the steps show. Indices are into the steps as given (the order they ran).
 struct RampFindings {
   std::optional<std::size_t> capacity;  ///< the highest-offered step that passes
-  std::optional<std::size_t> ceiling;   ///< the lowest-offered failing step above `capacity`: the bracket's top
-  std::vector<std::size_t> failed_below;  ///< failing steps offered below `capacity` (noise, or a warning)
+  std::optional<std::size_t>
+      ceiling;  ///< the lowest-offered failing step above `capacity`: the bracket's top
+  std::vector<std::size_t> failed_below;    ///< failing steps offered below `capacity` (noise, or a warning)
   std::optional<std::size_t> knee_latency;  ///< Kneedle on p99 vs offered (convex, increasing), valid steps
-  std::optional<std::size_t> knee_goodput;  ///< Kneedle on goodput vs offered (concave, increasing) from (0, 0)
-  std::optional<std::size_t> peak;          ///< highest goodput among the planned (not refinement) valid steps
-  std::optional<std::size_t> collapse;      ///< first planned step with goodput ≥ 10 % below the peak before it
-  std::optional<std::size_t> collapse_confirmed_by;  ///< the next valid planned step, also ≥ 10 % below the peak
-  /// Capacity as a number with its uncertainty: the middle of [capacity, ceiling] ± half its width (relative);
-  /// without a ceiling, the capacity step's rate with tolerance 0 and `bounded` false (a lower bound).
+  std::optional<std::size_t>
+      knee_goodput;                     ///< Kneedle on goodput vs offered (concave, increasing) from (0, 0)
+  std::optional<std::size_t> peak;      ///< highest goodput among the planned (not refinement) valid steps
+  std::optional<std::size_t> collapse;  ///< first planned step with goodput ≥ 10 % below the peak before it
+  std::optional<std::size_t>
+      collapse_confirmed_by;  ///< the next valid planned step, also ≥ 10 % below the peak
+  /// Capacity as a number with its uncertainty: the middle of [capacity, ceiling] ± half its width
+  /// (relative); without a ceiling, the capacity step's rate with tolerance 0 and `bounded` false (a lower
+  /// bound).
   double capacity_rps = 0, capacity_low_rps = 0, capacity_high_rps = 0, capacity_tolerance = 0;
   bool bounded = false;
 };
@@ -61,9 +65,9 @@ const char* to_string(StopAt s);
 /// better). never: never.
 std::string stop_reason(const std::vector<StepRecord>& steps, StopAt at);
 
-/// The next rate --refine should try: the middle of the bracket [capacity, ceiling] while its half-width is more
-/// than `tolerance` (relative, e.g. 0.02) of its middle; nullopt when within tolerance, when there is no bracket,
-/// or when the latest refinement step was INVALID (a generator problem cannot be bisected away).
+/// The next rate --refine should try: the middle of the bracket [capacity, ceiling] while its half-width is
+/// more than `tolerance` (relative, e.g. 0.02) of its middle; nullopt when within tolerance, when there is no
+/// bracket, or when the latest refinement step was INVALID (a generator problem cannot be bisected away).
 std::optional<double> next_refinement(const std::vector<StepRecord>& steps, double tolerance);
 
 /// One sentence: capacity ± tolerance and what brackets it, the knee on both curves, and collapse if seen.

@@ -1,4 +1,5 @@
-// The ramp's HTML page: the knee chart, the findings and the step table, on top of one run's per-second report.
+// The ramp's HTML page: the knee chart, the findings and the step table, on top of one run's per-second
+// report.
 #include <fmt/format.h>
 
 #include "procedures/ramp_report.h"
@@ -42,16 +43,18 @@ report::KneeChart knee_chart(const RampOutcome& o) {
   return c;
 }
 
-std::string cell(const std::string& text) { return "<td>" + escape(text) + "</td>"; }
+std::string cell(const std::string& text) {
+  return "<td>" + escape(text) + "</td>";
+}
 
 std::string step_table(const RampOutcome& o) {
   std::string rows;
-  for (std::size_t i = 0; i < o.steps.size(); ++i) {
+  for (const std::size_t i : steps_by_offered(o)) {
     const StepRecord& s = o.steps[i];
     const StepAnalysis& a = s.analysis;
     const QuantileEstimate& q = a.latency[2];
     const auto bound = [](const std::optional<std::int64_t>& v) {
-      return v ? fmt::format("{:.3g}", static_cast<double>(*v) / 1e6) : std::string("?");
+      return v ? format_ms(static_cast<double>(*v) / 1e6) : std::string("?");
     };
     std::string marks;
     for (const auto& m : step_marks(o, i)) marks += (marks.empty() ? "" : ", ") + m;
@@ -64,14 +67,18 @@ std::string step_table(const RampOutcome& o) {
     rows += "<tr>" + cell(std::to_string(s.number)) + cell(fmt::format("{:.0f}/s", a.window.offered_rps)) +
             cell(fmt::format("{:.1f}/s", a.completed_rps)) + cell(fmt::format("{:.1f}/s", a.goodput_rps)) +
             cell(q.count == 0 ? "–"
-                              : fmt::format("{}{:.3g} [{}, {}]", a.p99_censored ? "≥" : "",
-                                            static_cast<double>(q.value) / 1e6, bound(q.low), bound(q.high))) +
-            cell(std::to_string(a.results.totals.dropped)) + cell(std::to_string(a.results.totals.errors_total())) +
-            cell(std::to_string(a.results.totals.timeouts)) + cell(to_string(a.state)) + cell(slo) + cell(marks) +
-            "</tr>\n";
+                              : fmt::format("{}{} [{}, {}]", a.p99_censored ? "≥" : "",
+                                            format_ms(static_cast<double>(q.value) / 1e6), bound(q.low),
+                                            bound(q.high))) +
+            cell(std::to_string(a.results.totals.dropped)) +
+            cell(std::to_string(a.results.totals.errors_total())) +
+            cell(std::to_string(a.results.totals.timeouts)) + cell(to_string(a.state)) + cell(slo) +
+            cell(marks) + "</tr>\n";
   }
-  return "<section class=\"panel\"><h2>Steps</h2>\n<table class=\"numbers\"><thead><tr><th>step</th><th>offered</th>"
-         "<th>completed</th><th>goodput</th><th>p99 ms [95% CI]</th><th>dropped</th><th>errors</th><th>timeouts</th>"
+  return "<section class=\"panel\"><h2>Steps</h2>\n<table "
+         "class=\"numbers\"><thead><tr><th>step</th><th>offered</th>"
+         "<th>completed</th><th>goodput</th><th>p99 ms [95% "
+         "CI]</th><th>dropped</th><th>errors</th><th>timeouts</th>"
          "<th>state</th><th>SLO</th><th>mark</th></tr></thead>\n<tbody>\n" +
          rows + "</tbody></table>\n</section>\n";
 }
@@ -81,7 +88,8 @@ std::string run_heading(const RampOutcome& o, const RampSettings& s) {
   const bool staircase = o.runs.size() >= 1 && !s.fresh;
   return std::string("<section class=\"panel\"><h2>") +
          (staircase ? "The staircase run, second by second" : "The last step's run, second by second") +
-         "</h2>\n<p>What follows is the report of one run as a whole. Its verdict applies the run's bounds to the "
+         "</h2>\n<p>What follows is the report of one run as a whole. Its verdict applies the run's bounds "
+         "to the "
          "whole run at once, every step together; the steps above are judged each on its own window.</p>\n"
          "</section>\n";
 }
@@ -90,10 +98,12 @@ std::string findings_section(const RampOutcome& o, const RampSettings& s) {
   std::string notes;
   if (!o.stopped.empty()) notes += "<li>Stopped: " + escape(o.stopped) + ".</li>\n";
   if (o.interrupted) notes += "<li>Interrupted by a signal: the steps judged before it are shown.</li>\n";
-  if (s.default_slo) notes += "<li>No --slo given: a step passes when steady with goodput ≥ 99% of its arrivals.</li>\n";
+  if (s.default_slo)
+    notes += "<li>No --slo given: a step passes when steady with goodput ≥ 99% of its arrivals.</li>\n";
   for (const auto& n : o.notes) notes += "<li>" + escape(n) + ".</li>\n";
-  return "<section class=\"panel\"><h2>Findings</h2>\n<p><b>" + escape(findings_sentence(o.steps, o.findings)) +
-         "</b></p>\n" + (notes.empty() ? "" : "<ul>\n" + notes + "</ul>\n") + "</section>\n";
+  return "<section class=\"panel\"><h2>Findings</h2>\n<p><b>" +
+         escape(findings_sentence(o.steps, o.findings)) + "</b></p>\n" +
+         (notes.empty() ? "" : "<ul>\n" + notes + "</ul>\n") + "</section>\n";
 }
 
 }  // namespace
@@ -104,7 +114,8 @@ std::string render_ramp_html(const RampOutcome& o, const RampSettings& s, const 
   if (!o.runs.empty()) in.results = s.fresh ? o.runs.back() : o.runs.front();
   report::HtmlExtras extras;
   extras.title = "Ramp report: knee and capacity";
-  extras.lead_html = findings_section(o, s) + report::knee_panel(knee_chart(o)) + step_table(o) + run_heading(o, s);
+  extras.lead_html =
+      findings_section(o, s) + report::knee_panel(knee_chart(o)) + step_table(o) + run_heading(o, s);
   extras.script = std::string(report::knee_script());
   return report::render_html(in, extras);
 }

@@ -1,4 +1,5 @@
-// The ramp's JSON document (openloop.ramp/1): settings, step summaries, findings, and every run's full results.
+// The ramp's JSON document (openloop.ramp/1): settings, step summaries, findings, and every run's full
+// results.
 #include <fmt/format.h>
 
 #include "hdr/codec.h"
@@ -19,7 +20,8 @@ json latency_json(const StepAnalysis& a) {
   json j = json::object();
   for (std::size_t i = 0; i < a.latency.size(); ++i) {
     const QuantileEstimate& q = a.latency[i];
-    j[k_names[i]] = {{"value", static_cast<double>(q.value) / 1e6}, {"ci95", {opt_ms(q.low), opt_ms(q.high)}}};
+    j[k_names[i]] = {{"value", static_cast<double>(q.value) / 1e6},
+                     {"ci95", {opt_ms(q.low), opt_ms(q.high)}}};
   }
   j["count"] = a.latency[0].count;
   j["mean"] = a.results.response_time.mean() / 1e6;
@@ -29,9 +31,10 @@ json latency_json(const StepAnalysis& a) {
 }
 
 json counts_json(const results::Counters& c) {
-  return {{"intended", c.intended}, {"sent", c.sent},         {"completed", c.completed},
-          {"ok", c.ok},             {"timeouts", c.timeouts}, {"errors", c.errors_total()},
-          {"dropped", c.dropped},   {"unfinished", c.unfinished}};
+  return {{"intended", c.intended},   {"sent", c.sent},
+          {"completed", c.completed}, {"ok", c.ok},
+          {"timeouts", c.timeouts},   {"errors", c.errors_total()},
+          {"dropped", c.dropped},     {"unfinished", c.unfinished}};
 }
 
 json slos_json(const StepRecord& s) {
@@ -52,8 +55,11 @@ json step_json(const RampOutcome& o, std::size_t i) {
   return {{"number", s.number},
           {"refinement", s.refinement},
           {"offered_rps", a.window.offered_rps},
-          {"window", {{"run", a.window.run}, {"from_s", a.window.from_s}, {"to_s", a.window.to_s},
-                      {"measured_s", a.results.measured_s}}},
+          {"window",
+           {{"run", a.window.run},
+            {"from_s", a.window.from_s},
+            {"to_s", a.window.to_s},
+            {"measured_s", a.results.measured_s}}},
           {"state", to_string(a.state)},
           {"reasons", a.reasons},
           {"passes", s.passes()},
@@ -67,11 +73,13 @@ json step_json(const RampOutcome& o, std::size_t i) {
           {"goodput_exact", a.goodput_exact},
           {"response_time_ms", latency_json(a)},
           {"in_flight", {{"mean", a.mean_in_flight}, {"growth", a.in_flight_growth}}},
-          {"steadiness", {{"goodput_cv", a.goodput_cv},
-                          {"halves_goodput", {a.first_half_goodput, a.second_half_goodput}},
-                          {"halves_mean_ms", {a.first_half_mean_ms, a.second_half_mean_ms}},
-                          {"send_lateness_p99_ms", a.lateness_p99_ms}}},
-          {"histograms", {{"unit", "ns"}, {"response_time", hdr::to_compressed_base64(a.results.response_time)}}}};
+          {"steadiness",
+           {{"goodput_cv", a.goodput_cv},
+            {"halves_goodput", {a.first_half_goodput, a.second_half_goodput}},
+            {"halves_mean_ms", {a.first_half_mean_ms, a.second_half_mean_ms}},
+            {"send_lateness_p99_ms", a.lateness_p99_ms}}},
+          {"histograms",
+           {{"unit", "ns"}, {"response_time", hdr::to_compressed_base64(a.results.response_time)}}}};
 }
 
 json settings_json(const RampSettings& s) {
@@ -104,9 +112,12 @@ json findings_json(const RampOutcome& o) {
   const RampFindings& f = o.findings;
   json capacity = nullptr;
   if (f.capacity) {
-    capacity = {{"rps", f.capacity_rps},           {"low_rps", f.capacity_low_rps},
-                {"high_rps", f.capacity_high_rps}, {"tolerance", f.capacity_tolerance},
-                {"bounded", f.bounded},            {"step", o.steps[*f.capacity].number}};
+    capacity = {{"rps", f.capacity_rps},
+                {"low_rps", f.capacity_low_rps},
+                {"high_rps", f.capacity_high_rps},
+                {"tolerance", f.capacity_tolerance},
+                {"bounded", f.bounded},
+                {"step", o.steps[*f.capacity].number}};
   }
   json below = json::array();
   for (const std::size_t i : f.failed_below) below.push_back(o.steps[i].number);

@@ -1,4 +1,5 @@
-// Offline Kneedle on a handful of points: normalise, take the distance from the chord, confirm a local maximum.
+// Offline Kneedle on a handful of points: normalise, take the distance from the chord, confirm a local
+// maximum.
 #include "procedures/ramp_knee.h"
 
 #include <algorithm>
@@ -17,8 +18,8 @@ std::vector<double> normalised(std::span<const double> v) {
 
 // Distance of each normalised point from the chord between the first and last point, positive on the side the
 // curve bends to, so the knee is a maximum whatever the shape.
-std::vector<double> difference_curve(const std::vector<double>& xn, const std::vector<double>& yn, KneeShape shape,
-                                     KneeDirection direction) {
+std::vector<double> difference_curve(const std::vector<double>& xn, const std::vector<double>& yn,
+                                     KneeShape shape, KneeDirection direction) {
   std::vector<double> d(xn.size());
   for (std::size_t i = 0; i < xn.size(); ++i) {
     const double chord = direction == KneeDirection::increasing ? xn[i] : 1.0 - xn[i];
@@ -33,12 +34,14 @@ std::optional<std::size_t> find_knee(std::span<const double> x, std::span<const 
                                      KneeDirection direction, double sensitivity) {
   const std::size_t n = x.size();
   if (n < 3 || y.size() != n) return std::nullopt;
-  if (x.front() == x.back() || *std::max_element(y.begin(), y.end()) == *std::min_element(y.begin(), y.end())) {
+  if (x.front() == x.back() ||
+      *std::max_element(y.begin(), y.end()) == *std::min_element(y.begin(), y.end())) {
     return std::nullopt;
   }
   const std::vector<double> xn = normalised(x), yn = normalised(y);
   const std::vector<double> d = difference_curve(xn, yn, shape, direction);
-  // The threshold a maximum must be followed by: S times the mean spacing of the normalised x (= 1 / (n − 1)).
+  // The threshold a maximum must be followed by: S times the mean spacing of the normalised x (= 1 / (n −
+  // 1)).
   const double drop = sensitivity * (xn.back() - xn.front()) / static_cast<double>(n - 1);
   bool armed = false;
   double threshold = 0;

@@ -1,4 +1,5 @@
-// Kneedle (Satopää, Albrecht, Irwin and Raghavan, 2011): where a curve's behaviour changes, for the ramp's knee.
+// Kneedle (Satopää, Albrecht, Irwin and Raghavan, 2011): where a curve's behaviour changes, for the ramp's
+// knee.
 #pragma once
 
 #include <cstddef>
@@ -14,12 +15,13 @@ enum class KneeShape { concave, convex };
 enum class KneeDirection { increasing, decreasing };
 
 /// The knee of the points (x[i], y[i]) by offline Kneedle with sensitivity `sensitivity` (S; 1 in the paper):
-/// both axes are normalised to [0, 1]; the difference curve is each point's distance from the normalised chord
-/// on the side the shape bends to (concave increasing: y − x; convex increasing: x − y; decreasing curves mirror
-/// x); a local maximum of the difference curve is the knee once a later point falls below its threshold
-/// (its value − S × the mean normalised x spacing) before the next local maximum. Returns the index of the first
-/// knee found scanning by increasing x, or nullopt when there is none (fewer than 3 points, x or y constant,
-/// no local maximum confirmed). Preconditions: x.size() == y.size(), x strictly increasing, values finite.
+/// both axes are normalised to [0, 1]; the difference curve is each point's distance from the normalised
+/// chord on the side the shape bends to (concave increasing: y − x; convex increasing: x − y; decreasing
+/// curves mirror x); a local maximum of the difference curve is the knee once a later point falls below its
+/// threshold (its value − S × the mean normalised x spacing) before the next local maximum. Returns the index
+/// of the first knee found scanning by increasing x, or nullopt when there is none (fewer than 3 points, x or
+/// y constant, no local maximum confirmed). Preconditions: x.size() == y.size(), x strictly increasing,
+/// values finite.
 std::optional<std::size_t> find_knee(std::span<const double> x, std::span<const double> y, KneeShape shape,
                                      KneeDirection direction, double sensitivity = 1.0);
 

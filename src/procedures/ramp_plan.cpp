@@ -35,7 +35,8 @@ StepWindow staircase_window(std::size_t k, double rate, Nanos warmup, Nanos hold
   return w;
 }
 
-engine::RunPlan staircase_plan(const engine::RunPlan& base, const std::vector<double>& rates, const RampSettings& s) {
+engine::RunPlan staircase_plan(const engine::RunPlan& base, const std::vector<double>& rates,
+                               const RampSettings& s) {
   engine::RunPlan plan = base;
   plan.profile = staircase(rates, s.warmup, s.hold);
   plan.warmup = Nanos(0);
@@ -44,7 +45,8 @@ engine::RunPlan staircase_plan(const engine::RunPlan& base, const std::vector<do
   return plan;
 }
 
-engine::RunPlan single_step_plan(const engine::RunPlan& base, double rate, Nanos silence, const RampSettings& s) {
+engine::RunPlan single_step_plan(const engine::RunPlan& base, double rate, Nanos silence,
+                                 const RampSettings& s) {
   engine::RunPlan plan = base;
   std::vector<workload::Stage> stages;
   if (silence.count() > 0) stages.push_back({silence, 0.0});

@@ -1,5 +1,5 @@
-// What a ramp runs: its settings, the planned rates, and the run plans that carry the steps (one staircase run, or
-// one run per step with --fresh and for --refine).
+// What a ramp runs: its settings, the planned rates, and the run plans that carry the steps (one staircase
+// run, or one run per step with --fresh and for --refine).
 #pragma once
 
 #include <cstddef>
@@ -17,42 +17,45 @@ namespace openloop::procedures {
 
 /// Every choice of `openloop ramp`, parsed and validated (cli/ramp.cpp).
 struct RampSettings {
-  double from_rps = 0;    ///< the first step's rate (> 0)
-  double to_rps = 0;      ///< no planned step above it; 0 = no bound but max_steps
-  double step_mult = 0;   ///< next = previous × step_mult (> 1) ...
-  double step_add = 0;    ///< ... or previous + step_add (> 0); exactly one of the two is non-zero
-  Nanos warmup{0};        ///< each step's leading part, sent but not judged
-  Nanos hold{0};          ///< each step's measured part (≥ 2 s: the steadiness checks need two 1-s intervals)
+  double from_rps = 0;   ///< the first step's rate (> 0)
+  double to_rps = 0;     ///< no planned step above it; 0 = no bound but max_steps
+  double step_mult = 0;  ///< next = previous × step_mult (> 1) ...
+  double step_add = 0;   ///< ... or previous + step_add (> 0); exactly one of the two is non-zero
+  Nanos warmup{0};       ///< each step's leading part, sent but not judged
+  Nanos hold{0};  ///< each step's measured part (≥ 2 s: the steadiness checks need two 1-s intervals)
   std::size_t max_steps = 30;  ///< planned steps at most (refinement steps come on top)
   bool refine = false;
-  double tolerance = 0.02;     ///< --refine bisects until capacity is known to ± this share
+  double tolerance = 0.02;  ///< --refine bisects until capacity is known to ± this share
   std::size_t max_refinements = 8;
   StopAt stop_at = StopAt::collapse;
-  bool fresh = false;          ///< one run per step (new connections) instead of one staircase run
+  bool fresh = false;  ///< one run per step (new connections) instead of one staircase run
   Nanos cooldown = std::chrono::seconds(5);  ///< silence before each separate run after the first
-  StepContext step;            ///< goodput deadline and steadiness bounds
-  std::vector<results::Slo> slos;  ///< capacity = the highest steady step meeting all of them
-  bool default_slo = false;        ///< `slos` holds the default (goodput>=99%) because none was given
+  StepContext step;                          ///< goodput deadline and steadiness bounds
+  std::vector<results::Slo> slos;            ///< capacity = the highest steady step meeting all of them
+  bool default_slo = false;  ///< `slos` holds the default (goodput>=99%) because none was given
 };
 
 /// The planned rates: from_rps, then × step_mult or + step_add, while ≤ to_rps (when set), at most max_steps.
 /// A step_mult so close to 1 that the rate would not change is the caller's to refuse.
 std::vector<double> planned_rates(const RampSettings& s);
 
-/// One run's staircase: for each rate a zero-length step to it, then warm-up + hold at it. Preconditions: rates
-/// non-empty, finite, ≥ 0.
+/// One run's staircase: for each rate a zero-length step to it, then warm-up + hold at it. Preconditions:
+/// rates non-empty, finite, ≥ 0.
 workload::RateProfile staircase(const std::vector<double>& rates, Nanos warmup, Nanos hold);
 
 /// The measured window of step `k` (0-based) of a staircase run, in that run's interval time.
 StepWindow staircase_window(std::size_t k, double rate, Nanos warmup, Nanos hold);
 
-/// `base` turned into the single staircase run of `rates` (warm-up 0, so the run's intervals cover every step).
-engine::RunPlan staircase_plan(const engine::RunPlan& base, const std::vector<double>& rates, const RampSettings& s);
+/// `base` turned into the single staircase run of `rates` (warm-up 0, so the run's intervals cover every
+/// step).
+engine::RunPlan staircase_plan(const engine::RunPlan& base, const std::vector<double>& rates,
+                               const RampSettings& s);
 
-/// `base` turned into a run of one step at `rate`: `silence` of no arrivals (a previous step's backlog may drain),
-/// the step's warm-up, then its hold. The run's warm-up is 0, so its intervals cover the step's warm-up too: the
-/// responses to warm-up requests that arrive during the hold count in its throughput.
-engine::RunPlan single_step_plan(const engine::RunPlan& base, double rate, Nanos silence, const RampSettings& s);
+/// `base` turned into a run of one step at `rate`: `silence` of no arrivals (a previous step's backlog may
+/// drain), the step's warm-up, then its hold. The run's warm-up is 0, so its intervals cover the step's
+/// warm-up too: the responses to warm-up requests that arrive during the hold count in its throughput.
+engine::RunPlan single_step_plan(const engine::RunPlan& base, double rate, Nanos silence,
+                                 const RampSettings& s);
 /// The measured window of that run: [silence + warm-up, silence + warm-up + hold).
 StepWindow single_step_window(double rate, Nanos silence, const RampSettings& s);
 

@@ -20,7 +20,8 @@ std::int64_t value_at_rank(const hdr::Histogram& h, std::int64_t k) {
 
 std::int64_t count_at_or_below(const hdr::Histogram& h, std::int64_t value) {
   std::int64_t seen = 0;
-  for (std::int32_t i = 0; i < h.counts_length() && h.value_from_index(i) <= value; ++i) seen += h.count_at_index(i);
+  for (std::int32_t i = 0; i < h.counts_length() && h.value_from_index(i) <= value; ++i)
+    seen += h.count_at_index(i);
   return seen;
 }
 

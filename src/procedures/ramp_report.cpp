@@ -9,13 +9,12 @@
 namespace openloop::procedures {
 namespace {
 
-std::string ms(double v) {
-  if (v >= 100) return fmt::format("{:.0f}", v);
-  if (v >= 10) return fmt::format("{:.1f}", v);
-  return fmt::format("{:.2f}", v);
+std::string ms(std::int64_t ns) {
+  return format_ms(static_cast<double>(ns) / 1e6);
 }
-std::string ms(std::int64_t ns) { return ms(static_cast<double>(ns) / 1e6); }
-std::string per_s(double r) { return r >= 100 ? fmt::format("{:.0f}", r) : fmt::format("{:.1f}", r); }
+std::string per_s(double r) {
+  return r >= 100 ? fmt::format("{:.0f}", r) : fmt::format("{:.1f}", r);
+}
 std::string percent(std::uint64_t part, std::uint64_t whole) {
   if (part == 0) return "0";
   const double p = 100.0 * static_cast<double>(part) / static_cast<double>(whole);
@@ -44,27 +43,19 @@ std::string join(const std::vector<std::string>& parts, const char* sep) {
   return out;
 }
 
-std::vector<std::size_t> by_offered(const RampOutcome& o) {
-  std::vector<std::size_t> idx(o.steps.size());
-  std::iota(idx.begin(), idx.end(), std::size_t{0});
-  std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
-    return o.steps[a].analysis.window.offered_rps < o.steps[b].analysis.window.offered_rps;
-  });
-  return idx;
-}
-
 std::string table(const RampOutcome& o) {
   constexpr auto row = "{:>4}  {:>8}  {:>8}  {:>9}  {:>8}  {:<26}  {:>7}  {:>6}  {:>8}  {:<8}  {:<18}  {}\n";
   std::string out = fmt::format(row, "step", "offered", "sent/s", "completed", "goodput", "p99 ms [95% CI]",
                                 "dropped", "errors", "timeouts", "state", "SLO", "mark");
-  for (const std::size_t i : by_offered(o)) {
+  for (const std::size_t i : steps_by_offered(o)) {
     const StepRecord& s = o.steps[i];
     const StepAnalysis& a = s.analysis;
     const auto& c = a.results.totals;
-    out += fmt::format(row, s.number, per_s(a.window.offered_rps) + "/s", per_s(a.sent_rps), per_s(a.completed_rps),
-                       per_s(a.goodput_rps), p99_cell(a), percent(c.dropped, c.intended),
-                       percent(c.errors_total(), c.intended), percent(c.timeouts, c.intended), to_string(a.state),
-                       slo_cell(s), join(step_marks(o, i), ", "));
+    out +=
+        fmt::format(row, s.number, per_s(a.window.offered_rps) + "/s", per_s(a.sent_rps),
+                    per_s(a.completed_rps), per_s(a.goodput_rps), p99_cell(a), percent(c.dropped, c.intended),
+                    percent(c.errors_total(), c.intended), percent(c.timeouts, c.intended),
+                    to_string(a.state), slo_cell(s), join(step_marks(o, i), ", "));
   }
   return out;
 }
@@ -84,28 +75,45 @@ std::string waste_line(const RampOutcome& o) {
   }
   if (worst == nullptr) return {};
   const auto& a = worst->analysis;
-  return fmt::format("Throughput vs goodput: at {}/s offered, responses arrived at {}/s but only {}/s of the step's "
-                     "requests succeeded within the deadline: {:.0f}% of the work the client saw finished was of no "
-                     "use to anyone.\n",
-                     per_s(a.window.offered_rps), per_s(a.completed_rps), per_s(a.goodput_rps), 100 * worst_share);
+  return fmt::format(
+      "Throughput vs goodput: at {}/s offered, responses arrived at {}/s but only {}/s of the step's "
+      "requests succeeded within the deadline: {:.0f}% of the work the client saw finished was of no "
+      "use to anyone.\n",
+      per_s(a.window.offered_rps), per_s(a.completed_rps), per_s(a.goodput_rps), 100 * worst_share);
 }
 
 std::string step_reasons(const RampOutcome& o) {
   std::string out;
-  for (const std::size_t i : by_offered(o)) {
+  for (const std::size_t i : steps_by_offered(o)) {
     const auto& s = o.steps[i];
     for (const auto& why : s.analysis.reasons) {
       out += fmt::format("  step {} ({}/s) {}: {}\n", s.number, per_s(s.analysis.window.offered_rps),
                          to_string(s.analysis.state), why);
     }
     if (!s.analysis.goodput_exact) {
-      out += fmt::format("  step {}: goodput is a lower bound (non-success statuses among the responses)\n", s.number);
+      out += fmt::format("  step {}: goodput is a lower bound (non-success statuses among the responses)\n",
+                         s.number);
     }
   }
   return out;
 }
 
 }  // namespace
+
+std::string format_ms(double v) {
+  if (v >= 100) return fmt::format("{:.0f}", v);
+  if (v >= 10) return fmt::format("{:.1f}", v);
+  return fmt::format("{:.2f}", v);
+}
+
+std::vector<std::size_t> steps_by_offered(const RampOutcome& o) {
+  std::vector<std::size_t> idx(o.steps.size());
+  std::iota(idx.begin(), idx.end(), std::size_t{0});
+  std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
+    return o.steps[a].analysis.window.offered_rps < o.steps[b].analysis.window.offered_rps;
+  });
+  return idx;
+}
 
 std::vector<std::string> step_marks(const RampOutcome& o, std::size_t i) {
   const RampFindings& f = o.findings;
@@ -124,20 +132,25 @@ std::vector<std::string> step_marks(const RampOutcome& o, std::size_t i) {
 
 std::string step_line(const StepRecord& step) {
   const StepAnalysis& a = step.analysis;
-  return fmt::format("step {}{}: offered {}/s  completed {}/s  goodput {}/s  p99 {} ms  {}  SLO {}", step.number,
-                     step.refinement ? " (refine)" : "", per_s(a.window.offered_rps), per_s(a.completed_rps),
-                     per_s(a.goodput_rps), p99_cell(a), to_string(a.state), slo_cell(step));
+  return fmt::format("step {}{}: offered {}/s  completed {}/s  goodput {}/s  p99 {} ms  {}  SLO {}",
+                     step.number, step.refinement ? " (refine)" : "", per_s(a.window.offered_rps),
+                     per_s(a.completed_rps), per_s(a.goodput_rps), p99_cell(a), to_string(a.state),
+                     slo_cell(step));
 }
 
 std::string render_ramp_summary(const RampOutcome& o, const RampSettings& s) {
   std::string out = table(o) + "\n" + findings_sentence(o.steps, o.findings) + "\n";
   out += waste_line(o);
-  if (s.default_slo) out += "No --slo given: a step passes when it is steady and goodput>=99% of its arrivals.\n";
-  const bool timed_out = std::any_of(o.steps.begin(), o.steps.end(),
-                                     [](const StepRecord& st) { return st.analysis.results.totals.timeouts > 0; });
+  if (s.default_slo)
+    out += "No --slo given: a step passes when it is steady and goodput>=99% of its arrivals.\n";
+  const bool timed_out = std::any_of(o.steps.begin(), o.steps.end(), [](const StepRecord& st) {
+    return st.analysis.results.totals.timeouts > 0;
+  });
   if (timed_out && (s.step.deadline.count() == 0 || s.step.deadline >= s.step.timeout)) {
-    out += "The client gave up at the deadline, so responses after it were never seen: give --timeout longer than "
-           "--deadline to count the work done too late as throughput.\n";
+    out +=
+        "The client gave up at the deadline, so responses after it were never seen: give --timeout longer "
+        "than "
+        "--deadline to count the work done too late as throughput.\n";
   }
   const std::string reasons = step_reasons(o);
   if (!reasons.empty()) out += "Why steps did not pass:\n" + reasons;
@@ -152,9 +165,10 @@ std::string render_ramp_summary(const RampOutcome& o, const RampSettings& s) {
     if (first == nullptr) first = &r;
   }
   if (first != nullptr) {
-    out += fmt::format("Judged whole, with run's bounds, {} of {} run(s) were INVALID ({}); each step is judged on its "
-                       "own window above.\n",
-                       invalid, o.runs.size(), join(first->verdict.reasons, "; "));
+    out += fmt::format(
+        "Judged whole, with run's bounds, {} of {} run(s) were INVALID ({}); each step is judged on its "
+        "own window above.\n",
+        invalid, o.runs.size(), join(first->verdict.reasons, "; "));
   }
   return out;
 }

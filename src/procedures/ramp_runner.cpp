@@ -1,5 +1,5 @@
-// The ramp's runs: a staircase judged live from the coordinator's progress callback, or one run per step; then
-// bisection runs for --refine.
+// The ramp's runs: a staircase judged live from the coordinator's progress callback, or one run per step;
+// then bisection runs for --refine.
 #include "procedures/ramp_runner.h"
 
 #include <fmt/format.h>
@@ -28,7 +28,8 @@ class StaircaseTracker {
     }
   }
 
-  // After the run: the windows it completed that were not judged yet (those finalized with the last intervals).
+  // After the run: the windows it completed that were not judged yet (those finalized with the last
+  // intervals).
   Result<void> finish(const results::RunResults& run) {
     if (!m_stopping) judge_complete(run, std::min(interval_end(run), run.measured_s));
     if (!m_error.empty()) return runtime_error(m_error);
@@ -86,8 +87,9 @@ void adopt_info(RampOutcome& out, std::size_t run_index, const results::RunResul
   }
 }
 
-Result<void> run_staircase(const engine::RunPlan& base, const RampSettings& s, const std::vector<double>& rates,
-                           std::atomic<int>& stop, const StepFn& on_step, RampOutcome& out) {
+Result<void> run_staircase(const engine::RunPlan& base, const RampSettings& s,
+                           const std::vector<double>& rates, std::atomic<int>& stop, const StepFn& on_step,
+                           RampOutcome& out) {
   const engine::RunPlan plan = staircase_plan(base, rates, s);
   StaircaseTracker tracker(s, rates, out.runs.size(), out, on_step);
   results::RunResults run = OPENLOOP_TRY(
@@ -108,7 +110,8 @@ Result<void> run_staircase(const engine::RunPlan& base, const RampSettings& s, c
   return {};
 }
 
-// One run of one step after `silence`; judged when its hold was measured whole. Returns false when interrupted.
+// One run of one step after `silence`; judged when its hold was measured whole. Returns false when
+// interrupted.
 Result<bool> run_single(const engine::RunPlan& base, const RampSettings& s, double rate, Nanos silence,
                         bool refinement, std::atomic<int>& stop, const StepFn& on_step, RampOutcome& out) {
   results::RunResults run = OPENLOOP_TRY(engine::run(single_step_plan(base, rate, silence, s), stop));
@@ -134,21 +137,23 @@ Result<void> run_fresh(const engine::RunPlan& base, const RampSettings& s, const
   return {};
 }
 
-Result<void> refine(const engine::RunPlan& base, const RampSettings& s, std::atomic<int>& stop, const StepFn& on_step,
-                    RampOutcome& out) {
+Result<void> refine(const engine::RunPlan& base, const RampSettings& s, std::atomic<int>& stop,
+                    const StepFn& on_step, RampOutcome& out) {
   std::size_t done = 0;
   for (; done < s.max_refinements; ++done) {
     const auto rate = next_refinement(out.steps, s.tolerance);
     if (!rate) break;
     if (!OPENLOOP_TRY(run_single(base, s, *rate, s.cooldown, true, stop, on_step, out))) return {};
   }
-  if (!out.steps.empty() && out.steps.back().refinement && out.steps.back().analysis.state == StepState::invalid) {
-    out.notes.push_back(fmt::format("--refine stopped: the step at {:.0f}/s was INVALID (a generator problem), so "
-                                    "the bracket could not be narrowed further",
-                                    out.steps.back().analysis.window.offered_rps));
+  if (!out.steps.empty() && out.steps.back().refinement &&
+      out.steps.back().analysis.state == StepState::invalid) {
+    out.notes.push_back(
+        fmt::format("--refine stopped: the step at {:.0f}/s was INVALID (a generator problem), so "
+                    "the bracket could not be narrowed further",
+                    out.steps.back().analysis.window.offered_rps));
   } else if (done == s.max_refinements && next_refinement(out.steps, s.tolerance)) {
-    out.notes.push_back(fmt::format("--refine stopped after {} bisection steps, short of ±{:.1f}%", done,
-                                    100 * s.tolerance));
+    out.notes.push_back(
+        fmt::format("--refine stopped after {} bisection steps, short of ±{:.1f}%", done, 100 * s.tolerance));
   }
   return {};
 }

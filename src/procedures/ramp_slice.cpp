@@ -1,4 +1,5 @@
-// Cutting a step's measured window out of a run: counters added, histograms decoded and merged, goodput recounted.
+// Cutting a step's measured window out of a run: counters added, histograms decoded and merged, goodput
+// recounted.
 #include "procedures/ramp_slice.h"
 
 #include <algorithm>
@@ -26,7 +27,8 @@ Result<hdr::Histogram> decode(const std::string& text, double start_s, const cha
 }
 
 // ok within the deadline, as a lower bound: samples at or below it that were neither non-ok completions nor
-// unfinished requests (both are in the response-time histogram; timeouts are recorded at the timeout, above it).
+// unfinished requests (both are in the response-time histogram; timeouts are recorded at the timeout, above
+// it).
 std::uint64_t ok_within(const hdr::Histogram& rt, const results::Counters& c, Nanos deadline, bool& exact) {
   const auto below = static_cast<std::uint64_t>(count_at_or_below(rt, deadline.count()));
   const std::uint64_t not_ok = (c.completed - c.ok) + c.unfinished;
@@ -80,7 +82,8 @@ Result<results::RunResults> slice_run(const results::RunResults& run, double fro
   return std::move(acc.run);
 }
 
-Result<double> completions_per_second(const results::RunResults& run, double from_s, double to_s, Nanos timeout) {
+Result<double> completions_per_second(const results::RunResults& run, double from_s, double to_s,
+                                      Nanos timeout) {
   if (to_s <= from_s) return 0.0;
   const double timeout_s = to_seconds(timeout);
   double completions = 0;

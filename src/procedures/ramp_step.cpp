@@ -1,4 +1,5 @@
-// Step analysis: the window's totals, percentiles and CIs, then the generator's validity and the system's steadiness.
+// Step analysis: the window's totals, percentiles and CIs, then the generator's validity and the system's
+// steadiness.
 #include "procedures/ramp_step.h"
 
 #include <algorithm>
@@ -15,11 +16,12 @@ double ratio(std::uint64_t part, std::uint64_t whole) {
   return whole == 0 ? 0.0 : static_cast<double>(part) / static_cast<double>(whole);
 }
 
-// Requests in the system during interval i by Little's law: the time its requests spent in the system (response
-// time, timeouts censored at the deadline) divided by the interval's length.
+// Requests in the system during interval i by Little's law: the time its requests spent in the system
+// (response time, timeouts censored at the deadline) divided by the interval's length.
 double in_flight(const results::IntervalResult& in) {
-  return in.length_s > 0 ? static_cast<double>(in.response_time.count) * in.response_time.mean / 1e9 / in.length_s
-                         : 0.0;
+  return in.length_s > 0
+             ? static_cast<double>(in.response_time.count) * in.response_time.mean / 1e9 / in.length_s
+             : 0.0;
 }
 
 // Least-squares slope of y over x.
@@ -48,8 +50,8 @@ void backlog(const std::vector<results::IntervalResult>& in, double window_s, St
   a.in_flight_growth = l.size() >= 2 ? slope(t, l) * window_s : 0.0;
 }
 
-// Coefficient of variation of each second's goodput, normalised by that second's arrivals (ok / intended × the
-// step's rate), so a Poisson schedule's own burstiness is not mistaken for an unsteady system.
+// Coefficient of variation of each second's goodput, normalised by that second's arrivals (ok / intended ×
+// the step's rate), so a Poisson schedule's own burstiness is not mistaken for an unsteady system.
 double goodput_cv(const std::vector<results::IntervalResult>& in) {
   std::vector<double> g;
   for (const auto& i : in) {
@@ -97,24 +99,29 @@ void judge_steadiness(const StepAnalysis& a, const SteadyBounds& b, std::vector<
   }
   const double g1 = a.first_half_goodput, g2 = a.second_half_goodput;
   if (std::abs(g1 - g2) > b.max_half_difference * std::max(g1, g2)) {
-    why.push_back(fmt::format("the halves disagree: goodput {:.1f}% of arrivals in the first, {:.1f}% in the second",
-                              100 * g1, 100 * g2));
+    why.push_back(
+        fmt::format("the halves disagree: goodput {:.1f}% of arrivals in the first, {:.1f}% in the second",
+                    100 * g1, 100 * g2));
   }
-  const double m1 = a.first_half_mean_ms, m2 = a.second_half_mean_ms, floor_ms = to_seconds(b.half_mean_floor) * 1e3;
+  const double m1 = a.first_half_mean_ms, m2 = a.second_half_mean_ms,
+               floor_ms = to_seconds(b.half_mean_floor) * 1e3;
   if (std::abs(m1 - m2) > floor_ms && std::max(m1, m2) > b.half_mean_ratio * std::min(m1, m2)) {
-    why.push_back(fmt::format("the halves disagree: mean response time {:.3g} ms in the first, {:.3g} ms in the second",
-                              m1, m2));
+    const auto ms = [](double v) { return v >= 100 ? fmt::format("{:.0f}", v) : fmt::format("{:.3g}", v); };
+    why.push_back(fmt::format(
+        "the halves disagree: mean response time {} ms in the first, {} ms in the second", ms(m1), ms(m2)));
   }
   if (a.in_flight_growth > std::max(b.backlog_floor, b.backlog_fraction * a.mean_in_flight)) {
-    why.push_back(fmt::format("a backlog is growing: requests in flight rose by {:.0f} over the step (mean {:.1f}): "
-                              "offered is above what the target completes",
-                              a.in_flight_growth, a.mean_in_flight));
+    why.push_back(
+        fmt::format("a backlog is growing: requests in flight rose by {:.0f} over the step (mean {:.1f}): "
+                    "offered is above what the target completes",
+                    a.in_flight_growth, a.mean_in_flight));
   }
 }
 
 void judge(StepAnalysis& a, const SteadyBounds& b) {
   results::VerdictBounds gen = b.generator;
-  gen.min_sent_fraction = 0;  // unsent requests that failed to connect are the target's doing, not the generator's
+  gen.min_sent_fraction =
+      0;  // unsent requests that failed to connect are the target's doing, not the generator's
   const results::Verdict v = results::judge(a.results, gen);
   if (!v.valid) {
     a.state = StepState::invalid;
@@ -134,14 +141,18 @@ void judge(StepAnalysis& a, const SteadyBounds& b) {
 
 const char* to_string(StepState s) {
   switch (s) {
-    case StepState::steady: return "STEADY";
-    case StepState::unsteady: return "UNSTEADY";
-    case StepState::invalid: return "INVALID";
+    case StepState::steady:
+      return "STEADY";
+    case StepState::unsteady:
+      return "UNSTEADY";
+    case StepState::invalid:
+      return "INVALID";
   }
   return "?";
 }
 
-Result<StepAnalysis> analyse_step(const results::RunResults& run, const StepWindow& w, const StepContext& ctx) {
+Result<StepAnalysis> analyse_step(const results::RunResults& run, const StepWindow& w,
+                                  const StepContext& ctx) {
   StepAnalysis a;
   a.window = w;
   GoodputDeadline goodput{ctx.deadline, ctx.timeout};
@@ -153,7 +164,8 @@ Result<StepAnalysis> analyse_step(const results::RunResults& run, const StepWind
   a.completed_of_arrivals_rps = r.throughput_rps();
   a.completed_rps = OPENLOOP_TRY(completions_per_second(run, w.from_s, w.to_s, ctx.timeout));
   a.goodput_rps = r.goodput_rps();
-  for (std::size_t i = 0; i < a.latency.size(); ++i) a.latency[i] = estimate_quantile(r.response_time, k_percentiles[i]);
+  for (std::size_t i = 0; i < a.latency.size(); ++i)
+    a.latency[i] = estimate_quantile(r.response_time, k_percentiles[i]);
   const std::int64_t timeout_ns = ctx.timeout.count();
   a.p99_censored = a.latency[2].count > 0 && timeout_ns > 0 &&
                    a.latency[2].value >= r.response_time.lowest_equivalent(timeout_ns);

@@ -1,5 +1,5 @@
-// One ramp step judged on its own: rates, percentiles with confidence intervals, backlog, and the steady-state
-// verdict (VALID generator, steady system) that decides whether the step may count as a finding.
+// One ramp step judged on its own: rates, percentiles with confidence intervals, backlog, and the
+// steady-state verdict (VALID generator, steady system) that decides whether the step may count as a finding.
 #pragma once
 
 #include <array>
@@ -25,18 +25,18 @@ struct StepWindow {
 
 /// Bounds of a steady step (docs/ramp.md explains each).
 struct SteadyBounds {
-  double max_goodput_cv = 0.10;        ///< per-second goodput (normalised by that second's arrivals): sd / mean
-  double max_half_difference = 0.10;   ///< the halves' goodput fractions differ by at most this share
-  double half_mean_ratio = 1.5;        ///< the halves' mean response times within this factor ...
+  double max_goodput_cv = 0.10;  ///< per-second goodput (normalised by that second's arrivals): sd / mean
+  double max_half_difference = 0.10;  ///< the halves' goodput fractions differ by at most this share
+  double half_mean_ratio = 1.5;       ///< the halves' mean response times within this factor ...
   Nanos half_mean_floor = std::chrono::milliseconds(1);  ///< ... or within this much of each other
   double backlog_floor = 2.0;          ///< in flight may grow over the window by this many requests ...
   double backlog_fraction = 0.25;      ///< ... or by this share of its mean, before it counts as growing
   results::VerdictBounds generator{};  ///< drops and send lateness: generator problems make the step INVALID
 };
 
-/// STEADY: a finding about the system. UNSTEADY: the system had not settled (usually a backlog growing because
-/// offered > capacity). INVALID: the generator did not apply the step's load (drops, late sends), so the step says
-/// nothing about the system.
+/// STEADY: a finding about the system. UNSTEADY: the system had not settled (usually a backlog growing
+/// because offered > capacity). INVALID: the generator did not apply the step's load (drops, late sends), so
+/// the step says nothing about the system.
 enum class StepState { steady, unsteady, invalid };
 /// "STEADY", "UNSTEADY", "INVALID".
 const char* to_string(StepState s);
@@ -51,11 +51,13 @@ struct StepAnalysis {
   /// Throughput: responses per second that arrived while the window lasted (completions_per_second), what the
   /// target delivered then; equal to completed_of_arrivals_rps in a steady state.
   double completed_rps = 0;
-  double completed_of_arrivals_rps = 0;  ///< the window's own requests that got a response (eventually), per second
+  double completed_of_arrivals_rps =
+      0;                   ///< the window's own requests that got a response (eventually), per second
   double goodput_rps = 0;  ///< the window's own requests that succeeded within the deadline, per second
   std::array<QuantileEstimate, 4> latency{};  ///< response time p50, p90, p99, p99.9 (ns) with 95 % CIs
-  bool p99_censored = false;  ///< p99 reached the client's timeout: timeouts are recorded there, the truth is worse
-  double mean_in_flight = 0;    ///< Little's law per second (time in system / length), averaged over the window
+  bool p99_censored =
+      false;  ///< p99 reached the client's timeout: timeouts are recorded there, the truth is worse
+  double mean_in_flight = 0;  ///< Little's law per second (time in system / length), averaged over the window
   double in_flight_growth = 0;  ///< least-squares slope of in flight × window length: requests gained
   double goodput_cv = 0;
   double first_half_goodput = 0, second_half_goodput = 0;  ///< ok / intended of each half
@@ -74,6 +76,7 @@ struct StepContext {
 
 /// Analyses the window `w` of `run`. A window needs at least two whole intervals to be judged steady (fewer:
 /// UNSTEADY, "too short"). Errors (usage) when a histogram does not decode.
-Result<StepAnalysis> analyse_step(const results::RunResults& run, const StepWindow& w, const StepContext& ctx);
+Result<StepAnalysis> analyse_step(const results::RunResults& run, const StepWindow& w,
+                                  const StepContext& ctx);
 
 }  // namespace openloop::procedures

@@ -8,7 +8,9 @@ namespace {
 
 using nlohmann::json;
 
-json opt(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+json opt(const std::optional<double>& v) {
+  return v ? json(*v) : json(nullptr);
+}
 
 // The JSON as a script element's text: '<' only occurs inside strings, where \u003c is the same character.
 std::string script_safe(const std::string& text) {
@@ -25,12 +27,18 @@ std::string script_safe(const std::string& text) {
 }
 
 constexpr std::string_view k_caption =
-    "Each point is one step of the ramp, held at a constant offered rate; its warm-up is left out. The dashed "
-    "diagonal is the offered rate itself: <b>completed</b> (throughput, any status) and <b>goodput</b> (success "
-    "within the deadline) follow it while the target keeps up. Where they leave it is the knee; past it, completed "
-    "may stay high while goodput falls, because the target is finishing work whose clients already gave up. On the "
-    "right axis (logarithmic), <b>p99</b> of response time with its 95% confidence interval from order statistics; "
-    "a p99 at the timeout is censored (the truth is worse). Vertical lines mark the knee found by Kneedle on each "
+    "Each point is one step of the ramp, held at a constant offered rate; its warm-up is left out. The "
+    "dashed "
+    "diagonal is the offered rate itself: <b>completed</b> (throughput, any status) and <b>goodput</b> "
+    "(success "
+    "within the deadline) follow it while the target keeps up. Where they leave it is the knee; past it, "
+    "completed "
+    "may stay high while goodput falls, because the target is finishing work whose clients already gave up. "
+    "On the "
+    "right axis (logarithmic), <b>p99</b> of response time with its 95% confidence interval from order "
+    "statistics; "
+    "a p99 at the timeout is censored (the truth is worse). Vertical lines mark the knee found by Kneedle on "
+    "each "
     "curve, the capacity (the highest steady step meeting every SLO) and collapse.";
 
 constexpr std::string_view k_script = R"JS((function () {
@@ -111,10 +119,11 @@ constexpr std::string_view k_script = R"JS((function () {
 
 json knee_data(const KneeChart& c) {
   std::vector<KneePoint> points = c.points;
-  std::stable_sort(points.begin(), points.end(), [](const KneePoint& a, const KneePoint& b) { return a.offered < b.offered; });
-  json j = {{"offered", json::array()}, {"completed", json::array()}, {"goodput", json::array()},
-            {"p99", json::array()},     {"p99_low", json::array()},   {"p99_high", json::array()},
-            {"censored", json::array()}, {"state", json::array()},    {"step", json::array()},
+  std::stable_sort(points.begin(), points.end(),
+                   [](const KneePoint& a, const KneePoint& b) { return a.offered < b.offered; });
+  json j = {{"offered", json::array()},  {"completed", json::array()}, {"goodput", json::array()},
+            {"p99", json::array()},      {"p99_low", json::array()},   {"p99_high", json::array()},
+            {"censored", json::array()}, {"state", json::array()},     {"step", json::array()},
             {"markers", json::array()}};
   for (const auto& p : points) {
     j["offered"].push_back(p.offered);
@@ -133,11 +142,14 @@ json knee_data(const KneeChart& c) {
 
 std::string knee_panel(const KneeChart& c) {
   return "<section class=\"panel chart\"><h2>The knee: offered vs completed vs goodput, and p99</h2>\n"
-         "<div class=\"knee-plot\" id=\"knee-chart\" style=\"min-height:340px\"></div>\n<p class=\"caption\">" +
+         "<div class=\"knee-plot\" id=\"knee-chart\" style=\"min-height:340px\"></div>\n<p "
+         "class=\"caption\">" +
          std::string(k_caption) + "</p>\n<script type=\"application/json\" id=\"knee-data\">" +
          script_safe(knee_data(c).dump()) + "</script>\n</section>\n";
 }
 
-std::string_view knee_script() { return k_script; }
+std::string_view knee_script() {
+  return k_script;
+}
 
 }  // namespace openloop::report

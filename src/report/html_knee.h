@@ -1,4 +1,5 @@
-// The knee chart of a ramp for the HTML report: offered vs completed vs goodput, p99 with its CI on a second axis.
+// The knee chart of a ramp for the HTML report: offered vs completed vs goodput, p99 with its CI on a second
+// axis.
 #pragma once
 
 #include <optional>
@@ -31,16 +32,17 @@ struct KneeChart {
   std::vector<KneeMarker> markers;
 };
 
-/// The data the chart's script reads (exposed for tests): "offered", "completed", "goodput", "p99", "p99_low",
-/// "p99_high" (arrays by increasing offered rate; null where unknown), "censored", "state", "step", "markers".
+/// The data the chart's script reads (exposed for tests): "offered", "completed", "goodput", "p99",
+/// "p99_low", "p99_high" (arrays by increasing offered rate; null where unknown), "censored", "state",
+/// "step", "markers".
 nlohmann::json knee_data(const KneeChart& c);
 
 /// The chart's panel (title, element #knee-chart, caption) with its data embedded as JSON (#knee-data). The
 /// element has class "knee-plot", not "plot", so the run report's own chart count is unaffected.
 std::string knee_panel(const KneeChart& c);
 
-/// The script that draws the panel with uPlot (which must be loaded first). Once drawn, the root element carries
-/// data-knee-drawn="1"; script errors land in data-errors like the report's own.
+/// The script that draws the panel with uPlot (which must be loaded first). Once drawn, the root element
+/// carries data-knee-drawn="1"; script errors land in data-errors like the report's own.
 std::string_view knee_script();
 
 }  // namespace openloop::report

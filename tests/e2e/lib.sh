@@ -96,7 +96,8 @@ start_lab() {
   E2E_PIDS+=($!)
   local port=
   for _ in $(seq 100); do
-    port=$(sed -n 's/^lab listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$E2E_TMP/lab.out" 2>/dev/null)
+    # The background shell may not have created lab.out yet: sed fails then, which set -e must not take as fatal.
+    port=$(sed -n 's/^lab listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$E2E_TMP/lab.out" 2>/dev/null || true)
     [[ -n $port ]] && break
     sleep 0.05
   done

@@ -26,8 +26,8 @@ TEST(ProbeTrigger, ParsesLoadStallAndDependency) {
 }
 
 TEST(ProbeTrigger, RefusesBadFormsNamingTheFlagAndTheForms) {
-  for (const char* bad : {"load", "load:0/s", "load:fast", "stall:0s", "stall:x", "dependency", "dependency:+0ms",
-                          "spike:600/s"}) {
+  for (const char* bad : {"load", "load:0/s", "load:fast", "stall:0s", "stall:x", "dependency",
+                          "dependency:+0ms", "spike:600/s"}) {
     const auto t = parse_trigger(bad);
     ASSERT_FALSE(t) << bad;
     EXPECT_NE(t.error().message.find("--trigger"), std::string::npos) << t.error().message;

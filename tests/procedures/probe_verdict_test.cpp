@@ -1,4 +1,5 @@
-// The metastable probe's recovery-window search and verdicts, on constructed interval series (no runs, no sleeps).
+// The metastable probe's recovery-window search and verdicts, on constructed interval series (no runs, no
+// sleeps).
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -11,8 +12,8 @@ namespace {
 
 using namespace std::chrono_literals;
 
-/// One second of intended requests: `ok` answered ok after `latency`, `timeouts` censored at 5 s, `bad` answered
-/// an error status after `latency`.
+/// One second of intended requests: `ok` answered ok after `latency`, `timeouts` censored at 5 s, `bad`
+/// answered an error status after `latency`.
 Sample second(std::uint64_t ok, Nanos latency, std::uint64_t timeouts = 0, std::uint64_t bad = 0) {
   Sample s;
   s.counters.intended = ok + timeouts + bad;
@@ -65,11 +66,15 @@ bool has_signal(const ProbeOutcome& o, const std::string& name) {
 
 TEST(ProbeVerdict, RecoversAtTheFirstWindowThatMeetsEveryCriterion) {
   Series x;
-  x.add(10, healthy).add(5, overloaded).add(6, [](int i) { return second(100, Nanos(300ms) / (i + 1)); }).add(14, healthy);
+  x.add(10, healthy)
+      .add(5, overloaded)
+      .add(6, [](int i) { return second(100, Nanos(300ms) / (i + 1)); })
+      .add(14, healthy);
   const ProbeOutcome o = classify(plan(), x.samples, {});
   EXPECT_EQ(o.verdict, ProbeVerdict::recovered) << o.sentence;
   ASSERT_TRUE(o.recovery_s);
-  EXPECT_DOUBLE_EQ(*o.recovery_s, 6.0);  // the first all-healthy 5-s window starts 6 s after the trigger ended
+  EXPECT_DOUBLE_EQ(*o.recovery_s,
+                   6.0);  // the first all-healthy 5-s window starts 6 s after the trigger ended
   ASSERT_TRUE(o.healthy_window);
   EXPECT_DOUBLE_EQ(o.healthy_window->start_s, 21.0);
   EXPECT_DOUBLE_EQ(o.healthy_window->end_s, 26.0);
@@ -88,13 +93,16 @@ TEST(ProbeVerdict, ImmediateRecoveryIsZeroSecondsAndAWeakTriggerIsNoted) {
 
 TEST(ProbeVerdict, P99WithinTheAbsoluteSlackOfASubMillisecondBaselineCounts) {
   Series x;
-  x.add(10, [](int) { return second(100, 200us); }).add(5, overloaded).add(20, [](int) { return second(100, 1100us); });
+  x.add(10, [](int) { return second(100, 200us); }).add(5, overloaded).add(20, [](int) {
+    return second(100, 1100us);
+  });
   EXPECT_EQ(classify(plan(), x.samples, {}).verdict, ProbeVerdict::recovered);
 }
 
 TEST(ProbeVerdict, GrowingBacklogIsMetastable) {
   Series x;
-  // Response times keep rising at the base load: every arrival waits longer than the one before (in flight grows).
+  // Response times keep rising at the base load: every arrival waits longer than the one before (in flight
+  // grows).
   x.add(10, healthy).add(5, overloaded).add(20, [](int i) { return second(100, Nanos(500ms) * (i + 1)); });
   const ProbeOutcome o = classify(plan(), x.samples, {});
   EXPECT_EQ(o.verdict, ProbeVerdict::metastable) << o.sentence;
@@ -107,7 +115,9 @@ TEST(ProbeVerdict, GrowingBacklogIsMetastable) {
 
 TEST(ProbeVerdict, DrainingBacklogIsPersistentWithAnEstimate) {
   Series x;
-  x.add(10, healthy).add(5, overloaded).add(20, [](int i) { return second(100, Nanos(4s) - Nanos(150ms) * i); });
+  x.add(10, healthy).add(5, overloaded).add(20, [](int i) {
+    return second(100, Nanos(4s) - Nanos(150ms) * i);
+  });
   const ProbeOutcome o = classify(plan(), x.samples, {});
   EXPECT_EQ(o.verdict, ProbeVerdict::metastable);
   ASSERT_TRUE(has_signal(o, "persistent backlog")) << o.sentence;
@@ -116,7 +126,8 @@ TEST(ProbeVerdict, DrainingBacklogIsPersistentWithAnEstimate) {
 
 TEST(ProbeVerdict, TimeoutsAndGoodputNearZeroWithThroughputAreNamed) {
   Series x;
-  // After the trigger every request is answered quickly with an error status: throughput stays, goodput is gone.
+  // After the trigger every request is answered quickly with an error status: throughput stays, goodput is
+  // gone.
   x.add(10, healthy).add(5, overloaded).add(20, [](int) { return second(2, 2ms, 8, 90); });
   const ProbeOutcome o = classify(plan(), x.samples, {});
   EXPECT_EQ(o.verdict, ProbeVerdict::metastable);
@@ -125,11 +136,30 @@ TEST(ProbeVerdict, TimeoutsAndGoodputNearZeroWithThroughputAreNamed) {
   EXPECT_TRUE(has_signal(o, "errors"));
 }
 
+TEST(ProbeVerdict, RetryAmplificationIsTheStrongestSignal) {
+  Series x;
+  // Every request times out and is tried three times: the retries triple the load at the base rate.
+  x.add(10, healthy).add(5, overloaded).add(20, [](int i) {
+    Sample s = second(10, Nanos(2s) + Nanos(100ms) * i, 90);
+    s.attempts = 3.0 * static_cast<double>(s.counters.sent);
+    return s;
+  });
+  const ProbeOutcome o = classify(plan(), x.samples, {});
+  EXPECT_EQ(o.verdict, ProbeVerdict::metastable);
+  ASSERT_FALSE(o.signals.empty());
+  EXPECT_EQ(o.signals.front().name, "amplification") << o.sentence;
+  EXPECT_NE(o.signals.front().text.find("3.00 attempts per request"), std::string::npos)
+      << o.signals.front().text;
+  EXPECT_FALSE(o.last_base_window->checks[3].met);
+}
+
 TEST(ProbeVerdict, RecoveringOnlyOnADescendingStepIsHysteresis) {
   Series x;
   x.add(10, healthy).add(5, overloaded).add(20, [](int) { return second(60, 3s, 40); });
-  x.add(10, [](int) { return second(50, 3s, 40); });             // descend 1 at 90/s: still not recovered
-  x.add(3, [](int) { return second(60, 2s, 20); }).add(7, [](int) { return second(80, 1ms); });  // descend 2 at 80/s
+  x.add(10, [](int) { return second(50, 3s, 40); });  // descend 1 at 90/s: still not recovered
+  x.add(3, [](int) { return second(60, 2s, 20); }).add(7, [](int) {
+    return second(80, 1ms);
+  });  // descend 2 at 80/s
   const ProbeOutcome o = classify(plan(2), x.samples, {});
   EXPECT_EQ(o.verdict, ProbeVerdict::recovered_at_lower_load) << o.sentence;
   ASSERT_TRUE(o.recovered_rate);
@@ -140,7 +170,8 @@ TEST(ProbeVerdict, RecoveringOnlyOnADescendingStepIsHysteresis) {
 
 TEST(ProbeVerdict, AWindowMustLieInsideOnePhase) {
   Series x;
-  // Healthy for the last 3 s of observe and the first 2 s of the step: 5 healthy seconds, but across a boundary.
+  // Healthy for the last 3 s of observe and the first 2 s of the step: 5 healthy seconds, but across a
+  // boundary.
   x.add(10, healthy).add(5, overloaded).add(17, overloaded).add(3, healthy);
   x.add(2, [](int) { return second(90, 1ms); }).add(8, [](int) { return second(20, 3s, 70); });
   const ProbeOutcome o = classify(plan(1), x.samples, {});
@@ -149,7 +180,9 @@ TEST(ProbeVerdict, AWindowMustLieInsideOnePhase) {
 
 TEST(ProbeVerdict, UnsteadyBaselineIsInconclusive) {
   Series x;
-  x.add(10, [](int i) { return second(i % 2 == 0 ? 100 : 60, 1ms, i % 2 == 0 ? 0 : 40); }).add(5, overloaded).add(20, healthy);
+  x.add(10, [](int i) { return second(i % 2 == 0 ? 100 : 60, 1ms, i % 2 == 0 ? 0 : 40); })
+      .add(5, overloaded)
+      .add(20, healthy);
   const ProbeOutcome o = classify(plan(), x.samples, {});
   EXPECT_EQ(o.verdict, ProbeVerdict::inconclusive);
   EXPECT_FALSE(o.baseline.steady);
@@ -158,7 +191,9 @@ TEST(ProbeVerdict, UnsteadyBaselineIsInconclusive) {
 
 TEST(ProbeVerdict, BaselineWithAGrowingBacklogIsNotSteady) {
   Series x;
-  x.add(10, [](int i) { return second(100, Nanos(100ms) * (i + 1) * (i + 1)); }).add(5, overloaded).add(20, healthy);
+  x.add(10, [](int i) { return second(100, Nanos(100ms) * (i + 1) * (i + 1)); })
+      .add(5, overloaded)
+      .add(20, healthy);
   const ProbeOutcome o = classify(plan(), x.samples, {});
   EXPECT_EQ(o.verdict, ProbeVerdict::inconclusive);
   EXPECT_NE(o.sentence.find("in flight grew"), std::string::npos) << o.sentence;

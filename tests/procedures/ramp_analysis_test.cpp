@@ -1,4 +1,5 @@
-// Capacity, collapse, knees, stop rules and bisection on constructed steps; the planned rates and the staircase.
+// Capacity, collapse, knees, stop rules and bisection on constructed steps; the planned rates and the
+// staircase.
 #include "procedures/ramp_analysis.h"
 
 #include <gtest/gtest.h>
@@ -13,9 +14,13 @@ using ramp_test::step;
 namespace {
 // Seed 000's rebuilt test, as steps: offered, goodput (< 2 s) and p99; 450/s the last one that keeps up.
 std::vector<StepRecord> seed_ramp() {
-  return {step(200, 200, 48),          step(300, 300, 61),           step(400, 400, 94),
-          step(450, 449, 210),         step(500, 351, 1900, false, StepState::unsteady),
-          step(550, 88, 6400, false, StepState::unsteady), step(600, 0, 10000, false)};
+  return {step(200, 200, 48),
+          step(300, 300, 61),
+          step(400, 400, 94),
+          step(450, 449, 210),
+          step(500, 351, 1900, false, StepState::unsteady),
+          step(550, 88, 6400, false, StepState::unsteady),
+          step(600, 0, 10000, false)};
 }
 }  // namespace
 
@@ -48,7 +53,8 @@ TEST(RampAnalysis, CollapseIsConfirmedOnTheNextStep) {
 }
 
 TEST(RampAnalysis, ADipThatTheNextStepDoesNotRepeatIsNoCollapse) {
-  const std::vector<StepRecord> steps{step(100, 100, 5), step(200, 200, 5), step(300, 150, 5), step(400, 400, 5)};
+  const std::vector<StepRecord> steps{step(100, 100, 5), step(200, 200, 5), step(300, 150, 5),
+                                      step(400, 400, 5)};
   EXPECT_FALSE(analyse_ramp(steps).collapse.has_value());
 }
 

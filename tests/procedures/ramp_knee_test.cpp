@@ -17,8 +17,8 @@ std::vector<double> linspace(double a, double b, int n) {
 }  // namespace
 
 // Satopää et al. 2011, figure 2 (also kneed's "figure2" test): y = −1/(x + 0.1) + 5 on 10 points of [0, 1];
-// the knee is at x ≈ 0.22. By hand: the difference curve y_n − x_n is 0, .468, .536, .513, .454, .376, ...; its
-// maximum at index 2 is confirmed when .376 falls below .536 − 1/9.
+// the knee is at x ≈ 0.22. By hand: the difference curve y_n − x_n is 0, .468, .536, .513, .454, .376, ...;
+// its maximum at index 2 is confirmed when .376 falls below .536 − 1/9.
 TEST(Kneedle, FindsThePapersFigure2Knee) {
   const auto x = linspace(0, 1, 10);
   std::vector<double> y;
@@ -46,8 +46,8 @@ TEST(Kneedle, MirrorsForDecreasingCurves) {
   EXPECT_EQ(*k, 3U);
 }
 
-// Seed 000's ramp: goodput 200, 300, 400, 449, then 351, 88, 0 as offered rises to 600/s. From the origin, the
-// knee is the last step that kept up: 450/s.
+// Seed 000's ramp: goodput 200, 300, 400, 449, then 351, 88, 0 as offered rises to 600/s. From the origin,
+// the knee is the last step that kept up: 450/s.
 TEST(Kneedle, FindsTheSeedsGoodputKneeFromTheOrigin) {
   const std::vector<double> x{0, 200, 300, 400, 450, 500, 550, 600};
   const std::vector<double> y{0, 200, 300, 400, 449, 351, 88, 0};
@@ -58,8 +58,10 @@ TEST(Kneedle, FindsTheSeedsGoodputKneeFromTheOrigin) {
 
 TEST(Kneedle, NoKneeOnAStraightLineOrTooFewPoints) {
   const std::vector<double> x{1, 2, 3, 4, 5};
-  EXPECT_FALSE(find_knee(x, std::vector<double>{2, 4, 6, 8, 10}, KneeShape::concave, KneeDirection::increasing));
-  EXPECT_FALSE(find_knee(x, std::vector<double>{3, 3, 3, 3, 3}, KneeShape::convex, KneeDirection::increasing));
+  EXPECT_FALSE(
+      find_knee(x, std::vector<double>{2, 4, 6, 8, 10}, KneeShape::concave, KneeDirection::increasing));
+  EXPECT_FALSE(
+      find_knee(x, std::vector<double>{3, 3, 3, 3, 3}, KneeShape::convex, KneeDirection::increasing));
   EXPECT_FALSE(find_knee(std::vector<double>{1, 2}, std::vector<double>{1, 5}, KneeShape::convex,
                          KneeDirection::increasing));
 }

@@ -1,4 +1,5 @@
-// Order-statistic confidence intervals for percentiles: exact ranks by hand, missing sides, and 95 % coverage.
+// Order-statistic confidence intervals for percentiles: exact ranks by hand, missing sides, and 95 %
+// coverage.
 #include "procedures/ramp_quantile.h"
 
 #include <cmath>
@@ -61,8 +62,8 @@ TEST(OrderStatistics, CountsAtOrBelowAValue) {
   EXPECT_EQ(count_at_or_below(h, 5000), 1000);
 }
 
-// The interval covers the true p99 of an exponential distribution (mean 10 ms) in about 95 % of 300 samples of
-// 2,000 (fixed seed; the binomial spread of the coverage over 300 trials is about ±1.3 %).
+// The interval covers the true p99 of an exponential distribution (mean 10 ms) in about 95 % of 300 samples
+// of 2,000 (fixed seed; the binomial spread of the coverage over 300 trials is about ±1.3 %).
 TEST(OrderStatistics, CoversTheTrueQuantileAbout95PercentOfTheTime) {
   std::mt19937_64 rng(7);
   std::exponential_distribution<double> exp_ms(1.0 / 10.0);
@@ -74,7 +75,8 @@ TEST(OrderStatistics, CoversTheTrueQuantileAbout95PercentOfTheTime) {
     for (int i = 0; i < 2000; ++i) h.record(static_cast<std::int64_t>(exp_ms(rng) * 1e6));
     const auto q = estimate_quantile(h, 99);
     ASSERT_TRUE(q.low && q.high);
-    if (static_cast<double>(*q.low) <= truth_ns * 1.001 && truth_ns <= static_cast<double>(*q.high) * 1.001) ++covered;
+    if (static_cast<double>(*q.low) <= truth_ns * 1.001 && truth_ns <= static_cast<double>(*q.high) * 1.001)
+      ++covered;
   }
   EXPECT_GE(covered, trials * 90 / 100);
   EXPECT_LE(covered, trials * 99 / 100);

@@ -1,5 +1,6 @@
-// Step analysis on constructed interval series: the window, rates, goodput at a deadline, wall-clock throughput,
-// and the steady-state verdict (steady, growing backlog, varying goodput, generator problems, too short).
+// Step analysis on constructed interval series: the window, rates, goodput at a deadline, wall-clock
+// throughput, and the steady-state verdict (steady, growing backlog, varying goodput, generator problems, too
+// short).
 #include "procedures/ramp_step.h"
 
 #include <gtest/gtest.h>
@@ -47,7 +48,8 @@ TEST(RampStep, SteadyStepHasItsRatesPercentilesAndLittlesLaw) {
 // Offered above capacity: every second's requests wait 100 ms longer than the last second's.
 TEST(RampStep, GrowingBacklogIsUnsteady) {
   std::vector<IntervalSpec> specs = ramp_test::steady(0, 6, 100, 0);
-  for (std::size_t i = 0; i < specs.size(); ++i) specs[i].rt_ns = 10'000'000 + static_cast<std::int64_t>(i) * 100'000'000;
+  for (std::size_t i = 0; i < specs.size(); ++i)
+    specs[i].rt_ns = 10'000'000 + static_cast<std::int64_t>(i) * 100'000'000;
   const StepAnalysis a = analyse(ramp_test::run_of(specs), 0, 6, 100);
   EXPECT_EQ(a.state, StepState::unsteady);
   EXPECT_TRUE(mentions(a, "backlog is growing"));

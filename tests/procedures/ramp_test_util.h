@@ -12,8 +12,8 @@ namespace ramp_test {
 
 using namespace openloop;
 
-/// One interval: `ok` successes and `bad_status` other completions (each taking `rt_ns`), `timeouts` (recorded at
-/// `timeout_ns`) and `dropped`; intended is their sum (conservation), every send `late_ns` late.
+/// One interval: `ok` successes and `bad_status` other completions (each taking `rt_ns`), `timeouts`
+/// (recorded at `timeout_ns`) and `dropped`; intended is their sum (conservation), every send `late_ns` late.
 struct IntervalSpec {
   double start_s = 0, length_s = 1;
   std::uint64_t ok = 100, bad_status = 0, timeouts = 0, dropped = 0;

@@ -11,9 +11,10 @@ p99() { awk -v label="$1" 'index($0, label) == 1 { n = 0; for (i = 1; i < NF; i+
 closed=$(p99 "closed loop")
 open=$(p99 "open model")
 [[ -n $closed && -n $open ]] || fail "the table has no closed and open rows"
-assert_cmp "$closed" "<" 20 "closed p99 hides the stall"
-assert_cmp "$open" ">=" 200 "open p99 shows the 500 ms stall"
-assert_cmp "$open" ">=" "$(awk -v c="$closed" 'BEGIN { print 20 * c }')" "open p99 ≫ closed p99"
+# Bounds with room for a busy machine: the closed p99 is ~1 ms on an idle one, the open p99 ~490 ms.
+assert_cmp "$closed" "<" 50 "closed p99 hides the stall"
+assert_cmp "$open" ">=" 250 "open p99 shows the 500 ms stall"
+assert_cmp "$open" ">=" "$(awk -v c="$closed" 'BEGIN { print 10 * c }')" "open p99 ≫ closed p99"
 grep -q "^Same service, same stalls" "$E2E_TMP/out.txt" || fail "the explanation is missing"
 
 port=$(sed -n 's|^lab service on http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$E2E_TMP/out.txt")
