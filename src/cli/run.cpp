@@ -73,6 +73,12 @@ void stamp_context(results::RunResults& r, const engine::RunPlan& plan, std::chr
 // --json, --hlog, --html, each written atomically; the first failure is reported (runtime).
 Result<void> write_outputs(const RunOptions& o, const results::RunResults& r) {
   if (!o.json.empty()) OPENLOOP_TRY_VOID(write_file_atomically(o.json, results::to_json(r).dump(1) + "\n"));
+  return write_report_outputs(o, r);
+}
+
+}  // namespace
+
+Result<void> write_report_outputs(const RunOptions& o, const results::RunResults& r) {
   if (!o.hlog.empty()) {
     const std::string log = OPENLOOP_TRY(report::render_interval_log(r));
     OPENLOOP_TRY_VOID(write_file_atomically(o.hlog, log));
@@ -85,6 +91,8 @@ Result<void> write_outputs(const RunOptions& o, const results::RunResults& r) {
   }
   return {};
 }
+
+namespace {
 
 int run_command(const RunOptions& o) {
   if (is_plan_file(o.url)) return run_plan_file(o);

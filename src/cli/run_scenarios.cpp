@@ -150,6 +150,12 @@ int run_plan_file(const RunOptions& o) {
       return static_cast<int>(ExitCode::runtime);
     }
   }
+  // The .hlog and the HTML report describe the run as a whole (one scenario: that scenario, with its per-request
+  // breakdown; several: the scenarios combined).
+  if (auto written = write_report_outputs(o, all); !written) {
+    fmt::print(stderr, "openloop run: {}\n", written.error().message);
+    return static_cast<int>(ExitCode::runtime);
+  }
   return exit_code_for(all);
 }
 

@@ -15,13 +15,17 @@ namespace openloop::procedures {
 
 /// When a window after the trigger counts as recovered, relative to the baseline (docs/probe.md).
 struct RecoveryCriteria {
-  double min_goodput_fraction =
-      0.95;  ///< goodput ≥ this × baseline goodput (scaled by the window's planned rate)
+  /// Goodput ≥ this × baseline goodput (scaled by the window's planned rate).
+  double min_goodput_fraction = 0.95;
   double max_p99_ratio = 1.10;  ///< p99 ≤ max(ratio × baseline p99, baseline p99 + p99_slack)
   Nanos p99_slack = std::chrono::milliseconds(1);  ///< absorbs scheduler jitter on sub-millisecond baselines
   double max_in_flight_ratio = 2.0;  ///< in flight ≤ max(ratio × baseline, baseline + in_flight_slack)
   double in_flight_slack = 1.0;      ///< requests; a baseline of 0.3 in flight may read 1.3 without alarm
   double max_amplification_ratio = 1.05;  ///< attempts per request ≤ ratio × the baseline's
+  /// Added to the p99 bound (and offered × it to the in-flight bound); negative tightens. The probe uses
+  /// ±(the generator's send-lateness p99) to ask whether its own lateness could have decided a verdict.
+  /// Normally 0.
+  Nanos lateness_allowance{0};
   nlohmann::json describe() const;
 };
 

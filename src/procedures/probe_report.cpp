@@ -43,7 +43,7 @@ std::string run_text(const ProbeRun& run, std::size_t index, std::size_t of) {
     out += fmt::format("baseline SLO {}: {} (measured {})\n", s.slo.text,
                        s.evaluated && s.met ? "met" : "MISSED", s.measured_text);
   }
-  out += "\n" + o.sentence + "\n";
+  out += fmt::format("\n{}\n", o.sentence);
   for (const Signal& s : o.signals) out += fmt::format("  signal: {}: {}\n", s.name, s.text);
   for (const auto& n : o.notes) out += "  note: " + n + "\n";
   for (const auto& a : run.lab_actions) out += "  lab: " + a + "\n";
@@ -104,7 +104,7 @@ std::string render_probe_text(const ProbeReport& r) {
       fmt::format("openloop probe metastable: {} at {}; trigger {}; window {}\n", r.target,
                   rate_of(s.base_rate), describe(s.trigger, s.trigger_for), format_duration(s.window));
   for (std::size_t i = 0; i < r.runs.size(); ++i) out += run_text(r.runs[i], i, r.runs.size());
-  if (r.runs.size() > 1) out += "\n" + overall_sentence(r) + "\n";
+  if (r.runs.size() > 1) out += fmt::format("\n{}\n", overall_sentence(r));
   return out;
 }
 

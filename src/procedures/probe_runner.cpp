@@ -252,6 +252,7 @@ Result<RunFacts> facts_of(ProbeRun& run, const ProbePlan& plan, const ProbeConte
   facts.valid = applied.valid;
   facts.reasons = applied.reasons;
   facts.interrupted = run.results.interrupted;
+  facts.timeout_s = run.results.info.timeout_s;
   facts.stopped_after_recovery = stopped_early;
   facts.lab = run.lab;
   if (!ctx.slos.empty()) {

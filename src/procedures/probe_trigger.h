@@ -20,8 +20,8 @@ struct Trigger {
   double rate = 0;      ///< load: offered requests/s during the trigger phase
   Nanos length{0};      ///< stall:D: the stall's length (0 for a bare "stall": the trigger phase's length)
   Nanos dependency{0};  ///< dependency: the amount
-  bool relative =
-      false;  ///< dependency:+D raises the current dependency time by D; dependency:D sets it to D
+  /// dependency:+D raises the current dependency time by D; dependency:D sets it to D.
+  bool relative = false;
 
   /// True when the trigger acts through the lab's control endpoint (stall, dependency).
   bool needs_lab() const { return kind != Kind::load; }

@@ -2,6 +2,7 @@
 // sentence.
 #include "procedures/probe_verdict.h"
 #include "procedures/probe_format.h"
+#include "procedures/probe_lateness.h"
 
 #include <algorithm>
 #include <cmath>
@@ -70,17 +71,6 @@ std::vector<std::string> inconclusive_reasons(const ProbePlan& plan, const std::
     why.push_back("the probe was interrupted before the observe phase ended");
   }
   for (const auto& r : facts.reasons) why.push_back("the generator did not apply the plan: " + r);
-  for (const Phase& p : plan.phases) {
-    if (p.kind == Phase::Kind::trigger)
-      continue;  // only the phases compared with each other must be sent on time
-    const Stats s = stats_of(span_of(samples, p.start, p.end()));
-    // The run verdict's bound, per phase at its own rate: max(1 ms, 10 % of the mean gap between arrivals).
-    const double bound_ns = std::max(1e6, 0.1e9 / p.rate);
-    if (s.intended > 0 && static_cast<double>(s.lateness_p99_ns) > bound_ns) {
-      why.push_back(fmt::format("the generator sent late during {}: send-lateness p99 {} > {}", p.name(),
-                                ms(s.lateness_p99_ns), ms(static_cast<std::int64_t>(bound_ns))));
-    }
-  }
   for (const auto& p : baseline.problems) why.push_back("the baseline was not steady: " + p);
   for (const auto& f : facts.baseline_slo_failures) why.push_back("the baseline missed an SLO: " + f);
   return why;
@@ -273,6 +263,28 @@ void conclude_not_recovered_at_base(const ProbePlan& plan, const std::vector<Sam
       signals_text(out.signals));
 }
 
+// A late generator shifts every response time it measures: the verdict stands, with a note, when it holds for
+// any such shift; otherwise it is INCONCLUSIVE.
+void weigh_lateness(const ProbePlan& plan, const std::vector<Sample>& samples, const RunFacts& facts,
+                    ProbeOutcome& out) {
+  const Lateness late = lateness_of(plan, samples);
+  if (late.problems.empty()) return;
+  if (auto why = lateness_decides(plan, samples, out, late, facts.timeout_s)) {
+    out.notes.push_back("without the generator's lateness the verdict would read: " + out.sentence);
+    out.verdict = ProbeVerdict::inconclusive;
+    out.sentence = "INCONCLUSIVE: " + *why;
+    out.recovery_s.reset();
+    out.recovered_rate.reset();
+    return;
+  }
+  std::string problems;
+  for (const auto& p : late.problems) problems += (problems.empty() ? "" : "; ") + p;
+  out.notes.push_back(
+      fmt::format("the generator sent late ({}); the verdict holds for any shift of response times "
+                  "within ±{}",
+                  problems, ms(late.worst_p99_ns)));
+}
+
 }  // namespace
 
 const char* to_string(ProbeVerdict v) {
@@ -326,10 +338,11 @@ ProbeOutcome classify(const ProbePlan& plan, const std::vector<Sample>& samples,
     out.sentence =
         fmt::format("RECOVERED {:.0f}s after the trigger ended: {}", *out.recovery_s, window_text(*w));
     out.healthy_window = std::move(w);
-    return out;
+  } else {
+    if (out.last_base_window) out.signals = signals_of(plan, samples, facts, *out.last_base_window, base);
+    conclude_not_recovered_at_base(plan, samples, out);
   }
-  if (out.last_base_window) out.signals = signals_of(plan, samples, facts, *out.last_base_window, base);
-  conclude_not_recovered_at_base(plan, samples, out);
+  weigh_lateness(plan, samples, facts, out);
   return out;
 }
 

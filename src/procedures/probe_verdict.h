@@ -28,15 +28,16 @@ struct LabSample {
 
 /// What else is known about the run besides its intervals.
 struct RunFacts {
-  /// Did the generator apply the plan (drops, sent share, CPU: results::judge without its whole-run
-  /// send-lateness bound, which classify() applies per compared phase instead)?
+  /// Did the generator apply the plan? Drops, sent share, CPU: results::judge without its whole-run
+  /// send-lateness bound; send lateness is weighed per compared phase by classify() instead.
   bool valid = true;
   std::vector<std::string> reasons;  ///< why not
   bool interrupted = false;          ///< stopped by the user (not by the probe itself)
-  bool stopped_after_recovery =
-      false;  ///< the probe skipped the descending steps once recovered at the base load
-  std::vector<std::string>
-      baseline_slo_failures;   ///< --slo objectives the baseline missed ("p99<=5ms: 7.2ms")
+  double timeout_s = 0;              ///< the client's deadline (0: unknown)
+  /// The probe skipped the descending steps once recovered at the base load.
+  bool stopped_after_recovery = false;
+  /// --slo objectives the baseline missed ("p99<=5ms (measured 7.2ms)").
+  std::vector<std::string> baseline_slo_failures;
   std::vector<LabSample> lab;  ///< empty when the lab was not polled
 };
 
@@ -75,11 +76,11 @@ std::optional<WindowJudgement> first_recovered(const std::vector<Sample>& sample
                                                Nanos window, const Stats& baseline, double base_rate,
                                                const RecoveryCriteria& c);
 
-/// Classifies one run. INCONCLUSIVE when the run was invalid, the generator sent late in a phase other than
-/// the trigger (send-lateness p99 > max(1 ms, 10 % of the phase's mean gap)), the run was interrupted before
-/// the observe phase ended, or the baseline was not steady or missed an SLO; otherwise RECOVERED (first
-/// healthy window in observe), RECOVERED-AT-LOWER-LOAD (first healthy window in a descending step) or
-/// METASTABLE (none), with signals.
+/// Classifies one run. INCONCLUSIVE when the generator did not apply the plan, the run was interrupted before
+/// the observe phase ended, the baseline was not steady or missed an SLO, or the generator's send lateness in
+/// a compared phase could have decided the verdict (probe_lateness.h); otherwise RECOVERED (first healthy
+/// window in observe), RECOVERED-AT-LOWER-LOAD (first healthy window in a descending step) or METASTABLE
+/// (none), with signals.
 ProbeOutcome classify(const ProbePlan& plan, const std::vector<Sample>& samples, const RunFacts& facts);
 
 }  // namespace openloop::procedures

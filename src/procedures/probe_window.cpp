@@ -158,14 +158,17 @@ WindowJudgement judge_window(std::span<const Sample> window, double rate, const 
   const double goodput_bound = c.min_goodput_fraction * baseline.goodput * ratio(rate, base_rate);
   w.checks.push_back(make_check("goodput", s.goodput, goodput_bound, true,
                                 fmt::format("goodput {} ≥ {}", rate_of(s.goodput), rate_of(goodput_bound))));
-  const double p99_bound =
-      std::max(c.max_p99_ratio * static_cast<double>(baseline.p99_ns),
-               static_cast<double>(baseline.p99_ns) + static_cast<double>(c.p99_slack.count()));
+  const double allowance_ns = static_cast<double>(c.lateness_allowance.count());
+  const double p99_bound = std::max(
+      0.0, std::max(c.max_p99_ratio * static_cast<double>(baseline.p99_ns),
+                    static_cast<double>(baseline.p99_ns) + static_cast<double>(c.p99_slack.count())) +
+               allowance_ns);
   w.checks.push_back(
       make_check("p99", static_cast<double>(s.p99_ns), p99_bound, false,
                  fmt::format("p99 {} ≤ {}", ms(s.p99_ns), ms(static_cast<std::int64_t>(p99_bound)))));
-  const double flight_bound =
-      std::max(c.max_in_flight_ratio * baseline.in_flight, baseline.in_flight + c.in_flight_slack);
+  const double flight_bound = std::max(
+      0.0, std::max(c.max_in_flight_ratio * baseline.in_flight, baseline.in_flight + c.in_flight_slack) +
+               s.offered * allowance_ns / 1e9);
   w.checks.push_back(make_check("in flight", s.in_flight, flight_bound, false,
                                 fmt::format("in flight {:.1f} ≤ {:.1f}", s.in_flight, flight_bound)));
   const double amp_bound = c.max_amplification_ratio * baseline.amplification;

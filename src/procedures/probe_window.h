@@ -23,8 +23,8 @@ struct Sample {
   double start_s = 0;  ///< since the start of measurement
   double length_s = 1;
   results::Counters counters;
-  hdr::Histogram response_time =
-      results::make_latency_histogram();  ///< ns, timeouts censored at the deadline
+  /// Nanoseconds, timeouts censored at the deadline.
+  hdr::Histogram response_time = results::make_latency_histogram();
   hdr::Histogram send_lateness = results::make_latency_histogram();  ///< ns: actual send − intended time
   /// Attempts sent for this interval's requests, retries included (results::Counters::attempts; `sent` for
   /// files written before attempts were counted). Amplification is attempts / sent.
@@ -48,8 +48,8 @@ struct Stats {
   double in_flight = 0;  ///< Little's law: offered × mean response time (requests in the system)
   double timeout_fraction = 0, not_ok_fraction = 0;  ///< timeouts; everything but ok
   double dropped_fraction = 0;
-  double amplification =
-      1;  ///< attempts / logical requests sent (1 without retries or when nothing was sent)
+  /// Attempts / logical requests sent (1 without retries or when nothing was sent).
+  double amplification = 1;
   std::int64_t lateness_p99_ns = 0;  ///< the generator's send lateness, p99
   nlohmann::json to_json() const;
 };
@@ -81,8 +81,8 @@ WindowJudgement judge_window(std::span<const Sample> window, double rate, const 
 struct BaselineJudgement {
   Stats stats;
   bool steady = false;
-  std::vector<std::string>
-      problems;  ///< why not steady, one sentence each with the measured value and the bound
+  /// Why not steady, one sentence each with the measured value and the bound.
+  std::vector<std::string> problems;
 };
 
 /// Steady: goodput ≥ 95 % of offered (the base load is served); per-second goodput varies by at most

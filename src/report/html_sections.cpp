@@ -289,7 +289,18 @@ std::string latency_section(const ReportInput& in) {
          "schedule to its response: what a user arriving then experienced, including any wait before it could be "
          "sent. <b>Service time</b> runs from the actual send: what most load tools report. <b>Send lateness</b> is "
          "the generator's own delay in sending; it should stay tiny. pN is the time N% of requests stayed under "
-         "(p99: all but the slowest 1 in 100). Timeouts count at the deadline.</p>\n</section>\n";
+         "(p99: all but the slowest 1 in 100). Timeouts count at the deadline.</p>\n";
+  if (r.by_request.size() > 1) {
+    out += "<h3>By request</h3>\n<table class=\"latency\">\n<tr><th>request (response time)</th><th>p50</th><th>p90</th>"
+           "<th>p99</th><th>p99.9</th><th>p99.99</th><th>max</th><th>mean</th><th>count</th></tr>\n";
+    for (std::size_t i = 0; i < r.by_request.size(); ++i) {
+      const std::string& name = i < r.info.request_names.size() ? r.info.request_names[i] : r.by_request[i].name;
+      out += latency_row(name, LatencySummary::of(r.by_request[i].response_time));
+    }
+    out += "</table>\n<p class=\"caption\">Each named request of the plan on its own, measured the same way; the "
+           "totals above are the same requests together (histograms added, never averaged).</p>\n";
+  }
+  out += "</section>\n";
   return out;
 }
 

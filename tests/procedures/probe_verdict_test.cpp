@@ -220,6 +220,51 @@ TEST(ProbeVerdict, GeneratorProblemsInterruptionsAndBaselineSloMissesAreInconclu
   EXPECT_EQ(classify(plan(), cut.samples, interrupted).verdict, ProbeVerdict::inconclusive);
 }
 
+/// `s` with every request sent `late` after its intended time.
+Sample late(Sample s, Nanos late) {
+  s.send_lateness.record(late.count(), static_cast<std::int64_t>(s.counters.sent));
+  return s;
+}
+
+TEST(ProbeVerdict, ALateGeneratorLeavesAClearFailureStandingWithANote) {
+  Series x;
+  x.add(10, [](int) { return late(second(100, 10ms), 5ms); }).add(5, overloaded);
+  x.add(20, [](int) { return late(second(0, 0ns, 100), 5ms); });
+  RunFacts facts;
+  facts.timeout_s = 5;
+  const ProbeOutcome o = classify(plan(), x.samples, facts);
+  EXPECT_EQ(o.verdict, ProbeVerdict::metastable) << o.sentence;
+  ASSERT_FALSE(o.notes.empty());
+  EXPECT_NE(o.notes.back().find("holds for any shift"), std::string::npos) << o.notes.back();
+}
+
+TEST(ProbeVerdict, LatenessThatCouldDecideTheVerdictMakesItInconclusive) {
+  RunFacts facts;
+  facts.timeout_s = 5;
+  // Missed by 1 ms at p99 (bound 11 ms) while the generator was 5 ms late: it could be the generator's doing.
+  Series missed;
+  missed.add(10, [](int) { return second(100, 10ms); }).add(5, overloaded);
+  missed.add(20, [](int) { return late(second(100, 12ms), 5ms); });
+  ProbeOutcome o = classify(plan(), missed.samples, facts);
+  EXPECT_EQ(o.verdict, ProbeVerdict::inconclusive) << o.sentence;
+  EXPECT_NE(o.sentence.find("margin that decided"), std::string::npos) << o.sentence;
+  EXPECT_NE(o.notes.back().find("METASTABLE"), std::string::npos);
+  // Recovered with 0.1 ms to spare against a baseline the generator inflated by 5 ms.
+  Series close;
+  close.add(10, [](int) { return late(second(100, 10ms), 5ms); }).add(5, overloaded);
+  close.add(20, [](int) { return second(100, 10900us); });
+  o = classify(plan(), close.samples, facts);
+  EXPECT_EQ(o.verdict, ProbeVerdict::inconclusive) << o.sentence;
+  EXPECT_FALSE(o.recovery_s);
+  // Lateness of 10 % of the timeout or more turns into timeouts: never trusted.
+  Series slow;
+  slow.add(10, [](int) { return late(second(100, 10ms), 600ms); }).add(5, overloaded);
+  slow.add(20, [](int) { return late(second(0, 0ns, 100), 600ms); });
+  o = classify(plan(), slow.samples, facts);
+  EXPECT_EQ(o.verdict, ProbeVerdict::inconclusive) << o.sentence;
+  EXPECT_NE(o.sentence.find("10% or more of the 5s timeout"), std::string::npos) << o.sentence;
+}
+
 TEST(ProbeVerdict, SkippedDescendingStepsAreMarkedAfterAnEarlyStop) {
   Series x;
   x.add(10, healthy).add(5, overloaded).add(20, healthy);  // the run stopped before its two steps

@@ -23,6 +23,13 @@ for plan in "$E2E_TMP"/examples/*.yaml; do
   echo "  $name: $n scenario(s), $(json "$r" .summary.counts.intended) requests, verdict $(json "$r" .verdict.valid)"
 done
 [[ $(jq '.warnings | length' "$E2E_TMP/open-zipf.json") == 0 ]] || fail "zipf keys: no single-key warning"
+# Per-request breakdown in every output: JSON, terminal, HTML report.
+assert_cmp "$(jq '.summary.by_request | length' "$E2E_TMP/sessions.json")" == 3 "sessions.json: three requests broken down"
+grep -q 'view_item' "$E2E_TMP/sessions.txt" || fail "terminal summary breaks down by request"
+code=0
+"$OPENLOOP" run "$E2E_TMP/examples/sessions.yaml" -q --html "$E2E_TMP/s.html" >/dev/null 2>&1 || code=$?
+[[ $code == 0 || $code == 3 ]] || fail "sessions with --html: exit $code"
+grep -q 'By request' "$E2E_TMP/s.html" && grep -q 'view_item' "$E2E_TMP/s.html" || fail "HTML report breaks down by request"
 "$OPENLOOP" run "$LAB_URL/item/42" --rate 200/s --duration 1s --json "$E2E_TMP/one.json" >/dev/null || true
 json "$E2E_TMP/one.json" '.warnings[]' | grep -qi 'cache' || fail "a one-URL run warns it may have measured a cache"
 pass "every example runs against the lab"
