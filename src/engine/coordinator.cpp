@@ -153,6 +153,11 @@ Result<std::vector<results::RunResults>> run_all(const std::vector<RunPlan>& pla
       collect(p, scratch);
       finalized += p.aggregator->finalized();
     }
+    for (auto& p : runs) {
+      std::uint64_t in_flight = 0;
+      for (auto& w : p.workers) in_flight += w->in_flight();
+      p.aggregator->set_in_flight(in_flight);
+    }
     if (progress && finalized != reported) {
       reported = finalized;
       std::vector<const results::RunResults*> so_far;

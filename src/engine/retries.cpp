@@ -294,6 +294,7 @@ void Worker::link(Connection& c, SteadyTime deadline) {
   (c.next != nullptr ? c.next->prev : m_tail) = &c;
   (after != nullptr ? after->next : m_head) = &c;
   c.list = Connection::List::by_deadline;
+  ++m_linked;
 }
 
 void Worker::link_timed(Connection& c, SteadyTime deadline) {
@@ -305,6 +306,7 @@ void Worker::link_timed(Connection& c, SteadyTime deadline) {
   if (m_timed != nullptr) m_timed->prev = &c;
   m_timed = &c;
   c.list = Connection::List::by_timer;
+  ++m_linked;
   ++c.generation;
   m_timers.schedule(deadline, &m_retry_timers, cookie(true, c.id, c.generation));
 }
@@ -324,6 +326,7 @@ void Worker::unlink(Connection& c) {
   }
   c.prev = c.next = nullptr;
   c.list = Connection::List::none;
+  --m_linked;
 }
 
 }  // namespace openloop::engine

@@ -127,6 +127,7 @@ void Worker::run() {
       hand_over(false);
       m_next_handover = now + k_handover_period;
     }
+    m_in_flight_now.store(m_linked + m_queue_size, std::memory_order_relaxed);
     m_loop->poll(next_wakeup());
   }
   stop_users();

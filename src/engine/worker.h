@@ -65,6 +65,8 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
   void take_intervals(std::vector<results::IntervalStats>& out);
   /// True once run() has handed over its last interval.
   bool done() const { return m_done.load(std::memory_order_acquire); }
+  /// Requests in flight or queued, as of this worker's last loop round (thread-safe, approximate).
+  std::uint64_t in_flight() const { return m_in_flight_now.load(std::memory_order_relaxed); }
   const WorkerReport& report() const { return m_report; }
 
   // ConnectionOwner
@@ -221,6 +223,8 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
   std::vector<results::IntervalStats> m_finished;  // scratch, reused
   SteadyTime m_next_handover{};
   std::atomic<bool> m_done{false};
+  std::uint64_t m_linked = 0;                     // requests on the in-flight list
+  std::atomic<std::uint64_t> m_in_flight_now{0};  // published once per loop round for the live view
   WorkerReport m_report;
 };
 

@@ -24,6 +24,8 @@ class Aggregator {
   std::size_t finalized() const { return m_results.intervals.size(); }
   /// The results so far (intervals, totals and histograms of finalized intervals).
   const RunResults& results() const { return m_results; }
+  /// Records how many requests are in flight now, for the live view (RunResults::in_flight_now).
+  void set_in_flight(std::uint64_t n) { m_results.in_flight_now = n; }
   /// Finalizes whatever is left (end of run) and returns the results; `measured_s` is the measured period.
   RunResults finish(double measured_s);
 

@@ -93,6 +93,8 @@ struct RunResults {
   GeneratorStats generator;
   double measured_s = 0;      ///< actual measured period (shorter when interrupted)
   bool interrupted = false;
+  /// While the run goes (live view only, not saved): requests in flight or queued at the last progress report.
+  std::uint64_t in_flight_now = 0;
   Verdict verdict;
   /// One example message per error kind that occurred (kind name → message), e.g. {"tls", "certificate verify
   /// failed: self-signed certificate"}.
