@@ -38,14 +38,7 @@ void Aggregator::finalize(Pending& p) {
   r.start_s = static_cast<double>(s.index) * to_seconds(m_length);
   r.length_s = to_seconds(m_length);
   r.counters = s.counters;
-  r.response_time = LatencySummary::of(s.response_time);
-  r.service_time = LatencySummary::of(s.service_time);
-  r.send_lateness = LatencySummary::of(s.send_lateness);
-  r.response_time_hist = hdr::to_compressed_base64(s.response_time);
-  r.service_time_hist = hdr::to_compressed_base64(s.service_time);
-  r.send_lateness_hist = hdr::to_compressed_base64(s.send_lateness);
-  r.attempt_time = LatencySummary::of(s.attempt_time);
-  r.attempt_time_hist = hdr::to_compressed_base64(s.attempt_time);
+  set_latencies(r, s.response_time, s.service_time, s.send_lateness, s.attempt_time);
   r.flows = s.flows;
   r.session_time = LatencySummary::of(s.session_time);
   for (std::size_t i = 0; i < s.by_request.size(); ++i) {

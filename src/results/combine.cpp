@@ -81,14 +81,7 @@ RunResults combine_scenarios(const std::vector<ScenarioResults>& scenarios) {
     r.length_s = slot.length_s;
     r.counters = slot.counters;
     r.flows = slot.flows;
-    r.response_time = LatencySummary::of(slot.rt);
-    r.service_time = LatencySummary::of(slot.st);
-    r.send_lateness = LatencySummary::of(slot.sl);
-    r.response_time_hist = hdr::to_compressed_base64(slot.rt);
-    r.service_time_hist = hdr::to_compressed_base64(slot.st);
-    r.send_lateness_hist = hdr::to_compressed_base64(slot.sl);
-    r.attempt_time = LatencySummary::of(slot.at);
-    r.attempt_time_hist = hdr::to_compressed_base64(slot.at);
+    set_latencies(r, slot.rt, slot.st, slot.sl, slot.at);
     out.intervals.push_back(std::move(r));
   }
   // Judge the combined run as if it were one; every scenario's own reasons are kept too.

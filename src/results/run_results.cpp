@@ -1,6 +1,7 @@
 // Summaries and derived rates of a run.
 #include "results/run_results.h"
 
+#include "hdr/codec.h"
 #include "results/interval_stats.h"
 
 namespace openloop::results {
@@ -23,6 +24,18 @@ RunResults::RunResults()
     : response_time(make_latency_histogram()),
       service_time(make_latency_histogram()),
       send_lateness(make_latency_histogram()) {}
+
+void set_latencies(IntervalResult& r, const hdr::Histogram& response_time, const hdr::Histogram& service_time,
+                   const hdr::Histogram& send_lateness, const hdr::Histogram& attempt_time) {
+  r.response_time = LatencySummary::of(response_time);
+  r.service_time = LatencySummary::of(service_time);
+  r.send_lateness = LatencySummary::of(send_lateness);
+  r.attempt_time = LatencySummary::of(attempt_time);
+  r.response_time_hist = hdr::to_compressed_base64(response_time);
+  r.service_time_hist = hdr::to_compressed_base64(service_time);
+  r.send_lateness_hist = hdr::to_compressed_base64(send_lateness);
+  r.attempt_time_hist = hdr::to_compressed_base64(attempt_time);
+}
 
 namespace {
 double per_second(std::uint64_t n, double s) { return s > 0 ? static_cast<double>(n) / s : 0.0; }

@@ -36,6 +36,10 @@ struct IntervalResult {
   std::vector<Counters> by_request;  ///< per request (index as RunInfo::request_names); empty with one request
 };
 
+/// Fills an interval's latency summaries and its compressed V2 base64 histograms from the four histograms.
+void set_latencies(IntervalResult& r, const hdr::Histogram& response_time, const hdr::Histogram& service_time,
+                   const hdr::Histogram& send_lateness, const hdr::Histogram& attempt_time);
+
 /// One named request's totals over the measured period.
 struct RequestTotals {
   std::string name;
