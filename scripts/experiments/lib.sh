@@ -28,6 +28,7 @@ fi
 # start_lab ARGS...: a fresh lab on a free loopback port; sets LAB_URL and LAB_T0 (epoch ns when it started).
 start_lab() {
   stop_lab
+  : >"$EXP_DIR/lab.out"  # now, not in the child after the fork: a stale "listening" line would name the last lab
   "${PRIO[@]}" "$OPENLOOP" lab --listen 127.0.0.1:0 "$@" >"$EXP_DIR/lab.out" 2>&1 &
   LAB_PID=$!
   LAB_T0=$(date +%s%N)

@@ -59,12 +59,13 @@ constexpr std::string_view k_probe_js = R"JS((function () {
         line('offered', '#7a7a7a', 'rate', fmtRate, { dash: [6, 4], width: 1.5 }),
         line('throughput', '#2f7ed8', 'rate', fmtRate),
         line('goodput', '#2a9d4b', 'rate', fmtRate),
+        line('attempts (retries included)', '#8e5ad6', 'rate', fmtRate, { dash: [4, 2], width: 1.5 }),
         line('p99', '#e8850c', 'ms', fmtMs, { dash: [2, 3] })],
       axes: [{ label: 'seconds since the start of measurement' }, { scale: 'rate', label: 'requests per second', size: 70 },
         { scale: 'ms', side: 1, label: 'p99 response time', size: 70, grid: { show: false }, values: function (u, v) { return v.map(fmtMs); } }],
       hooks: { drawClear: [shade(run)], draw: [function () { drawn++; root.setAttribute('data-probe-charts-drawn', String(drawn)); }] }
     };
-    new uPlot(opts, [run.t, run.offered, run.throughput, run.goodput, run.p99.map(function (v) { return v == null ? null : Math.max(v, 0.001); })], el);
+    new uPlot(opts, [run.t, run.offered, run.throughput, run.goodput, run.attempts, run.p99.map(function (v) { return v == null ? null : Math.max(v, 0.001); })], el);
   });
 })();)JS";
 
@@ -111,20 +112,25 @@ std::string run_panel(const ProbeRun& run, std::size_t i, std::size_t n) {
       "<section class=\"panel chart\"><h2>{}</h2>\n{}{}\n{}"
       "<div class=\"probe-plot\" style=\"width:100%;min-height:320px\" id=\"probe-chart-{}\"></div>\n<p "
       "class=\"caption\">Offered (dashed), "
-      "throughput and goodput per second of intended time, p99 on the right axis. Shaded: the phases "
+      "throughput, goodput and attempts (retries included) per second of intended time, p99 on the right "
+      "axis. Shaded: the phases "
       "(green baseline, red trigger, blue observe, purple descending steps); the dashed green box is the "
       "first window that met every recovery criterion.</p></section>\n",
       heading, sentence, signals.empty() ? "" : "<ul>" + signals + "</ul>", phase_table(run), i);
 }
 
 nlohmann::json chart_json(const ProbeRun& run) {
-  nlohmann::json t = nlohmann::json::array(), offered = t, throughput = t, goodput = t, p99 = t, phases = t;
+  nlohmann::json t = nlohmann::json::array(), offered = t, throughput = t, goodput = t, attempts = t, p99 = t,
+                 phases = t;
   for (const auto& in : run.results.intervals) {
     const double len = in.length_s > 0 ? in.length_s : 1;
     t.push_back(in.start_s + len / 2);
     offered.push_back(static_cast<double>(in.counters.intended) / len);
     throughput.push_back(static_cast<double>(in.counters.completed) / len);
     goodput.push_back(static_cast<double>(in.counters.ok) / len);
+    // Files written before attempts were counted hold 0: one attempt per request sent.
+    const auto tries = in.counters.attempts > 0 ? in.counters.attempts : in.counters.sent;
+    attempts.push_back(static_cast<double>(tries) / len);
     p99.push_back(in.response_time.count > 0 ? nlohmann::json(static_cast<double>(in.response_time.p99) / 1e6)
                                              : nlohmann::json());
   }
@@ -135,8 +141,13 @@ nlohmann::json chart_json(const ProbeRun& run) {
                       {"start", to_seconds(row.phase.start)},
                       {"end", to_seconds(row.phase.end())}});
   }
-  nlohmann::json out = {{"t", t},     {"offered", offered}, {"throughput", throughput}, {"goodput", goodput},
-                        {"p99", p99}, {"phases", phases}};
+  nlohmann::json out = {{"t", t},
+                        {"offered", offered},
+                        {"throughput", throughput},
+                        {"goodput", goodput},
+                        {"attempts", attempts},
+                        {"p99", p99},
+                        {"phases", phases}};
   const auto& w = run.outcome.healthy_window;
   out["healthy"] = w ? nlohmann::json::array({w->start_s, w->end_s}) : nlohmann::json();
   return out;

@@ -141,6 +141,13 @@ nlohmann::json probe_json(const ProbeReport& r) {
     runs.push_back(std::move(one));
   }
   const auto& first = r.runs.empty() ? nullptr : &r.runs.front().outcome;
+  // The signals of the first run that reached the overall verdict: what the sentence is about.
+  nlohmann::json signals = nlohmann::json::array();
+  for (const auto& run : r.runs) {
+    if (run.outcome.verdict != overall_verdict(r)) continue;
+    for (const Signal& s : run.outcome.signals) signals.push_back({{"name", s.name}, {"text", s.text}});
+    break;
+  }
   return {{"schema", k_probe_schema},
           {"procedure", "metastable"},
           {"target", r.target},
@@ -150,6 +157,7 @@ nlohmann::json probe_json(const ProbeReport& r) {
           {"recovery_s", first != nullptr && first->recovery_s && r.runs.size() == 1
                              ? nlohmann::json(*first->recovery_s)
                              : nlohmann::json()},
+          {"signals", signals},
           {"interrupted", r.interrupted},
           {"probe", r.plan.describe()},
           {"runs", runs}};

@@ -43,7 +43,7 @@ struct Stats {
   double seconds = 0;
   std::uint64_t intended = 0;
   double offered = 0, throughput = 0, goodput = 0;  ///< requests/s: intended, completed, ok
-  std::int64_t p50_ns = 0, p99_ns = 0, max_ns = 0;
+  std::int64_t p50_ns = 0, p90_ns = 0, p99_ns = 0, max_ns = 0;
   double mean_ns = 0;
   double in_flight = 0;  ///< Little's law: offered × mean response time (requests in the system)
   double timeout_fraction = 0, not_ok_fraction = 0;  ///< timeouts; everything but ok
@@ -87,8 +87,8 @@ struct BaselineJudgement {
 
 /// Steady: goodput ≥ 95 % of offered (the base load is served); per-second goodput varies by at most
 /// max(10 %, 3/√n) (n = requests per interval: Poisson noise); the halves agree (goodput within max(10 %,
-/// 3·√(2/m)), m = requests in a half; p99 of the second ≤ 2 × the first's + 1 ms; in flight of the second ≤ 2
-/// × the first's + 1).
+/// 3·√(2/m)), m = requests in a half; p99 of the second ≤ 2 × the first's + 1 ms, or the p90 below 1,000
+/// requests per half, the median below 100; in flight of the second ≤ 2 × the first's + 1).
 BaselineJudgement judge_baseline(std::span<const Sample> baseline);
 
 }  // namespace openloop::procedures

@@ -92,6 +92,9 @@ assert_conserved() {
 
 # start_lab ARGS...: starts `openloop lab` on a free loopback port with ARGS; sets LAB_URL (http://127.0.0.1:PORT).
 start_lab() {
+  # Empty the files first: the child truncates them only after the fork (a second lab would read the first's port).
+  : >"$E2E_TMP/lab.out"
+  : >"$E2E_TMP/lab.err"
   "$OPENLOOP" lab --listen 127.0.0.1:0 "$@" >"$E2E_TMP/lab.out" 2>"$E2E_TMP/lab.err" &
   E2E_PIDS+=($!)
   local port=

@@ -1,7 +1,10 @@
 // The probe's trigger syntax, dependency arithmetic, phase layout and the staircase it runs as one profile.
 #include <gtest/gtest.h>
 
+#include "hdr/codec.h"
 #include "procedures/probe_plan.h"
+#include "procedures/probe_runner.h"
+#include "results/slo.h"
 #include "workload/rate_profile.h"
 
 namespace openloop::procedures {
@@ -132,6 +135,30 @@ TEST(ProbePlan, RefusesPlansThatCannotBeJudged) {
   s.descend = 1;
   s.descend_for = 10s;
   refused(s, "--descend-for");
+}
+
+TEST(ProbeRunner, PhaseResultsCutThePhaseOutOfTheRunForItsSlos) {
+  results::RunResults r;
+  r.info.request_names = {"GET /"};
+  for (int i = 0; i < 6; ++i) {
+    results::IntervalResult in;
+    in.start_s = i;
+    in.counters.intended = in.counters.sent = in.counters.completed = in.counters.ok = 100;
+    hdr::Histogram h = results::make_latency_histogram();
+    h.record(Nanos(i < 3 ? 2ms : 900ms).count(), 100);  // the last three seconds are slow
+    in.response_time_hist = hdr::to_compressed_base64(h);
+    r.intervals.push_back(in);
+  }
+  const auto base = phase_results(r, 0s, 3s);
+  ASSERT_TRUE(base) << base.error().message;
+  EXPECT_EQ(base->intervals.size(), 3U);
+  EXPECT_EQ(base->totals.intended, 300U);
+  EXPECT_DOUBLE_EQ(base->measured_s, 3.0);
+  const auto slos = results::evaluate_slos({*results::parse_slo("p99<=5ms")}, *base);
+  ASSERT_EQ(slos.size(), 1U);
+  EXPECT_TRUE(slos[0].evaluated && slos[0].met) << slos[0].measured_text;
+  const auto all = phase_results(r, 0s, 6s);
+  EXPECT_FALSE(results::evaluate_slos({*results::parse_slo("p99<=5ms")}, *all)[0].met);
 }
 
 }  // namespace

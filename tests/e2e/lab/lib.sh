@@ -29,6 +29,10 @@ pass() { echo "ok: $*"; }
 
 # start_lab ARGS...: starts the lab on 127.0.0.1:0 with ARGS and waits (≤ 5 s) for its "listening" line.
 start_lab() {
+  # Empty the files first: the child truncates them only after the fork, and until then a restarted lab's
+  # "listening" line would still be the previous lab's.
+  : >"$TMP/lab.out"
+  : >"$TMP/lab.err"
   "$OPENLOOP" lab --listen 127.0.0.1:0 "$@" >"$TMP/lab.out" 2>"$TMP/lab.err" &
   LAB_PID=$!
   LAB_STARTED=$(date +%s%N)

@@ -33,4 +33,12 @@ assert_conserved r.json
 assert_cmp "$(json r.json '.intervals | length')" ">=" 15 "the run's intervals cover every phase"
 grep -q 'RECOVERED' p.html && grep -q 'openloop-probe-data' p.html || fail "HTML report lacks the probe section"
 grep -q '^RECOVERED .* after the trigger ended' p.txt || fail "terminal verdict sentence"
+if [[ -x /usr/bin/chromium ]]; then  # the page draws offline: the run report's charts and the probe's own
+  timeout 60 /usr/bin/chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync --user-data-dir="$E2E_TMP/profile" \
+    --virtual-time-budget=5000 --dump-dom "file://$E2E_TMP/p.html" >p.dom 2>/dev/null || fail "chromium exit $?"
+  root=$(grep -o '<html[^>]*>' p.dom | head -1)
+  [[ $root == *'data-probe-charts-drawn="1"'* && $root == *'data-charts-drawn="4"'* ]] || fail "charts: $root"
+  [[ $root != *data-errors* ]] || fail "script errors: $root"
+fi
 pass "bounded LIFO + shedding: $(grep '^RECOVERED' p.txt | cut -c1-60)..."
