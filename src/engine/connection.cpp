@@ -157,11 +157,10 @@ void Connection::continue_handshake() {
 void Connection::send() {
   const std::string_view bytes = m_request.bytes;
   const bool first = m_written == 0;
-  const SteadyTime now = SteadyClock::now();
   const net::IoResult r = m_transport.write(bytes.data() + m_written, bytes.size() - m_written);
   if (r.status == net::IoStatus::ok) {
     m_written += r.bytes;
-    if (first) m_owner.on_sent(*this, now, bytes.size());
+    if (first) m_owner.on_sent(*this, bytes.size());
     watch(m_written < bytes.size() ? (EPOLLIN | EPOLLOUT | EPOLLRDHUP) : (EPOLLIN | EPOLLRDHUP));
     return;
   }

@@ -20,8 +20,8 @@ class Connection;
 class ConnectionOwner {
  public:
   virtual ~ConnectionOwner() = default;
-  /// The request's bytes were handed to the transport at `now`.
-  virtual void on_sent(Connection& c, SteadyTime now, std::size_t bytes) = 0;
+  /// The request's first bytes were handed to the transport (`bytes`: the whole request's size).
+  virtual void on_sent(Connection& c, std::size_t bytes) = 0;
   /// A connection became ready (connected and, for TLS, handshaken) with no request assigned.
   virtual void on_ready(Connection& c) = 0;
   /// A final response arrived. The connection is idle (keep-alive) or already closed.

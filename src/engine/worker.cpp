@@ -284,7 +284,7 @@ void Worker::release(Connection& c) {
 
 // ---- outcomes -------------------------------------------------------------------------------------------------
 
-void Worker::on_sent(Connection& c, SteadyTime /*now*/, std::size_t bytes) {
+void Worker::on_sent(Connection& c, std::size_t bytes) {
   InFlight& r = c.request();
   const bool first_sent = !r.logical_sent, retry = r.attempt > 1;
   account(r.interval, r.request, [=](results::Counters& k, auto&, auto&) {

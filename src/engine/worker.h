@@ -70,7 +70,7 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
   const WorkerReport& report() const { return m_report; }
 
   // ConnectionOwner
-  void on_sent(Connection& c, SteadyTime now, std::size_t bytes) override;
+  void on_sent(Connection& c, std::size_t bytes) override;
   void on_ready(Connection& c) override;
   void on_response(Connection& c, SteadyTime now, int status, std::uint64_t bytes_in) override;
   void on_failure(Connection& c, results::ErrorKind kind, bool had_request) override;
