@@ -37,7 +37,7 @@ bench: build
 	@bench/run-all $(BUILD_DIR)
 
 format: deps
-	@git ls-files '*.cpp' '*.h' | xargs clang-format -i
+	@git ls-files '*.cpp' '*.h' ':!third_party' | xargs clang-format -i
 
 clean:
 	rm -rf build

@@ -22,7 +22,8 @@ Action setup_report(CLI::App& sub);
 Action setup_merge(CLI::App& sub);
 /// `openloop ramp`: step the offered rate up; knee, capacity and collapse (cli/ramp.cpp).
 Action setup_ramp(CLI::App& sub);
-/// `openloop probe metastable`: does the system recover after a trigger at a load it served before (cli/probe.cpp).
+/// `openloop probe metastable`: does the system recover after a trigger at a load it served before
+/// (cli/probe.cpp).
 Action setup_probe(CLI::App& sub);
 
 }  // namespace openloop::cli

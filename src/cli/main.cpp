@@ -17,15 +17,18 @@ struct Subcommand {
 };
 
 constexpr Subcommand k_subcommands[] = {
-    {"run", "Apply a load (open model by default) to a target and measure it honestly", openloop::cli::setup_run},
+    {"run", "Apply a load (open model by default) to a target and measure it honestly",
+     openloop::cli::setup_run},
     {"lab", "Serve the lab service: an HTTP target with configurable queueing behaviour",
      openloop::cli::setup_lab},
-    {"validate", "Check a scenario file and describe its scenarios; sends nothing", openloop::cli::setup_validate},
+    {"validate", "Check a scenario file and describe its scenarios; sends nothing",
+     openloop::cli::setup_validate},
     {"report", "Render a results file or an .hlog as text, JSON, CSV, .hgrm or a self-contained HTML page",
      openloop::cli::setup_report},
     {"merge", "Merge the results of several runs of one plan (threads, runs, hosts) exactly",
      openloop::cli::setup_merge},
-    {"ramp", "Step the offered rate up and find the knee, the capacity and collapse", openloop::cli::setup_ramp},
+    {"ramp", "Step the offered rate up and find the knee, the capacity and collapse",
+     openloop::cli::setup_ramp},
     {"probe", "Procedures that probe failure modes: `probe metastable` (does it recover after a trigger?)",
      openloop::cli::setup_probe},
 };

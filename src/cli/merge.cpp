@@ -1,4 +1,5 @@
-// `openloop merge`: adds several runs' results into one file, exactly (histograms merged, verdict judged again).
+// `openloop merge`: adds several runs' results into one file, exactly (histograms merged, verdict judged
+// again).
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -57,7 +58,8 @@ Action setup_merge(CLI::App& sub) {
       ->required()
       ->expected(2, 1 << 20);
   sub.add_option("-o,--output", o->output, "The merged results file (written atomically)")->required();
-  sub.add_flag("-q,--quiet", o->quiet, "Print nothing (the merged summary goes to standard output otherwise)");
+  sub.add_flag("-q,--quiet", o->quiet,
+               "Print nothing (the merged summary goes to standard output otherwise)");
   return [o] { return merge_command(*o); };
 }
 

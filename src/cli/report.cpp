@@ -1,4 +1,5 @@
-// `openloop report`: re-renders a results file or an .hlog as text, JSON, CSV, .hgrm, HTML or .hlog, nothing re-run.
+// `openloop report`: re-renders a results file or an .hlog as text, JSON, CSV, .hgrm, HTML or .hlog, nothing
+// re-run.
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -32,14 +33,16 @@ Result<std::string> render(const report::ReportInput& in, const ReportOptions& o
   if (o.format == "html") return report::render_html(in);
   if (o.format == "json" || o.format == "hlog") {
     if (!in.has_counts) {
-      return usage_error(fmt::format("--format {}: needs a results JSON; {} is an .hlog, which holds latency "
-                                     "histograms only",
-                                     o.format, in.source));
+      return usage_error(
+          fmt::format("--format {}: needs a results JSON; {} is an .hlog, which holds latency "
+                      "histograms only",
+                      o.format, in.source));
     }
     if (o.format == "hlog") return report::render_interval_log(in.results);
     return (in.document.is_null() ? results::to_json(in.results) : in.document).dump(1) + "\n";
   }
-  return usage_error(fmt::format("--format: \"{}\" is not a format; use text, json, csv, hgrm, html or hlog", o.format));
+  return usage_error(
+      fmt::format("--format: \"{}\" is not a format; use text, json, csv, hgrm, html or hlog", o.format));
 }
 
 int report_command(const ReportOptions& o) {
@@ -68,20 +71,24 @@ int report_command(const ReportOptions& o) {
 
 Action setup_report(CLI::App& sub) {
   auto o = std::make_shared<ReportOptions>();
-  sub.add_option("file", o->file, "A results file (run --json) or an HdrHistogram interval log (.hlog)")->required();
-  sub.add_option("-f,--format", o->format,
-                 "text (the run summary) | json (re-emit) | csv (interval series) | hgrm (percentile spectrum, as "
-                 "HdrHistogram's Java tools print it) | html (self-contained report) | hlog (interval log)")
+  sub.add_option("file", o->file, "A results file (run --json) or an HdrHistogram interval log (.hlog)")
+      ->required();
+  sub.add_option(
+         "-f,--format", o->format,
+         "text (the run summary) | json (re-emit) | csv (interval series) | hgrm (percentile spectrum, as "
+         "HdrHistogram's Java tools print it) | html (self-contained report) | hlog (interval log)")
       ->capture_default_str();
   sub.add_option("-o,--output", o->output, "Write to FILE (atomically) instead of standard output");
-  sub.add_option("--tag,--histogram", o->hgrm.tag,
-                 "hgrm: which histogram, response_time | service_time | send_lateness (or any tag of an .hlog)")
+  sub.add_option(
+         "--tag,--histogram", o->hgrm.tag,
+         "hgrm: which histogram, response_time | service_time | send_lateness (or any tag of an .hlog)")
       ->capture_default_str();
   sub.add_option("--ticks-per-half", o->hgrm.ticks_per_half_distance,
                  "hgrm: percentile ticks per half distance to 100% (Java's percentilesOutputTicksPerHalf)")
       ->capture_default_str();
-  sub.add_option("--unit-ratio", o->hgrm.value_unit_ratio,
-                 "hgrm: divide values (ns) by this: 1e6 prints ms, 1e3 µs, 1 ns (Java's outputValueUnitRatio)")
+  sub.add_option(
+         "--unit-ratio", o->hgrm.value_unit_ratio,
+         "hgrm: divide values (ns) by this: 1e6 prints ms, 1e3 µs, 1 ns (Java's outputValueUnitRatio)")
       ->capture_default_str();
   return [o] { return report_command(*o); };
 }

@@ -1,4 +1,5 @@
-// `openloop run`: build the plan, run it with signal handling, print the summary, write the results, exit code.
+// `openloop run`: build the plan, run it with signal handling, print the summary, write the results, exit
+// code.
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -33,19 +34,22 @@ Result<results::RunResults> run_with_live_view(const engine::RunPlan& plan, cons
                                                std::atomic<int>& stop, results::SloAbort* slo_abort) {
   const auto judge_slos = [&o, &stop, slo_abort](const results::RunResults& so_far) {
     if (slo_abort == nullptr || !slo_abort->stop_if_certain({&so_far}, stop) || o.quiet) return;
-    fmt::print(stderr, "\nSLO {} is certain to fail: stopping early (--abort-on-slo); waiting for in-flight "
-                       "requests\n",
+    fmt::print(stderr,
+               "\nSLO {} is certain to fail: stopping early (--abort-on-slo); waiting for in-flight "
+               "requests\n",
                slo_abort->failed()->text);
   };
   if (o.quiet) {
-    return engine::run(plan, stop, slo_abort != nullptr ? engine::ProgressFn(judge_slos) : engine::ProgressFn());
+    return engine::run(plan, stop,
+                       slo_abort != nullptr ? engine::ProgressFn(judge_slos) : engine::ProgressFn());
   }
   fmt::print(stderr, "openloop run: {} {} for {}s{} on {} thread(s)\n", plan.method, plan.url_text,
              to_seconds(plan.duration),
-             plan.warmup.count() > 0 ? fmt::format(" after {}s warm-up", to_seconds(plan.warmup)) : "", plan.threads);
+             plan.warmup.count() > 0 ? fmt::format(" after {}s warm-up", to_seconds(plan.warmup)) : "",
+             plan.threads);
   const bool terminal = isatty(fileno(stderr)) != 0;
-  report::LiveTicker live(report::LiveView({plan.warmup, plan.duration, plan.model == engine::Model::open}), stderr,
-                          terminal, terminal ? std::chrono::seconds(1) : std::chrono::seconds(10));
+  report::LiveTicker live(report::LiveView({plan.warmup, plan.duration, plan.model == engine::Model::open}),
+                          stderr, terminal, terminal ? std::chrono::seconds(1) : std::chrono::seconds(10));
   auto results = engine::run(plan, stop, [&live, &judge_slos](const results::RunResults& so_far) {
     live.update(so_far);
     judge_slos(so_far);
@@ -56,8 +60,10 @@ Result<results::RunResults> run_with_live_view(const engine::RunPlan& plan, cons
 
 // Host, cores, version, and the wall-clock start of measurement: the engine's wall time ends about when run()
 // returns, so start = now − wall + warm-up (unless the engine already set it).
-void stamp_context(results::RunResults& r, const engine::RunPlan& plan, std::chrono::system_clock::time_point ended) {
-  r.info.environment = {{"host", [] {
+void stamp_context(results::RunResults& r, const engine::RunPlan& plan,
+                   std::chrono::system_clock::time_point ended) {
+  r.info.environment = {{"host",
+                         [] {
                            char name[256] = {};
                            gethostname(name, sizeof name - 1);
                            return std::string(name);
@@ -135,7 +141,8 @@ int run_command(const RunOptions& o) {
   if (code == static_cast<int>(ExitCode::runtime)) {
     std::string why;
     for (const auto& [kind, message] : results->error_examples) why += fmt::format("; {}: {}", kind, message);
-    fmt::print(stderr, "openloop run: no response from {}: every request failed to connect{}\n", plan->url_text, why);
+    fmt::print(stderr, "openloop run: no response from {}: every request failed to connect{}\n",
+               plan->url_text, why);
   }
   return code;
 }
@@ -145,7 +152,8 @@ int run_command(const RunOptions& o) {
 int exit_code_for(const results::RunResults& r) {
   if (r.interrupted) return static_cast<int>(ExitCode::interrupted);
   const auto& c = r.totals;
-  if (c.completed == 0 && c.errors_total() > 0 && c.error(results::ErrorKind::connect) + c.error(results::ErrorKind::tls) == c.errors_total()) {
+  if (c.completed == 0 && c.errors_total() > 0 &&
+      c.error(results::ErrorKind::connect) + c.error(results::ErrorKind::tls) == c.errors_total()) {
     return static_cast<int>(ExitCode::runtime);  // the target was unreachable: nothing was measured
   }
   if (!r.verdict.valid) return static_cast<int>(ExitCode::invalid_run);

@@ -16,7 +16,8 @@
 namespace openloop::cli {
 
 void add_target_options(CLI::App& sub, RunOptions& o) {
-  sub.add_option("target", o.url, "Target URL (http:// or https://), or a scenario file (plan.yaml)")->required();
+  sub.add_option("target", o.url, "Target URL (http:// or https://), or a scenario file (plan.yaml)")
+      ->required();
   sub.add_option("-X,--method", o.method, "HTTP method")->capture_default_str();
   sub.add_option("-H,--header", o.headers, "Request header 'Name: value' (repeatable)");
   sub.add_option("--body", o.body, "Request body: TEXT, or @FILE to read it from a file");
@@ -28,35 +29,53 @@ void add_workload_options(CLI::App& sub, RunOptions& o) {
   sub.add_option("--rate", o.rate, "Open model: arrivals per second, e.g. 500/s or 30000/m");
   sub.add_option("--arrival", o.arrival, "Arrival process: constant | poisson")->capture_default_str();
   sub.add_option("--stages", o.stages, "Rate stages, k6-style: 30s:100/s,1m:500/s (ramps between targets)");
-  sub.add_option("--seed", o.seed, "Seed for Poisson arrivals (same seed, same schedule)")->capture_default_str();
-  sub.add_option("--vus", o.vus, "Closed model (the naive baseline): N users, each sends as soon as its last response arrives");
-  sub.add_option("--think", o.think, "Think time after each iteration (closed) or step (sessions): 1s, exp:1s, uniform:0.5s..1.5s");
-  sub.add_option("--pacing", o.pacing, "With --vus: each user starts an iteration at most every D (an overrun starts the next at once)");
-  sub.add_option("--max-rate", o.max_rate, "With --vus: all users together start at most R iterations per second");
-  sub.add_option("--session-rate", o.session_rate, "Partly-open model: sessions arrive at R per second (constant or Poisson)");
-  sub.add_option("--max-sessions", o.max_sessions, "Partly-open model: concurrent sessions cap; a session that cannot start is dropped");
-  sub.add_option("--session-steps", o.session_steps, "Partly-open model: requests per session, each after the previous response and the think time")
+  sub.add_option("--seed", o.seed, "Seed for Poisson arrivals (same seed, same schedule)")
+      ->capture_default_str();
+  sub.add_option(
+      "--vus", o.vus,
+      "Closed model (the naive baseline): N users, each sends as soon as its last response arrives");
+  sub.add_option(
+      "--think", o.think,
+      "Think time after each iteration (closed) or step (sessions): 1s, exp:1s, uniform:0.5s..1.5s");
+  sub.add_option(
+      "--pacing", o.pacing,
+      "With --vus: each user starts an iteration at most every D (an overrun starts the next at once)");
+  sub.add_option("--max-rate", o.max_rate,
+                 "With --vus: all users together start at most R iterations per second");
+  sub.add_option("--session-rate", o.session_rate,
+                 "Partly-open model: sessions arrive at R per second (constant or Poisson)");
+  sub.add_option("--max-sessions", o.max_sessions,
+                 "Partly-open model: concurrent sessions cap; a session that cannot start is dropped");
+  sub.add_option(
+         "--session-steps", o.session_steps,
+         "Partly-open model: requests per session, each after the previous response and the think time")
       ->capture_default_str();
   sub.add_option("-d,--duration", o.duration, "Measured duration, e.g. 30s, 2m")->capture_default_str();
-  sub.add_option("--warmup", o.warmup, "Warm-up before measuring: sent, but reported apart")->capture_default_str();
+  sub.add_option("--warmup", o.warmup, "Warm-up before measuring: sent, but reported apart")
+      ->capture_default_str();
 }
 
 void add_client_options(CLI::App& sub, RunOptions& o) {
   sub.add_option("-t,--threads", o.threads, "Worker threads (default: available cores)");
   sub.add_option("--max-connections", o.max_connections,
                  "Connection cap (default: rate × timeout by Little's law, capped by the open-file limit)");
-  sub.add_option("--on-saturation", o.on_saturation,
-                 "When every connection is busy at the cap: drop (count it) | queue (wait; latency still from the "
-                 "intended time)")
+  sub.add_option(
+         "--on-saturation", o.on_saturation,
+         "When every connection is busy at the cap: drop (count it) | queue (wait; latency still from the "
+         "intended time)")
       ->capture_default_str();
-  sub.add_option("--timeout", o.timeout, "Client deadline per request, from its intended time")->capture_default_str();
-  sub.add_option("--success", o.success, "Statuses that count as success, e.g. 200-299")->capture_default_str();
+  sub.add_option("--timeout", o.timeout, "Client deadline per request, from its intended time")
+      ->capture_default_str();
+  sub.add_option("--success", o.success, "Statuses that count as success, e.g. 200-299")
+      ->capture_default_str();
 }
 
 void add_retry_options(CLI::App& sub, engine::RetryOptions& o) {
-  sub.add_option("--retry-attempts", o.attempts,
-                 "Attempts per request in total, the first included (1 = no retries); the --timeout deadline from "
-                 "the intended time spans them all, and latency runs from the first intended time to the last outcome")
+  sub.add_option(
+         "--retry-attempts", o.attempts,
+         "Attempts per request in total, the first included (1 = no retries); the --timeout deadline from "
+         "the intended time spans them all, and latency runs from the first intended time to the last "
+         "outcome")
       ->capture_default_str();
   sub.add_option("--retry-on", o.retry_on,
                  "What is retried: a comma list of timeout (a --per-try-timeout cut), connect, 5xx, 429 "
@@ -64,32 +83,39 @@ void add_retry_options(CLI::App& sub, engine::RetryOptions& o) {
   sub.add_option("--per-try-timeout", o.per_try_timeout,
                  "Abandon an attempt (closing its connection) after D, or at the overall deadline if sooner "
                  "(default: none)");
-  sub.add_option("--backoff", o.backoff, "Jitter between attempts (AWS's variants): full | equal | decorrelated (default full)");
-  sub.add_option("--backoff-base", o.backoff_base, "Backoff base: retry k waits up to base·2^(k-1) (default 25ms)");
+  sub.add_option("--backoff", o.backoff,
+                 "Jitter between attempts (AWS's variants): full | equal | decorrelated (default full)");
+  sub.add_option("--backoff-base", o.backoff_base,
+                 "Backoff base: retry k waits up to base·2^(k-1) (default 25ms)");
   sub.add_option("--backoff-max", o.backoff_max, "Backoff cap (default 250ms)");
-  sub.add_flag("--honor-retry-after", o.honor_retry_after,
-               "A 429 or 503 with Retry-After: SECONDS waits that long instead of the backoff (no retry when that "
-               "passes the deadline)");
+  sub.add_flag(
+      "--honor-retry-after", o.honor_retry_after,
+      "A 429 or 503 with Retry-After: SECONDS waits that long instead of the backoff (no retry when that "
+      "passes the deadline)");
   sub.add_option("--retry-budget", o.budget,
                  "Retry budget, each worker holding its share: ratio:20%[,min=10/s][,ttl=10s] (Finagle), "
                  "tokens:max=10[,ratio=0.1] (gRPC), quota:500[,cost=5][,timeout-cost=10] (AWS SDK)");
-  sub.add_option("--send-deadline", o.send_deadline,
-                 "Send each attempt's remaining deadline in milliseconds in header NAME (as gRPC's grpc-timeout), "
-                 "e.g. X-Deadline, so the target can drop work nobody waits for");
+  sub.add_option(
+      "--send-deadline", o.send_deadline,
+      "Send each attempt's remaining deadline in milliseconds in header NAME (as gRPC's grpc-timeout), "
+      "e.g. X-Deadline, so the target can drop work nobody waits for");
 }
 
 void add_output_options(CLI::App& sub, RunOptions& o) {
   sub.add_option("--json", o.json, "Write the results (schema openloop.results/1) to FILE, atomically");
-  sub.add_option("--hlog", o.hlog,
-                 "Write an HdrHistogram interval log (format 1.3; tags response_time, service_time, send_lateness) "
-                 "to FILE, atomically");
+  sub.add_option(
+      "--hlog", o.hlog,
+      "Write an HdrHistogram interval log (format 1.3; tags response_time, service_time, send_lateness) "
+      "to FILE, atomically");
   sub.add_option("--html", o.html, "Write a self-contained HTML report (opens offline) to FILE, atomically");
   sub.add_flag("-q,--quiet", o.quiet, "Print only the summary: no live view");
-  sub.add_option("--slo", o.slos,
-                 "Service-level objective, repeatable: p99<=200ms, mean<50ms, max<=2s, errors<=0.1%, timeouts<1%, "
-                 "dropped<1%, goodput>=99%, throughput>=500/s; NAME:... for one request. Exit 1 when one is not met");
-  sub.add_flag("--abort-on-slo", o.abort_on_slo,
-               "Stop the run early (exit 1) once an --slo is certain to fail whatever the rest of the run does");
+  sub.add_option(
+      "--slo", o.slos,
+      "Service-level objective, repeatable: p99<=200ms, mean<50ms, max<=2s, errors<=0.1%, timeouts<1%, "
+      "dropped<1%, goodput>=99%, throughput>=500/s; NAME:... for one request. Exit 1 when one is not met");
+  sub.add_flag(
+      "--abort-on-slo", o.abort_on_slo,
+      "Stop the run early (exit 1) once an --slo is certain to fail whatever the rest of the run does");
 }
 
 namespace {
@@ -97,16 +123,16 @@ namespace {
 Result<std::pair<int, int>> parse_success(const std::string& text) {
   int lo = 0, hi = 0;
   char dash = 0;
-  if (std::sscanf(text.c_str(), "%d%c%d", &lo, &dash, &hi) == 3 && dash == '-' && 100 <= lo && lo <= hi && hi <= 599) {
+  if (std::sscanf(text.c_str(), "%d%c%d", &lo, &dash, &hi) == 3 && dash == '-' && 100 <= lo && lo <= hi &&
+      hi <= 599) {
     return std::pair{lo, hi};
   }
-  if (std::sscanf(text.c_str(), "%d", &lo) == 1 && text.find('-') == std::string::npos && 100 <= lo && lo <= 599 &&
-      std::to_string(lo) == text) {
+  if (std::sscanf(text.c_str(), "%d", &lo) == 1 && text.find('-') == std::string::npos && 100 <= lo &&
+      lo <= 599 && std::to_string(lo) == text) {
     return std::pair{lo, lo};
   }
   return usage_error(fmt::format("--success: \"{}\" is not a status range; use e.g. 200-299 or 200", text));
 }
-
 
 Result<void> build_request(const RunOptions& o, engine::RunPlan& plan) {
   plan.url_text = o.url;
@@ -142,7 +168,8 @@ Result<void> build_users(const RunOptions& o, engine::RunPlan& plan) {
   if (!o.max_rate.empty()) {
     plan.model = engine::Model::pacing;
     plan.max_rate = OPENLOOP_TRY(parse_rate(o.max_rate, "--max-rate"));
-    if (plan.max_rate <= 0) return usage_error(fmt::format("--max-rate: \"{}\" must be greater than 0", o.max_rate));
+    if (plan.max_rate <= 0)
+      return usage_error(fmt::format("--max-rate: \"{}\" must be greater than 0", o.max_rate));
   }
   return {};
 }
@@ -150,7 +177,8 @@ Result<void> build_users(const RunOptions& o, engine::RunPlan& plan) {
 Result<void> build_sessions(const RunOptions& o, engine::RunPlan& plan) {
   plan.model = engine::Model::sessions;
   const double rate = OPENLOOP_TRY(parse_rate(o.session_rate, "--session-rate"));
-  if (rate <= 0) return usage_error(fmt::format("--session-rate: \"{}\" must be greater than 0", o.session_rate));
+  if (rate <= 0)
+    return usage_error(fmt::format("--session-rate: \"{}\" must be greater than 0", o.session_rate));
   if (plan.duration.count() == 0) return usage_error("--duration: must be greater than 0");
   if (o.session_steps == 0 || o.session_steps > 10000) {
     return usage_error(fmt::format("--session-steps: {} is not accepted; use 1..10000", o.session_steps));
@@ -165,8 +193,8 @@ Result<void> build_workload(const RunOptions& o, engine::RunPlan& plan) {
   plan.warmup = OPENLOOP_TRY(parse_duration(o.warmup, "--warmup"));
   plan.arrival = OPENLOOP_TRY(workload::parse_arrival_kind(o.arrival, "--arrival"));
   plan.seed = o.seed;
-  const int models =
-      (o.vus > 0 ? 1 : 0) + (!o.rate.empty() ? 1 : 0) + (!o.stages.empty() ? 1 : 0) + (!o.session_rate.empty() ? 1 : 0);
+  const int models = (o.vus > 0 ? 1 : 0) + (!o.rate.empty() ? 1 : 0) + (!o.stages.empty() ? 1 : 0) +
+                     (!o.session_rate.empty() ? 1 : 0);
   if (models != 1) {
     return usage_error(
         "run: give exactly one of --rate R (open model), --stages S (open model with ramps), --vus N (closed "
@@ -174,7 +202,8 @@ Result<void> build_workload(const RunOptions& o, engine::RunPlan& plan) {
   }
   plan.think = OPENLOOP_TRY(workload::DurationDistribution::parse(o.think, "--think"));
   if (o.vus > 0) return build_users(o, plan);
-  if ((!o.pacing.empty() || !o.max_rate.empty())) return usage_error("--pacing and --max-rate need --vus N (users to pace)");
+  if ((!o.pacing.empty() || !o.max_rate.empty()))
+    return usage_error("--pacing and --max-rate need --vus N (users to pace)");
   if (!o.session_rate.empty()) return build_sessions(o, plan);
   if (!o.stages.empty()) {
     // Stages define the whole run; the warm-up is the leading part of it.
@@ -209,28 +238,33 @@ Result<void> build_client(const RunOptions& o, engine::RunPlan& plan) {
   } else if (o.on_saturation == "queue") {
     plan.on_saturation = engine::OnSaturation::queue;
   } else {
-    return usage_error(fmt::format("--on-saturation: \"{}\" is not accepted; use drop or queue", o.on_saturation));
+    return usage_error(
+        fmt::format("--on-saturation: \"{}\" is not accepted; use drop or queue", o.on_saturation));
   }
   const unsigned cores = std::max(1U, std::thread::hardware_concurrency());
   plan.threads = o.threads > 0 ? o.threads : cores;
-  if (plan.threads > 1024) return usage_error(fmt::format("--threads: {} is too many; use 1..1024", o.threads));
+  if (plan.threads > 1024)
+    return usage_error(fmt::format("--threads: {} is too many; use 1..1024", o.threads));
   const std::uint64_t fd_limit = raise_fd_limit();
   if (plan.user_driven()) {
     plan.threads = static_cast<unsigned>(std::min<std::uint64_t>(plan.threads, plan.users));
     plan.max_connections = plan.users;
   } else if (plan.model == engine::Model::sessions) {
     // Default cap by Little's law: session rate × (steps × (timeout + mean think)), with headroom.
-    const double per_session = static_cast<double>(plan.steps.size()) * (to_seconds(plan.timeout) + to_seconds(plan.think.mean()));
-    plan.max_sessions = o.max_sessions > 0 ? o.max_sessions
-                                           : engine::default_max_connections(plan.profile.max_rate() * per_session / to_seconds(plan.timeout),
-                                                                             plan.timeout, plan.threads, fd_limit);
+    const double per_session =
+        static_cast<double>(plan.steps.size()) * (to_seconds(plan.timeout) + to_seconds(plan.think.mean()));
+    plan.max_sessions = o.max_sessions > 0
+                            ? o.max_sessions
+                            : engine::default_max_connections(
+                                  plan.profile.max_rate() * per_session / to_seconds(plan.timeout),
+                                  plan.timeout, plan.threads, fd_limit);
     plan.max_connections = plan.max_sessions;
     if (plan.max_sessions < plan.threads) plan.threads = static_cast<unsigned>(plan.max_sessions);
   } else {
-    plan.max_connections = o.max_connections > 0
-                               ? o.max_connections
-                               : engine::default_max_connections(plan.profile.max_rate(), plan.timeout, plan.threads,
-                                                                 fd_limit);
+    plan.max_connections =
+        o.max_connections > 0
+            ? o.max_connections
+            : engine::default_max_connections(plan.profile.max_rate(), plan.timeout, plan.threads, fd_limit);
     if (plan.max_connections < plan.threads) plan.threads = static_cast<unsigned>(plan.max_connections);
   }
   if (plan.max_connections + 64 > fd_limit) {
@@ -240,7 +274,8 @@ Result<void> build_client(const RunOptions& o, engine::RunPlan& plan) {
   return {};
 }
 
-// Output files are written after the run: refuse now a path whose directory does not exist, before anything is sent.
+// Output files are written after the run: refuse now a path whose directory does not exist, before anything
+// is sent.
 Result<void> check_outputs(const RunOptions& o) {
   const std::pair<const char*, const std::string*> outputs[] = {{"--hlog", &o.hlog}, {"--html", &o.html}};
   for (const auto& [flag, path] : outputs) {
@@ -275,7 +310,8 @@ void add_run_options(CLI::App& sub, RunOptions& o) {
   add_output_options(sub, o);
 }
 
-Result<std::vector<results::Slo>> parse_slos(const RunOptions& o, const std::vector<std::string>& request_names) {
+Result<std::vector<results::Slo>> parse_slos(const RunOptions& o,
+                                             const std::vector<std::string>& request_names) {
   if (o.abort_on_slo && o.slos.empty()) {
     return usage_error("--abort-on-slo: needs at least one --slo to judge, e.g. --slo 'p99<=200ms'");
   }
@@ -286,8 +322,8 @@ Result<std::vector<results::Slo>> parse_slos(const RunOptions& o, const std::vec
         std::find(request_names.begin(), request_names.end(), slo.request) == request_names.end()) {
       std::string names;
       for (const auto& n : request_names) names += fmt::format("{}\"{}\"", names.empty() ? "" : ", ", n);
-      return usage_error(fmt::format("--slo \"{}\": the plan has no request named \"{}\" (its requests: {})", text,
-                                     slo.request, names));
+      return usage_error(fmt::format("--slo \"{}\": the plan has no request named \"{}\" (its requests: {})",
+                                     text, slo.request, names));
     }
     out.push_back(std::move(slo));
   }

@@ -1,4 +1,5 @@
-// `openloop run` options as typed by the user, and their validation into a RunPlan (nothing is sent on error).
+// `openloop run` options as typed by the user, and their validation into a RunPlan (nothing is sent on
+// error).
 #pragma once
 
 #include <string>
@@ -35,7 +36,7 @@ struct RunOptions {
   std::string hlog;  ///< HdrHistogram interval log of the run (empty: none)
   std::string html;  ///< self-contained HTML report (empty: none)
   bool quiet = false;
-  engine::RetryOptions retry;  ///< --retry-* flags, --per-try-timeout, --backoff*, --send-deadline
+  engine::RetryOptions retry;     ///< --retry-* flags, --per-try-timeout, --backoff*, --send-deadline
   std::vector<std::string> slos;  ///< --slo, as typed (parsed by parse_slos)
   bool abort_on_slo = false;      ///< --abort-on-slo: stop once an SLO is certain to fail
 };
@@ -43,11 +44,12 @@ struct RunOptions {
 /// Registers the options on `sub`, one group per function.
 void add_run_options(CLI::App& sub, RunOptions& o);
 /// Registers the client retry policy flags (--retry-attempts, --retry-on, --per-try-timeout, --backoff,
-/// --backoff-base, --backoff-max, --honor-retry-after, --retry-budget, --send-deadline) on `sub`; run, ramp and
-/// probe share them. Validate with engine::parse_retry_policy.
+/// --backoff-base, --backoff-max, --honor-retry-after, --retry-budget, --send-deadline) on `sub`; run, ramp
+/// and probe share them. Validate with engine::parse_retry_policy.
 void add_retry_options(CLI::App& sub, engine::RetryOptions& o);
-/// The groups add_run_options() registers, for subcommands that share some of them (ramp, probe): the target and
-/// request; the workload model and its length; the client policy (threads, connections, timeout, success); outputs.
+/// The groups add_run_options() registers, for subcommands that share some of them (ramp, probe): the target
+/// and request; the workload model and its length; the client policy (threads, connections, timeout,
+/// success); outputs.
 void add_target_options(CLI::App& sub, RunOptions& o);
 void add_workload_options(CLI::App& sub, RunOptions& o);
 void add_client_options(CLI::App& sub, RunOptions& o);
@@ -65,18 +67,20 @@ bool is_plan_file(const std::string& target);
 int run_plan_file(const RunOptions& o);
 /// Writes --hlog and --html for finished results (each atomically); the first failure is returned (runtime).
 Result<void> write_report_outputs(const RunOptions& o, const results::RunResults& r);
-/// The exit code of a finished run (DESIGN.md), first that applies: interrupted by a signal 130, unreachable 4,
-/// invalid 3 (an invalid run's SLOs say nothing about the target), stopped by --abort-on-slo or an SLO not met (or
-/// not evaluated) in r.slos 1, else 0.
+/// The exit code of a finished run (DESIGN.md), first that applies: interrupted by a signal 130, unreachable
+/// 4, invalid 3 (an invalid run's SLOs say nothing about the target), stopped by --abort-on-slo or an SLO not
+/// met (or not evaluated) in r.slos 1, else 0.
 int exit_code_for(const results::RunResults& r);
 
-/// Parses every --slo. An SLO naming a request must name one of `request_names` (the plan's). Errors (usage, nothing
-/// is sent) name the flag and the SLO, and list the accepted forms or the plan's requests; --abort-on-slo without
+/// Parses every --slo. An SLO naming a request must name one of `request_names` (the plan's). Errors (usage,
+/// nothing is sent) name the flag and the SLO, and list the accepted forms or the plan's requests;
+/// --abort-on-slo without
 /// --slo is refused.
-Result<std::vector<results::Slo>> parse_slos(const RunOptions& o, const std::vector<std::string>& request_names);
-/// Upper bound of the requests `plan` intends over its measured period, for --abort-on-slo: the schedule's expected
-/// count (open, sessions × steps) plus a margin for Poisson arrivals; infinity when users drive the load (closed,
-/// pacing), which has no planned total.
+Result<std::vector<results::Slo>> parse_slos(const RunOptions& o,
+                                             const std::vector<std::string>& request_names);
+/// Upper bound of the requests `plan` intends over its measured period, for --abort-on-slo: the schedule's
+/// expected count (open, sessions × steps) plus a margin for Poisson arrivals; infinity when users drive the
+/// load (closed, pacing), which has no planned total.
 double planned_intended(const engine::RunPlan& plan);
 
 }  // namespace openloop::cli

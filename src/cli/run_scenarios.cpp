@@ -1,4 +1,5 @@
-// `openloop run plan.yaml`: every scenario of a scenario file at once; one summary per scenario and the combined run.
+// `openloop run plan.yaml`: every scenario of a scenario file at once; one summary per scenario and the
+// combined run.
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -31,8 +32,8 @@ Result<void> refuse_workload_flags(const RunOptions& o) {
                      : !o.max_rate.empty()     ? "--max-rate"
                                                : nullptr;
   if (flag == nullptr) return {};
-  return usage_error(fmt::format("{}: the workload comes from the plan file {}; set it there (see docs/scenarios.md)",
-                                 flag, o.url));
+  return usage_error(fmt::format(
+      "{}: the workload comes from the plan file {}; set it there (see docs/scenarios.md)", flag, o.url));
 }
 
 nlohmann::json environment() {
@@ -62,7 +63,8 @@ int run_plan_file(const RunOptions& o) {
     s.warmup = OPENLOOP_TRY(parse_duration(o.warmup, "--warmup"));
     s.on_saturation = o.on_saturation == "queue" ? engine::OnSaturation::queue : engine::OnSaturation::drop;
     if (o.on_saturation != "drop" && o.on_saturation != "queue") {
-      return usage_error(fmt::format("--on-saturation: \"{}\" is not accepted; use drop or queue", o.on_saturation));
+      return usage_error(
+          fmt::format("--on-saturation: \"{}\" is not accepted; use drop or queue", o.on_saturation));
     }
     s.max_connections = o.max_connections;
     s.fd_limit = raise_fd_limit();
@@ -93,8 +95,9 @@ int run_plan_file(const RunOptions& o) {
     slo_abort.emplace(*slos, std::move(watched));
     judge_slos = [&](const std::vector<const results::RunResults*>& so_far) {
       if (!slo_abort->stop_if_certain(so_far, stop) || o.quiet) return;
-      fmt::print(stderr, "\nSLO {} is certain to fail: stopping early (--abort-on-slo); waiting for in-flight "
-                         "requests\n",
+      fmt::print(stderr,
+                 "\nSLO {} is certain to fail: stopping early (--abort-on-slo); waiting for in-flight "
+                 "requests\n",
                  slo_abort->failed()->text);
     };
   }
@@ -150,8 +153,8 @@ int run_plan_file(const RunOptions& o) {
       return static_cast<int>(ExitCode::runtime);
     }
   }
-  // The .hlog and the HTML report describe the run as a whole (one scenario: that scenario, with its per-request
-  // breakdown; several: the scenarios combined).
+  // The .hlog and the HTML report describe the run as a whole (one scenario: that scenario, with its
+  // per-request breakdown; several: the scenarios combined).
   if (auto written = write_report_outputs(o, all); !written) {
     fmt::print(stderr, "openloop run: {}\n", written.error().message);
     return static_cast<int>(ExitCode::runtime);

@@ -1,4 +1,5 @@
-// Turns SIGINT/SIGTERM into stop requests for a run, on a dedicated thread, so worker threads never see a signal.
+// Turns SIGINT/SIGTERM into stop requests for a run, on a dedicated thread, so worker threads never see a
+// signal.
 #pragma once
 
 #include <atomic>
@@ -10,8 +11,8 @@
 
 namespace openloop::cli {
 
-/// While alive, SIGINT/SIGTERM are blocked in every thread created after it and taken by its own thread: the first
-/// sets `stop` to 1 (stop scheduling, let in-flight requests finish), the second to 2 (stop now).
+/// While alive, SIGINT/SIGTERM are blocked in every thread created after it and taken by its own thread: the
+/// first sets `stop` to 1 (stop scheduling, let in-flight requests finish), the second to 2 (stop now).
 class SignalWatcher {
  public:
   explicit SignalWatcher(std::atomic<int>& stop) : m_stop(stop) {
@@ -36,9 +37,11 @@ class SignalWatcher {
       if (sigtimedwait(&m_set, nullptr, &poll) > 0) {
         const int now = m_stop.load() + 1;
         m_stop.store(now > 2 ? 2 : now);
-        std::fputs(now == 1 ? "\ninterrupted: stopping; waiting for in-flight requests (interrupt again to stop now)\n"
-                            : "\nstopping now\n",
-                   stderr);
+        std::fputs(
+            now == 1
+                ? "\ninterrupted: stopping; waiting for in-flight requests (interrupt again to stop now)\n"
+                : "\nstopping now\n",
+            stderr);
       }
     }
   }

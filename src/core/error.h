@@ -1,4 +1,5 @@
-// Errors for setup, configuration and I/O: tl::expected<T, Error>, thrown nowhere, mapped to exit codes in main.
+// Errors for setup, configuration and I/O: tl::expected<T, Error>, thrown nowhere, mapped to exit codes in
+// main.
 #pragma once
 
 #include <string>

@@ -34,8 +34,8 @@ std::string_view trim(std::string_view s) {
 
 Result<double> parse_rate(std::string_view text, std::string_view what) {
   auto bad = [&] {
-    return usage_error(fmt::format("{}: \"{}\" is not a rate; use e.g. 500/s, 30000/m (or 500, meaning per second)",
-                                   what, text));
+    return usage_error(fmt::format(
+        "{}: \"{}\" is not a rate; use e.g. 500/s, 30000/m (or 500, meaning per second)", what, text));
   };
   std::string_view s = trim(text);
   double value = 0;
@@ -59,9 +59,9 @@ Result<double> parse_rate(std::string_view text, std::string_view what) {
 
 Result<Nanos> parse_duration(std::string_view text, std::string_view what) {
   auto bad = [&] {
-    return usage_error(
-        fmt::format("{}: \"{}\" is not a duration; use e.g. 250ms, 30s, 2m, 1h30m (units: ns, us, ms, s, m, h)",
-                    what, text));
+    return usage_error(fmt::format(
+        "{}: \"{}\" is not a duration; use e.g. 250ms, 30s, 2m, 1h30m (units: ns, us, ms, s, m, h)", what,
+        text));
   };
   std::string_view s = trim(text);
   if (s == "0") return Nanos(0);
@@ -79,13 +79,20 @@ Result<Nanos> parse_duration(std::string_view text, std::string_view what) {
     std::string_view unit = s.substr(0, u);
     s.remove_prefix(u);
     double scale = 0;
-    if (unit == "ns") scale = 1;
-    else if (unit == "us" || unit == "\xc2\xb5s") scale = 1e3;
-    else if (unit == "ms") scale = 1e6;
-    else if (unit == "s") scale = 1e9;
-    else if (unit == "m") scale = 60e9;
-    else if (unit == "h") scale = 3600e9;
-    else return bad();
+    if (unit == "ns")
+      scale = 1;
+    else if (unit == "us" || unit == "\xc2\xb5s")
+      scale = 1e3;
+    else if (unit == "ms")
+      scale = 1e6;
+    else if (unit == "s")
+      scale = 1e9;
+    else if (unit == "m")
+      scale = 60e9;
+    else if (unit == "h")
+      scale = 3600e9;
+    else
+      return bad();
     total_ns += value * scale;
   }
   if (!std::isfinite(total_ns) || total_ns > 9.2e18) return bad();
@@ -105,6 +112,8 @@ std::string format_duration(Nanos d) {
   return fmt::format("{}h{}m", total_s / 3600, (total_s % 3600) / 60);
 }
 
-std::string format_rate(double per_second) { return fmt::format("{:.6g}/s", per_second); }
+std::string format_rate(double per_second) {
+  return fmt::format("{:.6g}/s", per_second);
+}
 
 }  // namespace openloop

@@ -1,4 +1,5 @@
-// Parsing and formatting of the units users type: rates ("500/s", "30000/m") and durations ("250ms", "1h30m").
+// Parsing and formatting of the units users type: rates ("500/s", "30000/m") and durations ("250ms",
+// "1h30m").
 #pragma once
 
 #include <string>

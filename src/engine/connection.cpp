@@ -82,8 +82,8 @@ void Connection::on_io(std::uint32_t events) {
     case State::closed:
       return;  // stale event for a connection closed earlier in this poll round
     case State::connecting: {
-      // Only writability (or an error) completes a connect; anything else is a stale event for an earlier socket
-      // that used this connection object in the same poll round.
+      // Only writability (or an error) completes a connect; anything else is a stale event for an earlier
+      // socket that used this connection object in the same poll round.
       if ((events & (EPOLLOUT | EPOLLERR | EPOLLHUP)) == 0) return;
       const int err = net::tcp_connect_result(m_fd);
       if (err != 0) {

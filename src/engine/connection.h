@@ -33,8 +33,8 @@ class ConnectionOwner {
 /// Fixed per-worker settings shared by its connections.
 struct ConnectionConfig {
   const net::Endpoint* endpoint = nullptr;
-  SSL_CTX* tls = nullptr;  ///< null for plain HTTP
-  std::string_view host;   ///< for SNI and certificate verification
+  SSL_CTX* tls = nullptr;       ///< null for plain HTTP
+  std::string_view host;        ///< for SNI and certificate verification
   char* read_buffer = nullptr;  ///< shared by the worker's connections (reads are synchronous)
   std::size_t read_buffer_size = 0;
   std::uint64_t* open_count = nullptr;  ///< the worker's count of open sockets (connecting or connected)
@@ -45,7 +45,8 @@ struct ConnectionConfig {
 /// request is one intended arrival (or user step); with retries it makes several attempts, one at a time.
 struct InFlight {
   SteadyTime intended{};
-  SteadyTime sent{};  ///< when the generator started on the logical request (its first attempt took a connection)
+  SteadyTime
+      sent{};  ///< when the generator started on the logical request (its first attempt took a connection)
   SteadyTime deadline{};  ///< this attempt's: min(attempt start + per-try timeout, intended + timeout)
   std::int64_t interval = 0;
   std::string_view bytes;     ///< the request to write (the plan's, or the connection's `out`)
@@ -53,12 +54,12 @@ struct InFlight {
   std::int32_t user = -1;     ///< the user or session that sent it; −1 for an open-model arrival
   bool head = false;          ///< HEAD: the response has no body
   // Retries (engine/retries.cpp).
-  bool logical_sent = false;   ///< some attempt's bytes went out (the logical request counts as sent once)
-  std::uint16_t attempt = 1;   ///< 1 = the first attempt
+  bool logical_sent = false;  ///< some attempt's bytes went out (the logical request counts as sent once)
+  std::uint16_t attempt = 1;  ///< 1 = the first attempt
   std::uint32_t header_at = 0, header_length = 0;  ///< the deadline header line inside `out` (length 0: none)
-  SteadyTime attempt_start{};  ///< when this attempt took its connection
-  Nanos last_backoff{0};       ///< the wait before this attempt (decorrelated jitter grows from it)
-  double retry_cost = 0;       ///< what the budget charged for this attempt (0 for the first)
+  SteadyTime attempt_start{};                      ///< when this attempt took its connection
+  Nanos last_backoff{0};  ///< the wait before this attempt (decorrelated jitter grows from it)
+  double retry_cost = 0;  ///< what the budget charged for this attempt (0 for the first)
 };
 
 /// State machine over one socket, driven by the worker's event loop. One request at a time (no pipelining).
@@ -71,8 +72,8 @@ class Connection final : public net::IoHandler {
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
 
-  /// Starts connecting (closed → connecting). Returns false when the socket could not even be started; the caller
-  /// accounts the failure (errno is kept in last_errno()).
+  /// Starts connecting (closed → connecting). Returns false when the socket could not even be started; the
+  /// caller accounts the failure (errno is kept in last_errno()).
   bool open();
   /// Assigns a request: sent at once when idle, once connected otherwise. Precondition: no request assigned.
   void assign(const InFlight& request);
@@ -85,7 +86,8 @@ class Connection final : public net::IoHandler {
   bool has_request() const { return m_has_request; }
   const InFlight& request() const { return m_request; }
   InFlight& request() { return m_request; }
-  /// The last response's Retry-After value (empty when absent or not captured); valid until the next assign().
+  /// The last response's Retry-After value (empty when absent or not captured); valid until the next
+  /// assign().
   std::string_view retry_after() const { return m_parser.retry_after(); }
   int last_errno() const { return m_errno; }
   std::string error_string() const { return m_transport.error_string(); }
@@ -97,8 +99,8 @@ class Connection final : public net::IoHandler {
   List list = List::none;
   std::uint32_t id = 0;          ///< index in the worker's pool (timer cookies)
   std::uint32_t generation = 0;  ///< bumped per timed attempt, so a stale deadline timer is ignored
-  std::int32_t holder = -1;  ///< the user holding this connection between requests, −1 when pooled
-  std::string out;           ///< a templated request rendered for this connection (capacity reused)
+  std::int32_t holder = -1;      ///< the user holding this connection between requests, −1 when pooled
+  std::string out;               ///< a templated request rendered for this connection (capacity reused)
 
  private:
   void on_connected();

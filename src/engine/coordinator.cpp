@@ -70,7 +70,8 @@ Result<PlanRun> prepare(const RunPlan& plan, std::atomic<int>& stop, SteadyTime 
 }
 
 // The single-key warning (seed 000's single-SKU story): merge every worker's key trackers per template.
-std::vector<std::string> key_warnings(const RunPlan& plan, const std::vector<std::unique_ptr<Worker>>& workers,
+std::vector<std::string> key_warnings(const RunPlan& plan,
+                                      const std::vector<std::unique_ptr<Worker>>& workers,
                                       const results::Counters& totals) {
   if (!plan.workload) {
     // A run from flags sends one constant request: its key is the target itself.
@@ -82,11 +83,13 @@ std::vector<std::string> key_warnings(const RunPlan& plan, const std::vector<std
   const auto& templates = plan.workload->requests;
   std::vector<workload::KeyTracker> merged(templates.size());
   for (const auto& w : workers) {
-    for (std::size_t i = 0; i < w->report().keys.size() && i < merged.size(); ++i) merged[i].merge(w->report().keys[i]);
+    for (std::size_t i = 0; i < w->report().keys.size() && i < merged.size(); ++i)
+      merged[i].merge(w->report().keys[i]);
   }
   std::vector<workload::RequestKeys> keys;
   for (std::size_t i = 0; i < templates.size(); ++i) {
-    if (merged[i].requests() > 0) keys.push_back({templates[i].name(), templates[i].has_variables(), &merged[i]});
+    if (merged[i].requests() > 0)
+      keys.push_back({templates[i].name(), templates[i].has_variables(), &merged[i]});
   }
   return workload::single_key_warnings(keys);
 }
@@ -120,7 +123,8 @@ results::RunResults finish(PlanRun& p, const std::atomic<int>& stop, SteadyTime 
   for (std::size_t k = 0; k < results::k_error_kinds; ++k) {
     for (auto& w : p.workers) {
       if (w->report().first_error[k].empty()) continue;
-      r.error_examples.emplace_back(results::to_string(static_cast<results::ErrorKind>(k)), w->report().first_error[k]);
+      r.error_examples.emplace_back(results::to_string(static_cast<results::ErrorKind>(k)),
+                                    w->report().first_error[k]);
       break;
     }
   }
@@ -180,7 +184,8 @@ Result<std::vector<results::RunResults>> run_all(const std::vector<RunPlan>& pla
 
 Result<results::RunResults> run(const RunPlan& plan, std::atomic<int>& stop, const ProgressFn& progress) {
   MultiProgressFn each;
-  if (progress) each = [&progress](const std::vector<const results::RunResults*>& so_far) { progress(*so_far.front()); };
+  if (progress)
+    each = [&progress](const std::vector<const results::RunResults*>& so_far) { progress(*so_far.front()); };
   auto all = OPENLOOP_TRY(run_all({plan}, stop, each));
   return std::move(all.front());
 }

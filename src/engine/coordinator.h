@@ -1,5 +1,5 @@
-// The coordinator: starts the workers of every plan (scenario), merges their intervals, handles stop requests, and
-// builds each plan's results.
+// The coordinator: starts the workers of every plan (scenario), merges their intervals, handles stop
+// requests, and builds each plan's results.
 #pragma once
 
 #include <atomic>
@@ -12,16 +12,16 @@
 
 namespace openloop::engine {
 
-/// Called about once per finalized interval on the coordinator's thread (live progress) with the results so far;
-/// may be empty.
+/// Called about once per finalized interval on the coordinator's thread (live progress) with the results so
+/// far; may be empty.
 using ProgressFn = std::function<void(const results::RunResults& so_far)>;
 /// The same for several plans at once: the results so far of each plan, in order.
 using MultiProgressFn = std::function<void(const std::vector<const results::RunResults*>& so_far)>;
 
-/// Runs every plan at once from a common start (each shifted by its start_offset) until all end, or until `stop`
-/// becomes non-zero (1 = graceful, 2 = immediate; typically set by a signal watcher). Returns one complete result
-/// per plan, in order: verdict judged, generator stats filled, interrupted marked, example errors and single-key
-/// warnings attached. Errors: runtime (TLS setup, event loop creation).
+/// Runs every plan at once from a common start (each shifted by its start_offset) until all end, or until
+/// `stop` becomes non-zero (1 = graceful, 2 = immediate; typically set by a signal watcher). Returns one
+/// complete result per plan, in order: verdict judged, generator stats filled, interrupted marked, example
+/// errors and single-key warnings attached. Errors: runtime (TLS setup, event loop creation).
 Result<std::vector<results::RunResults>> run_all(const std::vector<RunPlan>& plans, std::atomic<int>& stop,
                                                  const MultiProgressFn& progress = {});
 

@@ -237,13 +237,14 @@ void Worker::on_backoff_over(std::uint32_t slot, std::uint32_t generation) {
       const User& user = m_users[static_cast<std::size_t>(r.user)];
       if (user.active) c = user.conn;
     } else if (m_queue_size == 0) {
-      c = free_connection();  // may poll I/O: callbacks may add wait slots, so m_waits is indexed afresh below
+      c = free_connection();  // may poll I/O: callbacks may add wait slots, so m_waits is indexed afresh
+                              // below
     }
   }
   RetryWait& w = m_waits[slot];
   if (c == nullptr) {
-    // The retry cannot start (the loop woke past the deadline, or no connection is free at the cap): the request
-    // ends as its last attempt did, at the time that attempt ended.
+    // The retry cannot start (the loop woke past the deadline, or no connection is free at the cap): the
+    // request ends as its last attempt did, at the time that attempt ended.
     settle(r, w.last);
     m_free_waits.push_back(slot);
     m_recorder.remove_pending(r.interval);

@@ -48,12 +48,13 @@ Result<void> check_retry_only_flags(const RetryOptions& o) {
                                                               {"--retry-budget", &o.budget}};
   for (const auto& [flag, value] : given) {
     if (!value->empty()) {
-      return usage_error(fmt::format("{}: \"{}\" needs --retry-attempts 2 or more (1, the default, never retries)",
-                                     flag, *value));
+      return usage_error(fmt::format(
+          "{}: \"{}\" needs --retry-attempts 2 or more (1, the default, never retries)", flag, *value));
     }
   }
   if (o.honor_retry_after) {
-    return usage_error("--honor-retry-after: needs --retry-attempts 2 or more (1, the default, never retries)");
+    return usage_error(
+        "--honor-retry-after: needs --retry-attempts 2 or more (1, the default, never retries)");
   }
   return {};
 }

@@ -10,10 +10,14 @@ namespace openloop::engine {
 
 const char* to_string(Model m) {
   switch (m) {
-    case Model::open: return "open";
-    case Model::closed: return "closed";
-    case Model::pacing: return "pacing";
-    case Model::sessions: return "sessions";
+    case Model::open:
+      return "open";
+    case Model::closed:
+      return "closed";
+    case Model::pacing:
+      return "pacing";
+    case Model::sessions:
+      return "sessions";
   }
   return "open";
 }
@@ -55,17 +59,20 @@ nlohmann::json RunPlan::describe() const {
   }
   if (model == Model::sessions) j["max_sessions"] = max_sessions;
   nlohmann::json reqs = nlohmann::json::array();
-  for (const auto& r : requests) reqs.push_back({{"name", r.name}, {"method", r.method}, {"weight", r.weight}});
+  for (const auto& r : requests)
+    reqs.push_back({{"name", r.name}, {"method", r.method}, {"weight", r.weight}});
   j["requests"] = reqs;
   if (!steps.empty()) {
     nlohmann::json st = nlohmann::json::array();
-    for (const auto& s : steps) st.push_back({{"request", requests[s.request].name}, {"think_after", s.think_after.to_string()}});
+    for (const auto& s : steps)
+      st.push_back({{"request", requests[s.request].name}, {"think_after", s.think_after.to_string()}});
     j["steps"] = st;
   }
   return j;
 }
 
-std::uint64_t default_max_connections(double peak_rate, Nanos timeout, unsigned threads, std::uint64_t fd_limit) {
+std::uint64_t default_max_connections(double peak_rate, Nanos timeout, unsigned threads,
+                                      std::uint64_t fd_limit) {
   const double outstanding = peak_rate * to_seconds(timeout) * 1.1 + 16.0 * threads;
   const std::uint64_t reserve = 64;
   const std::uint64_t cap = fd_limit > reserve * 2 ? fd_limit - reserve : fd_limit / 2;

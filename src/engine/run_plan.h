@@ -20,9 +20,10 @@
 
 namespace openloop::engine {
 
-/// Open: arrivals follow the schedule whatever the target does. Closed: `users` each send, wait (think), repeat.
-/// Pacing: closed users that start an iteration at most every `pacing` (and/or all together at most `max_rate`).
-/// Sessions (partly open): sessions arrive by the schedule; each runs `steps` in order, waiting for each response.
+/// Open: arrivals follow the schedule whatever the target does. Closed: `users` each send, wait (think),
+/// repeat. Pacing: closed users that start an iteration at most every `pacing` (and/or all together at most
+/// `max_rate`). Sessions (partly open): sessions arrive by the schedule; each runs `steps` in order, waiting
+/// for each response.
 enum class Model : std::uint8_t { open, closed, pacing, sessions };
 /// "open", "closed", "pacing", "sessions".
 const char* to_string(Model m);
@@ -32,7 +33,8 @@ struct RequestSpec {
   std::string name = "request";
   std::string method = "GET";
   std::string bytes;  ///< the complete HTTP/1.1 request, when constant
-  const workload::RequestTemplate* templ = nullptr;  ///< set when the request draws variables (owned by `workload`)
+  const workload::RequestTemplate* templ =
+      nullptr;        ///< set when the request draws variables (owned by `workload`)
   double weight = 1;  ///< share in a weighted mix
   int success_min = 100, success_max = 399;
   bool head() const { return method == "HEAD"; }
@@ -55,19 +57,21 @@ struct RunPlan {
   std::vector<http::Header> headers;
   std::string body;
   std::vector<RequestSpec> requests;  ///< at least one; several = a weighted mix (or the steps' requests)
-  bool insecure = false;      ///< skip TLS verification
+  bool insecure = false;              ///< skip TLS verification
   std::string ca_file;
 
   // Workload.
   Model model = Model::open;
-  workload::RateProfile profile = workload::RateProfile::constant(0, Nanos(0));  ///< covers warm-up + duration
+  workload::RateProfile profile =
+      workload::RateProfile::constant(0, Nanos(0));  ///< covers warm-up + duration
   workload::ArrivalKind arrival = workload::ArrivalKind::constant;
   std::uint64_t seed = 1;
   std::uint64_t users = 0;  ///< closed and pacing models
-  workload::DurationDistribution think;  ///< closed/pacing: after each iteration; sessions: default between steps
-  Nanos pacing{0};                       ///< pacing model: an iteration starts at most every `pacing` per user
-  double max_rate = 0;                   ///< pacing model: iterations per second across all users (0 = no cap)
-  std::uint64_t max_sessions = 0;        ///< sessions model: concurrent sessions cap (0 = derived)
+  workload::DurationDistribution
+      think;                       ///< closed/pacing: after each iteration; sessions: default between steps
+  Nanos pacing{0};                 ///< pacing model: an iteration starts at most every `pacing` per user
+  double max_rate = 0;             ///< pacing model: iterations per second across all users (0 = no cap)
+  std::uint64_t max_sessions = 0;  ///< sessions model: concurrent sessions cap (0 = derived)
   std::vector<Step> steps;  ///< iteration (closed/pacing) or session steps; empty = one request from the mix
 
   // Client policy and rig.
@@ -77,13 +81,14 @@ struct RunPlan {
   Nanos timeout = std::chrono::seconds(5);
   int success_min = 100;  ///< a completed response is ok when success_min ≤ status ≤ success_max
   int success_max = 399;
-  RetryPolicy retry;  ///< retries, per-try timeout, budget and the deadline header (default: one attempt, none)
+  RetryPolicy
+      retry;  ///< retries, per-try timeout, budget and the deadline header (default: one attempt, none)
 
   // Scenario files: the loaded plan (templates, variables) this run belongs to, and its scenario.
   std::shared_ptr<const workload::WorkloadPlan> workload;
   std::size_t scenario_index = 0;
-  std::string scenario;   ///< name; "" for a plan built from flags
-  Nanos start_offset{0};  ///< from the common start of all scenarios
+  std::string scenario;        ///< name; "" for a plan built from flags
+  Nanos start_offset{0};       ///< from the common start of all scenarios
   unsigned worker_base = 0;    ///< this plan's first worker among all scenarios' workers (variable streams)
   unsigned workers_total = 0;  ///< workers of all scenarios together (0: this plan's threads)
 
@@ -98,8 +103,10 @@ struct RunPlan {
   nlohmann::json describe() const;
 };
 
-/// Default connection cap by Little's law: rate × timeout (the most requests that can be outstanding when every
-/// one runs to its deadline) plus headroom, at least 2 per thread, capped by `fd_limit` minus a reserve.
-std::uint64_t default_max_connections(double peak_rate, Nanos timeout, unsigned threads, std::uint64_t fd_limit);
+/// Default connection cap by Little's law: rate × timeout (the most requests that can be outstanding when
+/// every one runs to its deadline) plus headroom, at least 2 per thread, capped by `fd_limit` minus a
+/// reserve.
+std::uint64_t default_max_connections(double peak_rate, Nanos timeout, unsigned threads,
+                                      std::uint64_t fd_limit);
 
 }  // namespace openloop::engine

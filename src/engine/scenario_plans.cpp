@@ -13,10 +13,14 @@ namespace {
 
 Model model_of(workload::ModelKind m) {
   switch (m) {
-    case workload::ModelKind::open: return Model::open;
-    case workload::ModelKind::closed: return Model::closed;
-    case workload::ModelKind::pacing: return Model::pacing;
-    case workload::ModelKind::sessions: return Model::sessions;
+    case workload::ModelKind::open:
+      return Model::open;
+    case workload::ModelKind::closed:
+      return Model::closed;
+    case workload::ModelKind::pacing:
+      return Model::pacing;
+    case workload::ModelKind::sessions:
+      return Model::sessions;
   }
   return Model::open;
 }
@@ -89,9 +93,10 @@ Result<std::vector<RunPlan>> plans_from_workload(std::shared_ptr<const workload:
     } else {
       p.threads = threads;
       const double peak = s.profile.max_rate() * static_cast<double>(s.requests_per_iteration());
-      p.max_connections = settings.max_connections > 0
-                              ? settings.max_connections
-                              : default_max_connections(peak, p.timeout, threads, settings.fd_limit / std::max(1U, count));
+      p.max_connections =
+          settings.max_connections > 0
+              ? settings.max_connections
+              : default_max_connections(peak, p.timeout, threads, settings.fd_limit / std::max(1U, count));
       if (p.model == Model::sessions) {
         p.max_sessions = s.max_sessions > 0 ? s.max_sessions : p.max_connections;
         p.max_connections = p.max_sessions;

@@ -1,5 +1,5 @@
-// From a scenario file's WorkloadPlan to one RunPlan per scenario, sharing one target, one DNS resolution and the
-// plan's request templates.
+// From a scenario file's WorkloadPlan to one RunPlan per scenario, sharing one target, one DNS resolution and
+// the plan's request templates.
 #pragma once
 
 #include <memory>
@@ -14,19 +14,19 @@ namespace openloop::engine {
 
 /// Run settings the command line adds to a scenario file.
 struct RunSettings {
-  unsigned threads = 1;                ///< worker threads in all; each scenario gets an equal share (≥ 1)
-  Nanos warmup{0};                     ///< the leading part of every scenario that is sent but not measured
+  unsigned threads = 1;  ///< worker threads in all; each scenario gets an equal share (≥ 1)
+  Nanos warmup{0};       ///< the leading part of every scenario that is sent but not measured
   OnSaturation on_saturation = OnSaturation::drop;
-  std::uint64_t max_connections = 0;   ///< per scenario; 0 = Little's law default
+  std::uint64_t max_connections = 0;  ///< per scenario; 0 = Little's law default
   std::uint64_t fd_limit = 1024;
   bool insecure = false;
   std::string ca_file;
-  RetryOptions retry;                  ///< the retry flags, applied to every scenario (with its own timeout)
+  RetryOptions retry;  ///< the retry flags, applied to every scenario (with its own timeout)
 };
 
-/// One RunPlan per scenario. Requests keep the plan's indices (a scenario's mix or steps refer to them); constant
-/// ones are rendered once, templated ones render per request. Errors (usage): a warm-up as long as a scenario, bad
-/// retry flags (parse_retry_policy); (runtime) DNS.
+/// One RunPlan per scenario. Requests keep the plan's indices (a scenario's mix or steps refer to them);
+/// constant ones are rendered once, templated ones render per request. Errors (usage): a warm-up as long as a
+/// scenario, bad retry flags (parse_retry_policy); (runtime) DNS.
 Result<std::vector<RunPlan>> plans_from_workload(std::shared_ptr<const workload::WorkloadPlan> workload,
                                                  const RunSettings& settings);
 

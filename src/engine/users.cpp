@@ -1,5 +1,5 @@
-// Users: closed-model and pacing users, and partly-open sessions. Each sends one request at a time, waits for its
-// outcome, thinks on the worker's timer queue, and continues.
+// Users: closed-model and pacing users, and partly-open sessions. Each sends one request at a time, waits for
+// its outcome, thinks on the worker's timer queue, and continues.
 #include <algorithm>
 
 #include "engine/worker.h"
@@ -7,7 +7,8 @@
 namespace openloop::engine {
 
 void Worker::start_users(SteadyTime now) {
-  // Closed and pacing users start at once (staggered only by --max-rate); each owns one connection for the run.
+  // Closed and pacing users start at once (staggered only by --max-rate); each owns one connection for the
+  // run.
   for (std::uint32_t u = 0; u < m_users.size(); ++u) {
     User& user = m_users[u];
     user.conn = m_connections[u].get();
@@ -83,7 +84,8 @@ void Worker::next_iteration(std::uint32_t u, SteadyTime now) {
   User& user = m_users[u];
   user.step = 0;
   // Closed users think after the iteration's last request (a step's own think, else the plan's).
-  const workload::DurationDistribution& think = m_plan.steps.empty() ? m_plan.think : m_plan.steps.back().think_after;
+  const workload::DurationDistribution& think =
+      m_plan.steps.empty() ? m_plan.think : m_plan.steps.back().think_after;
   SteadyTime next = now + think.sample(m_rng);
   if (m_plan.model == Model::pacing && m_plan.pacing.count() > 0) {
     // Pacing: an iteration starts at most every `pacing`; one that overran is followed at once.

@@ -1,5 +1,5 @@
-// The worker loop: issue due arrivals, fire user timers, expire deadlines, wait for I/O until the next deadline;
-// account every outcome to the interval of its intended time.
+// The worker loop: issue due arrivals, fire user timers, expire deadlines, wait for I/O until the next
+// deadline; account every outcome to the interval of its intended time.
 #include "engine/worker.h"
 
 #include <algorithm>
@@ -28,7 +28,8 @@ double thread_cpu_seconds() {
 }
 }  // namespace
 
-Worker::Worker(const RunPlan& plan, unsigned index, SSL_CTX* tls, const std::atomic<int>& stop, SteadyTime start)
+Worker::Worker(const RunPlan& plan, unsigned index, SSL_CTX* tls, const std::atomic<int>& stop,
+               SteadyTime start)
     : m_plan(plan),
       m_index(index),
       m_stop(stop),
@@ -37,8 +38,8 @@ Worker::Worker(const RunPlan& plan, unsigned index, SSL_CTX* tls, const std::ato
       m_end(start + plan.start_offset + plan.warmup + plan.duration),
       m_schedule(plan.profile, plan.arrival, plan.seed, index, plan.threads),
       m_recorder(plan.interval, plan.requests.size()),
-      m_rng(plan.workload ? workload::scenario_rng(plan.workload->scenarios[plan.scenario_index], plan.scenario_index,
-                                                   plan.worker_base + index)
+      m_rng(plan.workload ? workload::scenario_rng(plan.workload->scenarios[plan.scenario_index],
+                                                   plan.scenario_index, plan.worker_base + index)
                           : Rng(plan.seed, 1000 + index)),
       m_read_buffer(k_read_buffer),
       m_budget(plan.retry.budget, plan.threads),
@@ -54,7 +55,8 @@ Worker::Worker(const RunPlan& plan, unsigned index, SSL_CTX* tls, const std::ato
   for (const auto& r : plan.requests) m_mix_cumulative.push_back(sum += r.weight);
   if (plan.workload) {
     const auto& w = *plan.workload;
-    // Variables are numbered across every scenario's workers, so sequences and streams never repeat between them.
+    // Variables are numbered across every scenario's workers, so sequences and streams never repeat between
+    // them.
     m_render.emplace(w.variables, w.requests.size(), w.seed, plan.worker_base + index,
                      plan.workers_total > 0 ? plan.workers_total : plan.threads);
   }
@@ -68,10 +70,16 @@ Result<void> Worker::init() {
   m_loop.emplace(OPENLOOP_TRY(net::EventLoop::create()));
   std::uint64_t slots = 0;
   switch (m_plan.model) {
-    case Model::open: slots = m_plan.max_connections; break;
+    case Model::open:
+      slots = m_plan.max_connections;
+      break;
     case Model::closed:
-    case Model::pacing: slots = m_plan.users; break;
-    case Model::sessions: slots = m_plan.max_sessions; break;
+    case Model::pacing:
+      slots = m_plan.users;
+      break;
+    case Model::sessions:
+      slots = m_plan.max_sessions;
+      break;
   }
   slots = share(slots, m_plan.threads, m_index);
   m_connections.reserve(slots);
@@ -95,7 +103,8 @@ Result<void> Worker::init() {
   return {};
 }
 
-// ---- the loop -------------------------------------------------------------------------------------------------
+// ---- the loop
+// -------------------------------------------------------------------------------------------------
 
 void Worker::run() {
   const bool users = m_plan.user_driven();
@@ -118,7 +127,8 @@ void Worker::run() {
     if (m_scheduling) issue_due_arrivals(now);
     m_timers.fire_due(now);
     expire(now);
-    if (!m_scheduling && m_head == nullptr && m_timed == nullptr && m_waiting == 0 && m_queue_size == 0) break;
+    if (!m_scheduling && m_head == nullptr && m_timed == nullptr && m_waiting == 0 && m_queue_size == 0)
+      break;
     if (!m_scheduling && (now >= m_grace_end || stop == static_cast<int>(StopRequest::immediate))) {
       resolve_unfinished(now);
       break;
@@ -134,17 +144,18 @@ void Worker::run() {
   for (auto& c : m_connections) c->close();
   m_report.cpu_seconds = thread_cpu_seconds();
   if (m_render) {
-    for (std::size_t i = 0; i < m_plan.workload->requests.size(); ++i) m_report.keys.push_back(m_render->keys(i));
+    for (std::size_t i = 0; i < m_plan.workload->requests.size(); ++i)
+      m_report.keys.push_back(m_render->keys(i));
   }
   hand_over(true);
   m_done.store(true, std::memory_order_release);
 }
 
 void Worker::prewarm() {
-  // Open a few connections before the first arrival, enough for about half a millisecond of this worker's peak
-  // rate, so the first requests do not all pay for a connect. They are counted with the warm-up.
-  const double rate = m_plan.profile.max_rate() * static_cast<double>(std::max<std::size_t>(1, m_plan.steps.size())) /
-                      m_plan.threads;
+  // Open a few connections before the first arrival, enough for about half a millisecond of this worker's
+  // peak rate, so the first requests do not all pay for a connect. They are counted with the warm-up.
+  const double rate = m_plan.profile.max_rate() *
+                      static_cast<double>(std::max<std::size_t>(1, m_plan.steps.size())) / m_plan.threads;
   const auto wanted = std::min<std::size_t>(m_closed.size(), static_cast<std::size_t>(rate * 0.0005) + 2);
   for (std::size_t i = 0; i < wanted; ++i) {
     Connection* c = m_closed.back();
@@ -165,8 +176,9 @@ SteadyTime Worker::next_wakeup() const {
 }
 
 Nanos Worker::horizon(SteadyTime now) const {
-  // Every request not yet issued will have an intended time at or after the horizon: the next arrival, the next
-  // user timer (a user's next request is due when its timer fires) or, for users with no timer pending, now.
+  // Every request not yet issued will have an intended time at or after the horizon: the next arrival, the
+  // next user timer (a user's next request is due when its timer fires) or, for users with no timer pending,
+  // now.
   if (!m_scheduling) return Nanos::max();
   SteadyTime t = m_timers.next_deadline();
   // A user or session with a request in flight may send its next step as soon as the response arrives.
@@ -193,7 +205,8 @@ void Worker::take_intervals(std::vector<results::IntervalStats>& out) {
   m_outbox.clear();
 }
 
-// ---- arrivals and the request path ----------------------------------------------------------------------------
+// ---- arrivals and the request path
+// ----------------------------------------------------------------------------
 
 void Worker::issue_due_arrivals(SteadyTime now) {
   // Intended times come from the schedule alone; a late loop issues the backlog with its original times.
@@ -211,15 +224,16 @@ std::uint32_t Worker::pick_request() {
   if (m_mix_cumulative.size() == 1) return 0;
   const double x = m_rng.uniform01() * m_mix_cumulative.back();
   const auto it = std::upper_bound(m_mix_cumulative.begin(), m_mix_cumulative.end(), x);
-  return static_cast<std::uint32_t>(std::min<std::ptrdiff_t>(it - m_mix_cumulative.begin(),
-                                                             static_cast<std::ptrdiff_t>(m_mix_cumulative.size()) - 1));
+  return static_cast<std::uint32_t>(std::min<std::ptrdiff_t>(
+      it - m_mix_cumulative.begin(), static_cast<std::ptrdiff_t>(m_mix_cumulative.size()) - 1));
 }
 
 Connection* Worker::free_connection() {
   Connection* conn = nullptr;
-  // Before opening a new connection, collect responses that have already arrived: when the loop is behind, the
-  // due arrivals are issued before I/O is polled, and opening a connection per arrival (socket, connect, epoll_ctl)
-  // would slow the loop further and spiral. A zero-timeout poll returns connections to the idle pool cheaply.
+  // Before opening a new connection, collect responses that have already arrived: when the loop is behind,
+  // the due arrivals are issued before I/O is polled, and opening a connection per arrival (socket, connect,
+  // epoll_ctl) would slow the loop further and spiral. A zero-timeout poll returns connections to the idle
+  // pool cheaply.
   if (m_idle.empty() && m_loop->poll(SteadyTime{}) < 0) return nullptr;
   if (!m_idle.empty()) {
     conn = m_idle.back();
@@ -235,7 +249,8 @@ void Worker::arrival(SteadyTime intended) {
   const std::int64_t interval = m_recorder.index_of(intended - m_measure_start);
   const std::uint32_t request = pick_request();
   account(interval, request, [](results::Counters& c, auto&, auto&) { ++c.intended; });
-  Connection* conn = m_queue_size == 0 ? free_connection() : nullptr;  // a non-empty queue keeps arrivals in order
+  Connection* conn =
+      m_queue_size == 0 ? free_connection() : nullptr;  // a non-empty queue keeps arrivals in order
   if (conn != nullptr) {
     start_request(*conn, intended, interval, request, -1);
     return;
@@ -253,9 +268,10 @@ void Worker::start_request(Connection& c, SteadyTime intended, std::int64_t inte
                            std::int32_t user) {
   m_recorder.add_pending(interval);
   const RequestSpec& spec = m_plan.requests[request];
-  // The generator starts working on the request now: on an idle connection it writes at once, otherwise it first
-  // connects (and handshakes). Send lateness ends here, so it measures the generator's own delay, not the
-  // protocol's; connection setup is part of service time, as it is for a real client on a fresh connection.
+  // The generator starts working on the request now: on an idle connection it writes at once, otherwise it
+  // first connects (and handshakes). Send lateness ends here, so it measures the generator's own delay, not
+  // the protocol's; connection setup is part of service time, as it is for a real client on a fresh
+  // connection.
   const SteadyTime dispatched = SteadyClock::now();
   results::record_ns(stats(interval).send_lateness, (dispatched - intended).count());
   m_budget.on_request(dispatched);
@@ -282,7 +298,8 @@ void Worker::release(Connection& c) {
   }
 }
 
-// ---- outcomes -------------------------------------------------------------------------------------------------
+// ---- outcomes
+// -------------------------------------------------------------------------------------------------
 
 void Worker::on_sent(Connection& c, std::size_t bytes) {
   InFlight& r = c.request();
@@ -303,7 +320,8 @@ void Worker::on_ready(Connection& c) {
 void Worker::on_response(Connection& c, SteadyTime now, int status, std::uint64_t bytes_in) {
   const InFlight& r = c.request();
   const RequestSpec& spec = m_plan.requests[r.request];
-  const bool ok = status >= spec.success_min && status <= spec.success_max && now <= r.intended + m_plan.timeout;
+  const bool ok =
+      status >= spec.success_min && status <= spec.success_max && now <= r.intended + m_plan.timeout;
   account(r.interval, r.request, [bytes_in](results::Counters& k, auto&, auto&) { k.bytes_in += bytes_in; });
   record_attempt(r, now);
   const std::int32_t user = r.user;
@@ -330,8 +348,8 @@ void Worker::on_failure(Connection& c, ErrorKind kind, bool had_request) {
     finish_request(c, now, Outcome::failed);
     return;
   }
-  // A connection with no request closed (an idle keep-alive connection the server closed). A user's connection
-  // stays with its user and reopens on the next request; a pooled one goes back to the pool.
+  // A connection with no request closed (an idle keep-alive connection the server closed). A user's
+  // connection stays with its user and reopens on the next request; a pooled one goes back to the pool.
   if (c.holder >= 0) return;
   auto it = std::find(m_idle.begin(), m_idle.end(), &c);
   if (it != m_idle.end()) m_idle.erase(it);

@@ -1,13 +1,14 @@
-// One worker thread: its shard of the schedule and users, its event loop, connections and recorder (shared nothing).
+// One worker thread: its shard of the schedule and users, its event loop, connections and recorder (shared
+// nothing).
 #pragma once
 
 #include <array>
 #include <atomic>
-#include <string>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "core/rng.h"
@@ -35,20 +36,21 @@ struct WorkerReport {
   SteadyTime stopped_scheduling{};  ///< when the last arrival was issued (or scheduling was stopped)
   /// The first error message seen of each kind (e.g. "certificate verify failed: self-signed certificate").
   std::array<std::string, results::k_error_kinds> first_error;
-  /// Per request template: the keys this worker rendered (for the single-key warning). Empty without templates.
+  /// Per request template: the keys this worker rendered (for the single-key warning). Empty without
+  /// templates.
   std::vector<workload::KeyTracker> keys;
 };
 
-/// Runs one shard of the plan on the calling thread. The coordinator reads results only through take_intervals()
-/// (locked, once per interval) and report() after the thread has ended (invariant 5).
+/// Runs one shard of the plan on the calling thread. The coordinator reads results only through
+/// take_intervals() (locked, once per interval) and report() after the thread has ended (invariant 5).
 ///
 /// Requests come from two kinds of sources: open-model arrivals (one request each, at the schedule's intended
 /// times) and users (closed/pacing users, partly-open sessions) that send one request at a time, wait for its
 /// outcome, think, and continue. Users wait on the worker's timer queue, never on a blocking call.
 ///
 /// Each such logical request makes one attempt, or several under a retry policy (engine/retries.cpp): between
-/// attempts it holds no connection and waits out its backoff on the timer queue; its outcome is accounted once,
-/// when its last attempt ends.
+/// attempts it holds no connection and waits out its backoff on the timer queue; its outcome is accounted
+/// once, when its last attempt ends.
 class Worker final : public ConnectionOwner, public net::TimerHandler {
  public:
   /// `start` is the intended time of offset 0 (warm-up begins); `tls` is null for plain HTTP.
@@ -89,9 +91,9 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
   };
   /// A logical request waiting out its backoff before its next attempt; it holds no connection.
   struct RetryWait {
-    InFlight next;     // the next attempt (number, budget cost, last backoff set)
-    AttemptEnd last;   // the attempt that failed: the final outcome if the retry cannot start
-    std::string bytes; // a templated request as rendered (a retry resends the same bytes; capacity reused)
+    InFlight next;      // the next attempt (number, budget cost, last backoff set)
+    AttemptEnd last;    // the attempt that failed: the final outcome if the retry cannot start
+    std::string bytes;  // a templated request as rendered (a retry resends the same bytes; capacity reused)
     std::uint32_t generation = 0;
     bool active = false;
   };
@@ -113,11 +115,11 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
   /// A closed/pacing user or a partly-open session.
   struct User {
     Connection* conn = nullptr;
-    std::size_t step = 0;             // next step of the iteration/session
-    SteadyTime iteration_start{};     // pacing: when the current iteration was due
-    SteadyTime session_intended{};    // sessions: when the session arrived
+    std::size_t step = 0;           // next step of the iteration/session
+    SteadyTime iteration_start{};   // pacing: when the current iteration was due
+    SteadyTime session_intended{};  // sessions: when the session arrived
     std::int64_t session_interval = 0;
-    SteadyTime wake_at{};             // when the pending timer of this user fires
+    SteadyTime wake_at{};  // when the pending timer of this user fires
     bool active = false;
   };
   enum class Outcome : std::uint8_t { ok, failed };
@@ -191,9 +193,9 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
   bool m_scheduling = true;
   SteadyTime m_grace_end = SteadyTime::max();
   results::Recorder m_recorder;
-  Rng m_rng;                            // request mix and think times
+  Rng m_rng;                                        // request mix and think times
   std::optional<workload::RenderContext> m_render;  // templated requests: this worker's variable draws
-  std::vector<double> m_mix_cumulative;  // cumulative weights of the plan's requests
+  std::vector<double> m_mix_cumulative;             // cumulative weights of the plan's requests
 
   ConnectionConfig m_config;
   std::vector<char> m_read_buffer;
@@ -202,8 +204,8 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
   std::vector<Connection*> m_idle;    // free, connected (LIFO keeps hot connections busy)
   Connection* m_head = nullptr;       // first attempts in flight, ordered by deadline
   Connection* m_tail = nullptr;
-  Connection* m_timed = nullptr;      // retry attempts in flight (unordered; their deadlines are timers)
-  std::vector<Queued> m_queue;        // --on-saturation queue: ring buffer
+  Connection* m_timed = nullptr;  // retry attempts in flight (unordered; their deadlines are timers)
+  std::vector<Queued> m_queue;    // --on-saturation queue: ring buffer
   std::size_t m_queue_head = 0, m_queue_size = 0;
   std::uint64_t m_open_count = 0;
 
@@ -212,9 +214,9 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
   SteadyTime m_next_rate_slot{};            // pacing --max-rate: earliest next iteration start
 
   RetryTimers m_retry_timers{*this};
-  RetryBudget m_budget;                     // this worker's share of --retry-budget
-  Rng m_retry_rng;                          // backoff jitter
-  std::vector<RetryWait> m_waits;           // logical requests in backoff (slots reused)
+  RetryBudget m_budget;            // this worker's share of --retry-budget
+  Rng m_retry_rng;                 // backoff jitter
+  std::vector<RetryWait> m_waits;  // logical requests in backoff (slots reused)
   std::vector<std::uint32_t> m_free_waits;
   std::size_t m_waiting = 0;
 

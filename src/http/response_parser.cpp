@@ -84,7 +84,8 @@ int ResponseParser::on_header_field(llhttp_t* p, const char* at, std::size_t len
 
 int ResponseParser::on_header_field_complete(llhttp_t* p) {
   auto* s = self(p);
-  s->m_in_retry_after = s->m_field_match == static_cast<int>(k_retry_after.size()) && !s->m_has_retry_after;  // the first Retry-After counts
+  s->m_in_retry_after = s->m_field_match == static_cast<int>(k_retry_after.size()) &&
+                        !s->m_has_retry_after;  // the first Retry-After counts
   s->m_field_match = 0;
   return 0;
 }

@@ -40,8 +40,8 @@ class ResponseParser {
   /// Captures the Retry-After header of each final response (off by default: no header callbacks run). Call
   /// between responses (it re-initialises the parser).
   void capture_retry_after(bool on);
-  /// The Retry-After value of the final response (first occurrence, at most 31 bytes; longer values are cut), or
-  /// empty when absent or not captured. Meaningful once complete, until the next reset().
+  /// The Retry-After value of the final response (first occurrence, at most 31 bytes; longer values are cut),
+  /// or empty when absent or not captured. Meaningful once complete, until the next reset().
   std::string_view retry_after() const { return {m_retry_after, m_retry_after_len}; }
 
   State state() const { return m_state; }
@@ -79,8 +79,8 @@ class ResponseParser {
   std::uint64_t m_body_bytes = 0;
   std::size_t m_trailing = 0;
   const char* m_error_reason = "";
-  // Retry-After capture: how much of "retry-after" the current field name matched (−1: it does not), whether the
-  // current value is Retry-After's, and the value (fixed buffer: no allocation).
+  // Retry-After capture: how much of "retry-after" the current field name matched (−1: it does not), whether
+  // the current value is Retry-After's, and the value (fixed buffer: no allocation).
   int m_field_match = 0;
   bool m_in_retry_after = false;
   bool m_has_retry_after = false;

@@ -1,4 +1,5 @@
-// The lab's service-time distributions are the workload module's duration distributions (one parser, one sampler).
+// The lab's service-time distributions are the workload module's duration distributions (one parser, one
+// sampler).
 #pragma once
 
 #include "workload/duration_distribution.h"

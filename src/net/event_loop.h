@@ -1,4 +1,5 @@
-// A per-thread epoll event loop with nanosecond wake-up deadlines (epoll_pwait2); nothing rounded to milliseconds.
+// A per-thread epoll event loop with nanosecond wake-up deadlines (epoll_pwait2); nothing rounded to
+// milliseconds.
 #pragma once
 
 #include <cstdint>

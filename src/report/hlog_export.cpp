@@ -22,19 +22,22 @@ std::chrono::system_clock::time_point wall_clock_ms(double unix_s) {
 Result<std::string> render_interval_log(const results::RunResults& r) {
   std::ostringstream out;
   hdr::IntervalLogWriter writer(out);
-  writer.write_comment(fmt::format("[openloop {} run of {}: {} intervals; values in ns, Interval_Max in ms; tags: "
-                                   "response_time (completion - intended time), service_time (completion - send), "
-                                   "send_lateness (send - intended time)]",
-                                   r.info.model, r.info.target.empty() ? "(unknown target)" : r.info.target,
-                                   r.intervals.size()));
+  writer.write_comment(fmt::format(
+      "[openloop {} run of {}: {} intervals; values in ns, Interval_Max in ms; tags: "
+      "response_time (completion - intended time), service_time (completion - send), "
+      "send_lateness (send - intended time)]",
+      r.info.model, r.info.target.empty() ? "(unknown target)" : r.info.target, r.intervals.size()));
   writer.write_header(wall_clock_ms(r.info.start_unix_s));
   for (std::size_t k = 0; k < r.intervals.size(); ++k) {
     const results::IntervalResult& i = r.intervals[k];
     const std::string* texts[] = {&i.response_time_hist, &i.service_time_hist, &i.send_lateness_hist};
     for (int slot = 0; slot < 3; ++slot) {
       auto h = hdr::from_compressed_base64(*texts[slot]);
-      if (!h) return usage_error(fmt::format("interval {}: {} histogram: {}", k, k_latency_tags[slot], h.error().message));
-      OPENLOOP_TRY_VOID(writer.write_interval(from_seconds(i.start_s), from_seconds(i.length_s), *h, k_latency_tags[slot]));
+      if (!h)
+        return usage_error(
+            fmt::format("interval {}: {} histogram: {}", k, k_latency_tags[slot], h.error().message));
+      OPENLOOP_TRY_VOID(
+          writer.write_interval(from_seconds(i.start_s), from_seconds(i.length_s), *h, k_latency_tags[slot]));
     }
   }
   return out.str();

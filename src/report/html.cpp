@@ -1,4 +1,5 @@
-// The HTML page: head (CSP, error trap, styles), server-rendered sections, chart panels with captions, data, scripts.
+// The HTML page: head (CSP, error trap, styles), server-rendered sections, chart panels with captions, data,
+// scripts.
 #include "report/html.h"
 
 #include <cmath>
@@ -19,7 +20,8 @@ using html::escape;
 constexpr std::string_view k_csp =
     "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
 
-// Runs first: records script errors (and console.error) on the root element, for readers and automated checks.
+// Runs first: records script errors (and console.error) on the root element, for readers and automated
+// checks.
 constexpr std::string_view k_error_trap = R"JS((function () {
   var errors = [];
   function note(message) {
@@ -38,35 +40,46 @@ struct Chart {
   const char* caption;
 };
 
-constexpr Chart k_latency_chart{
-    "chart-latency", "Response time, second by second",
-    "Each point is one second of the run and describes the requests that were <i>due</i> in that second. The lines "
-    "are the response time that 50%, 90% and 99% of them stayed under, and the slowest one (max); the left axis is "
-    "logarithmic. Dashed, on the right axis: the rate the schedule offered and the rate actually sent. If those two "
-    "part, the generator fell behind its own schedule. A stall shows as a spike on every line at once: everyone who "
-    "arrived during it waited."};
+constexpr Chart k_latency_chart{"chart-latency", "Response time, second by second",
+                                "Each point is one second of the run and describes the requests that were "
+                                "<i>due</i> in that second. The lines "
+                                "are the response time that 50%, 90% and 99% of them stayed under, and the "
+                                "slowest one (max); the left axis is "
+                                "logarithmic. Dashed, on the right axis: the rate the schedule offered and "
+                                "the rate actually sent. If those two "
+                                "part, the generator fell behind its own schedule. A stall shows as a spike "
+                                "on every line at once: everyone who "
+                                "arrived during it waited."};
 constexpr Chart k_throughput_chart{
     "chart-throughput", "Throughput and goodput",
-    "Of the requests due in each second: how many completed per second with any status (throughput) and how many "
+    "Of the requests due in each second: how many completed per second with any status (throughput) and how "
+    "many "
     "succeeded within the client's deadline (goodput), against the offered rate. Past a service's capacity, "
-    "throughput stops following the offered rate; goodput below throughput means answers were errors or too late."};
-constexpr Chart k_outcomes_chart{
-    "chart-outcomes", "What happened to the requests of each second",
-    "Stacked counts per second of intended time: ok, error statuses, errors (no usable response), timeouts, requests "
-    "dropped by the generator (no free connection, never sent) and unfinished ones. Everything above the green part "
-    "is a request that was not served well."};
+    "throughput stops following the offered rate; goodput below throughput means answers were errors or too "
+    "late."};
+constexpr Chart k_outcomes_chart{"chart-outcomes", "What happened to the requests of each second",
+                                 "Stacked counts per second of intended time: ok, error statuses, errors (no "
+                                 "usable response), timeouts, requests "
+                                 "dropped by the generator (no free connection, never sent) and unfinished "
+                                 "ones. Everything above the green part "
+                                 "is a request that was not served well."};
 constexpr Chart k_spectrum_chart{
     "chart-spectrum", "The whole distribution: response time vs service time",
-    "Read from left to right, from common to rare: at 90% one request in 10 was slower than the line, at 99% one in "
-    "100, at 99.9% one in 1,000 (both axes logarithmic). <b>Red</b> is response time, from when each request was due; "
-    "<b>blue</b> is service time, from when it was actually sent. The shaded gap is time requests spent waiting "
-    "before they were served: queued behind a stall or a busy server. A closed-loop tool measures only the blue line "
+    "Read from left to right, from common to rare: at 90% one request in 10 was slower than the line, at 99% "
+    "one in "
+    "100, at 99.9% one in 1,000 (both axes logarithmic). <b>Red</b> is response time, from when each request "
+    "was due; "
+    "<b>blue</b> is service time, from when it was actually sent. The shaded gap is time requests spent "
+    "waiting "
+    "before they were served: queued behind a stall or a busy server. A closed-loop tool measures only the "
+    "blue line "
     "and never sees that gap; its blind spot is called <b>coordinated omission</b>."};
 
 std::string chart_panel(const Chart& c) {
-  return fmt::format("<section class=\"panel chart\"><h2>{}</h2>\n<div class=\"plot\" id=\"{}\"></div>\n"
-                     "<p class=\"caption\">{}</p>\n</section>\n",
-                     c.title, c.id, c.caption);
+  return fmt::format(
+      "<section class=\"panel chart\"><h2>{}</h2>\n<div class=\"plot\" id=\"{}\"></div>\n"
+      "<p class=\"caption\">{}</p>\n</section>\n",
+      c.title, c.id, c.caption);
 }
 
 std::string utc(double unix_s) {
@@ -86,39 +99,47 @@ std::string header(const ReportInput& in, const std::string& title) {
   add("measured " + format_duration(from_seconds(r.measured_s)));
   if (in.has_counts) add(r.info.model == "closed" ? "CLOSED model" : "OPEN model");
   add("from " + in.source);
-  return fmt::format("<header><div class=\"brand\">openloop</div><h1>{}</h1>\n<p class=\"facts\">{}</p>"
-                     "</header>\n",
-                     escape(title.empty() ? std::string("Load test report") : title), facts);
+  return fmt::format(
+      "<header><div class=\"brand\">openloop</div><h1>{}</h1>\n<p class=\"facts\">{}</p>"
+      "</header>\n",
+      escape(title.empty() ? std::string("Load test report") : title), facts);
 }
 
 std::string head(const ReportInput& in) {
   const auto& r = in.results;
   const std::string verdict = !in.has_counts ? "latencies" : (r.verdict.valid ? "VALID" : "INVALID");
-  return fmt::format("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-                     "<meta http-equiv=\"Content-Security-Policy\" content=\"{}\">\n"
-                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-                     "<title>openloop report: {} {}</title>\n<script>{}</script>\n<style>{}</style>\n<style>{}</style>\n"
-                     "</head>\n",
-                     k_csp, verdict, escape(r.info.target.empty() ? in.source : r.info.target), k_error_trap,
-                     assets::uplot_css(), assets::report_css());
+  return fmt::format(
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"{}\">\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+      "<title>openloop report: {} {}</title>\n<script>{}</script>\n<style>{}</style>\n<style>{}</style>\n"
+      "</head>\n",
+      k_csp, verdict, escape(r.info.target.empty() ? in.source : r.info.target), k_error_trap,
+      assets::uplot_css(), assets::report_css());
 }
 
 std::string glossary() {
   return "<section class=\"panel glossary\"><h2>Reading this report</h2>\n<dl>\n"
-         "<dt>Open model</dt><dd>Requests arrive on a schedule whatever the server does, as real users do. The "
-         "opposite, a closed loop, waits for each response before sending the next request, so it slows down with "
+         "<dt>Open model</dt><dd>Requests arrive on a schedule whatever the server does, as real users do. "
+         "The "
+         "opposite, a closed loop, waits for each response before sending the next request, so it slows down "
+         "with "
          "the server and hides its worst moments.</dd>\n"
-         "<dt>Intended time</dt><dd>When the schedule said a request was due. Latency is measured from it, so a "
+         "<dt>Intended time</dt><dd>When the schedule said a request was due. Latency is measured from it, "
+         "so a "
          "request that had to wait for the generator or a connection still counts its wait.</dd>\n"
-         "<dt>Verdict</dt><dd>VALID when the generator really applied the planned load (under 1% dropped, at least "
+         "<dt>Verdict</dt><dd>VALID when the generator really applied the planned load (under 1% dropped, at "
+         "least "
          "99% sent, sends on time, generator CPU not saturated); otherwise INVALID, with the reasons.</dd>\n"
-         "<dt>Percentiles</dt><dd>Computed from full HdrHistograms (3 significant digits), never averaged: runs and "
+         "<dt>Percentiles</dt><dd>Computed from full HdrHistograms (3 significant digits), never averaged: "
+         "runs and "
          "intervals are merged by adding histograms.</dd>\n</dl>\n</section>\n";
 }
 
 std::string data_script(const ReportInput& in) {
   std::string json = chart_data(in).dump();
-  // '<' only occurs inside JSON strings, where \u003c is the same character: no "</script>" can end the block.
+  // '<' only occurs inside JSON strings, where \u003c is the same character: no "</script>" can end the
+  // block.
   std::string safe;
   safe.reserve(json.size());
   for (const char c : json) {
@@ -133,17 +154,21 @@ std::string data_script(const ReportInput& in) {
 
 std::string footer(const ReportInput& in) {
   const auto& env = in.results.info.environment;
-  const std::string version = env.is_object() && env.contains("openloop_version") && env["openloop_version"].is_string()
-                                  ? " " + env["openloop_version"].get<std::string>()
-                                  : "";
-  return fmt::format("<footer>openloop{} · {} · charts drawn with uPlot (MIT), embedded: this page makes no network "
-                     "requests</footer>\n",
-                     escape(version), in.has_counts ? "results schema openloop.results/1" : "HdrHistogram interval log");
+  const std::string version =
+      env.is_object() && env.contains("openloop_version") && env["openloop_version"].is_string()
+          ? " " + env["openloop_version"].get<std::string>()
+          : "";
+  return fmt::format(
+      "<footer>openloop{} · {} · charts drawn with uPlot (MIT), embedded: this page makes no network "
+      "requests</footer>\n",
+      escape(version), in.has_counts ? "results schema openloop.results/1" : "HdrHistogram interval log");
 }
 
 }  // namespace
 
-std::string render_html(const ReportInput& in) { return render_html(in, HtmlExtras{}); }
+std::string render_html(const ReportInput& in) {
+  return render_html(in, HtmlExtras{});
+}
 
 std::string render_html(const ReportInput& in, const HtmlExtras& extras) {
   std::string page = head(in);
@@ -153,7 +178,9 @@ std::string render_html(const ReportInput& in, const HtmlExtras& extras) {
   page += html::headline_section(in);
   page += html::plan_and_outcomes_section(in);
   page += html::latency_section(in);
-  page += "<noscript><p class=\"panel\">The charts need JavaScript; the tables above hold every number.</p></noscript>\n";
+  page +=
+      "<noscript><p class=\"panel\">The charts need JavaScript; the tables above hold every "
+      "number.</p></noscript>\n";
   page += chart_panel(k_latency_chart);
   if (in.has_counts) {
     page += chart_panel(k_throughput_chart);

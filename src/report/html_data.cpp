@@ -1,4 +1,5 @@
-// The chart data of the HTML report: interval series and the percentile spectrum, computed from the histograms.
+// The chart data of the HTML report: interval series and the percentile spectrum, computed from the
+// histograms.
 #include <cmath>
 
 #include "report/html.h"
@@ -22,7 +23,8 @@ json spectrum(const results::RunResults& r) {
   const auto add = [&](double at, double percentile) {
     x.push_back(at);
     response.push_back(static_cast<double>(rt.value_at_percentile(percentile)) / 1e6);
-    service.push_back(st.total_count() == 0 ? json() : json(static_cast<double>(st.value_at_percentile(percentile)) / 1e6));
+    service.push_back(
+        st.total_count() == 0 ? json() : json(static_cast<double>(st.value_at_percentile(percentile)) / 1e6));
   };
   const double last = static_cast<double>(n);
   for (int i = 0;; ++i) {
@@ -73,8 +75,9 @@ json interval_series(const ReportInput& in) {
   out["rate"] = {{"offered", offered}, {"sent", sent}};
   out["throughput"] = throughput;
   out["goodput"] = goodput;
-  out["outcomes"] = {{"ok", ok},           {"bad_status", bad}, {"errors", errors},
-                     {"timeouts", timeouts}, {"dropped", dropped}, {"unfinished", unfinished}};
+  out["outcomes"] = {{"ok", ok},           {"bad_status", bad},
+                     {"errors", errors},   {"timeouts", timeouts},
+                     {"dropped", dropped}, {"unfinished", unfinished}};
   return out;
 }
 

@@ -15,17 +15,26 @@ namespace {
 using nlohmann::json;
 using results::LatencySummary;
 
-std::string duration(double seconds) { return format_duration(from_seconds(seconds)); }
-std::string latency(std::int64_t ns) { return format_duration(Nanos(ns)); }
-std::string rate(double per_second) { return fmt::format("{:.1f}/s", per_second); }
+std::string duration(double seconds) {
+  return format_duration(from_seconds(seconds));
+}
+std::string latency(std::int64_t ns) {
+  return format_duration(Nanos(ns));
+}
+std::string rate(double per_second) {
+  return fmt::format("{:.1f}/s", per_second);
+}
 std::string percent(std::uint64_t part, std::uint64_t whole) {
-  return whole == 0 ? "–" : fmt::format("{:.2f}%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
+  return whole == 0 ? "–"
+                    : fmt::format("{:.2f}%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
 }
 
-std::string tile(std::string_view label, const std::string& value, const std::string& note, bool bad = false) {
-  return fmt::format("<div class=\"tile{}\"><div class=\"label\">{}</div><div class=\"value\">{}</div>"
-                     "<div class=\"note\">{}</div></div>\n",
-                     bad ? " bad" : "", escape(label), escape(value), escape(note));
+std::string tile(std::string_view label, const std::string& value, const std::string& note,
+                 bool bad = false) {
+  return fmt::format(
+      "<div class=\"tile{}\"><div class=\"label\">{}</div><div class=\"value\">{}</div>"
+      "<div class=\"note\">{}</div></div>\n",
+      bad ? " bad" : "", escape(label), escape(value), escape(note));
 }
 
 // {"name": "a", "weight": 1} as "name a, weight 1"; strings bare; anything else as JSON.
@@ -33,7 +42,8 @@ std::string compact(const json& v) {
   if (v.is_string()) return v.get<std::string>();
   if (!v.is_object()) return v.dump();
   std::string out;
-  for (const auto& [key, value] : v.items()) out += fmt::format("{}{} {}", out.empty() ? "" : ", ", key, compact(value));
+  for (const auto& [key, value] : v.items())
+    out += fmt::format("{}{} {}", out.empty() ? "" : ", ", key, compact(value));
   return out;
 }
 
@@ -59,16 +69,24 @@ std::string plan_value(const std::string& key, const json& v) {
 }
 
 std::string plan_label(const std::string& key) {
-  static const std::pair<const char*, const char*> k_labels[] = {
-      {"target", "Target"},         {"method", "Method"},
-      {"model", "Model"},           {"arrival", "Arrival process"},
-      {"stages", "Rate stages"},    {"seed", "Seed"},
-      {"users", "Users (closed)"},  {"threads", "Threads"},
-      {"max_connections", "Connection cap"}, {"on_saturation", "When saturated"},
-      {"timeout_s", "Timeout"},     {"success_statuses", "Success statuses"},
-      {"warmup_s", "Warm-up"},      {"duration_s", "Duration"},
-      {"interval_s", "Interval"},   {"headers", "Headers"},
-      {"body_bytes", "Body bytes"}, {"insecure", "Skip TLS verification"}};
+  static const std::pair<const char*, const char*> k_labels[] = {{"target", "Target"},
+                                                                 {"method", "Method"},
+                                                                 {"model", "Model"},
+                                                                 {"arrival", "Arrival process"},
+                                                                 {"stages", "Rate stages"},
+                                                                 {"seed", "Seed"},
+                                                                 {"users", "Users (closed)"},
+                                                                 {"threads", "Threads"},
+                                                                 {"max_connections", "Connection cap"},
+                                                                 {"on_saturation", "When saturated"},
+                                                                 {"timeout_s", "Timeout"},
+                                                                 {"success_statuses", "Success statuses"},
+                                                                 {"warmup_s", "Warm-up"},
+                                                                 {"duration_s", "Duration"},
+                                                                 {"interval_s", "Interval"},
+                                                                 {"headers", "Headers"},
+                                                                 {"body_bytes", "Body bytes"},
+                                                                 {"insecure", "Skip TLS verification"}};
   for (const auto& [k, label] : k_labels) {
     if (key == k) return label;
   }
@@ -81,9 +99,10 @@ std::string plan_label(const std::string& key) {
 
 // Plan keys in reading order: what was hit, how hard, for how long, with which client policy; others follow.
 std::vector<std::string> plan_keys(const json& plan) {
-  static const char* k_order[] = {"target",   "method",          "model",         "arrival",   "stages",
-                                  "users",    "duration_s",      "warmup_s",      "timeout_s", "threads",
-                                  "max_connections", "on_saturation", "success_statuses", "interval_s", "seed"};
+  static const char* k_order[] = {
+      "target",           "method",     "model",     "arrival", "stages",          "users",
+      "duration_s",       "warmup_s",   "timeout_s", "threads", "max_connections", "on_saturation",
+      "success_statuses", "interval_s", "seed"};
   std::vector<std::string> keys;
   for (const char* k : k_order) {
     if (plan.contains(k)) keys.emplace_back(k);
@@ -107,12 +126,14 @@ std::string plan_rows(const json& plan) {
       }
       continue;
     }
-    out += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", escape(plan_label(key)), escape(plan_value(key, value)));
+    out += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", escape(plan_label(key)),
+                       escape(plan_value(key, value)));
   }
   return out;
 }
 
-std::string outcome_row(std::string_view name, std::uint64_t n, std::uint64_t intended, std::string_view what) {
+std::string outcome_row(std::string_view name, std::uint64_t n, std::uint64_t intended,
+                        std::string_view what) {
   return fmt::format("<tr><th>{}</th><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td></tr>\n",
                      escape(name), n, percent(n, intended), escape(what));
 }
@@ -122,20 +143,22 @@ std::string outcome_rows(const results::RunResults& r) {
   std::string kinds;
   for (std::size_t i = 0; i < results::k_error_kinds; ++i) {
     if (c.errors[i] != 0) {
-      kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", results::to_string(static_cast<results::ErrorKind>(i)),
-                           c.errors[i]);
+      kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ",
+                           results::to_string(static_cast<results::ErrorKind>(i)), c.errors[i]);
     }
   }
   std::string statuses;
   const char* names[] = {"other", "1xx", "2xx", "3xx", "4xx", "5xx"};
   for (std::size_t i = 0; i < c.status_class.size(); ++i) {
-    if (c.status_class[i] != 0) statuses += fmt::format("{}{} {}", statuses.empty() ? "" : ", ", names[i], c.status_class[i]);
+    if (c.status_class[i] != 0)
+      statuses += fmt::format("{}{} {}", statuses.empty() ? "" : ", ", names[i], c.status_class[i]);
   }
   std::string out;
   out += outcome_row("intended", c.intended, c.intended, "arrivals the schedule asked for");
   out += outcome_row("sent", c.sent, c.intended, "handed to the network");
   out += outcome_row("ok", c.ok, c.intended, "success status within the deadline (goodput)");
-  out += outcome_row("error status", c.completed - c.ok, c.intended, statuses.empty() ? "completed, not a success status" : "statuses: " + statuses);
+  out += outcome_row("error status", c.completed - c.ok, c.intended,
+                     statuses.empty() ? "completed, not a success status" : "statuses: " + statuses);
   out += outcome_row("timeouts", c.timeouts, c.intended, "the client's deadline passed first");
   out += outcome_row("errors", c.errors_total(), c.intended, kinds.empty() ? "no usable response" : kinds);
   out += outcome_row("dropped", c.dropped, c.intended, "no free connection: never sent");
@@ -144,11 +167,13 @@ std::string outcome_rows(const results::RunResults& r) {
 }
 
 std::string latency_row(std::string_view name, const LatencySummary& s) {
-  if (s.count == 0) return fmt::format("<tr><th>{}</th><td colspan=\"8\">no samples</td></tr>\n", escape(name));
+  if (s.count == 0)
+    return fmt::format("<tr><th>{}</th><td colspan=\"8\">no samples</td></tr>\n", escape(name));
   return fmt::format(
-      "<tr><th>{}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-      escape(name), latency(s.p50), latency(s.p90), latency(s.p99), latency(s.p999), latency(s.p9999), latency(s.max),
-      latency(static_cast<std::int64_t>(s.mean)), s.count);
+      "<tr><th>{}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</"
+      "td></tr>\n",
+      escape(name), latency(s.p50), latency(s.p90), latency(s.p99), latency(s.p999), latency(s.p9999),
+      latency(s.max), latency(static_cast<std::int64_t>(s.mean)), s.count);
 }
 
 }  // namespace
@@ -158,12 +183,23 @@ std::string escape(std::string_view text) {
   out.reserve(text.size());
   for (const char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -172,28 +208,36 @@ std::string escape(std::string_view text) {
 std::string verdict_section(const ReportInput& in) {
   const auto& r = in.results;
   if (!in.has_counts) {
-    return "<section class=\"verdict unknown\"><div class=\"badge\">NO VERDICT</div><div><p class=\"lead\">This "
-           "report was made from an HdrHistogram interval log, which holds latency histograms only: no counts of "
-           "intended, dropped or failed requests, so nobody can tell from it whether the planned load was applied."
+    return "<section class=\"verdict unknown\"><div class=\"badge\">NO VERDICT</div><div><p "
+           "class=\"lead\">This "
+           "report was made from an HdrHistogram interval log, which holds latency histograms only: no "
+           "counts of "
+           "intended, dropped or failed requests, so nobody can tell from it whether the planned load was "
+           "applied."
            "</p></div></section>\n";
   }
   std::string body;
   if (r.verdict.valid) {
-    body = "<p class=\"lead\">The generator applied the load it was asked to, so the numbers below describe the "
-           "target under that load.</p>\n";
+    body =
+        "<p class=\"lead\">The generator applied the load it was asked to, so the numbers below describe the "
+        "target under that load.</p>\n";
   } else {
-    body = "<p class=\"lead\">The generator did <b>not</b> apply the planned load, so the latencies below do not "
-           "describe the target at that load. Reasons:</p>\n<ul>\n";
+    body =
+        "<p class=\"lead\">The generator did <b>not</b> apply the planned load, so the latencies below do "
+        "not "
+        "describe the target at that load. Reasons:</p>\n<ul>\n";
     for (const auto& reason : r.verdict.reasons) body += "<li>" + escape(reason) + "</li>\n";
     body += "</ul>\n";
   }
-  if (r.interrupted) body += "<p class=\"note\">Interrupted: the results cover the part of the run that happened.</p>\n";
+  if (r.interrupted)
+    body += "<p class=\"note\">Interrupted: the results cover the part of the run that happened.</p>\n";
   if (r.info.model == "closed") {
-    body += fmt::format("<p class=\"note\"><b>CLOSED model</b> ({} users, each waiting for its response before sending "
-                        "again). A closed loop slows down with the server and never sends the requests that would "
-                        "have waited, so stalls and queueing are hidden (coordinated omission); response time here "
-                        "equals service time.</p>\n",
-                        r.info.users);
+    body += fmt::format(
+        "<p class=\"note\"><b>CLOSED model</b> ({} users, each waiting for its response before sending "
+        "again). A closed loop slows down with the server and never sends the requests that would "
+        "have waited, so stalls and queueing are hidden (coordinated omission); response time here "
+        "equals service time.</p>\n",
+        r.info.users);
   }
   return fmt::format("<section class=\"verdict {}\"><div class=\"badge\">{}</div><div>{}</div></section>\n",
                      r.verdict.valid ? "valid" : "invalid", r.verdict.valid ? "VALID" : "INVALID", body);
@@ -224,9 +268,10 @@ std::string slo_section(const ReportInput& in) {
         escape(r.aborted_by_slo));
   }
   if (!r.slos.empty()) {
-    out += "<table class=\"outcomes\">\n<tr><th>objective</th><th>measured</th><th>threshold</th>"
-           "<th>result</th></tr>\n" +
-           rows + "</table>\n";
+    out +=
+        "<table class=\"outcomes\">\n<tr><th>objective</th><th>measured</th><th>threshold</th>"
+        "<th>result</th></tr>\n" +
+        rows + "</table>\n";
   }
   out += r.verdict.valid
              ? "<p class=\"caption\">Latencies are response times (from each request's intended time) over "
@@ -251,7 +296,8 @@ std::string headline_section(const ReportInput& in) {
   const auto& c = r.totals;
   const bool open = r.info.model == "open";
   const std::uint64_t not_ok = c.intended - c.ok;
-  tiles += tile("Offered", rate(r.offered_rps()), open ? fmt::format("planned {}", rate(r.info.offered_rps)) : "closed loop: no schedule");
+  tiles += tile("Offered", rate(r.offered_rps()),
+                open ? fmt::format("planned {}", rate(r.info.offered_rps)) : "closed loop: no schedule");
   tiles += tile("Sent", rate(r.sent_rps()), fmt::format("{} of offered", percent(c.sent, c.intended)),
                 c.intended > 0 && static_cast<double>(c.sent) < 0.99 * static_cast<double>(c.intended));
   tiles += tile("Goodput", rate(r.goodput_rps()), fmt::format("throughput {}", rate(r.throughput_rps())));
@@ -268,37 +314,50 @@ std::string plan_and_outcomes_section(const ReportInput& in) {
   const auto& r = in.results;
   std::string out = "<section class=\"two\">\n<div class=\"panel\"><h2>Plan</h2>\n<table class=\"kv\">\n";
   out += plan_rows(r.info.plan);
-  out += "</table></div>\n<div class=\"panel\"><h2>What happened to every request</h2>\n<table class=\"outcomes\">\n";
+  out +=
+      "</table></div>\n<div class=\"panel\"><h2>What happened to every request</h2>\n<table "
+      "class=\"outcomes\">\n";
   out += outcome_rows(r);
-  out += fmt::format("</table>\n<p class=\"caption\">Every intended request ends as exactly one of ok, error status, "
-                     "timeout, error, dropped or unfinished. Measured for {}; the warm-up ({} requests over {}) is "
-                     "left out of every number.</p></div>\n</section>\n",
-                     duration(r.measured_s), r.warmup.intended, duration(r.info.warmup_s));
+  out += fmt::format(
+      "</table>\n<p class=\"caption\">Every intended request ends as exactly one of ok, error status, "
+      "timeout, error, dropped or unfinished. Measured for {}; the warm-up ({} requests over {}) is "
+      "left out of every number.</p></div>\n</section>\n",
+      duration(r.measured_s), r.warmup.intended, duration(r.info.warmup_s));
   return out;
 }
 
 std::string latency_section(const ReportInput& in) {
   const auto& r = in.results;
-  std::string out = "<section class=\"panel\"><h2>Latency</h2>\n<table class=\"latency\">\n<tr><th></th><th>p50</th>"
-                    "<th>p90</th><th>p99</th><th>p99.9</th><th>p99.99</th><th>max</th><th>mean</th><th>count</th></tr>\n";
+  std::string out =
+      "<section class=\"panel\"><h2>Latency</h2>\n<table class=\"latency\">\n<tr><th></th><th>p50</th>"
+      "<th>p90</th><th>p99</th><th>p99.9</th><th>p99.99</th><th>max</th><th>mean</th><th>count</th></tr>\n";
   out += latency_row(r.info.model == "closed" ? "response time (= service)" : "response time",
                      LatencySummary::of(r.response_time));
   out += latency_row("service time", LatencySummary::of(r.service_time));
   out += latency_row("send lateness", LatencySummary::of(r.send_lateness));
-  out += "</table>\n<p class=\"caption\"><b>Response time</b> runs from the moment a request was <i>due</i> on the "
-         "schedule to its response: what a user arriving then experienced, including any wait before it could be "
-         "sent. <b>Service time</b> runs from the actual send: what most load tools report. <b>Send lateness</b> is "
-         "the generator's own delay in sending; it should stay tiny. pN is the time N% of requests stayed under "
-         "(p99: all but the slowest 1 in 100). Timeouts count at the deadline.</p>\n";
+  out +=
+      "</table>\n<p class=\"caption\"><b>Response time</b> runs from the moment a request was <i>due</i> on "
+      "the "
+      "schedule to its response: what a user arriving then experienced, including any wait before it could "
+      "be "
+      "sent. <b>Service time</b> runs from the actual send: what most load tools report. <b>Send "
+      "lateness</b> is "
+      "the generator's own delay in sending; it should stay tiny. pN is the time N% of requests stayed under "
+      "(p99: all but the slowest 1 in 100). Timeouts count at the deadline.</p>\n";
   if (r.by_request.size() > 1) {
-    out += "<h3>By request</h3>\n<table class=\"latency\">\n<tr><th>request (response time)</th><th>p50</th><th>p90</th>"
-           "<th>p99</th><th>p99.9</th><th>p99.99</th><th>max</th><th>mean</th><th>count</th></tr>\n";
+    out +=
+        "<h3>By request</h3>\n<table class=\"latency\">\n<tr><th>request (response "
+        "time)</th><th>p50</th><th>p90</th>"
+        "<th>p99</th><th>p99.9</th><th>p99.99</th><th>max</th><th>mean</th><th>count</th></tr>\n";
     for (std::size_t i = 0; i < r.by_request.size(); ++i) {
-      const std::string& name = i < r.info.request_names.size() ? r.info.request_names[i] : r.by_request[i].name;
+      const std::string& name =
+          i < r.info.request_names.size() ? r.info.request_names[i] : r.by_request[i].name;
       out += latency_row(name, LatencySummary::of(r.by_request[i].response_time));
     }
-    out += "</table>\n<p class=\"caption\">Each named request of the plan on its own, measured the same way; the "
-           "totals above are the same requests together (histograms added, never averaged).</p>\n";
+    out +=
+        "</table>\n<p class=\"caption\">Each named request of the plan on its own, measured the same way; "
+        "the "
+        "totals above are the same requests together (histograms added, never averaged).</p>\n";
   }
   out += "</section>\n";
   return out;

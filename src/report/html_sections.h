@@ -10,10 +10,11 @@ namespace openloop::report::html {
 
 /// Text escaped for HTML element content and attribute values (& < > " ').
 std::string escape(std::string_view text);
-/// The verdict banner: VALID / INVALID with every reason, interrupted and closed-model notes; "no verdict" for .hlog.
+/// The verdict banner: VALID / INVALID with every reason, interrupted and closed-model notes; "no verdict"
+/// for .hlog.
 std::string verdict_section(const ReportInput& in);
-/// The SLO table (objective, measured, threshold, met or failed) and whether --abort-on-slo stopped the run; empty
-/// when the run had no SLOs.
+/// The SLO table (objective, measured, threshold, met or failed) and whether --abort-on-slo stopped the run;
+/// empty when the run had no SLOs.
 std::string slo_section(const ReportInput& in);
 /// Headline tiles: offered, sent, goodput, response-time p99 and max, share of requests not ok.
 std::string headline_section(const ReportInput& in);

@@ -9,11 +9,17 @@
 namespace openloop::report {
 
 LiveTicker::LiveTicker(LiveView view, std::FILE* out, bool terminal, Nanos period)
-    : m_view(std::move(view)), m_out(out), m_terminal(terminal), m_period(period), m_start(SteadyClock::now()) {
+    : m_view(std::move(view)),
+      m_out(out),
+      m_terminal(terminal),
+      m_period(period),
+      m_start(SteadyClock::now()) {
   m_thread = std::thread([this] { loop(); });
 }
 
-LiveTicker::~LiveTicker() { stop(); }
+LiveTicker::~LiveTicker() {
+  stop();
+}
 
 void LiveTicker::update(const results::RunResults& so_far) {
   std::lock_guard lock(m_mutex);

@@ -1,4 +1,5 @@
-// Drives a LiveView from its own thread: redraws in place on a terminal every second, or logs a line every 10 s.
+// Drives a LiveView from its own thread: redraws in place on a terminal every second, or logs a line every 10
+// s.
 #pragma once
 
 #include <condition_variable>
@@ -11,10 +12,11 @@
 
 namespace openloop::report {
 
-/// Starts a display thread at construction; stop() (or the destructor) ends it. On a terminal the view's two lines
-/// are redrawn in place (ANSI cursor-up and erase-line) every `period` and erased at stop, so the summary that
-/// follows starts on a clean screen. Elsewhere a plain line is written every `period` and at once when the verdict so
-/// far turns INVALID. update() may be called from any thread (the coordinator's ProgressFn).
+/// Starts a display thread at construction; stop() (or the destructor) ends it. On a terminal the view's two
+/// lines are redrawn in place (ANSI cursor-up and erase-line) every `period` and erased at stop, so the
+/// summary that follows starts on a clean screen. Elsewhere a plain line is written every `period` and at
+/// once when the verdict so far turns INVALID. update() may be called from any thread (the coordinator's
+/// ProgressFn).
 class LiveTicker {
  public:
   LiveTicker(LiveView view, std::FILE* out, bool terminal, Nanos period);

@@ -1,4 +1,5 @@
-// Live view text: derived only from finalized intervals (exact numbers), never from guesses about the present.
+// Live view text: derived only from finalized intervals (exact numbers), never from guesses about the
+// present.
 #include "report/live_view.h"
 
 #include <algorithm>
@@ -11,11 +12,14 @@
 namespace openloop::report {
 namespace {
 
-std::string seconds(Nanos d) { return fmt::format("{}s", std::chrono::duration_cast<std::chrono::seconds>(d).count()); }
+std::string seconds(Nanos d) {
+  return fmt::format("{}s", std::chrono::duration_cast<std::chrono::seconds>(d).count());
+}
 
 std::string bar(double fraction, int width) {
   const int filled = std::clamp(static_cast<int>(fraction * width + 0.5), 0, width);
-  return "[" + std::string(static_cast<std::size_t>(filled), '#') + std::string(static_cast<std::size_t>(width - filled), '.') + "]";
+  return "[" + std::string(static_cast<std::size_t>(filled), '#') +
+         std::string(static_cast<std::size_t>(width - filled), '.') + "]";
 }
 
 double pct(std::uint64_t part, std::uint64_t whole) {
@@ -57,17 +61,20 @@ void LiveView::update(const results::RunResults& so_far) {
   const results::VerdictBounds bounds;
   const double intended = static_cast<double>(c.intended);
   if (static_cast<double>(c.dropped) > bounds.max_dropped_fraction * intended) {
-    m_problems.push_back(fmt::format("dropped {:.2f}% > {:.0f}%", pct(c.dropped, c.intended), 100 * bounds.max_dropped_fraction));
+    m_problems.push_back(fmt::format("dropped {:.2f}% > {:.0f}%", pct(c.dropped, c.intended),
+                                     100 * bounds.max_dropped_fraction));
   }
   if (static_cast<double>(c.sent) < bounds.min_sent_fraction * intended) {
-    m_problems.push_back(fmt::format("sent {:.2f}% < {:.0f}%", pct(c.sent, c.intended), 100 * bounds.min_sent_fraction));
+    m_problems.push_back(
+        fmt::format("sent {:.2f}% < {:.0f}%", pct(c.sent, c.intended), 100 * bounds.min_sent_fraction));
   }
   const double measured_s = m_last_start_s + m_last_length_s;
   if (so_far.send_lateness.total_count() > 0 && measured_s > 0) {
     const double gap_ms = 1000.0 * measured_s / intended;
     const double bound_ms = std::max(bounds.lateness_floor_ms, bounds.lateness_gap_fraction * gap_ms);
     const double p99_ms = static_cast<double>(so_far.send_lateness.value_at_percentile(99)) / 1e6;
-    if (p99_ms > bound_ms) m_problems.push_back(fmt::format("send lateness p99 {:.3f}ms > {:.3f}ms", p99_ms, bound_ms));
+    if (p99_ms > bound_ms)
+      m_problems.push_back(fmt::format("send lateness p99 {:.3f}ms > {:.3f}ms", p99_ms, bound_ms));
   }
 }
 
@@ -86,7 +93,8 @@ std::string LiveView::progress(Nanos elapsed) const {
   if (elapsed < m_plan.warmup) {
     return fmt::format("warm-up {} / {} {}", seconds(elapsed), seconds(m_plan.warmup), bar(fraction, 20));
   }
-  return fmt::format("{} / {} {}", seconds(elapsed - m_plan.warmup), seconds(m_plan.duration), bar(fraction, 20));
+  return fmt::format("{} / {} {}", seconds(elapsed - m_plan.warmup), seconds(m_plan.duration),
+                     bar(fraction, 20));
 }
 
 std::string LiveView::latest() const {
@@ -103,8 +111,8 @@ std::string LiveView::latest() const {
 
 std::string LiveView::totals() const {
   const auto& c = m_totals;
-  std::string out = fmt::format("dropped {} ({:.2f}%)  timeouts {}  errors {}", c.dropped, pct(c.dropped, c.intended),
-                                c.timeouts, c.errors_total());
+  std::string out = fmt::format("dropped {} ({:.2f}%)  timeouts {}  errors {}", c.dropped,
+                                pct(c.dropped, c.intended), c.timeouts, c.errors_total());
   if (m_in_flight) out += fmt::format("  in flight {}", *m_in_flight);
   return out;
 }
@@ -115,7 +123,8 @@ std::vector<std::string> LiveView::lines(Nanos elapsed, std::size_t width) const
 }
 
 std::string LiveView::plain_line(Nanos elapsed) const {
-  return fmt::format("openloop: {}  {}  |  {}  |  {}", progress(elapsed), verdict_so_far(), latest(), totals());
+  return fmt::format("openloop: {}  {}  |  {}  |  {}", progress(elapsed), verdict_so_far(), latest(),
+                     totals());
 }
 
 }  // namespace openloop::report

@@ -1,4 +1,5 @@
-// The live view of a running test: progress, the latest finished second, totals and the verdict so far, as text.
+// The live view of a running test: progress, the latest finished second, totals and the verdict so far, as
+// text.
 #pragma once
 
 #include <cstdint>
@@ -18,8 +19,8 @@ struct LivePlan {
   bool open = true;  ///< open model (closed runs have no schedule, so no drop/sent/lateness verdict)
 };
 
-/// Pure formatting state, no threads and no clock (LiveTicker drives it): update() takes the few numbers it shows
-/// from the results so far, lines()/plain_line() render them for a given elapsed time. Not thread-safe.
+/// Pure formatting state, no threads and no clock (LiveTicker drives it): update() takes the few numbers it
+/// shows from the results so far, lines()/plain_line() render them for a given elapsed time. Not thread-safe.
 ///
 /// Intervals are final only when all their requests have resolved (up to one timeout after they end), so the
 /// "latest second" shown may lag the clock; the lines say which second they describe.
@@ -32,8 +33,8 @@ class LiveView {
   /// Requests currently in flight, when the engine can tell (shown only once set).
   void set_in_flight(std::uint64_t n) { m_in_flight = n; }
 
-  /// Two status lines for a terminal at `elapsed` since the run started (warm-up included), each cut to `width`
-  /// columns (UTF-8 aware), no control characters.
+  /// Two status lines for a terminal at `elapsed` since the run started (warm-up included), each cut to
+  /// `width` columns (UTF-8 aware), no control characters.
   std::vector<std::string> lines(Nanos elapsed, std::size_t width) const;
   /// One self-contained line for logs and pipes.
   std::string plain_line(Nanos elapsed) const;

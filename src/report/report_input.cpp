@@ -1,4 +1,5 @@
-// Loading report inputs: results JSON through results_reader, .hlog through hdr's parser, grouped into intervals.
+// Loading report inputs: results JSON through results_reader, .hlog through hdr's parser, grouped into
+// intervals.
 #include "report/report_input.h"
 
 #include <algorithm>
@@ -114,9 +115,10 @@ Result<ReportInput> load_report_input(const std::string& path) {
   }
   hdr::IntervalLog log = OPENLOOP_TRY(hdr::parse_interval_log(text, path));
   if (log.intervals.empty()) {
-    return usage_error(fmt::format("{}: neither a results JSON (it does not start with '{{') nor an .hlog with "
-                                   "interval lines",
-                                   path));
+    return usage_error(
+        fmt::format("{}: neither a results JSON (it does not start with '{{') nor an .hlog with "
+                    "interval lines",
+                    path));
   }
   return from_interval_log(std::move(log), path);
 }
@@ -139,9 +141,10 @@ Result<std::vector<hdr::Histogram>> interval_histograms(const ReportInput& in, s
   }
   const int slot = tag_slot(tag);
   if (slot < 0 || tag.empty()) {
-    return usage_error(fmt::format("histogram \"{}\" is not in a results file; use response_time, service_time or "
-                                   "send_lateness",
-                                   tag));
+    return usage_error(
+        fmt::format("histogram \"{}\" is not in a results file; use response_time, service_time or "
+                    "send_lateness",
+                    tag));
   }
   for (std::size_t k = 0; k < in.results.intervals.size(); ++k) {
     auto h = hdr::from_compressed_base64(*hist_text(in.results.intervals[k], slot));

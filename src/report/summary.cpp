@@ -11,15 +11,18 @@
 namespace openloop::report {
 namespace {
 
-std::string ms(std::int64_t ns) { return format_duration(Nanos(ns)); }
+std::string ms(std::int64_t ns) {
+  return format_duration(Nanos(ns));
+}
 
 void latency_row(std::string& out, const char* name, const results::LatencySummary& s) {
   if (s.count == 0) {
     fmt::format_to(std::back_inserter(out), "  {:<15} (no samples)\n", name);
     return;
   }
-  fmt::format_to(std::back_inserter(out), "  {:<15} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", name, ms(s.p50),
-                 ms(s.p90), ms(s.p99), ms(s.p999), ms(s.p9999), ms(s.max), ms(static_cast<std::int64_t>(s.mean)));
+  fmt::format_to(std::back_inserter(out), "  {:<15} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", name,
+                 ms(s.p50), ms(s.p90), ms(s.p99), ms(s.p999), ms(s.p9999), ms(s.max),
+                 ms(static_cast<std::int64_t>(s.mean)));
 }
 
 // The SLO table (slo | measured | threshold | result), right under the verdict it is subordinate to.
@@ -60,41 +63,46 @@ void verdict_block(std::string& out, const results::RunResults& r) {
   for (const auto& reason : r.verdict.reasons) fmt::format_to(std::back_inserter(out), "  - {}\n", reason);
   slo_block(out, r);
   if (closed) {
-    fmt::format_to(std::back_inserter(out),
-                   "model: CLOSED ({} users, each waits for its response before sending again). Latency here is "
-                   "service time: a closed loop slows down with the server and never sends the requests that would "
-                   "have waited, so stalls and queueing are hidden (coordinated omission).\n",
-                   r.info.users);
+    fmt::format_to(
+        std::back_inserter(out),
+        "model: CLOSED ({} users, each waits for its response before sending again). Latency here is "
+        "service time: a closed loop slows down with the server and never sends the requests that would "
+        "have waited, so stalls and queueing are hidden (coordinated omission).\n",
+        r.info.users);
   } else if (r.info.model == "pacing") {
-    fmt::format_to(std::back_inserter(out),
-                   "model: PACING ({} users, each starting an iteration at most every pacing interval). It reads "
-                   "like an open model while the service keeps up, and becomes a closed loop (latency = service "
-                   "time, load falls) when it does not: check achieved against configured below.\n",
-                   r.info.users);
+    fmt::format_to(
+        std::back_inserter(out),
+        "model: PACING ({} users, each starting an iteration at most every pacing interval). It reads "
+        "like an open model while the service keeps up, and becomes a closed loop (latency = service "
+        "time, load falls) when it does not: check achieved against configured below.\n",
+        r.info.users);
   } else if (r.info.model == "sessions") {
-    fmt::format_to(std::back_inserter(out),
-                   "model: PARTLY OPEN (sessions arrive, {} at {} planned; each runs its steps in order, waiting for "
-                   "each response); latency of each step is measured from the step's intended time.\n",
-                   r.info.arrival, format_rate(r.info.offered_rps));
+    fmt::format_to(
+        std::back_inserter(out),
+        "model: PARTLY OPEN (sessions arrive, {} at {} planned; each runs its steps in order, waiting for "
+        "each response); latency of each step is measured from the step's intended time.\n",
+        r.info.arrival, format_rate(r.info.offered_rps));
   } else {
-    fmt::format_to(std::back_inserter(out),
-                   "model: OPEN ({} arrivals at {} planned); latency is measured from each request's intended "
-                   "time.\n",
-                   r.info.arrival, format_rate(r.info.offered_rps));
+    fmt::format_to(
+        std::back_inserter(out),
+        "model: OPEN ({} arrivals at {} planned); latency is measured from each request's intended "
+        "time.\n",
+        r.info.arrival, format_rate(r.info.offered_rps));
   }
 }
 
 // Per request name, when the plan has several.
 void by_request_block(std::string& out, const results::RunResults& r) {
   if (r.by_request.size() < 2) return;
-  fmt::format_to(std::back_inserter(out), "\n  {:<24} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", "request", "intended", "ok",
-                 "errors", "p50", "p99", "max");
+  fmt::format_to(std::back_inserter(out), "\n  {:<24} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", "request",
+                 "intended", "ok", "errors", "p50", "p99", "max");
   for (std::size_t i = 0; i < r.by_request.size(); ++i) {
     const auto& t = r.by_request[i];
     const std::string& name = i < r.info.request_names.size() ? r.info.request_names[i] : t.name;
     const auto rt = results::LatencySummary::of(t.response_time);
-    fmt::format_to(std::back_inserter(out), "  {:<24} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", name, t.counters.intended,
-                   t.counters.ok, t.counters.errors_total() + t.counters.timeouts, ms(rt.p50), ms(rt.p99), ms(rt.max));
+    fmt::format_to(std::back_inserter(out), "  {:<24} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", name,
+                   t.counters.intended, t.counters.ok, t.counters.errors_total() + t.counters.timeouts,
+                   ms(rt.p50), ms(rt.p99), ms(rt.max));
   }
 }
 
@@ -105,13 +113,16 @@ void retries_block(std::string& out, const results::RunResults& r) {
   const bool enabled = plan.is_object() && plan.contains("retry") && plan["retry"].is_object() &&
                        plan["retry"].value("attempts", 1) > 1;
   if (!enabled && c.retries == 0) return;
-  fmt::format_to(std::back_inserter(out),
-                 "retries    attempts {}   retries {}   amplification {:.3f} (attempts / sent)   budget denied {}\n",
-                 c.attempts, c.retries, c.amplification(), c.retry_budget_denied);
+  fmt::format_to(
+      std::back_inserter(out),
+      "retries    attempts {}   retries {}   amplification {:.3f} (attempts / sent)   budget denied {}\n",
+      c.attempts, c.retries, c.amplification(), c.retry_budget_denied);
   const auto at = results::LatencySummary::of(r.attempt_time);
   if (at.count > 0) {
-    fmt::format_to(std::back_inserter(out), "           attempt time p50 {}   p99 {}   max {} (each attempt: its start to "
-                   "its outcome; response time spans all attempts)\n", ms(at.p50), ms(at.p99), ms(at.max));
+    fmt::format_to(std::back_inserter(out),
+                   "           attempt time p50 {}   p99 {}   max {} (each attempt: its start to "
+                   "its outcome; response time spans all attempts)\n",
+                   ms(at.p50), ms(at.p99), ms(at.max));
   }
 }
 
@@ -120,10 +131,11 @@ void model_block(std::string& out, const results::RunResults& r) {
   const auto& f = r.flows;
   if (r.info.model == "closed") {
     if (const auto l = results::littles_law(r, r.info.plan.value("think_mean_s", 0.0))) {
-      fmt::format_to(std::back_inserter(out),
-                     "\nLittle's law  N = X·(R + Z): {:.0f} users; X {:.1f}/s × (R {} + Z {}) = {:.2f} ({:.1f}% off)\n",
-                     l->users, l->throughput_rps, format_duration(from_seconds(l->response_s)),
-                     format_duration(from_seconds(l->think_s)), l->predicted_users, 100 * l->error_fraction);
+      fmt::format_to(
+          std::back_inserter(out),
+          "\nLittle's law  N = X·(R + Z): {:.0f} users; X {:.1f}/s × (R {} + Z {}) = {:.2f} ({:.1f}% off)\n",
+          l->users, l->throughput_rps, format_duration(from_seconds(l->response_s)),
+          format_duration(from_seconds(l->think_s)), l->predicted_users, 100 * l->error_fraction);
     }
   } else if (r.info.model == "pacing") {
     const double achieved = r.measured_s > 0 ? static_cast<double>(f.iterations) / r.measured_s : 0;
@@ -140,11 +152,12 @@ void model_block(std::string& out, const results::RunResults& r) {
     }
   } else if (r.info.model == "sessions") {
     const auto st = results::LatencySummary::of(r.session_time);
-    fmt::format_to(std::back_inserter(out),
-                   "\nsessions  intended {}   completed {}   failed {}   dropped {}   unfinished {}   session time p50 "
-                   "{} p99 {}\n",
-                   f.sessions_intended, f.sessions_completed, f.sessions_failed, f.sessions_dropped,
-                   f.sessions_unfinished, ms(st.p50), ms(st.p99));
+    fmt::format_to(
+        std::back_inserter(out),
+        "\nsessions  intended {}   completed {}   failed {}   dropped {}   unfinished {}   session time p50 "
+        "{} p99 {}\n",
+        f.sessions_intended, f.sessions_completed, f.sessions_failed, f.sessions_dropped,
+        f.sessions_unfinished, ms(st.p50), ms(st.p99));
   }
 }
 
@@ -154,29 +167,35 @@ std::string render_summary(const results::RunResults& r) {
   std::string out;
   const auto& c = r.totals;
   verdict_block(out, r);
-  fmt::format_to(std::back_inserter(out), "target: {}   measured: {:.3g}s   warm-up: {:.3g}s ({} requests, excluded)\n\n",
+  fmt::format_to(std::back_inserter(out),
+                 "target: {}   measured: {:.3g}s   warm-up: {:.3g}s ({} requests, excluded)\n\n",
                  r.info.target, r.measured_s, r.info.warmup_s, r.warmup.intended);
-  fmt::format_to(std::back_inserter(out), "rates (per second)   offered {:.1f}   sent {:.1f}   throughput {:.1f}   goodput {:.1f}\n\n",
+  fmt::format_to(std::back_inserter(out),
+                 "rates (per second)   offered {:.1f}   sent {:.1f}   throughput {:.1f}   goodput {:.1f}\n\n",
                  r.offered_rps(), r.sent_rps(), r.throughput_rps(), r.goodput_rps());
-  fmt::format_to(std::back_inserter(out), "  {:<15} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", "latency", "p50", "p90",
-                 "p99", "p99.9", "p99.99", "max", "mean");
+  fmt::format_to(std::back_inserter(out), "  {:<15} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", "latency",
+                 "p50", "p90", "p99", "p99.9", "p99.99", "max", "mean");
   const auto rt = results::LatencySummary::of(r.response_time);
   const auto st = results::LatencySummary::of(r.service_time);
   const auto sl = results::LatencySummary::of(r.send_lateness);
-  latency_row(out, r.info.model == "closed" || r.info.model == "pacing" ? "response (=svc)" : "response time", rt);
+  latency_row(out, r.info.model == "closed" || r.info.model == "pacing" ? "response (=svc)" : "response time",
+              rt);
   latency_row(out, "service time", st);
   latency_row(out, "send lateness", sl);
-  if (r.info.model == "open" && rt.count > 0 && st.count > 0 && rt.p99 > 2 * st.p99 && rt.p99 - st.p99 > 1'000'000) {
-    fmt::format_to(std::back_inserter(out),
-                   "\n  Response time p99 ({}) is far above service time p99 ({}): requests spent that time queued "
-                   "or stalled before the server answered. A closed-loop tool would have reported only the service "
-                   "time.\n",
-                   ms(rt.p99), ms(st.p99));
+  if (r.info.model == "open" && rt.count > 0 && st.count > 0 && rt.p99 > 2 * st.p99 &&
+      rt.p99 - st.p99 > 1'000'000) {
+    fmt::format_to(
+        std::back_inserter(out),
+        "\n  Response time p99 ({}) is far above service time p99 ({}): requests spent that time queued "
+        "or stalled before the server answered. A closed-loop tool would have reported only the service "
+        "time.\n",
+        ms(rt.p99), ms(st.p99));
   }
-  fmt::format_to(std::back_inserter(out),
-                 "\noutcomes   intended {}   sent {}   completed {}   ok {}   timeouts {}   errors {}   dropped {}   "
-                 "unfinished {}\n",
-                 c.intended, c.sent, c.completed, c.ok, c.timeouts, c.errors_total(), c.dropped, c.unfinished);
+  fmt::format_to(
+      std::back_inserter(out),
+      "\noutcomes   intended {}   sent {}   completed {}   ok {}   timeouts {}   errors {}   dropped {}   "
+      "unfinished {}\n",
+      c.intended, c.sent, c.completed, c.ok, c.timeouts, c.errors_total(), c.dropped, c.unfinished);
   retries_block(out, r);
   std::string statuses;
   const char* names[] = {"other", "1xx", "2xx", "3xx", "4xx", "5xx"};
@@ -187,7 +206,8 @@ std::string render_summary(const results::RunResults& r) {
   if (c.errors_total() != 0) {
     std::string kinds;
     for (std::size_t i = 0; i < results::k_error_kinds; ++i) {
-      if (c.errors[i] != 0) kinds += fmt::format("   {} {}", results::to_string(static_cast<results::ErrorKind>(i)), c.errors[i]);
+      if (c.errors[i] != 0)
+        kinds += fmt::format("   {} {}", results::to_string(static_cast<results::ErrorKind>(i)), c.errors[i]);
     }
     fmt::format_to(std::back_inserter(out), "errors{}\n", kinds);
   }
@@ -198,10 +218,11 @@ std::string render_summary(const results::RunResults& r) {
   model_block(out, r);
   for (const auto& w : r.warnings) fmt::format_to(std::back_inserter(out), "\nwarning: {}\n", w);
   const auto& g = r.generator;
-  fmt::format_to(std::back_inserter(out),
-                 "generator  threads {}   connections opened {} (peak {} open, cap {})   CPU {:.2f}s   max RSS {} MiB\n",
-                 g.threads, c.connections_opened + r.warmup.connections_opened, g.peak_connections, g.max_connections,
-                 g.cpu_seconds, g.max_rss_kb / 1024);
+  fmt::format_to(
+      std::back_inserter(out),
+      "generator  threads {}   connections opened {} (peak {} open, cap {})   CPU {:.2f}s   max RSS {} MiB\n",
+      g.threads, c.connections_opened + r.warmup.connections_opened, g.peak_connections, g.max_connections,
+      g.cpu_seconds, g.max_rss_kb / 1024);
   return out;
 }
 
@@ -209,16 +230,18 @@ std::string render_summary(const ReportInput& in) {
   if (in.has_counts) return render_summary(in.results);
   const auto& r = in.results;
   std::string out = fmt::format(
-      "source: {} (HdrHistogram interval log: latency histograms only; no counts, rates or verdict)\n", in.source);
+      "source: {} (HdrHistogram interval log: latency histograms only; no counts, rates or verdict)\n",
+      in.source);
   const double length = r.intervals.empty() ? 0.0 : r.intervals.front().length_s;
-  fmt::format_to(std::back_inserter(out), "intervals: {} of {:.3g}s   span: {:.3g}s\n\n", r.intervals.size(), length,
-                 r.measured_s);
-  fmt::format_to(std::back_inserter(out), "  {:<15} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", "latency", "p50",
-                 "p90", "p99", "p99.9", "p99.99", "max", "mean");
+  fmt::format_to(std::back_inserter(out), "intervals: {} of {:.3g}s   span: {:.3g}s\n\n", r.intervals.size(),
+                 length, r.measured_s);
+  fmt::format_to(std::back_inserter(out), "  {:<15} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", "latency",
+                 "p50", "p90", "p99", "p99.9", "p99.99", "max", "mean");
   const char* names[] = {"response time", "service time", "send lateness"};
   const hdr::Histogram* totals[] = {&r.response_time, &r.service_time, &r.send_lateness};
   for (int slot = 0; slot < 3; ++slot) {
-    if (totals[slot]->total_count() > 0) latency_row(out, names[slot], results::LatencySummary::of(*totals[slot]));
+    if (totals[slot]->total_count() > 0)
+      latency_row(out, names[slot], results::LatencySummary::of(*totals[slot]));
   }
   return out;
 }

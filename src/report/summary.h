@@ -1,4 +1,5 @@
-// The terminal summary of a run: verdict first, then rates, latencies, outcomes and the generator's own error.
+// The terminal summary of a run: verdict first, then rates, latencies, outcomes and the generator's own
+// error.
 #pragma once
 
 #include <string>
@@ -11,8 +12,9 @@ namespace openloop::report {
 /// Renders the end-of-run summary as plain text (no colour codes), one block per topic.
 std::string render_summary(const results::RunResults& r);
 
-/// The summary of a report input: render_summary() for a results file; for an .hlog (latencies only) the source,
-/// the time span and the latency table of the histograms it holds, saying that counts and the verdict are absent.
+/// The summary of a report input: render_summary() for a results file; for an .hlog (latencies only) the
+/// source, the time span and the latency table of the histograms it holds, saying that counts and the verdict
+/// are absent.
 std::string render_summary(const ReportInput& in);
 
 }  // namespace openloop::report

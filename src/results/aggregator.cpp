@@ -7,7 +7,8 @@
 
 namespace openloop::results {
 
-Aggregator::Aggregator(unsigned workers, Nanos interval_length) : m_workers(workers), m_length(interval_length) {}
+Aggregator::Aggregator(unsigned workers, Nanos interval_length)
+    : m_workers(workers), m_length(interval_length) {}
 
 void Aggregator::add(unsigned /*worker*/, std::vector<IntervalStats>& intervals) {
   for (auto& s : intervals) {
@@ -63,7 +64,8 @@ RunResults Aggregator::finish(double measured_s) {
   m_pending.clear();
   m_results.measured_s = measured_s;
   // The last interval may be cut short by the end of the measured period.
-  for (auto& r : m_results.intervals) r.length_s = std::max(0.0, std::min(r.length_s, measured_s - r.start_s));
+  for (auto& r : m_results.intervals)
+    r.length_s = std::max(0.0, std::min(r.length_s, measured_s - r.start_s));
   return std::move(m_results);
 }
 

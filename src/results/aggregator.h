@@ -11,9 +11,9 @@
 
 namespace openloop::results {
 
-/// Coordinator-side merge. Each worker hands over its intervals in index order (see Recorder); an interval is final
-/// once every worker has handed it over, and is then encoded, summarised and added to the totals, so memory stays
-/// flat however long the run. Single-threaded (the coordinator's thread).
+/// Coordinator-side merge. Each worker hands over its intervals in index order (see Recorder); an interval is
+/// final once every worker has handed it over, and is then encoded, summarised and added to the totals, so
+/// memory stays flat however long the run. Single-threaded (the coordinator's thread).
 class Aggregator {
  public:
   Aggregator(unsigned workers, Nanos interval_length);

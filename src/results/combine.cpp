@@ -56,7 +56,8 @@ RunResults combine_scenarios(const std::vector<ScenarioResults>& scenarios) {
     for (const auto& w : r.warnings) out.warnings.push_back(s.name + ": " + w);
     for (const auto& i : r.intervals) {
       const double length = first.intervals.empty() ? 1.0 : first.intervals.front().length_s;
-      const auto index = static_cast<std::size_t>(std::llround((s.offset_s - t0 + i.start_s) / std::max(length, 1e-9)));
+      const auto index =
+          static_cast<std::size_t>(std::llround((s.offset_s - t0 + i.start_s) / std::max(length, 1e-9)));
       if (slots.size() <= index) slots.resize(index + 1);
       Slot& slot = slots[index];
       slot.used = true;
@@ -87,7 +88,8 @@ RunResults combine_scenarios(const std::vector<ScenarioResults>& scenarios) {
   // Judge the combined run as if it were one; every scenario's own reasons are kept too.
   out.verdict = judge(out);
   for (const auto& s : scenarios) {
-    for (const auto& reason : s.results.verdict.reasons) out.verdict.reasons.push_back(s.name + ": " + reason);
+    for (const auto& reason : s.results.verdict.reasons)
+      out.verdict.reasons.push_back(s.name + ": " + reason);
   }
   out.verdict.valid = out.verdict.reasons.empty();
   return out;

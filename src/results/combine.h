@@ -1,5 +1,5 @@
-// Combining the results of scenarios that ran together into one run: counts and histograms added exactly, intervals
-// aligned by each scenario's start offset.
+// Combining the results of scenarios that ran together into one run: counts and histograms added exactly,
+// intervals aligned by each scenario's start offset.
 #pragma once
 
 #include <string>
@@ -17,10 +17,10 @@ struct ScenarioResults {
 };
 
 /// The whole run: intervals aligned by absolute time (scenario interval i lands in combined interval
-/// round((offset_s − min offset) / length) + i), counters, flows and histograms added, generator stats summed,
-/// the verdict judged again over the combined run plus every scenario's own reasons (prefixed with its name).
-/// `model` is the scenarios' model when they share one, else "mixed". Per-request breakdowns are kept per scenario
-/// only. Preconditions: at least one scenario; equal interval lengths.
+/// round((offset_s − min offset) / length) + i), counters, flows and histograms added, generator stats
+/// summed, the verdict judged again over the combined run plus every scenario's own reasons (prefixed with
+/// its name). `model` is the scenarios' model when they share one, else "mixed". Per-request breakdowns are
+/// kept per scenario only. Preconditions: at least one scenario; equal interval lengths.
 RunResults combine_scenarios(const std::vector<ScenarioResults>& scenarios);
 
 }  // namespace openloop::results

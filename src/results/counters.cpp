@@ -5,14 +5,22 @@ namespace openloop::results {
 
 std::string_view to_string(ErrorKind kind) {
   switch (kind) {
-    case ErrorKind::connect: return "connect";
-    case ErrorKind::reset: return "reset";
-    case ErrorKind::read: return "read";
-    case ErrorKind::write: return "write";
-    case ErrorKind::parse: return "parse";
-    case ErrorKind::tls: return "tls";
-    case ErrorKind::dns: return "dns";
-    case ErrorKind::count_: break;
+    case ErrorKind::connect:
+      return "connect";
+    case ErrorKind::reset:
+      return "reset";
+    case ErrorKind::read:
+      return "read";
+    case ErrorKind::write:
+      return "write";
+    case ErrorKind::parse:
+      return "parse";
+    case ErrorKind::tls:
+      return "tls";
+    case ErrorKind::dns:
+      return "dns";
+    case ErrorKind::count_:
+      break;
   }
   return "unknown";
 }

@@ -13,33 +13,35 @@ inline constexpr std::size_t k_error_kinds = static_cast<std::size_t>(ErrorKind:
 /// "connect", "reset", ... as used in JSON and the terminal summary.
 std::string_view to_string(ErrorKind kind);
 
-/// What happened to the requests intended in one interval (or a whole run). Every intended request ends as exactly
-/// one of completed, timeouts, errors, dropped or unfinished (DESIGN.md invariant 2).
+/// What happened to the requests intended in one interval (or a whole run). Every intended request ends as
+/// exactly one of completed, timeouts, errors, dropped or unfinished (DESIGN.md invariant 2).
 struct Counters {
-  std::uint64_t intended = 0;   ///< arrivals the schedule issued (open) or requests the users started (closed)
-  std::uint64_t sent = 0;       ///< requests whose bytes were handed to the transport (⊆ intended)
+  std::uint64_t intended = 0;  ///< arrivals the schedule issued (open) or requests the users started (closed)
+  std::uint64_t sent = 0;      ///< requests whose bytes were handed to the transport (⊆ intended)
   std::uint64_t completed = 0;  ///< a full response arrived before the deadline, any status (⊆ sent)
   std::uint64_t ok = 0;         ///< completed with a success status (⊆ completed); goodput counts these
-  std::uint64_t timeouts = 0;   ///< the deadline passed first (sent or still queued); censored at the deadline
-  std::uint64_t dropped = 0;    ///< no connection free with the pool at its cap; never sent
-  std::uint64_t unfinished = 0; ///< still in flight when the run ended; censored at (end − intended)
+  std::uint64_t timeouts = 0;  ///< the deadline passed first (sent or still queued); censored at the deadline
+  std::uint64_t dropped = 0;   ///< no connection free with the pool at its cap; never sent
+  std::uint64_t unfinished = 0;  ///< still in flight when the run ended; censored at (end − intended)
   std::array<std::uint64_t, k_error_kinds> errors{};  ///< by kind
   std::array<std::uint64_t, 6> status_class{};  ///< completed by status class: [1]=1xx ... [5]=5xx, [0]=other
-  std::uint64_t bytes_in = 0;   ///< response bytes read (headers and body)
-  std::uint64_t bytes_out = 0;  ///< request bytes written
-  std::uint64_t connections_opened = 0;  ///< TCP connections started (successfully or not)
-  // Retries. A logical request (one intended arrival or user step) makes one attempt, or several under a retry
-  // policy; every counter above counts logical requests, these count attempts.
-  std::uint64_t attempts = 0;  ///< attempts whose bytes were handed to the transport (≥ sent; = sent without retries)
-  std::uint64_t retries = 0;   ///< of those, attempts after the first (attempts − first attempts sent)
-  std::uint64_t retry_budget_denied = 0;  ///< a retry was wanted (retryable, attempts and time left) but the budget said no
+  std::uint64_t bytes_in = 0;                   ///< response bytes read (headers and body)
+  std::uint64_t bytes_out = 0;                  ///< request bytes written
+  std::uint64_t connections_opened = 0;         ///< TCP connections started (successfully or not)
+  // Retries. A logical request (one intended arrival or user step) makes one attempt, or several under a
+  // retry policy; every counter above counts logical requests, these count attempts.
+  std::uint64_t attempts =
+      0;  ///< attempts whose bytes were handed to the transport (≥ sent; = sent without retries)
+  std::uint64_t retries = 0;  ///< of those, attempts after the first (attempts − first attempts sent)
+  std::uint64_t retry_budget_denied =
+      0;  ///< a retry was wanted (retryable, attempts and time left) but the budget said no
 
   std::uint64_t errors_total() const;
   /// intended == completed + timeouts + errors + dropped + unfinished.
   bool conserved() const;
   void add(const Counters& other);
-  /// Retry amplification: attempts / sent (logical requests sent); 0 when nothing was sent. Files written before
-  /// attempts were counted (attempts 0, sent > 0) read as 1.
+  /// Retry amplification: attempts / sent (logical requests sent); 0 when nothing was sent. Files written
+  /// before attempts were counted (attempts 0, sent > 0) read as 1.
   double amplification() const;
   std::uint64_t& error(ErrorKind kind) { return errors[static_cast<std::size_t>(kind)]; }
   std::uint64_t error(ErrorKind kind) const { return errors[static_cast<std::size_t>(kind)]; }

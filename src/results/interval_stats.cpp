@@ -3,7 +3,9 @@
 
 namespace openloop::results {
 
-hdr::Histogram make_latency_histogram() { return hdr::Histogram(1, k_max_trackable_ns, k_significant_digits); }
+hdr::Histogram make_latency_histogram() {
+  return hdr::Histogram(1, k_max_trackable_ns, k_significant_digits);
+}
 
 void FlowCounters::add(const FlowCounters& o) {
   iterations += o.iterations;

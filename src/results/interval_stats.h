@@ -17,13 +17,13 @@ inline constexpr int k_significant_digits = 3;
 /// A latency histogram with openloop's standard layout (1 ns .. 1 h, 3 digits).
 hdr::Histogram make_latency_histogram();
 
-/// What happened to users and sessions (closed, pacing and partly-open models), by the interval of their start.
-/// Sessions obey their own conservation: intended = completed + failed + dropped + unfinished.
+/// What happened to users and sessions (closed, pacing and partly-open models), by the interval of their
+/// start. Sessions obey their own conservation: intended = completed + failed + dropped + unfinished.
 struct FlowCounters {
-  std::uint64_t iterations = 0;           ///< closed/pacing: iterations started
-  std::uint64_t sessions_intended = 0;    ///< sessions that arrived (partly-open model)
-  std::uint64_t sessions_completed = 0;   ///< ran every step with a success status
-  std::uint64_t sessions_failed = 0;      ///< a step failed (error, timeout or non-success status); the user left
+  std::uint64_t iterations = 0;          ///< closed/pacing: iterations started
+  std::uint64_t sessions_intended = 0;   ///< sessions that arrived (partly-open model)
+  std::uint64_t sessions_completed = 0;  ///< ran every step with a success status
+  std::uint64_t sessions_failed = 0;  ///< a step failed (error, timeout or non-success status); the user left
   std::uint64_t sessions_dropped = 0;     ///< could not start: the concurrent-sessions cap was reached
   std::uint64_t sessions_unfinished = 0;  ///< still running when the run ended
   void add(const FlowCounters& o);
@@ -37,17 +37,18 @@ struct RequestStats {
   void add(const RequestStats& o);
 };
 
-/// Measurements of the requests whose intended time falls in one interval. `index` is the interval number since
-/// the start of measurement (−1 holds the warm-up).
+/// Measurements of the requests whose intended time falls in one interval. `index` is the interval number
+/// since the start of measurement (−1 holds the warm-up).
 struct IntervalStats {
   std::int64_t index = 0;
   Counters counters;
   hdr::Histogram response_time = make_latency_histogram();  ///< completion (or censoring) − intended time
   hdr::Histogram service_time = make_latency_histogram();   ///< completion − actual send
   hdr::Histogram send_lateness = make_latency_histogram();  ///< actual send − intended time
-  hdr::Histogram attempt_time = make_latency_histogram();   ///< each attempt: its start → its outcome (retries)
+  hdr::Histogram attempt_time =
+      make_latency_histogram();  ///< each attempt: its start → its outcome (retries)
   FlowCounters flows;
-  hdr::Histogram session_time = make_latency_histogram();   ///< session end − session intended start
+  hdr::Histogram session_time = make_latency_histogram();  ///< session end − session intended start
   std::vector<RequestStats> by_request;  ///< per request index; empty when the plan has a single request
 
   /// Exact merge of another interval's data (same or different index).

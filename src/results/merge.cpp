@@ -20,37 +20,43 @@ json plan_field(const json& plan, const std::string& key) {
   return plan.is_object() && plan.contains(key) ? plan[key] : json();
 }
 
-std::string show(const json& value) { return value.is_null() ? "absent" : value.dump(); }
+std::string show(const json& value) {
+  return value.is_null() ? "absent" : value.dump();
+}
 
 Result<void> check_compatible(const std::vector<MergeInput>& inputs) {
   const MergeInput& first = inputs.front();
   for (const MergeInput& in : inputs) {
     if (!(in.results.info.start_unix_s > 0)) {
-      return usage_error(fmt::format("{}: has no wall-clock start (environment.start_unix_s), so its intervals cannot "
-                                     "be aligned by time; re-run it with this version of openloop",
-                                     in.name));
+      return usage_error(
+          fmt::format("{}: has no wall-clock start (environment.start_unix_s), so its intervals cannot "
+                      "be aligned by time; re-run it with this version of openloop",
+                      in.name));
     }
     if (in.results.info.model != first.results.info.model) {
-      return usage_error(fmt::format("cannot merge {} with {}: the model differs ({} in {}, {} in {})", first.name,
-                                     in.name, first.results.info.model, first.name, in.results.info.model, in.name));
+      return usage_error(fmt::format("cannot merge {} with {}: the model differs ({} in {}, {} in {})",
+                                     first.name, in.name, first.results.info.model, first.name,
+                                     in.results.info.model, in.name));
     }
     for (const char* key : k_merge_must_match) {
       const json a = plan_field(first.results.info.plan, key);
       const json b = plan_field(in.results.info.plan, key);
       if (a != b) {
-        return usage_error(fmt::format(
-            "cannot merge {} with {}: plan.{} differs ({} in {}, {} in {}); runs belong together only when their "
-            "target, method, headers, body, model, arrival process, saturation policy, timeout, success statuses and "
-            "interval length are the same",
-            first.name, in.name, key, show(a), first.name, show(b), in.name));
+        return usage_error(
+            fmt::format("cannot merge {} with {}: plan.{} differs ({} in {}, {} in {}); runs belong together "
+                        "only when their "
+                        "target, method, headers, body, model, arrival process, saturation policy, timeout, "
+                        "success statuses and "
+                        "interval length are the same",
+                        first.name, in.name, key, show(a), first.name, show(b), in.name));
       }
     }
   }
   return {};
 }
 
-// The plans' interval length (equal across inputs, checked above); without one, the longest interval of any input
-// (the last interval of a run may be cut short by its end).
+// The plans' interval length (equal across inputs, checked above); without one, the longest interval of any
+// input (the last interval of a run may be cut short by its end).
 double interval_length(const std::vector<MergeInput>& inputs) {
   const json planned = plan_field(inputs.front().results.info.plan, "interval_s");
   if (planned.is_number() && planned.get<double>() > 0) return planned.get<double>();
@@ -64,7 +70,8 @@ double interval_length(const std::vector<MergeInput>& inputs) {
 /// Where each input interval lands: (merged index, input, interval).
 using Placement = std::tuple<std::int64_t, std::size_t, std::size_t>;
 
-std::vector<Placement> place(const std::vector<MergeInput>& inputs, double t0, double length, double& worst_offset_s) {
+std::vector<Placement> place(const std::vector<MergeInput>& inputs, double t0, double length,
+                             double& worst_offset_s) {
   std::vector<Placement> out;
   worst_offset_s = 0;
   for (std::size_t in = 0; in < inputs.size(); ++in) {
@@ -83,9 +90,11 @@ std::vector<Placement> place(const std::vector<MergeInput>& inputs, double t0, d
 Result<void> add_histogram(hdr::Histogram& into, const std::string& text, const MergeInput& in, std::size_t k,
                            const char* name) {
   auto h = hdr::from_compressed_base64(text);
-  if (!h) return usage_error(fmt::format("{}: interval {}: {} histogram: {}", in.name, k, name, h.error().message));
+  if (!h)
+    return usage_error(fmt::format("{}: interval {}: {} histogram: {}", in.name, k, name, h.error().message));
   if (!into.add(*h)) {
-    return usage_error(fmt::format("{}: interval {}: {} histogram holds values beyond 1 h", in.name, k, name));
+    return usage_error(
+        fmt::format("{}: interval {}: {} histogram holds values beyond 1 h", in.name, k, name));
   }
   return {};
 }
@@ -107,11 +116,14 @@ Result<void> merge_intervals(const std::vector<MergeInput>& inputs, const std::v
       const IntervalResult& from = inputs[in].results.intervals[k];
       s.counters.add(from.counters);
       s.flows.add(from.flows);
-      OPENLOOP_TRY_VOID(add_histogram(s.response_time, from.response_time_hist, inputs[in], k, "response_time"));
+      OPENLOOP_TRY_VOID(
+          add_histogram(s.response_time, from.response_time_hist, inputs[in], k, "response_time"));
       OPENLOOP_TRY_VOID(add_histogram(s.service_time, from.service_time_hist, inputs[in], k, "service_time"));
-      OPENLOOP_TRY_VOID(add_histogram(s.send_lateness, from.send_lateness_hist, inputs[in], k, "send_lateness"));
+      OPENLOOP_TRY_VOID(
+          add_histogram(s.send_lateness, from.send_lateness_hist, inputs[in], k, "send_lateness"));
       if (!from.attempt_time_hist.empty()) {
-        OPENLOOP_TRY_VOID(add_histogram(s.attempt_time, from.attempt_time_hist, inputs[in], k, "attempt_time"));
+        OPENLOOP_TRY_VOID(
+            add_histogram(s.attempt_time, from.attempt_time_hist, inputs[in], k, "attempt_time"));
       }
     }
     batch.clear();
@@ -134,7 +146,8 @@ json merged_plan(const std::vector<MergeInput>& inputs) {
   for (const std::string& key : keys) {
     json values = json::array();
     for (const MergeInput& in : inputs) values.push_back(plan_field(in.results.info.plan, key));
-    const bool same = std::all_of(values.begin(), values.end(), [&](const json& v) { return v == values[0]; });
+    const bool same =
+        std::all_of(values.begin(), values.end(), [&](const json& v) { return v == values[0]; });
     if (same) {
       plan[key] = values[0];
     } else {
@@ -158,7 +171,8 @@ json merged_from(const std::vector<MergeInput>& inputs) {
   return list;
 }
 
-RunInfo merged_info(const std::vector<MergeInput>& inputs, double t0, double measured_s, double worst_offset_s) {
+RunInfo merged_info(const std::vector<MergeInput>& inputs, double t0, double measured_s,
+                    double worst_offset_s) {
   RunInfo info = inputs.front().results.info;
   info.start_unix_s = t0;
   info.duration_s = measured_s;
@@ -212,7 +226,8 @@ Result<RunResults> merge_results(const std::vector<MergeInput>& inputs) {
   RunResults r = agg.finish(t_end - t0);
   r.info = merged_info(inputs, t0, r.measured_s, worst_offset_s);
   r.generator = merged_generator(inputs);
-  r.interrupted = std::any_of(inputs.begin(), inputs.end(), [](const MergeInput& in) { return in.results.interrupted; });
+  r.interrupted =
+      std::any_of(inputs.begin(), inputs.end(), [](const MergeInput& in) { return in.results.interrupted; });
   for (const MergeInput& in : inputs) {
     for (const auto& example : in.results.error_examples) {
       const bool known = std::any_of(r.error_examples.begin(), r.error_examples.end(),
@@ -225,7 +240,8 @@ Result<RunResults> merge_results(const std::vector<MergeInput>& inputs) {
     if (in.results.verdict.valid) continue;
     std::string why;
     for (const auto& reason : in.results.verdict.reasons) why += (why.empty() ? "" : "; ") + reason;
-    r.verdict.reasons.push_back(fmt::format("{} was INVALID on its own: {}", in.name, why.empty() ? "(no reason given)" : why));
+    r.verdict.reasons.push_back(
+        fmt::format("{} was INVALID on its own: {}", in.name, why.empty() ? "(no reason given)" : why));
   }
   r.verdict.valid = r.verdict.reasons.empty();
   return r;

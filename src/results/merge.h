@@ -16,24 +16,29 @@ struct MergeInput {
 };
 
 /// Plan fields that must be equal for runs to belong together (same request to the same target under the same
-/// client policy and workload model). Rates, stages, durations, threads, seeds and connection caps may differ.
-inline constexpr const char* k_merge_must_match[] = {"target",  "method",     "headers",          "body_bytes",
-                                                     "model",   "arrival",    "on_saturation",    "timeout_s",
-                                                     "success_statuses", "interval_s", "requests"};
+/// client policy and workload model). Rates, stages, durations, threads, seeds and connection caps may
+/// differ.
+inline constexpr const char* k_merge_must_match[] = {
+    "target",        "method",    "headers",          "body_bytes", "model",   "arrival",
+    "on_saturation", "timeout_s", "success_statuses", "interval_s", "requests"};
 
 /// Merges `inputs` (at least one) into one run:
 /// - intervals are aligned by absolute time: input interval i lands in merged interval
 ///   round((start_unix_s + start_s − t0) / length), t0 being the earliest start; gaps become empty intervals;
-/// - counters, flows and histograms (per interval and in total, warm-up counters too) are added exactly; per-request
-///   breakdowns and session times are left out (a results file keeps only their summaries, which do not merge);
+/// - counters, flows and histograms (per interval and in total, warm-up counters too) are added exactly;
+/// per-request
+///   breakdowns and session times are left out (a results file keeps only their summaries, which do not
+///   merge);
 /// - the measured period is from t0 to the latest end, so rates are over the merged run;
 /// - generator stats are summed (wall time thread-weighted, so the CPU fraction is the aggregate one);
-/// - the verdict is judged again over the merged run, and every input that was INVALID on its own adds a reason;
-/// - the plan keeps the fields all inputs share, the others listed under plan.differs.<field> = [one per input];
+/// - the verdict is judged again over the merged run, and every input that was INVALID on its own adds a
+/// reason;
+/// - the plan keeps the fields all inputs share, the others listed under plan.differs.<field> = [one per
+/// input];
 ///   environment.merged_from lists each input (name, start, host, verdict).
-/// Errors (usage) name the inputs and the difference: a plan field in k_merge_must_match that differs, a missing
-/// wall-clock start (needed to align), histograms that cannot be decoded. Interval lengths are the plans'
-/// (interval_s must match); a last interval cut short by the end of its run keeps its shorter length.
+/// Errors (usage) name the inputs and the difference: a plan field in k_merge_must_match that differs, a
+/// missing wall-clock start (needed to align), histograms that cannot be decoded. Interval lengths are the
+/// plans' (interval_s must match); a last interval cut short by the end of its run keeps its shorter length.
 Result<RunResults> merge_results(const std::vector<MergeInput>& inputs);
 
 }  // namespace openloop::results

@@ -6,7 +6,8 @@
 namespace openloop::results {
 
 std::optional<LittlesLaw> littles_law(const RunResults& r, double think_s) {
-  if (r.info.model != "closed" || r.measured_s <= 0 || r.response_time.total_count() == 0 || r.info.users == 0) {
+  if (r.info.model != "closed" || r.measured_s <= 0 || r.response_time.total_count() == 0 ||
+      r.info.users == 0) {
     return std::nullopt;
   }
   LittlesLaw l;

@@ -26,16 +26,20 @@ Recorder::Slot& Recorder::slot(std::int64_t index) {
   return m_open[static_cast<std::size_t>(index - m_base)];
 }
 
-IntervalStats& Recorder::interval_for(Nanos offset) { return slot(index_of(offset)).stats; }
+IntervalStats& Recorder::interval_for(Nanos offset) {
+  return slot(index_of(offset)).stats;
+}
 
-IntervalStats& Recorder::interval(std::int64_t index) { return slot(index).stats; }
+IntervalStats& Recorder::interval(std::int64_t index) {
+  return slot(index).stats;
+}
 
 void Recorder::take_finished(Nanos issued_before, std::vector<IntervalStats>& out) {
   if (!m_warmup_taken && issued_before >= Nanos(0) && m_warmup.pending == 0) {
     out.push_back(std::move(m_warmup.stats));
     m_warmup_taken = true;
   }
-  if (!m_warmup_taken) return;  // keep hand-over in index order
+  if (!m_warmup_taken) return;                                // keep hand-over in index order
   const std::int64_t issued_index = index_of(issued_before);  // intervals below this one are fully issued
   // Open empty intervals up to a finite issue horizon so that every index is handed over. An infinite horizon
   // (the schedule has ended) opens nothing: the coordinator finalizes the tail at the end of the run.

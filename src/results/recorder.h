@@ -10,12 +10,13 @@
 
 namespace openloop::results {
 
-/// Groups outcomes by the interval of their *intended* time, so every interval balances (invariant 2) even though
-/// a request intended at t may finish at t + timeout. An interval is finished once the worker has issued every
-/// arrival before its end and none of its requests is pending; finished intervals are handed over in index order,
-/// every index included (empty ones too), so a coordinator can merge workers index by index.
-/// Offsets are measured from the start of measurement (after warm-up); negative offsets go to the warm-up interval.
-/// Single-threaded (one per worker). Allocation happens only when a new interval opens (once per interval).
+/// Groups outcomes by the interval of their *intended* time, so every interval balances (invariant 2) even
+/// though a request intended at t may finish at t + timeout. An interval is finished once the worker has
+/// issued every arrival before its end and none of its requests is pending; finished intervals are handed
+/// over in index order, every index included (empty ones too), so a coordinator can merge workers index by
+/// index. Offsets are measured from the start of measurement (after warm-up); negative offsets go to the
+/// warm-up interval. Single-threaded (one per worker). Allocation happens only when a new interval opens
+/// (once per interval).
 class Recorder {
  public:
   /// `request_kinds` > 1 keeps a per-request breakdown in every interval.
@@ -33,8 +34,9 @@ class Recorder {
   void add_pending(std::int64_t index) { ++slot(index).pending; }
   void remove_pending(std::int64_t index) { --slot(index).pending; }
 
-  /// Moves every finished interval (all arrivals before its end issued: `issued_before` ≥ its end; nothing pending)
-  /// to `out`, in index order. `issued_before` = Nanos::max() means no arrival will ever be issued again. The warm-up interval is handed over once every warm-up request is resolved.
+  /// Moves every finished interval (all arrivals before its end issued: `issued_before` ≥ its end; nothing
+  /// pending) to `out`, in index order. `issued_before` = Nanos::max() means no arrival will ever be issued
+  /// again. The warm-up interval is handed over once every warm-up request is resolved.
   void take_finished(Nanos issued_before, std::vector<IntervalStats>& out);
   /// Moves every interval out, finished or not (end of run; callers have resolved all pending requests).
   void take_all(std::vector<IntervalStats>& out);

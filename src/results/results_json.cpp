@@ -15,7 +15,8 @@ namespace {
 
 nlohmann::json counters_json(const Counters& c) {
   nlohmann::json errors = nlohmann::json::object();
-  for (std::size_t i = 0; i < k_error_kinds; ++i) errors[std::string(to_string(static_cast<ErrorKind>(i)))] = c.errors[i];
+  for (std::size_t i = 0; i < k_error_kinds; ++i)
+    errors[std::string(to_string(static_cast<ErrorKind>(i)))] = c.errors[i];
   nlohmann::json status = nlohmann::json::object();
   const char* names[] = {"other", "1xx", "2xx", "3xx", "4xx", "5xx"};
   for (std::size_t i = 0; i < c.status_class.size(); ++i) status[names[i]] = c.status_class[i];
@@ -38,10 +39,12 @@ nlohmann::json counters_json(const Counters& c) {
           {"amplification", c.amplification()}};
 }
 
-double ms(std::int64_t ns) { return static_cast<double>(ns) / 1e6; }
+double ms(std::int64_t ns) {
+  return static_cast<double>(ns) / 1e6;
+}
 
 nlohmann::json latency_json(const LatencySummary& s) {
-  return {{"p50", ms(s.p50)},   {"p90", ms(s.p90)}, {"p99", ms(s.p99)},       {"p999", ms(s.p999)},
+  return {{"p50", ms(s.p50)},     {"p90", ms(s.p90)}, {"p99", ms(s.p99)},     {"p999", ms(s.p999)},
           {"p9999", ms(s.p9999)}, {"max", ms(s.max)}, {"mean", s.mean / 1e6}, {"count", s.count}};
 }
 
@@ -51,8 +54,8 @@ std::string utc_iso8601(double unix_s) {
   const auto seconds = static_cast<std::time_t>(millis / 1000);
   std::tm tm{};
   gmtime_r(&seconds, &tm);
-  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-                     tm.tm_hour, tm.tm_min, tm.tm_sec, millis % 1000);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", tm.tm_year + 1900, tm.tm_mon + 1,
+                     tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, millis % 1000);
 }
 
 nlohmann::json flows_counts_json(const FlowCounters& f) {
@@ -68,19 +71,24 @@ nlohmann::json flows_json(const FlowCounters& f, const hdr::Histogram& session_t
                           const RunInfo& info) {
   nlohmann::json j = flows_counts_json(f);
   j["iterations_per_s"] = measured_s > 0 ? static_cast<double>(f.iterations) / measured_s : 0.0;
-  if (info.configured_iterations_per_s > 0) j["configured_iterations_per_s"] = info.configured_iterations_per_s;
+  if (info.configured_iterations_per_s > 0)
+    j["configured_iterations_per_s"] = info.configured_iterations_per_s;
   if (session_time.total_count() > 0) j["session_time_ms"] = latency_json(LatencySummary::of(session_time));
   return j;
 }
 
-// SLO values in the file's units: latencies in ms (as every summary), shares as fractions, throughput per second.
+// SLO values in the file's units: latencies in ms (as every summary), shares as fractions, throughput per
+// second.
 const char* slo_unit(const Slo& slo) {
   switch (slo.metric) {
     case Slo::Metric::percentile:
     case Slo::Metric::mean:
-    case Slo::Metric::max: return "ms";
-    case Slo::Metric::throughput: return "/s";
-    default: return "fraction";
+    case Slo::Metric::max:
+      return "ms";
+    case Slo::Metric::throughput:
+      return "/s";
+    default:
+      return "fraction";
   }
 }
 
@@ -88,10 +96,14 @@ nlohmann::json slos_json(const std::vector<SloResult>& slos) {
   nlohmann::json out = nlohmann::json::array();
   for (const SloResult& s : slos) {
     const double scale = std::string_view(slo_unit(s.slo)) == "ms" ? 1e-6 : 1.0;
-    nlohmann::json j = {{"slo", s.slo.text},         {"metric", metric_name(s.slo)},
-                        {"op", op_text(s.slo.op)},   {"threshold", s.slo.threshold * scale},
-                        {"unit", slo_unit(s.slo)},   {"evaluated", s.evaluated},
-                        {"met", s.evaluated && s.met}, {"threshold_text", s.threshold_text},
+    nlohmann::json j = {{"slo", s.slo.text},
+                        {"metric", metric_name(s.slo)},
+                        {"op", op_text(s.slo.op)},
+                        {"threshold", s.slo.threshold * scale},
+                        {"unit", slo_unit(s.slo)},
+                        {"evaluated", s.evaluated},
+                        {"met", s.evaluated && s.met},
+                        {"threshold_text", s.threshold_text},
                         {"measured_text", s.measured_text}};
     if (!s.slo.request.empty()) j["request"] = s.slo.request;
     if (s.evaluated) j["measured"] = s.measured * scale;
@@ -129,7 +141,8 @@ nlohmann::json to_json(const RunResults& r) {
       const RequestTotals& t = r.by_request[i];
       const std::string name = i < r.info.request_names.size() ? r.info.request_names[i] : t.name;
       by[name] = {{"counts", counters_json(t.counters)},
-                  {"throughput_rps", r.measured_s > 0 ? static_cast<double>(t.counters.completed) / r.measured_s : 0.0},
+                  {"throughput_rps",
+                   r.measured_s > 0 ? static_cast<double>(t.counters.completed) / r.measured_s : 0.0},
                   {"goodput_rps", r.measured_s > 0 ? static_cast<double>(t.counters.ok) / r.measured_s : 0.0},
                   {"response_time_ms", latency_json(LatencySummary::of(t.response_time))},
                   {"service_time_ms", latency_json(LatencySummary::of(t.service_time))}};
@@ -141,13 +154,17 @@ nlohmann::json to_json(const RunResults& r) {
     for (const auto& [kind, message] : r.error_examples) ex[kind] = message;
     j["summary"]["error_examples"] = std::move(ex);
   }
-  if (r.info.model != "open") j["summary"]["flows"] = flows_json(r.flows, r.session_time, r.measured_s, r.info);
+  if (r.info.model != "open")
+    j["summary"]["flows"] = flows_json(r.flows, r.session_time, r.measured_s, r.info);
   if (r.info.model == "closed") {
     const double think_s = r.info.plan.value("think_mean_s", 0.0);
     if (const auto l = littles_law(r, think_s)) {
-      j["summary"]["littles_law"] = {{"users", l->users},          {"throughput_rps", l->throughput_rps},
-                                     {"response_s", l->response_s}, {"think_s", l->think_s},
-                                     {"predicted_users", l->predicted_users}, {"error_fraction", l->error_fraction}};
+      j["summary"]["littles_law"] = {{"users", l->users},
+                                     {"throughput_rps", l->throughput_rps},
+                                     {"response_s", l->response_s},
+                                     {"think_s", l->think_s},
+                                     {"predicted_users", l->predicted_users},
+                                     {"error_fraction", l->error_fraction}};
     }
   }
   if (r.info.model == "pacing") j["summary"]["flows"]["shortfall_intervals_s"] = pacing_shortfall(r);

@@ -26,24 +26,36 @@ enum class Kind { object, array, string, boolean, number, count };
 
 std::string_view kind_name(Kind k) {
   switch (k) {
-    case Kind::object: return "an object";
-    case Kind::array: return "an array";
-    case Kind::string: return "a string";
-    case Kind::boolean: return "true or false";
-    case Kind::number: return "a number";
-    case Kind::count: return "a non-negative integer";
+    case Kind::object:
+      return "an object";
+    case Kind::array:
+      return "an array";
+    case Kind::string:
+      return "a string";
+    case Kind::boolean:
+      return "true or false";
+    case Kind::number:
+      return "a number";
+    case Kind::count:
+      return "a non-negative integer";
   }
   return "a value";
 }
 
 bool is_kind(const json& j, Kind k) {
   switch (k) {
-    case Kind::object: return j.is_object();
-    case Kind::array: return j.is_array();
-    case Kind::string: return j.is_string();
-    case Kind::boolean: return j.is_boolean();
-    case Kind::number: return j.is_number();
-    case Kind::count: return j.is_number_unsigned() || (j.is_number_integer() && j.get<std::int64_t>() >= 0);
+    case Kind::object:
+      return j.is_object();
+    case Kind::array:
+      return j.is_array();
+    case Kind::string:
+      return j.is_string();
+    case Kind::boolean:
+      return j.is_boolean();
+    case Kind::number:
+      return j.is_number();
+    case Kind::count:
+      return j.is_number_unsigned() || (j.is_number_integer() && j.get<std::int64_t>() >= 0);
   }
   return false;
 }
@@ -61,7 +73,8 @@ class Reader {
     const std::string path = fmt::format("{}/{}", obj.path, key);
     const auto it = obj.value->find(key);
     if (it == obj.value->end()) return fail(path, fmt::format("missing (expected {})", kind_name(kind)));
-    if (!is_kind(*it, kind)) return fail(path, fmt::format("expected {}, found {}", kind_name(kind), it->type_name()));
+    if (!is_kind(*it, kind))
+      return fail(path, fmt::format("expected {}, found {}", kind_name(kind), it->type_name()));
     return Node{&*it, path};
   }
   Node element(const Node& array, std::size_t i) const {
@@ -101,12 +114,14 @@ Result<void> read_error_kinds(const Reader& rd, const Node& n, Counters& c) {
     std::size_t k = 0;
     while (k < k_error_kinds && to_string(static_cast<ErrorKind>(k)) != key) ++k;
     if (k == k_error_kinds) {
-      return rd.fail(kinds.path + "/" + key, "unknown error kind (expected connect, reset, read, write, parse, tls, dns)");
+      return rd.fail(kinds.path + "/" + key,
+                     "unknown error kind (expected connect, reset, read, write, parse, tls, dns)");
     }
     c.errors[k] = OPENLOOP_TRY(rd.count(kinds, key));
   }
   if (c.errors_total() != total) {
-    return rd.fail(n.path + "/errors", fmt::format("{} is not the sum of errors_by_kind ({})", total, c.errors_total()));
+    return rd.fail(n.path + "/errors",
+                   fmt::format("{} is not the sum of errors_by_kind ({})", total, c.errors_total()));
   }
   return {};
 }
@@ -134,12 +149,15 @@ Result<Counters> read_counters(const Reader& rd, const Node& n) {
   c.retries = OPENLOOP_TRY(rd.count_or_zero(n, "retries"));
   c.retry_budget_denied = OPENLOOP_TRY(rd.count_or_zero(n, "retry_budget_denied"));
   if (c.attempts > 0 && (c.attempts < c.sent || c.retries > c.attempts)) {
-    return rd.fail(n.path, "expected retries ≤ attempts and sent ≤ attempts (every request sent made an attempt)");
+    return rd.fail(n.path,
+                   "expected retries ≤ attempts and sent ≤ attempts (every request sent made an attempt)");
   }
   if (!c.conserved()) {
-    return rd.fail(n.path, fmt::format("intended {} is not completed + timeouts + errors + dropped + unfinished ({}): "
-                                       "the counts do not balance",
-                                       c.intended, c.completed + c.timeouts + c.errors_total() + c.dropped + c.unfinished));
+    return rd.fail(
+        n.path,
+        fmt::format("intended {} is not completed + timeouts + errors + dropped + unfinished ({}): "
+                    "the counts do not balance",
+                    c.intended, c.completed + c.timeouts + c.errors_total() + c.dropped + c.unfinished));
   }
   if (c.sent > c.intended || c.completed > c.sent || c.ok > c.completed) {
     return rd.fail(n.path, "expected ok ≤ completed ≤ sent ≤ intended");
@@ -164,13 +182,14 @@ Result<Counters> counts_at(const Reader& rd, const Node& obj) {
   return read_counters(rd, n);
 }
 
-Result<hdr::Histogram> read_histogram(const Reader& rd, const Node& hists, std::string_view key, std::string& text,
-                                      hdr::Histogram& total) {
+Result<hdr::Histogram> read_histogram(const Reader& rd, const Node& hists, std::string_view key,
+                                      std::string& text, hdr::Histogram& total) {
   text = OPENLOOP_TRY(rd.string(hists, key));
   const std::string path = fmt::format("{}/{}", hists.path, key);
   auto h = hdr::from_compressed_base64(text);
   if (!h) return rd.fail(path, "not an HdrHistogram (compressed V2, base64): " + h.error().message);
-  if (!total.add(*h)) return rd.fail(path, "holds values beyond the 1 h range of openloop's latency histograms");
+  if (!total.add(*h))
+    return rd.fail(path, "holds values beyond the 1 h range of openloop's latency histograms");
   return std::move(*h);
 }
 
@@ -186,7 +205,8 @@ Result<void> read_interval(const Reader& rd, const Node& n, RunResults& r) {
   }
   const Node hists = OPENLOOP_TRY(rd.field(n, "histograms", Kind::object));
   const std::string unit = OPENLOOP_TRY(rd.string(hists, "unit"));
-  if (unit != "ns") return rd.fail(hists.path + "/unit", fmt::format("\"{}\" is not supported (expected \"ns\")", unit));
+  if (unit != "ns")
+    return rd.fail(hists.path + "/unit", fmt::format("\"{}\" is not supported (expected \"ns\")", unit));
   i.response_time = LatencySummary::of(
       OPENLOOP_TRY(read_histogram(rd, hists, "response_time", i.response_time_hist, r.response_time)));
   i.service_time = LatencySummary::of(
@@ -206,7 +226,8 @@ Result<void> read_intervals(const Reader& rd, const Node& root, RunResults& r) {
   Counters sum;
   for (std::size_t k = 0; k < intervals.value->size(); ++k) {
     const Node n = rd.element(intervals, k);
-    if (!n.value->is_object()) return rd.fail(n.path, fmt::format("expected an object, found {}", n.value->type_name()));
+    if (!n.value->is_object())
+      return rd.fail(n.path, fmt::format("expected an object, found {}", n.value->type_name()));
     OPENLOOP_TRY_VOID(read_interval(rd, n, r));
     if (k > 0 && r.intervals[k].start_s <= r.intervals[k - 1].start_s) {
       return rd.fail(n.path + "/start_s", "intervals must be in increasing order of start_s");
@@ -217,10 +238,10 @@ Result<void> read_intervals(const Reader& rd, const Node& root, RunResults& r) {
   if (sum.intended != t.intended || sum.sent != t.sent || sum.completed != t.completed || sum.ok != t.ok ||
       sum.timeouts != t.timeouts || sum.errors_total() != t.errors_total() || sum.dropped != t.dropped ||
       sum.unfinished != t.unfinished) {
-    return rd.fail("/summary/counts", fmt::format("the intervals add up to {} intended, {} sent, {} completed, but the "
-                                                  "summary says {}, {}, {}: the file is inconsistent",
-                                                  sum.intended, sum.sent, sum.completed, t.intended, t.sent,
-                                                  t.completed));
+    return rd.fail("/summary/counts",
+                   fmt::format("the intervals add up to {} intended, {} sent, {} completed, but the "
+                               "summary says {}, {}, {}: the file is inconsistent",
+                               sum.intended, sum.sent, sum.completed, t.intended, t.sent, t.completed));
   }
   return {};
 }
@@ -228,12 +249,14 @@ Result<void> read_intervals(const Reader& rd, const Node& root, RunResults& r) {
 Result<void> read_head(const Reader& rd, const Node& root, RunResults& r) {
   const std::string schema = OPENLOOP_TRY(rd.string(root, "schema"));
   if (schema != k_results_schema) {
-    return rd.fail("/schema", fmt::format("\"{}\" is not supported (expected \"{}\")", schema, k_results_schema));
+    return rd.fail("/schema",
+                   fmt::format("\"{}\" is not supported (expected \"{}\")", schema, k_results_schema));
   }
   const Node verdict = OPENLOOP_TRY(rd.field(root, "verdict", Kind::object));
   r.verdict.valid = OPENLOOP_TRY(rd.boolean(verdict, "valid"));
   r.interrupted = rd.has(verdict, "interrupted") && OPENLOOP_TRY(rd.boolean(verdict, "interrupted"));
-  if (rd.has(verdict, "aborted_by_slo")) r.aborted_by_slo = OPENLOOP_TRY(rd.string(verdict, "aborted_by_slo"));
+  if (rd.has(verdict, "aborted_by_slo"))
+    r.aborted_by_slo = OPENLOOP_TRY(rd.string(verdict, "aborted_by_slo"));
   const Node reasons = OPENLOOP_TRY(rd.field(verdict, "reasons", Kind::array));
   for (std::size_t k = 0; k < reasons.value->size(); ++k) {
     const Node n = rd.element(reasons, k);
@@ -317,7 +340,8 @@ Result<void> read_slos(const Reader& rd, const Node& root, RunResults& r) {
   return {};
 }
 
-// The plan and environment are kept as written; the few typed facts reports use are taken from them when present.
+// The plan and environment are kept as written; the few typed facts reports use are taken from them when
+// present.
 void read_context(const json& root, RunResults& r) {
   const auto text = [](const json& obj, const char* key) {
     return obj.contains(key) && obj[key].is_string() ? obj[key].get<std::string>() : std::string();
@@ -367,11 +391,12 @@ Result<RunResults> parse_results(std::string_view text, std::string_view source)
     std::string detail = e.what();
     const std::size_t colon = detail.find(": ", detail.find("column"));
     if (colon != std::string::npos) detail = detail.substr(colon + 2);
-    return usage_error(fmt::format("{}:{}: not a valid results file (truncated or corrupted JSON): {}", source,
-                                   position(text, e.byte), detail));
+    return usage_error(fmt::format("{}:{}: not a valid results file (truncated or corrupted JSON): {}",
+                                   source, position(text, e.byte), detail));
   }
   const Reader rd(source);
-  if (!root.is_object()) return rd.fail("", fmt::format("expected a results object, found {}", root.type_name()));
+  if (!root.is_object())
+    return rd.fail("", fmt::format("expected a results object, found {}", root.type_name()));
   RunResults r;
   const Node top{&root, ""};
   OPENLOOP_TRY_VOID(read_head(rd, top, r));

@@ -38,12 +38,22 @@ void set_latencies(IntervalResult& r, const hdr::Histogram& response_time, const
 }
 
 namespace {
-double per_second(std::uint64_t n, double s) { return s > 0 ? static_cast<double>(n) / s : 0.0; }
+double per_second(std::uint64_t n, double s) {
+  return s > 0 ? static_cast<double>(n) / s : 0.0;
+}
 }  // namespace
 
-double RunResults::offered_rps() const { return per_second(totals.intended, measured_s); }
-double RunResults::sent_rps() const { return per_second(totals.sent, measured_s); }
-double RunResults::throughput_rps() const { return per_second(totals.completed, measured_s); }
-double RunResults::goodput_rps() const { return per_second(totals.ok, measured_s); }
+double RunResults::offered_rps() const {
+  return per_second(totals.intended, measured_s);
+}
+double RunResults::sent_rps() const {
+  return per_second(totals.sent, measured_s);
+}
+double RunResults::throughput_rps() const {
+  return per_second(totals.completed, measured_s);
+}
+double RunResults::goodput_rps() const {
+  return per_second(totals.ok, measured_s);
+}
 
 }  // namespace openloop::results

@@ -24,16 +24,17 @@ struct LatencySummary {
 
 /// One finished interval: counters, summaries and the histograms as compressed V2 base64 (nanoseconds).
 struct IntervalResult {
-  double start_s = 0;   ///< since the start of measurement
+  double start_s = 0;  ///< since the start of measurement
   double length_s = 1;
   Counters counters;
   LatencySummary response_time, service_time, send_lateness;
   std::string response_time_hist, service_time_hist, send_lateness_hist;  ///< "HISTFAAAA..."
-  LatencySummary attempt_time;   ///< each attempt's start → its outcome (several per request with retries)
-  std::string attempt_time_hist; ///< empty in files written before attempts were recorded
-  FlowCounters flows;            ///< iterations and sessions started in this interval
-  LatencySummary session_time;   ///< sessions model: session end − session intended start
-  std::vector<Counters> by_request;  ///< per request (index as RunInfo::request_names); empty with one request
+  LatencySummary attempt_time;    ///< each attempt's start → its outcome (several per request with retries)
+  std::string attempt_time_hist;  ///< empty in files written before attempts were recorded
+  FlowCounters flows;             ///< iterations and sessions started in this interval
+  LatencySummary session_time;    ///< sessions model: session end − session intended start
+  std::vector<Counters>
+      by_request;  ///< per request (index as RunInfo::request_names); empty with one request
 };
 
 /// Fills an interval's latency summaries and its compressed V2 base64 histograms from the four histograms.
@@ -51,53 +52,56 @@ struct RequestTotals {
 /// Did the rig apply the load it was asked to? (DESIGN.md invariant 7)
 struct Verdict {
   bool valid = true;
-  std::vector<std::string> reasons;  ///< why INVALID, one sentence each naming the measured value and the bound
+  std::vector<std::string>
+      reasons;  ///< why INVALID, one sentence each naming the measured value and the bound
 };
 
 /// The generator's own resource use, for the verdict and the bench.
 struct GeneratorStats {
   unsigned threads = 0;
-  double cpu_seconds = 0;       ///< user + system CPU of the worker threads
-  double wall_seconds = 0;      ///< from the first arrival to the end of the grace period
-  std::uint64_t max_connections = 0;  ///< the pool cap (open) or users (closed)
-  std::uint64_t peak_connections = 0; ///< most connections open at once (sum of per-worker peaks)
+  double cpu_seconds = 0;              ///< user + system CPU of the worker threads
+  double wall_seconds = 0;             ///< from the first arrival to the end of the grace period
+  std::uint64_t max_connections = 0;   ///< the pool cap (open) or users (closed)
+  std::uint64_t peak_connections = 0;  ///< most connections open at once (sum of per-worker peaks)
   std::int64_t max_rss_kb = 0;
 };
 
 /// What the run was (plan summary used by the verdict and the reports; the full plan is in `plan`).
 struct RunInfo {
-  std::string model = "open";   ///< "open" or "closed"
-  std::string arrival;          ///< "constant" / "poisson" (open only)
-  double offered_rps = 0;       ///< mean offered rate over the measured period (open); 0 for closed
-  double duration_s = 0;        ///< measured period as planned
+  std::string model = "open";  ///< "open" or "closed"
+  std::string arrival;         ///< "constant" / "poisson" (open only)
+  double offered_rps = 0;      ///< mean offered rate over the measured period (open); 0 for closed
+  double duration_s = 0;       ///< measured period as planned
   double warmup_s = 0;
   double timeout_s = 0;
-  std::uint64_t users = 0;      ///< closed/pacing models: virtual users
+  std::uint64_t users = 0;                 ///< closed/pacing models: virtual users
   double configured_iterations_per_s = 0;  ///< pacing model: users / pacing (or the --max-rate cap, if lower)
   std::vector<std::string> request_names;  ///< the plan's requests, in index order
-  std::string target;           ///< URL
-  /// Wall-clock time at which measurement began (after the warm-up), seconds since the Unix epoch; 0 = unknown
-  /// (files written before this field existed). Interval i covers [start_unix_s + start_s, ... + length_s).
+  std::string target;                      ///< URL
+  /// Wall-clock time at which measurement began (after the warm-up), seconds since the Unix epoch; 0 =
+  /// unknown (files written before this field existed). Interval i covers [start_unix_s + start_s, ... +
+  /// length_s).
   double start_unix_s = 0;
-  nlohmann::json plan;          ///< every option of the plan, for the results file
-  nlohmann::json environment;   ///< host, cores, version, start time
+  nlohmann::json plan;         ///< every option of the plan, for the results file
+  nlohmann::json environment;  ///< host, cores, version, start time
 };
 
 /// Everything a run produced.
 struct RunResults {
   RunInfo info;
   std::vector<IntervalResult> intervals;
-  Counters totals;            ///< measured period only
-  Counters warmup;            ///< the warm-up, reported apart
+  Counters totals;                                            ///< measured period only
+  Counters warmup;                                            ///< the warm-up, reported apart
   hdr::Histogram response_time, service_time, send_lateness;  ///< totals over the measured period
   hdr::Histogram attempt_time = make_latency_histogram();     ///< every attempt (retries included)
-  FlowCounters flows;                ///< iterations and sessions over the measured period
+  FlowCounters flows;  ///< iterations and sessions over the measured period
   hdr::Histogram session_time = make_latency_histogram();
   std::vector<RequestTotals> by_request;  ///< per request when the plan has several; empty otherwise
   GeneratorStats generator;
-  double measured_s = 0;      ///< actual measured period (shorter when interrupted)
+  double measured_s = 0;  ///< actual measured period (shorter when interrupted)
   bool interrupted = false;
-  /// While the run goes (live view only, not saved): requests in flight or queued at the last progress report.
+  /// While the run goes (live view only, not saved): requests in flight or queued at the last progress
+  /// report.
   std::uint64_t in_flight_now = 0;
   Verdict verdict;
   /// One example message per error kind that occurred (kind name → message), e.g. {"tls", "certificate verify
@@ -112,7 +116,7 @@ struct RunResults {
   std::string aborted_by_slo;
 
   RunResults();
-  double offered_rps() const;     ///< intended / measured_s
+  double offered_rps() const;  ///< intended / measured_s
   double sent_rps() const;
   double throughput_rps() const;  ///< completed / measured_s
   double goodput_rps() const;     ///< ok / measured_s

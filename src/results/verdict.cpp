@@ -22,8 +22,8 @@ Verdict judge(const RunResults& r, const VerdictBounds& b) {
     }
     const double sent = static_cast<double>(c.sent) / intended;
     if (sent < b.min_sent_fraction) {
-      v.reasons.push_back(fmt::format("sent {} of {} intended requests ({:.2f}% < {:.0f}%)", c.sent, c.intended,
-                                      100 * sent, 100 * b.min_sent_fraction));
+      v.reasons.push_back(fmt::format("sent {} of {} intended requests ({:.2f}% < {:.0f}%)", c.sent,
+                                      c.intended, 100 * sent, 100 * b.min_sent_fraction));
     }
     if (r.send_lateness.total_count() > 0 && r.measured_s > 0) {
       const double gap_ms = 1000.0 * r.measured_s / intended;
@@ -41,19 +41,21 @@ Verdict judge(const RunResults& r, const VerdictBounds& b) {
   if (r.info.model == "sessions" && f.sessions_intended > 0) {
     const double dropped = static_cast<double>(f.sessions_dropped) / static_cast<double>(f.sessions_intended);
     if (dropped > b.max_dropped_fraction) {
-      v.reasons.push_back(fmt::format(
-          "dropped {} of {} arriving sessions ({:.2f}% > {:.0f}%): the concurrent-sessions cap was reached, so the "
-          "load applied was not the load planned (raise --max-sessions)",
-          f.sessions_dropped, f.sessions_intended, 100 * dropped, 100 * b.max_dropped_fraction));
+      v.reasons.push_back(
+          fmt::format("dropped {} of {} arriving sessions ({:.2f}% > {:.0f}%): the concurrent-sessions cap "
+                      "was reached, so the "
+                      "load applied was not the load planned (raise --max-sessions)",
+                      f.sessions_dropped, f.sessions_intended, 100 * dropped, 100 * b.max_dropped_fraction));
     }
   }
   const auto& g = r.generator;
   if (g.threads > 0 && g.wall_seconds > 0) {
     const double cpu = g.cpu_seconds / (g.wall_seconds * g.threads);
     if (cpu > b.max_cpu_fraction) {
-      v.reasons.push_back(fmt::format("generator CPU {:.0f}% of its {} thread(s) > {:.0f}%: the generator was "
-                                      "saturated, so it measured itself",
-                                      100 * cpu, g.threads, 100 * b.max_cpu_fraction));
+      v.reasons.push_back(
+          fmt::format("generator CPU {:.0f}% of its {} thread(s) > {:.0f}%: the generator was "
+                      "saturated, so it measured itself",
+                      100 * cpu, g.threads, 100 * b.max_cpu_fraction));
     }
   }
   v.valid = v.reasons.empty();

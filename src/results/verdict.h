@@ -1,4 +1,5 @@
-// The verdict: did the rig apply the load it was asked to? INVALID names every reason with its measured value.
+// The verdict: did the rig apply the load it was asked to? INVALID names every reason with its measured
+// value.
 #pragma once
 
 #include "results/run_results.h"
@@ -11,11 +12,11 @@ struct VerdictBounds {
   double min_sent_fraction = 0.99;     ///< sent / intended
   double lateness_floor_ms = 1.0;      ///< send-lateness p99 bound: max(floor, gap_fraction × mean gap)
   double lateness_gap_fraction = 0.10;
-  double max_cpu_fraction = 0.90;      ///< generator CPU / (threads × wall)
+  double max_cpu_fraction = 0.90;  ///< generator CPU / (threads × wall)
 };
 
-/// Judges the run. Open model: drops, sent fraction, send lateness, generator CPU. Closed model: generator CPU only
-/// (a closed loop has no schedule to keep; its label says what it hides).
+/// Judges the run. Open model: drops, sent fraction, send lateness, generator CPU. Closed model: generator
+/// CPU only (a closed loop has no schedule to keep; its label says what it hides).
 Verdict judge(const RunResults& r, const VerdictBounds& bounds = {});
 
 }  // namespace openloop::results

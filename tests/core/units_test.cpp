@@ -17,7 +17,8 @@ TEST(ParseRate, RejectsGarbageWithMessageNamingFlagAndValue) {
   auto r = parse_rate("abc", "--rate");
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().code, ExitCode::usage);
-  EXPECT_EQ(r.error().message, "--rate: \"abc\" is not a rate; use e.g. 500/s, 30000/m (or 500, meaning per second)");
+  EXPECT_EQ(r.error().message,
+            "--rate: \"abc\" is not a rate; use e.g. 500/s, 30000/m (or 500, meaning per second)");
   EXPECT_FALSE(parse_rate("-5/s", "--rate"));
   EXPECT_FALSE(parse_rate("5/x", "--rate"));
   EXPECT_FALSE(parse_rate("", "--rate"));

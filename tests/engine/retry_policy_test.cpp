@@ -230,7 +230,8 @@ TEST(RetryFlags, EveryErrorNamesTheFlagTheValueAndWhatIsAccepted) {
 TEST(RetryFlags, RetryOnlyFlagsNeedMoreThanOneAttempt) {
   RetryOptions o;
   o.budget = "ratio:10%";
-  EXPECT_NE(error_of(o).find("--retry-budget: \"ratio:10%\" needs --retry-attempts 2 or more"), std::string::npos);
+  EXPECT_NE(error_of(o).find("--retry-budget: \"ratio:10%\" needs --retry-attempts 2 or more"),
+            std::string::npos);
   RetryOptions h;
   h.honor_retry_after = true;
   EXPECT_NE(error_of(h).find("--honor-retry-after: needs --retry-attempts 2 or more"), std::string::npos);

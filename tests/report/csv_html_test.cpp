@@ -1,4 +1,5 @@
-// CSV and HTML rendering: named columns, one row per interval; a self-contained page with its data and four charts.
+// CSV and HTML rendering: named columns, one row per interval; a self-contained page with its data and four
+// charts.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -15,7 +16,8 @@ using ::testing::Not;
 ReportInput run_input() {
   ReportInput in;
   in.source = "r.json";
-  in.results = test::make_run({{1'000'000, 2'000'000}, {}, {3'000'000}}, 1700000000.0, "http://x/?a=<b>", {0, 1, 0});
+  in.results =
+      test::make_run({{1'000'000, 2'000'000}, {}, {3'000'000}}, 1700000000.0, "http://x/?a=<b>", {0, 1, 0});
   return in;
 }
 
@@ -31,8 +33,9 @@ std::vector<std::string> lines_of(const std::string& text) {
 TEST(Csv, OneRowPerIntervalWithNamedColumns) {
   const auto rows = lines_of(render_csv(run_input()));
   ASSERT_EQ(rows.size(), 4U);
-  EXPECT_THAT(rows[0], ::testing::StartsWith("interval,start_unix_s,start_s,length_s,intended,sent,completed,ok,"
-                                             "timeouts,errors,dropped,unfinished,offered_rps,sent_rps,"));
+  EXPECT_THAT(rows[0],
+              ::testing::StartsWith("interval,start_unix_s,start_s,length_s,intended,sent,completed,ok,"
+                                    "timeouts,errors,dropped,unfinished,offered_rps,sent_rps,"));
   EXPECT_THAT(rows[0], HasSubstr(",response_time_p99_ms,"));
   EXPECT_THAT(rows[0], HasSubstr(",send_lateness_mean_ms"));
   EXPECT_THAT(rows[1], ::testing::StartsWith("0,1700000000.000,0,1,2,2,2,2,0,0,0,0,2,2,2,2,2,1.000447,"));
@@ -47,7 +50,7 @@ TEST(Html, SelfContainedWithCspAndNoExternalReferences) {
   EXPECT_THAT(page, HasSubstr("Content-Security-Policy\" content=\"default-src 'none';"));
   EXPECT_THAT(page, Not(HasSubstr("<script src")));
   EXPECT_THAT(page, Not(HasSubstr("<link")));
-  EXPECT_THAT(page, HasSubstr("var uPlot="));  // the embedded IIFE build
+  EXPECT_THAT(page, HasSubstr("var uPlot="));             // the embedded IIFE build
   EXPECT_THAT(page, HasSubstr("http://x/?a=&lt;b&gt;"));  // escaped in HTML
   for (const char* id : {"chart-latency", "chart-throughput", "chart-outcomes", "chart-spectrum"}) {
     EXPECT_THAT(page, HasSubstr(std::string("id=\"") + id + "\""));

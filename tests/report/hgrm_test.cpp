@@ -1,4 +1,5 @@
-// .hgrm and .hlog from report inputs: the reference vectors, and the same bytes from a results file and its .hlog.
+// .hgrm and .hlog from report inputs: the reference vectors, and the same bytes from a results file and its
+// .hlog.
 #include "report/hgrm.h"
 
 #include <sstream>
@@ -16,7 +17,8 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-// ../shared/reference/hdrhistogram.md §4: Histogram(1, 3600000000000, 3) holding 1..10, ratio 1, 5 ticks per half.
+// ../shared/reference/hdrhistogram.md §4: Histogram(1, 3600000000000, 3) holding 1..10, ratio 1, 5 ticks per
+// half.
 constexpr const char* k_reference_one_to_ten =
     "       Value     Percentile TotalCount 1/(1-Percentile)\n\n"
     "       1.000 0.000000000000          1           1.00\n"
@@ -67,7 +69,8 @@ std::string one_to_ten_log() {
 
 TEST(Hgrm, ReproducesTheReferenceVectorFromAnHlog) {
   const ReportInput in = from_log_text(one_to_ten_log());
-  auto text = render_hgrm(in, {.tag = "response_time", .ticks_per_half_distance = 5, .value_unit_ratio = 1.0});
+  auto text =
+      render_hgrm(in, {.tag = "response_time", .ticks_per_half_distance = 5, .value_unit_ratio = 1.0});
   ASSERT_TRUE(text) << text.error().message;
   EXPECT_EQ(*text, k_reference_one_to_ten);
 }
@@ -80,11 +83,14 @@ TEST(Hgrm, ReferenceVectorWithMillisecondsAndStartTime) {
   hdr::Histogram h(1, 3600000000, 3);
   h.record(1000, 10000);
   h.record(100000000);
-  ASSERT_TRUE(writer.write_interval(std::chrono::milliseconds(127), std::chrono::milliseconds(1007), h, "rt"));
+  ASSERT_TRUE(
+      writer.write_interval(std::chrono::milliseconds(127), std::chrono::milliseconds(1007), h, "rt"));
   const ReportInput in = from_log_text(out.str());
   auto text = render_hgrm(in, {.tag = "rt"});
   ASSERT_TRUE(text) << text.error().message;
-  EXPECT_THAT(*text, StartsWith("#[StartTime: 1441812279.474 (seconds since epoch), Wed Sep 09 15:24:39 UTC 2015]\n"));
+  EXPECT_THAT(
+      *text,
+      StartsWith("#[StartTime: 1441812279.474 (seconds since epoch), Wed Sep 09 15:24:39 UTC 2015]\n"));
   EXPECT_THAT(*text, HasSubstr("#[Mean    =        0.011, StdDeviation   =        1.000]\n"
                                "#[Max     =      100.008, Total count    =        10001]\n"));
   EXPECT_THAT(*text, HasSubstr("     100.008 1.000000000000      10001\n"));
@@ -155,7 +161,8 @@ TEST(ReportInput, BadHlogLineNamesFileAndLine) {
   auto in = load_report_input("/nonexistent.hlog");
   ASSERT_FALSE(in);
   EXPECT_EQ(in.error().code, ExitCode::usage);
-  auto log = hdr::parse_interval_log("#[Histogram log format version 1.3]\n0.0,1.0,2.0,HISTFAAAA!!!\n", "bad.hlog");
+  auto log =
+      hdr::parse_interval_log("#[Histogram log format version 1.3]\n0.0,1.0,2.0,HISTFAAAA!!!\n", "bad.hlog");
   ASSERT_FALSE(log);
   EXPECT_THAT(log.error().message, StartsWith("bad.hlog:2: "));
 }

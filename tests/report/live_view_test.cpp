@@ -1,4 +1,5 @@
-// The live view: progress, the latest finished second, and a verdict so far that turns INVALID as soon as it is.
+// The live view: progress, the latest finished second, and a verdict so far that turns INVALID as soon as it
+// is.
 #include "report/live_view.h"
 
 #include <gmock/gmock.h>
@@ -47,7 +48,8 @@ TEST(LiveView, ClosedRunsHaveNoScheduleVerdict) {
 TEST(LiveView, LinesFitTheTerminalWidth) {
   LiveView view({0s, 30s, true});
   view.update(test::make_run({{1000}}, 1.0));
-  for (const auto& line : view.lines(1s, 40)) EXPECT_LE(line.size(), 42U) << line;  // "…" is 3 bytes, 1 column
+  for (const auto& line : view.lines(1s, 40))
+    EXPECT_LE(line.size(), 42U) << line;  // "…" is 3 bytes, 1 column
   EXPECT_EQ(fit_columns("abcdef", 4), "abc…");
   EXPECT_EQ(fit_columns("µµµµ", 4), "µµµµ");
   EXPECT_EQ(fit_columns("µµµµµ", 4), "µµµ…");

@@ -1,4 +1,5 @@
-// Merging runs: exact percentiles, alignment by wall-clock time, a fresh verdict, refusals that name the difference.
+// Merging runs: exact percentiles, alignment by wall-clock time, a fresh verdict, refusals that name the
+// difference.
 #include "results/merge.h"
 
 #include <gmock/gmock.h>
@@ -13,7 +14,8 @@ namespace {
 
 using ::testing::HasSubstr;
 
-std::vector<std::vector<std::int64_t>> random_samples(Rng& rng, int intervals, int per_interval, std::int64_t scale) {
+std::vector<std::vector<std::int64_t>> random_samples(Rng& rng, int intervals, int per_interval,
+                                                      std::int64_t scale) {
   std::vector<std::vector<std::int64_t>> out(static_cast<std::size_t>(intervals));
   for (auto& interval : out) {
     for (int i = 0; i < per_interval; ++i) {
@@ -59,7 +61,8 @@ TEST(Merge, IntervalsAlignByWallClockTime) {
 }
 
 TEST(Merge, TheVerdictIsJudgedAgainOverTheMergedRun) {
-  // a alone drops 2 of 102 (INVALID); merged with a clean run the drop rate is under 1 %, but a's own verdict stays.
+  // a alone drops 2 of 102 (INVALID); merged with a clean run the drop rate is under 1 %, but a's own verdict
+  // stays.
   std::vector<std::vector<std::int64_t>> hundred(1, std::vector<std::int64_t>(100, 1000));
   std::vector<std::vector<std::int64_t>> lots(1, std::vector<std::int64_t>(500, 1000));
   auto a = test::make_run(hundred, 10.0, "http://127.0.0.1:8080/", {2});
@@ -69,7 +72,8 @@ TEST(Merge, TheVerdictIsJudgedAgainOverTheMergedRun) {
   EXPECT_FALSE(merged->verdict.valid);
   ASSERT_EQ(merged->verdict.reasons.size(), 1U);
   EXPECT_THAT(merged->verdict.reasons[0], HasSubstr("a.json was INVALID on its own: dropped 2 of 102"));
-  auto clean = merge_results({{"b.json", test::make_run(lots, 10.0)}, {"c.json", test::make_run(lots, 10.0)}});
+  auto clean =
+      merge_results({{"b.json", test::make_run(lots, 10.0)}, {"c.json", test::make_run(lots, 10.0)}});
   ASSERT_TRUE(clean);
   EXPECT_TRUE(clean->verdict.valid);
   EXPECT_EQ(clean->generator.threads, 2U);
@@ -91,7 +95,8 @@ TEST(Merge, RefusesPlansThatDoNotBelongTogether) {
 }
 
 TEST(Merge, NeedsTheWallClockStartToAlign) {
-  auto r = merge_results({{"a.json", test::make_run({{1000}}, 10.0)}, {"old.json", test::make_run({{1000}}, 0.0)}});
+  auto r = merge_results(
+      {{"a.json", test::make_run({{1000}}, 10.0)}, {"old.json", test::make_run({{1000}}, 0.0)}});
   ASSERT_FALSE(r);
   EXPECT_THAT(r.error().message, HasSubstr("old.json: has no wall-clock start"));
 }

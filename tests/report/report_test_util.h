@@ -11,15 +11,17 @@
 
 namespace openloop::test {
 
-/// One interval per element of `samples` (response times in ns); every sample is a completed, ok request whose
-/// service time is half its response time and whose send lateness is a tenth. `dropped[i]` adds drops to interval i.
-inline results::RunResults make_run(const std::vector<std::vector<std::int64_t>>& samples, double start_unix_s,
-                                    const std::string& target = "http://127.0.0.1:8080/",
+/// One interval per element of `samples` (response times in ns); every sample is a completed, ok request
+/// whose service time is half its response time and whose send lateness is a tenth. `dropped[i]` adds drops
+/// to interval i.
+inline results::RunResults make_run(const std::vector<std::vector<std::int64_t>>& samples,
+                                    double start_unix_s, const std::string& target = "http://127.0.0.1:8080/",
                                     const std::vector<std::uint64_t>& dropped = {}) {
   results::Aggregator agg(1, std::chrono::seconds(1));
   std::vector<results::IntervalStats> batch(1);
   batch[0].index = -1;
-  batch[0].counters.intended = batch[0].counters.sent = batch[0].counters.completed = batch[0].counters.ok = 7;
+  batch[0].counters.intended = batch[0].counters.sent = batch[0].counters.completed = batch[0].counters.ok =
+      7;
   agg.add(0, batch);
   for (std::size_t k = 0; k < samples.size(); ++k) {
     results::IntervalStats s;
@@ -49,9 +51,16 @@ inline results::RunResults make_run(const std::vector<std::vector<std::int64_t>>
   r.info.duration_s = static_cast<double>(samples.size());
   r.info.timeout_s = 5;
   r.info.start_unix_s = start_unix_s;
-  r.info.plan = {{"target", target},   {"method", "GET"},   {"model", "open"}, {"arrival", "constant"},
-                 {"timeout_s", 5.0},   {"interval_s", 1.0}, {"threads", 1},    {"duration_s", r.info.duration_s},
-                 {"on_saturation", "drop"}, {"success_statuses", "100-399"}};
+  r.info.plan = {{"target", target},
+                 {"method", "GET"},
+                 {"model", "open"},
+                 {"arrival", "constant"},
+                 {"timeout_s", 5.0},
+                 {"interval_s", 1.0},
+                 {"threads", 1},
+                 {"duration_s", r.info.duration_s},
+                 {"on_saturation", "drop"},
+                 {"success_statuses", "100-399"}};
   r.info.environment = {{"host", "test"}, {"openloop_version", "0.1.0"}};
   r.generator.threads = 1;
   r.generator.cpu_seconds = 0.1;

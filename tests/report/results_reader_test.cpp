@@ -13,7 +13,8 @@ namespace {
 using ::testing::HasSubstr;
 
 RunResults sample_run() {
-  return test::make_run({{1000, 2000, 3000}, {}, {5'000'000, 7'000'000}}, 1700000000.25, "http://h/", {0, 4, 0});
+  return test::make_run({{1000, 2000, 3000}, {}, {5'000'000, 7'000'000}}, 1700000000.25, "http://h/",
+                        {0, 4, 0});
 }
 
 std::string error_of(const std::string& text) {
@@ -45,13 +46,15 @@ TEST(ResultsReader, TruncatedFileNamesFileLineAndColumn) {
 }
 
 TEST(ResultsReader, MalformedJsonPointsAtTheLine) {
-  EXPECT_THAT(error_of("{\n  \"schema\": \"openloop.results/1\",\n  \"verdict\": {,\n}"), HasSubstr("r.json:3:"));
+  EXPECT_THAT(error_of("{\n  \"schema\": \"openloop.results/1\",\n  \"verdict\": {,\n}"),
+              HasSubstr("r.json:3:"));
 }
 
 TEST(ResultsReader, CorruptedHistogramNamesItsJsonPath) {
   nlohmann::json j = to_json(sample_run());
   j["intervals"][2]["histograms"]["service_time"] = "HISTFAAAAnotbase64!!";
-  EXPECT_THAT(error_of(j.dump()), HasSubstr("r.json: /intervals/2/histograms/service_time: not an HdrHistogram"));
+  EXPECT_THAT(error_of(j.dump()),
+              HasSubstr("r.json: /intervals/2/histograms/service_time: not an HdrHistogram"));
 }
 
 TEST(ResultsReader, WrongTypeAndMissingFieldsNameTheirPath) {

@@ -7,7 +7,8 @@
 using namespace openloop::results;
 
 namespace {
-RunResults scenario(const char* model, std::size_t intervals, std::uint64_t per_interval, std::int64_t latency_ns) {
+RunResults scenario(const char* model, std::size_t intervals, std::uint64_t per_interval,
+                    std::int64_t latency_ns) {
   RunResults r;
   r.info.model = model;
   r.measured_s = static_cast<double>(intervals);
@@ -37,7 +38,8 @@ TEST(CombineScenarios, AlignsIntervalsByOffsetAndAddsCountsExactly) {
   EXPECT_EQ(all.intervals[4].counters.intended, 5u);
   EXPECT_EQ(all.totals.intended, 55u);
   EXPECT_DOUBLE_EQ(all.measured_s, 5.0);
-  // Histograms are added, not averaged: the combined p50 of 40 samples at 1 ms and 15 at 3 ms is 1 ms, p90 3 ms.
+  // Histograms are added, not averaged: the combined p50 of 40 samples at 1 ms and 15 at 3 ms is 1 ms, p90 3
+  // ms.
   EXPECT_EQ(all.response_time.total_count(), 55);
   EXPECT_LT(all.response_time.value_at_percentile(50), 1'001'000);
   EXPECT_GT(all.response_time.value_at_percentile(90), 2'990'000);
@@ -47,7 +49,8 @@ TEST(CombineScenarios, AlignsIntervalsByOffsetAndAddsCountsExactly) {
 }
 
 TEST(CombineScenarios, KeepsEveryScenariosOwnVerdictReasons) {
-  std::vector<ScenarioResults> parts{{"a", 0.0, scenario("open", 2, 10, 1000)}, {"b", 0.0, scenario("open", 2, 10, 1000)}};
+  std::vector<ScenarioResults> parts{{"a", 0.0, scenario("open", 2, 10, 1000)},
+                                     {"b", 0.0, scenario("open", 2, 10, 1000)}};
   parts[1].results.verdict.valid = false;
   parts[1].results.verdict.reasons.push_back("dropped too much");
   RunResults all = combine_scenarios(parts);
