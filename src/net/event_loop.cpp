@@ -1,4 +1,5 @@
-// epoll_pwait2-based loop: the timeout is a timespec with nanosecond resolution.
+// epoll_pwait2-based loop: the timeout is a timespec with nanosecond resolution. Where the kernel lacks
+// epoll_pwait2, an absolute timerfd in the epoll set keeps the same nanosecond deadline.
 #include "net/event_loop.h"
 
 #include <algorithm>
@@ -9,17 +10,31 @@
 #include <fmt/format.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
+#include <sys/timerfd.h>
 #include <unistd.h>
 
 namespace openloop::net {
 
 namespace {
 constexpr int k_max_events = 256;
-// Marks the wake-up eventfd in epoll_event.data.
+// Mark the wake-up eventfd and the deadline timerfd in epoll_event.data.
 IoHandler* const k_wake_tag = nullptr;
+char g_timer_tag_storage;
+void* const k_timer_tag = &g_timer_tag_storage;
+
+timespec to_timespec(Nanos d) {
+  return timespec{static_cast<time_t>(d.count() / 1'000'000'000),
+                  static_cast<long>(d.count() % 1'000'000'000)};
+}
+
+bool has_epoll_pwait2(int epfd) {
+  epoll_event ev{};
+  timespec zero{};
+  return epoll_pwait2(epfd, &ev, 1, &zero, nullptr) >= 0 || errno != ENOSYS;
+}
 }  // namespace
 
-Result<EventLoop> EventLoop::create() {
+Result<EventLoop> EventLoop::create(WaitMode mode) {
   int epfd = epoll_create1(EPOLL_CLOEXEC);
   if (epfd < 0) return runtime_error(fmt::format("epoll_create1: {}", std::strerror(errno)));
   int wakefd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -35,23 +50,40 @@ Result<EventLoop> EventLoop::create() {
     ::close(wakefd);
     return runtime_error(fmt::format("epoll_ctl(eventfd): {}", std::strerror(errno)));
   }
-  return EventLoop(epfd, wakefd);
+  int timerfd = -1;
+  if (mode == WaitMode::timerfd || !has_epoll_pwait2(epfd)) {
+    timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    ev.data.ptr = k_timer_tag;
+    if (timerfd < 0 || epoll_ctl(epfd, EPOLL_CTL_ADD, timerfd, &ev) != 0) {
+      const int err = errno;
+      ::close(epfd);
+      ::close(wakefd);
+      if (timerfd >= 0) ::close(timerfd);
+      return runtime_error(fmt::format("timerfd (no epoll_pwait2 on this kernel): {}", std::strerror(err)));
+    }
+  }
+  return EventLoop(epfd, wakefd, timerfd);
 }
 
-EventLoop::EventLoop(int epfd, int wakefd) : m_epfd(epfd), m_wakefd(wakefd), m_events(k_max_events) {}
+EventLoop::EventLoop(int epfd, int wakefd, int timerfd)
+    : m_epfd(epfd), m_wakefd(wakefd), m_timerfd(timerfd), m_events(k_max_events) {}
 
 EventLoop::EventLoop(EventLoop&& other) noexcept
     : m_epfd(other.m_epfd),
       m_wakefd(other.m_wakefd),
+      m_timerfd(other.m_timerfd),
+      m_armed(other.m_armed),
       m_slack_set(other.m_slack_set),
       m_events(std::move(other.m_events)) {
   other.m_epfd = -1;
   other.m_wakefd = -1;
+  other.m_timerfd = -1;
 }
 
 EventLoop::~EventLoop() {
   if (m_epfd >= 0) ::close(m_epfd);
   if (m_wakefd >= 0) ::close(m_wakefd);
+  if (m_timerfd >= 0) ::close(m_timerfd);
 }
 
 bool EventLoop::add(int fd, std::uint32_t events, IoHandler* handler) {
@@ -73,32 +105,46 @@ void EventLoop::remove(int fd) {
   epoll_ctl(m_epfd, EPOLL_CTL_DEL, fd, &ev);
 }
 
+int EventLoop::wait(SteadyTime deadline, SteadyTime now) {
+  const int max = static_cast<int>(m_events.size());
+  if (m_timerfd < 0) {
+    timespec ts{};
+    timespec* tsp = &ts;
+    if (deadline == SteadyTime::max()) {
+      tsp = nullptr;
+    } else if (deadline > now) {
+      ts = to_timespec(std::chrono::duration_cast<Nanos>(deadline - now));
+    }
+    return epoll_pwait2(m_epfd, m_events.data(), max, tsp, nullptr);
+  }
+  if (deadline <= now) return epoll_wait(m_epfd, m_events.data(), max, 0);
+  if (deadline != m_armed) {
+    // SteadyClock is CLOCK_MONOTONIC, so its time since epoch is the timerfd's absolute time (zero disarms).
+    itimerspec spec{};
+    if (deadline != SteadyTime::max()) spec.it_value = to_timespec(deadline.time_since_epoch());
+    timerfd_settime(m_timerfd, TFD_TIMER_ABSTIME, &spec, nullptr);
+    m_armed = deadline;
+  }
+  return epoll_wait(m_epfd, m_events.data(), max, -1);
+}
+
 int EventLoop::poll(SteadyTime deadline) {
   if (!m_slack_set) {
     prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
     m_slack_set = true;
   }
-  const auto now = SteadyClock::now();
-  timespec ts{};
-  timespec* tsp = &ts;
-  if (deadline == SteadyTime::max()) {
-    tsp = nullptr;
-  } else if (deadline > now) {
-    const auto wait = std::chrono::duration_cast<Nanos>(deadline - now).count();
-    ts.tv_sec = static_cast<time_t>(wait / 1'000'000'000);
-    ts.tv_nsec = static_cast<long>(wait % 1'000'000'000);
-  }
-  const int n = epoll_pwait2(m_epfd, m_events.data(), static_cast<int>(m_events.size()), tsp, nullptr);
+  const int n = wait(deadline, SteadyClock::now());
   if (n < 0) return -1;
   int dispatched = 0;
   for (int i = 0; i < n; ++i) {
-    auto* handler = static_cast<IoHandler*>(m_events[static_cast<std::size_t>(i)].data.ptr);
-    if (handler == k_wake_tag) {
+    void* tag = m_events[static_cast<std::size_t>(i)].data.ptr;
+    if (tag == k_wake_tag || tag == k_timer_tag) {
       std::uint64_t v;
-      [[maybe_unused]] auto r = ::read(m_wakefd, &v, sizeof v);
+      [[maybe_unused]] auto r = ::read(tag == k_wake_tag ? m_wakefd : m_timerfd, &v, sizeof v);
+      if (tag == k_timer_tag) m_armed = SteadyTime::max();  // expired: the next deadline re-arms it
       continue;
     }
-    handler->on_io(m_events[static_cast<std::size_t>(i)].events);
+    static_cast<IoHandler*>(tag)->on_io(m_events[static_cast<std::size_t>(i)].events);
     ++dispatched;
   }
   return dispatched;

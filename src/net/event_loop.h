@@ -20,13 +20,21 @@ class IoHandler {
   virtual void on_io(std::uint32_t events) = 0;
 };
 
+/// How poll() waits for its deadline.
+enum class WaitMode : std::uint8_t {
+  automatic,  ///< epoll_pwait2 where the kernel has it (Linux ≥ 5.11), else a timerfd
+  timerfd,    ///< an absolute CLOCK_MONOTONIC timerfd in the epoll set, then epoll_wait (one more syscall)
+};
+
 /// One epoll instance, owned and used by a single thread (the only cross-thread call is wake()).
 /// The loop does not own handlers or fds; a handler must remove its fd before it is destroyed.
 class EventLoop {
  public:
   /// Creates the epoll fd and the wake-up eventfd; sets this thread's timer slack to 1 ns on first poll
-  /// (Linux's default 50 µs slack otherwise dominates wake-up error; see DESIGN.md).
-  static Result<EventLoop> create();
+  /// (Linux's default 50 µs slack otherwise dominates wake-up error; see DESIGN.md). Where epoll_pwait2 is
+  /// missing (older kernels, some sandboxes and emulators answer ENOSYS) the deadline is a timerfd instead:
+  /// nanosecond deadlines either way.
+  static Result<EventLoop> create(WaitMode mode = WaitMode::automatic);
   EventLoop(EventLoop&& other) noexcept;
   EventLoop& operator=(EventLoop&&) = delete;
   EventLoop(const EventLoop&) = delete;
@@ -47,10 +55,16 @@ class EventLoop {
   /// Makes a poll() in progress on another thread return early. Async-signal-safe.
   void wake();
 
+  /// True when deadlines are kept by a timerfd (no epoll_pwait2).
+  bool uses_timerfd() const { return m_timerfd >= 0; }
+
  private:
-  EventLoop(int epfd, int wakefd);
+  EventLoop(int epfd, int wakefd, int timerfd);
+  int wait(SteadyTime deadline, SteadyTime now);
   int m_epfd = -1;
   int m_wakefd = -1;
+  int m_timerfd = -1;                      // −1: epoll_pwait2 keeps the deadline
+  SteadyTime m_armed = SteadyTime::max();  // the timerfd's current expiry (max: disarmed)
   bool m_slack_set = false;
   std::vector<epoll_event> m_events;
 };

@@ -48,3 +48,49 @@ TEST(EventLoop, WakeFromAnotherThreadEndsAnIndefiniteWait) {
   EXPECT_EQ(loop->poll(SteadyTime::max()), 0);
   t.join();
 }
+
+// Both ways of keeping a deadline: epoll_pwait2 and, where the kernel lacks it, a timerfd.
+class EventLoopWait : public ::testing::TestWithParam<WaitMode> {};
+
+TEST_P(EventLoopWait, ReturnsAtTheDeadlineAndNotBefore) {
+  auto loop = EventLoop::create(GetParam());
+  ASSERT_TRUE(loop);
+  EXPECT_EQ(loop->uses_timerfd(), GetParam() == WaitMode::timerfd || loop->uses_timerfd());
+  for (const auto wait : {2ms, 1ms, 3ms}) {  // a later deadline after an earlier one re-arms the timer
+    const SteadyTime deadline = SteadyClock::now() + wait;
+    int n = 0;
+    while (SteadyClock::now() < deadline) n += loop->poll(deadline);  // a poll may end early (EINTR): retry
+    EXPECT_GE(SteadyClock::now(), deadline);
+    EXPECT_EQ(n, 0);
+  }
+  // A past deadline does not block, and an unchanged future one is still kept.
+  EXPECT_EQ(loop->poll(SteadyTime{}), 0);
+}
+
+TEST_P(EventLoopWait, DispatchesReadinessBeforeTheDeadline) {
+  auto loop = EventLoop::create(GetParam());
+  ASSERT_TRUE(loop);
+  int p[2];
+  ASSERT_EQ(pipe(p), 0);
+  Reader r(p[0]);
+  ASSERT_TRUE(loop->add(p[0], EPOLLIN, &r));
+  std::thread t([&] { ASSERT_EQ(::write(p[1], "x", 1), 1); });
+  const SteadyTime start = SteadyClock::now();
+  EXPECT_EQ(loop->poll(start + 10s), 1);
+  EXPECT_LT(SteadyClock::now() - start, 5s);
+  t.join();
+  EXPECT_EQ(r.calls, 1);
+  // The wake-up eventfd still ends an indefinite wait.
+  std::thread w([&] { loop->wake(); });
+  EXPECT_EQ(loop->poll(SteadyTime::max()), 0);
+  w.join();
+  loop->remove(p[0]);
+  ::close(p[0]);
+  ::close(p[1]);
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, EventLoopWait, ::testing::Values(WaitMode::automatic, WaitMode::timerfd),
+                         [](const auto& param_info) {
+                           return param_info.param == WaitMode::timerfd ? std::string("timerfd")
+                                                                        : std::string("automatic");
+                         });
