@@ -45,7 +45,7 @@ int merge_command(const MergeOptions& o) {
   if (!o.quiet) {
     fmt::print(stderr, "openloop merge: {} runs, {} intervals over {:.3g}s, written to {}\n", inputs.size(),
                merged->intervals.size(), merged->measured_s, o.output);
-    std::fputs(report::render_summary(*merged).c_str(), stdout);
+    std::fputs(report::render_run_summary(*merged).c_str(), stdout);
   }
   return 0;
 }

@@ -67,6 +67,7 @@ int run_plan_file(const RunOptions& o) {
           fmt::format("--on-saturation: \"{}\" is not accepted; use drop or queue", o.on_saturation));
     }
     s.max_connections = o.max_connections;
+    s.spin_below = OPENLOOP_TRY(parse_spin_below(o.spin_below));
     s.fd_limit = raise_fd_limit();
     s.insecure = o.insecure;
     s.ca_file = o.cacert;
@@ -128,33 +129,17 @@ int run_plan_file(const RunOptions& o) {
   }
   slo_view.measured_s = all.measured_s;
   all.slos = results::evaluate_slos(*slos, slo_view);
-  for (const auto& part : parts) {
-    if (parts.size() > 1) fmt::print("=== scenario {} ===\n", part.name);
-    std::fputs(report::render_summary(parts.size() == 1 ? all : part.results).c_str(), stdout);
-    std::fputs("\n", stdout);
-  }
-  if (parts.size() > 1) {
-    fmt::print("=== all scenarios together ===\n");
-    std::fputs(report::render_summary(all).c_str(), stdout);
-  }
+  all.info.source = o.url;
+  all.scenarios = std::move(parts);
+  std::fputs(report::render_run_summary(all).c_str(), stdout);
   std::fflush(stdout);
   if (!o.json.empty()) {
-    nlohmann::json j = results::to_json(all);
-    j["source"] = o.url;
-    j["scenarios"] = nlohmann::json::array();
-    for (const auto& part : parts) {
-      nlohmann::json s = results::to_json(part.results);
-      s["name"] = part.name;
-      s["offset_s"] = part.offset_s;
-      j["scenarios"].push_back(std::move(s));
-    }
-    if (auto written = write_file_atomically(o.json, j.dump(1) + "\n"); !written) {
+    if (auto written = write_file_atomically(o.json, results::to_json(all).dump(1) + "\n"); !written) {
       fmt::print(stderr, "openloop run: {}\n", written.error().message);
       return static_cast<int>(ExitCode::runtime);
     }
   }
-  // The .hlog and the HTML report describe the run as a whole (one scenario: that scenario, with its
-  // per-request breakdown; several: the scenarios combined).
+  // The .hlog describes the run as a whole; the HTML report the scenarios combined and each apart.
   if (auto written = write_report_outputs(o, all); !written) {
     fmt::print(stderr, "openloop run: {}\n", written.error().message);
     return static_cast<int>(ExitCode::runtime);

@@ -9,6 +9,7 @@
 
 #include "core/units.h"
 #include "report/assets.h"
+#include "report/html_breakdown.h"
 #include "report/html_sections.h"
 
 namespace openloop::report {
@@ -90,6 +91,14 @@ std::string utc(double unix_s) {
                      tm.tm_hour, tm.tm_min, tm.tm_sec);
 }
 
+std::string model_fact(const std::string& model) {
+  if (model == "closed") return "CLOSED model";
+  if (model == "pacing") return "PACING model";
+  if (model == "sessions") return "PARTLY OPEN model (sessions)";
+  if (model == "mixed") return "MIXED models (scenarios)";
+  return "OPEN model";
+}
+
 std::string header(const ReportInput& in, const std::string& title) {
   const auto& r = in.results;
   std::string facts;
@@ -97,7 +106,7 @@ std::string header(const ReportInput& in, const std::string& title) {
   if (!r.info.target.empty()) add(r.info.target);
   if (r.info.start_unix_s > 0) add("started " + utc(r.info.start_unix_s));
   add("measured " + format_duration(from_seconds(r.measured_s)));
-  if (in.has_counts) add(r.info.model == "closed" ? "CLOSED model" : "OPEN model");
+  if (in.has_counts) add(model_fact(r.info.model));
   add("from " + in.source);
   return fmt::format(
       "<header><div class=\"brand\">openloop</div><h1>{}</h1>\n<p class=\"facts\">{}</p>"
@@ -176,8 +185,11 @@ std::string render_html(const ReportInput& in, const HtmlExtras& extras) {
   page += html::verdict_section(in);
   page += html::slo_section(in);
   page += html::headline_section(in);
+  page += html::scenarios_section(in);
   page += html::plan_and_outcomes_section(in);
   page += html::latency_section(in);
+  page += html::requests_section(in);
+  page += html::sessions_section(in);
   page +=
       "<noscript><p class=\"panel\">The charts need JavaScript; the tables above hold every "
       "number.</p></noscript>\n";

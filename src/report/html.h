@@ -9,14 +9,15 @@
 
 namespace openloop::report {
 
-/// The whole page. At the top the verdict and its reasons, the SLOs (if any), the headline numbers, the plan,
-/// outcomes and latency tables; then four charts (per-interval response-time percentiles with offered and
-/// sent rates; throughput vs goodput; outcomes per interval; the percentile spectrum of response and service
-/// time on a 1/(1−p) axis), each with a caption for readers new to HdrHistogram. For an .hlog input the
-/// count-based parts say they are absent and the throughput and outcome charts are left out. A
-/// Content-Security-Policy forbids every network request; once every chart has drawn, the root element
-/// carries data-charts-drawn="N" (N = data-charts-expected), and any script error is recorded in data-errors
-/// (both for automated checks).
+/// The whole page. At the top the verdict and its reasons, the SLOs (if any), the headline numbers, a
+/// scenario file's scenarios side by side (each with its requests), the plan, outcomes and latency tables,
+/// the run's requests side by side, the sessions (partly-open models); then four charts (per-interval
+/// response-time percentiles with offered and sent rates; throughput vs goodput; outcomes per interval; the
+/// percentile spectrum of response and service time on a 1/(1−p) axis), each with a caption for readers new
+/// to HdrHistogram. For an .hlog input the count-based parts say they are absent and the throughput and
+/// outcome charts are left out. A Content-Security-Policy forbids every network request; once every chart has
+/// drawn, the root element carries data-charts-drawn="N" (N = data-charts-expected), and any script error is
+/// recorded in data-errors (both for automated checks).
 std::string render_html(const ReportInput& in);
 
 /// What a procedure (ramp, probe) adds to the page it builds on a run's report: a title replacing "Load test

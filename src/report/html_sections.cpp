@@ -296,8 +296,12 @@ std::string headline_section(const ReportInput& in) {
   const auto& c = r.totals;
   const bool open = r.info.model == "open";
   const std::uint64_t not_ok = c.intended - c.ok;
-  tiles += tile("Offered", rate(r.offered_rps()),
-                open ? fmt::format("planned {}", rate(r.info.offered_rps)) : "closed loop: no schedule");
+  const std::string offered_note = open ? fmt::format("planned {}", rate(r.info.offered_rps))
+                                   : r.info.model == "sessions"
+                                       ? fmt::format("sessions planned at {}", rate(r.info.offered_rps))
+                                   : r.info.model == "mixed" ? std::string("several models: see By scenario")
+                                                             : std::string("closed loop: no schedule");
+  tiles += tile("Offered", rate(r.offered_rps()), offered_note);
   tiles += tile("Sent", rate(r.sent_rps()), fmt::format("{} of offered", percent(c.sent, c.intended)),
                 c.intended > 0 && static_cast<double>(c.sent) < 0.99 * static_cast<double>(c.intended));
   tiles += tile("Goodput", rate(r.goodput_rps()), fmt::format("throughput {}", rate(r.throughput_rps())));
@@ -312,7 +316,12 @@ std::string headline_section(const ReportInput& in) {
 std::string plan_and_outcomes_section(const ReportInput& in) {
   if (!in.has_counts) return {};
   const auto& r = in.results;
-  std::string out = "<section class=\"two\">\n<div class=\"panel\"><h2>Plan</h2>\n<table class=\"kv\">\n";
+  // A scenario file's combined run carries its first scenario's plan; By scenario shows every scenario.
+  const std::string title = r.scenarios.size() > 1
+                                ? "Plan of the first scenario, " + escape(r.scenarios.front().name)
+                                : std::string("Plan");
+  std::string out =
+      "<section class=\"two\">\n<div class=\"panel\"><h2>" + title + "</h2>\n<table class=\"kv\">\n";
   out += plan_rows(r.info.plan);
   out +=
       "</table></div>\n<div class=\"panel\"><h2>What happened to every request</h2>\n<table "
@@ -344,21 +353,6 @@ std::string latency_section(const ReportInput& in) {
       "lateness</b> is "
       "the generator's own delay in sending; it should stay tiny. pN is the time N% of requests stayed under "
       "(p99: all but the slowest 1 in 100). Timeouts count at the deadline.</p>\n";
-  if (r.by_request.size() > 1) {
-    out +=
-        "<h3>By request</h3>\n<table class=\"latency\">\n<tr><th>request (response "
-        "time)</th><th>p50</th><th>p90</th>"
-        "<th>p99</th><th>p99.9</th><th>p99.99</th><th>max</th><th>mean</th><th>count</th></tr>\n";
-    for (std::size_t i = 0; i < r.by_request.size(); ++i) {
-      const std::string& name =
-          i < r.info.request_names.size() ? r.info.request_names[i] : r.by_request[i].name;
-      out += latency_row(name, LatencySummary::of(r.by_request[i].response_time));
-    }
-    out +=
-        "</table>\n<p class=\"caption\">Each named request of the plan on its own, measured the same way; "
-        "the "
-        "totals above are the same requests together (histograms added, never averaged).</p>\n";
-  }
   out += "</section>\n";
   return out;
 }

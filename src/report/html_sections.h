@@ -18,7 +18,8 @@ std::string verdict_section(const ReportInput& in);
 std::string slo_section(const ReportInput& in);
 /// Headline tiles: offered, sent, goodput, response-time p99 and max, share of requests not ok.
 std::string headline_section(const ReportInput& in);
-/// The plan (every option of the run) and the outcome counts, side by side.
+/// The plan (every option of the run; for a scenario file, the first scenario's) and the outcome counts, side
+/// by side.
 std::string plan_and_outcomes_section(const ReportInput& in);
 /// Percentiles of response time, service time and send lateness, with a caption defining each.
 std::string latency_section(const ReportInput& in);

@@ -15,10 +15,11 @@ namespace openloop::report {
 /// The histogram tags openloop writes, in the order each interval's lines appear in its .hlog.
 inline constexpr const char* k_latency_tags[] = {"response_time", "service_time", "send_lateness"};
 
-/// A loaded input. From a results file everything is known. From an .hlog only latencies are: `results` then
-/// holds one interval per distinct start time with the histograms of the known tags (an untagged line counts
-/// as response_time), counters are zero, and `has_counts` is false; `log` keeps every line for `--format hgrm
-/// --tag`.
+/// A loaded input. From a results file everything is known (a scenario file's scenarios are in
+/// results.scenarios, the per-request breakdown in results.by_request). From an .hlog only latencies are:
+/// `results` then holds one interval per distinct start time with the histograms of the known tags (an
+/// untagged line counts as response_time), counters are zero, and `has_counts` is false; `log` keeps every
+/// line for `--format hgrm --tag`.
 struct ReportInput {
   std::string source;  ///< the file, as named on the command line
   results::RunResults results;

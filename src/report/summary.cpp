@@ -82,6 +82,10 @@ void verdict_block(std::string& out, const results::RunResults& r) {
         "model: PARTLY OPEN (sessions arrive, {} at {} planned; each runs its steps in order, waiting for "
         "each response); latency of each step is measured from the step's intended time.\n",
         r.info.arrival, format_rate(r.info.offered_rps));
+  } else if (r.info.model == "mixed") {
+    fmt::format_to(std::back_inserter(out),
+                   "model: MIXED (scenarios of different workload models, run together and combined here; "
+                   "each scenario's own summary names its model and what that model hides).\n");
   } else {
     fmt::format_to(
         std::back_inserter(out),
@@ -91,13 +95,17 @@ void verdict_block(std::string& out, const results::RunResults& r) {
   }
 }
 
-// Per request name, when the plan has several.
+// Per request name, when the run sent several (requests it never sent, e.g. another scenario's, are left
+// out).
 void by_request_block(std::string& out, const results::RunResults& r) {
-  if (r.by_request.size() < 2) return;
+  const auto sent = std::count_if(r.by_request.begin(), r.by_request.end(),
+                                  [](const results::RequestTotals& t) { return t.counters.intended > 0; });
+  if (sent < 2) return;
   fmt::format_to(std::back_inserter(out), "\n  {:<24} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", "request",
                  "intended", "ok", "errors", "p50", "p99", "max");
   for (std::size_t i = 0; i < r.by_request.size(); ++i) {
     const auto& t = r.by_request[i];
+    if (t.counters.intended == 0) continue;
     const std::string& name = i < r.info.request_names.size() ? r.info.request_names[i] : t.name;
     const auto rt = results::LatencySummary::of(t.response_time);
     fmt::format_to(std::back_inserter(out), "  {:<24} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", name,
@@ -218,16 +226,29 @@ std::string render_summary(const results::RunResults& r) {
   model_block(out, r);
   for (const auto& w : r.warnings) fmt::format_to(std::back_inserter(out), "\nwarning: {}\n", w);
   const auto& g = r.generator;
-  fmt::format_to(
-      std::back_inserter(out),
-      "generator  threads {}   connections opened {} (peak {} open, cap {})   CPU {:.2f}s   max RSS {} MiB\n",
-      g.threads, c.connections_opened + r.warmup.connections_opened, g.peak_connections, g.max_connections,
-      g.cpu_seconds, g.max_rss_kb / 1024);
+  fmt::format_to(std::back_inserter(out),
+                 "generator  threads {}   connections opened {} (peak {} open, cap {})   CPU {:.2f}s{}   max "
+                 "RSS {} MiB\n",
+                 g.threads, c.connections_opened + r.warmup.connections_opened, g.peak_connections,
+                 g.max_connections, g.cpu_seconds,
+                 g.spin_seconds > 0 ? fmt::format(" (of which {:.2f}s polling through waits under {:.1f} µs)",
+                                                  g.spin_seconds, g.spin_below_us)
+                                    : std::string(),
+                 g.max_rss_kb / 1024);
   return out;
 }
 
+std::string render_run_summary(const results::RunResults& r) {
+  if (r.scenarios.size() < 2) return render_summary(r);
+  std::string out;
+  for (const auto& part : r.scenarios) {
+    out += fmt::format("=== scenario {} ===\n", part.name) + render_summary(part.results) + "\n";
+  }
+  return out + "=== all scenarios together ===\n" + render_summary(r);
+}
+
 std::string render_summary(const ReportInput& in) {
-  if (in.has_counts) return render_summary(in.results);
+  if (in.has_counts) return render_run_summary(in.results);
   const auto& r = in.results;
   std::string out = fmt::format(
       "source: {} (HdrHistogram interval log: latency histograms only; no counts, rates or verdict)\n",

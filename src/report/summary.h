@@ -12,7 +12,12 @@ namespace openloop::report {
 /// Renders the end-of-run summary as plain text (no colour codes), one block per topic.
 std::string render_summary(const results::RunResults& r);
 
-/// The summary of a report input: render_summary() for a results file; for an .hlog (latencies only) the
+/// What `openloop run` prints at the end: render_summary() of the run; for a scenario file with several
+/// scenarios, each scenario's summary under "=== scenario NAME ===" (followed by a blank line), then the
+/// combined run's under "=== all scenarios together ===".
+std::string render_run_summary(const results::RunResults& r);
+
+/// The summary of a report input: render_run_summary() for a results file; for an .hlog (latencies only) the
 /// source, the time span and the latency table of the histograms it holds, saying that counts and the verdict
 /// are absent.
 std::string render_summary(const ReportInput& in);

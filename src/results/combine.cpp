@@ -14,7 +14,8 @@ struct Slot {
   Counters counters;
   FlowCounters flows;
   hdr::Histogram rt = make_latency_histogram(), st = make_latency_histogram(), sl = make_latency_histogram();
-  hdr::Histogram at = make_latency_histogram();
+  hdr::Histogram at = make_latency_histogram(), session = make_latency_histogram();
+  std::vector<Counters> by_request;  ///< by combined request index
   double length_s = 0;
   bool used = false;
 };
@@ -24,16 +25,66 @@ void add_encoded(hdr::Histogram& into, const std::string& b64) {
   if (auto h = hdr::from_compressed_base64(b64)) into.add(*h);
 }
 
+// The index of `name` among the combined requests, adding it (and its totals) when new.
+std::size_t request_index(RunResults& out, const std::string& name) {
+  auto& names = out.info.request_names;
+  const auto it = std::find(names.begin(), names.end(), name);
+  if (it != names.end()) return static_cast<std::size_t>(it - names.begin());
+  names.push_back(name);
+  out.by_request.emplace_back();
+  out.by_request.back().name = name;
+  return names.size() - 1;
+}
+
+// Maps a scenario's request indexes to the combined ones and adds its per-request totals. A scenario without
+// a breakdown sends its one request: its totals are that request's.
+std::vector<std::size_t> add_requests(RunResults& out, const RunResults& r) {
+  std::vector<std::size_t> index;
+  for (const auto& name : r.info.request_names) index.push_back(request_index(out, name));
+  if (r.by_request.empty()) {
+    if (index.size() == 1) {
+      RequestTotals& t = out.by_request[index[0]];
+      t.counters.add(r.totals);
+      t.response_time.add(r.response_time);
+      t.service_time.add(r.service_time);
+    }
+    return index;
+  }
+  for (std::size_t i = 0; i < r.by_request.size() && i < index.size(); ++i) {
+    RequestTotals& t = out.by_request[index[i]];
+    t.counters.add(r.by_request[i].counters);
+    t.response_time.add(r.by_request[i].response_time);
+    t.service_time.add(r.by_request[i].service_time);
+  }
+  return index;
+}
+
+void add_interval_requests(Slot& slot, const IntervalResult& i, const RunResults& r,
+                           const std::vector<std::size_t>& index, std::size_t names) {
+  slot.by_request.resize(names);
+  if (i.by_request.empty()) {
+    if (index.size() == 1 && r.by_request.empty()) slot.by_request[index[0]].add(i.counters);
+    return;
+  }
+  for (std::size_t k = 0; k < i.by_request.size() && k < index.size(); ++k) {
+    slot.by_request[index[k]].add(i.by_request[k]);
+  }
+}
+
 }  // namespace
 
 RunResults combine_scenarios(const std::vector<ScenarioResults>& scenarios) {
   RunResults out;
   const RunResults& first = scenarios.front().results;
   out.info = first.info;
+  out.info.request_names.clear();
   double t0 = scenarios.front().offset_s, end = 0;
   for (const auto& s : scenarios) t0 = std::min(t0, s.offset_s);
   std::vector<Slot> slots;
-  for (const auto& s : scenarios) {
+  std::vector<std::vector<std::size_t>> request_index_of;
+  for (const auto& s : scenarios) request_index_of.push_back(add_requests(out, s.results));
+  for (std::size_t n = 0; n < scenarios.size(); ++n) {
+    const auto& s = scenarios[n];
     const RunResults& r = s.results;
     if (r.info.model != out.info.model) out.info.model = "mixed";
     end = std::max(end, s.offset_s - t0 + r.measured_s);
@@ -48,6 +99,8 @@ RunResults combine_scenarios(const std::vector<ScenarioResults>& scenarios) {
     out.interrupted = out.interrupted || r.interrupted;
     out.generator.threads += r.generator.threads;
     out.generator.cpu_seconds += r.generator.cpu_seconds;
+    out.generator.spin_seconds += r.generator.spin_seconds;
+    out.generator.spin_below_us = std::max(out.generator.spin_below_us, r.generator.spin_below_us);
     out.generator.wall_seconds = std::max(out.generator.wall_seconds, r.generator.wall_seconds);
     out.generator.max_connections += r.generator.max_connections;
     out.generator.peak_connections += r.generator.peak_connections;
@@ -68,13 +121,17 @@ RunResults combine_scenarios(const std::vector<ScenarioResults>& scenarios) {
       add_encoded(slot.st, i.service_time_hist);
       add_encoded(slot.sl, i.send_lateness_hist);
       add_encoded(slot.at, i.attempt_time_hist);
+      add_encoded(slot.session, i.session_time_hist);
+      add_interval_requests(slot, i, r, request_index_of[n], out.info.request_names.size());
     }
   }
+  // Like a single run, one request has no breakdown: its numbers are the totals.
+  const bool breakdown = out.info.request_names.size() > 1;
+  if (!breakdown) out.by_request.clear();
   out.measured_s = end;
   out.info.duration_s = end;
   out.info.offered_rps = 0;
   for (const auto& s : scenarios) out.info.offered_rps += s.results.info.offered_rps;
-  out.info.request_names.clear();
   for (std::size_t k = 0; k < slots.size(); ++k) {
     Slot& slot = slots[k];
     IntervalResult r;
@@ -83,6 +140,11 @@ RunResults combine_scenarios(const std::vector<ScenarioResults>& scenarios) {
     r.counters = slot.counters;
     r.flows = slot.flows;
     set_latencies(r, slot.rt, slot.st, slot.sl, slot.at);
+    set_session_time(r, slot.session);
+    if (breakdown) {
+      r.by_request = std::move(slot.by_request);
+      r.by_request.resize(out.info.request_names.size());
+    }
     out.intervals.push_back(std::move(r));
   }
   // Judge the combined run as if it were one; every scenario's own reasons are kept too.

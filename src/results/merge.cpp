@@ -9,6 +9,7 @@
 
 #include "hdr/codec.h"
 #include "results/aggregator.h"
+#include "results/slo.h"
 #include "results/verdict.h"
 
 namespace openloop::results {
@@ -99,9 +100,37 @@ Result<void> add_histogram(hdr::Histogram& into, const std::string& text, const 
   return {};
 }
 
+/// The per-request breakdown of the merged run: request names (in first-seen order) and, per input, the
+/// merged index of each of its requests. Empty when some input has no breakdown (one request, or a file
+/// written before per-request histograms were kept): a partial breakdown would not add up.
+struct RequestMap {
+  std::vector<std::string> names;
+  std::vector<std::vector<std::size_t>> index;  ///< [input][its request index] → merged index
+};
+
+RequestMap map_requests(const std::vector<MergeInput>& inputs) {
+  RequestMap map;
+  for (const MergeInput& in : inputs) {
+    if (in.results.by_request.empty()) return {};
+  }
+  for (const MergeInput& in : inputs) {
+    std::vector<std::size_t> index;
+    for (std::size_t k = 0; k < in.results.by_request.size(); ++k) {
+      const std::string& name =
+          k < in.results.info.request_names.size() ? in.results.info.request_names[k] : "";
+      const std::string& key = name.empty() ? in.results.by_request[k].name : name;
+      const auto at = std::find(map.names.begin(), map.names.end(), key);
+      index.push_back(static_cast<std::size_t>(at - map.names.begin()));
+      if (at == map.names.end()) map.names.push_back(key);
+    }
+    map.index.push_back(std::move(index));
+  }
+  return map;
+}
+
 /// Feeds the aggregator one merged interval at a time, so memory stays flat however long the runs.
 Result<void> merge_intervals(const std::vector<MergeInput>& inputs, const std::vector<Placement>& placements,
-                             Aggregator& agg) {
+                             const RequestMap& requests, Aggregator& agg) {
   std::vector<IntervalStats> batch(1);
   batch[0].index = -1;
   for (const MergeInput& in : inputs) batch[0].counters.add(in.results.warmup);
@@ -111,11 +140,20 @@ Result<void> merge_intervals(const std::vector<MergeInput>& inputs, const std::v
   for (std::int64_t index = 0; index <= last; ++index) {
     IntervalStats s;
     s.index = index;
+    s.by_request.resize(requests.names.size());
     for (; p < placements.size() && std::get<0>(placements[p]) == index; ++p) {
       const auto [i, in, k] = placements[p];
       const IntervalResult& from = inputs[in].results.intervals[k];
       s.counters.add(from.counters);
       s.flows.add(from.flows);
+      if (!requests.names.empty()) {
+        for (std::size_t q = 0; q < from.by_request.size() && q < requests.index[in].size(); ++q)
+          s.by_request[requests.index[in][q]].counters.add(from.by_request[q]);
+      }
+      if (!from.session_time_hist.empty()) {
+        OPENLOOP_TRY_VOID(
+            add_histogram(s.session_time, from.session_time_hist, inputs[in], k, "session_time"));
+      }
       OPENLOOP_TRY_VOID(
           add_histogram(s.response_time, from.response_time_hist, inputs[in], k, "response_time"));
       OPENLOOP_TRY_VOID(add_histogram(s.service_time, from.service_time_hist, inputs[in], k, "service_time"));
@@ -198,6 +236,8 @@ GeneratorStats merged_generator(const std::vector<MergeInput>& inputs) {
     const GeneratorStats& s = in.results.generator;
     g.threads += s.threads;
     g.cpu_seconds += s.cpu_seconds;
+    g.spin_seconds += s.spin_seconds;
+    g.spin_below_us = std::max(g.spin_below_us, s.spin_below_us);
     thread_seconds += s.wall_seconds * s.threads;
     g.max_connections += s.max_connections;
     g.peak_connections += s.peak_connections;
@@ -205,6 +245,67 @@ GeneratorStats merged_generator(const std::vector<MergeInput>& inputs) {
   }
   g.wall_seconds = g.threads > 0 ? thread_seconds / g.threads : 0.0;
   return g;
+}
+
+// Per-request totals, added exactly by name (the aggregator has the counts, not the histograms).
+void merge_request_totals(const std::vector<MergeInput>& inputs, const RequestMap& requests, RunResults& r) {
+  r.info.request_names = requests.names;
+  r.by_request.assign(requests.names.size(), RequestTotals{});
+  for (std::size_t q = 0; q < requests.names.size(); ++q) r.by_request[q].name = requests.names[q];
+  for (std::size_t in = 0; in < inputs.size(); ++in) {
+    const auto& from = inputs[in].results.by_request;
+    for (std::size_t q = 0; q < from.size() && q < requests.index[in].size(); ++q) {
+      RequestTotals& t = r.by_request[requests.index[in][q]];
+      t.counters.add(from[q].counters);
+      t.response_time.add(from[q].response_time);
+      t.service_time.add(from[q].service_time);
+    }
+  }
+}
+
+// Every input's SLOs (by text, first-seen order), judged again on the merged run.
+std::vector<SloResult> merged_slos(const std::vector<MergeInput>& inputs, const RunResults& r) {
+  std::vector<Slo> slos;
+  for (const MergeInput& in : inputs) {
+    for (const SloResult& s : in.results.slos) {
+      const bool known =
+          std::any_of(slos.begin(), slos.end(), [&](const Slo& o) { return o.text == s.slo.text; });
+      if (!known) slos.push_back(s.slo);
+    }
+  }
+  return evaluate_slos(slos, r);
+}
+
+// The scenario names of an input, in order, as one string for comparison and messages.
+std::string scenario_names(const RunResults& r) {
+  std::string names;
+  for (const ScenarioResults& s : r.scenarios) names += (names.empty() ? "" : ", ") + s.name;
+  return names;
+}
+
+// Scenarios merged by name when every input ran the same ones, in the same order; otherwise none, and a
+// warning says why.
+Result<void> merge_scenarios(const std::vector<MergeInput>& inputs, RunResults& r) {
+  const std::string names = scenario_names(inputs.front().results);
+  for (const MergeInput& in : inputs) {
+    if (scenario_names(in.results) == names) continue;
+    r.warnings.push_back(
+        fmt::format("scenarios not merged: {} has [{}], {} has [{}]; only the runs as a whole were merged",
+                    inputs.front().name, names, in.name, scenario_names(in.results)));
+    return {};
+  }
+  for (std::size_t k = 0; k < inputs.front().results.scenarios.size(); ++k) {
+    std::vector<MergeInput> parts;
+    double offset_s = inputs.front().results.scenarios[k].offset_s;
+    for (const MergeInput& in : inputs) {
+      const ScenarioResults& s = in.results.scenarios[k];
+      parts.push_back({fmt::format("{} (scenario {})", in.name, s.name), s.results});
+      offset_s = std::min(offset_s, s.offset_s);
+    }
+    r.scenarios.push_back(
+        {inputs.front().results.scenarios[k].name, offset_s, OPENLOOP_TRY(merge_results(parts))});
+  }
+  return {};
 }
 
 }  // namespace
@@ -221,10 +322,12 @@ Result<RunResults> merge_results(const std::vector<MergeInput>& inputs) {
   }
   double worst_offset_s = 0;
   const std::vector<Placement> placements = place(inputs, t0, length, worst_offset_s);
+  const RequestMap requests = map_requests(inputs);
   Aggregator agg(1, from_seconds(length));
-  OPENLOOP_TRY_VOID(merge_intervals(inputs, placements, agg));
+  OPENLOOP_TRY_VOID(merge_intervals(inputs, placements, requests, agg));
   RunResults r = agg.finish(t_end - t0);
   r.info = merged_info(inputs, t0, r.measured_s, worst_offset_s);
+  if (!requests.names.empty()) merge_request_totals(inputs, requests, r);
   r.generator = merged_generator(inputs);
   r.interrupted =
       std::any_of(inputs.begin(), inputs.end(), [](const MergeInput& in) { return in.results.interrupted; });
@@ -244,6 +347,8 @@ Result<RunResults> merge_results(const std::vector<MergeInput>& inputs) {
         fmt::format("{} was INVALID on its own: {}", in.name, why.empty() ? "(no reason given)" : why));
   }
   r.verdict.valid = r.verdict.reasons.empty();
+  r.slos = merged_slos(inputs, r);
+  OPENLOOP_TRY_VOID(merge_scenarios(inputs, r));
   return r;
 }
 

@@ -25,17 +25,19 @@ inline constexpr const char* k_merge_must_match[] = {
 /// Merges `inputs` (at least one) into one run:
 /// - intervals are aligned by absolute time: input interval i lands in merged interval
 ///   round((start_unix_s + start_s − t0) / length), t0 being the earliest start; gaps become empty intervals;
-/// - counters, flows and histograms (per interval and in total, warm-up counters too) are added exactly;
-/// per-request
-///   breakdowns and session times are left out (a results file keeps only their summaries, which do not
-///   merge);
+/// - counters, flows and histograms (per interval and in total, warm-up counters and session time too) are
+///   added exactly;
+/// - the per-request breakdown is merged by request name (totals with their histograms, every interval's
+///   counts) when every input has one; otherwise the merged run has none;
 /// - the measured period is from t0 to the latest end, so rates are over the merged run;
 /// - generator stats are summed (wall time thread-weighted, so the CPU fraction is the aggregate one);
 /// - the verdict is judged again over the merged run, and every input that was INVALID on its own adds a
-/// reason;
+///   reason; every input's SLOs (the same text once) are judged again over the merged run;
 /// - the plan keeps the fields all inputs share, the others listed under plan.differs.<field> = [one per
-/// input];
-///   environment.merged_from lists each input (name, start, host, verdict).
+///   input]; environment.merged_from lists each input (name, start, host, verdict);
+/// - scenario files' runs: when every input has the same scenarios (names, in order), each scenario is merged
+///   the same way, by name, its offset the smallest of the inputs'; otherwise the merged run has no
+///   scenarios and a warning names the inputs that differ.
 /// Errors (usage) name the inputs and the difference: a plan field in k_merge_must_match that differs, a
 /// missing wall-clock start (needed to align), histograms that cannot be decoded. Interval lengths are the
 /// plans' (interval_s must match); a last interval cut short by the end of its run keeps its shorter length.

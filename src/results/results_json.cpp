@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "hdr/codec.h"
 #include "results/counters.h"
 #include "results/model_checks.h"
 #include "results/slo.h"
@@ -145,7 +146,11 @@ nlohmann::json to_json(const RunResults& r) {
                    r.measured_s > 0 ? static_cast<double>(t.counters.completed) / r.measured_s : 0.0},
                   {"goodput_rps", r.measured_s > 0 ? static_cast<double>(t.counters.ok) / r.measured_s : 0.0},
                   {"response_time_ms", latency_json(LatencySummary::of(t.response_time))},
-                  {"service_time_ms", latency_json(LatencySummary::of(t.service_time))}};
+                  {"service_time_ms", latency_json(LatencySummary::of(t.service_time))},
+                  {"histograms",
+                   {{"unit", "ns"},
+                    {"response_time", hdr::to_compressed_base64(t.response_time)},
+                    {"service_time", hdr::to_compressed_base64(t.service_time)}}}};
     }
     j["summary"]["by_request"] = std::move(by);
   }
@@ -171,6 +176,8 @@ nlohmann::json to_json(const RunResults& r) {
   const auto& g = r.generator;
   j["generator"] = {{"threads", g.threads},
                     {"cpu_s", g.cpu_seconds},
+                    {"spin_s", g.spin_seconds},
+                    {"spin_below_us", g.spin_below_us},
                     {"wall_s", g.wall_seconds},
                     {"max_connections", g.max_connections},
                     {"peak_connections", g.peak_connections},
@@ -199,6 +206,7 @@ nlohmann::json to_json(const RunResults& r) {
     if (r.info.model != "open") {
       intervals.back()["flows"] = flows_counts_json(i.flows);
       if (i.session_time.count > 0) intervals.back()["session_time_ms"] = latency_json(i.session_time);
+      if (!i.session_time_hist.empty()) intervals.back()["histograms"]["session_time"] = i.session_time_hist;
     }
     if (!i.by_request.empty()) {
       nlohmann::json by = nlohmann::json::object();
@@ -209,6 +217,16 @@ nlohmann::json to_json(const RunResults& r) {
     }
   }
   j["intervals"] = std::move(intervals);
+  if (!r.info.source.empty()) j["source"] = r.info.source;
+  if (!r.scenarios.empty()) {
+    j["scenarios"] = nlohmann::json::array();
+    for (const ScenarioResults& part : r.scenarios) {
+      nlohmann::json one = to_json(part.results);
+      one["name"] = part.name;
+      one["offset_s"] = part.offset_s;
+      j["scenarios"].push_back(std::move(one));
+    }
+  }
   return j;
 }
 

@@ -217,8 +217,19 @@ Result<void> read_interval(const Reader& rd, const Node& n, RunResults& r) {
     i.attempt_time = LatencySummary::of(
         OPENLOOP_TRY(read_histogram(rd, hists, "attempt_time", i.attempt_time_hist, r.attempt_time)));
   }
+  if (rd.has(hists, "session_time")) {  // sessions model, intervals in which a session ended
+    i.session_time = LatencySummary::of(
+        OPENLOOP_TRY(read_histogram(rd, hists, "session_time", i.session_time_hist, r.session_time)));
+  }
   r.intervals.push_back(std::move(i));
   return {};
+}
+
+// The outcome counts a total and the sum of its parts must agree on.
+bool same_outcomes(const Counters& a, const Counters& b) {
+  return a.intended == b.intended && a.sent == b.sent && a.completed == b.completed && a.ok == b.ok &&
+         a.timeouts == b.timeouts && a.errors_total() == b.errors_total() && a.dropped == b.dropped &&
+         a.unfinished == b.unfinished;
 }
 
 Result<void> read_intervals(const Reader& rd, const Node& root, RunResults& r) {
@@ -235,10 +246,8 @@ Result<void> read_intervals(const Reader& rd, const Node& root, RunResults& r) {
     sum.add(r.intervals.back().counters);
   }
   const Counters& t = r.totals;
-  if (sum.intended != t.intended || sum.sent != t.sent || sum.completed != t.completed || sum.ok != t.ok ||
-      sum.timeouts != t.timeouts || sum.errors_total() != t.errors_total() || sum.dropped != t.dropped ||
-      sum.unfinished != t.unfinished) {
-    return rd.fail("/summary/counts",
+  if (!same_outcomes(sum, t)) {
+    return rd.fail(root.path + "/summary/counts",
                    fmt::format("the intervals add up to {} intended, {} sent, {} completed, but the "
                                "summary says {}, {}, {}: the file is inconsistent",
                                sum.intended, sum.sent, sum.completed, t.intended, t.sent, t.completed));
@@ -246,10 +255,95 @@ Result<void> read_intervals(const Reader& rd, const Node& root, RunResults& r) {
   return {};
 }
 
+// The plan's request names in its order ("plan.requests[].name"); empty when the plan does not list them.
+std::vector<std::string> plan_request_names(const json& plan) {
+  std::vector<std::string> names;
+  if (!plan.is_object() || !plan.contains("requests") || !plan["requests"].is_array()) return names;
+  for (const json& request : plan["requests"]) {
+    if (request.is_object() && request.contains("name") && request["name"].is_string())
+      names.push_back(request["name"].get<std::string>());
+  }
+  return names;
+}
+
+// One request's totals: counts and, since they were written, its two histograms. False when the file predates
+// them (then the breakdown cannot be rendered or merged exactly, and is left out).
+Result<bool> read_request_totals(const Reader& rd, const Node& n, RequestTotals& t) {
+  t.counters = OPENLOOP_TRY(counts_at(rd, n));
+  if (!rd.has(n, "histograms")) return false;
+  const Node hists = OPENLOOP_TRY(rd.field(n, "histograms", Kind::object));
+  std::string text;  // not kept: the writer encodes the totals again
+  OPENLOOP_TRY_VOID(read_histogram(rd, hists, "response_time", text, t.response_time));
+  OPENLOOP_TRY_VOID(read_histogram(rd, hists, "service_time", text, t.service_time));
+  return true;
+}
+
+// "summary.by_request" and "intervals[].by_request": totals in the plan's request order, each interval's
+// counts, which must add up to the totals. Requests absent from an interval count zero there.
+Result<void> read_by_request(const Reader& rd, const Node& root, RunResults& r) {
+  const Node summary = OPENLOOP_TRY(rd.field(root, "summary", Kind::object));
+  if (!rd.has(summary, "by_request")) {
+    r.info.request_names = plan_request_names(r.info.plan);
+    return {};
+  }
+  const Node by = OPENLOOP_TRY(rd.field(summary, "by_request", Kind::object));
+  std::vector<std::string> names;
+  for (const std::string& name : plan_request_names(r.info.plan)) {
+    if (by.value->contains(name) && std::find(names.begin(), names.end(), name) == names.end())
+      names.push_back(name);
+  }
+  for (const auto& [name, value] : by.value->items()) {
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+  std::vector<RequestTotals> totals(names.size());
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    totals[k].name = names[k];
+    const Node n = OPENLOOP_TRY(rd.field(by, names[k], Kind::object));
+    if (!OPENLOOP_TRY(read_request_totals(rd, n, totals[k]))) {
+      r.info.request_names = plan_request_names(r.info.plan);
+      return {};  // written before per-request histograms were kept
+    }
+  }
+  const Node intervals = OPENLOOP_TRY(rd.field(root, "intervals", Kind::array));
+  std::vector<Counters> sums(names.size());
+  for (std::size_t k = 0; k < r.intervals.size(); ++k) {
+    const Node n = rd.element(intervals, k);
+    IntervalResult& i = r.intervals[k];
+    i.by_request.assign(names.size(), Counters{});
+    if (!rd.has(n, "by_request")) continue;
+    const Node in = OPENLOOP_TRY(rd.field(n, "by_request", Kind::object));
+    for (const auto& [name, value] : in.value->items()) {
+      const auto at = std::find(names.begin(), names.end(), name);
+      if (at == names.end())
+        return rd.fail(in.path + "/" + name,
+                       fmt::format("a request that {}/summary/by_request does not list", root.path));
+      const auto index = static_cast<std::size_t>(at - names.begin());
+      const Node counts{&value, in.path + "/" + name};
+      if (!value.is_object())
+        return rd.fail(counts.path, fmt::format("expected an object, found {}", value.type_name()));
+      i.by_request[index] = OPENLOOP_TRY(read_counters(rd, counts));
+      sums[index].add(i.by_request[index]);
+    }
+  }
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    if (!same_outcomes(sums[k], totals[k].counters)) {
+      return rd.fail(
+          fmt::format("{}/summary/by_request/{}/counts", root.path, names[k]),
+          fmt::format("the intervals add up to {} intended, {} completed, but the summary says {}, {}: the "
+                      "file is inconsistent",
+                      sums[k].intended, sums[k].completed, totals[k].counters.intended,
+                      totals[k].counters.completed));
+    }
+  }
+  r.info.request_names = std::move(names);
+  r.by_request = std::move(totals);
+  return {};
+}
+
 Result<void> read_head(const Reader& rd, const Node& root, RunResults& r) {
   const std::string schema = OPENLOOP_TRY(rd.string(root, "schema"));
   if (schema != k_results_schema) {
-    return rd.fail("/schema",
+    return rd.fail(root.path + "/schema",
                    fmt::format("\"{}\" is not supported (expected \"{}\")", schema, k_results_schema));
   }
   const Node verdict = OPENLOOP_TRY(rd.field(root, "verdict", Kind::object));
@@ -264,7 +358,8 @@ Result<void> read_head(const Reader& rd, const Node& root, RunResults& r) {
     r.verdict.reasons.push_back(n.value->get<std::string>());
   }
   r.info.model = OPENLOOP_TRY(rd.string(root, "model"));
-  if (r.info.model.empty()) return rd.fail("/model", "empty (expected \"open\", \"closed\", ...)");
+  if (r.info.model.empty())
+    return rd.fail(root.path + "/model", "empty (expected \"open\", \"closed\", ...)");
   const Node summary = OPENLOOP_TRY(rd.field(root, "summary", Kind::object));
   r.totals = OPENLOOP_TRY(counts_at(rd, summary));
   r.measured_s = OPENLOOP_TRY(rd.number(summary, "duration_s"));
@@ -307,6 +402,9 @@ Result<void> read_generator(const Reader& rd, const Node& root, RunResults& r) {
   const Node g = OPENLOOP_TRY(rd.field(root, "generator", Kind::object));
   r.generator.threads = static_cast<unsigned>(OPENLOOP_TRY(rd.count(g, "threads")));
   r.generator.cpu_seconds = OPENLOOP_TRY(rd.number(g, "cpu_s"));
+  // Absent in files written before workers spun through short waits.
+  r.generator.spin_seconds = rd.has(g, "spin_s") ? OPENLOOP_TRY(rd.number(g, "spin_s")) : 0.0;
+  r.generator.spin_below_us = rd.has(g, "spin_below_us") ? OPENLOOP_TRY(rd.number(g, "spin_below_us")) : 0.0;
   r.generator.wall_seconds = OPENLOOP_TRY(rd.number(g, "wall_s"));
   r.generator.max_connections = OPENLOOP_TRY(rd.count_or_zero(g, "max_connections"));
   r.generator.peak_connections = OPENLOOP_TRY(rd.count_or_zero(g, "peak_connections"));
@@ -366,6 +464,45 @@ void read_context(const json& root, RunResults& r) {
   }
 }
 
+// One complete results object: the document itself, or one of its scenarios.
+Result<void> read_run(const Reader& rd, const Node& node, RunResults& r) {
+  OPENLOOP_TRY_VOID(read_head(rd, node, r));
+  OPENLOOP_TRY_VOID(read_generator(rd, node, r));
+  OPENLOOP_TRY_VOID(read_warnings(rd, node, r));
+  OPENLOOP_TRY_VOID(read_slos(rd, node, r));
+  read_context(*node.value, r);
+  OPENLOOP_TRY_VOID(read_intervals(rd, node, r));
+  OPENLOOP_TRY_VOID(read_by_request(rd, node, r));
+  if (rd.has(node, "source")) r.info.source = OPENLOOP_TRY(rd.string(node, "source"));
+  return {};
+}
+
+// "scenarios": each scenario's own results (name, offset), which must add up to the combined run above them.
+Result<void> read_scenarios(const Reader& rd, const Node& root, RunResults& r) {
+  if (!rd.has(root, "scenarios")) return {};
+  const Node list = OPENLOOP_TRY(rd.field(root, "scenarios", Kind::array));
+  Counters sum;
+  for (std::size_t k = 0; k < list.value->size(); ++k) {
+    const Node n = rd.element(list, k);
+    if (!n.value->is_object())
+      return rd.fail(n.path, fmt::format("expected an object, found {}", n.value->type_name()));
+    if (rd.has(n, "scenarios")) return rd.fail(n.path + "/scenarios", "a scenario cannot hold scenarios");
+    ScenarioResults part;
+    part.name = OPENLOOP_TRY(rd.string(n, "name"));
+    part.offset_s = OPENLOOP_TRY(rd.number(n, "offset_s"));
+    OPENLOOP_TRY_VOID(read_run(rd, n, part.results));
+    sum.add(part.results.totals);
+    r.scenarios.push_back(std::move(part));
+  }
+  if (!r.scenarios.empty() && !same_outcomes(sum, r.totals)) {
+    return rd.fail("/summary/counts",
+                   fmt::format("the scenarios add up to {} intended, {} completed, but the summary says {}, "
+                               "{}: the file is inconsistent",
+                               sum.intended, sum.completed, r.totals.intended, r.totals.completed));
+  }
+  return {};
+}
+
 // "3:7" (line:column) of a byte offset (nlohmann reports the 1-based offset of the last character read).
 std::string position(std::string_view text, std::size_t byte) {
   const std::size_t end = std::min(byte > 0 ? byte - 1 : 0, text.size());
@@ -399,12 +536,8 @@ Result<RunResults> parse_results(std::string_view text, std::string_view source)
     return rd.fail("", fmt::format("expected a results object, found {}", root.type_name()));
   RunResults r;
   const Node top{&root, ""};
-  OPENLOOP_TRY_VOID(read_head(rd, top, r));
-  OPENLOOP_TRY_VOID(read_generator(rd, top, r));
-  OPENLOOP_TRY_VOID(read_warnings(rd, top, r));
-  OPENLOOP_TRY_VOID(read_slos(rd, top, r));
-  read_context(root, r);
-  OPENLOOP_TRY_VOID(read_intervals(rd, top, r));
+  OPENLOOP_TRY_VOID(read_run(rd, top, r));
+  OPENLOOP_TRY_VOID(read_scenarios(rd, top, r));
   return r;
 }
 

@@ -37,6 +37,11 @@ void set_latencies(IntervalResult& r, const hdr::Histogram& response_time, const
   r.attempt_time_hist = hdr::to_compressed_base64(attempt_time);
 }
 
+void set_session_time(IntervalResult& r, const hdr::Histogram& session_time) {
+  r.session_time = LatencySummary::of(session_time);
+  r.session_time_hist = session_time.total_count() > 0 ? hdr::to_compressed_base64(session_time) : "";
+}
+
 namespace {
 double per_second(std::uint64_t n, double s) {
   return s > 0 ? static_cast<double>(n) / s : 0.0;

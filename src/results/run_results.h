@@ -33,6 +33,7 @@ struct IntervalResult {
   std::string attempt_time_hist;  ///< empty in files written before attempts were recorded
   FlowCounters flows;             ///< iterations and sessions started in this interval
   LatencySummary session_time;    ///< sessions model: session end − session intended start
+  std::string session_time_hist;  ///< its histogram; empty when no session ended in this interval
   std::vector<Counters>
       by_request;  ///< per request (index as RunInfo::request_names); empty with one request
 };
@@ -40,6 +41,8 @@ struct IntervalResult {
 /// Fills an interval's latency summaries and its compressed V2 base64 histograms from the four histograms.
 void set_latencies(IntervalResult& r, const hdr::Histogram& response_time, const hdr::Histogram& service_time,
                    const hdr::Histogram& send_lateness, const hdr::Histogram& attempt_time);
+/// Fills an interval's session-time summary and histogram (left empty when no session ended in it).
+void set_session_time(IntervalResult& r, const hdr::Histogram& session_time);
 
 /// One named request's totals over the measured period.
 struct RequestTotals {
@@ -59,7 +62,11 @@ struct Verdict {
 /// The generator's own resource use, for the verdict and the bench.
 struct GeneratorStats {
   unsigned threads = 0;
-  double cpu_seconds = 0;              ///< user + system CPU of the worker threads
+  double cpu_seconds = 0;  ///< user + system CPU of the worker threads
+  /// Part of cpu_seconds spent polling through waits too short to sleep on (--spin-below): idle time, not
+  /// work, and left out of the CPU-saturation check.
+  double spin_seconds = 0;
+  double spin_below_us = 0;            ///< the threshold the workers used (measured unless given)
   double wall_seconds = 0;             ///< from the first arrival to the end of the grace period
   std::uint64_t max_connections = 0;   ///< the pool cap (open) or users (closed)
   std::uint64_t peak_connections = 0;  ///< most connections open at once (sum of per-worker peaks)
@@ -78,6 +85,7 @@ struct RunInfo {
   double configured_iterations_per_s = 0;  ///< pacing model: users / pacing (or the --max-rate cap, if lower)
   std::vector<std::string> request_names;  ///< the plan's requests, in index order
   std::string target;                      ///< URL
+  std::string source;  ///< the scenario file of `run plan.yaml`; empty for a run from flags
   /// Wall-clock time at which measurement began (after the warm-up), seconds since the Unix epoch; 0 =
   /// unknown (files written before this field existed). Interval i covers [start_unix_s + start_s, ... +
   /// length_s).
@@ -85,6 +93,8 @@ struct RunInfo {
   nlohmann::json plan;         ///< every option of the plan, for the results file
   nlohmann::json environment;  ///< host, cores, version, start time
 };
+
+struct ScenarioResults;
 
 /// Everything a run produced.
 struct RunResults {
@@ -114,12 +124,22 @@ struct RunResults {
   std::vector<SloResult> slos;
   /// --abort-on-slo: the SLO (its text) that was certain to fail and stopped the run early; empty otherwise.
   std::string aborted_by_slo;
+  /// A scenario file's run: each scenario's own results, in file order (their own `scenarios` empty); this
+  /// run is then those scenarios combined (results/combine.h). Empty for a run from flags.
+  std::vector<ScenarioResults> scenarios;
 
   RunResults();
   double offered_rps() const;  ///< intended / measured_s
   double sent_rps() const;
   double throughput_rps() const;  ///< completed / measured_s
   double goodput_rps() const;     ///< ok / measured_s
+};
+
+/// One scenario's results and where its measured period began, relative to the common start of all scenarios.
+struct ScenarioResults {
+  std::string name;
+  double offset_s = 0;  ///< start offset + warm-up of this scenario
+  RunResults results;
 };
 
 }  // namespace openloop::results

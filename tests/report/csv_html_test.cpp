@@ -1,11 +1,16 @@
 // CSV and HTML rendering: named columns, one row per interval; a self-contained page with its data and four
 // charts.
+#include <map>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "report/csv.h"
 #include "report/html.h"
 #include "report/report_test_util.h"
+#include "report/summary.h"
+#include "results/results_json.h"
+#include "results/results_reader.h"
 
 namespace openloop::report {
 namespace {
@@ -32,17 +37,114 @@ std::vector<std::string> lines_of(const std::string& text) {
 
 TEST(Csv, OneRowPerIntervalWithNamedColumns) {
   const auto rows = lines_of(render_csv(run_input()));
-  ASSERT_EQ(rows.size(), 4U);
+  ASSERT_EQ(rows.size(), 5U);  // header, three intervals, the whole period
   EXPECT_THAT(rows[0],
-              ::testing::StartsWith("interval,start_unix_s,start_s,length_s,intended,sent,completed,ok,"
+              ::testing::StartsWith("scope,interval,start_unix_s,start_s,length_s,intended,sent,completed,ok,"
                                     "timeouts,errors,dropped,unfinished,offered_rps,sent_rps,"));
   EXPECT_THAT(rows[0], HasSubstr(",response_time_p99_ms,"));
   EXPECT_THAT(rows[0], HasSubstr(",send_lateness_mean_ms"));
-  EXPECT_THAT(rows[1], ::testing::StartsWith("0,1700000000.000,0,1,2,2,2,2,0,0,0,0,2,2,2,2,2,1.000447,"));
-  EXPECT_THAT(rows[2], ::testing::StartsWith("1,1700000001.000,1,1,1,0,0,0,0,0,1,0,"));
+  EXPECT_THAT(rows[1],
+              ::testing::StartsWith("total,0,1700000000.000,0,1,2,2,2,2,0,0,0,0,2,2,2,2,2,1.000447,"));
+  EXPECT_THAT(rows[2], ::testing::StartsWith("total,1,1700000001.000,1,1,1,0,0,0,0,0,1,0,"));
   EXPECT_THAT(rows[2], HasSubstr(",0,,,,,,,"));  // no samples: empty latency cells
+  EXPECT_THAT(rows[4], ::testing::StartsWith("total,all,1700000000.000,0,3,4,3,3,3,0,0,1,0,"));
+  EXPECT_THAT(rows[4], HasSubstr(",3,1.000447,"));  // three samples over the run, p50 1 ms
   const auto columns = std::count(rows[0].begin(), rows[0].end(), ',');
   for (const auto& row : rows) EXPECT_EQ(std::count(row.begin(), row.end(), ','), columns) << row;
+}
+
+ReportInput scenario_input() {
+  ReportInput in;
+  in.source = "r.json";
+  in.results = test::make_scenario_run(1700000000.0);
+  return in;
+}
+
+// The cells of a CSV row (no quoted fields in these tests).
+std::vector<std::string> cells_of(const std::string& row) {
+  std::vector<std::string> out;
+  std::size_t begin = 0;
+  for (std::size_t comma; (comma = row.find(',', begin)) != std::string::npos; begin = comma + 1) {
+    out.push_back(row.substr(begin, comma - begin));
+  }
+  out.push_back(row.substr(begin));
+  return out;
+}
+
+TEST(Csv, RowsPerScopeForTheRunItsRequestsAndEachScenario) {
+  const auto rows = lines_of(render_csv(scenario_input()));
+  const auto header = cells_of(rows[0]);
+  const auto column = [&](const char* name) {
+    return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+  };
+  std::vector<std::string> scopes;
+  std::map<std::string, std::vector<std::string>> whole;  // scope → its "all" row
+  for (std::size_t k = 1; k < rows.size(); ++k) {
+    const auto cells = cells_of(rows[k]);
+    ASSERT_EQ(cells.size(), header.size()) << rows[k];
+    if (scopes.empty() || scopes.back() != cells[0]) scopes.push_back(cells[0]);
+    if (cells[1] == "all") whole[cells[0]] = cells;
+  }
+  EXPECT_EQ(scopes,
+            (std::vector<std::string>{
+                "total", "request:get_item", "request:search", "request:checkout", "scenario:browse",
+                "scenario:browse/request:get_item", "scenario:browse/request:search", "scenario:shoppers",
+                "scenario:shoppers/request:get_item", "scenario:shoppers/request:checkout"}));
+  ASSERT_EQ(whole.size(), scopes.size());  // one whole-period row per scope
+  const std::size_t intended = column("intended");
+  EXPECT_EQ(whole["total"][intended], "11");
+  EXPECT_EQ(whole["scenario:browse"][intended], "5");
+  EXPECT_EQ(whole["scenario:shoppers"][intended], "6");
+  EXPECT_EQ(whole["request:get_item"][intended], "6");  // 3 from browse, 3 from shoppers
+  EXPECT_EQ(whole["scenario:shoppers/request:checkout"][intended], "3");
+  // A request's latencies are kept for the whole period: on its "all" row, not on its interval rows.
+  EXPECT_EQ(whole["scenario:shoppers/request:checkout"][column("response_time_count")], "3");
+  EXPECT_EQ(whole["scenario:shoppers/request:checkout"][column("response_time_max_ms")], "12.001279");
+  EXPECT_THAT(rows, ::testing::Contains(
+                        ::testing::StartsWith("scenario:shoppers/request:checkout,0,1700000001.000,0,1,1,")));
+  for (const auto& row : rows) {
+    const auto cells = cells_of(row);
+    if (cells[0].find("request:") != std::string::npos && cells[1] != "all") {
+      EXPECT_EQ(cells[column("response_time_count")], "") << row;
+    }
+  }
+  // Scenario rows run on the scenario's own clock: shoppers started 1 s after browse.
+  EXPECT_EQ(whole["scenario:shoppers"][column("start_unix_s")], "1700000001.000");
+}
+
+TEST(Html, ScenarioSectionBesideTheCombinedTotals) {
+  const std::string page = render_html(scenario_input());
+  EXPECT_THAT(page, HasSubstr("<h2>By scenario</h2>"));
+  EXPECT_THAT(page, HasSubstr("<tr data-scope=\"scenario:browse\" data-intended=\"5\" data-sent=\"5\""));
+  EXPECT_THAT(page, HasSubstr("<tr data-scope=\"scenario:shoppers\" data-intended=\"6\""));
+  EXPECT_THAT(page, HasSubstr("<tr class=\"sum\" data-scope=\"total\" data-intended=\"11\""));
+  EXPECT_THAT(page, HasSubstr("<div class=\"sub\">sessions</div>"));  // each scenario's model
+  EXPECT_THAT(page, HasSubstr("<h3>Scenario browse: by request</h3>"));
+  EXPECT_THAT(page, HasSubstr("data-scope=\"scenario:shoppers/request:checkout\" data-intended=\"3\""));
+  EXPECT_THAT(page, HasSubstr("<h2>By request</h2>"));
+  EXPECT_THAT(page, HasSubstr("data-scope=\"request:get_item\" data-intended=\"6\""));
+  EXPECT_THAT(page, HasSubstr("<h2>Sessions</h2>"));
+  EXPECT_THAT(page, HasSubstr("data-sessions-of=\"scenario:shoppers\" data-sessions-intended=\"3\""));
+  EXPECT_THAT(page, HasSubstr("MIXED models"));
+  EXPECT_THAT(page, HasSubstr("Plan of the first scenario, browse"));
+}
+
+TEST(Html, ARunFromFlagsHasNoScenarioOrRequestSection) {
+  const std::string page = render_html(run_input());
+  EXPECT_THAT(page, Not(HasSubstr("By scenario")));
+  EXPECT_THAT(page, Not(HasSubstr("By request")));
+  EXPECT_THAT(page, Not(HasSubstr("id=\"sessions\"")));
+}
+
+TEST(Summary, TheTextOfAScenarioFileIsWhatRunPrinted) {
+  const results::RunResults run = test::make_scenario_run(1700000000.0);
+  ReportInput in;
+  in.results = *results::parse_results(results::to_json(run).dump(), "r.json");
+  const std::string text = render_summary(in);
+  EXPECT_EQ(text, render_run_summary(run));
+  EXPECT_THAT(text, HasSubstr("=== scenario shoppers ===\n"));
+  EXPECT_THAT(text, HasSubstr("=== all scenarios together ===\nverdict: VALID\nmodel: MIXED"));
+  EXPECT_THAT(text, HasSubstr("  checkout "));  // the combined run's by-request table
 }
 
 TEST(Html, SelfContainedWithCspAndNoExternalReferences) {

@@ -8,6 +8,9 @@
 #include "core/rng.h"
 #include "report/report_test_util.h"
 #include "results/interval_stats.h"
+#include "results/results_json.h"
+#include "results/results_reader.h"
+#include "results/slo.h"
 
 namespace openloop::results {
 namespace {
@@ -109,6 +112,96 @@ TEST(Merge, DifferingFreeFieldsAreListedInThePlan) {
   EXPECT_EQ(r->info.plan["differs"]["threads"], nlohmann::json::parse("[1, 4]"));
   EXPECT_EQ(r->info.plan["target"], "http://127.0.0.1:8080/");
   EXPECT_EQ(r->info.environment["merged_from"].size(), 2U);
+}
+
+TEST(Merge, KeepsThePerRequestBreakdownByName) {
+  const auto a = test::make_breakdown_run({{1'000'000, 2'000'000, 3'000'000}}, 1000.0);
+  const auto b = test::make_breakdown_run({{4'000'000, 5'000'000}, {6'000'000}}, 1000.0);
+  auto merged = merge_results({{"a.json", a}, {"b.json", b}});
+  ASSERT_TRUE(merged) << merged.error().message;
+  EXPECT_EQ(merged->info.request_names, (std::vector<std::string>{"get_item", "search"}));
+  ASSERT_EQ(merged->by_request.size(), 2U);
+  EXPECT_EQ(merged->by_request[0].counters.intended, 2U + 2U);  // a: 1 and 3 ms; b: 4 and 6 ms
+  EXPECT_EQ(merged->by_request[1].counters.intended, 1U + 1U);
+  hdr::Histogram search = a.by_request[1].response_time;
+  search.add(b.by_request[1].response_time);
+  EXPECT_EQ(merged->by_request[1].response_time, search);
+  EXPECT_EQ(merged->intervals[0].by_request[0].intended, 3U);  // a's 2 and b's 1 in the same second
+  EXPECT_EQ(merged->intervals[1].by_request[0].intended, 1U);
+  // The merged file reads back: per-request intervals add up to the per-request totals.
+  auto read = parse_results(to_json(*merged).dump(), "merged.json");
+  ASSERT_TRUE(read) << read.error().message;
+  EXPECT_EQ(read->by_request[0].response_time, merged->by_request[0].response_time);
+}
+
+TEST(Merge, WithoutABreakdownInEveryInputThereIsNone) {
+  // b as read from a file written before per-request histograms were kept.
+  auto b = test::make_breakdown_run({{3000}}, 1000.0);
+  b.by_request.clear();
+  for (auto& i : b.intervals) i.by_request.clear();
+  auto merged = merge_results({{"a.json", test::make_breakdown_run({{1000, 2000}}, 1000.0)}, {"b.json", b}});
+  ASSERT_TRUE(merged) << merged.error().message;
+  EXPECT_TRUE(merged->by_request.empty());
+  EXPECT_TRUE(merged->intervals[0].by_request.empty());
+}
+
+TEST(Merge, AddsSessionTimesPerIntervalAndInTotal) {
+  const auto a = test::make_breakdown_run({{1'000'000, 2'000'000}}, 1000.0, "sessions");
+  const auto b =
+      test::make_breakdown_run({{3'000'000, 4'000'000}, {5'000'000, 6'000'000}}, 1000.0, "sessions");
+  auto merged = merge_results({{"a.json", a}, {"b.json", b}});
+  ASSERT_TRUE(merged) << merged.error().message;
+  hdr::Histogram sessions = a.session_time;
+  sessions.add(b.session_time);
+  EXPECT_EQ(merged->session_time, sessions);
+  EXPECT_EQ(merged->intervals[0].session_time.count, 2);
+  EXPECT_EQ(merged->flows.sessions_intended, 3U);
+}
+
+TEST(Merge, JudgesEveryInputsSlosAgainOnTheMergedRun) {
+  auto a = test::make_breakdown_run({{1'000'000, 2'000'000, 3'000'000}}, 1000.0);
+  auto b = test::make_breakdown_run({{40'000'000, 50'000'000}}, 1000.0);
+  a.slos = evaluate_slos({*parse_slo("p99<=10ms"), *parse_slo("search:max<=1s")}, a);
+  b.slos = evaluate_slos({*parse_slo("p99<=10ms")}, b);
+  ASSERT_TRUE(a.slos[0].met);
+  auto merged = merge_results({{"a.json", a}, {"b.json", b}});
+  ASSERT_TRUE(merged) << merged.error().message;
+  ASSERT_EQ(merged->slos.size(), 2U);
+  EXPECT_EQ(merged->slos[0].slo.text, "p99<=10ms");
+  EXPECT_TRUE(merged->slos[0].evaluated);
+  EXPECT_FALSE(merged->slos[0].met);  // b's 40 and 50 ms are in the merged p99
+  EXPECT_EQ(merged->slos[1].slo.request, "search");
+  EXPECT_TRUE(merged->slos[1].met);
+}
+
+TEST(Merge, MergesScenariosByName) {
+  const auto a = test::make_scenario_run(1000.0);
+  const auto b = test::make_scenario_run(1000.0);
+  auto merged = merge_results({{"a.json", a}, {"b.json", b}});
+  ASSERT_TRUE(merged) << merged.error().message;
+  ASSERT_EQ(merged->scenarios.size(), 2U);
+  EXPECT_EQ(merged->scenarios[0].name, "browse");
+  EXPECT_EQ(merged->scenarios[1].name, "shoppers");
+  EXPECT_DOUBLE_EQ(merged->scenarios[1].offset_s, 1.0);
+  EXPECT_EQ(merged->scenarios[1].results.totals.intended, 2 * a.scenarios[1].results.totals.intended);
+  EXPECT_EQ(merged->scenarios[1].results.by_request[1].counters.intended, 6U);  // checkout, 3 per run
+  EXPECT_EQ(merged->totals.intended,
+            merged->scenarios[0].results.totals.intended + merged->scenarios[1].results.totals.intended);
+  EXPECT_EQ(merged->by_request.size(), 3U);  // the combined runs' breakdown, by name too
+  auto read = parse_results(to_json(*merged).dump(), "merged.json");
+  ASSERT_TRUE(read) << read.error().message;
+  EXPECT_EQ(read->scenarios.size(), 2U);
+}
+
+TEST(Merge, RunsWithDifferentScenariosMergeAsWholesWithAWarning) {
+  auto b = test::make_scenario_run(1000.0);
+  b.scenarios.pop_back();
+  auto merged = merge_results({{"a.json", test::make_scenario_run(1000.0)}, {"b.json", b}});
+  ASSERT_TRUE(merged) << merged.error().message;
+  EXPECT_TRUE(merged->scenarios.empty());
+  ASSERT_EQ(merged->warnings.size(), 1U);
+  EXPECT_THAT(merged->warnings[0],
+              HasSubstr("scenarios not merged: a.json has [browse, shoppers], b.json has [browse]"));
 }
 
 }  // namespace

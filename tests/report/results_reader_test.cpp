@@ -36,6 +36,77 @@ TEST(ResultsReader, RoundTripsEveryFieldTheWriterWrites) {
   EXPECT_EQ(read->intervals[2].response_time.max, sample_run().intervals[2].response_time.max);
 }
 
+TEST(ResultsReader, RoundTripsBreakdownsSessionsAndScenarios) {
+  const RunResults run = test::make_scenario_run(1700000000.0);
+  const nlohmann::json written = to_json(run);
+  auto read = parse_results(written.dump(1), "r.json");
+  ASSERT_TRUE(read) << read.error().message;
+  EXPECT_EQ(to_json(*read), written);
+  EXPECT_EQ(read->info.source, "plan.yaml");
+  // The plan's order first (the combined run carries the first scenario's plan), then the others.
+  EXPECT_EQ(read->info.request_names, (std::vector<std::string>{"get_item", "search", "checkout"}));
+  ASSERT_EQ(read->by_request.size(), 3U);
+  for (std::size_t q = 0; q < 3; ++q) {
+    EXPECT_EQ(read->by_request[q].counters.intended, run.by_request[q].counters.intended) << q;
+    EXPECT_EQ(read->by_request[q].response_time, run.by_request[q].response_time) << q;
+    EXPECT_EQ(read->by_request[q].service_time, run.by_request[q].service_time) << q;
+  }
+  EXPECT_EQ(read->session_time, run.session_time);
+  ASSERT_EQ(read->scenarios.size(), 2U);
+  const ScenarioResults& shoppers = read->scenarios[1];
+  EXPECT_EQ(shoppers.name, "shoppers");
+  EXPECT_DOUBLE_EQ(shoppers.offset_s, 1.0);
+  EXPECT_EQ(shoppers.results.info.model, "sessions");
+  EXPECT_EQ(shoppers.results.flows.sessions_intended, 3U);
+  EXPECT_EQ(shoppers.results.session_time, run.scenarios[1].results.session_time);
+  EXPECT_EQ(shoppers.results.intervals[1].session_time.count, 2);
+  EXPECT_EQ(shoppers.results.info.request_names, (std::vector<std::string>{"get_item", "checkout"}));
+  EXPECT_EQ(shoppers.results.intervals[1].by_request[1].intended, 2U);  // checkout's share of interval 1
+  EXPECT_EQ(shoppers.results.by_request[1].response_time,
+            run.scenarios[1].results.by_request[1].response_time);
+}
+
+TEST(ResultsReader, PerRequestIntervalsMustAddUpToTheirTotals) {
+  nlohmann::json j = to_json(test::make_breakdown_run({{1000, 2000}, {3000}}, 1700000000.0));
+  j["intervals"][1]["by_request"]["search"]["intended"] = 1;
+  j["intervals"][1]["by_request"]["search"]["dropped"] = 1;
+  EXPECT_THAT(error_of(j.dump()),
+              HasSubstr("r.json: /summary/by_request/search/counts: the intervals add up to "
+                        "2 intended, 1 completed, but the summary says 1, 1"));
+  j = to_json(test::make_breakdown_run({{1000, 2000}, {3000}}, 1700000000.0));
+  j["intervals"][0]["by_request"]["nope"] = j["intervals"][0]["by_request"]["search"];
+  EXPECT_THAT(error_of(j.dump()),
+              HasSubstr("/intervals/0/by_request/nope: a request that /summary/by_request"));
+}
+
+TEST(ResultsReader, ScenariosMustAddUpToTheCombinedRun) {
+  nlohmann::json j = to_json(test::make_scenario_run(1700000000.0));
+  j["scenarios"].erase(1);
+  EXPECT_THAT(error_of(j.dump()), HasSubstr("r.json: /summary/counts: the scenarios add up to 5 intended"));
+}
+
+TEST(ResultsReader, ErrorsInsideAScenarioNameItsPath) {
+  nlohmann::json j = to_json(test::make_scenario_run(1700000000.0));
+  j["scenarios"][1]["intervals"][0]["histograms"]["session_time"] = "HISTFAAAAnotbase64!!";
+  EXPECT_THAT(error_of(j.dump()),
+              HasSubstr("r.json: /scenarios/1/intervals/0/histograms/session_time: not an HdrHistogram"));
+  j = to_json(test::make_scenario_run(1700000000.0));
+  j["scenarios"][0].erase("name");
+  EXPECT_THAT(error_of(j.dump()), HasSubstr("r.json: /scenarios/0/name: missing"));
+}
+
+TEST(ResultsReader, ABreakdownWrittenWithoutHistogramsIsLeftOut) {
+  // Files written before per-request histograms were kept: the breakdown cannot be rendered exactly.
+  nlohmann::json j = to_json(test::make_breakdown_run({{1000, 2000}, {3000}}, 1700000000.0));
+  j["summary"]["by_request"]["search"].erase("histograms");
+  auto read = parse_results(j.dump(), "r.json");
+  ASSERT_TRUE(read) << read.error().message;
+  EXPECT_TRUE(read->by_request.empty());
+  EXPECT_TRUE(read->intervals[0].by_request.empty());
+  EXPECT_EQ(read->info.request_names, (std::vector<std::string>{"get_item", "search"}));  // from the plan
+  EXPECT_EQ(read->totals.intended, 3U);
+}
+
 TEST(ResultsReader, TruncatedFileNamesFileLineAndColumn) {
   const std::string text = to_json(sample_run()).dump(1);
   const std::string message = error_of(text.substr(0, text.size() / 2));

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "hdr/codec.h"
+#include "report/report_test_util.h"
 
 using namespace openloop::results;
 
@@ -57,4 +58,35 @@ TEST(CombineScenarios, KeepsEveryScenariosOwnVerdictReasons) {
   EXPECT_FALSE(all.verdict.valid);
   ASSERT_FALSE(all.verdict.reasons.empty());
   EXPECT_EQ(all.verdict.reasons.back(), "b: dropped too much");
+}
+
+TEST(CombineScenarios, CombinesThePerRequestBreakdownByName) {
+  // browse sends get_item and search; shoppers, from 1 s on, get_item and checkout.
+  const RunResults all = openloop::test::make_scenario_run(1000.0);
+  EXPECT_EQ(all.info.request_names, (std::vector<std::string>{"get_item", "search", "checkout"}));
+  ASSERT_EQ(all.by_request.size(), 3U);
+  EXPECT_EQ(all.by_request[0].counters.intended, 6U);
+  EXPECT_EQ(all.by_request[2].counters.intended, 3U);
+  auto get_item = all.scenarios[0].results.by_request[0].response_time;
+  get_item.add(all.scenarios[1].results.by_request[0].response_time);
+  EXPECT_EQ(all.by_request[0].response_time, get_item);
+  ASSERT_EQ(all.intervals.size(), 3U);
+  // Second 1 holds browse's second interval (get_item 1, search 1) and shoppers' first (get_item 1, checkout
+  // 1).
+  EXPECT_EQ(all.intervals[1].by_request[0].intended, 2U);
+  EXPECT_EQ(all.intervals[1].by_request[1].intended, 1U);
+  EXPECT_EQ(all.intervals[1].by_request[2].intended, 1U);
+  EXPECT_EQ(all.intervals[0].by_request[2].intended, 0U);
+  // Session times are kept per interval too.
+  EXPECT_EQ(all.intervals[2].session_time.count, 2);
+  EXPECT_EQ(all.session_time.total_count(), 3);
+}
+
+TEST(CombineScenarios, OneRequestOverallKeepsNoBreakdown) {
+  std::vector<ScenarioResults> parts{{"a", 0.0, scenario("open", 2, 10, 1000)},
+                                     {"b", 0.0, scenario("open", 2, 10, 1000)}};
+  for (auto& p : parts) p.results.info.request_names = {"GET /"};
+  const RunResults all = combine_scenarios(parts);
+  EXPECT_TRUE(all.by_request.empty());
+  EXPECT_EQ(all.info.request_names, (std::vector<std::string>{"GET /"}));
 }

@@ -1,5 +1,5 @@
 # `openloop report` re-renders a results file without re-running: text is the summary `run` printed, json re-emits
-# the file, csv has one row per interval; bad input (truncated JSON, a bad .hlog line, unknown format) exits 2 with
+# the file, csv has one row per interval and one for the whole run; bad input (truncated JSON, a bad .hlog line, unknown format) exits 2 with
 # the file and line named, and writes nothing.
 source "$OPENLOOP_E2E_LIB"
 port=$(free_port)
@@ -15,14 +15,17 @@ cmp -s run.txt text.txt || fail "report text differs from the run's summary: $(d
 "$OPENLOOP" report r.json --format json -o re.json || fail "report json exit $?"
 [[ "$(jq -S . r.json)" == "$(jq -S . re.json)" ]] || fail "json re-emit differs"
 "$OPENLOOP" report r.json -f csv -o r.csv || fail "report csv exit $?"
-assert_cmp "$(wc -l <r.csv)" == "$(($(json r.json '.intervals | length') + 1))" "csv: header + one row per interval"
-head -1 r.csv | grep -q '^interval,start_unix_s,start_s,length_s,intended,sent,completed,ok,timeouts,errors,dropped,' ||
+assert_cmp "$(wc -l <r.csv)" == "$(($(json r.json '.intervals | length') + 2))" \
+  "csv: header + one row per interval + the whole run"
+head -1 r.csv | grep -q '^scope,interval,start_unix_s,start_s,length_s,intended,sent,completed,ok,timeouts,errors,dropped,' ||
   fail "csv header: $(head -1 r.csv)"
-assert_cmp "$(awk -F, 'NR > 1 { s += $5 } END { print s }' r.csv)" == "$(json r.json .summary.counts.intended)" \
-  "csv intended column sums to the total"
+assert_cmp "$(awk -F, '$1 == "total" && $2 != "all" { s += $6 } END { print s }' r.csv)" == \
+  "$(json r.json .summary.counts.intended)" "csv intended column sums to the total"
+assert_cmp "$(awk -F, '$1 == "total" && $2 == "all" { print $6 }' r.csv)" == "$(json r.json .summary.counts.intended)" \
+  "csv: the whole run's row"
 "$OPENLOOP" report r.hlog >hlog.txt || fail "report of an .hlog exit $?"
 grep -q 'latency histograms only' hlog.txt || fail "hlog text says what it lacks"
-"$OPENLOOP" report r.hlog --format csv | head -1 | grep -q '^interval,start_unix_s,start_s,length_s,response_time_count,' ||
+"$OPENLOOP" report r.hlog --format csv | head -1 | grep -q '^scope,interval,start_unix_s,start_s,length_s,response_time_count,' ||
   fail "hlog csv header"
 
 expect_bad() {  # expect_bad WANT OUTPUT ARGS...: exit 2, WANT in stderr, OUTPUT not created
