@@ -64,6 +64,10 @@ void add_client_options(CLI::App& sub, RunOptions& o) {
          "When every connection is busy at the cap: drop (count it) | queue (wait; latency still from the "
          "intended time)")
       ->capture_default_str();
+  sub.add_option("--spin-below", o.spin_below,
+                 "Poll without sleeping through waits shorter than D, e.g. 20us; auto: what one timed sleep "
+                 "costs in CPU on this machine, measured at start (0: always sleep)")
+      ->capture_default_str();
   sub.add_option("--timeout", o.timeout, "Client deadline per request, from its intended time")
       ->capture_default_str();
   sub.add_option("--success", o.success, "Statuses that count as success, e.g. 200-299")
@@ -116,6 +120,16 @@ void add_output_options(CLI::App& sub, RunOptions& o) {
   sub.add_flag(
       "--abort-on-slo", o.abort_on_slo,
       "Stop the run early (exit 1) once an --slo is certain to fail whatever the rest of the run does");
+}
+
+Result<std::optional<Nanos>> parse_spin_below(const std::string& text) {
+  if (text == "auto") return std::optional<Nanos>();
+  const Nanos d = OPENLOOP_TRY(parse_duration(text, "--spin-below"));
+  if (d > std::chrono::milliseconds(10)) {
+    return usage_error(
+        fmt::format("--spin-below: \"{}\" is more than 10ms; use auto, 0 or a wait such as 20us", text));
+  }
+  return std::optional<Nanos>(d);
 }
 
 namespace {
@@ -223,6 +237,7 @@ Result<void> build_workload(const RunOptions& o, engine::RunPlan& plan) {
 }
 
 Result<void> build_client(const RunOptions& o, engine::RunPlan& plan) {
+  plan.spin_below = OPENLOOP_TRY(parse_spin_below(o.spin_below));
   plan.timeout = OPENLOOP_TRY(parse_duration(o.timeout, "--timeout"));
   if (plan.timeout.count() == 0) return usage_error("--timeout: must be greater than 0, e.g. 5s");
   plan.retry = OPENLOOP_TRY(engine::parse_retry_policy(o.retry, plan.timeout));

@@ -26,6 +26,7 @@ struct RunOptions {
   unsigned threads = 0;
   std::uint64_t max_connections = 0;
   std::string on_saturation = "drop";
+  std::string spin_below = "auto";
   std::string method = "GET";
   std::vector<std::string> headers;
   std::string body;
@@ -54,6 +55,9 @@ void add_target_options(CLI::App& sub, RunOptions& o);
 void add_workload_options(CLI::App& sub, RunOptions& o);
 void add_client_options(CLI::App& sub, RunOptions& o);
 void add_output_options(CLI::App& sub, RunOptions& o);
+
+/// --spin-below: "auto" (nullopt: measure the cost of a timed wait) or a duration up to 10ms.
+Result<std::optional<Nanos>> parse_spin_below(const std::string& text);
 
 /// Validates and resolves everything (DNS once); errors name the flag, the value and what is accepted.
 Result<engine::RunPlan> build_plan(const RunOptions& o);

@@ -105,6 +105,8 @@ results::RunResults finish(PlanRun& p, const std::atomic<int>& stop, SteadyTime 
   for (auto& w : p.workers) {
     stopped = std::max(stopped, w->report().stopped_scheduling);
     gen.cpu_seconds += w->report().cpu_seconds;
+    gen.spin_seconds += w->report().spin_seconds;
+    gen.spin_below_us = std::max(gen.spin_below_us, to_seconds(w->report().spin_below) * 1e6);
     gen.peak_connections += w->report().peak_connections;
   }
   gen.wall_seconds = to_seconds(finished - start);

@@ -29,20 +29,22 @@ nlohmann::json RunPlan::describe() const {
   }
   nlohmann::json headers_json = nlohmann::json::array();
   for (const auto& h : headers) headers_json.push_back(h.name + ": " + h.value);
-  nlohmann::json j = {{"target", url_text},
-                      {"method", method},
-                      {"headers", headers_json},
-                      {"body_bytes", body.size()},
-                      {"model", to_string(model)},
-                      {"threads", threads},
-                      {"max_connections", max_connections},
-                      {"on_saturation", on_saturation == OnSaturation::drop ? "drop" : "queue"},
-                      {"timeout_s", to_seconds(timeout)},
-                      {"success_statuses", std::to_string(success_min) + "-" + std::to_string(success_max)},
-                      {"warmup_s", to_seconds(warmup)},
-                      {"duration_s", to_seconds(duration)},
-                      {"interval_s", to_seconds(interval)},
-                      {"insecure", insecure}};
+  nlohmann::json j = {
+      {"target", url_text},
+      {"method", method},
+      {"headers", headers_json},
+      {"body_bytes", body.size()},
+      {"model", to_string(model)},
+      {"threads", threads},
+      {"max_connections", max_connections},
+      {"on_saturation", on_saturation == OnSaturation::drop ? "drop" : "queue"},
+      {"spin_below_us", spin_below ? nlohmann::json(to_seconds(*spin_below) * 1e6) : nlohmann::json("auto")},
+      {"timeout_s", to_seconds(timeout)},
+      {"success_statuses", std::to_string(success_min) + "-" + std::to_string(success_max)},
+      {"warmup_s", to_seconds(warmup)},
+      {"duration_s", to_seconds(duration)},
+      {"interval_s", to_seconds(interval)},
+      {"insecure", insecure}};
   if (model == Model::open || model == Model::sessions) {
     j["arrival"] = arrival == workload::ArrivalKind::constant ? "constant" : "poisson";
     j["seed"] = seed;

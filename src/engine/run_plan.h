@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,9 @@ struct RunPlan {
   unsigned threads = 1;
   std::uint64_t max_connections = 0;  ///< total across threads (open); = users (closed)
   OnSaturation on_saturation = OnSaturation::drop;
+  /// A worker spins (polls without blocking) through waits shorter than this instead of sleeping on a timer;
+  /// unset: the measured CPU cost of one timed wait on this machine (engine/worker.cpp).
+  std::optional<Nanos> spin_below;
   Nanos timeout = std::chrono::seconds(5);
   int success_min = 100;  ///< a completed response is ok when success_min ≤ status ≤ success_max
   int success_max = 399;

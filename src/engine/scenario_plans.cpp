@@ -77,6 +77,7 @@ Result<std::vector<RunPlan>> plans_from_workload(std::shared_ptr<const workload:
     p.success_max = w.defaults.success.max;
     p.retry = OPENLOOP_TRY(parse_retry_policy(settings.retry, p.timeout));
     p.on_saturation = settings.on_saturation;
+    p.spin_below = settings.spin_below;
     p.workload = workload;
     p.scenario_index = i;
     p.scenario = s.name;

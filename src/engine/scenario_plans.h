@@ -18,6 +18,7 @@ struct RunSettings {
   Nanos warmup{0};       ///< the leading part of every scenario that is sent but not measured
   OnSaturation on_saturation = OnSaturation::drop;
   std::uint64_t max_connections = 0;  ///< per scenario; 0 = Little's law default
+  std::optional<Nanos> spin_below;    ///< RunPlan::spin_below
   std::uint64_t fd_limit = 1024;
   bool insecure = false;
   std::string ca_file;

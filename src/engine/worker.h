@@ -32,6 +32,8 @@ enum class StopRequest : int {
 /// What a worker reports after it has finished (read by the coordinator after join()).
 struct WorkerReport {
   double cpu_seconds = 0;
+  double spin_seconds = 0;  ///< polling through waits shorter than spin_below (idle, not work)
+  Nanos spin_below{0};
   std::uint64_t peak_connections = 0;
   SteadyTime stopped_scheduling{};  ///< when the last arrival was issued (or scheduling was stopped)
   /// The first error message seen of each kind (e.g. "certificate verify failed: self-signed certificate").
@@ -174,6 +176,7 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
   // Loop helpers.
   void hand_over(bool all);
   SteadyTime next_wakeup() const;
+  void wait_until(SteadyTime wake);
   Nanos horizon(SteadyTime now) const;
   results::IntervalStats& stats(std::int64_t interval) { return m_recorder.interval(interval); }
   void link(Connection& c, SteadyTime deadline);
@@ -192,6 +195,8 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
   std::optional<Nanos> m_next_arrival;  // offset of the next arrival, nullopt when the schedule is exhausted
   bool m_scheduling = true;
   SteadyTime m_grace_end = SteadyTime::max();
+  Nanos m_spin_below{0};  // waits shorter than this are polled through, not slept
+  Nanos m_spun{0};        // time spent in polls that found nothing while spinning
   results::Recorder m_recorder;
   Rng m_rng;                                        // request mix and think times
   std::optional<workload::RenderContext> m_render;  // templated requests: this worker's variable draws

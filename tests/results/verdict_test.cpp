@@ -47,6 +47,19 @@ TEST(Verdict, InvalidWhenTheGeneratorCpuWasSaturated) {
   EXPECT_FALSE(judge(r).valid);
 }
 
+TEST(Verdict, SpinningThroughShortWaitsIsNotSaturation) {
+  auto r = open_run(1000, 1000, 0);
+  r.generator.threads = 1;
+  r.generator.wall_seconds = 10;
+  r.generator.cpu_seconds = 9.8;   // 98 % of the thread...
+  r.generator.spin_seconds = 4.0;  // ...of which 40 % polling through waits too short to sleep on: 58 % busy
+  EXPECT_TRUE(judge(r).valid);
+  r.generator.spin_seconds = 0.5;  // 93 % busy
+  const Verdict v = judge(r);
+  ASSERT_FALSE(v.valid);
+  EXPECT_NE(v.reasons.back().find("generator CPU 93%"), std::string::npos) << v.reasons.back();
+}
+
 TEST(Verdict, ClosedRunsAreNotJudgedOnSchedule) {
   auto r = open_run(1000, 900, 0);
   r.info.model = "closed";

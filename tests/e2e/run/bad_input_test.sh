@@ -17,5 +17,7 @@ expect_usage 'URL' ftp://127.0.0.1/ --rate 10
 expect_usage 'exactly one of --rate' http://127.0.0.1:9/
 expect_usage "'Name: value'" http://127.0.0.1:9/ --rate 10 -H 'no-colon'
 expect_usage '--success' http://127.0.0.1:9/ --rate 10 --success 2xx
+expect_usage '--spin-below: "20ms" is more than 10ms; use auto, 0 or a wait such as 20us' http://127.0.0.1:9/ --rate 10 --spin-below 20ms
+expect_usage '--spin-below: "soon" is not a duration' http://127.0.0.1:9/ --rate 10 --spin-below soon
 expect_usage '--nope' http://127.0.0.1:9/ --rate 10 --nope
 pass "bad input rejected with exit 2"
