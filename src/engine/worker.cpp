@@ -73,8 +73,12 @@ Result<void> Worker::init() {
   m_loop.emplace(OPENLOOP_TRY(net::EventLoop::create()));
   // Sleeping until a deadline costs CPU (a kernel timer, two context switches): measured once per process,
   // that cost is the wait below which polling through is no dearer than sleeping, and far more punctual.
-  static const Nanos measured = std::min<Nanos>(m_loop->timed_wait_cost(), k_max_auto_spin);
-  m_spin_below = m_plan.spin_below.value_or(measured);
+  if (m_plan.spin_below) {
+    m_spin_below = *m_plan.spin_below;
+  } else {
+    static const Nanos measured = std::min<Nanos>(m_loop->timed_wait_cost(), k_max_auto_spin);
+    m_spin_below = measured;
+  }
   m_report.spin_below = m_spin_below;
   std::uint64_t slots = 0;
   switch (m_plan.model) {
