@@ -1,5 +1,6 @@
-# lib.sh: helpers for end-to-end tests. Source it; pass the openloop binary as $1 to the test script.
-# Everything started here is killed on exit; every wait is bounded.
+# lib.sh: helpers for end-to-end tests: free ports, nginx, the lab (start, stop, query), assertions, cleanup.
+# Source it; pass the openloop binary as $1 to the test script. Everything started here is killed on exit; every
+# wait is bounded.
 set -euo pipefail
 
 OPENLOOP=${1:?usage: $0 path/to/openloop}
@@ -21,8 +22,29 @@ e2e_cleanup() {
 }
 trap e2e_cleanup EXIT
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
+# fail MESSAGE: ends the test; the last lab's stderr (if any) follows the message.
+fail() {
+  echo "FAIL: $*" >&2
+  if [[ -s $E2E_TMP/lab.err ]]; then sed 's/^/  lab stderr: /' "$E2E_TMP/lab.err" >&2; fi
+  exit 1
+}
 pass() { echo "ok: $*"; }
+
+# check CONDITION DESCRIPTION: evaluates an awk condition ("$rate > 1000") and passes or fails with DESCRIPTION.
+check() {
+  local cond=$1
+  shift
+  awk "BEGIN { exit !($cond) }" || fail "$* (condition: $cond)"
+  pass "$*"
+}
+
+# require_tools TOOL...: skips the test (exit 77, which CTest reports as skipped) when a tool it needs is missing.
+require_tools() {
+  local tool
+  for tool in "$@"; do
+    command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed (scripts/install-deps)"; exit 77; }
+  done
+}
 
 # free_port: prints a TCP port on 127.0.0.1 that was free a moment ago.
 free_port() {
@@ -90,20 +112,74 @@ assert_conserved() {
   [[ $bad == 0 ]] || fail "conservation violated in $bad place(s) of $1"
 }
 
-# start_lab ARGS...: starts `openloop lab` on a free loopback port with ARGS; sets LAB_URL (http://127.0.0.1:PORT).
+# start_lab ARGS...: starts `openloop lab --listen 127.0.0.1:0 ARGS` and waits (≤ 5 s) for its "listening" line.
+# Sets LAB_URL (http://127.0.0.1:PORT), PORT, LAB_PID (also appended to E2E_PIDS, so the EXIT trap
+# kills it) and LAB_STARTED (epoch ns). A lab started earlier keeps running; stop_lab stops the latest.
 start_lab() {
-  # Empty the files first: the child truncates them only after the fork (a second lab would read the first's port).
+  # Empty the files first: the child truncates them only after the fork, and until then a restarted lab's
+  # "listening" line would still be the previous lab's.
   : >"$E2E_TMP/lab.out"
   : >"$E2E_TMP/lab.err"
   "$OPENLOOP" lab --listen 127.0.0.1:0 "$@" >"$E2E_TMP/lab.out" 2>"$E2E_TMP/lab.err" &
-  E2E_PIDS+=($!)
-  local port=
+  LAB_PID=$!
+  E2E_PIDS+=("$LAB_PID")
+  LAB_STARTED=$(date +%s%N)
+  PORT=
   for _ in $(seq 100); do
     # The background shell may not have created lab.out yet: sed fails then, which set -e must not take as fatal.
-    port=$(sed -n 's/^lab listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$E2E_TMP/lab.out" 2>/dev/null || true)
-    [[ -n $port ]] && break
+    PORT=$(sed -n 's/^lab listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$E2E_TMP/lab.out" 2>/dev/null || true)
+    [[ -n $PORT ]] && break
+    kill -0 "$LAB_PID" 2>/dev/null || fail "the lab exited before listening"
     sleep 0.05
   done
-  [[ -n $port ]] || fail "the lab did not start: $(cat "$E2E_TMP/lab.err")"
-  LAB_URL=http://127.0.0.1:$port
+  [[ -n $PORT ]] || fail "the lab did not print its listening line within 5 s"
+  LAB_URL=http://127.0.0.1:$PORT
+}
+
+# stop_lab: SIGTERM to the lab started last, then expects a clean exit 0 within 5 s.
+stop_lab() {
+  kill -TERM "$LAB_PID"
+  for _ in $(seq 100); do
+    if ! kill -0 "$LAB_PID" 2>/dev/null; then
+      local rc=0 pid kept=()
+      wait "$LAB_PID" || rc=$?
+      for pid in "${E2E_PIDS[@]}"; do [[ $pid == "$LAB_PID" ]] || kept+=("$pid"); done
+      E2E_PIDS=("${kept[@]}")
+      LAB_PID=
+      [[ $rc -eq 0 ]] || fail "the lab exited with $rc after SIGTERM (expected 0)"
+      return 0
+    fi
+    sleep 0.05
+  done
+  fail "the lab did not exit within 5 s of SIGTERM"
+}
+
+# since_lab_start: seconds since the last start_lab, as a decimal.
+since_lab_start() { awk -v now="$(date +%s%N)" -v t0="$LAB_STARTED" 'BEGIN { printf "%.3f", (now - t0) / 1e9 }'; }
+
+# lab_query JQ_FILTER: one value from GET /_lab/stats of the lab started last.
+lab_query() { curl -sS --max-time 5 "$LAB_URL/_lab/stats" | jq -r "$1"; }
+
+# http_status URL [curl args...]: the HTTP status code of one request (000 if none within 10 s).
+http_status() {
+  local url=$1
+  shift
+  curl -s -o /dev/null -w '%{http_code}\n' --max-time 10 "$@" "$url" || true
+}
+
+# raw_request TEXT: sends TEXT (printf %b escapes) on a fresh connection to the lab and prints what comes back
+# until the lab closes (≤ 5 s).
+raw_request() {
+  local fd
+  exec {fd}<>"/dev/tcp/127.0.0.1/$PORT"
+  printf '%b' "$1" >&"$fd"
+  timeout 5 cat <&"$fd" || true
+  exec {fd}>&-
+}
+
+# wrk_rate ARGS...: runs wrk (≤ 30 s) with ARGS against the lab's / and prints its Requests/sec; the whole
+# output stays in $E2E_TMP/wrk.out.
+wrk_rate() {
+  timeout 30 wrk "$@" "$LAB_URL/" >"$E2E_TMP/wrk.out" 2>&1 || fail "wrk failed: $(cat "$E2E_TMP/wrk.out")"
+  awk '/^Requests\/sec:/ {print $2}' "$E2E_TMP/wrk.out"
 }

@@ -1,22 +1,23 @@
 #!/usr/bin/env bash
 # POST /_lab/config changes the model while running; a bad change answers 400 naming the field and changes nothing.
-source "$(dirname "$0")/lib.sh"
+source "${OPENLOOP_E2E_LIB:-$(dirname "$0")/../lib.sh}"
+require_tools curl jq
 
-post() { curl -sS --max-time 5 -o "$TMP/post.json" -w '%{http_code}' -X POST -d "$1" "$BASE/_lab/config"; }
+post() { curl -sS --max-time 5 -o "$E2E_TMP/post.json" -w '%{http_code}' -X POST -d "$1" "$LAB_URL/_lab/config"; }
 
 start_lab --workers 1 --service 1ms
-t=$(curl -s -o /dev/null --max-time 10 -w '%{time_total}' "$BASE/")
+t=$(curl -s -o /dev/null --max-time 10 -w '%{time_total}' "$LAB_URL/")
 check "$t < 0.2" "1 ms service answers in ${t} s"
 
-[[ $(post '{"service":"400ms"}') == 200 ]] || fail "config change refused: $(cat "$TMP/post.json")"
-[[ $(jq -r .service "$TMP/post.json") == 400ms ]] || fail "config answer does not show the change"
-t=$(curl -s -o /dev/null --max-time 10 -w '%{time_total}' "$BASE/")
+[[ $(post '{"service":"400ms"}') == 200 ]] || fail "config change refused: $(cat "$E2E_TMP/post.json")"
+[[ $(jq -r .service "$E2E_TMP/post.json") == 400ms ]] || fail "config answer does not show the change"
+t=$(curl -s -o /dev/null --max-time 10 -w '%{time_total}' "$LAB_URL/")
 check "$t >= 0.35" "after POST {\"service\":\"400ms\"} a request took ${t} s"
 
 [[ $(post '{"service":"0","dependency":"300ms","dependency-pool":1}') == 200 ]] || fail "dependency change refused"
 t0=$(date +%s%N)
 (
-  for i in 1 2; do status "$BASE/$i" >/dev/null & done
+  for i in 1 2; do http_status "$LAB_URL/$i" >/dev/null & done
   wait  # for the clients only (a subshell does not have the lab as a child)
 )
 elapsed_ms=$((($(date +%s%N) - t0) / 1000000))
@@ -24,11 +25,11 @@ check "$elapsed_ms >= 550" "two requests through a 1-connection 300 ms dependenc
 
 code=$(post '{"workers":8,"service":"bogus"}')
 [[ $code == 400 ]] || fail "bad config answered $code"
-grep -q 'service' "$TMP/post.json" || fail "error does not name the field: $(cat "$TMP/post.json")"
-[[ $(stat .config.workers) -eq 1 ]] || fail "a refused change must change nothing"
-pass "bad config: 400, names the field ($(jq -r .error "$TMP/post.json"))"
-[[ $(post '{"wrokers":2}') == 400 ]] && grep -q 'workers' "$TMP/post.json" || fail "unknown field not refused helpfully"
+grep -q 'service' "$E2E_TMP/post.json" || fail "error does not name the field: $(cat "$E2E_TMP/post.json")"
+[[ $(lab_query .config.workers) -eq 1 ]] || fail "a refused change must change nothing"
+pass "bad config: 400, names the field ($(jq -r .error "$E2E_TMP/post.json"))"
+[[ $(post '{"wrokers":2}') == 400 ]] && grep -q 'workers' "$E2E_TMP/post.json" || fail "unknown field not refused helpfully"
 [[ $(post 'not json') == 400 ]] || fail "non-JSON body not refused"
-[[ $(status "$BASE/_lab/nothing") == 404 ]] || fail "unknown control path should be 404"
+[[ $(http_status "$LAB_URL/_lab/nothing") == 404 ]] || fail "unknown control path should be 404"
 pass "unknown field, non-JSON body and unknown path refused"
 stop_lab

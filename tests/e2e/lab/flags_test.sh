@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `openloop lab` lifecycle: bad flags exit 2 naming the flag; port 0 is reported; --duration and SIGTERM exit 0.
-source "$(dirname "$0")/lib.sh"
+source "${OPENLOOP_E2E_LIB:-$(dirname "$0")/../lib.sh}"
+require_tools curl jq timeout
 
 expect_usage_error() {  # FLAG VALUE WORD: exit 2 and a message naming FLAG and containing WORD
   local out rc=0 listen=(--listen 127.0.0.1:0) duration=(--duration 1s)
@@ -30,6 +31,6 @@ check "$elapsed_ms >= 450 && $elapsed_ms < 5000" "--duration 500ms stopped after
 
 # SIGTERM: serves, then exits 0.
 start_lab
-[[ $(status "$BASE/") == 200 ]] || fail "GET / did not answer 200"
+[[ $(http_status "$LAB_URL/") == 200 ]] || fail "GET / did not answer 200"
 stop_lab
 pass "SIGTERM exits 0"
