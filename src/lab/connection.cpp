@@ -51,7 +51,7 @@ void Connection::open(int fd) {
   m_out.clear();
   m_out_offset = 0;
   m_backlog.clear();
-  m_in_io = m_peer_eof = m_stop_reading = m_partial = m_timer_armed = false;
+  m_in_io = m_stop_reading = m_partial = m_timer_armed = false;
   m_parser.reset();
   m_parser.watch_header(m_host.config().deadline_header);
   m_interest = EPOLLIN;
@@ -70,10 +70,6 @@ void Connection::close() {
 void Connection::on_io(std::uint32_t events) {
   if (m_fd < 0) return;  // spurious: closed earlier in this poll round
   m_in_io = true;
-  if ((events & (EPOLLERR | EPOLLHUP)) != 0 && m_peer_eof) {
-    m_in_io = false;
-    return close();
-  }
   if ((events & (EPOLLIN | EPOLLERR | EPOLLHUP)) != 0) read_available();
   m_in_io = false;
   if (m_fd >= 0) settle(true);
@@ -89,9 +85,12 @@ void Connection::read_available() {
       continue;
     }
     if (n == 0) {
-      m_peer_eof = true;
-      update_interest();
-      return;
+      // The client has closed its side, so nobody reads answers any more (HTTP/1.1 clients do not half-close;
+      // Go's net/http and nginx treat this as the client going away too). The socket goes now: its requests
+      // stay in the model, which does their work anyway unless --cancel drops them at dequeue, and their
+      // answers are discarded by generation. Keeping it until then would pin one descriptor per abandoned
+      // request, so an overload's backlog, not the number of clients, would exhaust the open-file limit.
+      return close();
     }
     if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) return;
     return close();  // ECONNRESET and friends
@@ -242,8 +241,7 @@ void Connection::settle(bool may_submit) {
     parse_backlog();
     if (m_fd < 0) return;
   }
-  const bool done = m_stop_reading || m_peer_eof;
-  if (done && pending() == 0 && m_out_offset == m_out.size()) return close();
+  if (m_stop_reading && pending() == 0 && m_out_offset == m_out.size()) return close();
   update_interest();
 }
 
@@ -296,7 +294,7 @@ void Connection::write_out() {
 void Connection::update_interest() {
   if (m_fd < 0) return;
   std::uint32_t want = 0;
-  const bool can_read = !m_peer_eof && !m_stop_reading && pending() < k_max_pending && m_backlog.empty() &&
+  const bool can_read = !m_stop_reading && pending() < k_max_pending && m_backlog.empty() &&
                         m_out.size() - m_out_offset < k_max_unwritten;
   if (can_read) want |= EPOLLIN;
   if (m_out_offset < m_out.size()) want |= EPOLLOUT;

@@ -55,6 +55,7 @@ inline std::uint16_t tag_seq(std::uint64_t tag) {
 /// An HTTP/1.1 keep-alive connection. Requests may be pipelined (up to k_max_pending unanswered); answers
 /// are written in request order whatever order the model completes them in. A malformed request, oversized
 /// headers or a slow sender gets its error response after the earlier answers, then the connection closes.
+/// When the client closes its side the socket is closed at once, whatever the model still owes it.
 /// The object outlives its socket: the server reuses it for later connections in the same slot.
 class Connection final : public net::IoHandler, public net::TimerHandler {
  public:
@@ -66,8 +67,9 @@ class Connection final : public net::IoHandler, public net::TimerHandler {
   void open(int fd);
   bool is_open() const { return m_fd >= 0; }
   std::uint32_t generation() const { return m_generation & 0xffffff; }
-  /// False once the client has closed its side: nobody will read answers (for --cancel).
-  bool client_waiting() const { return m_fd >= 0 && !m_peer_eof; }
+  /// False once the client has gone: its side was closed (the socket is then closed at once), so nobody will
+  /// read answers (for --cancel).
+  bool client_waiting() const { return m_fd >= 0; }
   /// The model's answer to request `seq`; written as soon as every earlier answer is.
   void on_outcome(std::uint16_t seq, Outcome outcome);
   /// Applies a changed deadline header name.
@@ -117,7 +119,6 @@ class Connection final : public net::IoHandler, public net::TimerHandler {
   std::string m_backlog;         // received bytes not yet parsed (pipeline full)
   std::uint32_t m_interest = 0;
   bool m_in_io = false;
-  bool m_peer_eof = false;
   bool m_stop_reading = false;  // no more requests: close when the answers are written
   bool m_partial = false;
   bool m_timer_armed = false;
