@@ -11,6 +11,8 @@ for tool in jq awk curl; do command -v "$tool" >/dev/null || { echo "$0: $tool i
 # wake-up delay. RT=1 runs lab and generator under SCHED_FIFO (chrt -f 10), NICE=-15 at a higher nice priority (both
 # need root); they use a few % of one core, so this costs the other work little and keeps the verdict VALID.
 RT=${RT:-0}
+# The lab's binary: the same openloop unless LAB_OPENLOOP names another build (to measure one lab against another).
+LAB_OPENLOOP=${LAB_OPENLOOP:-$OPENLOOP}
 NICE=${NICE:-0}
 EXP_DIR=$(mktemp -d "/tmp/openloop-$(basename "$0" .sh).XXXXXX")
 LAB_PID=
@@ -29,7 +31,7 @@ fi
 start_lab() {
   stop_lab
   : >"$EXP_DIR/lab.out"  # now, not in the child after the fork: a stale "listening" line would name the last lab
-  "${PRIO[@]}" "$OPENLOOP" lab --listen 127.0.0.1:0 "$@" >"$EXP_DIR/lab.out" 2>&1 &
+  "${PRIO[@]}" "$LAB_OPENLOOP" lab --listen 127.0.0.1:0 "$@" >"$EXP_DIR/lab.out" 2>&1 &
   LAB_PID=$!
   LAB_T0=$(date +%s%N)
   local port=

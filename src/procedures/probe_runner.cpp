@@ -244,11 +244,14 @@ namespace {
 // Everything classify() needs besides the samples; judges the baseline's SLOs into `run` on the way.
 Result<RunFacts> facts_of(ProbeRun& run, const ProbePlan& plan, const ProbeContext& ctx, bool stopped_early) {
   RunFacts facts;
-  // Send lateness is judged per compared phase (classify): a generator busy opening connections during a
-  // spike does not make the baseline and the observe phase incomparable.
-  results::VerdictBounds no_lateness;
-  no_lateness.lateness_floor_ms = 1e12;
-  const results::Verdict applied = results::judge(run.results, no_lateness);
+  // Drops and the sent share are judged per phase, send lateness per compared phase (classify): a whole-run
+  // average would hide a baseline that missed the plan, and a generator busy opening connections during a
+  // spike does not make the baseline and the observe phase incomparable. The CPU bound is the run's.
+  results::VerdictBounds cpu_only;
+  cpu_only.max_dropped_fraction = 1.0;
+  cpu_only.min_sent_fraction = 0.0;
+  cpu_only.lateness_floor_ms = 1e12;
+  const results::Verdict applied = results::judge(run.results, cpu_only);
   facts.valid = applied.valid;
   facts.reasons = applied.reasons;
   facts.interrupted = run.results.interrupted;
@@ -291,7 +294,8 @@ Result<ProbeRun> run_probe(const engine::RunPlan& run_plan, const ProbePlan& pla
   if (!run.results.verdict.valid && facts.valid) {
     for (const auto& reason : run.results.verdict.reasons) {
       run.outcome.notes.push_back("the run as a whole is INVALID (" + reason +
-                                  "); the probe checks send lateness only in the phases it compares");
+                                  "); the probe judges drops and the sent share per phase and send "
+                                  "lateness per compared phase");
     }
   }
   return run;

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "core/units.h"
+#include "results/verdict.h"
 
 namespace openloop::procedures {
 namespace {
@@ -64,13 +65,37 @@ bool covers(const std::vector<Sample>& samples, Nanos end) {
   return !samples.empty() && samples.back().start_s + samples.back().length_s >= to_seconds(end) - k_eps_s;
 }
 
+// The run verdict's drop and sent bounds, per phase that ran: a plan applied in the whole run on average may
+// still have missed it in the one phase the verdict rests on. Only the phase's own intervals count.
+void plan_applied_per_phase(const std::vector<PhaseRow>& rows, std::vector<std::string>& why) {
+  const results::VerdictBounds bounds;
+  for (const PhaseRow& row : rows) {
+    const Stats& s = row.stats;
+    if (row.skipped || s.intended == 0) continue;
+    if (s.dropped_fraction > bounds.max_dropped_fraction) {
+      why.push_back(fmt::format(
+          "the generator did not apply the plan during {}: it dropped {:.2f}% of the intended "
+          "requests (bound {:.0f}%): the connection pool was full (raise --max-connections or use "
+          "--on-saturation queue)",
+          row.phase.name(), 100 * s.dropped_fraction, 100 * bounds.max_dropped_fraction));
+    } else if (s.sent_fraction < bounds.min_sent_fraction) {  // drops alone lower the sent share too
+      why.push_back(
+          fmt::format("the generator did not apply the plan during {}: it sent {:.2f}% of the intended "
+                      "requests (bound {:.0f}%)",
+                      row.phase.name(), 100 * s.sent_fraction, 100 * bounds.min_sent_fraction));
+    }
+  }
+}
+
 std::vector<std::string> inconclusive_reasons(const ProbePlan& plan, const std::vector<Sample>& samples,
-                                              const RunFacts& facts, const BaselineJudgement& baseline) {
+                                              const RunFacts& facts, const ProbeOutcome& out) {
   std::vector<std::string> why;
   if (facts.interrupted && !covers(samples, plan.phase(Phase::Kind::observe).end())) {
     why.push_back("the probe was interrupted before the observe phase ended");
   }
+  plan_applied_per_phase(out.phases, why);
   for (const auto& r : facts.reasons) why.push_back("the generator did not apply the plan: " + r);
+  const BaselineJudgement& baseline = out.baseline;
   for (const auto& p : baseline.problems) why.push_back("the baseline was not steady: " + p);
   for (const auto& f : facts.baseline_slo_failures) why.push_back("the baseline missed an SLO: " + f);
   return why;
@@ -267,8 +292,8 @@ void conclude_not_recovered_at_base(const ProbePlan& plan, const std::vector<Sam
 // any such shift; otherwise it is INCONCLUSIVE.
 void weigh_lateness(const ProbePlan& plan, const std::vector<Sample>& samples, const RunFacts& facts,
                     ProbeOutcome& out) {
-  const Lateness late = lateness_of(plan, samples);
-  if (late.problems.empty()) return;
+  const Lateness late = lateness_of(out.phases);
+  if (late.over_bound.empty()) return;
   if (auto why = lateness_decides(plan, samples, out, late, facts.timeout_s)) {
     out.notes.push_back("without the generator's lateness the verdict would read: " + out.sentence);
     out.verdict = ProbeVerdict::inconclusive;
@@ -277,12 +302,7 @@ void weigh_lateness(const ProbePlan& plan, const std::vector<Sample>& samples, c
     out.recovered_rate.reset();
     return;
   }
-  std::string problems;
-  for (const auto& p : late.problems) problems += (problems.empty() ? "" : "; ") + p;
-  out.notes.push_back(
-      fmt::format("the generator sent late ({}); the verdict holds for any shift of response times "
-                  "within ±{}",
-                  problems, ms(late.worst_p99_ns)));
+  out.notes.push_back(lateness_note(plan, samples, out, late));
 }
 
 }  // namespace
@@ -321,7 +341,7 @@ ProbeOutcome classify(const ProbePlan& plan, const std::vector<Sample>& samples,
   out.phases = phase_rows(plan, samples, facts);
   out.baseline = judge_baseline(span_of(samples, baseline_phase.start, baseline_phase.end()));
   const Stats& base = out.baseline.stats;
-  if (const auto why = inconclusive_reasons(plan, samples, facts, out.baseline); !why.empty()) {
+  if (const auto why = inconclusive_reasons(plan, samples, facts, out); !why.empty()) {
     out.verdict = ProbeVerdict::inconclusive;
     out.sentence = "INCONCLUSIVE: " + why.front();
     for (std::size_t i = 1; i < why.size(); ++i) out.sentence += "; " + why[i];

@@ -28,8 +28,8 @@ struct LabSample {
 
 /// What else is known about the run besides its intervals.
 struct RunFacts {
-  /// Did the generator apply the plan? Drops, sent share, CPU: results::judge without its whole-run
-  /// send-lateness bound; send lateness is weighed per compared phase by classify() instead.
+  /// Did the generator apply the plan, as far as the whole run tells: its CPU (results::judge with only that
+  /// bound). classify() judges drops and the sent share per phase, and send lateness per compared phase.
   bool valid = true;
   std::vector<std::string> reasons;  ///< why not
   bool interrupted = false;          ///< stopped by the user (not by the probe itself)
@@ -76,11 +76,12 @@ std::optional<WindowJudgement> first_recovered(const std::vector<Sample>& sample
                                                Nanos window, const Stats& baseline, double base_rate,
                                                const RecoveryCriteria& c);
 
-/// Classifies one run. INCONCLUSIVE when the generator did not apply the plan, the run was interrupted before
-/// the observe phase ended, the baseline was not steady or missed an SLO, or the generator's send lateness in
-/// a compared phase could have decided the verdict (probe_lateness.h); otherwise RECOVERED (first healthy
-/// window in observe), RECOVERED-AT-LOWER-LOAD (first healthy window in a descending step) or METASTABLE
-/// (none), with signals.
+/// Classifies one run. INCONCLUSIVE, naming every reason, when the run was interrupted before the observe
+/// phase ended; the generator dropped over 1 % or sent under 99 % of the intended requests in any phase that
+/// ran (named), or `facts` says it did not apply the plan; the baseline was not steady or missed an SLO; or
+/// the generator's send lateness in a compared phase could have decided the verdict (probe_lateness.h).
+/// Otherwise RECOVERED (first healthy window in observe), RECOVERED-AT-LOWER-LOAD (first healthy window in a
+/// descending step) or METASTABLE (none), with signals.
 ProbeOutcome classify(const ProbePlan& plan, const std::vector<Sample>& samples, const RunFacts& facts);
 
 }  // namespace openloop::procedures

@@ -115,6 +115,7 @@ Stats stats_of(std::span<const Sample> samples) {
   st.timeout_fraction = ratio(static_cast<double>(c.timeouts), intended);
   st.not_ok_fraction = ratio(intended - static_cast<double>(c.ok), intended);
   st.dropped_fraction = ratio(static_cast<double>(c.dropped), intended);
+  st.sent_fraction = c.intended > 0 ? ratio(static_cast<double>(c.sent), intended) : 1.0;
   st.amplification = c.sent > 0 ? attempts / static_cast<double>(c.sent) : 1.0;
   return st;
 }
@@ -133,6 +134,7 @@ nlohmann::json Stats::to_json() const {
           {"timeout_fraction", timeout_fraction},
           {"not_ok_fraction", not_ok_fraction},
           {"dropped_fraction", dropped_fraction},
+          {"sent_fraction", sent_fraction},
           {"amplification", amplification},
           {"send_lateness_p99_ms", static_cast<double>(lateness_p99_ns) / 1e6}};
 }

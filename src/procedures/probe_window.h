@@ -48,6 +48,7 @@ struct Stats {
   double in_flight = 0;  ///< Little's law: offered × mean response time (requests in the system)
   double timeout_fraction = 0, not_ok_fraction = 0;  ///< timeouts; everything but ok
   double dropped_fraction = 0;
+  double sent_fraction = 1;  ///< logical requests sent / intended (1 when none was intended)
   /// Attempts / logical requests sent (1 without retries or when nothing was sent).
   double amplification = 1;
   std::int64_t lateness_p99_ns = 0;  ///< the generator's send lateness, p99
