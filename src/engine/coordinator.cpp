@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 
 #include "engine/worker.h"
+#include "net/descriptors.h"
 #include "net/transport.h"
 #include "results/aggregator.h"
 #include "results/verdict.h"
@@ -138,6 +139,12 @@ results::RunResults finish(PlanRun& p, const std::atomic<int>& stop, SteadyTime 
 
 Result<std::vector<results::RunResults>> run_all(const std::vector<RunPlan>& plans, std::atomic<int>& stop,
                                                  const MultiProgressFn& progress) {
+  // Size the descriptor table for every connection the plans may open, before the run (growing it later would
+  // stall the loop that opens the connection).
+  std::uint64_t descriptors = 64;
+  for (const auto& plan : plans)
+    descriptors += std::max({plan.max_connections, plan.max_sessions, plan.users});
+  net::reserve_descriptor_table(descriptors);
   // Start a little in the future so every worker is ready before the first intended time.
   const SteadyTime start = SteadyClock::now() + std::chrono::milliseconds(20);
   const double start_unix_s =
