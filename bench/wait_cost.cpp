@@ -3,8 +3,8 @@
 // default comes from the first figure (EventLoop::timed_wait_cost). Prints one line per kind of wait.
 // Usage: wait_cost [WAITS]   (default 20000 of each)
 #include <sys/eventfd.h>
-#include <sys/resource.h>
 #include <unistd.h>
+#include <ctime>
 
 #include <atomic>
 #include <chrono>
@@ -22,10 +22,9 @@ using openloop::SteadyTime;
 using openloop::net::EventLoop;
 
 double thread_cpu_us() {
-  rusage ru{};
-  getrusage(RUSAGE_THREAD, &ru);
-  return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e6 +
-         static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e6 + static_cast<double>(ts.tv_nsec) / 1e3;
 }
 
 struct Counter : openloop::net::IoHandler {

@@ -31,6 +31,14 @@ double thread_cpu_seconds() {
 }
 }  // namespace
 
+Nanos auto_spin_below() {
+  static const Nanos measured = [] {
+    auto loop = net::EventLoop::create();
+    return loop ? std::min<Nanos>(loop->timed_wait_cost(), k_max_auto_spin) : Nanos(0);
+  }();
+  return measured;
+}
+
 Worker::Worker(const RunPlan& plan, unsigned index, SSL_CTX* tls, const std::atomic<int>& stop,
                SteadyTime start)
     : m_plan(plan),
@@ -73,12 +81,7 @@ Result<void> Worker::init() {
   m_loop.emplace(OPENLOOP_TRY(net::EventLoop::create()));
   // Sleeping until a deadline costs CPU (a kernel timer, two context switches): measured once per process,
   // that cost is the wait below which polling through is no dearer than sleeping, and far more punctual.
-  if (m_plan.spin_below) {
-    m_spin_below = *m_plan.spin_below;
-  } else {
-    static const Nanos measured = std::min<Nanos>(m_loop->timed_wait_cost(), k_max_auto_spin);
-    m_spin_below = measured;
-  }
+  m_spin_below = m_plan.spin_below ? *m_plan.spin_below : auto_spin_below();
   m_report.spin_below = m_spin_below;
   std::uint64_t slots = 0;
   switch (m_plan.model) {

@@ -43,6 +43,11 @@ struct WorkerReport {
   std::vector<workload::KeyTracker> keys;
 };
 
+/// What a timed wait costs on this machine (net::EventLoop::timed_wait_cost on a loop of its own, capped at
+/// 30 µs), measured on the first call and remembered: the --spin-below default. Call before the run starts
+/// (it takes a few ms).
+Nanos auto_spin_below();
+
 /// Runs one shard of the plan on the calling thread. The coordinator reads results only through
 /// take_intervals() (locked, once per interval) and report() after the thread has ended (invariant 5).
 ///
