@@ -5,16 +5,9 @@ source "${OPENLOOP_E2E_LIB:-$(dirname "$0")/../lib.sh}"
 start_lab --workers 2 --service 10ms --queue lifo --queue-limit 50 --shed-at 20
 cd "$E2E_TMP"
 
-probe() {  # probe ARGS...: one retry when the generator lagged or the short baseline was unsteady
-  local attempt code
-  for attempt in 1 2; do
-    code=0
-    "$OPENLOOP" probe metastable "$LAB_URL/" --base 20/s --baseline-for 3s --observe-for 5s --window 2s --warmup 1s \
-      --timeout 2s --threads 1 --json p.json -q "$@" >p.txt 2>p.err || code=$?
-    [[ $code == 3 ]] && grep -qE 'generator|baseline was not steady' p.txt && continue
-    return "$code"
-  done
-  return "$code"
+probe() {  # probe ARGS...: the short probe these checks share
+  probe_metastable "$LAB_URL/" --base 20/s --baseline-for 3s --observe-for 5s --window 2s --warmup 1s --timeout 2s \
+    --threads 1 --json p.json -q "$@"
 }
 
 code=0

@@ -6,14 +6,8 @@ source "${OPENLOOP_E2E_LIB:-$(dirname "$0")/../lib.sh}"
 start_lab --workers 1 --service 25ms
 cd "$E2E_TMP"
 code=0
-for attempt in 1 2; do
-  code=0
-  "$OPENLOOP" probe metastable "$LAB_URL/" --base 20/s --trigger load:120/s --trigger-for 3s --baseline-for 4s \
-    --observe-for 6s --window 3s --warmup 1s --timeout 30s --threads 1 --lab-control "$LAB_URL/_lab/config" \
-    --json p.json -q >p.txt 2>p.err || code=$?
-  [[ $code == 3 ]] && grep -qE 'generator|baseline was not steady' p.txt && { echo "inconclusive on a loaded machine (attempt $attempt), retrying"; continue; }
-  break
-done
+probe_metastable "$LAB_URL/" --base 20/s --trigger load:120/s --trigger-for 3s --baseline-for 4s --observe-for 6s \
+  --window 3s --warmup 1s --timeout 30s --threads 1 --lab-control "$LAB_URL/_lab/config" --json p.json -q || code=$?
 cat p.txt
 [[ $code == 1 ]] || fail "probe exit $code (expected 1, METASTABLE): $(cat p.err)"
 [[ $(json p.json .verdict) == METASTABLE ]] || fail "verdict $(json p.json .verdict)"

@@ -5,22 +5,9 @@ source "${OPENLOOP_E2E_LIB:-$(dirname "$0")/../lib.sh}"
 start_lab --workers 1 --service 25ms --queue lifo --queue-limit 50 --shed-at 20
 cd "$E2E_TMP"
 
-# probe: runs the short probe; on a loaded machine the generator may send late or a 4-s baseline may be unsteady
-# (INCONCLUSIVE, exit 3): one retry.
-probe() {
-  local attempt code
-  for attempt in 1 2; do
-    code=0
-    "$OPENLOOP" probe metastable "$LAB_URL/" --base 20/s --trigger load:120/s --trigger-for 3s --baseline-for 4s \
-      --observe-for 8s --window 3s --warmup 1s --timeout 2s --threads 1 --json p.json --html p.html -q >p.txt 2>p.err ||
-      code=$?
-    [[ $code == 3 ]] && grep -qE 'generator|baseline was not steady' p.txt && { echo "inconclusive on a loaded machine (attempt $attempt), retrying"; continue; }
-    return "$code"
-  done
-  return "$code"
-}
 code=0
-probe || code=$?
+probe_metastable "$LAB_URL/" --base 20/s --trigger load:120/s --trigger-for 3s --baseline-for 4s --observe-for 8s \
+  --window 3s --warmup 1s --timeout 2s --threads 1 --json p.json --html p.html -q || code=$?
 cat p.txt
 [[ $code == 0 ]] || fail "probe exit $code (expected 0, RECOVERED): $(cat p.err)"
 [[ $(json p.json .schema) == openloop.probe/1 ]] || fail "schema"
