@@ -1,6 +1,5 @@
 // `openloop probe metastable`: push past the knee, come back to the base load, and say whether the system
 // recovered.
-#include <unistd.h>
 
 #include <atomic>
 #include <cstdio>
@@ -142,11 +141,7 @@ Result<Setup> prepare(RunOptions o, const ProbeFlags& f) {
 }
 
 void stamp_environment(results::RunResults& r) {
-  char name[256] = {};
-  gethostname(name, sizeof name - 1);
-  r.info.environment = {{"host", std::string(name)},
-                        {"cores", std::thread::hardware_concurrency()},
-                        {"openloop_version", OPENLOOP_VERSION}};
+  r.info.environment = run_environment();
 }
 
 Result<void> write_outputs(const RunOptions& o, const procedures::ProbeReport& report) {

@@ -6,7 +6,6 @@
 #include <thread>
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include "cli/command.h"
 #include "cli/run_options.h"
@@ -283,14 +282,6 @@ void announce(const Prepared& p) {
       s.refine ? fmt::format("; then refine to ±{:.1f}%", 100 * s.tolerance) : "");
 }
 
-nlohmann::json environment() {
-  char name[256] = {};
-  gethostname(name, sizeof name - 1);
-  return {{"host", std::string(name)},
-          {"cores", std::thread::hardware_concurrency()},
-          {"openloop_version", OPENLOOP_VERSION}};
-}
-
 Result<void> write_outputs(const RampFlags& f, const procedures::RampOutcome& o, const RampSettings& s) {
   if (!f.run.json.empty()) {
     nlohmann::json j = procedures::ramp_to_json(o, s);
@@ -347,7 +338,7 @@ int ramp_command(RampFlags& f) {
     fmt::print(stderr, "openloop ramp: {}\n", outcome.error().message);
     return static_cast<int>(outcome.error().code);
   }
-  for (auto& r : outcome->runs) r.info.environment = environment();
+  for (auto& r : outcome->runs) r.info.environment = run_environment();
   std::fputs(procedures::render_ramp_summary(*outcome, s).c_str(), stdout);
   std::fflush(stdout);
   if (auto written = write_outputs(f, *outcome, s); !written) {

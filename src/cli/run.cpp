@@ -62,14 +62,7 @@ Result<results::RunResults> run_with_live_view(const engine::RunPlan& plan, cons
 // returns, so start = now − wall + warm-up (unless the engine already set it).
 void stamp_context(results::RunResults& r, const engine::RunPlan& plan,
                    std::chrono::system_clock::time_point ended) {
-  r.info.environment = {{"host",
-                         [] {
-                           char name[256] = {};
-                           gethostname(name, sizeof name - 1);
-                           return std::string(name);
-                         }()},
-                        {"cores", std::thread::hardware_concurrency()},
-                        {"openloop_version", OPENLOOP_VERSION}};
+  r.info.environment = run_environment();
   if (r.info.start_unix_s == 0) {
     const double ended_s = std::chrono::duration<double>(ended.time_since_epoch()).count();
     r.info.start_unix_s = ended_s - r.generator.wall_seconds + to_seconds(plan.warmup);

@@ -2,6 +2,7 @@
 #include "cli/run_options.h"
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -305,6 +306,14 @@ Result<void> check_outputs(const RunOptions& o) {
 }
 
 }  // namespace
+
+nlohmann::json run_environment() {
+  char name[256] = {};
+  gethostname(name, sizeof name - 1);
+  return {{"host", std::string(name)},
+          {"cores", std::thread::hardware_concurrency()},
+          {"openloop_version", OPENLOOP_VERSION}};
+}
 
 std::uint64_t raise_fd_limit() {
   rlimit rl{};

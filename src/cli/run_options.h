@@ -59,6 +59,9 @@ void add_output_options(CLI::App& sub, RunOptions& o);
 /// --spin-below: "auto" (nullopt: measure the cost of a timed wait) or a duration up to 10ms.
 Result<std::optional<Nanos>> parse_spin_below(const std::string& text);
 
+/// The results' `environment`: host name, cores and openloop version.
+nlohmann::json run_environment();
+
 /// Validates and resolves everything (DNS once); errors name the flag, the value and what is accepted.
 Result<engine::RunPlan> build_plan(const RunOptions& o);
 

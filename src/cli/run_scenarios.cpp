@@ -6,7 +6,6 @@
 #include <thread>
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include "cli/run_options.h"
 #include "cli/signal_watcher.h"
@@ -34,14 +33,6 @@ Result<void> refuse_workload_flags(const RunOptions& o) {
   if (flag == nullptr) return {};
   return usage_error(fmt::format(
       "{}: the workload comes from the plan file {}; set it there (see docs/scenarios.md)", flag, o.url));
-}
-
-nlohmann::json environment() {
-  char name[256] = {};
-  gethostname(name, sizeof name - 1);
-  return {{"host", std::string(name)},
-          {"cores", std::thread::hardware_concurrency()},
-          {"openloop_version", OPENLOOP_VERSION}};
 }
 
 }  // namespace
@@ -116,10 +107,10 @@ int run_plan_file(const RunOptions& o) {
     const auto& p = (*prepared)[i];
     if (slo_abort) slo_abort->mark((*ran)[i], stop.load());
     parts.push_back({p.scenario, to_seconds(p.start_offset + p.warmup), std::move((*ran)[i])});
-    parts.back().results.info.environment = environment();
+    parts.back().results.info.environment = run_environment();
   }
   results::RunResults all = parts.size() == 1 ? parts.front().results : results::combine_scenarios(parts);
-  all.info.environment = environment();
+  all.info.environment = run_environment();
   if (slo_abort) slo_abort->mark(all, stop.load());
   // SLOs are judged on the scenarios together: a request's SLO on that request across every scenario sending
   // it.
