@@ -105,6 +105,17 @@ assert_cmp() {
     exit ok ? 0 : 1 }' || fail "$4 (got $1, expected $2 $3)"
 }
 
+# expect_usage MESSAGE ARGS...: `openloop run ARGS` must exit 2 (bad usage, nothing sent) with MESSAGE in its output.
+expect_usage() {
+  local want=$1; shift
+  set +e
+  "$OPENLOOP" run "$@" >"$E2E_TMP/out.txt" 2>&1
+  local code=$?
+  set -e
+  [[ $code == 2 ]] || fail "'$*' exit $code, expected 2"
+  grep -qF -- "$want" "$E2E_TMP/out.txt" || fail "'$*' message lacks '$want': $(cat "$E2E_TMP/out.txt")"
+}
+
 # assert_conserved FILE: intended = completed + timeouts + errors + dropped + unfinished, in total and per interval.
 assert_conserved() {
   local bad

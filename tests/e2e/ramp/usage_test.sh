@@ -1,7 +1,7 @@
 # Bad ramp flags exit 2 with the flag named, before anything is sent.
 source "$OPENLOOP_E2E_LIB"
 url=http://127.0.0.1:9/
-expect_usage() {
+expect_ramp_usage() {
   local want=$1
   shift
   local code=0
@@ -9,13 +9,13 @@ expect_usage() {
   [[ $code == 2 ]] || fail "ramp $*: exit $code, expected 2"
   grep -q -- "$want" "$E2E_TMP/err" || fail "ramp $*: message should name $want: $(cat "$E2E_TMP/err")"
 }
-expect_usage --hold --from 100/s --hold 1s
-expect_usage --step-mult --from 100/s --step-mult 1.25 --step-add 10/s
-expect_usage --step-mult --from 100/s --step-mult 0.9
-expect_usage --deadline --from 100/s --deadline 2s --timeout 1s
-expect_usage --to --from 100/s --to 50/s
-expect_usage --tol --from 100/s --refine --tol 80%
-expect_usage --stop-at --from 100/s --stop-at knee
-expect_usage per-request --from 100/s --slo 'GET /:p99<=1s'
-expect_usage --from --from 0/s
+expect_ramp_usage --hold --from 100/s --hold 1s
+expect_ramp_usage --step-mult --from 100/s --step-mult 1.25 --step-add 10/s
+expect_ramp_usage --step-mult --from 100/s --step-mult 0.9
+expect_ramp_usage --deadline --from 100/s --deadline 2s --timeout 1s
+expect_ramp_usage --to --from 100/s --to 50/s
+expect_ramp_usage --tol --from 100/s --refine --tol 80%
+expect_ramp_usage --stop-at --from 100/s --stop-at knee
+expect_ramp_usage per-request --from 100/s --slo 'GET /:p99<=1s'
+expect_ramp_usage --from --from 0/s
 pass "bad flags exit 2 naming the flag"

@@ -1,14 +1,5 @@
 # Bad flags: exit 2, a message naming the flag, the value and what is accepted; nothing is sent.
 source "$OPENLOOP_E2E_LIB"
-expect_usage() {
-  local want=$1; shift
-  set +e
-  "$OPENLOOP" run "$@" >"$E2E_TMP/out.txt" 2>&1
-  local code=$?
-  set -e
-  [[ $code == 2 ]] || fail "'$*' exit $code, expected 2"
-  grep -qF -- "$want" "$E2E_TMP/out.txt" || fail "'$*' message lacks '$want': $(cat "$E2E_TMP/out.txt")"
-}
 expect_usage '--rate: "abc" is not a rate; use e.g. 500/s, 30000/m' http://127.0.0.1:9/ --rate abc
 expect_usage '--duration: "10" is not a duration' http://127.0.0.1:9/ --rate 10 --duration 10
 expect_usage '--arrival' http://127.0.0.1:9/ --rate 10 --arrival bursty

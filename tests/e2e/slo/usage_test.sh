@@ -1,15 +1,6 @@
 # Bad SLOs exit 2 before anything is sent, quoting the SLO and listing what is accepted; so does an SLO naming a
 # request the plan does not have, and --abort-on-slo without an SLO.
 source "$(dirname "$0")/lib.sh"
-expect_usage() {
-  local want=$1; shift
-  set +e
-  "$OPENLOOP" run "$@" >"$E2E_TMP/out.txt" 2>&1
-  local code=$?
-  set -e
-  [[ $code == 2 ]] || fail "'$*' exit $code, expected 2"
-  grep -qF -- "$want" "$E2E_TMP/out.txt" || fail "'$*' message lacks '$want': $(cat "$E2E_TMP/out.txt")"
-}
 url=http://127.0.0.1:9/
 expect_usage '--slo "p99=200ms": no comparison' $url --rate 10 --slo 'p99=200ms'
 expect_usage 'accepted: p99<=200ms' $url --rate 10 --slo 'latency<1s'
