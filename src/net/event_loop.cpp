@@ -128,11 +128,14 @@ int EventLoop::wait(SteadyTime deadline, SteadyTime now) {
   return epoll_wait(m_epfd, m_events.data(), max, -1);
 }
 
+void EventLoop::set_timer_slack() {
+  if (m_slack_set) return;
+  prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+  m_slack_set = true;
+}
+
 int EventLoop::poll(SteadyTime deadline) {
-  if (!m_slack_set) {
-    prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
-    m_slack_set = true;
-  }
+  set_timer_slack();
   const int n = wait(deadline, SteadyClock::now());
   if (n < 0) return -1;
   int dispatched = 0;
@@ -148,6 +151,17 @@ int EventLoop::poll(SteadyTime deadline) {
     ++dispatched;
   }
   return dispatched;
+}
+
+int EventLoop::poll_after(SteadyTime t) {
+  set_timer_slack();
+  if (t > SteadyClock::now()) {
+    // SteadyClock is CLOCK_MONOTONIC (see wait()); an absolute sleep is not lengthened by a signal's EINTR.
+    const timespec until = to_timespec(t.time_since_epoch());
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, nullptr) == EINTR) {
+    }
+  }
+  return poll(SteadyTime{});
 }
 
 Nanos EventLoop::timed_wait_cost() {

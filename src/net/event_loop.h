@@ -51,6 +51,9 @@ class EventLoop {
   /// Waits for readiness until the absolute `deadline` (steady clock) and dispatches handlers.
   /// A deadline in the past polls without blocking. Returns the number of handlers called, or -1 on EINTR.
   int poll(SteadyTime deadline);
+  /// Sleeps until `t` whatever becomes ready meanwhile (no descriptor can wake it; wake() cannot either),
+  /// then dispatches what is ready without blocking. Returns as poll() does.
+  int poll_after(SteadyTime t);
 
   /// Makes a poll() in progress on another thread return early. Async-signal-safe.
   void wake();
@@ -69,6 +72,7 @@ class EventLoop {
   int wait(SteadyTime deadline, SteadyTime now);
   int m_epfd = -1;
   int m_wakefd = -1;
+  void set_timer_slack();
   int m_timerfd = -1;                      // −1: epoll_pwait2 keeps the deadline
   SteadyTime m_armed = SteadyTime::max();  // the timerfd's current expiry (max: disarmed)
   bool m_slack_set = false;

@@ -3,6 +3,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 
 #include <arpa/inet.h>
 #include <fmt/format.h>
@@ -32,12 +33,42 @@ bool is_ip_literal(const std::string& host) {
   return inet_pton(AF_INET, host.c_str(), &a4) == 1 || inet_pton(AF_INET6, host.c_str(), &a6) == 1;
 }
 
+// recv, or with receive stamps on, recvmsg keeping the kernel's SCM_TIMESTAMPNS (the time the last segment
+// read arrived; TCP gives it for each read that returns data).
+ssize_t receive(detail::SocketState& s, char* buf, std::size_t len) {
+  if (!s.stamp_rx) return ::recv(s.fd, buf, len, 0);
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(timespec))];
+  iovec iov{buf, len};
+  msghdr msg{};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control;
+  msg.msg_controllen = sizeof control;
+  const ssize_t n = ::recvmsg(s.fd, &msg, 0);
+  if (n <= 0) return n;
+  s.rx_stamp_ns = 0;
+  for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c)) {
+    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
+      timespec ts{};
+      std::memcpy(&ts, CMSG_DATA(c), sizeof ts);
+      s.rx_stamp_ns = ts.tv_sec * 1'000'000'000LL + ts.tv_nsec;
+    }
+  }
+  return n;
+}
+
+void enable_stamps(const detail::SocketState& s) {
+  if (!s.stamp_rx) return;
+  const int one = 1;
+  setsockopt(s.fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one);  // without it reads fall back to now
+}
+
 // --- A socket BIO over recv/send: MSG_NOSIGNAL so a reset peer never kills the process with SIGPIPE. ---
 int bio_read(BIO* bio, char* buf, std::size_t len, std::size_t* done) {
   auto* s = static_cast<detail::SocketState*>(BIO_get_data(bio));
   BIO_clear_retry_flags(bio);
   for (;;) {
-    const ssize_t n = ::recv(s->fd, buf, len, 0);
+    const ssize_t n = receive(*s, buf, len);
     if (n > 0) {
       *done = static_cast<std::size_t>(n);
       return 1;
@@ -196,6 +227,17 @@ void Transport::reset_errors() {
   m_eof_error = false;
   m_sock.eof = false;
   m_sock.err = 0;
+  m_sock.rx_stamp_ns = 0;
+}
+
+SteadyTime Transport::received_at(SteadyTime now) const {
+  if (m_sock.rx_stamp_ns == 0) return now;
+  // The stamp is on the wall clock: its distance from the wall clock's now is its distance from `now`.
+  timespec wall{};
+  clock_gettime(CLOCK_REALTIME, &wall);
+  const std::int64_t age = wall.tv_sec * 1'000'000'000LL + wall.tv_nsec - m_sock.rx_stamp_ns;
+  if (age <= 0 || age > 1'000'000'000LL) return now;
+  return now - Nanos(age);
 }
 
 void Transport::attach_plain(int fd) {
@@ -203,6 +245,7 @@ void Transport::attach_plain(int fd) {
   reset_errors();
   m_sock.fd = fd;
   m_tls = false;
+  enable_stamps(m_sock);
 }
 
 bool Transport::attach_tls(int fd, SSL_CTX* ctx, const std::string& host) {
@@ -210,6 +253,7 @@ bool Transport::attach_tls(int fd, SSL_CTX* ctx, const std::string& host) {
   reset_errors();
   m_sock.fd = fd;
   m_tls = true;
+  enable_stamps(m_sock);
   m_handshake_done = false;
   m_fatal = false;
   ERR_clear_error();
@@ -311,7 +355,7 @@ IoResult Transport::read(char* buf, std::size_t cap) {
     return tls_failure(Op::read, 0);
   }
   for (;;) {
-    const ssize_t n = ::recv(m_sock.fd, buf, cap, 0);
+    const ssize_t n = receive(m_sock, buf, cap);
     if (n > 0) return {IoStatus::ok, static_cast<std::size_t>(n)};
     if (n == 0) return {IoStatus::closed};
     if (errno == EINTR) continue;

@@ -9,6 +9,7 @@
 #include <openssl/ssl.h>
 
 #include "core/error.h"
+#include "core/time.h"
 #include "net/resolver.h"
 
 namespace openloop::net {
@@ -62,8 +63,10 @@ namespace detail {
 /// Socket state shared with the TLS layer's custom BIO (which sends with MSG_NOSIGNAL: no SIGPIPE ever).
 struct SocketState {
   int fd = -1;
-  bool eof = false;  ///< the peer's FIN was read
-  int err = 0;       ///< errno of the last failed recv/send
+  bool eof = false;              ///< the peer's FIN was read
+  int err = 0;                   ///< errno of the last failed recv/send
+  bool stamp_rx = false;         ///< ask the kernel for receive timestamps (SO_TIMESTAMPNS)
+  std::int64_t rx_stamp_ns = 0;  ///< CLOCK_REALTIME stamp of the last bytes received; 0 = none
 };
 }  // namespace detail
 
@@ -92,6 +95,13 @@ class Transport {
   /// Writes up to len bytes; ok with the bytes written (may be partial); want_read / want_write; error
   /// (EPIPE, ECONNRESET, ...). After want_*, retry with the same unwritten bytes.
   IoResult write(const char* buf, std::size_t len);
+  /// With on, every later attach asks the kernel to time-stamp received data (SO_TIMESTAMPNS), so
+  /// received_at() can tell when bytes arrived however late they are read.
+  void stamp_receipts(bool on) { m_sock.stamp_rx = on; }
+  /// When the kernel received the bytes of the last successful read, on the steady clock; `now` when not
+  /// stamped (stamp_receipts off, no stamp given, or one more than a second old: the wall clock stepped).
+  /// Never later than `now`.
+  SteadyTime received_at(SteadyTime now) const;
   /// Closes the fd, first sending TLS close_notify if the session is healthy (never blocks). Safe to call
   /// twice. The last error stays readable until the next attach.
   void close();

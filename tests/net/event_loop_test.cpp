@@ -49,6 +49,28 @@ TEST(EventLoop, WakeFromAnotherThreadEndsAnIndefiniteWait) {
   t.join();
 }
 
+TEST(EventLoop, PollAfterSleepsThroughReadinessThenDispatchesIt) {
+  auto loop = EventLoop::create();
+  ASSERT_TRUE(loop);
+  int p[2];
+  ASSERT_EQ(pipe(p), 0);
+  Reader r(p[0]);
+  ASSERT_TRUE(loop->add(p[0], EPOLLIN, &r));
+  ASSERT_EQ(::write(p[1], "x", 1), 1);  // ready before the sleep starts
+  const SteadyTime until = SteadyClock::now() + 20ms;
+  EXPECT_EQ(loop->poll_after(until), 1);
+  EXPECT_GE(SteadyClock::now(), until);
+  EXPECT_EQ(r.calls, 1);
+  // A time already past does not sleep at all.
+  ASSERT_EQ(::write(p[1], "x", 1), 1);
+  const SteadyTime start = SteadyClock::now();
+  EXPECT_EQ(loop->poll_after(start - 1ms), 1);
+  EXPECT_LT(SteadyClock::now() - start, 1s);
+  loop->remove(p[0]);
+  ::close(p[0]);
+  ::close(p[1]);
+}
+
 // Both ways of keeping a deadline: epoll_pwait2 and, where the kernel lacks it, a timerfd.
 class EventLoopWait : public ::testing::TestWithParam<WaitMode> {};
 
