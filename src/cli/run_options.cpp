@@ -69,6 +69,12 @@ void add_client_options(CLI::App& sub, RunOptions& o) {
                  "Poll without sleeping through waits shorter than D, e.g. 20us; auto: what one timed sleep "
                  "costs in CPU on this machine, measured at start (0: always sleep)")
       ->capture_default_str();
+  sub.add_option(
+         "--coalesce", o.coalesce,
+         "Open model: wake at most once per D, e.g. 100us, sending every arrival due by then (up to D "
+         "late, measured) and timing responses by the kernel's receive stamps; cuts CPU per request "
+         "(0: wake for each arrival and response)")
+      ->capture_default_str();
   sub.add_option("--timeout", o.timeout, "Client deadline per request, from its intended time")
       ->capture_default_str();
   sub.add_option("--success", o.success, "Statuses that count as success, e.g. 200-299")
@@ -131,6 +137,15 @@ Result<std::optional<Nanos>> parse_spin_below(const std::string& text) {
         fmt::format("--spin-below: \"{}\" is more than 10ms; use auto, 0 or a wait such as 20us", text));
   }
   return std::optional<Nanos>(d);
+}
+
+Result<Nanos> parse_coalesce(const std::string& text) {
+  const Nanos d = OPENLOOP_TRY(parse_duration(text, "--coalesce"));
+  if (d > std::chrono::milliseconds(100)) {
+    return usage_error(
+        fmt::format("--coalesce: \"{}\" is more than 100ms; use 0 (off) or a window such as 100us", text));
+  }
+  return d;
 }
 
 namespace {
@@ -239,6 +254,13 @@ Result<void> build_workload(const RunOptions& o, engine::RunPlan& plan) {
 
 Result<void> build_client(const RunOptions& o, engine::RunPlan& plan) {
   plan.spin_below = OPENLOOP_TRY(parse_spin_below(o.spin_below));
+  plan.coalesce = OPENLOOP_TRY(parse_coalesce(o.coalesce));
+  if (plan.coalesce.count() > 0 && plan.model != engine::Model::open) {
+    return usage_error(
+        fmt::format("--coalesce: applies to the open model (--rate or --stages); a {} run sends "
+                    "on responses, which it must not sleep through",
+                    engine::to_string(plan.model)));
+  }
   plan.timeout = OPENLOOP_TRY(parse_duration(o.timeout, "--timeout"));
   if (plan.timeout.count() == 0) return usage_error("--timeout: must be greater than 0, e.g. 5s");
   plan.retry = OPENLOOP_TRY(engine::parse_retry_policy(o.retry, plan.timeout));

@@ -27,6 +27,7 @@ struct RunOptions {
   std::uint64_t max_connections = 0;
   std::string on_saturation = "drop";
   std::string spin_below = "auto";
+  std::string coalesce = "0";
   std::string method = "GET";
   std::vector<std::string> headers;
   std::string body;
@@ -58,6 +59,8 @@ void add_output_options(CLI::App& sub, RunOptions& o);
 
 /// --spin-below: "auto" (nullopt: measure the cost of a timed wait) or a duration up to 10ms.
 Result<std::optional<Nanos>> parse_spin_below(const std::string& text);
+/// --coalesce: 0 (off) up to 100ms.
+Result<Nanos> parse_coalesce(const std::string& text);
 
 /// The results' `environment`: host name, cores and openloop version.
 nlohmann::json run_environment();

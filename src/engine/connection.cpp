@@ -12,6 +12,7 @@ using results::ErrorKind;
 Connection::Connection(ConnectionOwner& owner, net::EventLoop& loop, const ConnectionConfig& config)
     : m_owner(owner), m_loop(loop), m_config(config) {
   if (config.capture_retry_after) m_parser.capture_retry_after(true);
+  m_transport.stamp_receipts(config.stamp_receipts);
 }
 
 bool Connection::open() {
@@ -189,7 +190,7 @@ void Connection::receive() {
         }
         if (st == http::ResponseParser::State::complete) {
           const bool keep = m_parser.keep_alive() && m_parser.trailing_bytes() == 0;
-          const SteadyTime now = SteadyClock::now();
+          const SteadyTime now = m_transport.received_at(SteadyClock::now());
           m_has_request = false;
           m_fresh = false;
           if (keep) {
@@ -215,7 +216,7 @@ void Connection::receive() {
           return;
         }
         if (m_parser.finish() == http::ResponseParser::State::complete) {
-          const SteadyTime now = SteadyClock::now();
+          const SteadyTime now = m_transport.received_at(SteadyClock::now());
           m_has_request = false;
           close();
           m_owner.on_response(*this, now, m_parser.status(), m_bytes_in);

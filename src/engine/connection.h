@@ -39,6 +39,9 @@ struct ConnectionConfig {
   std::size_t read_buffer_size = 0;
   std::uint64_t* open_count = nullptr;  ///< the worker's count of open sockets (connecting or connected)
   bool capture_retry_after = false;     ///< keep each response's Retry-After (--honor-retry-after)
+  /// A response completes when the kernel received its last bytes, not when the worker read them
+  /// (--coalesce: the worker sleeps through arrivals).
+  bool stamp_receipts = false;
 };
 
 /// One attempt of a logical request, in flight on a connection. Times are absolute (steady clock). A logical

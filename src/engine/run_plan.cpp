@@ -39,6 +39,7 @@ nlohmann::json RunPlan::describe() const {
       {"max_connections", max_connections},
       {"on_saturation", on_saturation == OnSaturation::drop ? "drop" : "queue"},
       {"spin_below_us", spin_below ? nlohmann::json(to_seconds(*spin_below) * 1e6) : nlohmann::json("auto")},
+      {"coalesce_us", to_seconds(coalesce) * 1e6},
       {"timeout_s", to_seconds(timeout)},
       {"success_statuses", std::to_string(success_min) + "-" + std::to_string(success_max)},
       {"warmup_s", to_seconds(warmup)},

@@ -82,6 +82,10 @@ struct RunPlan {
   /// A worker spins (polls without blocking) through waits shorter than this instead of sleeping on a timer;
   /// unset: the measured CPU cost of one timed wait on this machine (engine/worker.cpp).
   std::optional<Nanos> spin_below;
+  /// Open model: a worker wakes at most once per `coalesce` (0 = off). It sends every arrival due by then
+  /// (each up to that late, measured as send lateness) and sleeps through responses meanwhile: their times
+  /// come from the kernel's receive stamps, so response and service times do not include the wait.
+  Nanos coalesce{0};
   Nanos timeout = std::chrono::seconds(5);
   int success_min = 100;  ///< a completed response is ok when success_min ≤ status ≤ success_max
   int success_max = 399;

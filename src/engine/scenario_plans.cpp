@@ -78,6 +78,13 @@ Result<std::vector<RunPlan>> plans_from_workload(std::shared_ptr<const workload:
     p.retry = OPENLOOP_TRY(parse_retry_policy(settings.retry, p.timeout));
     p.on_saturation = settings.on_saturation;
     p.spin_below = settings.spin_below;
+    p.coalesce = settings.coalesce;
+    if (p.coalesce.count() > 0 && p.model != Model::open) {
+      return usage_error(
+          fmt::format("--coalesce: scenario \"{}\" is {}: it sends on responses, which it must "
+                      "not sleep through; coalescing applies to open-model scenarios only",
+                      s.name, to_string(p.model)));
+    }
     p.workload = workload;
     p.scenario_index = i;
     p.scenario = s.name;

@@ -81,7 +81,11 @@ Result<void> Worker::init() {
   m_loop.emplace(OPENLOOP_TRY(net::EventLoop::create()));
   // Sleeping until a deadline costs CPU (a kernel timer, two context switches): measured once per process,
   // that cost is the wait below which polling through is no dearer than sleeping, and far more punctual.
-  m_spin_below = m_plan.spin_below ? *m_plan.spin_below : auto_spin_below();
+  // Coalesced wake-ups never spin: the point is to wake seldom.
+  m_spin_below = m_plan.coalesce.count() > 0 ? Nanos(0)
+                 : m_plan.spin_below         ? *m_plan.spin_below
+                                             : auto_spin_below();
+  m_config.stamp_receipts = m_plan.coalesce.count() > 0;
   m_report.spin_below = m_spin_below;
   std::uint64_t slots = 0;
   switch (m_plan.model) {
@@ -193,6 +197,18 @@ SteadyTime Worker::next_wakeup() const {
 
 void Worker::wait_until(SteadyTime wake) {
   SteadyTime now = SteadyClock::now();
+  if (m_plan.coalesce.count() > 0) {
+    // Wake at most once per window: sleep through responses (kernel-stamped) and send what fell due meanwhile
+    // late. A longer wait (nothing due soon) sleeps on the descriptors as usual, so a response is never read
+    // more than a window or a millisecond after it came.
+    if (wake - now <= std::max<Nanos>(m_plan.coalesce, std::chrono::milliseconds(1))) {
+      m_loop->poll_after(std::max(wake, m_woke + m_plan.coalesce));
+    } else {
+      m_loop->poll(wake);
+    }
+    m_woke = SteadyClock::now();
+    return;
+  }
   if (wake - now > m_spin_below) {
     m_loop->poll(wake);
     return;

@@ -202,6 +202,7 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
   SteadyTime m_grace_end = SteadyTime::max();
   Nanos m_spin_below{0};  // waits shorter than this are polled through, not slept
   Nanos m_spun{0};        // time spent in polls that found nothing while spinning
+  SteadyTime m_woke{};    // --coalesce: when the last wait ended
   results::Recorder m_recorder;
   Rng m_rng;                                        // request mix and think times
   std::optional<workload::RenderContext> m_render;  // templated requests: this worker's variable draws

@@ -169,6 +169,15 @@ void model_block(std::string& out, const results::RunResults& r) {
   }
 }
 
+std::string coalesce_note(const nlohmann::json& plan) {
+  const auto it = plan.find("coalesce_us");
+  if (it == plan.end() || !it->is_number() || it->get<double>() <= 0) return {};
+  return fmt::format(
+      "   wake-ups coalesced: at most one per {:g} µs (sends up to that late; responses timed by "
+      "the kernel)",
+      it->get<double>());
+}
+
 }  // namespace
 
 std::string render_summary(const results::RunResults& r) {
@@ -228,13 +237,13 @@ std::string render_summary(const results::RunResults& r) {
   const auto& g = r.generator;
   fmt::format_to(std::back_inserter(out),
                  "generator  threads {}   connections opened {} (peak {} open, cap {})   CPU {:.2f}s{}   max "
-                 "RSS {} MiB\n",
+                 "RSS {} MiB{}\n",
                  g.threads, c.connections_opened + r.warmup.connections_opened, g.peak_connections,
                  g.max_connections, g.cpu_seconds,
                  g.spin_seconds > 0 ? fmt::format(" (of which {:.2f}s polling through waits under {:.1f} µs)",
                                                   g.spin_seconds, g.spin_below_us)
                                     : std::string(),
-                 g.max_rss_kb / 1024);
+                 g.max_rss_kb / 1024, coalesce_note(r.info.plan));
   return out;
 }
 

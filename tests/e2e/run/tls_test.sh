@@ -21,4 +21,12 @@ code=0
   --json "$E2E_TMP/ca.json" >/dev/null || code=$?
 [[ $code == 0 || $code == 3 ]] || fail "--cacert run exit $code"
 assert_cmp "$(json "$E2E_TMP/ca.json" .summary.counts.ok)" == 50 "verified with the given CA"
-pass "tls verify, --insecure and --cacert"
+# --coalesce over TLS: responses read up to 20 ms late are still timed when the kernel received them.
+code=0
+"$OPENLOOP" run "https://localhost:$port/" --rate 200/s --duration 1s --insecure --coalesce 20ms \
+  --json "$E2E_TMP/coalesce.json" >/dev/null || code=$?
+[[ $code == 0 || $code == 3 ]] || fail "--coalesce run exit $code"
+assert_cmp "$(json "$E2E_TMP/coalesce.json" .summary.counts.ok)" == 200 "all requests ok over TLS"
+assert_cmp "$(json "$E2E_TMP/coalesce.json" .summary.service_time_ms.p50)" "<" 5 \
+  "TLS responses timed by the kernel's receive stamps, not when read"
+pass "tls verify, --insecure, --cacert and --coalesce"

@@ -1,0 +1,62 @@
+# --coalesce: the worker wakes at most once per window, sends what fell due meanwhile (late, and the lateness is
+# measured and judged) and times responses by the kernel's receive stamps, so the responses it read late are not
+# measured late. Against the lab: every request is served in 1 ms by one of 100 workers.
+source "$OPENLOOP_E2E_LIB"
+start_lab --workers 100 --service 1ms --duration 60s
+# A 5 ms window at 2000/s: ten arrivals per wake-up, each response read up to 5 ms after it came.
+code=0
+"$OPENLOOP" run "$LAB_URL/" --rate 2000/s --duration 2s --threads 1 --coalesce 5ms -q --json "$E2E_TMP/wide.json" \
+  >/dev/null || code=$?
+[[ $code == 3 ]] || fail "--coalesce 5ms: expected exit 3 (INVALID: sends up to 5 ms late), got $code"
+assert_conserved "$E2E_TMP/wide.json"
+assert_cmp "$(json "$E2E_TMP/wide.json" .summary.counts.ok)" == 4000 "every request answered"
+assert_cmp "$(json "$E2E_TMP/wide.json" .plan.coalesce_us)" == 5000 "the plan records the window"
+assert_cmp "$(json "$E2E_TMP/wide.json" .summary.send_lateness_ms.p50)" ">=" 1 "arrivals waited for the wake-up"
+jq -e '.verdict.reasons | any(startswith("send lateness p99"))' "$E2E_TMP/wide.json" >/dev/null ||
+  fail "the verdict names the send lateness: $(jq -c .verdict.reasons "$E2E_TMP/wide.json")"
+# Sent at one wake-up and read at the next, 5 ms later, yet timed at the lab's 1 ms (read times would say 5 ms).
+assert_cmp "$(json "$E2E_TMP/wide.json" .summary.service_time_ms.p50)" "<" 1.6 "service time from the kernel's stamps"
+assert_cmp "$(json "$E2E_TMP/wide.json" .summary.service_time_ms.p50)" ">=" 1 "no response before the lab's 1 ms"
+
+# A narrow window: the same measurement, sends within a fraction of a millisecond.
+code=0
+"$OPENLOOP" run "$LAB_URL/" --rate 2000/s --duration 2s --threads 1 --coalesce 200us -q \
+  --json "$E2E_TMP/narrow.json" >/dev/null || code=$?
+[[ $code == 0 || $code == 3 ]] || fail "--coalesce 200us: exit $code"
+assert_conserved "$E2E_TMP/narrow.json"
+assert_cmp "$(json "$E2E_TMP/narrow.json" .summary.counts.ok)" == 4000 "every request answered"
+assert_cmp "$(json "$E2E_TMP/narrow.json" .summary.service_time_ms.p50)" "<" 1.6 "service time from the kernel's stamps"
+assert_cmp "$(json "$E2E_TMP/narrow.json" .generator.spin_s)" == 0 "a coalescing worker never spins"
+
+# Only the open model: the others send on responses, which a coalescing worker sleeps through.
+expect_usage '--coalesce: applies to the open model (--rate or --stages); a closed run sends on responses' \
+  "$LAB_URL/" --vus 2 --duration 1s --coalesce 1ms
+expect_usage '--coalesce: "1s" is more than 100ms; use 0 (off) or a window such as 100us' "$LAB_URL/" --rate 10 \
+  --coalesce 1s
+expect_usage '--coalesce: "often" is not a duration' "$LAB_URL/" --rate 10 --coalesce often
+# Scenario files: an open scenario coalesces; a plan with a session scenario is refused, naming it.
+cat >"$E2E_TMP/open.yaml" <<PLAN
+target: $LAB_URL
+requests:
+  home: GET /
+scenarios:
+  browse:
+    model: open
+    rate: 500/s
+    duration: 1s
+    request: home
+PLAN
+code=0
+"$OPENLOOP" run "$E2E_TMP/open.yaml" --threads 1 --coalesce 5ms -q --json "$E2E_TMP/plan.json" >/dev/null || code=$?
+[[ $code == 0 || $code == 3 ]] || fail "scenario file with --coalesce: exit $code"
+assert_cmp "$(json "$E2E_TMP/plan.json" .summary.counts.ok)" == 500 "every request answered"
+assert_cmp "$(json "$E2E_TMP/plan.json" .summary.service_time_ms.p50)" "<" 1.6 "service time from the kernel's stamps"
+cat >>"$E2E_TMP/open.yaml" <<PLAN
+  shoppers:
+    model: sessions
+    session_rate: 10/s
+    duration: 1s
+    steps: [home, home]
+PLAN
+expect_usage '--coalesce: scenario "shoppers" is sessions: it sends on responses' "$E2E_TMP/open.yaml" --coalesce 1ms
+pass "coalesce: late sends measured, responses timed by the kernel"
