@@ -40,7 +40,7 @@ struct ConnectionConfig {
   std::uint64_t* open_count = nullptr;  ///< the worker's count of open sockets (connecting or connected)
   bool capture_retry_after = false;     ///< keep each response's Retry-After (--honor-retry-after)
   /// A response completes when the kernel received its last bytes, not when the worker read them
-  /// (--coalesce: the worker sleeps through arrivals).
+  /// (--coalesce: the worker sleeps while responses come in).
   bool stamp_receipts = false;
 };
 

@@ -70,9 +70,9 @@ class EventLoop {
  private:
   EventLoop(int epfd, int wakefd, int timerfd);
   int wait(SteadyTime deadline, SteadyTime now);
+  void set_timer_slack();
   int m_epfd = -1;
   int m_wakefd = -1;
-  void set_timer_slack();
   int m_timerfd = -1;                      // −1: epoll_pwait2 keeps the deadline
   SteadyTime m_armed = SteadyTime::max();  // the timerfd's current expiry (max: disarmed)
   bool m_slack_set = false;
