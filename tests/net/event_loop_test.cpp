@@ -23,22 +23,36 @@ struct Reader : IoHandler {
     }
   }
 };
+
+// A pipe whose read end the loop watches (EPOLLIN, a Reader); removed and closed at the end of the test.
+struct WatchedPipe {
+  EventLoop& loop;
+  int fds[2] = {-1, -1};
+  Reader reader{-1};
+  explicit WatchedPipe(EventLoop& l) : loop(l) {
+    if (pipe(fds) != 0) ADD_FAILURE() << "pipe";
+    reader.fd = fds[0];
+    EXPECT_TRUE(loop.add(fds[0], EPOLLIN, &reader));
+  }
+  ~WatchedPipe() {
+    loop.remove(fds[0]);
+    ::close(fds[0]);
+    ::close(fds[1]);
+  }
+  WatchedPipe(const WatchedPipe&) = delete;
+  WatchedPipe& operator=(const WatchedPipe&) = delete;
+  void make_ready() const { ASSERT_EQ(::write(fds[1], "x", 1), 1); }
+};
 }  // namespace
 
 TEST(EventLoop, DispatchesReadinessToHandler) {
   auto loop = EventLoop::create();
   ASSERT_TRUE(loop);
-  int p[2];
-  ASSERT_EQ(pipe(p), 0);
-  Reader r(p[0]);
-  ASSERT_TRUE(loop->add(p[0], EPOLLIN, &r));
+  WatchedPipe p(*loop);
   EXPECT_EQ(loop->poll(SteadyClock::now()), 0);
-  ASSERT_EQ(::write(p[1], "x", 1), 1);
+  p.make_ready();
   EXPECT_EQ(loop->poll(SteadyClock::now() + 1s), 1);
-  EXPECT_EQ(r.calls, 1);
-  loop->remove(p[0]);
-  ::close(p[0]);
-  ::close(p[1]);
+  EXPECT_EQ(p.reader.calls, 1);
 }
 
 TEST(EventLoop, WakeFromAnotherThreadEndsAnIndefiniteWait) {
@@ -52,23 +66,17 @@ TEST(EventLoop, WakeFromAnotherThreadEndsAnIndefiniteWait) {
 TEST(EventLoop, PollAfterSleepsThroughReadinessThenDispatchesIt) {
   auto loop = EventLoop::create();
   ASSERT_TRUE(loop);
-  int p[2];
-  ASSERT_EQ(pipe(p), 0);
-  Reader r(p[0]);
-  ASSERT_TRUE(loop->add(p[0], EPOLLIN, &r));
-  ASSERT_EQ(::write(p[1], "x", 1), 1);  // ready before the sleep starts
+  WatchedPipe p(*loop);
+  p.make_ready();  // ready before the sleep starts
   const SteadyTime until = SteadyClock::now() + 20ms;
   EXPECT_EQ(loop->poll_after(until), 1);
   EXPECT_GE(SteadyClock::now(), until);
-  EXPECT_EQ(r.calls, 1);
+  EXPECT_EQ(p.reader.calls, 1);
   // A time already past does not sleep at all.
-  ASSERT_EQ(::write(p[1], "x", 1), 1);
+  p.make_ready();
   const SteadyTime start = SteadyClock::now();
   EXPECT_EQ(loop->poll_after(start - 1ms), 1);
   EXPECT_LT(SteadyClock::now() - start, 1s);
-  loop->remove(p[0]);
-  ::close(p[0]);
-  ::close(p[1]);
 }
 
 // Both ways of keeping a deadline: epoll_pwait2 and, where the kernel lacks it, a timerfd.
@@ -92,23 +100,17 @@ TEST_P(EventLoopWait, ReturnsAtTheDeadlineAndNotBefore) {
 TEST_P(EventLoopWait, DispatchesReadinessBeforeTheDeadline) {
   auto loop = EventLoop::create(GetParam());
   ASSERT_TRUE(loop);
-  int p[2];
-  ASSERT_EQ(pipe(p), 0);
-  Reader r(p[0]);
-  ASSERT_TRUE(loop->add(p[0], EPOLLIN, &r));
-  std::thread t([&] { ASSERT_EQ(::write(p[1], "x", 1), 1); });
+  WatchedPipe p(*loop);
+  std::thread t([&] { p.make_ready(); });
   const SteadyTime start = SteadyClock::now();
   EXPECT_EQ(loop->poll(start + 10s), 1);
   EXPECT_LT(SteadyClock::now() - start, 5s);
   t.join();
-  EXPECT_EQ(r.calls, 1);
+  EXPECT_EQ(p.reader.calls, 1);
   // The wake-up eventfd still ends an indefinite wait.
   std::thread w([&] { loop->wake(); });
   EXPECT_EQ(loop->poll(SteadyTime::max()), 0);
   w.join();
-  loop->remove(p[0]);
-  ::close(p[0]);
-  ::close(p[1]);
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, EventLoopWait, ::testing::Values(WaitMode::automatic, WaitMode::timerfd),
