@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "engine/worker.h"
 #include "net/descriptors.h"
@@ -28,9 +29,15 @@ struct PlanRun {
 };
 
 void collect(PlanRun& p, std::vector<results::IntervalStats>& scratch) {
+  std::vector<results::IntervalStats> spent;
   for (unsigned i = 0; i < p.workers.size(); ++i) {
     p.workers[i]->take_intervals(scratch);
-    if (!scratch.empty()) p.aggregator->add(i, scratch);
+    if (scratch.empty()) continue;
+    p.aggregator->add(i, scratch, &spent);
+    // Cleared here, on the coordinator's time, the spent intervals save the worker allocating new ones.
+    for (auto& s : spent) s.clear();
+    p.workers[i]->give_spares(spent);
+    spent.clear();
   }
 }
 
@@ -158,6 +165,10 @@ Result<std::vector<results::RunResults>> run_all(const std::vector<RunPlan>& pla
   for (auto& p : runs) {
     for (auto& w : p.workers) threads.emplace_back([worker = w.get()] { worker->run(); });
   }
+  // This thread's work (merging, encoding, the live view) comes in bursts of a few milliseconds each
+  // interval; at the lowest priority it waits for a worker sharing its core instead of delaying that worker's
+  // sends.
+  setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 19);
 
   std::vector<results::IntervalStats> scratch;
   std::size_t reported = 0;

@@ -18,6 +18,9 @@ constexpr auto k_handover_period = std::chrono::milliseconds(100);
 // The measured cost of a timed wait is trusted up to this: spinning through longer waits would hold a core
 // that a busy machine's other processes need.
 constexpr Nanos k_max_auto_spin = std::chrono::microseconds(30);
+// Spare intervals kept at hand (and as many waiting to be taken): two cover an interval opening before the
+// next hand-over; more would only hold memory (about 1.3 MB each).
+constexpr std::size_t k_max_spares = 2;
 
 std::uint64_t share(std::uint64_t total, unsigned threads, unsigned index) {
   return total / threads + (index < total % threads ? 1 : 0);
@@ -87,6 +90,8 @@ Result<void> Worker::init() {
                                              : auto_spin_below();
   m_config.stamp_receipts = m_plan.coalesce.count() > 0;
   m_report.spin_below = m_spin_below;
+  // The first intervals come from these; later ones reuse spent intervals the coordinator gives back.
+  m_recorder.make_spares(k_max_spares);
   std::uint64_t slots = 0;
   switch (m_plan.model) {
     case Model::open:
@@ -241,10 +246,18 @@ void Worker::hand_over(bool all) {
   } else {
     m_recorder.take_finished(horizon(SteadyClock::now()), m_finished);
   }
-  if (m_finished.empty()) return;
   std::lock_guard lock(m_outbox_mutex);
   for (auto& s : m_finished) m_outbox.push_back(std::move(s));
   m_finished.clear();
+  m_recorder.add_spares(m_returned, k_max_spares);
+}
+
+void Worker::give_spares(std::vector<results::IntervalStats>& spares) {
+  std::lock_guard lock(m_outbox_mutex);
+  while (!spares.empty() && m_returned.size() < k_max_spares) {
+    m_returned.push_back(std::move(spares.back()));
+    spares.pop_back();
+  }
 }
 
 void Worker::take_intervals(std::vector<results::IntervalStats>& out) {

@@ -72,6 +72,8 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
   void run();
   /// Moves the intervals finished so far into `out` (thread-safe).
   void take_intervals(std::vector<results::IntervalStats>& out);
+  /// Cleared intervals for the worker to reuse (locked; at most a few are kept, the rest stay in `spares`).
+  void give_spares(std::vector<results::IntervalStats>& spares);
   /// True once run() has handed over its last interval.
   bool done() const { return m_done.load(std::memory_order_acquire); }
   /// Requests in flight or queued, as of this worker's last loop round (thread-safe, approximate).
@@ -233,6 +235,7 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
 
   std::mutex m_outbox_mutex;
   std::vector<results::IntervalStats> m_outbox;
+  std::vector<results::IntervalStats> m_returned;  // spares from the coordinator, under m_outbox_mutex
   std::vector<results::IntervalStats> m_finished;  // scratch, reused
   SteadyTime m_next_handover{};
   std::atomic<bool> m_done{false};

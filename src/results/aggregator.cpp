@@ -10,13 +10,15 @@ namespace openloop::results {
 Aggregator::Aggregator(unsigned workers, Nanos interval_length)
     : m_workers(workers), m_length(interval_length) {}
 
-void Aggregator::add(unsigned /*worker*/, std::vector<IntervalStats>& intervals) {
+void Aggregator::add(unsigned /*worker*/, std::vector<IntervalStats>& intervals,
+                     std::vector<IntervalStats>* spent) {
   for (auto& s : intervals) {
     auto [it, fresh] = m_pending.try_emplace(s.index);
     if (fresh) {
       it->second.merged = std::move(s);
     } else {
       it->second.merged.add(s);
+      if (spent != nullptr) spent->push_back(std::move(s));
     }
     ++it->second.delivered;
   }
@@ -24,6 +26,7 @@ void Aggregator::add(unsigned /*worker*/, std::vector<IntervalStats>& intervals)
   // Finalize in index order while the lowest pending interval is complete.
   while (!m_pending.empty() && m_pending.begin()->second.delivered == m_workers) {
     finalize(m_pending.begin()->second);
+    if (spent != nullptr) spent->push_back(std::move(m_pending.begin()->second.merged));
     m_pending.erase(m_pending.begin());
   }
 }

@@ -18,8 +18,11 @@ class Aggregator {
  public:
   Aggregator(unsigned workers, Nanos interval_length);
 
-  /// Takes the intervals worker `worker` handed over (in index order; index −1 is its warm-up).
-  void add(unsigned worker, std::vector<IntervalStats>& intervals);
+  /// Takes the intervals worker `worker` handed over (in index order; index −1 is its warm-up). With `spent`,
+  /// the intervals it no longer needs (merged into another, or finalized) are moved there, not destroyed, so
+  /// their memory can serve again.
+  void add(unsigned worker, std::vector<IntervalStats>& intervals,
+           std::vector<IntervalStats>* spent = nullptr);
   /// Number of measured intervals finalized so far (their results are in results().intervals).
   std::size_t finalized() const { return m_results.intervals.size(); }
   /// The results so far (intervals, totals and histograms of finalized intervals).

@@ -22,6 +22,28 @@ void RequestStats::add(const RequestStats& o) {
   service_time.add(o.service_time);
 }
 
+void IntervalStats::clear() {
+  index = 0;
+  counters = Counters{};
+  for (hdr::Histogram* h : {&response_time, &service_time, &send_lateness, &attempt_time, &session_time})
+    h->reset();
+  flows = FlowCounters{};
+  for (auto& r : by_request) {
+    r.counters = Counters{};
+    r.response_time.reset();
+    r.service_time.reset();
+  }
+}
+
+bool IntervalStats::has_layout(std::int32_t counts_length, std::size_t requests) const {
+  const auto fits = [counts_length](const hdr::Histogram& h) { return h.counts_length() == counts_length; };
+  if (by_request.size() != requests) return false;
+  for (const auto& r : by_request)
+    if (!fits(r.response_time) || !fits(r.service_time)) return false;
+  return fits(response_time) && fits(service_time) && fits(send_lateness) && fits(attempt_time) &&
+         fits(session_time);
+}
+
 void IntervalStats::add(const IntervalStats& other) {
   counters.add(other.counters);
   response_time.add(other.response_time);

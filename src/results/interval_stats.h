@@ -53,6 +53,12 @@ struct IntervalStats {
 
   /// Exact merge of another interval's data (same or different index).
   void add(const IntervalStats& other);
+  /// Empties every count and histogram, keeping their memory (and the per-request breakdown's size), so a
+  /// spent interval can serve again without allocating.
+  void clear();
+  /// Whether every histogram has `counts_length` counts and the breakdown `requests` entries: what a spare
+  /// must have to replace a freshly made interval.
+  bool has_layout(std::int32_t counts_length, std::size_t requests) const;
 };
 
 /// Records value in nanoseconds, clamping to [0, k_max_trackable_ns] so nothing is ever lost.

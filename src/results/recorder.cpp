@@ -7,6 +7,7 @@ Recorder::Recorder(Nanos interval_length, std::size_t request_kinds)
     : m_length(interval_length), m_request_kinds(request_kinds) {
   m_warmup.stats.index = -1;
   if (m_request_kinds > 1) m_warmup.stats.by_request.resize(m_request_kinds);
+  m_counts_length = m_warmup.stats.response_time.counts_length();
 }
 
 std::int64_t Recorder::index_of(Nanos offset) const {
@@ -19,11 +20,32 @@ Recorder::Slot& Recorder::slot(std::int64_t index) {
   // Intervals are opened in order; an index below m_base would mean an outcome for a handed-over interval,
   // which the pending count rules out.
   while (m_base + static_cast<std::int64_t>(m_open.size()) <= index) {
-    m_open.emplace_back();
+    if (m_spares.empty()) {
+      m_open.emplace_back();
+    } else {
+      m_open.push_back(Slot{std::move(m_spares.back()), 0});
+      m_spares.pop_back();
+    }
     m_open.back().stats.index = m_base + static_cast<std::int64_t>(m_open.size()) - 1;
     if (m_request_kinds > 1) m_open.back().stats.by_request.resize(m_request_kinds);
   }
   return m_open[static_cast<std::size_t>(index - m_base)];
+}
+
+void Recorder::add_spares(std::vector<IntervalStats>& spares, std::size_t keep) {
+  const std::size_t requests = m_request_kinds > 1 ? m_request_kinds : 0;
+  std::erase_if(spares, [&](const IntervalStats& s) { return !s.has_layout(m_counts_length, requests); });
+  while (m_spares.size() < keep && !spares.empty()) {
+    m_spares.push_back(std::move(spares.back()));
+    spares.pop_back();
+  }
+}
+
+void Recorder::make_spares(std::size_t n) {
+  while (m_spares.size() < n) {
+    m_spares.emplace_back();
+    if (m_request_kinds > 1) m_spares.back().by_request.resize(m_request_kinds);
+  }
 }
 
 IntervalStats& Recorder::interval_for(Nanos offset) {

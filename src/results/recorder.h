@@ -16,7 +16,7 @@ namespace openloop::results {
 /// over in index order, every index included (empty ones too), so a coordinator can merge workers index by
 /// index. Offsets are measured from the start of measurement (after warm-up); negative offsets go to the
 /// warm-up interval. Single-threaded (one per worker). Allocation happens only when a new interval opens
-/// (once per interval).
+/// (once per interval) and no spare is at hand.
 class Recorder {
  public:
   /// `request_kinds` > 1 keeps a per-request breakdown in every interval.
@@ -43,6 +43,14 @@ class Recorder {
 
   Nanos interval_length() const { return m_length; }
 
+  /// Cleared intervals (IntervalStats::clear) for the next ones to open instead of allocating: a fresh
+  /// interval's histograms are megabytes of memory to zero, page by page, in the middle of the run. Takes
+  /// from `spares` until `keep` are at hand; a spare whose layout differs (another plan's breakdown) is
+  /// dropped; the rest stay in `spares`.
+  void add_spares(std::vector<IntervalStats>& spares, std::size_t keep);
+  /// Makes `n` spares now (before a run), so that no interval allocates before spent ones come back.
+  void make_spares(std::size_t n);
+
  private:
   struct Slot {
     IntervalStats stats;
@@ -56,6 +64,8 @@ class Recorder {
   bool m_warmup_taken = false;
   std::int64_t m_base = 0;  // index of m_open.front()
   std::deque<Slot> m_open;
+  std::vector<IntervalStats> m_spares;
+  std::int32_t m_counts_length = 0;  // every histogram's, for checking spares
 };
 
 }  // namespace openloop::results

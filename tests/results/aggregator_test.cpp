@@ -59,3 +59,44 @@ TEST(Aggregator, MergedPercentilesEqualThoseOfOneHistogramFedEverySample) {
   ASSERT_TRUE(decoded);
   EXPECT_EQ(decoded->total_count(), 3000);
 }
+
+TEST(Aggregator, HandsBackWhatItNoLongerNeedsWithTheResultsUnchanged) {
+  Aggregator agg(2, 1s);
+  std::vector<IntervalStats> spent;
+  std::vector<IntervalStats> a{interval(-1, 0), interval(0, 5)};
+  a[1].response_time.record(1000);
+  agg.add(0, a, &spent);
+  EXPECT_TRUE(spent.empty());  // waiting for worker 1: kept
+  std::vector<IntervalStats> b{interval(-1, 0), interval(0, 3)};
+  b[1].response_time.record(3000);
+  agg.add(1, b, &spent);
+  // Worker 1's two intervals were merged into worker 0's; both merged intervals were finalized.
+  ASSERT_EQ(spent.size(), 4u);
+  for (const auto& s : spent) EXPECT_TRUE(s.has_layout(make_latency_histogram().counts_length(), 0));
+  ASSERT_EQ(agg.finalized(), 1u);
+  EXPECT_EQ(agg.results().intervals[0].counters.intended, 8u);
+  EXPECT_EQ(agg.results().response_time.total_count(), 2);
+  EXPECT_EQ(agg.results().response_time.raw_max(), 3000);
+}
+
+TEST(IntervalStats, ClearEmptiesEverythingAndKeepsTheLayout) {
+  IntervalStats s = interval(7, 4);
+  s.by_request.resize(2);
+  s.response_time.record(5);
+  s.send_lateness.record(9);
+  s.by_request[1].service_time.record(2);
+  s.by_request[1].counters.ok = 3;
+  s.flows.iterations = 2;
+  const std::int32_t length = s.response_time.counts_length();
+  s.clear();
+  EXPECT_EQ(s.index, 0);
+  EXPECT_EQ(s.counters.intended, 0u);
+  EXPECT_EQ(s.response_time.total_count(), 0);
+  EXPECT_EQ(s.send_lateness.total_count(), 0);
+  EXPECT_EQ(s.by_request[1].service_time.total_count(), 0);
+  EXPECT_EQ(s.by_request[1].counters.ok, 0u);
+  EXPECT_EQ(s.flows.iterations, 0u);
+  EXPECT_TRUE(s.has_layout(length, 2));
+  EXPECT_FALSE(s.has_layout(length, 0));  // a different breakdown
+  EXPECT_EQ(s.response_time.value_at_percentile(100), 0);
+}

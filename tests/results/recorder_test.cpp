@@ -69,3 +69,25 @@ TEST(Recorder, AnEndedScheduleHandsOverOpenIntervalsWithoutOpeningNewOnes) {
   ASSERT_EQ(out.size(), 3u);  // warm-up, 0, 1 and nothing beyond
   EXPECT_EQ(out.back().index, 1);
 }
+
+TEST(Recorder, OpensIntervalsFromSparesAndKeepsNoMoreThanAsked) {
+  Recorder rec(1s, 2);
+  std::vector<IntervalStats> out;
+  rec.interval_for(0ns).counters.intended++;
+  rec.interval_for(0ns).response_time.record(42);
+  rec.take_finished(1s, out);  // warm-up and interval 0
+  ASSERT_EQ(out.size(), 2u);
+  for (auto& s : out) s.clear();
+  IntervalStats foreign;  // no per-request breakdown: not this recorder's layout
+  out.push_back(std::move(foreign));
+  rec.add_spares(out, 1);
+  EXPECT_EQ(out.size(), 1u);  // one taken, the foreign one dropped, one left over
+  // The next interval is the spare: empty, with the breakdown, whatever it held before.
+  IntervalStats& next = rec.interval_for(1500ms);
+  EXPECT_EQ(next.index, 1);
+  EXPECT_EQ(next.counters.intended, 0u);
+  EXPECT_EQ(next.response_time.total_count(), 0);
+  EXPECT_EQ(next.by_request.size(), 2u);
+  next.response_time.record(7);
+  EXPECT_EQ(next.response_time.total_count(), 1);
+}
