@@ -66,7 +66,23 @@ void BM_EncodeCompressedInterval(benchmark::State& state) {
   }
   state.counters["encoded_bytes"] = static_cast<double>(bytes);
 }
-BENCHMARK(BM_EncodeCompressedInterval)->Args({10000, 9})->Args({100000, 9})->Args({100000, 6});
+BENCHMARK(BM_EncodeCompressedInterval)
+    ->Args({10000, 9})
+    ->Args({100000, 9})
+    ->Args({100000, 6})
+    ->Args({100000, 1});
+
+// The same interval's plain V2 encoding (the zero-run scan over every count), without zlib.
+void BM_EncodePlainInterval(benchmark::State& state) {
+  const auto values = latencies(100000);
+  Histogram h(1, k_hour_ns, 3);
+  for (auto v : values) h.record(v);
+  for (auto _ : state) {
+    const auto encoded = openloop::hdr::encode_v2(h);
+    benchmark::DoNotOptimize(encoded.data());
+  }
+}
+BENCHMARK(BM_EncodePlainInterval);
 
 // Merging a worker's interval into the run total (same layout), as the coordinator does each interval.
 void BM_AddInterval(benchmark::State& state) {
