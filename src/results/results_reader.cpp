@@ -80,6 +80,13 @@ class Reader {
   Node element(const Node& array, std::size_t i) const {
     return Node{&(*array.value)[i], fmt::format("{}/{}", array.path, i)};
   }
+  /// Element i of an array of objects; an error naming it when it is not an object.
+  Result<Node> object_element(const Node& array, std::size_t i) const {
+    Node n = element(array, i);
+    if (!n.value->is_object())
+      return fail(n.path, fmt::format("expected an object, found {}", n.value->type_name()));
+    return n;
+  }
   Result<std::uint64_t> count(const Node& obj, std::string_view key) const {
     return OPENLOOP_TRY(field(obj, key, Kind::count)).value->get<std::uint64_t>();
   }
@@ -236,9 +243,7 @@ Result<void> read_intervals(const Reader& rd, const Node& root, RunResults& r) {
   const Node intervals = OPENLOOP_TRY(rd.field(root, "intervals", Kind::array));
   Counters sum;
   for (std::size_t k = 0; k < intervals.value->size(); ++k) {
-    const Node n = rd.element(intervals, k);
-    if (!n.value->is_object())
-      return rd.fail(n.path, fmt::format("expected an object, found {}", n.value->type_name()));
+    const Node n = OPENLOOP_TRY(rd.object_element(intervals, k));
     OPENLOOP_TRY_VOID(read_interval(rd, n, r));
     if (k > 0 && r.intervals[k].start_s <= r.intervals[k - 1].start_s) {
       return rd.fail(n.path + "/start_s", "intervals must be in increasing order of start_s");
@@ -418,10 +423,7 @@ Result<void> read_slos(const Reader& rd, const Node& root, RunResults& r) {
   if (!rd.has(root, "slos")) return {};
   const Node slos = OPENLOOP_TRY(rd.field(root, "slos", Kind::array));
   for (std::size_t k = 0; k < slos.value->size(); ++k) {
-    const Node n = rd.element(slos, k);
-    if (!n.value->is_object()) {
-      return rd.fail(n.path, fmt::format("expected an object, found {}", n.value->type_name()));
-    }
+    const Node n = OPENLOOP_TRY(rd.object_element(slos, k));
     const std::string text = OPENLOOP_TRY(rd.string(n, "slo"));
     auto slo = parse_slo(text, "slo");
     if (!slo) return rd.fail(n.path + "/slo", slo.error().message);
@@ -483,9 +485,7 @@ Result<void> read_scenarios(const Reader& rd, const Node& root, RunResults& r) {
   const Node list = OPENLOOP_TRY(rd.field(root, "scenarios", Kind::array));
   Counters sum;
   for (std::size_t k = 0; k < list.value->size(); ++k) {
-    const Node n = rd.element(list, k);
-    if (!n.value->is_object())
-      return rd.fail(n.path, fmt::format("expected an object, found {}", n.value->type_name()));
+    const Node n = OPENLOOP_TRY(rd.object_element(list, k));
     if (rd.has(n, "scenarios")) return rd.fail(n.path + "/scenarios", "a scenario cannot hold scenarios");
     ScenarioResults part;
     part.name = OPENLOOP_TRY(rd.string(n, "name"));
