@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstring>
 #include <ctime>
 
 #include <fmt/format.h>
@@ -12,6 +11,8 @@
 #include <sys/prctl.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
+
+#include "net/errno_text.h"
 
 namespace openloop::net {
 
@@ -36,19 +37,21 @@ bool has_epoll_pwait2(int epfd) {
 
 Result<EventLoop> EventLoop::create(WaitMode mode) {
   int epfd = epoll_create1(EPOLL_CLOEXEC);
-  if (epfd < 0) return runtime_error(fmt::format("epoll_create1: {}", std::strerror(errno)));
+  if (epfd < 0) return runtime_error(fmt::format("epoll_create1: {}", errno_text(errno)));
   int wakefd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   if (wakefd < 0) {
+    const int err = errno;
     ::close(epfd);
-    return runtime_error(fmt::format("eventfd: {}", std::strerror(errno)));
+    return runtime_error(fmt::format("eventfd: {}", errno_text(err)));
   }
   epoll_event ev{};
   ev.events = EPOLLIN;
   ev.data.ptr = k_wake_tag;
   if (epoll_ctl(epfd, EPOLL_CTL_ADD, wakefd, &ev) != 0) {
+    const int err = errno;
     ::close(epfd);
     ::close(wakefd);
-    return runtime_error(fmt::format("epoll_ctl(eventfd): {}", std::strerror(errno)));
+    return runtime_error(fmt::format("epoll_ctl(eventfd): {}", errno_text(err)));
   }
   int timerfd = -1;
   if (mode == WaitMode::timerfd || !has_epoll_pwait2(epfd)) {
@@ -59,7 +62,7 @@ Result<EventLoop> EventLoop::create(WaitMode mode) {
       ::close(epfd);
       ::close(wakefd);
       if (timerfd >= 0) ::close(timerfd);
-      return runtime_error(fmt::format("timerfd (no epoll_pwait2 on this kernel): {}", std::strerror(err)));
+      return runtime_error(fmt::format("timerfd (no epoll_pwait2 on this kernel): {}", errno_text(err)));
     }
   }
   return EventLoop(epfd, wakefd, timerfd);
@@ -74,6 +77,7 @@ EventLoop::EventLoop(EventLoop&& other) noexcept
       m_timerfd(other.m_timerfd),
       m_armed(other.m_armed),
       m_slack_set(other.m_slack_set),
+      m_failure(other.m_failure),
       m_events(std::move(other.m_events)) {
   other.m_epfd = -1;
   other.m_wakefd = -1;
@@ -137,7 +141,10 @@ void EventLoop::set_timer_slack() {
 int EventLoop::poll(SteadyTime deadline) {
   set_timer_slack();
   const int n = wait(deadline, SteadyClock::now());
-  if (n < 0) return -1;
+  if (n < 0) {
+    if (errno != EINTR && m_failure == 0) m_failure = errno;
+    return -1;
+  }
   int dispatched = 0;
   for (int i = 0; i < n; ++i) {
     void* tag = m_events[static_cast<std::size_t>(i)].data.ptr;

@@ -49,8 +49,14 @@ class EventLoop {
   void remove(int fd);
 
   /// Waits for readiness until the absolute `deadline` (steady clock) and dispatches handlers.
-  /// A deadline in the past polls without blocking. Returns the number of handlers called, or -1 on EINTR.
+  /// A deadline in the past polls without blocking. Returns the number of handlers called, or -1 when the
+  /// wait failed: interrupted by a signal (EINTR, harmless: poll again), or any other error, which failure()
+  /// then holds.
   int poll(SteadyTime deadline);
+  /// The errno of the first wait that failed for a reason other than EINTR (0: none). Such a failure (e.g.
+  /// EBADF, EINVAL) does not go away by retrying: a loop that kept polling would spin without ever reading a
+  /// socket, so its owner must stop and say so.
+  int failure() const { return m_failure; }
   /// Sleeps until `t` whatever becomes ready meanwhile (no descriptor can wake it; wake() cannot either),
   /// then dispatches what is ready without blocking. Returns as poll() does.
   int poll_after(SteadyTime t);
@@ -76,6 +82,7 @@ class EventLoop {
   int m_timerfd = -1;                      // −1: epoll_pwait2 keeps the deadline
   SteadyTime m_armed = SteadyTime::max();  // the timerfd's current expiry (max: disarmed)
   bool m_slack_set = false;
+  int m_failure = 0;
   std::vector<epoll_event> m_events;
 };
 

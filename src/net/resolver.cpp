@@ -9,6 +9,8 @@
 #include <netdb.h>
 #include <netinet/in.h>
 
+#include "net/errno_text.h"
+
 namespace openloop::net {
 
 std::string Endpoint::to_string() const {
@@ -36,7 +38,7 @@ Result<std::vector<Endpoint>> resolve(const std::string& host, std::uint16_t por
   const std::string service = std::to_string(port);
   const int rc = getaddrinfo(host.c_str(), service.c_str(), &hints, &list);
   if (rc != 0) {
-    const char* reason = rc == EAI_SYSTEM ? std::strerror(errno) : gai_strerror(rc);
+    const std::string reason = rc == EAI_SYSTEM ? errno_text(errno) : std::string(gai_strerror(rc));
     return runtime_error(fmt::format("DNS: cannot resolve host '{}': {}", host, reason));
   }
   std::unique_ptr<addrinfo, decltype(&freeaddrinfo)> owner(list, &freeaddrinfo);

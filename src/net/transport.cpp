@@ -14,6 +14,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "net/errno_text.h"
+
 namespace openloop::net {
 
 namespace {
@@ -408,7 +410,7 @@ std::string Transport::error_string() const {
     ERR_error_string_n(m_ssl_reason, buf, sizeof buf);
     return fmt::format("{} failed: {}", op, buf);
   }
-  if (m_errno != 0) return fmt::format("{} failed: {}", op, std::strerror(m_errno));
+  if (m_errno != 0) return fmt::format("{} failed: {}", op, errno_text(m_errno));
   if (m_eof_error) return fmt::format("{} failed: connection closed by the peer", op);
   return fmt::format("{} failed", op);
 }

@@ -2,8 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <csignal>
 #include <thread>
 
+#include <pthread.h>
 #include <unistd.h>
 
 using namespace openloop;
@@ -111,6 +114,42 @@ TEST_P(EventLoopWait, DispatchesReadinessBeforeTheDeadline) {
   std::thread w([&] { loop->wake(); });
   EXPECT_EQ(loop->poll(SteadyTime::max()), 0);
   w.join();
+}
+
+TEST_P(EventLoopWait, AFailedWaitIsReportedNotRetriedSilently) {
+  auto made = EventLoop::create(GetParam());
+  ASSERT_TRUE(made);
+  EventLoop kept(std::move(*made));
+  // The moved-from loop has no epoll descriptor left: its wait fails with an error no retry can cure.
+  EXPECT_EQ(made->poll(SteadyTime{}), -1);
+  EXPECT_NE(made->failure(), 0);
+  EXPECT_NE(made->failure(), EINTR);
+  EXPECT_EQ(kept.failure(), 0);
+}
+
+TEST_P(EventLoopWait, AWaitInterruptedByASignalIsNoFailure) {
+  auto loop = EventLoop::create(GetParam());
+  ASSERT_TRUE(loop);
+  struct sigaction quiet {};
+  quiet.sa_handler = [](int) {};
+  struct sigaction old {};
+  ASSERT_EQ(sigaction(SIGUSR1, &quiet, &old), 0);
+  std::atomic<bool> returned{false};
+  int result = 0;
+  const pthread_t waiter = pthread_self();
+  // Signals the waiting thread until its wait returns (bounded: 5 s of 1 ms steps).
+  std::thread signaller([&] {
+    for (int i = 0; i < 5000 && !returned.load(); ++i) {
+      pthread_kill(waiter, SIGUSR1);
+      std::this_thread::sleep_for(1ms);
+    }
+  });
+  result = loop->poll(SteadyClock::now() + 10s);
+  returned.store(true);
+  signaller.join();
+  sigaction(SIGUSR1, &old, nullptr);
+  EXPECT_EQ(result, -1);
+  EXPECT_EQ(loop->failure(), 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, EventLoopWait, ::testing::Values(WaitMode::automatic, WaitMode::timerfd),
