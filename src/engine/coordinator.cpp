@@ -2,6 +2,7 @@
 #include "engine/coordinator.h"
 
 #include <algorithm>
+#include <exception>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -9,6 +10,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "core/clock.h"
 #include "engine/worker.h"
 #include "net/descriptors.h"
 #include "net/transport.h"
@@ -65,13 +67,13 @@ results::RunInfo describe(const RunPlan& plan) {
   return info;
 }
 
-Result<PlanRun> prepare(const RunPlan& plan, std::atomic<int>& stop, SteadyTime start) {
+Result<PlanRun> prepare(const RunPlan& plan, std::atomic<int>& stop, SteadyTime start, Nanos spin_below) {
   PlanRun p;
   p.plan = &plan;
   if (plan.url.tls) p.tls.emplace(OPENLOOP_TRY(net::TlsContext::create_client(!plan.insecure, plan.ca_file)));
   for (unsigned i = 0; i < plan.threads; ++i) {
     p.workers.push_back(std::make_unique<Worker>(plan, i, p.tls ? p.tls->get() : nullptr, stop, start));
-    OPENLOOP_TRY_VOID(p.workers.back()->init());
+    OPENLOOP_TRY_VOID(p.workers.back()->init(spin_below));
   }
   p.aggregator = std::make_unique<results::Aggregator>(plan.threads, plan.interval);
   return p;
@@ -139,37 +141,17 @@ results::RunResults finish(PlanRun& p, const std::atomic<int>& stop, SteadyTime 
     }
   }
   r.warnings = key_warnings(plan, p.workers, r.totals);
+  for (auto& w : p.workers) {
+    if (w->report().loop_failure.empty()) continue;
+    r.verdict.valid = false;
+    r.verdict.reasons.push_back(w->report().loop_failure +
+                                "; the worker stopped there and its requests in flight are unfinished");
+  }
   return r;
 }
 
-}  // namespace
-
-Result<std::vector<results::RunResults>> run_all(const std::vector<RunPlan>& plans, std::atomic<int>& stop,
-                                                 const MultiProgressFn& progress) {
-  // Size the descriptor table for every connection the plans may open, before the run (growing it later would
-  // stall the loop that opens the connection).
-  std::uint64_t descriptors = 64;
-  for (const auto& plan : plans)
-    descriptors += std::max({plan.max_connections, plan.max_sessions, plan.users});
-  net::reserve_descriptor_table(descriptors);
-  // Measure what a timed wait costs (a few ms) before the clock starts.
-  if (std::any_of(plans.begin(), plans.end(), [](const RunPlan& p) { return !p.spin_below; }))
-    auto_spin_below();
-  // Start a little in the future so every worker is ready before the first intended time.
-  const SteadyTime start = SteadyClock::now() + std::chrono::milliseconds(20);
-  const double start_unix_s =
-      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count() + 0.020;
-  std::vector<PlanRun> runs;
-  for (const auto& plan : plans) runs.push_back(OPENLOOP_TRY(prepare(plan, stop, start)));
-  std::vector<std::thread> threads;
-  for (auto& p : runs) {
-    for (auto& w : p.workers) threads.emplace_back([worker = w.get()] { worker->run(); });
-  }
-  // This thread's work (merging, encoding, the live view) comes in bursts of a few milliseconds each
-  // interval; at the lowest priority it waits for a worker sharing its core instead of delaying that worker's
-  // sends.
-  setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 19);
-
+// Merges the workers' intervals every 50 ms until every worker is done, reporting progress on the way.
+void coordinate(std::vector<PlanRun>& runs, const MultiProgressFn& progress) {
   std::vector<results::IntervalStats> scratch;
   std::size_t reported = 0;
   for (;;) {
@@ -194,8 +176,57 @@ Result<std::vector<results::RunResults>> run_all(const std::vector<RunPlan>& pla
     if (all_done) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
+}
+
+}  // namespace
+
+Result<std::vector<results::RunResults>> run_all(const std::vector<RunPlan>& plans, std::atomic<int>& stop,
+                                                 const MultiProgressFn& progress) {
+  // A plan the machine cannot generate is refused before anything is sent (or any descriptor reserved).
+  const Nanos resolution = steady_clock_resolution();
+  for (const auto& plan : plans) OPENLOOP_TRY_VOID(check_feasible(plan, resolution));
+  // Size the descriptor table for every connection the plans may open, before the run (growing it later would
+  // stall the loop that opens the connection).
+  std::uint64_t descriptors = 64;
+  for (const auto& plan : plans)
+    descriptors += std::max({plan.max_connections, plan.max_sessions, plan.users});
+  net::reserve_descriptor_table(descriptors);
+  // Measure what a timed wait costs (a few ms) before the clock starts, for this run: the machine's load may
+  // differ from an earlier run's in the same process.
+  const Nanos spin_below =
+      std::any_of(plans.begin(), plans.end(), [](const RunPlan& p) { return !p.spin_below; })
+          ? auto_spin_below()
+          : Nanos(0);
+  // Start a little in the future so every worker is ready before the first intended time.
+  const SteadyTime start = SteadyClock::now() + std::chrono::milliseconds(20);
+  const double start_unix_s =
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count() + 0.020;
+  std::vector<PlanRun> runs;
+  for (const auto& plan : plans) runs.push_back(OPENLOOP_TRY(prepare(plan, stop, start, spin_below)));
+  std::vector<std::thread> threads;
+  for (auto& p : runs) {
+    for (auto& w : p.workers) threads.emplace_back([worker = w.get()] { worker->run(); });
+  }
+  // The coordinator's work (merging, encoding, the live view, the progress callback) comes in bursts of a few
+  // milliseconds each interval; on a thread of its own at the lowest priority it waits for a worker sharing
+  // its core instead of delaying that worker's sends. Only that thread is reniced: threads inherit their
+  // creator's nice value, so renicing the caller would start every later run's workers (ramp --fresh, probe
+  // --repeats) at the lowest priority too, and an unprivileged process cannot undo it.
+  std::exception_ptr failed;
+  std::thread coordinator([&] {
+    setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 19);
+    try {
+      coordinate(runs, progress);
+    } catch (...) {
+      failed = std::current_exception();
+      stop.store(static_cast<int>(StopRequest::immediate));
+    }
+  });
+  coordinator.join();
   for (auto& t : threads) t.join();
+  if (failed) std::rethrow_exception(failed);
   const SteadyTime finished = SteadyClock::now();
+  std::vector<results::IntervalStats> scratch;
   std::vector<results::RunResults> out;
   for (auto& p : runs) {
     collect(p, scratch);

@@ -13,7 +13,7 @@
 namespace openloop::engine {
 
 /// Called about once per finalized interval on the coordinator's thread (live progress) with the results so
-/// far; may be empty.
+/// far; may be empty. That thread is run_all's own, at the lowest priority (nice 19), never the caller's.
 using ProgressFn = std::function<void(const results::RunResults& so_far)>;
 /// The same for several plans at once: the results so far of each plan, in order.
 using MultiProgressFn = std::function<void(const std::vector<const results::RunResults*>& so_far)>;
@@ -21,7 +21,10 @@ using MultiProgressFn = std::function<void(const std::vector<const results::RunR
 /// Runs every plan at once from a common start (each shifted by its start_offset) until all end, or until
 /// `stop` becomes non-zero (1 = graceful, 2 = immediate; typically set by a signal watcher). Returns one
 /// complete result per plan, in order: verdict judged, generator stats filled, interrupted marked, example
-/// errors and single-key warnings attached. Errors: runtime (TLS setup, event loop creation).
+/// errors and single-key warnings attached; a worker whose event loop failed makes its plan's verdict
+/// INVALID, naming the failure. The calling thread's priority is left as it was. Errors: usage (a plan beyond
+/// what the machine can generate, check_feasible: nothing is sent), runtime (TLS setup, event loop creation).
+/// An exception thrown by `progress` stops the run at once and is rethrown here once every thread has ended.
 Result<std::vector<results::RunResults>> run_all(const std::vector<RunPlan>& plans, std::atomic<int>& stop,
                                                  const MultiProgressFn& progress = {});
 

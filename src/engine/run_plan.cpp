@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "core/units.h"
 
 namespace openloop::engine {
@@ -72,6 +74,35 @@ nlohmann::json RunPlan::describe() const {
     j["steps"] = st;
   }
   return j;
+}
+
+namespace {
+// 99999999999 as "99999999999", 2.5 as "2.5": rates as a user would type them.
+std::string rate_text(double rate) {
+  return rate == std::floor(rate) && rate < 1e18 ? fmt::format("{:.0f}/s", rate)
+                                                 : fmt::format("{:.6g}/s", rate);
+}
+}  // namespace
+
+Result<void> check_feasible(const RunPlan& plan, Nanos clock_resolution) {
+  if (plan.model != Model::open && plan.model != Model::sessions) return {};  // users send one at a time
+  const double peak = plan.profile.max_rate();
+  const unsigned threads = std::max(1U, plan.threads);
+  const double by_clock = 1e9 / static_cast<double>(std::max<std::int64_t>(1, clock_resolution.count()));
+  const double per_thread = std::min(k_max_rate_per_thread, by_clock);
+  if (!(peak / threads > per_thread)) return {};
+  const std::string where = !plan.scenario.empty() ? fmt::format("scenario '{}': its rate", plan.scenario)
+                            : plan.model == Model::sessions
+                                ? std::string("--session-rate")
+                                : std::string("--rate (or --stages, or a ramp's or probe's steps)");
+  return usage_error(
+      fmt::format("{} peaks at {}: more than this machine can generate, at most {} per worker thread ({} "
+                  "thread(s): {} in "
+                  "all){}; lower the rate or raise --threads",
+                  where, rate_text(peak), rate_text(per_thread), threads, rate_text(per_thread * threads),
+                  by_clock < k_max_rate_per_thread
+                      ? fmt::format(", as the steady clock's resolution is {} ns", clock_resolution.count())
+                      : std::string()));
 }
 
 std::uint64_t default_max_connections(double peak_rate, Nanos timeout, unsigned threads,

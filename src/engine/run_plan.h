@@ -111,6 +111,18 @@ struct RunPlan {
   nlohmann::json describe() const;
 };
 
+/// The most arrivals per second one worker thread is asked to generate. A worker issues, sends and reads each
+/// request in a few microseconds at best (about 100k–300k/s measured on a core), so a plan far above this is
+/// a typo or a unit mistake, and honouring it would bury the worker under a backlog it can never work off.
+inline constexpr double k_max_rate_per_thread = 10e6;
+
+/// Refuses a plan the machine cannot possibly generate, before anything is sent: an open or sessions plan
+/// whose peak arrival rate per worker thread is above k_max_rate_per_thread, or whose gap between arrivals at
+/// that peak would be shorter than `clock_resolution` (intended times could not be told apart). Every run
+/// path (flags, scenario files, ramp steps, probe phases) goes through engine::run_all, which calls this.
+/// Error (usage): names the rate, the maximum for the plan's threads and what to change.
+Result<void> check_feasible(const RunPlan& plan, Nanos clock_resolution);
+
 /// Default connection cap by Little's law: rate × timeout (the most requests that can be outstanding when
 /// every one runs to its deadline) plus headroom, at least 2 per thread, capped by `fd_limit` minus a
 /// reserve.

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
+#include <fmt/format.h>
 #include <sys/resource.h>
+
+#include "net/errno_text.h"
 
 namespace openloop::engine {
 
@@ -21,6 +23,9 @@ constexpr Nanos k_max_auto_spin = std::chrono::microseconds(30);
 // Spare intervals kept at hand (and as many waiting to be taken): two cover an interval opening before the
 // next hand-over; more would only hold memory (about 1.3 MB each).
 constexpr std::size_t k_max_spares = 2;
+// Due arrivals issued per loop round before the loop polls I/O, hands intervals over and reads the stop flag
+// again: at a few µs each, well under a millisecond of work.
+constexpr std::size_t k_max_arrivals_per_round = 256;
 
 std::uint64_t share(std::uint64_t total, unsigned threads, unsigned index) {
   return total / threads + (index < total % threads ? 1 : 0);
@@ -35,11 +40,8 @@ double thread_cpu_seconds() {
 }  // namespace
 
 Nanos auto_spin_below() {
-  static const Nanos measured = [] {
-    auto loop = net::EventLoop::create();
-    return loop ? std::min<Nanos>(loop->timed_wait_cost(), k_max_auto_spin) : Nanos(0);
-  }();
-  return measured;
+  auto loop = net::EventLoop::create();
+  return loop ? std::min<Nanos>(loop->timed_wait_cost(), k_max_auto_spin) : Nanos(0);
 }
 
 Worker::Worker(const RunPlan& plan, unsigned index, SSL_CTX* tls, const std::atomic<int>& stop,
@@ -80,14 +82,14 @@ Worker::~Worker() {
   for (auto& c : m_connections) c->close();
 }
 
-Result<void> Worker::init() {
+Result<void> Worker::init(Nanos measured_spin_below) {
   m_loop.emplace(OPENLOOP_TRY(net::EventLoop::create()));
-  // Sleeping until a deadline costs CPU (a kernel timer, two context switches): measured once per process,
+  // Sleeping until a deadline costs CPU (a kernel timer, two context switches): measured before each run,
   // that cost is the wait below which polling through is no dearer than sleeping, and far more punctual.
   // Coalesced wake-ups never spin: the point is to wake seldom.
   m_spin_below = m_plan.coalesce.count() > 0 ? Nanos(0)
                  : m_plan.spin_below         ? *m_plan.spin_below
-                                             : auto_spin_below();
+                                             : measured_spin_below;
   m_config.stamp_receipts = m_plan.coalesce.count() > 0;
   m_report.spin_below = m_spin_below;
   // The first intervals come from these; later ones reuse spent intervals the coordinator gives back.
@@ -142,9 +144,16 @@ void Worker::run() {
   m_next_handover = begin + k_handover_period;
   for (;;) {
     const SteadyTime now = SteadyClock::now();
-    const int stop = m_stop.load(std::memory_order_relaxed);
+    // A failed event loop cannot read responses any more: stop at once rather than spin and time out every
+    // request (which would blame the target).
+    const int stop = m_loop->failure() != 0 ? static_cast<int>(StopRequest::immediate)
+                                            : m_stop.load(std::memory_order_relaxed);
+    if (m_loop->failure() != 0 && m_report.loop_failure.empty())
+      m_report.loop_failure =
+          fmt::format("worker {}: waiting for I/O failed: {}", m_index, net::errno_text(m_loop->failure()));
     if (m_scheduling && (stop != 0 || (users ? now >= m_end : !m_next_arrival))) {
       m_scheduling = false;
+      m_capped = false;
       m_report.stopped_scheduling = users || stop != 0 ? std::min(now, m_end) : m_end;
       m_grace_end = now + m_plan.timeout + std::chrono::milliseconds(100);
     }
@@ -203,6 +212,12 @@ SteadyTime Worker::next_wakeup() const {
 void Worker::wait_until(SteadyTime wake) {
   SteadyTime now = SteadyClock::now();
   if (m_plan.coalesce.count() > 0) {
+    // Arrivals beyond one round's batch are still due: read what is ready and go on issuing them, still
+    // within this window.
+    if (m_capped) {
+      m_loop->poll(SteadyTime{});
+      return;
+    }
     // Wake at most once per window: sleep through responses (kernel-stamped) and send what fell due meanwhile
     // late. A longer wait (nothing due soon) sleeps on the descriptors as usual, so a response is never read
     // more than a window or a millisecond after it came.
@@ -270,8 +285,16 @@ void Worker::take_intervals(std::vector<results::IntervalStats>& out) {
 // ----------------------------------------------------------------------------
 
 void Worker::issue_due_arrivals(SteadyTime now) {
-  // Intended times come from the schedule alone; a late loop issues the backlog with its original times.
-  while (m_next_arrival && m_start + *m_next_arrival <= now) {
+  // Intended times come from the schedule alone; a late loop issues the backlog with its original times. At
+  // most a bounded batch per loop round: a backlog the worker cannot work off (a rate beyond the machine)
+  // would otherwise keep it here for ever, never reading responses, handing intervals over or seeing a stop
+  // request.
+  m_capped = false;
+  for (std::size_t issued = 0; m_next_arrival && m_start + *m_next_arrival <= now; ++issued) {
+    if (issued == k_max_arrivals_per_round) {
+      m_capped = true;
+      return;
+    }
     if (m_plan.model == Model::sessions) {
       session_arrival(m_start + *m_next_arrival);
     } else {
@@ -397,7 +420,8 @@ void Worker::on_failure(Connection& c, ErrorKind kind, bool had_request) {
   if (had_request) {
     // Keep one example message per kind for the report (allocates at most once per kind).
     std::string& example = m_report.first_error[static_cast<std::size_t>(kind)];
-    if (example.empty()) example = kind == ErrorKind::tls ? c.error_string() : std::strerror(c.last_errno());
+    if (example.empty())
+      example = kind == ErrorKind::tls ? c.error_string() : net::errno_text(c.last_errno());
     const InFlight& r = c.request();
     const SteadyTime now = SteadyClock::now();
     record_attempt(r, now);
@@ -441,7 +465,9 @@ void Worker::cut(Connection& c, SteadyTime now) {
 }
 
 void Worker::expire(SteadyTime now) {
-  while (m_head != nullptr && m_head->request().deadline <= now) cut(*m_head, now);
+  // Queued requests past their deadline go first: cutting an in-flight request frees its connection for the
+  // queue's head, and an expired head would be started only to be cut at once, one connect per queued
+  // request.
   while (m_queue_size > 0 && m_queue[m_queue_head].intended + m_plan.timeout <= now) {
     const Queued q = m_queue[m_queue_head];
     m_queue_head = (m_queue_head + 1) % m_queue.size();
@@ -452,6 +478,7 @@ void Worker::expire(SteadyTime now) {
     });
     m_recorder.remove_pending(q.interval);
   }
+  while (m_head != nullptr && m_head->request().deadline <= now) cut(*m_head, now);
 }
 
 void Worker::unfinished(Connection& c, SteadyTime end) {

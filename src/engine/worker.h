@@ -41,11 +41,14 @@ struct WorkerReport {
   /// Per request template: the keys this worker rendered (for the single-key warning). Empty without
   /// templates.
   std::vector<workload::KeyTracker> keys;
+  /// Set when the worker's event loop failed (a wait that errs other than by EINTR): what failed. The worker
+  /// stopped there and recorded what was in flight as unfinished; the run is not a measurement of the target.
+  std::string loop_failure;
 };
 
-/// What a timed wait costs on this machine (net::EventLoop::timed_wait_cost on a loop of its own, capped at
-/// 30 µs), measured on the first call and remembered: the --spin-below default. Call before the run starts
-/// (it takes a few ms).
+/// What a timed wait costs on this machine now (net::EventLoop::timed_wait_cost on a loop of its own, capped
+/// at 30 µs): the --spin-below default. Measured at every call, once per run before it starts (it takes a few
+/// ms), so each run of a process (ramp --fresh, probe --repeats) gets the machine's cost at its own time.
 Nanos auto_spin_below();
 
 /// Runs one shard of the plan on the calling thread. The coordinator reads results only through
@@ -66,8 +69,9 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
 
-  /// Creates the event loop and the connection pool. Call before run().
-  Result<void> init();
+  /// Creates the event loop and the connection pool. Call before run(). `measured_spin_below` is
+  /// auto_spin_below() of this run, used when the plan does not set spin_below.
+  Result<void> init(Nanos measured_spin_below);
   /// The thread body: runs until the plan ends (or a stop request) and every request is resolved.
   void run();
   /// Moves the intervals finished so far into `out` (thread-safe).
@@ -201,6 +205,8 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
   workload::ArrivalSchedule m_schedule;
   std::optional<Nanos> m_next_arrival;  // offset of the next arrival, nullopt when the schedule is exhausted
   bool m_scheduling = true;
+  bool m_capped =
+      false;  // the last issue_due_arrivals() stopped at its per-round cap with arrivals still due
   SteadyTime m_grace_end = SteadyTime::max();
   Nanos m_spin_below{0};  // waits shorter than this are polled through, not slept
   Nanos m_spun{0};        // time spent in polls that found nothing while spinning
