@@ -267,6 +267,14 @@ void add_judging_options(CLI::App& sub, RunOptions& o) {
 Result<void> resolve_output_paths(RunOptions& o) {
   if (!o.report_dir.empty()) {
     const std::filesystem::path dir(o.report_dir);
+    const std::pair<std::string*, const char*> files[] = {
+        {&o.json, "results.json"}, {&o.hlog, "results.hlog"}, {&o.html, "report.html"}};
+    for (const auto& [path, name] : files) {
+      if (!path->empty()) {
+        return usage_error(fmt::format(
+            "--report-dir: writes {} itself; give either --report-dir or the single output flags", name));
+      }
+    }
     std::error_code ec;
     if (!std::filesystem::is_directory(dir, ec)) {
       const std::filesystem::path parent = dir.parent_path();
@@ -278,16 +286,7 @@ Result<void> resolve_output_paths(RunOptions& o) {
         return usage_error(fmt::format("--report-dir: cannot create \"{}\": {}", o.report_dir, ec.message()));
       }
     }
-    const auto in_dir = [&dir](const char* name) { return (dir / name).string(); };
-    const std::pair<std::string*, const char*> files[] = {
-        {&o.json, "results.json"}, {&o.hlog, "results.hlog"}, {&o.html, "report.html"}};
-    for (const auto& [path, name] : files) {
-      if (!path->empty()) {
-        return usage_error(fmt::format(
-            "--report-dir: writes {} itself; give either --report-dir or the single output flags", name));
-      }
-      *path = in_dir(name);
-    }
+    for (const auto& [path, name] : files) *path = (dir / name).string();
   } else if (!o.json.empty() && o.html.empty()) {
     std::filesystem::path html(o.json);
     html.replace_extension(".html");

@@ -11,6 +11,7 @@ expect_usage '--deadline: must be greater than 0' "$url" --rate 10 --deadline 0
 expect_usage '--deadline: "soon" is not a duration' "$url" --rate 10 --deadline soon
 expect_usage '--max-lateness: must be greater than 0' "$url" --rate 10 --max-lateness 0
 expect_usage '--report-dir: writes results.json itself' "$url" --rate 10 --report-dir "$E2E_TMP/out" --json x.json
+[[ ! -e $E2E_TMP/out ]] || fail "a refused --report-dir was created"
 expect_usage '--report-dir: the parent directory of' "$url" --rate 10 --report-dir "$E2E_TMP/no/such/dir"
 pass "run refuses counts of 0, a deadline past the timeout and clashing outputs"
 
