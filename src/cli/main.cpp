@@ -14,24 +14,56 @@ struct Subcommand {
   const char* name;
   const char* description;
   openloop::cli::Action (*setup)(CLI::App&);
+  const char* examples;  ///< for the --help footer, one command a line
 };
 
 constexpr Subcommand k_subcommands[] = {
     {"run", "Apply a load (open model by default) to a target and measure it honestly",
-     openloop::cli::setup_run},
+     openloop::cli::setup_run,
+     "  openloop run http://127.0.0.1:8080/ --rate 500/s -d 30s\n"
+     "  openloop run http://127.0.0.1:8080/ --rate 1500/s --timeout 2s --deadline 300ms --json out.json\n"
+     "  openloop run plan.yaml --slo 'p99<=200ms' --report-dir results/"},
     {"lab", "Serve the lab service: an HTTP target with configurable queueing behaviour",
-     openloop::cli::setup_lab},
+     openloop::cli::setup_lab,
+     "  openloop lab --listen 127.0.0.1:8080 --workers 4 --service exp:2ms\n"
+     "  openloop lab --listen 127.0.0.1:0 --workers 1 --service exp:1ms --queue lifo"},
     {"validate", "Check a scenario file and describe its scenarios; sends nothing",
-     openloop::cli::setup_validate},
-    {"report", "Render a results file or an .hlog as text, JSON, CSV, .hgrm or a self-contained HTML page",
-     openloop::cli::setup_report},
+     openloop::cli::setup_validate,
+     "  openloop validate plan.yaml\n  openloop validate examples/open-zipf.yaml"},
+    {"report",
+     "Render a results file, an .hlog or a ramp file as text, JSON, CSV, .hgrm or a self-contained HTML page",
+     openloop::cli::setup_report,
+     "  openloop report out.json\n"
+     "  openloop report out.json -f html -o out.html\n"
+     "  openloop report run.hlog -f hgrm --tag service_time"},
     {"merge", "Merge the results of several runs of one plan (threads, runs, hosts) exactly",
-     openloop::cli::setup_merge},
+     openloop::cli::setup_merge,
+     "  openloop merge host1.json host2.json -o all.json\n"
+     "  openloop merge run-*.json -o all.json -q && openloop report all.json -f html -o all.html"},
     {"ramp", "Step the offered rate up and find the knee, the capacity and collapse",
-     openloop::cli::setup_ramp},
+     openloop::cli::setup_ramp,
+     "  openloop ramp http://127.0.0.1:8080/ --from 100/s --to 2000/s --hold 10s\n"
+     "  openloop ramp http://127.0.0.1:8080/ --from 200/s --step-add 100/s --slo 'p99<=50ms' --refine\n"
+     "  openloop ramp plan.yaml --from 100/s --deadline 300ms --json ramp.json --html ramp.html"},
     {"probe", "Procedures that probe failure modes: `probe metastable` (does it recover after a trigger?)",
-     openloop::cli::setup_probe},
+     openloop::cli::setup_probe,
+     "  openloop probe metastable http://127.0.0.1:8080/ --base 500/s --trigger load:1500/s\n"
+     "  openloop probe metastable http://127.0.0.1:8080/ --base 500/s --trigger stall:1s --json probe.json"},
 };
+
+constexpr const char* k_exit_codes =
+    "Exit codes: 0 ok, 1 an SLO failed, 2 bad usage or nothing sent, 3 invalid run (the generator did not "
+    "apply the planned load), 4 runtime failure (e.g. target unreachable), 130 interrupted.";
+
+// The word a user typed where a subcommand belongs, when it names none (CLI11 would only say that a
+// subcommand is required).
+const char* unknown_subcommand(int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return nullptr;
+  for (const auto& s : k_subcommands) {
+    if (std::string(argv[1]) == s.name) return nullptr;
+  }
+  return argv[1];
+}
 
 }  // namespace
 
@@ -40,9 +72,21 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("openloop ") + OPENLOOP_VERSION);
   app.require_subcommand(1);
   std::vector<std::pair<CLI::App*, openloop::cli::Action>> actions;
+  std::string names;
   for (const auto& s : k_subcommands) {
     CLI::App* sub = app.add_subcommand(s.name, s.description);
     actions.emplace_back(sub, s.setup(*sub));
+    const std::string own = sub->get_footer();
+    sub->footer(
+        fmt::format("{}{}Examples:\n{}\n\n{}", own, own.empty() ? "" : "\n\n", s.examples, k_exit_codes));
+    names += fmt::format("{}{}", names.empty() ? "" : ", ", s.name);
+  }
+  app.footer(
+      fmt::format("Run `openloop SUBCOMMAND --help` for its options and examples.\n\n{}", k_exit_codes));
+  if (const char* word = unknown_subcommand(argc, argv)) {
+    fmt::print(stderr, "openloop: \"{}\" is not a subcommand; use one of {} (openloop --help)\n", word,
+               names);
+    return static_cast<int>(openloop::ExitCode::usage);
   }
   try {
     app.parse(argc, argv);

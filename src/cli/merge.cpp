@@ -54,10 +54,14 @@ int merge_command(const MergeOptions& o) {
 
 Action setup_merge(CLI::App& sub) {
   auto o = std::make_shared<MergeOptions>();
-  sub.add_option("files", o->files, "Results files (run --json) of runs of the same plan, e.g. one per host")
+  sub.add_option("FILE", o->files,
+                 "Two or more results files (run --json) of runs of the same plan, e.g. one per host")
       ->required()
-      ->expected(2, 1 << 20);
-  sub.add_option("-o,--output", o->output, "The merged results file (written atomically)")->required();
+      ->type_name("")
+      ->expected(2, CLI::detail::expected_max_vector_size);
+  sub.add_option("-o,--output", o->output, "The merged results file (written atomically)")
+      ->required()
+      ->type_name("FILE");
   sub.add_flag("-q,--quiet", o->quiet,
                "Print nothing (the merged summary goes to standard output otherwise)");
   return [o] { return merge_command(*o); };

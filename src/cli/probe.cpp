@@ -209,7 +209,7 @@ Action setup_probe(CLI::App& sub) {
   metastable->get_option("--html")->description(
       "Write a self-contained HTML report (phases shaded over goodput, throughput and p99) to FILE, "
       "atomically");
-  for (const char* unsupported : {"--hlog", "--abort-on-slo"}) {
+  for (const char* unsupported : {"--hlog", "--abort-on-slo", "--report-dir"}) {
     if (CLI::Option* opt = metastable->get_option_no_throw(unsupported)) metastable->remove_option(opt);
   }
   add_probe_options(*metastable, *flags);

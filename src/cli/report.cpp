@@ -3,11 +3,15 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "cli/command.h"
 #include "core/atomic_file.h"
+#include "procedures/probe_report.h"
+#include "procedures/ramp_read.h"
+#include "procedures/ramp_report.h"
 #include "report/csv.h"
 #include "report/hgrm.h"
 #include "report/hlog_export.h"
@@ -24,7 +28,21 @@ struct ReportOptions {
   std::string format = "text";
   std::string output;
   report::HgrmOptions hgrm;
+  std::vector<const CLI::Option*> hgrm_only;  ///< --tag, --ticks-per-half, --unit-ratio: --format hgrm only
 };
+
+// The hgrm options change nothing in another format: refuse them rather than ignore them.
+Result<void> refuse_hgrm_only(const ReportOptions& o) {
+  if (o.format == "hgrm") return {};
+  for (const CLI::Option* opt : o.hgrm_only) {
+    if (opt->count() == 0) continue;
+    return usage_error(fmt::format(
+        "{}: applies to --format hgrm only (one histogram's percentile spectrum); --format {} shows every "
+        "histogram and has no use for it",
+        opt->get_name(), o.format));
+  }
+  return {};
+}
 
 Result<std::string> render(const report::ReportInput& in, const ReportOptions& o) {
   if (o.format == "text") return report::render_summary(in);
@@ -45,13 +63,52 @@ Result<std::string> render(const report::ReportInput& in, const ReportOptions& o
       fmt::format("--format: \"{}\" is not a format; use text, json, csv, hgrm, html or hlog", o.format));
 }
 
-int report_command(const ReportOptions& o) {
-  auto in = report::load_report_input(o.file);
-  if (!in) {
-    fmt::print(stderr, "openloop report: {}\n", in.error().message);
-    return static_cast<int>(in.error().code);
+// The schema of a JSON document at `path`, or "" (not JSON, or no schema: the results reader says why).
+std::string schema_of(const std::string& path, nlohmann::json& doc) {
+  auto text = read_file(path);
+  if (!text) return {};
+  const std::size_t first = text->find_first_not_of(" \t\r\n");
+  if (first == std::string::npos || (*text)[first] != '{') return {};
+  doc = nlohmann::json::parse(*text, nullptr, false);
+  return doc.is_object() ? doc.value("schema", std::string()) : std::string();
+}
+
+// A ramp's file (openloop.ramp/1): its table and findings (text), its report (html) or itself (json); each
+// step judged again from the runs it holds.
+Result<std::string> render_ramp(const nlohmann::json& doc, const ReportOptions& o) {
+  if (o.format != "text" && o.format != "html" && o.format != "json") {
+    return usage_error(
+        fmt::format("--format {}: a ramp file ({}) renders as text, html or json; for one run's "
+                    "{}, take it from a `run --json` file",
+                    o.format, o.file, o.format));
   }
-  auto text = render(*in, o);
+  if (o.format == "json") return doc.dump(1) + "\n";
+  const procedures::ReadRamp ramp = OPENLOOP_TRY(procedures::ramp_from_json(doc, o.file));
+  if (o.format == "text") return procedures::render_ramp_summary(ramp.outcome, ramp.settings);
+  return procedures::render_ramp_html(ramp.outcome, ramp.settings, o.file);
+}
+
+Result<std::string> render_file(const ReportOptions& o) {
+  nlohmann::json doc;
+  const std::string schema = schema_of(o.file, doc);
+  if (schema == procedures::k_ramp_schema) return render_ramp(doc, o);
+  if (schema == procedures::k_probe_schema) {
+    if (o.format == "json") return doc.dump(1) + "\n";
+    return usage_error(fmt::format(
+        "{}: a probe file ({}) is re-emitted with --format json only; its HTML report is the one the probe "
+        "wrote (--html, or beside --json)",
+        o.file, procedures::k_probe_schema));
+  }
+  const report::ReportInput in = OPENLOOP_TRY(report::load_report_input(o.file));
+  return render(in, o);
+}
+
+int report_command(const ReportOptions& o) {
+  if (auto refused = refuse_hgrm_only(o); !refused) {
+    fmt::print(stderr, "openloop report: {}\n", refused.error().message);
+    return static_cast<int>(refused.error().code);
+  }
+  auto text = render_file(o);
   if (!text) {
     fmt::print(stderr, "openloop report: {}\n", text.error().message);
     return static_cast<int>(text.error().code);
@@ -71,25 +128,37 @@ int report_command(const ReportOptions& o) {
 
 Action setup_report(CLI::App& sub) {
   auto o = std::make_shared<ReportOptions>();
-  sub.add_option("file", o->file, "A results file (run --json) or an HdrHistogram interval log (.hlog)")
-      ->required();
+  sub.add_option("FILE", o->file,
+                 "A results file (run --json), an HdrHistogram interval log (.hlog), or a ramp's file (ramp "
+                 "--json: text, html, json)")
+      ->required()
+      ->type_name("");
   sub.add_option(
          "-f,--format", o->format,
          "text (the run summary) | json (re-emit) | csv (interval series) | hgrm (percentile spectrum, as "
          "HdrHistogram's Java tools print it) | html (self-contained report) | hlog (interval log)")
-      ->capture_default_str();
-  sub.add_option("-o,--output", o->output, "Write to FILE (atomically) instead of standard output");
-  sub.add_option(
-         "--tag,--histogram", o->hgrm.tag,
-         "hgrm: which histogram, response_time | service_time | send_lateness (or any tag of an .hlog)")
-      ->capture_default_str();
-  sub.add_option("--ticks-per-half", o->hgrm.ticks_per_half_distance,
-                 "hgrm: percentile ticks per half distance to 100% (Java's percentilesOutputTicksPerHalf)")
-      ->capture_default_str();
-  sub.add_option(
-         "--unit-ratio", o->hgrm.value_unit_ratio,
-         "hgrm: divide values (ns) by this: 1e6 prints ms, 1e3 µs, 1 ns (Java's outputValueUnitRatio)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("FORMAT");
+  sub.add_option("-o,--output", o->output, "Write to FILE (atomically) instead of standard output")
+      ->type_name("FILE");
+  o->hgrm_only.push_back(
+      sub.add_option("--tag,--histogram", o->hgrm.tag,
+                     "Which histogram: response_time | service_time | send_lateness (or any tag of an .hlog)")
+          ->capture_default_str()
+          ->type_name("TAG")
+          ->group("With --format hgrm"));
+  o->hgrm_only.push_back(
+      sub.add_option("--ticks-per-half", o->hgrm.ticks_per_half_distance,
+                     "Percentile ticks per half distance to 100% (Java's percentilesOutputTicksPerHalf)")
+          ->capture_default_str()
+          ->type_name("N")
+          ->group("With --format hgrm"));
+  o->hgrm_only.push_back(
+      sub.add_option("--unit-ratio", o->hgrm.value_unit_ratio,
+                     "Divide values (ns) by this: 1e6 prints ms, 1e3 µs, 1 ns (Java's outputValueUnitRatio)")
+          ->capture_default_str()
+          ->type_name("RATIO")
+          ->group("With --format hgrm"));
   return [o] { return report_command(*o); };
 }
 

@@ -49,7 +49,8 @@ Result<results::RunResults> run_with_live_view(const engine::RunPlan& plan, cons
              plan.threads);
   const bool terminal = isatty(fileno(stderr)) != 0;
   report::LiveTicker live(report::LiveView({plan.warmup, plan.duration, plan.model == engine::Model::open}),
-                          stderr, terminal, terminal ? std::chrono::seconds(1) : std::chrono::seconds(10));
+                          stderr, terminal, terminal ? std::chrono::seconds(1) : std::chrono::seconds(10),
+                          &stop);
   auto results = engine::run(plan, stop, [&live, &judge_slos](const results::RunResults& so_far) {
     live.update(so_far);
     judge_slos(so_far);
@@ -114,7 +115,8 @@ int run_command(const RunOptions& o) {
   std::atomic<int> stop{0};
   Result<results::RunResults> results;
   {
-    SignalWatcher watcher(stop);
+    // On a terminal the live view shows the interruption in place of the watcher's own line.
+    SignalWatcher watcher(stop, o.quiet || isatty(fileno(stderr)) == 0);
     results = run_with_live_view(*plan, o, stop, slo_abort ? &*slo_abort : nullptr);
   }
   if (!results) {

@@ -16,69 +16,151 @@
 
 namespace openloop::cli {
 
+namespace {
+
+// Help groups, in the order a newcomer needs them (CLI11 prints groups in order of first use).
+constexpr const char* k_target = "Target";
+constexpr const char* k_load = "Load model";
+constexpr const char* k_client = "Client";
+constexpr const char* k_retries = "Retries";
+constexpr const char* k_outputs = "Outputs";
+constexpr const char* k_judging = "Judging";
+constexpr const char* k_advanced = "Advanced";
+
+// A count that must be at least 1 when given (0 would mean "none", which the flag cannot mean); refused at
+// parse time naming the 0, with what to give instead.
+CLI::Validator at_least_one(const std::string& instead) {
+  return CLI::Validator(
+      [instead](std::string& value) -> std::string {
+        const auto first = value.find_first_not_of('0');
+        if (!value.empty() && first == std::string::npos) return "0 is not accepted: " + instead;
+        return {};
+      },
+      "");
+}
+
+}  // namespace
+
 void add_target_options(CLI::App& sub, RunOptions& o) {
   sub.add_option("target", o.url, "Target URL (http:// or https://), or a scenario file (plan.yaml)")
-      ->required();
-  sub.add_option("-X,--method", o.method, "HTTP method")->capture_default_str();
-  sub.add_option("-H,--header", o.headers, "Request header 'Name: value' (repeatable)");
-  sub.add_option("--body", o.body, "Request body: TEXT, or @FILE to read it from a file");
-  sub.add_flag("--insecure", o.insecure, "Do not verify the server's TLS certificate");
-  sub.add_option("--cacert", o.cacert, "Extra CA certificate (PEM) to trust");
+      ->required()
+      ->type_name("URL|PLAN.yaml");
+  sub.add_option("-X,--method", o.method, "HTTP method")
+      ->capture_default_str()
+      ->type_name("METHOD")
+      ->group(k_target);
+  sub.add_option("-H,--header", o.headers, "Request header 'Name: value' (repeatable)")
+      ->type_name("'NAME: VALUE'")
+      ->group(k_target);
+  sub.add_option("--body", o.body, "Request body: TEXT, or @FILE to read it from a file")
+      ->type_name("TEXT|@FILE")
+      ->group(k_target);
+  sub.add_flag("--insecure", o.insecure, "Do not verify the server's TLS certificate")->group(k_target);
+  sub.add_option("--cacert", o.cacert, "Extra CA certificate (PEM) to trust")
+      ->type_name("FILE")
+      ->group(k_target);
 }
 
 void add_workload_options(CLI::App& sub, RunOptions& o) {
-  sub.add_option("--rate", o.rate, "Open model: arrivals per second, e.g. 500/s or 30000/m");
-  sub.add_option("--arrival", o.arrival, "Arrival process: constant | poisson")->capture_default_str();
-  sub.add_option("--stages", o.stages, "Rate stages, k6-style: 30s:100/s,1m:500/s (ramps between targets)");
+  sub.add_option("--rate", o.rate, "Open model: arrivals per second, e.g. 500/s or 30000/m")
+      ->type_name("RATE")
+      ->group(k_load);
+  sub.add_option("--arrival", o.arrival, "Arrival process: constant | poisson")
+      ->capture_default_str()
+      ->type_name("KIND")
+      ->group(k_load);
+  sub.add_option("--stages", o.stages, "Rate stages, k6-style: 30s:100/s,1m:500/s (ramps between targets)")
+      ->type_name("STAGES")
+      ->group(k_load);
   sub.add_option("--seed", o.seed, "Seed for Poisson arrivals (same seed, same schedule)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("N")
+      ->group(k_load);
   sub.add_option(
-      "--vus", o.vus,
-      "Closed model (the naive baseline): N users, each sends as soon as its last response arrives");
+         "--vus", o.vus,
+         "Closed model (the naive baseline): N users, each sends as soon as its last response arrives")
+      ->type_name("N")
+      ->check(at_least_one("give at least 1 user, or --rate R for an open model"))
+      ->group(k_load);
   sub.add_option(
-      "--think", o.think,
-      "Think time after each iteration (closed) or step (sessions): 1s, exp:1s, uniform:0.5s..1.5s");
+         "--think", o.think,
+         "Think time after each iteration (closed) or step (sessions): 1s, exp:1s, uniform:0.5s..1.5s")
+      ->type_name("DURATION")
+      ->group(k_load);
   sub.add_option(
-      "--pacing", o.pacing,
-      "With --vus: each user starts an iteration at most every D (an overrun starts the next at once)");
+         "--pacing", o.pacing,
+         "With --vus: each user starts an iteration at most every D (an overrun starts the next at once)")
+      ->type_name("DURATION")
+      ->group(k_load);
   sub.add_option("--max-rate", o.max_rate,
-                 "With --vus: all users together start at most R iterations per second");
+                 "With --vus: all users together start at most R iterations per second")
+      ->type_name("RATE")
+      ->group(k_load);
   sub.add_option("--session-rate", o.session_rate,
-                 "Partly-open model: sessions arrive at R per second (constant or Poisson)");
+                 "Partly-open model: sessions arrive at R per second (constant or Poisson)")
+      ->type_name("RATE")
+      ->group(k_load);
   sub.add_option("--max-sessions", o.max_sessions,
-                 "Partly-open model: concurrent sessions cap; a session that cannot start is dropped");
+                 "Partly-open model: concurrent sessions cap; a session that cannot start is dropped")
+      ->type_name("N")
+      ->check(at_least_one("give at least 1 session, or leave it out for the default"))
+      ->group(k_load);
   sub.add_option(
          "--session-steps", o.session_steps,
          "Partly-open model: requests per session, each after the previous response and the think time")
-      ->capture_default_str();
-  sub.add_option("-d,--duration", o.duration, "Measured duration, e.g. 30s, 2m")->capture_default_str();
+      ->capture_default_str()
+      ->type_name("N")
+      ->group(k_load);
+  sub.add_option("-d,--duration", o.duration, "Measured duration, e.g. 30s, 2m")
+      ->capture_default_str()
+      ->type_name("DURATION")
+      ->group(k_load);
   sub.add_option("--warmup", o.warmup, "Warm-up before measuring: sent, but reported apart")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("DURATION")
+      ->group(k_load);
 }
 
 void add_client_options(CLI::App& sub, RunOptions& o) {
-  sub.add_option("-t,--threads", o.threads, "Worker threads (default: available cores)");
+  sub.add_option("-t,--threads", o.threads, "Worker threads (default: available cores)")
+      ->type_name("N")
+      ->check(at_least_one("give at least 1 worker thread, or leave it out for one per core"))
+      ->group(k_client);
   sub.add_option("--max-connections", o.max_connections,
-                 "Connection cap (default: rate × timeout by Little's law, capped by the open-file limit)");
+                 "Connection cap (default: rate × timeout by Little's law, capped by the open-file limit)")
+      ->type_name("N")
+      ->check(at_least_one("give at least 1 connection, or leave it out for the Little's-law default"))
+      ->group(k_client);
   sub.add_option(
          "--on-saturation", o.on_saturation,
          "When every connection is busy at the cap: drop (count it) | queue (wait; latency still from the "
          "intended time)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("drop|queue")
+      ->group(k_client);
+  sub.add_option("--timeout", o.timeout,
+                 "The client's patience per request, from its intended time (see --deadline for goodput)")
+      ->capture_default_str()
+      ->type_name("DURATION")
+      ->group(k_client);
+  sub.add_option("--success", o.success, "Statuses that count as success, e.g. 200-299")
+      ->capture_default_str()
+      ->type_name("STATUSES")
+      ->group(k_client);
   sub.add_option("--spin-below", o.spin_below,
                  "Poll without sleeping through waits shorter than D, e.g. 20us; auto: what one timed sleep "
                  "costs in CPU on this machine, measured at start (0: always sleep)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("DURATION|auto")
+      ->group(k_advanced);
   sub.add_option(
          "--coalesce", o.coalesce,
          "Open model: wake at most once per D, e.g. 100us, sending every arrival due by then (up to D "
          "late, measured) and timing responses by the kernel's receive stamps; cuts CPU per request "
          "(0: wake for each arrival and response)")
-      ->capture_default_str();
-  sub.add_option("--timeout", o.timeout, "Client deadline per request, from its intended time")
-      ->capture_default_str();
-  sub.add_option("--success", o.success, "Statuses that count as success, e.g. 200-299")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("DURATION")
+      ->group(k_advanced);
 }
 
 void add_retry_options(CLI::App& sub, engine::RetryOptions& o) {
@@ -87,46 +169,132 @@ void add_retry_options(CLI::App& sub, engine::RetryOptions& o) {
          "Attempts per request in total, the first included (1 = no retries); the --timeout deadline from "
          "the intended time spans them all, and latency runs from the first intended time to the last "
          "outcome")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("N")
+      ->group(k_retries);
   sub.add_option("--retry-on", o.retry_on,
                  "What is retried: a comma list of timeout (a --per-try-timeout cut), connect, 5xx, 429 "
-                 "(default with retries: connect,5xx)");
+                 "(default with retries: connect,5xx)")
+      ->type_name("LIST")
+      ->group(k_retries);
   sub.add_option("--per-try-timeout", o.per_try_timeout,
                  "Abandon an attempt (closing its connection) after D, or at the overall deadline if sooner "
-                 "(default: none)");
+                 "(default: none)")
+      ->type_name("DURATION")
+      ->group(k_retries);
   sub.add_option("--backoff", o.backoff,
-                 "Jitter between attempts (AWS's variants): full | equal | decorrelated (default full)");
+                 "Jitter between attempts (AWS's variants): full | equal | decorrelated (default full)")
+      ->type_name("KIND")
+      ->group(k_retries);
   sub.add_option("--backoff-base", o.backoff_base,
-                 "Backoff base: retry k waits up to base·2^(k-1) (default 25ms)");
-  sub.add_option("--backoff-max", o.backoff_max, "Backoff cap (default 250ms)");
+                 "Backoff base: retry k waits up to base·2^(k-1) (default 25ms)")
+      ->type_name("DURATION")
+      ->group(k_retries);
+  sub.add_option("--backoff-max", o.backoff_max, "Backoff cap (default 250ms)")
+      ->type_name("DURATION")
+      ->group(k_retries);
   sub.add_flag(
-      "--honor-retry-after", o.honor_retry_after,
-      "A 429 or 503 with Retry-After: SECONDS waits that long instead of the backoff (no retry when that "
-      "passes the deadline)");
+         "--honor-retry-after", o.honor_retry_after,
+         "A 429 or 503 with Retry-After: SECONDS waits that long instead of the backoff (no retry when that "
+         "passes the deadline)")
+      ->group(k_retries);
   sub.add_option("--retry-budget", o.budget,
                  "Retry budget, each worker holding its share: ratio:20%[,min=10/s][,ttl=10s] (Finagle), "
-                 "tokens:max=10[,ratio=0.1] (gRPC), quota:500[,cost=5][,timeout-cost=10] (AWS SDK)");
+                 "tokens:max=10[,ratio=0.1] (gRPC), quota:500[,cost=5][,timeout-cost=10] (AWS SDK)")
+      ->type_name("BUDGET")
+      ->group(k_retries);
   sub.add_option(
-      "--send-deadline", o.send_deadline,
-      "Send each attempt's remaining deadline in milliseconds in header NAME (as gRPC's grpc-timeout), "
-      "e.g. X-Deadline, so the target can drop work nobody waits for");
+         "--send-deadline", o.send_deadline,
+         "Send each attempt's remaining deadline in milliseconds in header NAME (as gRPC's grpc-timeout), "
+         "e.g. X-Deadline, so the target can drop work nobody waits for")
+      ->type_name("NAME")
+      ->group(k_retries);
 }
 
 void add_output_options(CLI::App& sub, RunOptions& o) {
-  sub.add_option("--json", o.json, "Write the results (schema openloop.results/1) to FILE, atomically");
+  sub.add_option("--json", o.json,
+                 "Write the results (schema openloop.results/1) to FILE, atomically; the HTML report goes "
+                 "beside it (results.json -> results.html) unless --html or --no-html says otherwise")
+      ->type_name("FILE")
+      ->group(k_outputs);
   sub.add_option(
-      "--hlog", o.hlog,
-      "Write an HdrHistogram interval log (format 1.3; tags response_time, service_time, send_lateness) "
-      "to FILE, atomically");
-  sub.add_option("--html", o.html, "Write a self-contained HTML report (opens offline) to FILE, atomically");
-  sub.add_flag("-q,--quiet", o.quiet, "Print only the summary: no live view");
+         "--hlog", o.hlog,
+         "Write an HdrHistogram interval log (format 1.3; tags response_time, service_time, send_lateness) "
+         "to FILE, atomically")
+      ->type_name("FILE")
+      ->group(k_outputs);
+  sub.add_option("--html", o.html, "Write a self-contained HTML report (opens offline) to FILE, atomically")
+      ->type_name("FILE")
+      ->group(k_outputs);
+  sub.add_flag("--no-html", o.no_html, "Do not write the HTML report that --json and --report-dir imply")
+      ->group(k_outputs);
+  sub.add_option("--report-dir", o.report_dir,
+                 "Write results.json, results.hlog and report.html into DIR (created if missing; its parent "
+                 "must exist)")
+      ->type_name("DIR")
+      ->group(k_outputs);
+  sub.add_flag("-q,--quiet", o.quiet, "Print only the summary: no live view")->group(k_outputs);
   sub.add_option(
-      "--slo", o.slos,
-      "Service-level objective, repeatable: p99<=200ms, mean<50ms, max<=2s, errors<=0.1%, timeouts<1%, "
-      "dropped<1%, goodput>=99%, throughput>=500/s; NAME:... for one request. Exit 1 when one is not met");
+         "--slo", o.slos,
+         "Service-level objective, repeatable: p99<=200ms, mean<50ms, max<=2s, errors<=0.1%, timeouts<1%, "
+         "dropped<1%, goodput>=99%, throughput>=500/s; NAME:... for one request. Exit 1 when one is not met")
+      ->type_name("SLO")
+      ->group(k_judging);
   sub.add_flag(
-      "--abort-on-slo", o.abort_on_slo,
-      "Stop the run early (exit 1) once an --slo is certain to fail whatever the rest of the run does");
+         "--abort-on-slo", o.abort_on_slo,
+         "Stop the run early (exit 1) once an --slo is certain to fail whatever the rest of the run does")
+      ->group(k_judging);
+  // Output paths are settled once parsing completes, so every command sees the files it will write.
+  sub.parse_complete_callback([&o] {
+    if (auto resolved = resolve_output_paths(o); !resolved)
+      throw CLI::ValidationError(resolved.error().message);
+  });
+}
+
+void add_judging_options(CLI::App& sub, RunOptions& o) {
+  sub.add_option("--deadline", o.deadline,
+                 "Goodput counts successes within D of their intended time; the client still waits up to "
+                 "--timeout, so later responses count as throughput only (default: --timeout)")
+      ->type_name("DURATION")
+      ->group(k_judging);
+  sub.add_option("--max-lateness", o.max_lateness,
+                 "The run is INVALID when send-lateness p99 exceeds max(D, 10% of the arrival gap) (default "
+                 "1ms); raise it only on a machine too busy to send on time, and say so")
+      ->type_name("DURATION")
+      ->group(k_advanced);
+}
+
+Result<void> resolve_output_paths(RunOptions& o) {
+  if (!o.report_dir.empty()) {
+    const std::filesystem::path dir(o.report_dir);
+    const std::pair<std::string*, const char*> files[] = {
+        {&o.json, "results.json"}, {&o.hlog, "results.hlog"}, {&o.html, "report.html"}};
+    for (const auto& [path, name] : files) {
+      if (!path->empty()) {
+        return usage_error(fmt::format(
+            "--report-dir: writes {} itself; give either --report-dir or the single output flags", name));
+      }
+    }
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec)) {
+      const std::filesystem::path parent = dir.parent_path();
+      if (!parent.empty() && !std::filesystem::is_directory(parent, ec)) {
+        return usage_error(
+            fmt::format("--report-dir: the parent directory of \"{}\" does not exist", o.report_dir));
+      }
+      if (!std::filesystem::create_directory(dir, ec) && ec) {
+        return usage_error(fmt::format("--report-dir: cannot create \"{}\": {}", o.report_dir, ec.message()));
+      }
+    }
+    for (const auto& [path, name] : files) *path = (dir / name).string();
+  } else if (!o.json.empty() && o.html.empty()) {
+    std::filesystem::path html(o.json);
+    html.replace_extension(".html");
+    if (html.string() == o.json) html = o.json + ".html";
+    o.html = html.string();
+  }
+  if (o.no_html) o.html.clear();
+  return {};
 }
 
 Result<std::optional<Nanos>> parse_spin_below(const std::string& text) {
@@ -252,6 +420,27 @@ Result<void> build_workload(const RunOptions& o, engine::RunPlan& plan) {
   return {};
 }
 
+// --deadline (within --timeout: the client may wait longer than goodput counts, never shorter) and
+// --max-lateness; needs plan.timeout.
+Result<void> build_judging(const RunOptions& o, engine::RunPlan& plan) {
+  if (!o.deadline.empty()) {
+    plan.deadline = OPENLOOP_TRY(parse_duration(o.deadline, "--deadline"));
+    if (plan.deadline.count() == 0) return usage_error("--deadline: must be greater than 0, e.g. 100ms");
+    if (plan.deadline > plan.timeout) {
+      return usage_error(
+          fmt::format("--deadline {} is longer than --timeout {}: the client would give up before the "
+                      "deadline; raise --timeout",
+                      o.deadline, o.timeout));
+    }
+  }
+  if (!o.max_lateness.empty()) {
+    plan.max_lateness = OPENLOOP_TRY(parse_duration(o.max_lateness, "--max-lateness"));
+    if (plan.max_lateness.count() == 0)
+      return usage_error("--max-lateness: must be greater than 0, e.g. 5ms (the default is 1ms)");
+  }
+  return {};
+}
+
 Result<void> build_client(const RunOptions& o, engine::RunPlan& plan) {
   plan.spin_below = OPENLOOP_TRY(parse_spin_below(o.spin_below));
   plan.coalesce = OPENLOOP_TRY(parse_coalesce(o.coalesce));
@@ -263,6 +452,7 @@ Result<void> build_client(const RunOptions& o, engine::RunPlan& plan) {
   }
   plan.timeout = OPENLOOP_TRY(parse_duration(o.timeout, "--timeout"));
   if (plan.timeout.count() == 0) return usage_error("--timeout: must be greater than 0, e.g. 5s");
+  OPENLOOP_TRY_VOID(build_judging(o, plan));
   plan.retry = OPENLOOP_TRY(engine::parse_retry_policy(o.retry, plan.timeout));
   const auto [lo, hi] = OPENLOOP_TRY(parse_success(o.success));
   plan.success_min = lo;
@@ -354,6 +544,7 @@ void add_run_options(CLI::App& sub, RunOptions& o) {
   add_client_options(sub, o);
   add_retry_options(sub, o.retry);
   add_output_options(sub, o);
+  add_judging_options(sub, o);
 }
 
 Result<std::vector<results::Slo>> parse_slos(const RunOptions& o,

@@ -34,9 +34,13 @@ struct RunOptions {
   bool insecure = false;
   std::string cacert;
   std::string success = "100-399";
+  std::string deadline;      ///< --deadline: goodput counts successes within it (empty: the timeout)
+  std::string max_lateness;  ///< --max-lateness: the verdict's send-lateness floor (empty: 1ms)
   std::string json;
-  std::string hlog;  ///< HdrHistogram interval log of the run (empty: none)
-  std::string html;  ///< self-contained HTML report (empty: none)
+  std::string hlog;        ///< HdrHistogram interval log of the run (empty: none)
+  std::string html;        ///< self-contained HTML report (empty: none)
+  bool no_html = false;    ///< --no-html: no HTML report, not even the one --json implies
+  std::string report_dir;  ///< --report-dir: json, hlog and html together in this directory
   bool quiet = false;
   engine::RetryOptions retry;     ///< --retry-* flags, --per-try-timeout, --backoff*, --send-deadline
   std::vector<std::string> slos;  ///< --slo, as typed (parsed by parse_slos)
@@ -56,6 +60,13 @@ void add_target_options(CLI::App& sub, RunOptions& o);
 void add_workload_options(CLI::App& sub, RunOptions& o);
 void add_client_options(CLI::App& sub, RunOptions& o);
 void add_output_options(CLI::App& sub, RunOptions& o);
+/// Settles the output files once flags are parsed: --report-dir DIR sets DIR/results.json, DIR/results.hlog
+/// and DIR/report.html (creating DIR; its parent must exist; refused beside --json, --hlog or --html); --json
+/// FILE alone implies --html beside it (FILE with .html for its extension); --no-html drops the HTML. Errors
+/// (usage) name the flag.
+Result<void> resolve_output_paths(RunOptions& o);
+/// `run`'s own judging flags (--deadline, --max-lateness); ramp registers its own with the same meaning.
+void add_judging_options(CLI::App& sub, RunOptions& o);
 
 /// --spin-below: "auto" (nullopt: measure the cost of a timed wait) or a duration up to 10ms.
 Result<std::optional<Nanos>> parse_spin_below(const std::string& text);

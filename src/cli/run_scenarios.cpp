@@ -30,6 +30,12 @@ Result<void> refuse_workload_flags(const RunOptions& o) {
                      : !o.pacing.empty()       ? "--pacing"
                      : !o.max_rate.empty()     ? "--max-rate"
                                                : nullptr;
+  if (flag == nullptr && (!o.deadline.empty() || !o.max_lateness.empty())) {
+    return usage_error(
+        fmt::format("{}: applies to a run from flags; a plan file's runs use the timeout and the "
+                    "default lateness bound",
+                    !o.deadline.empty() ? "--deadline" : "--max-lateness"));
+  }
   if (flag == nullptr) return {};
   return usage_error(fmt::format(
       "{}: the workload comes from the plan file {}; set it there (see docs/scenarios.md)", flag, o.url));

@@ -12,10 +12,11 @@
 namespace openloop::cli {
 
 /// While alive, SIGINT/SIGTERM are blocked in every thread created after it and taken by its own thread: the
-/// first sets `stop` to 1 (stop scheduling, let in-flight requests finish), the second to 2 (stop now).
+/// first sets `stop` to 1 (stop scheduling, let in-flight requests finish), the second to 2 (stop now). With
+/// `announce`, each is also said on stderr; without, the caller shows `stop` itself (the live view does).
 class SignalWatcher {
  public:
-  explicit SignalWatcher(std::atomic<int>& stop) : m_stop(stop) {
+  explicit SignalWatcher(std::atomic<int>& stop, bool announce = true) : m_stop(stop), m_announce(announce) {
     sigemptyset(&m_set);
     sigaddset(&m_set, SIGINT);
     sigaddset(&m_set, SIGTERM);
@@ -37,6 +38,7 @@ class SignalWatcher {
       if (sigtimedwait(&m_set, nullptr, &poll) > 0) {
         const int now = m_stop.load() + 1;
         m_stop.store(now > 2 ? 2 : now);
+        if (!m_announce) continue;
         std::fputs(
             now == 1
                 ? "\ninterrupted: stopping; waiting for in-flight requests (interrupt again to stop now)\n"
@@ -46,6 +48,7 @@ class SignalWatcher {
     }
   }
   std::atomic<int>& m_stop;
+  bool m_announce;
   std::atomic<bool> m_done{false};
   sigset_t m_set{}, m_old{};
   std::thread m_thread;

@@ -14,7 +14,7 @@ namespace openloop::cli {
 
 Action setup_validate(CLI::App& sub) {
   auto file = std::make_shared<std::string>();
-  sub.add_option("plan", *file, "Scenario file (YAML; see docs/scenarios.md)")->required();
+  sub.add_option("PLAN", *file, "Scenario file (YAML; see docs/scenarios.md)")->required()->type_name("");
   return [file]() -> int {
     auto plan = workload::load_plan_file(*file);
     if (!plan) {

@@ -131,7 +131,9 @@ results::RunResults finish(PlanRun& p, const std::atomic<int>& stop, SteadyTime 
   r.info = describe(plan);
   r.generator = gen;
   r.interrupted = interrupted;
-  r.verdict = results::judge(r);
+  results::VerdictBounds bounds;
+  if (plan.max_lateness.count() > 0) bounds.lateness_floor_ms = to_seconds(plan.max_lateness) * 1e3;
+  r.verdict = results::judge(r, bounds);
   for (std::size_t k = 0; k < results::k_error_kinds; ++k) {
     for (auto& w : p.workers) {
       if (w->report().first_error[k].empty()) continue;

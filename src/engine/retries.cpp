@@ -102,7 +102,8 @@ void Worker::settle(const InFlight& r, const AttemptEnd& e) {
       const int status = e.status;
       const std::size_t status_class =
           status >= 100 && status < 600 ? static_cast<std::size_t>(status / 100) : 0;
-      const bool ok = e.ok;
+      // A success past the goodput deadline (--deadline, shorter than the timeout) is a response, not ok.
+      const bool ok = e.ok && e.at <= r.intended + m_plan.goodput_deadline();
       account(r.interval, r.request, [&](results::Counters& k, hdr::Histogram& rh, hdr::Histogram& sh) {
         ++k.completed;
         ++k.status_class[status_class];

@@ -48,10 +48,16 @@ nlohmann::json RunPlan::describe() const {
       {"duration_s", to_seconds(duration)},
       {"interval_s", to_seconds(interval)},
       {"insecure", insecure}};
+  if (deadline.count() > 0) j["deadline_s"] = to_seconds(deadline);
+  if (max_lateness.count() > 0) j["max_lateness_ms"] = to_seconds(max_lateness) * 1e3;
   if (model == Model::open || model == Model::sessions) {
     j["arrival"] = arrival == workload::ArrivalKind::constant ? "constant" : "poisson";
     j["seed"] = seed;
     j["stages"] = stages;
+    // A constant rate (--rate R) says so, so readers need not infer it from a one-stage list.
+    const auto& st = profile.stages();
+    if (st.size() == 1 && profile.start_rate() == st.front().target_rate)
+      j["rate_rps"] = st.front().target_rate;
   } else {
     j["users"] = users;
   }

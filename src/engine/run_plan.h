@@ -87,6 +87,12 @@ struct RunPlan {
   /// come from the kernel's receive stamps, so response and service times do not include the wait.
   Nanos coalesce{0};
   Nanos timeout = std::chrono::seconds(5);
+  /// Goodput deadline (--deadline): a success counts as ok only when it ends within this of its intended
+  /// time. 0, or not below `timeout`: the timeout itself. The client still waits up to `timeout`, so a late
+  /// success counts as completed (throughput) but not as ok (goodput).
+  Nanos deadline{0};
+  /// Send-lateness floor of the verdict (--max-lateness); 0 = the default bound (results::VerdictBounds).
+  Nanos max_lateness{0};
   int success_min = 100;  ///< a completed response is ok when success_min ≤ status ≤ success_max
   int success_max = 399;
   RetryPolicy
@@ -105,6 +111,8 @@ struct RunPlan {
   Nanos duration{0};
   Nanos interval = std::chrono::seconds(1);
 
+  /// The deadline goodput counts against: `deadline` when set and shorter than `timeout`, else `timeout`.
+  Nanos goodput_deadline() const { return deadline.count() > 0 && deadline < timeout ? deadline : timeout; }
   /// True for models driven by users rather than an arrival schedule.
   bool user_driven() const { return model == Model::closed || model == Model::pacing; }
   /// Every option, for the results file.

@@ -55,7 +55,7 @@ constexpr std::string_view k_probe_js = R"JS((function () {
     var opts = {
       width: Math.max(320, Math.floor(el.getBoundingClientRect().width)), height: 320,
       scales: { x: { time: false }, rate: { range: function (u, mn, mx) { return [0, Math.max(1, mx * 1.1)]; } }, ms: { distr: 3 } },
-      series: [{ label: 's' },
+      series: [{ label: 'time', value: function (u, v) { return v == null ? 'hover the chart' : v.toFixed(1) + ' s'; } },
         line('offered', '#7a7a7a', 'rate', fmtRate, { dash: [6, 4], width: 1.5 }),
         line('throughput', '#2f7ed8', 'rate', fmtRate),
         line('goodput', '#2a9d4b', 'rate', fmtRate),

@@ -2,6 +2,8 @@
 #include "procedures/probe_report.h"
 #include "procedures/probe_format.h"
 
+#include <cstdlib>
+
 #include <fmt/format.h>
 
 #include "core/error.h"
@@ -31,6 +33,51 @@ std::string row_text(const PhaseRow& row, bool lab) {
   return line + "\n";
 }
 
+// "23360096372ns" (the lab's exact form) as a duration people read, e.g. "23.4s".
+std::string lab_time(const std::string& ns) {
+  char* end = nullptr;
+  const double v = std::strtod(ns.c_str(), &end);
+  if (end == ns.c_str() || std::string(end) != "ns") return ns;
+  return format_duration(Nanos(static_cast<std::int64_t>(v)));
+}
+
+// One setting of a lab configuration change in words: "stall 1s from lab uptime 23.4s", "dependency 105ms".
+std::string lab_setting_words(const std::string& key, const nlohmann::json& value) {
+  if (key == "stall-at" && value.is_array()) {
+    if (value.empty()) return "no stalls scheduled";
+    std::string out;
+    for (const auto& item : value) {
+      const std::string text = item.is_string() ? item.get<std::string>() : item.dump();
+      const auto plus = text.find('+');
+      out += out.empty() ? "" : ", ";
+      out += plus == std::string::npos
+                 ? "stall at " + text
+                 : fmt::format("stall {} from lab uptime {}", lab_time(text.substr(plus + 1)),
+                               lab_time(text.substr(0, plus)));
+    }
+    return out;
+  }
+  if (key == "dependency" && value.is_string()) {
+    const std::string v = value.get<std::string>();
+    return v == "none" ? "no dependency" : "dependency " + v;
+  }
+  return key + " " + (value.is_string() ? value.get<std::string>() : value.dump());
+}
+
+// A recorded lab call ("POST URL {json}", as in the results file) in words, the URL after it.
+std::string lab_action_words(const std::string& action) {
+  const auto brace = action.find('{');
+  if (brace == std::string::npos) return action;
+  const nlohmann::json change = nlohmann::json::parse(action.substr(brace), nullptr, false);
+  if (!change.is_object() || change.empty()) return action;
+  std::string words;
+  for (const auto& [key, value] : change.items())
+    words += (words.empty() ? "" : "; ") + lab_setting_words(key, value);
+  std::string call = action.substr(0, brace);
+  while (!call.empty() && call.back() == ' ') call.pop_back();
+  return fmt::format("{} ({})", words, call);
+}
+
 std::string run_text(const ProbeRun& run, std::size_t index, std::size_t of) {
   const ProbeOutcome& o = run.outcome;
   const bool lab = !run.lab.empty();
@@ -46,7 +93,10 @@ std::string run_text(const ProbeRun& run, std::size_t index, std::size_t of) {
   out += fmt::format("\n{}\n", o.sentence);
   for (const Signal& s : o.signals) out += fmt::format("  signal: {}: {}\n", s.name, s.text);
   for (const auto& n : o.notes) out += "  note: " + n + "\n";
-  for (const auto& a : run.lab_actions) out += "  lab: " + a + "\n";
+  for (std::size_t i = 0; i < run.lab_actions.size(); ++i) {
+    // The first call sets the trigger, a later one restores what the lab had before it.
+    out += fmt::format("  lab: {} {}\n", i == 0 ? "set" : "restored", lab_action_words(run.lab_actions[i]));
+  }
   return out;
 }
 

@@ -74,6 +74,14 @@ std::string plan_label(const std::string& key) {
                                                                  {"model", "Model"},
                                                                  {"arrival", "Arrival process"},
                                                                  {"stages", "Rate stages"},
+                                                                 {"rate_rps", "Rate"},
+                                                                 {"deadline_s", "Goodput deadline"},
+                                                                 {"max_lateness_ms", "Max send lateness"},
+                                                                 {"retry", "Retries"},
+                                                                 {"retry_on", "on"},
+                                                                 {"backoff_base_s", "base"},
+                                                                 {"backoff_max_s", "cap"},
+                                                                 {"per_try_timeout_s", "per-try timeout"},
                                                                  {"seed", "Seed"},
                                                                  {"users", "Users (closed)"},
                                                                  {"threads", "Threads"},
@@ -99,10 +107,10 @@ std::string plan_label(const std::string& key) {
 
 // Plan keys in reading order: what was hit, how hard, for how long, with which client policy; others follow.
 std::vector<std::string> plan_keys(const json& plan) {
-  static const char* k_order[] = {
-      "target",           "method",     "model",     "arrival", "stages",          "users",
-      "duration_s",       "warmup_s",   "timeout_s", "threads", "max_connections", "on_saturation",
-      "success_statuses", "interval_s", "seed"};
+  static const char* k_order[] = {"target",        "method",           "model",      "rate_rps",
+                                  "arrival",       "stages",           "users",      "duration_s",
+                                  "warmup_s",      "timeout_s",        "threads",    "max_connections",
+                                  "on_saturation", "success_statuses", "interval_s", "seed"};
   std::vector<std::string> keys;
   for (const char* k : k_order) {
     if (plan.contains(k)) keys.emplace_back(k);
@@ -114,11 +122,47 @@ std::vector<std::string> plan_keys(const json& plan) {
   return keys;
 }
 
+// False for rows that only restate a default or an internal (no retries, no coalescing, the report interval,
+// a seed a constant schedule never draws, one request that the target and method already name), so the table
+// shows what the user set.
+bool plan_row_shown(const std::string& key, const json& value, const json& plan) {
+  const auto zero = [&value] { return value.is_number() && value.get<double>() == 0; };
+  if (key == "interval_s" || key == "spin_below_us") return false;
+  if (key == "coalesce_us" || key == "body_bytes" || key == "think_mean_s") return !zero();
+  if (key == "insecure") return value.is_boolean() && value.get<bool>();
+  if (key == "headers") return value.is_array() && !value.empty();
+  if (key == "stages") return !plan.contains("rate_rps");
+  if (key == "seed") return plan.value("arrival", "") == "poisson";
+  if (key == "retry")
+    return value.is_object() && value.size() > 1;  // {"attempts":1}: one attempt, no retries
+  if (key == "requests") return value.is_array() && value.size() > 1;
+  return true;
+}
+
+// Rows whose value reads better in the words of the flag that set it than as the results file stores it.
+std::string plan_row_value(const std::string& key, const json& value) {
+  if (key == "rate_rps" && value.is_number()) return rate(value.get<double>()) + " (constant)";
+  if (key == "coalesce_us" && value.is_number())
+    return format_duration(from_seconds(value.get<double>() / 1e6));
+  if (key == "max_lateness_ms" && value.is_number())
+    return format_duration(from_seconds(value.get<double>() / 1e3));
+  if (key == "retry" && value.is_object()) {
+    std::string out = fmt::format("{} attempts", value.value("attempts", 1));
+    for (const auto& [k, v] : value.items()) {
+      if (k == "attempts") continue;
+      out += fmt::format(", {} {}", plan_label(k), plan_value(k, v.is_object() ? json(compact(v)) : v));
+    }
+    return out;
+  }
+  return plan_value(key, value);
+}
+
 std::string plan_rows(const json& plan) {
   if (!plan.is_object() || plan.empty()) return "<tr><td colspan=\"2\">not recorded</td></tr>\n";
   std::string out;
   for (const std::string& key : plan_keys(plan)) {
     const json& value = plan[key];
+    if (!plan_row_shown(key, value, plan)) continue;
     if (key == "differs" && value.is_object()) {
       for (const auto& [k, values] : value.items()) {
         out += fmt::format("<tr><th>{}</th><td>differs per merged run: {}</td></tr>\n", escape(plan_label(k)),
@@ -127,7 +171,7 @@ std::string plan_rows(const json& plan) {
       continue;
     }
     out += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", escape(plan_label(key)),
-                       escape(plan_value(key, value)));
+                       escape(plan_row_value(key, value)));
   }
   return out;
 }

@@ -4,15 +4,18 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <string>
 
 namespace openloop::report {
 
-LiveTicker::LiveTicker(LiveView view, std::FILE* out, bool terminal, Nanos period)
+LiveTicker::LiveTicker(LiveView view, std::FILE* out, bool terminal, Nanos period,
+                       const std::atomic<int>* stop)
     : m_view(std::move(view)),
       m_out(out),
       m_terminal(terminal),
       m_period(period),
+      m_stop(stop),
       m_start(SteadyClock::now()) {
   m_thread = std::thread([this] { loop(); });
 }
@@ -49,11 +52,19 @@ void LiveTicker::stop() {
 void LiveTicker::loop() {
   std::unique_lock lock(m_mutex);
   SteadyTime next = m_start + (m_terminal ? Nanos(0) : m_period);
+  // On a terminal an interruption is shown within 100 ms: the wait for in-flight requests that follows can be
+  // long, and nothing else says the run is stopping.
+  const bool watch_stop = m_terminal && m_stop != nullptr;
+  int shown_stop = 0;
   while (!m_stopping) {
-    m_wake.wait_until(lock, next, [this] { return m_stopping || m_turned_invalid; });
+    const SteadyTime until =
+        watch_stop ? std::min(next, SteadyClock::now() + std::chrono::milliseconds(100)) : next;
+    m_wake.wait_until(lock, until, [this] { return m_stopping || m_turned_invalid; });
     if (m_stopping) break;
     const SteadyTime now = SteadyClock::now();
-    if (now >= next || m_turned_invalid) {
+    const int stop_now = watch_stop ? m_stop->load() : 0;
+    if (now >= next || m_turned_invalid || stop_now != shown_stop) {
+      shown_stop = stop_now;
       draw(now - m_start);
       m_turned_invalid = false;
       // Stay on the grid of whole periods from the start even if a wake-up ran late.
@@ -70,7 +81,14 @@ void LiveTicker::draw(Nanos elapsed) {
   }
   std::string frame;
   if (m_drawn_lines > 0) frame = "\033[" + std::to_string(m_drawn_lines) + "A\r";
-  const auto lines = m_view.lines(elapsed, terminal_width() - 1);
+  auto lines = m_view.lines(elapsed, terminal_width() - 1);
+  const int stopping = m_stop != nullptr ? m_stop->load() : 0;
+  if (stopping > 0) {
+    lines.push_back(fit_columns(stopping == 1 ? "interrupted: stopping; waiting for in-flight requests "
+                                                "(interrupt again to stop now)"
+                                              : "interrupted twice: stopping now",
+                                terminal_width() - 1));
+  }
   for (const auto& line : lines) frame += "\033[2K" + line + "\n";
   std::fputs(frame.c_str(), m_out);
   std::fflush(m_out);

@@ -2,6 +2,7 @@
 // s.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdio>
 #include <mutex>
@@ -19,7 +20,11 @@ namespace openloop::report {
 /// ProgressFn).
 class LiveTicker {
  public:
-  LiveTicker(LiveView view, std::FILE* out, bool terminal, Nanos period);
+  /// `stop`, when given, is the run's stop request (1: interrupted, finishing in-flight requests; 2: stopping
+  /// now): on a terminal the view shows it as a line of its own, so the caller's signal handling need not
+  /// write between the redrawn lines (which would leave stale live lines above the summary).
+  LiveTicker(LiveView view, std::FILE* out, bool terminal, Nanos period,
+             const std::atomic<int>* stop = nullptr);
   ~LiveTicker();
   LiveTicker(const LiveTicker&) = delete;
   LiveTicker& operator=(const LiveTicker&) = delete;
@@ -38,6 +43,7 @@ class LiveTicker {
   std::FILE* m_out;
   bool m_terminal;
   Nanos m_period;
+  const std::atomic<int>* m_stop;
   SteadyTime m_start;
   std::mutex m_mutex;
   std::condition_variable m_wake;

@@ -2,6 +2,7 @@
 #include "report/summary.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -10,6 +11,24 @@
 
 namespace openloop::report {
 namespace {
+
+// A rate per second with one decimal, or three below 10/s, so a slow plan (500/h) reads the same in the model
+// line and the rates line.
+std::string rate_number(double per_second) {
+  return per_second >= 10 || per_second == 0 ? fmt::format("{:.1f}", per_second)
+                                             : fmt::format("{:.3f}", per_second);
+}
+
+// The planned rate as the model line states it: per second, and below 1/s also per minute or per hour,
+// whichever is a whole number (as the user most likely typed it: 30/m, 500/h).
+std::string planned_rate(double per_second) {
+  if (per_second >= 1 || per_second <= 0) return format_rate(per_second);
+  const double per_minute = per_second * 60, per_hour = per_second * 3600;
+  const auto whole = [](double v) { return std::abs(v - std::round(v)) < 1e-6 * std::max(1.0, v); };
+  const bool minutes = per_minute >= 1 && (whole(per_minute) || !whole(per_hour));
+  return minutes ? fmt::format("{}/s ({:.4g}/m)", rate_number(per_second), per_minute)
+                 : fmt::format("{}/s ({:.4g}/h)", rate_number(per_second), per_hour);
+}
 
 std::string ms(std::int64_t ns) {
   return format_duration(Nanos(ns));
@@ -61,6 +80,13 @@ void verdict_block(std::string& out, const results::RunResults& r) {
   fmt::format_to(std::back_inserter(out), "verdict: {}{}\n", r.verdict.valid ? "VALID" : "INVALID",
                  r.interrupted ? " (interrupted: results cover the part that ran)" : "");
   for (const auto& reason : r.verdict.reasons) fmt::format_to(std::back_inserter(out), "  - {}\n", reason);
+  if (const double bound = r.info.plan.is_object() ? r.info.plan.value("max_lateness_ms", 0.0) : 0.0;
+      bound > 0) {
+    fmt::format_to(std::back_inserter(out),
+                   "  send-lateness bound relaxed to {} by --max-lateness (default 1ms): the generator was "
+                   "allowed to send that late\n",
+                   format_duration(from_seconds(bound / 1e3)));
+  }
   slo_block(out, r);
   if (closed) {
     fmt::format_to(
@@ -81,7 +107,7 @@ void verdict_block(std::string& out, const results::RunResults& r) {
         std::back_inserter(out),
         "model: PARTLY OPEN (sessions arrive, {} at {} planned; each runs its steps in order, waiting for "
         "each response); latency of each step is measured from the step's intended time.\n",
-        r.info.arrival, format_rate(r.info.offered_rps));
+        r.info.arrival, planned_rate(r.info.offered_rps));
   } else if (r.info.model == "mixed") {
     fmt::format_to(std::back_inserter(out),
                    "model: MIXED (scenarios of different workload models, run together and combined here; "
@@ -91,7 +117,7 @@ void verdict_block(std::string& out, const results::RunResults& r) {
         std::back_inserter(out),
         "model: OPEN ({} arrivals at {} planned); latency is measured from each request's intended "
         "time.\n",
-        r.info.arrival, format_rate(r.info.offered_rps));
+        r.info.arrival, planned_rate(r.info.offered_rps));
   }
 }
 
@@ -187,9 +213,14 @@ std::string render_summary(const results::RunResults& r) {
   fmt::format_to(std::back_inserter(out),
                  "target: {}   measured: {:.3g}s   warm-up: {:.3g}s ({} requests, excluded)\n\n",
                  r.info.target, r.measured_s, r.info.warmup_s, r.warmup.intended);
-  fmt::format_to(std::back_inserter(out),
-                 "rates (per second)   offered {:.1f}   sent {:.1f}   throughput {:.1f}   goodput {:.1f}\n\n",
-                 r.offered_rps(), r.sent_rps(), r.throughput_rps(), r.goodput_rps());
+  const double deadline_s = r.info.plan.is_object() ? r.info.plan.value("deadline_s", 0.0) : 0.0;
+  fmt::format_to(
+      std::back_inserter(out), "rates (per second)   offered {}   sent {}   throughput {}   goodput {}{}\n\n",
+      rate_number(r.offered_rps()), rate_number(r.sent_rps()), rate_number(r.throughput_rps()),
+      rate_number(r.goodput_rps()),
+      deadline_s > 0
+          ? fmt::format(" (successes within the {} deadline)", format_duration(from_seconds(deadline_s)))
+          : std::string());
   fmt::format_to(std::back_inserter(out), "  {:<15} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", "latency",
                  "p50", "p90", "p99", "p99.9", "p99.99", "max", "mean");
   const auto rt = results::LatencySummary::of(r.response_time);
@@ -244,6 +275,14 @@ std::string render_summary(const results::RunResults& r) {
                                                   g.spin_seconds, g.spin_below_us)
                                     : std::string(),
                  g.max_rss_kb / 1024, coalesce_note(r.info.plan));
+  // Last, so the interruption is the line left on screen, not scrolled away above the summary.
+  if (r.interrupted) {
+    fmt::format_to(
+        std::back_inserter(out),
+        "\ninterrupted: stopped by a signal after {:.3g}s of the {:.3g}s planned; everything above "
+        "covers only the part that ran\n",
+        r.measured_s, r.info.duration_s);
+  }
   return out;
 }
 

@@ -15,6 +15,12 @@ probe --trigger stall:2s || code=$?
 cat p.txt
 [[ $code == 0 ]] || fail "stall probe exit $code: $(cat p.err)"
 json p.json '.runs[0].lab_actions[0]' | grep -q 'stall-at' || fail "no stall-at request: $(json p.json '.runs[0].lab_actions')"
+# The terminal says the lab calls in words (the results file keeps the raw requests).
+grep -qE '^  lab: set stall 2s from lab uptime [0-9.]+[a-zµ]+ \(POST http://127\.0\.0\.1:[0-9]+/_lab/config\)$' p.txt ||
+  fail "the stall call in words: $(grep 'lab:' p.txt)"
+grep -qE '^  lab: restored no stalls scheduled \(POST ' p.txt || fail "the restore in words: $(grep 'lab:' p.txt)"
+# --json implies the HTML report beside it; the chart's time series has a legend label of its own.
+grep -q "label: 'time'" p.html || fail "p.html missing or its chart's first legend label unnamed"
 assert_cmp "$(json p.json '.runs[0].phases[1].stats.p99_ms')" ">=" 1000 "the stall shows in the trigger's p99"
 [[ $(curl -s --max-time 5 "$LAB_URL/_lab/config" | jq '."stall-at" | length') == 0 ]] || fail "the stall list was not restored"
 pass "stall:2s: $(json p.json .verdict), lab stall list restored"
@@ -27,6 +33,8 @@ cat p.txt
 # observe window can end before p99 is back within 1.1 × baseline, which makes the verdict METASTABLE (exit 1).
 [[ $code == 0 || $code == 1 ]] || fail "dependency probe exit $code: $(cat p.err)"
 json p.json '.runs[0].lab_actions[0]' | grep -q '105ms' || fail "dependency not raised: $(json p.json '.runs[0].lab_actions')"
+grep -qE '^  lab: set dependency 105ms \(POST ' p.txt || fail "the dependency call in words: $(grep 'lab:' p.txt)"
+grep -qE '^  lab: restored dependency 5ms \(POST ' p.txt || fail "the dependency restore in words: $(grep 'lab:' p.txt)"
 assert_cmp "$(json p.json '.runs[0].phases[1].stats.p50_ms')" ">=" 100 "the slower dependency shows during the trigger"
 [[ $(curl -s --max-time 5 "$LAB_URL/_lab/config" | jq -r .dependency) == 5ms ]] || fail "dependency not restored"
 pass "dependency:+100ms: $(json p.json .verdict), restored to 5ms"
