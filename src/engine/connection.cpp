@@ -2,12 +2,22 @@
 #include "engine/connection.h"
 
 #include <cerrno>
+#include <cstring>
 
 #include <unistd.h>
 
 namespace openloop::engine {
 
 using results::ErrorKind;
+
+namespace {
+// Reads per readiness event at most (each up to the worker's read buffer, 64 KiB): a peer that sends faster
+// than the worker reads (an endless body) must not keep the worker in one connection's read loop, where no
+// deadline is checked and no other connection is served. Epoll is level-triggered, so the rest is read on the
+// next loop round. (TLS: SSL_read returns at most one record, 16 KiB, so no plaintext is left buffered inside
+// OpenSSL, unseen by epoll, when the loop stops.)
+constexpr int k_max_reads_per_event = 16;
+}  // namespace
 
 Connection::Connection(ConnectionOwner& owner, net::EventLoop& loop, const ConnectionConfig& config)
     : m_owner(owner), m_loop(loop), m_config(config) {
@@ -16,6 +26,9 @@ Connection::Connection(ConnectionOwner& owner, net::EventLoop& loop, const Conne
 }
 
 bool Connection::open() {
+  m_errno = 0;
+  m_reason = "";
+  m_failed = ErrorKind::connect;
   const int fd = net::tcp_connect_nonblocking(*m_config.endpoint);
   if (fd < 0) {
     m_errno = -fd;
@@ -35,6 +48,28 @@ bool Connection::open() {
     return false;
   }
   return true;
+}
+
+std::string Connection::error_string() const {
+  if (m_failed == ErrorKind::tls) return m_transport.error_string();
+  if (m_errno == 0) return *m_reason != '\0' ? m_reason : "unknown error";
+  char buf[128];
+  return strerror_r(m_errno, buf, sizeof buf);  // GNU: thread-safe, returns the message
+}
+
+ErrorKind Connection::open_failure() const {
+  switch (m_errno) {
+    case EMFILE:
+    case ENFILE:
+    case ENOBUFS:
+    case ENOMEM:
+    case ENOSPC:  // epoll_ctl: the user's epoll watch limit
+    case EADDRNOTAVAIL:
+    case EAGAIN:  // connect: no local port left
+      return ErrorKind::generator;
+    default:
+      return ErrorKind::connect;
+  }
 }
 
 void Connection::watch(std::uint32_t events) {
@@ -73,6 +108,7 @@ void Connection::close() {
 }
 
 void Connection::fail(ErrorKind kind) {
+  m_failed = kind;
   const bool had_request = m_has_request;
   close();
   m_owner.on_failure(*this, kind, had_request);
@@ -174,17 +210,19 @@ void Connection::send() {
 }
 
 void Connection::receive() {
-  for (;;) {
+  for (int reads = 0; reads < k_max_reads_per_event; ++reads) {
     const net::IoResult r = m_transport.read(m_config.read_buffer, m_config.read_buffer_size);
     switch (r.status) {
       case net::IoStatus::ok: {
         m_bytes_in += r.bytes;
         if (!m_has_request) {  // bytes nobody asked for: protocol violation, drop the connection quietly
+          m_reason = "bytes received while no request was outstanding";
           fail(ErrorKind::parse);
           return;
         }
         const auto st = m_parser.feed(m_config.read_buffer, r.bytes);
         if (st == http::ResponseParser::State::error) {
+          m_reason = m_parser.error_reason();
           fail(ErrorKind::parse);
           return;
         }
@@ -222,6 +260,7 @@ void Connection::receive() {
           m_owner.on_response(*this, now, m_parser.status(), m_bytes_in);
           return;
         }
+        m_reason = m_parser.error_reason();  // closed before a response, or inside one
         fail(m_bytes_in == 0 ? ErrorKind::reset : ErrorKind::read);
         return;
       }

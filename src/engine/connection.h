@@ -76,7 +76,7 @@ class Connection final : public net::IoHandler {
   Connection& operator=(const Connection&) = delete;
 
   /// Starts connecting (closed → connecting). Returns false when the socket could not even be started; the
-  /// caller accounts the failure (errno is kept in last_errno()).
+  /// caller accounts the failure as open_failure() (errno is kept in last_errno()).
   bool open();
   /// Assigns a request: sent at once when idle, once connected otherwise. Precondition: no request assigned.
   void assign(const InFlight& request);
@@ -93,7 +93,13 @@ class Connection final : public net::IoHandler {
   /// assign().
   std::string_view retry_after() const { return m_parser.retry_after(); }
   int last_errno() const { return m_errno; }
-  std::string error_string() const { return m_transport.error_string(); }
+  /// The kind of the last open() failure: generator when this process ran out of its own resources (file
+  /// descriptors, memory, local ports: EMFILE, ENFILE, ENOBUFS, ENOMEM, EADDRNOTAVAIL, ...), connect otherwise.
+  results::ErrorKind open_failure() const;
+  /// Why the connection last failed, for the report's one example per error kind (builds a string: call once
+  /// per kind, not per event): TLS's reason, the errno's text, or ours ("connection closed before a response was
+  /// received", llhttp's "Expected HTTP/", ...).
+  std::string error_string() const;
 
   // Intrusive links for the worker's in-flight lists. Owned by the worker.
   enum class List : std::uint8_t { none, by_deadline, by_timer };
@@ -128,6 +134,8 @@ class Connection final : public net::IoHandler {
   std::size_t m_written = 0;
   std::uint64_t m_bytes_in = 0;
   int m_errno = 0;
+  const char* m_reason = "";  // a failure without an errno (a static string)
+  results::ErrorKind m_failed = results::ErrorKind::connect;  // the kind of the last failure
 };
 
 }  // namespace openloop::engine

@@ -68,9 +68,11 @@ void Worker::launch(Connection& c, InFlight& r) {
     ++stats(r.interval).counters.connections_opened;
     if (!c.open()) {  // the socket could not even be created (e.g. out of file descriptors)
       const SteadyTime now = SteadyClock::now();
+      const ErrorKind kind = c.open_failure();
+      std::string& example = m_report.first_error[static_cast<std::size_t>(kind)];  // allocates once per kind
+      if (example.empty()) example = c.error_string();
       record_attempt(r, now);
-      const bool retried =
-          end_attempt(r, c, AttemptEnd{AttemptEnd::Kind::error, false, 0, ErrorKind::connect, now});
+      const bool retried = end_attempt(r, c, AttemptEnd{AttemptEnd::Kind::error, false, 0, kind, now});
       if (!retried) m_recorder.remove_pending(r.interval);
       // Pooled connections go straight back to the closed list: release() could start a queued request on it
       // and fail the same way, recursively.

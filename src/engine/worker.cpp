@@ -420,8 +420,7 @@ void Worker::on_failure(Connection& c, ErrorKind kind, bool had_request) {
   if (had_request) {
     // Keep one example message per kind for the report (allocates at most once per kind).
     std::string& example = m_report.first_error[static_cast<std::size_t>(kind)];
-    if (example.empty())
-      example = kind == ErrorKind::tls ? c.error_string() : net::errno_text(c.last_errno());
+    if (example.empty()) example = c.error_string();
     const InFlight& r = c.request();
     const SteadyTime now = SteadyClock::now();
     record_attempt(r, now);

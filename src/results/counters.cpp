@@ -19,6 +19,8 @@ std::string_view to_string(ErrorKind kind) {
       return "tls";
     case ErrorKind::dns:
       return "dns";
+    case ErrorKind::generator:
+      return "generator";
     case ErrorKind::count_:
       break;
   }

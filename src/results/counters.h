@@ -8,7 +8,10 @@
 namespace openloop::results {
 
 /// Why a request failed without a usable response (subset of outcomes, disjoint from timeouts and drops).
-enum class ErrorKind : std::uint8_t { connect, reset, read, write, parse, tls, dns, count_ };
+/// `generator`: the generator itself could not open a socket (out of file descriptors, memory or local ports):
+/// its own failure, not the target's; any makes the run INVALID. The others are the target's (or the network's)
+/// doing; docs/reliability.md lists which behaviour ends as which kind.
+enum class ErrorKind : std::uint8_t { connect, reset, read, write, parse, tls, dns, generator, count_ };
 inline constexpr std::size_t k_error_kinds = static_cast<std::size_t>(ErrorKind::count_);
 /// "connect", "reset", ... as used in JSON and the terminal summary.
 std::string_view to_string(ErrorKind kind);

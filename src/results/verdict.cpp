@@ -48,6 +48,15 @@ Verdict judge(const RunResults& r, const VerdictBounds& b) {
                       f.sessions_dropped, f.sessions_intended, 100 * dropped, 100 * b.max_dropped_fraction));
     }
   }
+  // Whatever the model: a request that failed because the generator could not open a socket says nothing about
+  // the target, and the load planned was not applied.
+  if (const std::uint64_t own = c.error(ErrorKind::generator); own > 0) {
+    v.reasons.push_back(fmt::format(
+        "the generator itself failed {} of {} intended requests: it could not open a socket (out of file "
+        "descriptors, memory or local ports; see the generator error example), so the load applied was not the "
+        "load planned (raise the open-file limit, ulimit -n, or lower --max-connections)",
+        own, c.intended));
+  }
   const auto& g = r.generator;
   if (g.threads > 0 && g.wall_seconds > 0) {
     const double cpu = std::max(0.0, g.cpu_seconds - g.spin_seconds) / (g.wall_seconds * g.threads);

@@ -15,8 +15,9 @@ struct VerdictBounds {
   double max_cpu_fraction = 0.90;  ///< generator CPU / (threads × wall)
 };
 
-/// Judges the run. Open model: drops, sent fraction, send lateness, generator CPU. Closed model: generator
-/// CPU only (a closed loop has no schedule to keep; its label says what it hides).
+/// Judges the run. Open model: drops, sent fraction, send lateness, the generator's own errors, generator CPU.
+/// Closed model: the generator's own errors and CPU only (a closed loop has no schedule to keep; its label says
+/// what it hides). The generator's own errors (ErrorKind::generator) invalidate a run whatever their number.
 Verdict judge(const RunResults& r, const VerdictBounds& bounds = {});
 
 }  // namespace openloop::results

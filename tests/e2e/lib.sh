@@ -123,6 +123,40 @@ assert_conserved() {
   [[ $bad == 0 ]] || fail "conservation violated in $bad place(s) of $1"
 }
 
+# accept_invalid_only_for CODE FILE PATTERN...: a run's exit CODE must be 0 (VALID), or 3 (INVALID) with at least
+# one verdict reason in the results FILE and every one of them matching one of the extended regexes PATTERN (e.g.
+# '^send lateness': the generator's own lateness on a loaded machine). A run judged INVALID for any other reason, or
+# ending with any other code, fails the test.
+accept_invalid_only_for() {
+  local code=$1 file=$2 reason pattern matched
+  shift 2
+  [[ $code == 0 ]] && return 0
+  [[ $code == 3 ]] || fail "exit $code, expected 0 (VALID) or 3 (INVALID only for: $*)"
+  [[ -s $file ]] || fail "exit 3 but no results file $file"
+  [[ $(jq '.verdict.reasons | length' "$file") -gt 0 ]] || fail "exit 3 but the verdict in $file names no reason"
+  while IFS= read -r reason; do
+    matched=0
+    for pattern in "$@"; do
+      if grep -qE -- "$pattern" <<<"$reason"; then matched=1 && break; fi
+    done
+    ((matched)) || fail "INVALID for a reason not accepted here ($*): $reason"
+  done < <(jq -r '.verdict.reasons[]' "$file")
+  echo "note: INVALID only for accepted reasons: $(jq -c .verdict.reasons "$file") ($(uptime))"
+}
+
+# assert_complete_results FILE INTERVALS: FILE is a whole results file: its schema, a verdict, the summary's counts
+# and latencies, INTERVALS one-second intervals, conservation in total and per interval.
+assert_complete_results() {
+  local file=$1 intervals=$2
+  [[ -s $file ]] || fail "no results file $file"
+  [[ $(json "$file" .schema) == openloop.results/1 ]] || fail "$file: schema $(json "$file" .schema)"
+  [[ $(json "$file" '.verdict.valid | type') == boolean ]] || fail "$file: no verdict"
+  [[ $(json "$file" '.summary.counts.intended | type') == number ]] || fail "$file: no summary counts"
+  [[ $(json "$file" '.summary.response_time_ms | type') == object ]] || fail "$file: no response times"
+  assert_cmp "$(json "$file" '.intervals | length')" == "$intervals" "$file: intervals"
+  assert_conserved "$file"
+}
+
 # start_lab ARGS...: starts `openloop lab --listen 127.0.0.1:0 ARGS` and waits (≤ 5 s) for its "listening" line.
 # Sets LAB_URL (http://127.0.0.1:PORT), PORT, LAB_PID (also appended to E2E_PIDS, so the EXIT trap
 # kills it) and LAB_STARTED (epoch ns). A lab started earlier keeps running; stop_lab stops the latest.

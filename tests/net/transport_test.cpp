@@ -146,11 +146,16 @@ TEST(StampedTransport, DataIsReceivedWhenTheKernelGotItNotWhenItWasRead) {
     ASSERT_EQ(t.read(buf, sizeof buf).status, IoStatus::ok);
     const SteadyTime now = SteadyClock::now();
     const SteadyTime got = t.received_at(now);
+    const SteadyTime after = SteadyClock::now();
     if (round == 0) continue;
-    // The stamp goes through the wall clock: allow a millisecond for the conversion.
-    EXPECT_GE(got, before - std::chrono::milliseconds(1));
+    // received_at() takes the stamp's age on the wall clock, read after `now`: the time between the two clock
+    // reads (at most after − now, however long a loaded machine preempted this thread) makes `got` that much
+    // earlier, never later. So the bounds are exact up to that gap, plus 1 ms for the two clocks' rates
+    // (an NTP slew of 500 ppm moves them 15 µs apart over these 30 ms).
+    const Nanos gap = after - now;
+    EXPECT_GE(got, before - gap - std::chrono::milliseconds(1));
     EXPECT_LE(got, arrived_by + std::chrono::milliseconds(1));
-    EXPECT_GE(now - got, std::chrono::milliseconds(25));
+    EXPECT_GE(now - got, std::chrono::milliseconds(29));  // slept 30 ms between arrival and read
   }
   ::close(peer);
 }

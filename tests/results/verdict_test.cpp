@@ -65,3 +65,72 @@ TEST(Verdict, ClosedRunsAreNotJudgedOnSchedule) {
   r.info.model = "closed";
   EXPECT_TRUE(judge(r).valid);
 }
+
+namespace {
+bool names(const Verdict& v, std::string_view what) {
+  for (const auto& reason : v.reasons)
+    if (reason.find(what) != std::string::npos) return true;
+  return false;
+}
+// Drop tests isolate the drop rule: dropped requests are never sent, so the sent rule would fire too.
+constexpr VerdictBounds k_drops_only{.min_sent_fraction = 0};
+}  // namespace
+
+TEST(Verdict, DroppedFractionBoundaryIsOnePercentInclusive) {
+  EXPECT_TRUE(judge(open_run(1000, 991, 9), k_drops_only).valid);    // 0.9 %
+  EXPECT_TRUE(judge(open_run(1000, 990, 10), k_drops_only).valid);   // 1.0 %: at the bound
+  const Verdict above = judge(open_run(1000, 989, 11), k_drops_only);  // 1.1 %
+  EXPECT_FALSE(above.valid);
+  EXPECT_TRUE(names(above, "dropped 11 of 1000 intended requests (1.10% > 1%)")) << above.reasons.front();
+}
+
+TEST(Verdict, DroppedFractionBoundaryHoldsForLargeCounts) {
+  EXPECT_TRUE(judge(open_run(1'000'000, 990'000, 10'000), k_drops_only).valid);
+  EXPECT_FALSE(judge(open_run(1'000'000, 989'999, 10'001), k_drops_only).valid);
+}
+
+TEST(Verdict, SentFractionBoundaryIsNinetyNinePercentInclusive) {
+  // Not sent and not dropped: e.g. queued past their deadline (--on-saturation queue), timeouts never sent.
+  EXPECT_TRUE(judge(open_run(1000, 991, 0)).valid);  // 99.1 %
+  EXPECT_TRUE(judge(open_run(1000, 990, 0)).valid);  // 99.0 %: at the bound
+  const Verdict below = judge(open_run(1000, 989, 0));  // 98.9 %
+  ASSERT_FALSE(below.valid);
+  ASSERT_EQ(below.reasons.size(), 1U);
+  EXPECT_TRUE(names(below, "sent 989 of 1000 intended requests (98.90% < 99%)")) << below.reasons.front();
+  EXPECT_TRUE(judge(open_run(1'000'000, 990'000, 0)).valid);
+  EXPECT_FALSE(judge(open_run(1'000'000, 989'999, 0)).valid);
+}
+
+TEST(Verdict, DroppedAndUnsentAtOnceNameBothReasons) {
+  const Verdict v = judge(open_run(1000, 900, 100));
+  EXPECT_FALSE(v.valid);
+  EXPECT_TRUE(names(v, "dropped 100 of 1000"));
+  EXPECT_TRUE(names(v, "sent 900 of 1000"));
+}
+
+TEST(Verdict, AnyGeneratorErrorInvalidatesTheRunAndIsNamed) {
+  auto r = open_run(1000, 999, 0);
+  r.totals.completed = 999;
+  r.totals.error(ErrorKind::generator) = 1;  // one socket() that failed with EMFILE
+  const Verdict v = judge(r);
+  ASSERT_FALSE(v.valid);
+  ASSERT_EQ(v.reasons.size(), 1U);
+  EXPECT_TRUE(names(v, "the generator itself failed 1 of 1000 intended requests")) << v.reasons.front();
+  EXPECT_TRUE(names(v, "ulimit -n"));
+}
+
+TEST(Verdict, GeneratorErrorsInvalidateClosedRunsToo) {
+  auto r = open_run(1000, 990, 0);
+  r.info.model = "closed";
+  r.totals.error(ErrorKind::generator) = 10;
+  EXPECT_FALSE(judge(r).valid);
+}
+
+TEST(Verdict, TargetErrorsDoNotInvalidateTheRun) {
+  auto r = open_run(1000, 1000, 0);
+  r.totals.completed = 0;
+  for (std::size_t k = 0; k < k_error_kinds; ++k) {
+    if (static_cast<ErrorKind>(k) != ErrorKind::generator) r.totals.errors[k] = 100;
+  }
+  EXPECT_TRUE(judge(r).valid) << judge(r).reasons.front();
+}

@@ -7,6 +7,8 @@ code=0
   --json "$E2E_TMP/r.json" >"$E2E_TMP/out.txt" || code=$?
 [[ $code == 3 ]] || fail "exit $code, expected 3: the dropped sessions make the run INVALID"
 r=$E2E_TMP/r.json
+json "$r" '.verdict.reasons[]' | grep -q '^dropped [0-9]* of [0-9]* arriving sessions' ||
+  fail "the verdict names the dropped sessions: $(jq -c .verdict.reasons "$r")"
 [[ $(json "$r" .model) == sessions ]] || fail "model sessions"
 assert_conserved "$r"
 bad=$(jq '[.summary.flows, .intervals[].flows] | map(select(.sessions_intended != .sessions_completed + .sessions_failed + .sessions_dropped + .sessions_unfinished)) | length' "$r")

@@ -8,7 +8,7 @@ cd "$E2E_TMP"
 code=0
 "$OPENLOOP" run "http://127.0.0.1:$port/" --rate 200/s --duration 2s --threads 1 --json r.json --hlog r.hlog \
   >run.txt 2>run.err || code=$?
-[[ $code == 0 || $code == 3 ]] || fail "run exit $code: $(cat run.err)"
+accept_invalid_only_for "$code" r.json '^send lateness'  # the generator's own lateness on a busy box
 
 "$OPENLOOP" report r.json >text.txt || fail "report text exit $?"
 cmp -s run.txt text.txt || fail "report text differs from the run's summary: $(diff run.txt text.txt | head)"

@@ -38,9 +38,11 @@ scenarios:
     duration: 2s
     request: get
 YAML
+code=0
 "$OPENLOOP" run "$E2E_TMP/plan.yaml" --threads 2 --retry-attempts 2 --retry-on 5xx --send-deadline X-Deadline \
-  --json "$E2E_TMP/r.json" >"$E2E_TMP/out.txt" 2>&1 || [[ $? == 3 ]] || fail "exit: $(cat "$E2E_TMP/out.txt")"
+  --json "$E2E_TMP/r.json" >"$E2E_TMP/out.txt" 2>&1 || code=$?
 r=$E2E_TMP/r.json
+accept_invalid_only_for "$code" "$r" '^(once: )?send lateness'  # the generator's own, on a busy box
 assert_conserved "$r"
 summary=$(jq -c .summary.counts "$r")
 echo "counts: $summary"

@@ -9,7 +9,7 @@ for spin in 30us 0 auto; do
   code=0
   "$OPENLOOP" run "$url" --rate 2000/s --arrival poisson --duration 2s --threads 1 --spin-below "$spin" -q \
     --json "$E2E_TMP/$spin.json" >/dev/null || code=$?
-  [[ $code == 0 || $code == 3 ]] || fail "--spin-below $spin: exit $code"
+  accept_invalid_only_for "$code" "$E2E_TMP/$spin.json" '^send lateness'  # the generator's own, on a busy box
   assert_conserved "$E2E_TMP/$spin.json"
   assert_cmp "$(json "$E2E_TMP/$spin.json" .summary.counts.ok)" == "$(json "$E2E_TMP/$spin.json" .summary.counts.intended)" \
     "--spin-below $spin: every request ok"

@@ -1,4 +1,5 @@
-# Every example scenario file in examples/ runs against the lab (its target pointed at the lab): each exits 0 or 3,
+# Every example scenario file in examples/ runs against the lab (its target pointed at the lab): each is VALID (or
+# INVALID only for the generator's own send lateness on a busy machine),
 # conserves every request, and reports each scenario apart; the open-zipf example draws many keys (no single-key
 # warning) while a plain URL run warns that every request used one key.
 source "$OPENLOOP_E2E_LIB"
@@ -10,8 +11,8 @@ for plan in "$E2E_TMP"/examples/*.yaml; do
   sed -i -E "s#^target: http://127\.0\.0\.1:8080#target: $LAB_URL#" "$plan"
   code=0
   "$OPENLOOP" run "$plan" --json "$E2E_TMP/$name.json" >"$E2E_TMP/$name.txt" 2>&1 || code=$?
-  [[ $code == 0 || $code == 3 ]] || fail "$name: exit $code: $(tail -5 "$E2E_TMP/$name.txt")"
   r=$E2E_TMP/$name.json
+  accept_invalid_only_for "$code" "$r" '^([a-z-]+: )?send lateness'
   assert_conserved "$r"
   n=$(jq '.scenarios | length' "$r")
   assert_cmp "$n" ">=" 1 "$name: scenarios reported"
@@ -27,8 +28,9 @@ done
 assert_cmp "$(jq '.summary.by_request | length' "$E2E_TMP/sessions.json")" == 3 "sessions.json: three requests broken down"
 grep -q 'view_item' "$E2E_TMP/sessions.txt" || fail "terminal summary breaks down by request"
 code=0
-"$OPENLOOP" run "$E2E_TMP/examples/sessions.yaml" -q --html "$E2E_TMP/s.html" >/dev/null 2>&1 || code=$?
-[[ $code == 0 || $code == 3 ]] || fail "sessions with --html: exit $code"
+"$OPENLOOP" run "$E2E_TMP/examples/sessions.yaml" -q --html "$E2E_TMP/s.html" --json "$E2E_TMP/s.json" >/dev/null 2>&1 ||
+  code=$?
+accept_invalid_only_for "$code" "$E2E_TMP/s.json" '^([a-z-]+: )?send lateness'
 grep -q 'By request' "$E2E_TMP/s.html" && grep -q 'view_item' "$E2E_TMP/s.html" || fail "HTML report breaks down by request"
 "$OPENLOOP" run "$LAB_URL/item/42" --rate 200/s --duration 1s --json "$E2E_TMP/one.json" >/dev/null || true
 json "$E2E_TMP/one.json" '.warnings[]' | grep -qi 'cache' || fail "a one-URL run warns it may have measured a cache"

@@ -28,7 +28,8 @@ scenarios:
 PLAN
 code=0
 "$OPENLOOP" run plan.yaml --threads 1 --json r.json >run.txt 2>run.err || code=$?
-[[ $code == 0 || $code == 3 ]] || fail "run exit $code: $(tail -5 run.err)"
+# INVALID only for the generator's own lateness on a busy box (a scenario's reasons are prefixed with its name).
+accept_invalid_only_for "$code" r.json '^([a-z]+: )?send lateness'
 assert_conserved r.json
 
 "$OPENLOOP" report r.json >text.txt || fail "report text exit $?"

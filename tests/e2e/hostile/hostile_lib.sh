@@ -1,0 +1,75 @@
+# hostile_lib.sh: helpers for the hostile-target tests (sourced after tests/e2e/lib.sh): the misbehaving server and
+# one short run against one of its behaviours.
+# shellcheck shell=bash
+
+HOSTILE_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+# start_hostile: starts hostile_server.py (its files in $E2E_TMP) and waits (≤ 10 s: Python starts slowly on a loaded
+# machine) for its listening line. Sets HOSTILE_PORT (behaviour by path) and SILENT_PORT (accepts, never reads).
+start_hostile() {
+  : >"$E2E_TMP/hostile.out"
+  TMPDIR=$E2E_TMP python3 "$HOSTILE_DIR/hostile_server.py" >"$E2E_TMP/hostile.out" 2>"$E2E_TMP/hostile.err" &
+  local pid=$! line=
+  E2E_PIDS+=("$pid")
+  for _ in $(seq 200); do
+    line=$(sed -n 's/^hostile listening \([0-9]*\) \([0-9]*\)$/\1 \2/p' "$E2E_TMP/hostile.out" 2>/dev/null || true)
+    [[ -n $line ]] && break
+    kill -0 "$pid" 2>/dev/null || fail "the hostile server exited: $(cat "$E2E_TMP/hostile.err")"
+    sleep 0.05
+  done
+  [[ -n $line ]] || fail "the hostile server did not listen within 10 s"
+  read -r HOSTILE_PORT SILENT_PORT <<<"$line"
+}
+
+# hostile_run NAME URL ARGS...: `openloop run URL ARGS` for 1 s on one thread at HOSTILE_RATE (default 20/s) with a
+# timeout of HOSTILE_TIMEOUT_MS (default 500), results in $E2E_TMP/NAME.json, summary in NAME.txt, stderr in NAME.err.
+# Sets CODE (exit code), R (the results file) and ELAPSED_S (wall time). Fails unless the run ended on time: within
+# its 1 s of arrivals plus the timeout plus 3 s for start-up and writing on a loaded machine (a hang is caught here,
+# not by CTest's 120 s).
+hostile_run() {
+  local name=$1 url=$2 start
+  shift 2
+  R=$E2E_TMP/$name.json
+  CODE=0
+  start=$(date +%s%N)
+  timeout 30 "$OPENLOOP" run "$url" --rate "${HOSTILE_RATE:-20/s}" --duration 1s --timeout "${HOSTILE_TIMEOUT_MS:-500}ms" \
+    --threads 1 "$@" --json "$R" \
+    >"$E2E_TMP/$name.txt" 2>"$E2E_TMP/$name.err" || CODE=$?
+  ELAPSED_S=$(awk -v a="$start" -v b="$(date +%s%N)" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
+  [[ $CODE != 124 ]] || fail "$name: the run hung (killed after 30 s)"
+  ((CODE < 128)) || fail "$name: the run crashed (exit $CODE): $(tail -3 "$E2E_TMP/$name.err")"
+  assert_cmp "$ELAPSED_S" "<" "$(awk -v t="${HOSTILE_TIMEOUT_MS:-500}" 'BEGIN { print 1 + t / 1000 + 3 }')" \
+    "$name: the run ended on time"
+}
+
+# expect_errors NAME KIND: every one of the run's 20 requests failed with error KIND (and nothing else), the run is
+# conserved and its results complete.
+expect_errors() {
+  local name=$1 kind=$2
+  assert_complete_results "$R" 1
+  assert_cmp "$(json "$R" .summary.counts.intended)" == 20 "$name: 20 arrivals"
+  assert_cmp "$(json "$R" .summary.counts.errors)" == 20 "$name: every request an error ($(jq -c .summary.counts "$R"))"
+  assert_cmp "$(json "$R" ".summary.counts.errors_by_kind.$kind")" == 20 "$name: every error of kind $kind"
+  json "$R" ".summary.error_examples.$kind" | grep -q . || fail "$name: no example message for $kind errors"
+  pass "$name: 20 errors of kind $kind ($(json "$R" ".summary.error_examples.$kind"))"
+}
+
+# expect_timeouts NAME: every request timed out, censored at the 500 ms deadline.
+expect_timeouts() {
+  local name=$1
+  assert_complete_results "$R" 1
+  assert_cmp "$(json "$R" .summary.counts.intended)" == 20 "$name: 20 arrivals"
+  assert_cmp "$(json "$R" .summary.counts.timeouts)" == 20 "$name: every request timed out ($(jq -c .summary.counts "$R"))"
+  assert_cmp "$(json "$R" .summary.response_time_ms.max)" "<=" 501 "$name: timeouts censored at the deadline"
+  pass "$name: 20 timeouts"
+}
+
+# expect_ok NAME: every request completed with 200.
+expect_ok() {
+  local name=$1
+  assert_complete_results "$R" 1
+  assert_cmp "$(json "$R" .summary.counts.intended)" == 20 "$name: 20 arrivals"
+  assert_cmp "$(json "$R" .summary.counts.ok)" == 20 "$name: every request ok ($(jq -c .summary.counts "$R"))"
+  assert_cmp "$(json "$R" '.summary.counts.status_classes["2xx"]')" == 20 "$name: every final status 2xx"
+  pass "$name: 20 ok"
+}

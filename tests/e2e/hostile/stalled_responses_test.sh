@@ -1,0 +1,23 @@
+# Responses that never end (a Content-Length larger than the body, an endless chunked body sent as fast as the
+# client reads, a 1-byte-per-100-ms drip) and a server that accepts and never reads all end as timeouts at the
+# deadline, every one of them; the run ends on time (no hang in a read loop), conserved, its results complete.
+source "$OPENLOOP_E2E_LIB"
+source "$(dirname "$0")/hostile_lib.sh"
+start_hostile
+for name in short_body drip; do
+  hostile_run "$name" "http://127.0.0.1:$HOSTILE_PORT/$name"
+  accept_invalid_only_for "$CODE" "$R" '^send lateness'
+  expect_timeouts "$name"
+done
+
+hostile_run never_reads "http://127.0.0.1:$SILENT_PORT/"
+accept_invalid_only_for "$CODE" "$R" '^send lateness'
+expect_timeouts never_reads
+assert_cmp "$(json "$R" .summary.counts.sent)" == 20 "never_reads: every request was written (into the socket buffers)"
+assert_cmp "$(json "$R" .summary.counts.bytes_in)" == 0 "never_reads: nothing came back"
+
+# An endless body at full speed keeps the generator busy reading: its CPU may pass the verdict's bound, and that
+# may make it send late; nothing else may invalidate the run.
+hostile_run endless_chunked "http://127.0.0.1:$HOSTILE_PORT/endless_chunked"
+accept_invalid_only_for "$CODE" "$R" '^send lateness' '^generator CPU'
+expect_timeouts endless_chunked
