@@ -228,7 +228,7 @@ Result<void> build_targets(const RunOptions& o, engine::RunPlan& plan) {
 Result<void> build_request(const RunOptions& o, engine::RunPlan& plan) {
   if (o.url.empty() && o.targets.empty()) {
     return usage_error(
-        "run: give a target URL (http://host:port/path), a plan file (plan.yaml) or --targets FILE");
+        "no target: give a URL (http://host:port/path), a plan file (plan.yaml) or --targets FILE");
   }
   if (o.targets.empty() && (!o.env.empty() || !o.retarget.empty())) {
     return usage_error(fmt::format(
