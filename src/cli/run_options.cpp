@@ -12,7 +12,10 @@
 
 #include "core/atomic_file.h"
 #include "core/units.h"
+#include "workload/command_line_request.h"
 #include "workload/duration_distribution.h"
+#include "workload/target_override.h"
+#include "workload/targets_file.h"
 
 namespace openloop::cli {
 
@@ -59,6 +62,16 @@ void add_target_options(CLI::App& sub, RunOptions& o) {
   sub.add_option("--cacert", o.cacert, "Extra CA certificate (PEM) to trust")
       ->type_name("FILE")
       ->group(k_target);
+}
+
+void add_plan_input_options(CLI::App& sub, RunOptions& o) {
+  sub.add_option("-e,--env", o.env,
+                 "NAME=value for ${NAME} in a plan or targets file (repeatable; wins over the environment)");
+  sub.add_option("--target", o.retarget,
+                 "Send a plan's or targets file's requests to this scheme://host:port instead (paths kept)");
+  sub.add_option("--targets", o.targets,
+                 "Requests from a targets file, Vegeta's format (METHOD URL, headers, @body), or - for "
+                 "standard input; sent in turn, or by weight=N (docs/scenarios.md)");
 }
 
 void add_workload_options(CLI::App& sub, RunOptions& o) {
@@ -332,25 +345,94 @@ Result<std::pair<int, int>> parse_success(const std::string& text) {
   return usage_error(fmt::format("--success: \"{}\" is not a status range; use e.g. 200-299 or 200", text));
 }
 
+// The plan's requests from a workload built here (templates on the command line): one per template, picked by
+// the scenario's mix; templated ones render per request, the others are sent as rendered once.
+void use_workload(engine::RunPlan& plan, std::shared_ptr<const workload::WorkloadPlan> w) {
+  plan.url = w->target;
+  plan.requests.clear();
+  for (const auto& t : w->requests) {
+    engine::RequestSpec r;
+    r.name = t.name();
+    r.method = t.method();
+    if (const auto bytes = t.constant_bytes()) {
+      r.bytes = std::string(*bytes);
+    } else {
+      r.templ = &t;
+    }
+    r.weight = 0;  // only the mix is picked from
+    plan.requests.push_back(std::move(r));
+  }
+  for (const auto& e : w->scenarios.front().mix.entries()) plan.requests[e.request].weight = e.weight;
+  plan.workload = std::move(w);
+  plan.scenario_index = 0;
+}
+
+// --targets: a request mix from a targets file or standard input, -H added to every target.
+Result<void> build_targets(const RunOptions& o, engine::RunPlan& plan) {
+  if (!o.body.empty()) return usage_error("--body: with --targets each target gives its body (an @file line)");
+  if (o.method != "GET") return usage_error("-X: with --targets each target gives its method (METHOD URL)");
+  const workload::PlanInputs inputs = OPENLOOP_TRY(plan_inputs(o));
+  const bool from_stdin = o.targets == "-";
+  const std::string source = from_stdin ? "stdin" : o.targets;
+  std::filesystem::path base_dir = from_stdin ? std::filesystem::path(".") : std::filesystem::path(o.targets);
+  base_dir = from_stdin ? base_dir : base_dir.parent_path();
+  if (base_dir.empty()) base_dir = ".";
+  const std::string raw = OPENLOOP_TRY(workload::read_targets_input(o.targets));
+  const std::string text = OPENLOOP_TRY(workload::substitute_variables(raw, source, inputs.variables));
+  const auto targets = OPENLOOP_TRY(workload::parse_targets(text, source, base_dir));
+  workload::TargetsOptions options;
+  options.headers = plan.headers;
+  if (!inputs.target.empty()) options.target = OPENLOOP_TRY(workload::parse_target_override(inputs.target));
+  options.seed = o.seed;
+  auto w = std::make_shared<const workload::WorkloadPlan>(
+      OPENLOOP_TRY(workload::plan_from_targets(targets, source, options, base_dir)));
+  plan.url_text = w->target_text;
+  plan.method = w->requests.front().method();
+  plan.round_robin = !workload::weighted(targets);
+  use_workload(plan, std::move(w));
+  return {};
+}
+
 Result<void> build_request(const RunOptions& o, engine::RunPlan& plan) {
+  if (o.url.empty() && o.targets.empty()) {
+    return usage_error(
+        "no target: give a URL (http://host:port/path), a plan file (plan.yaml) or --targets FILE");
+  }
+  if (o.targets.empty() && (!o.env.empty() || !o.retarget.empty())) {
+    return usage_error(fmt::format(
+        "{}: applies to a plan file or --targets; a run of one URL sends to that URL as given",
+        o.env.empty() ? "--target" : "-e"));
+  }
   plan.url_text = o.url;
-  plan.url = OPENLOOP_TRY(net::parse_url(o.url, "URL"));
   plan.method = o.method;
+  plan.insecure = o.insecure;
+  plan.ca_file = o.cacert;
   for (const auto& h : o.headers) plan.headers.push_back(OPENLOOP_TRY(http::parse_header_arg(h)));
-  if (!o.body.empty() && o.body.front() == '@') {
+  if (!o.targets.empty()) return build_targets(o, plan);
+  const bool body_file = !o.body.empty() && o.body.front() == '@';
+  if (body_file) {
     auto content = read_file(o.body.substr(1));
     if (!content) return usage_error(fmt::format("--body: {}", content.error().message));
     plan.body = std::move(*content);
   } else {
     plan.body = o.body;
   }
+  const bool templated =
+      workload::has_template(o.url) || (!body_file && workload::has_template(o.body)) ||
+      std::any_of(plan.headers.begin(), plan.headers.end(),
+                  [](const http::Header& h) { return workload::has_template(h.value); });
+  if (templated) {
+    workload::CommandLineRequest r{o.url, o.method, plan.headers, plan.body, !body_file, {}, o.seed};
+    use_workload(plan, std::make_shared<const workload::WorkloadPlan>(
+                           OPENLOOP_TRY(workload::plan_from_command_line(r, "."))));
+    return {};
+  }
+  plan.url = OPENLOOP_TRY(net::parse_url(o.url, "URL"));
   engine::RequestSpec spec;
   spec.name = plan.method + " " + plan.url.target;
   spec.method = plan.method;
   spec.bytes = OPENLOOP_TRY(http::render_request(plan.method, plan.url, plan.headers, plan.body));
   plan.requests.push_back(std::move(spec));
-  plan.insecure = o.insecure;
-  plan.ca_file = o.cacert;
   return {};
 }
 
@@ -540,11 +622,22 @@ std::uint64_t raise_fd_limit() {
 
 void add_run_options(CLI::App& sub, RunOptions& o) {
   add_target_options(sub, o);
+  sub.get_option("target")->required(false);  // run also takes its requests from --targets
+  add_plan_input_options(sub, o);
   add_workload_options(sub, o);
   add_client_options(sub, o);
   add_retry_options(sub, o.retry);
   add_output_options(sub, o);
   add_judging_options(sub, o);
+}
+
+Result<workload::PlanInputs> plan_inputs(const RunOptions& o) {
+  if (!o.targets.empty() && !o.url.empty()) {
+    return usage_error(fmt::format(
+        "--targets: the requests come from {}; drop \"{}\" (to send them to another host, use --target URL)",
+        o.targets == "-" ? "standard input" : o.targets, o.url));
+  }
+  return workload::make_plan_inputs(o.env, o.retarget);
 }
 
 Result<std::vector<results::Slo>> parse_slos(const RunOptions& o,

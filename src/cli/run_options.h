@@ -11,6 +11,7 @@
 #include "engine/run_plan.h"
 #include "results/run_results.h"
 #include "results/slo.h"
+#include "workload/scenario_file.h"
 
 namespace openloop::cli {
 
@@ -45,6 +46,9 @@ struct RunOptions {
   engine::RetryOptions retry;     ///< --retry-* flags, --per-try-timeout, --backoff*, --send-deadline
   std::vector<std::string> slos;  ///< --slo, as typed (parsed by parse_slos)
   bool abort_on_slo = false;      ///< --abort-on-slo: stop once an SLO is certain to fail
+  std::vector<std::string> env;   ///< -e NAME=value: ${NAME} in a plan or targets file (wins over the environment)
+  std::string retarget;           ///< --target URL: replaces the plan's or targets' scheme://host:port
+  std::string targets;            ///< --targets FILE|-: the requests, in Vegeta's targets format
 };
 
 /// Registers the options on `sub`, one group per function.
@@ -53,6 +57,11 @@ void add_run_options(CLI::App& sub, RunOptions& o);
 /// --backoff-base, --backoff-max, --honor-retry-after, --retry-budget, --send-deadline) on `sub`; run, ramp
 /// and probe share them. Validate with engine::parse_retry_policy.
 void add_retry_options(CLI::App& sub, engine::RetryOptions& o);
+/// Registers -e/--env, --target and --targets (what a plan or targets file takes from the command line).
+void add_plan_input_options(CLI::App& sub, RunOptions& o);
+/// -e and --target for loading a plan file (workload::make_plan_inputs); refuses a URL or plan file given
+/// together with --targets. Errors (usage) name the flag.
+Result<workload::PlanInputs> plan_inputs(const RunOptions& o);
 /// The groups add_run_options() registers, for subcommands that share some of them (ramp, probe): the target
 /// and request; the workload model and its length; the client policy (threads, connections, timeout,
 /// success); outputs.

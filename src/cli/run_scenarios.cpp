@@ -54,7 +54,9 @@ bool is_plan_file(const std::string& target) {
 int run_plan_file(const RunOptions& o) {
   auto prepared = [&]() -> Result<std::vector<engine::RunPlan>> {
     OPENLOOP_TRY_VOID(refuse_workload_flags(o));
-    auto plan = std::make_shared<const workload::WorkloadPlan>(OPENLOOP_TRY(workload::load_plan_file(o.url)));
+    const workload::PlanInputs inputs = OPENLOOP_TRY(plan_inputs(o));
+    auto plan =
+        std::make_shared<const workload::WorkloadPlan>(OPENLOOP_TRY(workload::load_plan_file(o.url, inputs)));
     engine::RunSettings s;
     s.threads = o.threads > 0 ? o.threads : std::max(1U, std::thread::hardware_concurrency());
     s.warmup = OPENLOOP_TRY(parse_duration(o.warmup, "--warmup"));

@@ -73,6 +73,7 @@ nlohmann::json RunPlan::describe() const {
   for (const auto& r : requests)
     reqs.push_back({{"name", r.name}, {"method", r.method}, {"weight", r.weight}});
   j["requests"] = reqs;
+  if (round_robin) j["request_order"] = "round-robin";
   if (!steps.empty()) {
     nlohmann::json st = nlohmann::json::array();
     for (const auto& s : steps)

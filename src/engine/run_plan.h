@@ -58,6 +58,7 @@ struct RunPlan {
   std::vector<http::Header> headers;
   std::string body;
   std::vector<RequestSpec> requests;  ///< at least one; several = a weighted mix (or the steps' requests)
+  bool round_robin = false;  ///< pick the mix's requests in turn (a targets file without weights), not by weight
   bool insecure = false;              ///< skip TLS verification
   std::string ca_file;
 

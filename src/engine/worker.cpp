@@ -69,6 +69,8 @@ Worker::Worker(const RunPlan& plan, unsigned index, SSL_CTX* tls, const std::ato
   m_config.capture_retry_after = plan.retry.honor_retry_after;
   double sum = 0;
   for (const auto& r : plan.requests) m_mix_cumulative.push_back(sum += r.weight);
+  // Round-robin: each worker starts at its own request, so short runs spread over the targets too.
+  m_next_pick = static_cast<std::uint32_t>(index % std::max<std::size_t>(1, plan.requests.size()));
   if (plan.workload) {
     const auto& w = *plan.workload;
     // Variables are numbered across every scenario's workers, so sequences and streams never repeat between
@@ -306,6 +308,11 @@ void Worker::issue_due_arrivals(SteadyTime now) {
 
 std::uint32_t Worker::pick_request() {
   if (m_mix_cumulative.size() == 1) return 0;
+  if (m_plan.round_robin) {
+    const std::uint32_t pick = m_next_pick;
+    m_next_pick = pick + 1 == m_mix_cumulative.size() ? 0 : pick + 1;
+    return pick;
+  }
   const double x = m_rng.uniform01() * m_mix_cumulative.back();
   const auto it = std::upper_bound(m_mix_cumulative.begin(), m_mix_cumulative.end(), x);
   return static_cast<std::uint32_t>(std::min<std::ptrdiff_t>(

@@ -215,6 +215,7 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
   Rng m_rng;                                        // request mix and think times
   std::optional<workload::RenderContext> m_render;  // templated requests: this worker's variable draws
   std::vector<double> m_mix_cumulative;             // cumulative weights of the plan's requests
+  std::uint32_t m_next_pick = 0;                    // round-robin mix: the request picked next
 
   ConnectionConfig m_config;
   std::vector<char> m_read_buffer;

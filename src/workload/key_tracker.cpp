@@ -18,7 +18,8 @@ std::uint64_t fnv1a(std::string_view s) {
 }
 
 constexpr std::string_view k_advice =
-    "draw keys from a production-shaped distribution, e.g. path: /item/{{zipf(10000, 1.1)}} "
+    "draw keys from a production-shaped distribution, e.g. openloop run "
+    "'http://host/item/{{zipf(10000, 1.1)}}', or path: /item/{{zipf(10000, 1.1)}} in a plan file "
     "(docs/scenarios.md)";
 
 }  // namespace

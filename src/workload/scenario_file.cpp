@@ -10,6 +10,7 @@
 #include "core/atomic_file.h"
 #include "core/units.h"
 #include "workload/scenario_yaml.h"
+#include "workload/target_override.h"
 #include "workload/yaml_fields.h"
 
 namespace openloop::workload {
@@ -130,7 +131,8 @@ void merge_default_headers(RequestSpec& spec, const std::vector<HeaderText>& def
   spec.headers = std::move(merged);
 }
 
-Result<void> read_target(const Doc& doc, const Fields& top, WorkloadPlan& plan) {
+Result<void> read_target(const Doc& doc, const Fields& top, const std::string& override_text,
+                         WorkloadPlan& plan) {
   const Field* t = top.find("target");
   if (t == nullptr) {
     return usage_error(
@@ -144,6 +146,10 @@ Result<void> read_target(const Doc& doc, const Fields& top, WorkloadPlan& plan) 
         fmt::format("{}: \"{}\" has a query; the target is a base URL (scheme, host, port, path): "
                     "put queries in the requests' paths",
                     yaml::where(doc, *t), plan.target_text));
+  }
+  if (!override_text.empty()) {
+    plan.target = retarget(plan.target, OPENLOOP_TRY(parse_target_override(override_text)));
+    plan.target_text = url_text(plan.target);
   }
   return {};
 }
@@ -202,8 +208,8 @@ Result<void> read_scenarios(const Doc& doc, const Fields& top, WorkloadPlan& pla
   return {};
 }
 
-Result<WorkloadPlan> read_plan(const Doc& doc, const YAML::Node& root,
-                               const std::filesystem::path& base_dir) {
+Result<WorkloadPlan> read_plan(const Doc& doc, const YAML::Node& root, const std::filesystem::path& base_dir,
+                               const PlanInputs& inputs) {
   if (!root.IsDefined() || root.IsNull()) {
     return usage_error(
         fmt::format("{}:1:1: the file is empty; a plan has target, requests and scenarios (see "
@@ -215,7 +221,7 @@ Result<WorkloadPlan> read_plan(const Doc& doc, const YAML::Node& root,
       doc, self, {"target", "seed", "defaults", "variables", "requests", "scenarios"}, "a plan file"));
   WorkloadPlan plan;
   plan.source = doc.file();
-  OPENLOOP_TRY_VOID(read_target(doc, top, plan));
+  OPENLOOP_TRY_VOID(read_target(doc, top, inputs.target, plan));
   if (const Field* s = top.find("seed")) plan.seed = OPENLOOP_TRY(yaml::whole_number(doc, *s, 0, UINT64_MAX));
   Defaults defaults;
   if (const Field* d = top.find("defaults")) defaults = OPENLOOP_TRY(read_defaults(doc, *d));
@@ -228,11 +234,22 @@ Result<WorkloadPlan> read_plan(const Doc& doc, const YAML::Node& root,
 
 }  // namespace
 
+Result<PlanInputs> make_plan_inputs(const std::vector<std::string>& defines, const std::string& target) {
+  PlanInputs inputs;
+  for (const std::string& d : defines) inputs.variables.defines.push_back(OPENLOOP_TRY(parse_define(d, "-e")));
+  if (!target.empty()) OPENLOOP_TRY_VOID(parse_target_override(target));
+  inputs.target = target;
+  return inputs;
+}
+
 Result<WorkloadPlan> load_plan_text(std::string_view text, const std::string& source,
-                                    const std::filesystem::path& base_dir) {
+                                    const std::filesystem::path& base_dir, const PlanInputs& inputs) {
   const Doc doc(source);
+  // Substituted before YAML sees the text, so values may stand anywhere a value may (rates, durations,
+  // the target) and an error points at the reference itself.
+  const std::string substituted = OPENLOOP_TRY(substitute_variables(text, source, inputs.variables));
   try {
-    return read_plan(doc, YAML::Load(std::string(text)), base_dir);
+    return read_plan(doc, YAML::Load(substituted), base_dir, inputs);
   } catch (const YAML::Exception& e) {
     // yaml-cpp reports syntax errors (and anything unexpected) by exception; it stops here, at the boundary.
     return usage_error(fmt::format("{}: not valid YAML: {}; a plan file is YAML (see docs/scenarios.md)",
@@ -240,11 +257,11 @@ Result<WorkloadPlan> load_plan_text(std::string_view text, const std::string& so
   }
 }
 
-Result<WorkloadPlan> load_plan_file(const std::string& path) {
+Result<WorkloadPlan> load_plan_file(const std::string& path, const PlanInputs& inputs) {
   auto text = read_file(path);
   if (!text) return usage_error(text.error().message);
   const std::filesystem::path base_dir = std::filesystem::path(path).parent_path();
-  return load_plan_text(*text, path, base_dir.empty() ? std::filesystem::path(".") : base_dir);
+  return load_plan_text(*text, path, base_dir.empty() ? std::filesystem::path(".") : base_dir, inputs);
 }
 
 }  // namespace openloop::workload

@@ -4,8 +4,10 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/error.h"
+#include "workload/env_substitution.h"
 #include "workload/scenario.h"
 
 namespace openloop::workload {
@@ -16,11 +18,22 @@ namespace openloop::workload {
 /// repeated, missing or misplaced keys; every value's syntax (URL, durations, rates, stages, distributions,
 /// statuses, generator expressions, templates); references to undeclared requests or variables; model
 /// parameters that contradict each other.
-Result<WorkloadPlan> load_plan_file(const std::string& path);
+/// `inputs` (the command line's -e and --target) are applied first: ${VAR} references are substituted in the
+/// text (errors name file:line:column and the variable; see substitute_variables), then --target replaces the
+/// scheme, host and port of `target:` (its base path kept) before any request is compiled.
+struct PlanInputs {
+  TextVariables variables;  ///< -e NAME=value, then the environment
+  std::string target;       ///< --target URL (parse_target_override), or "" to keep the file's
+};
+/// PlanInputs from the command line: each "-e NAME=value" (parse_define) and --target (checked by
+/// parse_target_override; "" for none). Errors (usage) name the flag.
+Result<PlanInputs> make_plan_inputs(const std::vector<std::string>& defines, const std::string& target);
+
+Result<WorkloadPlan> load_plan_file(const std::string& path, const PlanInputs& inputs = {});
 
 /// Same, from text already in memory (tests, stdin): `source` names the file in messages; `base_dir` resolves
 /// relative csv paths.
 Result<WorkloadPlan> load_plan_text(std::string_view text, const std::string& source,
-                                    const std::filesystem::path& base_dir);
+                                    const std::filesystem::path& base_dir, const PlanInputs& inputs = {});
 
 }  // namespace openloop::workload
