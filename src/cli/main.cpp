@@ -1,5 +1,6 @@
 // openloop's entry point: dispatches to one subcommand and maps errors to exit codes (DESIGN.md).
 #include <cstdio>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -95,8 +96,18 @@ int main(int argc, char** argv) {
     int code = app.exit(e);
     return code == 0 ? 0 : static_cast<int>(openloop::ExitCode::usage);
   }
-  for (auto& [sub, action] : actions) {
-    if (sub->parsed()) return action();
+  // Errors travel as Result values and end here as exit codes; an exception reaching this point is a bug, and
+  // still ends the process with one line and exit 4 rather than an abort (and a core dump).
+  try {
+    for (auto& [sub, action] : actions) {
+      if (sub->parsed()) return action();
+    }
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "openloop: internal error: {}\n", e.what());
+    return static_cast<int>(openloop::ExitCode::runtime);
+  } catch (...) {
+    std::fputs("openloop: internal error: unknown exception\n", stderr);
+    return static_cast<int>(openloop::ExitCode::runtime);
   }
   return static_cast<int>(openloop::ExitCode::usage);
 }

@@ -1,6 +1,7 @@
 // `openloop probe metastable`: push past the knee, come back to the base load, and say whether the system
 // recovered.
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <memory>
@@ -10,8 +11,8 @@
 
 #include "cli/command.h"
 #include "cli/run_options.h"
-#include "cli/signal_watcher.h"
-#include "core/atomic_file.h"
+#include "cli/run_pipeline.h"
+#include "core/redact.h"
 #include "core/units.h"
 #include "procedures/probe_report.h"
 #include "procedures/probe_runner.h"
@@ -140,53 +141,63 @@ Result<Setup> prepare(RunOptions o, const ProbeFlags& f) {
   return s;
 }
 
-void stamp_environment(results::RunResults& r) {
-  r.info.environment = run_environment();
+std::vector<OutputFile<procedures::ProbeReport>> probe_outputs(const RunOptions& o) {
+  return {
+      {"--json", o.json, [](const procedures::ProbeReport& r) -> Result<std::string> {
+         return json_text(procedures::probe_json(r));
+       }},
+      {"--html", o.html, [](const procedures::ProbeReport& r) -> Result<std::string> {
+         return procedures::render_probe_html(r);
+       }},
+  };
 }
 
-Result<void> write_outputs(const RunOptions& o, const procedures::ProbeReport& report) {
-  if (!o.json.empty())
-    OPENLOOP_TRY_VOID(write_file_atomically(o.json, procedures::probe_json(report).dump(1) + "\n"));
-  if (!o.html.empty())
-    OPENLOOP_TRY_VOID(write_file_atomically(o.html, procedures::render_probe_html(report)));
-  return {};
+// As for run and ramp: a target never reached (every run's requests failed to connect) is a runtime failure,
+// not an inconclusive probe.
+int exit_code(const procedures::ProbeReport& report) {
+  const bool reached = std::any_of(report.runs.begin(), report.runs.end(),
+                                   [](const procedures::ProbeRun& r) { return !r.results.unreachable(); });
+  if (!report.interrupted && !report.runs.empty() && !reached) {
+    fmt::print(stderr, "openloop probe metastable: no response from {}: every request failed to connect\n",
+               report.target);
+    return static_cast<int>(ExitCode::runtime);
+  }
+  return procedures::probe_exit_code(report);
 }
 
-int fail(const Error& e) {
-  fmt::print(stderr, "openloop probe metastable: {}\n", e.message);
-  return static_cast<int>(e.code);
+void announce(const RunOptions& o, const Setup& setup) {
+  const auto& s = setup.plan.settings;
+  fmt::print(stderr,
+             "openloop probe metastable: {} at {}, trigger {}; {} warm-up, then {} measured per run on {} "
+             "thread(s)\n",
+             redact_url(o.url), format_rate(s.base_rate), procedures::describe(s.trigger, s.trigger_for),
+             format_duration(s.warmup), format_duration(setup.plan.measured), setup.run_plan.threads);
 }
 
 int probe_metastable(const RunOptions& o, const ProbeFlags& f) {
+  const std::string command = "openloop probe metastable";
   auto setup = prepare(o, f);
-  if (!setup) return fail(setup.error());
-  procedures::ProbeReport report{
-      setup->plan, o.url, setup->ctx.lab ? setup->ctx.lab->config_url() : "", {}, false};
-  const auto& s = setup->plan.settings;
-  if (setup->ctx.log != nullptr) {
-    fmt::print(stderr,
-               "openloop probe metastable: {} at {}, trigger {}; {} warm-up, then {} measured per run on {} "
-               "thread(s)\n",
-               o.url, format_rate(s.base_rate), procedures::describe(s.trigger, s.trigger_for),
-               format_duration(s.warmup), format_duration(setup->plan.measured), setup->run_plan.threads);
-  }
-  std::atomic<int> user_stop{0};
-  {
-    SignalWatcher watcher(user_stop);
-    for (unsigned i = 0; i < s.repeats && user_stop.load() == 0; ++i) {
+  if (!setup) return report_error(command, setup.error());
+  Pipeline<procedures::ProbeReport> p;
+  p.command = command;
+  p.outputs = probe_outputs(o);
+  p.run = [&](std::atomic<int>& stop) -> Result<procedures::ProbeReport> {
+    procedures::ProbeReport report{
+        setup->plan, redact_url(o.url), setup->ctx.lab ? setup->ctx.lab->config_url() : "", {}, false};
+    const auto& s = setup->plan.settings;
+    if (setup->ctx.log != nullptr) announce(o, *setup);
+    for (unsigned i = 0; i < s.repeats && stop.load() == 0; ++i) {
       if (s.repeats > 1 && setup->ctx.log != nullptr) fmt::print(stderr, "run {} of {}\n", i + 1, s.repeats);
-      auto run = procedures::run_probe(setup->run_plan, setup->plan, setup->ctx, user_stop);
-      if (!run) return fail(run.error());
-      stamp_environment(run->results);
-      report.runs.push_back(std::move(*run));
+      auto run = OPENLOOP_TRY(procedures::run_probe(setup->run_plan, setup->plan, setup->ctx, stop));
+      run.results.info.environment = run_environment();
+      report.runs.push_back(std::move(run));
     }
-  }
-  report.interrupted = user_stop.load() != 0;
-  std::fputs(procedures::render_probe_text(report).c_str(), stdout);
-  std::fflush(stdout);
-  if (auto written = write_outputs(o, report); !written)
-    return fail(Error{ExitCode::runtime, written.error().message});
-  return procedures::probe_exit_code(report);
+    report.interrupted = stop.load() != 0;
+    return report;
+  };
+  p.summary = [](const procedures::ProbeReport& r) { return procedures::render_probe_text(r); };
+  p.exit_code = exit_code;
+  return execute(p);
 }
 
 }  // namespace

@@ -1,7 +1,6 @@
 // `openloop ramp`: step the offered rate up, judge each step, find the knee, the capacity and collapse.
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <memory>
 #include <thread>
 
@@ -9,8 +8,8 @@
 
 #include "cli/command.h"
 #include "cli/run_options.h"
-#include "cli/signal_watcher.h"
-#include "core/atomic_file.h"
+#include "cli/run_pipeline.h"
+#include "core/redact.h"
 #include "core/units.h"
 #include "engine/scenario_plans.h"
 #include "procedures/ramp_report.h"
@@ -219,17 +218,6 @@ Result<engine::RunPlan> base_plan(const RampFlags& f, const RampSettings& s) {
   return plan;
 }
 
-Result<void> check_output_dirs(const RampFlags& f) {
-  for (const std::string* path : {&f.run.json, &f.run.html}) {
-    const std::filesystem::path parent = std::filesystem::path(*path).parent_path();
-    std::error_code ec;
-    if (!path->empty() && !parent.empty() && !std::filesystem::is_directory(parent, ec)) {
-      return usage_error(fmt::format("the directory of \"{}\" does not exist", *path));
-    }
-  }
-  return {};
-}
-
 Result<void> parse_slos_into(const RampFlags& f, const engine::RunPlan& plan, RampSettings& s) {
   std::vector<std::string> names;
   for (const auto& r : plan.requests) names.push_back(r.name);
@@ -261,7 +249,6 @@ Result<Prepared> prepare(RampFlags& f) {
   OPENLOOP_TRY_VOID(parse_steps(f, p.settings));
   OPENLOOP_TRY_VOID(parse_timing(f, p.settings));
   OPENLOOP_TRY_VOID(resolve_deadline(f, p.settings));
-  OPENLOOP_TRY_VOID(check_output_dirs(f));
   p.base = OPENLOOP_TRY(base_plan(f, p.settings));
   p.settings.step.timeout = p.base.timeout;
   OPENLOOP_TRY_VOID(parse_slos_into(f, p.base, p.settings));
@@ -282,31 +269,31 @@ void announce(const Prepared& p) {
       s.refine ? fmt::format("; then refine to ±{:.1f}%", 100 * s.tolerance) : "");
 }
 
-Result<void> write_outputs(const RampFlags& f, const procedures::RampOutcome& o, const RampSettings& s) {
-  if (!f.run.json.empty()) {
-    nlohmann::json j = procedures::ramp_to_json(o, s);
-    j["target"] = f.run.url;
-    OPENLOOP_TRY_VOID(write_file_atomically(f.run.json, j.dump(1) + "\n"));
-  }
-  if (!f.run.html.empty()) {
-    const std::string source = f.run.json.empty() ? std::string("this ramp") : f.run.json;
-    OPENLOOP_TRY_VOID(write_file_atomically(f.run.html, procedures::render_ramp_html(o, s, source)));
-  }
-  return {};
+std::vector<OutputFile<procedures::RampOutcome>> ramp_outputs(const RampFlags& f, const RampSettings& s) {
+  const std::string target = redact_url(f.run.url);
+  const std::string source = f.run.json.empty() ? std::string("this ramp") : f.run.json;
+  return {
+      {"--json", f.run.json, [&s, target](const procedures::RampOutcome& o) -> Result<std::string> {
+         nlohmann::json j = procedures::ramp_to_json(o, s);
+         j["target"] = target;
+         return json_text(j);
+       }},
+      {"--html", f.run.html, [&s, source](const procedures::RampOutcome& o) -> Result<std::string> {
+         return procedures::render_ramp_html(o, s, source);
+       }},
+  };
 }
 
 // Exit codes: interrupted 130; target unreachable 4; no valid step 3; no step passed 1; else 0 (a finding).
 int exit_code(const procedures::RampOutcome& o) {
   if (o.interrupted) return static_cast<int>(ExitCode::interrupted);
   bool reached = false;
-  for (const auto& r : o.runs) {
-    const auto& c = r.totals;
-    const bool unreachable =
-        c.completed == 0 && c.errors_total() > 0 &&
-        c.error(results::ErrorKind::connect) + c.error(results::ErrorKind::tls) == c.errors_total();
-    reached = reached || !unreachable;
+  for (const auto& r : o.runs) reached = reached || !r.unreachable();
+  if (!reached) {
+    fmt::print(stderr, "openloop ramp: no response from {}: every request failed to connect\n",
+               o.runs.empty() ? std::string("the target") : o.runs.front().info.target);
+    return static_cast<int>(ExitCode::runtime);
   }
-  if (!reached) return static_cast<int>(ExitCode::runtime);
   bool any_valid = false;
   for (const auto& step : o.steps)
     any_valid = any_valid || step.analysis.state != procedures::StepState::invalid;
@@ -316,36 +303,27 @@ int exit_code(const procedures::RampOutcome& o) {
 }
 
 int ramp_command(RampFlags& f) {
+  const std::string command = "openloop ramp";
   auto prepared = prepare(f);
-  if (!prepared) {
-    fmt::print(stderr, "openloop ramp: {}\n", prepared.error().message);
-    return static_cast<int>(prepared.error().code);
-  }
+  if (!prepared) return report_error(command, prepared.error());
   const RampSettings& s = prepared->settings;
-  if (!f.run.quiet) announce(*prepared);
-  procedures::StepFn on_step;
-  if (!f.run.quiet)
-    on_step = [](const procedures::StepRecord& step) {
-      fmt::print(stderr, "{}\n", procedures::step_line(step));
-    };
-  std::atomic<int> stop{0};
-  Result<procedures::RampOutcome> outcome;
-  {
-    SignalWatcher watcher(stop);
-    outcome = procedures::run_ramp(prepared->base, s, stop, on_step);
-  }
-  if (!outcome) {
-    fmt::print(stderr, "openloop ramp: {}\n", outcome.error().message);
-    return static_cast<int>(outcome.error().code);
-  }
-  for (auto& r : outcome->runs) r.info.environment = run_environment();
-  std::fputs(procedures::render_ramp_summary(*outcome, s).c_str(), stdout);
-  std::fflush(stdout);
-  if (auto written = write_outputs(f, *outcome, s); !written) {
-    fmt::print(stderr, "openloop ramp: {}\n", written.error().message);
-    return static_cast<int>(ExitCode::runtime);
-  }
-  return exit_code(*outcome);
+  Pipeline<procedures::RampOutcome> p;
+  p.command = command;
+  p.outputs = ramp_outputs(f, s);
+  p.run = [&](std::atomic<int>& stop) -> Result<procedures::RampOutcome> {
+    if (!f.run.quiet) announce(*prepared);
+    procedures::StepFn on_step;
+    if (!f.run.quiet)
+      on_step = [](const procedures::StepRecord& step) {
+        fmt::print(stderr, "{}\n", procedures::step_line(step));
+      };
+    auto outcome = OPENLOOP_TRY(procedures::run_ramp(prepared->base, s, stop, on_step));
+    for (auto& r : outcome.runs) r.info.environment = run_environment();
+    return outcome;
+  };
+  p.summary = [&s](const procedures::RampOutcome& o) { return procedures::render_ramp_summary(o, s); };
+  p.exit_code = exit_code;
+  return execute(p);
 }
 
 }  // namespace

@@ -15,8 +15,7 @@
 
 #include "cli/command.h"
 #include "cli/run_options.h"
-#include "cli/signal_watcher.h"
-#include "core/atomic_file.h"
+#include "cli/run_pipeline.h"
 #include "engine/coordinator.h"
 #include "report/hlog_export.h"
 #include "report/html.h"
@@ -70,87 +69,72 @@ void stamp_context(results::RunResults& r, const engine::RunPlan& plan,
   }
 }
 
-// --json, --hlog, --html, each written atomically; the first failure is reported (runtime).
-Result<void> write_outputs(const RunOptions& o, const results::RunResults& r) {
-  if (!o.json.empty()) OPENLOOP_TRY_VOID(write_file_atomically(o.json, results::to_json(r).dump(1) + "\n"));
-  return write_report_outputs(o, r);
-}
-
 }  // namespace
 
-Result<void> write_report_outputs(const RunOptions& o, const results::RunResults& r) {
-  if (!o.hlog.empty()) {
-    const std::string log = OPENLOOP_TRY(report::render_interval_log(r));
-    OPENLOOP_TRY_VOID(write_file_atomically(o.hlog, log));
+std::vector<OutputFile<results::RunResults>> run_outputs(const RunOptions& o) {
+  const std::string source = o.json.empty() ? std::string("this run") : o.json;
+  return {
+      {"--json", o.json, [](const results::RunResults& r) -> Result<std::string> {
+         return json_text(results::to_json(r));
+       }},
+      {"--hlog", o.hlog, [](const results::RunResults& r) { return report::render_interval_log(r); }},
+      {"--html", o.html, [source](const results::RunResults& r) -> Result<std::string> {
+         report::ReportInput in;
+         in.source = source;
+         in.results = r;
+         return report::render_html(in);
+       }},
+  };
+}
+
+int run_exit_code(const results::RunResults& r, const std::string& command) {
+  const int code = exit_code_for(r);
+  if (code == static_cast<int>(ExitCode::runtime)) {
+    std::string why;
+    for (const auto& [kind, message] : r.error_examples) why += fmt::format("; {}: {}", kind, message);
+    fmt::print(stderr, "{}: no response from {}: every request failed to connect{}\n", command, r.info.target,
+               why);
   }
-  if (!o.html.empty()) {
-    report::ReportInput in;
-    in.source = o.json.empty() ? std::string("this run") : o.json;
-    in.results = r;
-    OPENLOOP_TRY_VOID(write_file_atomically(o.html, report::render_html(in)));
-  }
-  return {};
+  return code;
 }
 
 namespace {
 
 int run_command(const RunOptions& o) {
   if (is_plan_file(o.url)) return run_plan_file(o);
+  const std::string command = "openloop run";
   auto plan = build_plan(o);
-  if (!plan) {
-    fmt::print(stderr, "openloop run: {}\n", plan.error().message);
-    return static_cast<int>(plan.error().code);
-  }
+  if (!plan) return report_error(command, plan.error());
   std::vector<std::string> names;
   for (const auto& r : plan->requests) names.push_back(r.name);
   auto slos = parse_slos(o, names);
-  if (!slos) {
-    fmt::print(stderr, "openloop run: {}\n", slos.error().message);
-    return static_cast<int>(slos.error().code);
-  }
+  if (!slos) return report_error(command, slos.error());
   std::optional<results::SloAbort> slo_abort;
   if (o.abort_on_slo) {
     slo_abort.emplace(*slos, std::vector{results::SloAbortPart{names, planned_intended(*plan)}});
   }
-  std::atomic<int> stop{0};
-  Result<results::RunResults> results;
-  {
-    // On a terminal the live view shows the interruption in place of the watcher's own line.
-    SignalWatcher watcher(stop, o.quiet || isatty(fileno(stderr)) == 0);
-    results = run_with_live_view(*plan, o, stop, slo_abort ? &*slo_abort : nullptr);
-  }
-  if (!results) {
-    fmt::print(stderr, "openloop run: {}\n", results.error().message);
-    return static_cast<int>(results.error().code);
-  }
-  if (slo_abort) slo_abort->mark(*results, stop.load());
-  results->slos = results::evaluate_slos(*slos, *results);
-  stamp_context(*results, *plan, std::chrono::system_clock::now());
-  std::fputs(report::render_summary(*results).c_str(), stdout);
-  std::fflush(stdout);
-  if (auto written = write_outputs(o, *results); !written) {
-    fmt::print(stderr, "openloop run: {}\n", written.error().message);
-    return static_cast<int>(ExitCode::runtime);
-  }
-  const int code = exit_code_for(*results);
-  if (code == static_cast<int>(ExitCode::runtime)) {
-    std::string why;
-    for (const auto& [kind, message] : results->error_examples) why += fmt::format("; {}: {}", kind, message);
-    fmt::print(stderr, "openloop run: no response from {}: every request failed to connect{}\n",
-               plan->url_text, why);
-  }
-  return code;
+  Pipeline<results::RunResults> p;
+  p.command = command;
+  p.outputs = run_outputs(o);
+  // On a terminal the live view shows the interruption in place of the watcher's own line.
+  p.announce = o.quiet || isatty(fileno(stderr)) == 0;
+  p.run = [&](std::atomic<int>& stop) -> Result<results::RunResults> {
+    auto r = OPENLOOP_TRY(run_with_live_view(*plan, o, stop, slo_abort ? &*slo_abort : nullptr));
+    if (slo_abort) slo_abort->mark(r, stop.load());
+    r.slos = results::evaluate_slos(*slos, r);
+    stamp_context(r, *plan, std::chrono::system_clock::now());
+    return r;
+  };
+  p.summary = [](const results::RunResults& r) { return report::render_summary(r); };
+  p.exit_code = [&command](const results::RunResults& r) { return run_exit_code(r, command); };
+  return execute(p);
 }
 
 }  // namespace
 
 int exit_code_for(const results::RunResults& r) {
   if (r.interrupted) return static_cast<int>(ExitCode::interrupted);
-  const auto& c = r.totals;
-  if (c.completed == 0 && c.errors_total() > 0 &&
-      c.error(results::ErrorKind::connect) + c.error(results::ErrorKind::tls) == c.errors_total()) {
-    return static_cast<int>(ExitCode::runtime);  // the target was unreachable: nothing was measured
-  }
+  if (r.unreachable()) return static_cast<int>(ExitCode::runtime);  // nothing was measured
   if (!r.verdict.valid) return static_cast<int>(ExitCode::invalid_run);
   if (!r.aborted_by_slo.empty() || !results::all_met(r.slos)) return static_cast<int>(ExitCode::slo_failed);
   return static_cast<int>(ExitCode::ok);

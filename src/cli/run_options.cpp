@@ -584,21 +584,6 @@ Result<void> build_client(const RunOptions& o, engine::RunPlan& plan) {
   return {};
 }
 
-// Output files are written after the run: refuse now a path whose directory does not exist, before anything
-// is sent.
-Result<void> check_outputs(const RunOptions& o) {
-  const std::pair<const char*, const std::string*> outputs[] = {{"--hlog", &o.hlog}, {"--html", &o.html}};
-  for (const auto& [flag, path] : outputs) {
-    if (path->empty()) continue;
-    const std::filesystem::path parent = std::filesystem::path(*path).parent_path();
-    std::error_code ec;
-    if (!parent.empty() && !std::filesystem::is_directory(parent, ec)) {
-      return usage_error(fmt::format("{}: the directory of \"{}\" does not exist", flag, *path));
-    }
-  }
-  return {};
-}
-
 }  // namespace
 
 nlohmann::json run_environment() {
@@ -665,7 +650,6 @@ Result<engine::RunPlan> build_plan(const RunOptions& o) {
   OPENLOOP_TRY_VOID(build_request(o, plan));
   OPENLOOP_TRY_VOID(build_workload(o, plan));
   OPENLOOP_TRY_VOID(build_client(o, plan));
-  OPENLOOP_TRY_VOID(check_outputs(o));
   plan.endpoints = OPENLOOP_TRY(net::resolve(plan.url.host, plan.url.port));
   return plan;
 }

@@ -95,8 +95,6 @@ std::uint64_t raise_fd_limit();
 bool is_plan_file(const std::string& target);
 /// `openloop run plan.yaml`: runs every scenario of the file (cli/run_scenarios.cpp); returns the exit code.
 int run_plan_file(const RunOptions& o);
-/// Writes --hlog and --html for finished results (each atomically); the first failure is returned (runtime).
-Result<void> write_report_outputs(const RunOptions& o, const results::RunResults& r);
 /// The exit code of a finished run (DESIGN.md), first that applies: interrupted by a signal 130, unreachable
 /// 4, invalid 3 (an invalid run's SLOs say nothing about the target), stopped by --abort-on-slo or an SLO not
 /// met (or not evaluated) in r.slos 1, else 0.

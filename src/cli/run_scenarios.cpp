@@ -8,14 +8,12 @@
 #include <fmt/format.h>
 
 #include "cli/run_options.h"
-#include "cli/signal_watcher.h"
-#include "core/atomic_file.h"
+#include "cli/run_pipeline.h"
 #include "core/units.h"
 #include "engine/coordinator.h"
 #include "engine/scenario_plans.h"
 #include "report/summary.h"
 #include "results/combine.h"
-#include "results/results_json.h"
 #include "results/slo_abort.h"
 #include "workload/scenario_file.h"
 
@@ -51,7 +49,38 @@ bool is_plan_file(const std::string& target) {
   return target.find("://") == std::string::npos && (ends(".yaml") || ends(".yml"));
 }
 
+namespace {
+
+// The scenarios' results, each kept whole and combined into the run they made together; SLOs judged on the
+// scenarios together (a request's SLO on that request across every scenario sending it).
+results::RunResults combined(const std::vector<engine::RunPlan>& plans, std::vector<results::RunResults> ran,
+                             const std::vector<results::Slo>& slos, const results::SloAbort* slo_abort,
+                             int stop, const std::string& source) {
+  std::vector<results::ScenarioResults> parts;
+  for (std::size_t i = 0; i < ran.size(); ++i) {
+    const auto& p = plans[i];
+    if (slo_abort != nullptr) slo_abort->mark(ran[i], stop);
+    parts.push_back({p.scenario, to_seconds(p.start_offset + p.warmup), std::move(ran[i])});
+    parts.back().results.info.environment = run_environment();
+  }
+  results::RunResults all = parts.size() == 1 ? parts.front().results : results::combine_scenarios(parts);
+  all.info.environment = run_environment();
+  if (slo_abort != nullptr) slo_abort->mark(all, stop);
+  results::RunResults slo_view;
+  for (const auto& part : parts) {
+    results::add_for_slos(slo_view, part.results, part.results.info.request_names);
+  }
+  slo_view.measured_s = all.measured_s;
+  all.slos = results::evaluate_slos(slos, slo_view);
+  all.info.source = source;
+  all.scenarios = std::move(parts);
+  return all;
+}
+
+}  // namespace
+
 int run_plan_file(const RunOptions& o) {
+  const std::string command = "openloop run";
   auto prepared = [&]() -> Result<std::vector<engine::RunPlan>> {
     OPENLOOP_TRY_VOID(refuse_workload_flags(o));
     const workload::PlanInputs inputs = OPENLOOP_TRY(plan_inputs(o));
@@ -75,76 +104,38 @@ int run_plan_file(const RunOptions& o) {
     if (!o.quiet) fmt::print(stderr, "{}\n", plan->describe());
     return engine::plans_from_workload(plan, s);
   }();
-  if (!prepared) {
-    fmt::print(stderr, "openloop run: {}\n", prepared.error().message);
-    return static_cast<int>(prepared.error().code);
-  }
+  if (!prepared) return report_error(command, prepared.error());
   // Every scenario's plan lists all the file's requests, so the names of the first are everyone's.
   std::vector<std::string> names;
   for (const auto& r : prepared->front().requests) names.push_back(r.name);
   auto slos = parse_slos(o, names);
-  if (!slos) {
-    fmt::print(stderr, "openloop run: {}\n", slos.error().message);
-    return static_cast<int>(slos.error().code);
-  }
+  if (!slos) return report_error(command, slos.error());
   std::optional<results::SloAbort> slo_abort;
-  engine::MultiProgressFn judge_slos;
-  std::atomic<int> stop{0};
   if (o.abort_on_slo) {
     std::vector<results::SloAbortPart> watched;
     for (const auto& p : *prepared) watched.push_back({names, planned_intended(p)});
     slo_abort.emplace(*slos, std::move(watched));
-    judge_slos = [&](const std::vector<const results::RunResults*>& so_far) {
-      if (!slo_abort->stop_if_certain(so_far, stop) || o.quiet) return;
-      fmt::print(stderr,
-                 "\nSLO {} is certain to fail: stopping early (--abort-on-slo); waiting for in-flight "
-                 "requests\n",
-                 slo_abort->failed()->text);
-    };
   }
-  Result<std::vector<results::RunResults>> ran;
-  {
-    SignalWatcher watcher(stop);
-    ran = engine::run_all(*prepared, stop, judge_slos);
-  }
-  if (!ran) {
-    fmt::print(stderr, "openloop run: {}\n", ran.error().message);
-    return static_cast<int>(ran.error().code);
-  }
-  std::vector<results::ScenarioResults> parts;
-  for (std::size_t i = 0; i < ran->size(); ++i) {
-    const auto& p = (*prepared)[i];
-    if (slo_abort) slo_abort->mark((*ran)[i], stop.load());
-    parts.push_back({p.scenario, to_seconds(p.start_offset + p.warmup), std::move((*ran)[i])});
-    parts.back().results.info.environment = run_environment();
-  }
-  results::RunResults all = parts.size() == 1 ? parts.front().results : results::combine_scenarios(parts);
-  all.info.environment = run_environment();
-  if (slo_abort) slo_abort->mark(all, stop.load());
-  // SLOs are judged on the scenarios together: a request's SLO on that request across every scenario sending
-  // it.
-  results::RunResults slo_view;
-  for (const auto& part : parts) {
-    results::add_for_slos(slo_view, part.results, part.results.info.request_names);
-  }
-  slo_view.measured_s = all.measured_s;
-  all.slos = results::evaluate_slos(*slos, slo_view);
-  all.info.source = o.url;
-  all.scenarios = std::move(parts);
-  std::fputs(report::render_run_summary(all).c_str(), stdout);
-  std::fflush(stdout);
-  if (!o.json.empty()) {
-    if (auto written = write_file_atomically(o.json, results::to_json(all).dump(1) + "\n"); !written) {
-      fmt::print(stderr, "openloop run: {}\n", written.error().message);
-      return static_cast<int>(ExitCode::runtime);
+  Pipeline<results::RunResults> p;
+  p.command = command;
+  p.outputs = run_outputs(o);  // the .hlog describes the run as a whole; the HTML the scenarios too
+  p.run = [&](std::atomic<int>& stop) -> Result<results::RunResults> {
+    engine::MultiProgressFn judge_slos;
+    if (slo_abort) {
+      judge_slos = [&](const std::vector<const results::RunResults*>& so_far) {
+        if (!slo_abort->stop_if_certain(so_far, stop) || o.quiet) return;
+        fmt::print(stderr,
+                   "\nSLO {} is certain to fail: stopping early (--abort-on-slo); waiting for in-flight "
+                   "requests\n",
+                   slo_abort->failed()->text);
+      };
     }
-  }
-  // The .hlog describes the run as a whole; the HTML report the scenarios combined and each apart.
-  if (auto written = write_report_outputs(o, all); !written) {
-    fmt::print(stderr, "openloop run: {}\n", written.error().message);
-    return static_cast<int>(ExitCode::runtime);
-  }
-  return exit_code_for(all);
+    auto ran = OPENLOOP_TRY(engine::run_all(*prepared, stop, judge_slos));
+    return combined(*prepared, std::move(ran), *slos, slo_abort ? &*slo_abort : nullptr, stop.load(), o.url);
+  };
+  p.summary = [](const results::RunResults& r) { return report::render_run_summary(r); };
+  p.exit_code = [&command](const results::RunResults& r) { return run_exit_code(r, command); };
+  return execute(p);
 }
 
 }  // namespace openloop::cli

@@ -11,9 +11,21 @@
 
 namespace openloop::cli {
 
+/// One more stop request on `stop` (0 → 1: stop gracefully, 1 → 2: stop now, 2 stays), as one atomic
+/// read-modify-write: a procedure that stops its run itself (compare-and-swap 0 → 1: ramp_runner, slo_abort)
+/// at the same moment never swallows the request. Returns the new value.
+inline int escalate_stop(std::atomic<int>& stop) {
+  int now = stop.load();
+  while (now < 2 && !stop.compare_exchange_weak(now, now + 1)) {
+  }
+  return now < 2 ? now + 1 : 2;
+}
+
 /// While alive, SIGINT/SIGTERM are blocked in every thread created after it and taken by its own thread: the
 /// first sets `stop` to 1 (stop scheduling, let in-flight requests finish), the second to 2 (stop now). With
-/// `announce`, each is also said on stderr; without, the caller shows `stop` itself (the live view does).
+/// `announce`, each is also said on stderr; without, the caller shows `stop` itself (the live view does). Keep it
+/// alive until the results are written (see finishing()): a signal then changes nothing, where the default
+/// action would kill the process half-way through writing them.
 class SignalWatcher {
  public:
   explicit SignalWatcher(std::atomic<int>& stop, bool announce = true) : m_stop(stop), m_announce(announce) {
@@ -26,18 +38,28 @@ class SignalWatcher {
   ~SignalWatcher() {
     m_done.store(true);
     m_thread.join();
+    // A signal that came after the thread's last wait is pending: take it here, or unblocking would deliver it
+    // with its default action (killing the process that has just written its results).
+    const timespec none{0, 0};
+    while (sigtimedwait(&m_set, nullptr, &none) > 0) escalate_stop(m_stop);
     pthread_sigmask(SIG_SETMASK, &m_old, nullptr);
   }
   SignalWatcher(const SignalWatcher&) = delete;
   SignalWatcher& operator=(const SignalWatcher&) = delete;
+
+  /// The run is over and its results are being written: a signal from now on says so instead of stopping.
+  void finishing() { m_finishing.store(true); }
 
  private:
   void watch() {
     const timespec poll{0, 100'000'000};
     while (!m_done.load()) {
       if (sigtimedwait(&m_set, nullptr, &poll) > 0) {
-        const int now = m_stop.load() + 1;
-        m_stop.store(now > 2 ? 2 : now);
+        const int now = escalate_stop(m_stop);
+        if (m_finishing.load()) {
+          std::fputs("\ninterrupted: the run is over; finishing writing its results\n", stderr);
+          continue;
+        }
         if (!m_announce) continue;
         std::fputs(
             now == 1
@@ -49,7 +71,7 @@ class SignalWatcher {
   }
   std::atomic<int>& m_stop;
   bool m_announce;
-  std::atomic<bool> m_done{false};
+  std::atomic<bool> m_done{false}, m_finishing{false};
   sigset_t m_set{}, m_old{};
   std::thread m_thread;
 };

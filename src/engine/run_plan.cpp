@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/redact.h"
 #include "core/units.h"
 
 namespace openloop::engine {
@@ -30,9 +31,10 @@ nlohmann::json RunPlan::describe() const {
     stages.push_back({{"duration_s", to_seconds(s.duration)}, {"target_rps", s.target_rate}});
   }
   nlohmann::json headers_json = nlohmann::json::array();
-  for (const auto& h : headers) headers_json.push_back(h.name + ": " + h.value);
+  // Credentials are sent, never written down: every output shows them redacted (core/redact.h).
+  for (const auto& h : headers) headers_json.push_back(redact_header_line(h.name + ": " + h.value));
   nlohmann::json j = {
-      {"target", url_text},
+      {"target", redact_url(url_text)},
       {"method", method},
       {"headers", headers_json},
       {"body_bytes", body.size()},

@@ -6,6 +6,8 @@
 #include <arpa/inet.h>
 #include <fmt/format.h>
 
+#include "core/redact.h"
+
 namespace openloop::net {
 
 namespace {
@@ -107,22 +109,23 @@ Result<HostPort> parse_authority(std::string_view authority, std::string_view te
 
 Result<Url> parse_url(std::string_view text, std::string_view what) {
   if (text.empty()) return usage_error(fmt::format("{} is empty; {}", what, k_accepted));
+  const std::string shown = redact_url(text);  // errors echo the URL, never its credentials
   for (std::size_t i = 0; i < text.size(); ++i) {
     const auto c = static_cast<unsigned char>(text[i]);
     if (c <= 0x20 || c == 0x7f) {
       return usage_error(fmt::format(
-          "{} '{}': space or control character at position {}; percent-encode it (%20)", what, text, i + 1));
+          "{} '{}': space or control character at position {}; percent-encode it (%20)", what, shown, i + 1));
     }
   }
   const auto sep = text.find("://");
   if (sep == std::string_view::npos) {
-    return usage_error(fmt::format("{} '{}': missing scheme; {}", what, text, k_accepted));
+    return usage_error(fmt::format("{} '{}': missing scheme; {}", what, shown, k_accepted));
   }
   Url url;
   url.scheme = lower(text.substr(0, sep));
   if (url.scheme != "http" && url.scheme != "https") {
     return usage_error(
-        fmt::format("{} '{}': unsupported scheme '{}'; {}", what, text, text.substr(0, sep), k_accepted));
+        fmt::format("{} '{}': unsupported scheme '{}'; {}", what, shown, text.substr(0, sep), k_accepted));
   }
   url.tls = url.scheme == "https";
   const std::uint16_t default_port = url.tls ? 443 : 80;
@@ -133,7 +136,7 @@ Result<Url> parse_url(std::string_view text, std::string_view what) {
   auto target = authority_end == std::string_view::npos ? std::string_view{} : rest.substr(authority_end);
   if (const auto hash = target.find('#'); hash != std::string_view::npos) target = target.substr(0, hash);
 
-  auto hp = OPENLOOP_TRY(parse_authority(authority, text, what));
+  auto hp = OPENLOOP_TRY(parse_authority(authority, shown, what));
   url.host = std::move(hp.host);
   url.port = hp.port != 0 ? hp.port : default_port;
   url.target = target.empty() || target.front() != '/' ? "/" + std::string(target) : std::string(target);

@@ -1,15 +1,28 @@
 // The lab requests behind a stall or dependency trigger, and their undoing.
 #include "procedures/lab_driver.h"
 
+#include <cstdio>
+
 #include <fmt/format.h>
 
 namespace openloop::procedures {
 
-LabDriver::LabDriver(ControlClient client, Trigger trigger, Nanos length)
-    : m_client(std::move(client)), m_trigger(std::move(trigger)), m_length(length) {}
+LabDriver::LabDriver(ControlClient client, Trigger trigger, Nanos length, std::FILE* report)
+    : m_client(std::move(client)), m_trigger(std::move(trigger)), m_length(length), m_report(report) {}
 
 LabDriver::~LabDriver() {
-  (void)end();
+  // The owner's end() reports a failure where it can; one left to the destructor must not pass silently,
+  // since the lab keeps the trigger's settings (a stall list, a slow dependency) for whoever uses it next.
+  if (auto restored = end(); !restored) {
+    std::fputs(restore_failure(restored.error()).c_str(), m_report);
+    std::fflush(m_report);
+  }
+}
+
+std::string LabDriver::restore_failure(const Error& e) const {
+  return fmt::format("openloop: could not restore the lab's settings after the trigger ({}); the lab at {} may "
+                     "still run with them: {}\n",
+                     m_trigger.text, m_client.config_url(), e.message);
 }
 
 Result<void> LabDriver::post(const nlohmann::json& change) {

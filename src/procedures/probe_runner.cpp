@@ -10,8 +10,8 @@
 
 #include "core/units.h"
 #include "engine/coordinator.h"
-#include "hdr/codec.h"
 #include "procedures/lab_driver.h"
+#include "procedures/ramp_slice.h"
 #include "results/verdict.h"
 
 namespace openloop::procedures {
@@ -58,12 +58,17 @@ class ControlLoop {
   ControlLoop(const ControlLoop&) = delete;
   ControlLoop& operator=(const ControlLoop&) = delete;
 
-  /// Ends the thread and undoes the trigger; idempotent. Returns the first error the lab gave, if any.
-  std::optional<Error> finish() {
+  /// What went wrong with the lab: applying the trigger (the probe measured nothing it meant to), or undoing it
+  /// (the rest of the run, and the lab afterwards, may have kept the trigger's settings).
+  struct LabErrors {
+    std::optional<Error> begin, restore;
+  };
+  /// Ends the thread and undoes the trigger; idempotent. Returns the first error of each kind the lab gave.
+  LabErrors finish() {
     m_done.store(true);
     if (m_thread.joinable()) m_thread.join();
-    if (m_driver) note(m_driver->end());
-    return m_error;
+    if (m_driver) note_restore(m_driver->end());
+    return m_errors;
   }
   void recovered_at_base() { m_recovered.store(true); }
   bool stopped_early() const { return m_stopped_early; }
@@ -73,8 +78,11 @@ class ControlLoop {
   }
 
  private:
-  void note(const Result<void>& r) {
-    if (!r && !m_error) m_error = r.error();
+  void note_begin(const Result<void>& r) {
+    if (!r && !m_errors.begin) m_errors.begin = r.error();
+  }
+  void note_restore(const Result<void>& r) {
+    if (!r && !m_errors.restore) m_errors.restore = r.error();
   }
   void log_phase(double t) {
     for (; m_next_phase < m_plan.phases.size() && to_seconds(m_plan.phases[m_next_phase].start) <= t;
@@ -92,13 +100,13 @@ class ControlLoop {
     const Phase& trigger = m_plan.phase(Phase::Kind::trigger);
     if (!m_begun && t >= to_seconds(trigger.start)) {
       m_begun = true;
-      note(m_driver->begin());
-      if (m_error) m_engine_stop.store(2);  // a probe without its trigger measures nothing
+      note_begin(m_driver->begin());
+      if (m_errors.begin) m_engine_stop.store(2);  // a probe without its trigger measures nothing
     }
     // A stall ends by itself in the lab; a dependency change is undone here.
     if (m_begun && t >= to_seconds(trigger.end()) &&
         m_plan.settings.trigger.kind == Trigger::Kind::dependency) {
-      note(m_driver->end());
+      note_restore(m_driver->end());
     }
   }
   void poll(double t) {
@@ -121,7 +129,7 @@ class ControlLoop {
     while (!m_done.load()) {
       const double t = to_seconds(SteadyClock::now() - m_measure_start);
       if (const int u = m_user_stop.load(); u > m_engine_stop.load()) m_engine_stop.store(u);
-      if (m_user_stop.load() != 0 && m_driver) note(m_driver->end());
+      if (m_user_stop.load() != 0 && m_driver) note_restore(m_driver->end());
       log_phase(t);
       drive_trigger(t);
       if (descends && m_recovered.load() && t >= observe_end && m_engine_stop.load() == 0) {
@@ -145,7 +153,7 @@ class ControlLoop {
   SteadyTime m_next_poll{};
   int m_poll_failures = 0;
   std::vector<LabSample> m_lab;
-  std::optional<Error> m_error;
+  LabErrors m_errors;
   std::thread m_thread;
 };
 
@@ -222,21 +230,8 @@ std::vector<std::string> baseline_slo_failures(const std::vector<results::SloRes
 }  // namespace
 
 Result<results::RunResults> phase_results(const results::RunResults& r, Nanos start, Nanos end) {
-  results::RunResults out;
-  out.info = r.info;
-  const double a = to_seconds(start) - 1e-6, b = to_seconds(end) + 1e-6;
-  for (const auto& in : r.intervals) {
-    if (in.start_s < a || in.start_s + in.length_s > b) continue;
-    out.intervals.push_back(in);
-    out.totals.add(in.counters);
-    out.measured_s += in.length_s;
-    if (!in.response_time_hist.empty()) {
-      auto h = hdr::from_compressed_base64(in.response_time_hist);
-      if (!h) return runtime_error(fmt::format("interval at {}s: {}", in.start_s, h.error().message));
-      out.response_time.add(*h);
-    }
-  }
-  return out;
+  GoodputDeadline none;  // a phase counts the run's own ok responses
+  return slice_run(r, to_seconds(start), to_seconds(end), none);
 }
 
 namespace {
@@ -280,16 +275,27 @@ Result<ProbeRun> run_probe(const engine::RunPlan& run_plan, const ProbePlan& pla
   auto results = engine::run(run_plan, engine_stop, [&](const results::RunResults& so_far) {
     if (watch.update(so_far)) control.recovered_at_base();
   });
-  const std::optional<Error> lab_error = control.finish();
+  const auto lab_errors = control.finish();
   if (!results) return tl::unexpected(results.error());
-  if (lab_error) return runtime_error("the lab trigger failed: " + lab_error->message);
+  if (lab_errors.begin) return runtime_error("the lab trigger failed: " + lab_errors.begin->message);
   ProbeRun run;
   run.results = std::move(*results);
+  if (lab_errors.restore) {
+    // The run is kept, and says what went wrong: the trigger may have outlasted its phase.
+    const std::string what = "could not restore the lab's settings after the trigger (" +
+                             lab_errors.restore->message + "); the phases after it may have run with them";
+    fmt::print(stderr, "openloop probe metastable: {}\n", what);
+    run.results.warnings.push_back(what);
+  }
   run.results.interrupted = user_stop.load() != 0;
   run.lab = std::move(control.lab());
   run.lab_actions = control.actions();
   const auto samples = OPENLOOP_TRY(samples_of(run.results));
-  const RunFacts facts = OPENLOOP_TRY(facts_of(run, plan, ctx, control.stopped_early()));
+  RunFacts facts = OPENLOOP_TRY(facts_of(run, plan, ctx, control.stopped_early()));
+  if (lab_errors.restore) {
+    facts.valid = false;
+    facts.reasons.push_back("the lab's settings could not be restored after the trigger");
+  }
   run.outcome = classify(plan, samples, facts);
   if (!run.results.verdict.valid && facts.valid) {
     for (const auto& reason : run.results.verdict.reasons) {

@@ -43,8 +43,8 @@ struct ProbeRun {
 Result<ProbeRun> run_probe(const engine::RunPlan& run_plan, const ProbePlan& plan, const ProbeContext& ctx,
                            std::atomic<int>& user_stop);
 
-/// The run's results restricted to [start, end) of the measured period (totals, response-time histogram,
-/// measured length), for judging SLOs on one phase.
+/// The run's results restricted to [start, end) of the measured period, for judging SLOs on one phase: the
+/// same window a ramp step is (slice_run, procedures/ramp_slice.h), counting the run's own ok responses.
 Result<results::RunResults> phase_results(const results::RunResults& r, Nanos start, Nanos end);
 
 }  // namespace openloop::procedures

@@ -96,12 +96,13 @@ Result<void> run_staircase(const engine::RunPlan& base, const RampSettings& s,
       engine::run(plan, stop, [&](const results::RunResults& so_far) { tracker.update(so_far, stop); }));
   OPENLOOP_TRY_VOID(tracker.finish(run));
   out.stopped = tracker.reason();
-  if (tracker.stopped_run() && stop.load() == 1) {
-    // The ramp's own stop is the plan working, not an interruption.
+  // The ramp's own stop is the plan working, not an interruption: taken back 1 → 0 in one step, so a signal
+  // that raised it meanwhile is never lost.
+  int own = 1;
+  if (tracker.stopped_run() && stop.compare_exchange_strong(own, 0)) {
     run.interrupted = false;
     run.warnings.push_back(fmt::format("the ramp ended this run after {:.1f} s of its planned {:.0f} s: {}",
                                        run.measured_s, to_seconds(plan.duration), out.stopped));
-    stop.store(0);
   } else if (stop.load() != 0) {
     out.interrupted = true;
   }

@@ -25,36 +25,12 @@ void add_encoded(hdr::Histogram& into, const std::string& b64) {
   if (auto h = hdr::from_compressed_base64(b64)) into.add(*h);
 }
 
-// The index of `name` among the combined requests, adding it (and its totals) when new.
-std::size_t request_index(RunResults& out, const std::string& name) {
-  auto& names = out.info.request_names;
-  const auto it = std::find(names.begin(), names.end(), name);
-  if (it != names.end()) return static_cast<std::size_t>(it - names.begin());
-  names.push_back(name);
-  out.by_request.emplace_back();
-  out.by_request.back().name = name;
-  return names.size() - 1;
-}
-
-// Maps a scenario's request indexes to the combined ones and adds its per-request totals. A scenario without
-// a breakdown sends its one request: its totals are that request's.
-std::vector<std::size_t> add_requests(RunResults& out, const RunResults& r) {
+// A scenario's request indexes in the combined run (RunResults::add has named them there).
+std::vector<std::size_t> request_indexes(const RunResults& out, const RunResults& r) {
   std::vector<std::size_t> index;
-  for (const auto& name : r.info.request_names) index.push_back(request_index(out, name));
-  if (r.by_request.empty()) {
-    if (index.size() == 1) {
-      RequestTotals& t = out.by_request[index[0]];
-      t.counters.add(r.totals);
-      t.response_time.add(r.response_time);
-      t.service_time.add(r.service_time);
-    }
-    return index;
-  }
-  for (std::size_t i = 0; i < r.by_request.size() && i < index.size(); ++i) {
-    RequestTotals& t = out.by_request[index[i]];
-    t.counters.add(r.by_request[i].counters);
-    t.response_time.add(r.by_request[i].response_time);
-    t.service_time.add(r.by_request[i].service_time);
+  const auto& names = out.info.request_names;
+  for (const auto& name : r.info.request_names) {
+    index.push_back(static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin()));
   }
   return index;
 }
@@ -82,20 +58,13 @@ RunResults combine_scenarios(const std::vector<ScenarioResults>& scenarios) {
   for (const auto& s : scenarios) t0 = std::min(t0, s.offset_s);
   std::vector<Slot> slots;
   std::vector<std::vector<std::size_t>> request_index_of;
-  for (const auto& s : scenarios) request_index_of.push_back(add_requests(out, s.results));
+  for (const auto& s : scenarios) out.add(s.results);
+  for (const auto& s : scenarios) request_index_of.push_back(request_indexes(out, s.results));
   for (std::size_t n = 0; n < scenarios.size(); ++n) {
     const auto& s = scenarios[n];
     const RunResults& r = s.results;
     if (r.info.model != out.info.model) out.info.model = "mixed";
     end = std::max(end, s.offset_s - t0 + r.measured_s);
-    out.totals.add(r.totals);
-    out.warmup.add(r.warmup);
-    out.flows.add(r.flows);
-    out.response_time.add(r.response_time);
-    out.service_time.add(r.service_time);
-    out.send_lateness.add(r.send_lateness);
-    out.attempt_time.add(r.attempt_time);
-    out.session_time.add(r.session_time);
     out.interrupted = out.interrupted || r.interrupted;
     out.generator.threads += r.generator.threads;
     out.generator.cpu_seconds += r.generator.cpu_seconds;

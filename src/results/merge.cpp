@@ -255,10 +255,7 @@ void merge_request_totals(const std::vector<MergeInput>& inputs, const RequestMa
   for (std::size_t in = 0; in < inputs.size(); ++in) {
     const auto& from = inputs[in].results.by_request;
     for (std::size_t q = 0; q < from.size() && q < requests.index[in].size(); ++q) {
-      RequestTotals& t = r.by_request[requests.index[in][q]];
-      t.counters.add(from[q].counters);
-      t.response_time.add(from[q].response_time);
-      t.service_time.add(from[q].service_time);
+      r.by_request[requests.index[in][q]].add(from[q]);
     }
   }
 }

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/atomic_file.h"
+#include "core/redact.h"
 #include "hdr/codec.h"
 #include "results/results_json.h"
 #include "results/slo.h"
@@ -440,30 +441,68 @@ Result<void> read_slos(const Reader& rd, const Node& root, RunResults& r) {
   return {};
 }
 
-// The plan and environment are kept as written; the few typed facts reports use are taken from them when
-// present.
-void read_context(const json& root, RunResults& r) {
+// The plan's fields that reports read with a type (the stages table, the retry block, Little's law, the
+// coalescing note, the headers) must have that type; any other plan field is kept as written and shown as
+// JSON. Credentials in headers and in the target (files written before they were redacted) are redacted.
+Result<void> check_plan(const Reader& rd, const Node& plan, json& kept) {
+  for (const char* key : {"think_mean_s", "coalesce_us", "duration_s", "timeout_s", "users"}) {
+    if (rd.has(plan, key)) OPENLOOP_TRY_VOID(rd.field(plan, key, Kind::number));
+  }
+  for (const char* key : {"target", "arrival", "model"}) {
+    if (rd.has(plan, key)) OPENLOOP_TRY_VOID(rd.field(plan, key, Kind::string));
+  }
+  if (rd.has(plan, "stages")) {
+    const Node stages = OPENLOOP_TRY(rd.field(plan, "stages", Kind::array));
+    for (std::size_t k = 0; k < stages.value->size(); ++k) {
+      const Node stage = OPENLOOP_TRY(rd.object_element(stages, k));
+      OPENLOOP_TRY_VOID(rd.number(stage, "duration_s"));
+      OPENLOOP_TRY_VOID(rd.number(stage, "target_rps"));
+    }
+  }
+  if (rd.has(plan, "retry")) {
+    const Node retry = OPENLOOP_TRY(rd.field(plan, "retry", Kind::object));
+    if (rd.has(retry, "attempts")) OPENLOOP_TRY_VOID(rd.number(retry, "attempts"));
+  }
+  if (rd.has(plan, "headers")) {
+    const Node headers = OPENLOOP_TRY(rd.field(plan, "headers", Kind::array));
+    for (std::size_t k = 0; k < headers.value->size(); ++k) {
+      const Node h = rd.element(headers, k);
+      if (!h.value->is_string())
+        return rd.fail(h.path, fmt::format("expected a string, found {}", h.value->type_name()));
+      kept["headers"][k] = redact_header_line(h.value->get<std::string>());
+    }
+  }
+  if (rd.has(plan, "target")) kept["target"] = redact_url(kept["target"].get<std::string>());
+  return {};
+}
+
+// The plan and environment are kept as written (the plan checked by check_plan); the few typed facts reports
+// use are taken from them when present.
+Result<void> read_context(const Reader& rd, const Node& root, RunResults& r) {
   const auto text = [](const json& obj, const char* key) {
     return obj.contains(key) && obj[key].is_string() ? obj[key].get<std::string>() : std::string();
   };
   const auto num = [](const json& obj, const char* key) {
     return obj.contains(key) && obj[key].is_number() ? obj[key].get<double>() : 0.0;
   };
-  if (root.contains("plan") && root["plan"].is_object()) {
-    const json& plan = root["plan"];
-    r.info.plan = plan;
-    r.info.target = text(plan, "target");
-    r.info.arrival = text(plan, "arrival");
-    r.info.duration_s = num(plan, "duration_s");
-    r.info.timeout_s = num(plan, "timeout_s");
-    r.info.users = static_cast<std::uint64_t>(num(plan, "users"));
+  if (rd.has(root, "plan") && (*root.value)["plan"].is_object()) {
+    const Node plan = OPENLOOP_TRY(rd.field(root, "plan", Kind::object));
+    r.info.plan = *plan.value;
+    OPENLOOP_TRY_VOID(check_plan(rd, plan, r.info.plan));
+    r.info.target = text(r.info.plan, "target");
+    r.info.arrival = text(r.info.plan, "arrival");
+    r.info.duration_s = num(r.info.plan, "duration_s");
+    r.info.timeout_s = num(r.info.plan, "timeout_s");
+    const double users = num(r.info.plan, "users");
+    r.info.users = users > 0 && users < 1e18 ? static_cast<std::uint64_t>(users) : 0;
   }
-  if (root.contains("environment") && root["environment"].is_object()) {
-    r.info.environment = root["environment"];
+  if (rd.has(root, "environment") && (*root.value)["environment"].is_object()) {
+    r.info.environment = (*root.value)["environment"];
     r.info.start_unix_s = num(r.info.environment, "start_unix_s");
     r.info.environment.erase("start_unix_s");  // to_json writes both back from info.start_unix_s
     r.info.environment.erase("start_utc");
   }
+  return {};
 }
 
 // One complete results object: the document itself, or one of its scenarios.
@@ -472,7 +511,7 @@ Result<void> read_run(const Reader& rd, const Node& node, RunResults& r) {
   OPENLOOP_TRY_VOID(read_generator(rd, node, r));
   OPENLOOP_TRY_VOID(read_warnings(rd, node, r));
   OPENLOOP_TRY_VOID(read_slos(rd, node, r));
-  read_context(*node.value, r);
+  OPENLOOP_TRY_VOID(read_context(rd, node, r));
   OPENLOOP_TRY_VOID(read_intervals(rd, node, r));
   OPENLOOP_TRY_VOID(read_by_request(rd, node, r));
   if (rd.has(node, "source")) r.info.source = OPENLOOP_TRY(rd.string(node, "source"));

@@ -1,6 +1,8 @@
 // Summaries and derived rates of a run.
 #include "results/run_results.h"
 
+#include <algorithm>
+
 #include "hdr/codec.h"
 #include "results/interval_stats.h"
 
@@ -59,6 +61,52 @@ double RunResults::throughput_rps() const {
 }
 double RunResults::goodput_rps() const {
   return per_second(totals.ok, measured_s);
+}
+
+void RequestTotals::add(const RequestTotals& other) {
+  counters.add(other.counters);
+  response_time.add(other.response_time);
+  service_time.add(other.service_time);
+}
+
+RequestTotals& RunResults::request(const std::string& name) {
+  by_request.resize(std::max(by_request.size(), info.request_names.size()));
+  for (std::size_t i = 0; i < info.request_names.size(); ++i) {
+    if (info.request_names[i] == name) return by_request[i];
+  }
+  info.request_names.push_back(name);
+  by_request.resize(info.request_names.size());
+  by_request.back().name = name;
+  return by_request.back();
+}
+
+void RunResults::add(const RunResults& other, const std::vector<std::string>& names) {
+  totals.add(other.totals);
+  warmup.add(other.warmup);
+  flows.add(other.flows);
+  response_time.add(other.response_time);
+  service_time.add(other.service_time);
+  send_lateness.add(other.send_lateness);
+  attempt_time.add(other.attempt_time);
+  session_time.add(other.session_time);
+  for (const auto& name : names) request(name);  // every request is listed, sent or not
+  if (other.by_request.empty()) {
+    if (names.size() != 1) return;
+    RequestTotals& t = request(names.front());
+    t.counters.add(other.totals);
+    t.response_time.add(other.response_time);
+    t.service_time.add(other.service_time);
+    return;
+  }
+  for (std::size_t i = 0; i < other.by_request.size() && i < names.size(); ++i) {
+    request(names[i]).add(other.by_request[i]);
+  }
+}
+
+bool RunResults::unreachable() const {
+  const Counters& c = totals;
+  return c.completed == 0 && c.errors_total() > 0 &&
+         c.error(ErrorKind::connect) + c.error(ErrorKind::tls) == c.errors_total();
 }
 
 }  // namespace openloop::results

@@ -50,6 +50,8 @@ struct RequestTotals {
   Counters counters;
   hdr::Histogram response_time = make_latency_histogram();
   hdr::Histogram service_time = make_latency_histogram();
+  /// Adds another part of the same request's totals (counts and histograms; the name is kept).
+  void add(const RequestTotals& other);
 };
 
 /// Did the rig apply the load it was asked to? (DESIGN.md invariant 7)
@@ -133,6 +135,20 @@ struct RunResults {
   double sent_rps() const;
   double throughput_rps() const;  ///< completed / measured_s
   double goodput_rps() const;     ///< ok / measured_s
+  /// Adds the measured numbers of `other` as if both runs had been one: counters (measured and warm-up),
+  /// flows, every latency histogram, and the per-request breakdown matched by name (`names`: the requests of
+  /// `other` in its index order, for results that do not carry their RunInfo yet; a request new to this run is
+  /// appended to info.request_names and by_request, and a run without a breakdown counts as its one request's
+  /// totals). The one place that lists what a run adds up: a new counter or histogram is added here. Intervals,
+  /// measured_s, generator, verdict and context are left alone: aligning intervals and combining generators
+  /// depend on how the runs relate (results/combine, results/merge).
+  void add(const RunResults& other, const std::vector<std::string>& names);
+  void add(const RunResults& other) { add(other, other.info.request_names); }
+  /// The totals of the request named `name`, appended (and named in info.request_names) when new.
+  RequestTotals& request(const std::string& name);
+  /// The target was never reached: no request completed and every error was a connect or TLS failure (so
+  /// nothing was measured; exit 4 for every command).
+  bool unreachable() const;
 };
 
 /// One scenario's results and where its measured period began, relative to the common start of all scenarios.

@@ -1,6 +1,7 @@
 // SLO parsing, evaluation on histograms and counters, and the "certain to fail" judgement for --abort-on-slo.
 #include "results/slo.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -346,32 +347,8 @@ bool certain_to_fail(const Slo& slo, const RunResults& so_far, double planned_in
 }
 
 void add_for_slos(RunResults& into, const RunResults& part, const std::vector<std::string>& names) {
-  into.totals.add(part.totals);
-  into.response_time.add(part.response_time);
+  into.add(part, names);
   into.measured_s = std::max(into.measured_s, part.measured_s);
-  const auto slot = [&into](const std::string& name) -> RequestTotals& {
-    for (std::size_t i = 0; i < into.info.request_names.size() && i < into.by_request.size(); ++i) {
-      if (into.info.request_names[i] == name) return into.by_request[i];
-    }
-    into.info.request_names.push_back(name);
-    into.by_request.resize(into.info.request_names.size());
-    into.by_request.back().name = name;
-    return into.by_request.back();
-  };
-  if (part.by_request.empty()) {
-    if (names.size() != 1) return;
-    RequestTotals& t = slot(names.front());
-    t.counters.add(part.totals);
-    t.response_time.add(part.response_time);
-    t.service_time.add(part.service_time);
-    return;
-  }
-  for (std::size_t i = 0; i < part.by_request.size() && i < names.size(); ++i) {
-    RequestTotals& t = slot(names[i]);
-    t.counters.add(part.by_request[i].counters);
-    t.response_time.add(part.by_request[i].response_time);
-    t.service_time.add(part.by_request[i].service_time);
-  }
 }
 
 }  // namespace openloop::results

@@ -77,11 +77,9 @@ bool certain_to_fail(const Slo& slo, const RunResults& so_far, double planned_in
 bool certain_to_fail(const Slo& slo, const RunResults& so_far, double planned_intended,
                      const std::vector<std::string>& request_names);
 
-/// Adds `part` into `into` for SLO evaluation of runs that ran together (scenario files): totals,
-/// response-time histogram, and the per-request breakdown matched by name (`names`: part's request names in
-/// index order; a run with one request and no breakdown adds its totals under names[0]).
-/// into.info.request_names and into.by_request grow as new names appear; into.measured_s becomes the longest
-/// measured period. Exact: histograms are added.
+/// Adds `part` into `into` for SLO evaluation of runs that ran together (scenario files): RunResults::add
+/// (counters, histograms, the per-request breakdown matched by `names`, part's request names in index order),
+/// and into.measured_s becomes the longest measured period. Exact: histograms are added.
 void add_for_slos(RunResults& into, const RunResults& part, const std::vector<std::string>& names);
 
 /// "p99" for percentile 99, "mean", "errors", ... (the metric part of an SLO's text, without the request).

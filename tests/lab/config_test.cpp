@@ -5,6 +5,7 @@
 
 #include "lab/config_fields.h"
 #include "lab/control_endpoint.h"
+#include "lab/listen_socket.h"
 #include "lab/responses.h"
 
 using namespace openloop;
@@ -114,4 +115,16 @@ TEST(StatsJson, HasTheCountersAndCacheRatio) {
   for (const char* key : {"queue_depth", "busy_workers", "shed", "expired", "errors", "config"}) {
     EXPECT_TRUE(j.contains(key)) << key;
   }
+}
+
+// The control endpoint (/_lab/config can freeze or slow the lab) is served on the lab's one listener, so the
+// default listener must be loopback: reachable from other hosts only when --listen says so.
+TEST(ConfigFields, TheDefaultListenerAndSoTheControlEndpointIsLoopback) {
+  const LabConfig c;
+  const auto colon = c.listen.rfind(':');
+  ASSERT_NE(colon, std::string::npos) << c.listen;
+  const std::string host = c.listen.substr(0, colon);
+  auto socket = ListenSocket::open(host + ":0", "--listen");
+  ASSERT_TRUE(socket) << socket.error().message;
+  EXPECT_EQ(socket->name().rfind("127.", 0), 0U) << "the default listener binds " << socket->name();
 }

@@ -130,6 +130,14 @@ TEST(ParseUrl, UserInfoSpacesAndBadHostCharactersAreRefused) {
   EXPECT_NE(error_of("http://h$st/").find("invalid character '$' in host 'h$st'"), std::string::npos);
 }
 
+TEST(ParseUrl, ErrorsNeverEchoTheCredentialsOfAUrl) {
+  const std::string refused = error_of("http://user:s3cret@127.0.0.1/");
+  EXPECT_EQ(refused.find("s3cret"), std::string::npos) << refused;
+  EXPECT_NE(refused.find("[redacted]@127.0.0.1"), std::string::npos) << refused;
+  const std::string spaced = error_of("http://user:s3cret@h/a b");
+  EXPECT_EQ(spaced.find("s3cret"), std::string::npos) << spaced;
+}
+
 TEST(ParseUrl, ErrorNamesTheInputGivenByTheCaller) {
   auto r = parse_url("nope", "--target");
   ASSERT_FALSE(r);

@@ -1,6 +1,7 @@
 // The lab control client and the lab triggers against a real lab server on 127.0.0.1 (its own thread).
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <thread>
 
 #include "core/clock.h"
@@ -90,6 +91,28 @@ TEST_F(RealLab, StallTriggerFreezesTheLabNowAndItsEndUndoesIt) {
   const auto after = client().stats();
   EXPECT_FALSE((*after)["frozen"].get<bool>());
   EXPECT_EQ((*after)["config"]["stall-at"].size(), 1U);
+}
+
+// A restore that fails in the destructor (the lab went away mid-trigger) is reported, not dropped: the lab would
+// keep the trigger's settings for whoever uses it next.
+TEST_F(RealLab, ARestoreThatFailsInTheDestructorIsReported) {
+  std::FILE* report = std::tmpfile();
+  ASSERT_NE(report, nullptr);
+  {
+    LabDriver driver(client(), *parse_trigger("dependency:+500ms"), 5s, report);
+    ASSERT_TRUE(driver.begin());
+    m_server->request_stop();
+    m_thread.join();
+    m_server.reset();  // the listening socket is closed: the restore's connect is refused
+  }
+  std::rewind(report);
+  char line[512] = {};
+  ASSERT_NE(std::fgets(line, sizeof line, report), nullptr) << "the failed restore was not reported";
+  const std::string text(line);
+  EXPECT_NE(text.find("could not restore the lab's settings"), std::string::npos) << text;
+  EXPECT_NE(text.find("dependency:+500ms"), std::string::npos) << text;
+  EXPECT_NE(text.find("/_lab/config"), std::string::npos) << text;
+  std::fclose(report);
 }
 
 TEST(ControlClient, NoLabIsAnErrorWithinTheTimeout) {

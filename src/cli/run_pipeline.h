@@ -1,0 +1,114 @@
+// The sequence every command that sends load follows (run, a scenario file's run, ramp, probe), written once:
+// output paths checked → signal watcher → the run(s) → summary on stdout → output files → exit code.
+#pragma once
+
+#include <atomic>
+#include <cstdio>
+#include <exception>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/run_options.h"
+#include "cli/signal_watcher.h"
+#include "core/atomic_file.h"
+#include "core/error.h"
+
+namespace openloop::cli {
+
+/// One output file a command writes after its run: the flag that asked for it, its path (empty: not asked
+/// for) and how to render it from the command's outcome.
+template <class Outcome>
+struct OutputFile {
+  const char* flag = "";
+  std::string path;
+  std::function<Result<std::string>(const Outcome&)> render;
+};
+
+/// What a command plugs into the pipeline. `Outcome` is what its run produces (RunResults, a ramp's outcome,
+/// a probe's report).
+template <class Outcome>
+struct Pipeline {
+  std::string command;  ///< "openloop run", prefixed to every message
+  std::vector<OutputFile<Outcome>> outputs;
+  /// Sends the load and judges it (SLOs, context). `stop` is the signal watcher's flag: 1 = stop gracefully,
+  /// 2 = now; a procedure may stop its own run by a compare-and-swap 0 → 1. Errors end the command with
+  /// their exit code and nothing is written.
+  std::function<Result<Outcome>(std::atomic<int>& stop)> run;
+  std::function<std::string(const Outcome&)> summary;  ///< printed on stdout
+  std::function<int(const Outcome&)> exit_code;        ///< DESIGN.md exit codes
+  /// The signal watcher says each stop request on stderr; false where a live view shows it in place.
+  bool announce = true;
+};
+
+/// Checks every output path as check_output_path() does; the first failure (usage) names its flag.
+template <class Outcome>
+Result<void> check_outputs(const std::vector<OutputFile<Outcome>>& outputs) {
+  for (const auto& out : outputs) {
+    if (!out.path.empty()) OPENLOOP_TRY_VOID(check_output_path(out.path, out.flag));
+  }
+  return {};
+}
+
+/// Prints "COMMAND: message" on stderr and returns the error's exit code.
+int report_error(const std::string& command, const Error& e);
+
+/// JSON as the results files hold it: one space of indent, a final newline; bytes that are not UTF-8 (a
+/// header or a URL typed with them) are written as U+FFFD instead of throwing after the run.
+std::string json_text(const nlohmann::json& j);
+
+/// `render(outcome)`, with an exception (a bug: errors are Result values) turned into a runtime error naming
+/// `what`, so that one renderer failing cannot take the other outputs down with it.
+template <class Outcome, class Render>
+Result<std::string> render_guarded(const Render& render, const Outcome& outcome, const std::string& what) {
+  try {
+    return render(outcome);
+  } catch (const std::exception& e) {
+    return runtime_error(what + ": could not be rendered (internal error: " + e.what() + ")");
+  }
+}
+
+/// Runs the pipeline: output paths are checked before anything is sent (exit 2); the signal watcher lives
+/// from before the run until the last output is written, so a signal never kills the process half-way
+/// through writing results. Every output asked for is attempted even when an earlier one failed (results are
+/// never lost for one bad path); any failure makes the exit code 4 (runtime).
+template <class Outcome>
+int execute(const Pipeline<Outcome>& p) {
+  if (auto checked = check_outputs(p.outputs); !checked) return report_error(p.command, checked.error());
+  std::atomic<int> stop{0};
+  SignalWatcher watcher(stop, p.announce);
+  auto outcome = p.run(stop);
+  if (!outcome) return report_error(p.command, outcome.error());
+  watcher.finishing();
+  bool written = true;
+  const auto summary = render_guarded(
+      [&p](const Outcome& o) -> Result<std::string> { return p.summary(o); }, *outcome, "the summary");
+  if (summary) {
+    std::fputs(summary->c_str(), stdout);
+    std::fflush(stdout);
+  } else {
+    report_error(p.command, summary.error());
+    written = false;
+  }
+  for (const auto& out : p.outputs) {
+    if (out.path.empty()) continue;
+    auto text = render_guarded(out.render, *outcome, std::string(out.flag) + " " + out.path);
+    auto done = text ? write_file_atomically(out.path, *text) : Result<void>(tl::unexpected(text.error()));
+    if (!done) {
+      report_error(p.command, Error{ExitCode::runtime, done.error().message});
+      written = false;
+    }
+  }
+  if (!written) return static_cast<int>(ExitCode::runtime);
+  return p.exit_code(*outcome);
+}
+
+/// The outputs of `run` and of a scenario file's run: --json (the results file), --hlog, --html.
+std::vector<OutputFile<results::RunResults>> run_outputs(const RunOptions& o);
+
+/// exit_code_for(r); when the target was unreachable, also says so on stderr with an example of each error.
+int run_exit_code(const results::RunResults& r, const std::string& command);
+
+}  // namespace openloop::cli
