@@ -18,6 +18,7 @@
 #include "cli/signal_watcher.h"
 #include "core/atomic_file.h"
 #include "engine/coordinator.h"
+#include "engine/request_log.h"
 #include "report/hlog_export.h"
 #include "report/html.h"
 #include "report/live_ticker.h"
@@ -93,12 +94,41 @@ Result<void> write_report_outputs(const RunOptions& o, const results::RunResults
 
 namespace {
 
+// --log-requests: the log opened (truncating the file) and its writer started, or null without the flag.
+Result<std::unique_ptr<engine::RequestLog>> open_request_log(const RunOptions& o, engine::RunPlan& plan) {
+  const engine::LogFormat format = OPENLOOP_TRY(engine::parse_log_format(o.log_format, "--log-format"));
+  if (o.log_requests.empty()) {
+    if (o.log_format != "json") return usage_error("--log-format: has no effect without --log-requests FILE");
+    return std::unique_ptr<engine::RequestLog>();
+  }
+  engine::LogContext context;
+  for (const auto& r : plan.requests) context.request_names.push_back(r.name);
+  context.steady_origin = SteadyClock::now();
+  context.unix_origin_s = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  auto log = OPENLOOP_TRY(engine::RequestLog::open(o.log_requests, format, plan.threads, std::move(context)));
+  plan.request_log = log.get();
+  log->start();
+  return log;
+}
+
 int run_command(const RunOptions& o) {
-  if (is_plan_file(o.url)) return run_plan_file(o);
+  if (is_plan_file(o.url)) {
+    if (!o.log_requests.empty()) {
+      fmt::print(stderr, "openloop run: --log-requests: not supported with a scenario file yet (use it with a run "
+                         "from flags)\n");
+      return static_cast<int>(ExitCode::usage);
+    }
+    return run_plan_file(o);
+  }
   auto plan = build_plan(o);
   if (!plan) {
     fmt::print(stderr, "openloop run: {}\n", plan.error().message);
     return static_cast<int>(plan.error().code);
+  }
+  auto request_log = open_request_log(o, *plan);
+  if (!request_log) {
+    fmt::print(stderr, "openloop run: {}\n", request_log.error().message);
+    return static_cast<int>(request_log.error().code);
   }
   std::vector<std::string> names;
   for (const auto& r : plan->requests) names.push_back(r.name);
@@ -117,6 +147,10 @@ int run_command(const RunOptions& o) {
     SignalWatcher watcher(stop);
     results = run_with_live_view(*plan, o, stop, slo_abort ? &*slo_abort : nullptr);
   }
+  std::optional<Error> log_error;
+  if (*request_log) {
+    if (auto finished = (*request_log)->finish(); !finished) log_error = finished.error();
+  }
   if (!results) {
     fmt::print(stderr, "openloop run: {}\n", results.error().message);
     return static_cast<int>(results.error().code);
@@ -124,8 +158,17 @@ int run_command(const RunOptions& o) {
   if (slo_abort) slo_abort->mark(*results, stop.load());
   results->slos = results::evaluate_slos(*slos, *results);
   stamp_context(*results, *plan, std::chrono::system_clock::now());
-  std::fputs(report::render_summary(*results).c_str(), stdout);
-  std::fflush(stdout);
+  results->dns_ns = plan->dns_time.count();
+  if (*request_log) {
+    results->logged = true;
+    results->log_written = (*request_log)->written();
+    results->log_dropped = (*request_log)->dropped();
+    if (log_error) results->warnings.push_back(log_error->message);
+  }
+  // With the log on standard output, the summary goes to standard error so a pipe reads only log lines.
+  FILE* summary_out = o.log_requests == "-" ? stderr : stdout;
+  std::fputs(report::render_summary(*results).c_str(), summary_out);
+  std::fflush(summary_out);
   if (auto written = write_outputs(o, *results); !written) {
     fmt::print(stderr, "openloop run: {}\n", written.error().message);
     return static_cast<int>(ExitCode::runtime);

@@ -354,6 +354,11 @@ void add_run_options(CLI::App& sub, RunOptions& o) {
   add_client_options(sub, o);
   add_retry_options(sub, o.retry);
   add_output_options(sub, o);
+  sub.add_option("--log-requests", o.log_requests,
+                 "Write one line per request to FILE (- = standard output; the summary then goes to standard "
+                 "error): intended and send time, phases, status, bytes, outcome, request name. Records the "
+                 "writer cannot keep up with are dropped and counted, never slowing the run");
+  sub.add_option("--log-format", o.log_format, "Format of --log-requests: json (JSON lines, default) or csv");
 }
 
 Result<std::vector<results::Slo>> parse_slos(const RunOptions& o,
@@ -382,7 +387,9 @@ Result<engine::RunPlan> build_plan(const RunOptions& o) {
   OPENLOOP_TRY_VOID(build_workload(o, plan));
   OPENLOOP_TRY_VOID(build_client(o, plan));
   OPENLOOP_TRY_VOID(check_outputs(o));
+  const SteadyTime resolving = SteadyClock::now();
   plan.endpoints = OPENLOOP_TRY(net::resolve(plan.url.host, plan.url.port));
+  plan.dns_time = SteadyClock::now() - resolving;  // the one resolution of the run (reported as the DNS phase)
   return plan;
 }
 

@@ -96,6 +96,7 @@ RunResults combine_scenarios(const std::vector<ScenarioResults>& scenarios) {
     out.send_lateness.add(r.send_lateness);
     out.attempt_time.add(r.attempt_time);
     out.session_time.add(r.session_time);
+    out.phases.add(r.phases);
     out.interrupted = out.interrupted || r.interrupted;
     out.generator.threads += r.generator.threads;
     out.generator.cpu_seconds += r.generator.cpu_seconds;
