@@ -104,7 +104,8 @@ Result<std::unique_ptr<engine::RequestLog>> open_request_log(const RunOptions& o
   engine::LogContext context;
   for (const auto& r : plan.requests) context.request_names.push_back(r.name);
   context.steady_origin = SteadyClock::now();
-  context.unix_origin_s = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  context.unix_origin_s =
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
   auto log = OPENLOOP_TRY(engine::RequestLog::open(o.log_requests, format, plan.threads, std::move(context)));
   plan.request_log = log.get();
   log->start();
@@ -114,8 +115,9 @@ Result<std::unique_ptr<engine::RequestLog>> open_request_log(const RunOptions& o
 int run_command(const RunOptions& o) {
   if (is_plan_file(o.url)) {
     if (!o.log_requests.empty()) {
-      fmt::print(stderr, "openloop run: --log-requests: not supported with a scenario file yet (use it with a run "
-                         "from flags)\n");
+      fmt::print(stderr,
+                 "openloop run: --log-requests: not supported with a scenario file yet (use it with a run "
+                 "from flags)\n");
       return static_cast<int>(ExitCode::usage);
     }
     return run_plan_file(o);

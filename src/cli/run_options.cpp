@@ -389,7 +389,8 @@ Result<engine::RunPlan> build_plan(const RunOptions& o) {
   OPENLOOP_TRY_VOID(check_outputs(o));
   const SteadyTime resolving = SteadyClock::now();
   plan.endpoints = OPENLOOP_TRY(net::resolve(plan.url.host, plan.url.port));
-  plan.dns_time = SteadyClock::now() - resolving;  // the one resolution of the run (reported as the DNS phase)
+  plan.dns_time =
+      SteadyClock::now() - resolving;  // the one resolution of the run (reported as the DNS phase)
   return plan;
 }
 

@@ -41,7 +41,8 @@ struct RunOptions {
   engine::RetryOptions retry;     ///< --retry-* flags, --per-try-timeout, --backoff*, --send-deadline
   std::vector<std::string> slos;  ///< --slo, as typed (parsed by parse_slos)
   bool abort_on_slo = false;      ///< --abort-on-slo: stop once an SLO is certain to fail
-  std::string log_requests;       ///< --log-requests FILE|-: one line per request (empty: no log)
+
+  std::string log_requests;         ///< --log-requests FILE|-: one line per request (empty: no log)
   std::string log_format = "json";  ///< --log-format json|csv
 };
 

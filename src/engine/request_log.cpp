@@ -185,22 +185,29 @@ void format_record(const RequestRecord& r, const LogContext& ctx, LogFormat form
 // --------------------------------------------------------------------------------------------------
 
 RequestLog::RequestLog(int fd, bool owns_fd, std::string path, LogFormat format, LogContext context)
-    : m_fd(fd), m_owns_fd(owns_fd), m_path(std::move(path)), m_format(format), m_context(std::move(context)) {}
+    : m_fd(fd),
+      m_owns_fd(owns_fd),
+      m_path(std::move(path)),
+      m_format(format),
+      m_context(std::move(context)) {}
 
-Result<std::unique_ptr<RequestLog>> RequestLog::open(const std::string& path, LogFormat format, unsigned workers,
-                                                     LogContext context, std::size_t ring_capacity) {
+Result<std::unique_ptr<RequestLog>> RequestLog::open(const std::string& path, LogFormat format,
+                                                     unsigned workers, LogContext context,
+                                                     std::size_t ring_capacity) {
   int fd = STDOUT_FILENO;
   const bool to_stdout = path == "-";
   if (!to_stdout) {
     fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) {
-      return usage_error(fmt::format("--log-requests: cannot open \"{}\" for writing: {} (give a writable file, "
-                                     "or - for standard output)",
-                                     path, std::strerror(errno)));
+      return usage_error(
+          fmt::format("--log-requests: cannot open \"{}\" for writing: {} (give a writable file, "
+                      "or - for standard output)",
+                      path, std::strerror(errno)));
     }
   }
   std::unique_ptr<RequestLog> log(new RequestLog(fd, !to_stdout, path, format, std::move(context)));
-  for (unsigned i = 0; i < std::max(1u, workers); ++i) log->m_rings.push_back(std::make_unique<RecordRing>(ring_capacity));
+  for (unsigned i = 0; i < std::max(1u, workers); ++i)
+    log->m_rings.push_back(std::make_unique<RecordRing>(ring_capacity));
   log->m_batch.resize(k_batch);
   log->m_buffer.reserve(k_flush_at + 64 * 1024);
   if (format == LogFormat::csv) log->m_buffer += csv_header();
@@ -260,8 +267,8 @@ void RequestLog::flush() {
     const ssize_t n = ::write(m_fd, m_buffer.data() + at, m_buffer.size() - at);
     if (n < 0) {
       if (errno == EINTR) continue;
-      m_error = fmt::format("--log-requests: writing to {} failed: {}", m_path == "-" ? "standard output" : m_path,
-                            std::strerror(errno));
+      m_error = fmt::format("--log-requests: writing to {} failed: {}",
+                            m_path == "-" ? "standard output" : m_path, std::strerror(errno));
       // The lines still in the buffer were counted as written: count them as lost instead.
       const auto unwritten = static_cast<std::uint64_t>(
           std::count(m_buffer.begin() + static_cast<std::ptrdiff_t>(at), m_buffer.end(), '\n'));

@@ -36,11 +36,11 @@ struct RequestRecord {
   SteadyTime sent{};  ///< when the generator started on it (its first attempt took a connection)
   SteadyTime end{};   ///< response, error, deadline (timeout) or end of run (unfinished); zero when dropped
   results::AttemptPhases phases{};  ///< the last attempt's, when it received a response; all −1 otherwise
-  std::uint64_t bytes_in = 0;     ///< the last attempt's response bytes
-  std::uint32_t bytes_out = 0;    ///< the last attempt's request bytes
-  std::uint32_t request = 0;      ///< index into the plan's requests
-  std::int16_t status = 0;        ///< HTTP status; 0 without a response
-  std::uint16_t attempts = 0;     ///< attempts made (0 when never sent)
+  std::uint64_t bytes_in = 0;       ///< the last attempt's response bytes
+  std::uint32_t bytes_out = 0;      ///< the last attempt's request bytes
+  std::uint32_t request = 0;        ///< index into the plan's requests
+  std::int16_t status = 0;          ///< HTTP status; 0 without a response
+  std::uint16_t attempts = 0;       ///< attempts made (0 when never sent)
   RecordOutcome outcome = RecordOutcome::ok;
   results::ErrorKind error = results::ErrorKind::connect;  ///< outcome error only
   bool warmup = false;                                     ///< intended during the warm-up
@@ -112,7 +112,8 @@ class RequestLog {
   /// Opens `path` ("-": standard output) for writing, truncating it; a usage error naming --log-requests when
   /// it cannot be opened. `workers` rings of `ring_capacity` records.
   static Result<std::unique_ptr<RequestLog>> open(const std::string& path, LogFormat format, unsigned workers,
-                                                  LogContext context, std::size_t ring_capacity = k_default_ring);
+                                                  LogContext context,
+                                                  std::size_t ring_capacity = k_default_ring);
   ~RequestLog();
   RequestLog(const RequestLog&) = delete;
   RequestLog& operator=(const RequestLog&) = delete;

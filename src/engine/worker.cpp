@@ -325,7 +325,8 @@ void Worker::arrival(SteadyTime intended) {
   }
   account(interval, request, [](results::Counters& c, auto&, auto&) { ++c.dropped; });
   if (m_log != nullptr)
-    push_record(intended, interval, request, nullptr, RecordOutcome::dropped, SteadyTime{}, 0, ErrorKind::connect);
+    push_record(intended, interval, request, nullptr, RecordOutcome::dropped, SteadyTime{}, 0,
+                ErrorKind::connect);
 }
 
 void Worker::push_record(SteadyTime intended, std::int64_t interval, std::uint32_t request, const InFlight* r,
@@ -481,8 +482,8 @@ void Worker::expire(SteadyTime now) {
       results::record_ns(rh, m_plan.timeout.count());
     });
     if (m_log != nullptr)
-      push_record(q.intended, q.interval, q.request, nullptr, RecordOutcome::timeout, q.intended + m_plan.timeout,
-                  0, ErrorKind::connect);
+      push_record(q.intended, q.interval, q.request, nullptr, RecordOutcome::timeout,
+                  q.intended + m_plan.timeout, 0, ErrorKind::connect);
     m_recorder.remove_pending(q.interval);
   }
 }
@@ -512,7 +513,8 @@ void Worker::resolve_unfinished(SteadyTime end) {
       results::record_ns(rh, censored);
     });
     if (m_log != nullptr)
-      push_record(q.intended, q.interval, q.request, nullptr, RecordOutcome::unfinished, end, 0, ErrorKind::connect);
+      push_record(q.intended, q.interval, q.request, nullptr, RecordOutcome::unfinished, end, 0,
+                  ErrorKind::connect);
     m_recorder.remove_pending(q.interval);
   }
 }

@@ -179,8 +179,9 @@ void phases_block(std::string& out, const results::RunResults& r) {
   for (const bool fresh : {true, false}) {
     const auto& ttfb = r.phases.at(fresh, results::Phase::ttfb);
     if (ttfb.total_count() == 0) continue;
-    std::string line = fmt::format("  {:<24}", fmt::format("{} ({})", fresh ? "new connection" : "reused connection",
-                                                           ttfb.total_count()));
+    std::string line = fmt::format(
+        "  {:<24}",
+        fmt::format("{} ({})", fresh ? "new connection" : "reused connection", ttfb.total_count()));
     for (std::size_t i = 0; i < results::k_phases; ++i) {
       const auto s = results::LatencySummary::of(r.phases.at(fresh, static_cast<results::Phase>(i)));
       if (s.count == 0) continue;
@@ -193,11 +194,11 @@ void phases_block(std::string& out, const results::RunResults& r) {
 // --log-requests: how many lines were written, and how many records the writer could not keep up with.
 void request_log_line(std::string& out, const results::RunResults& r) {
   if (!r.logged) return;
-  fmt::format_to(std::back_inserter(out), "request log  {} lines written   {} dropped{}\n", r.log_written,
-                 r.log_dropped,
-                 r.log_dropped > 0 ? " (the writer fell behind or failed; those requests are in the counts above, "
-                                     "not in the log)"
-                                   : "");
+  fmt::format_to(
+      std::back_inserter(out), "request log  {} lines written   {} dropped{}\n", r.log_written, r.log_dropped,
+      r.log_dropped > 0 ? " (the writer fell behind or failed; those requests are in the counts above, "
+                          "not in the log)"
+                        : "");
 }
 
 std::string coalesce_note(const nlohmann::json& plan) {

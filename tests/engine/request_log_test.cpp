@@ -44,11 +44,12 @@ RequestRecord ok_record() {
 TEST(RequestLogFormat, JsonLineHasEveryFieldWithNullsWhereNothingHappened) {
   std::string line;
   format_record(ok_record(), context(), LogFormat::json, line);
-  EXPECT_EQ(line,
-            "{\"intended_s\":1700000001.500000,\"sent_s\":1700000001.500020,\"response_ms\":1.234,"
-            "\"connect_ms\":0.080,\"tls_ms\":null,\"ttfb_ms\":1.100,\"body_ms\":0.000,\"new_connection\":true,"
-            "\"status\":200,\"bytes_in\":250,\"bytes_out\":40,\"attempts\":1,\"outcome\":\"ok\",\"error\":null,"
-            "\"request\":\"get \\\"item\\\"\",\"warmup\":false}\n");
+  EXPECT_EQ(
+      line,
+      "{\"intended_s\":1700000001.500000,\"sent_s\":1700000001.500020,\"response_ms\":1.234,"
+      "\"connect_ms\":0.080,\"tls_ms\":null,\"ttfb_ms\":1.100,\"body_ms\":0.000,\"new_connection\":true,"
+      "\"status\":200,\"bytes_in\":250,\"bytes_out\":40,\"attempts\":1,\"outcome\":\"ok\",\"error\":null,"
+      "\"request\":\"get \\\"item\\\"\",\"warmup\":false}\n");
   const auto j = nlohmann::json::parse(line);  // valid JSON, the name escaped
   EXPECT_EQ(j["request"], "get \"item\"");
 }
@@ -88,9 +89,10 @@ TEST(RequestLogFormat, CsvHasTheHeaderColumnsAndQuotesNames) {
   RequestRecord r = ok_record();
   r.request = 1;
   format_record(r, context(), LogFormat::csv, line);
-  EXPECT_EQ(line,
-            "1700000001.500000,1700000001.500020,1.234,0.080,,1.100,0.000,true,200,250,40,1,ok,,\"search,all\","
-            "false\n");
+  EXPECT_EQ(
+      line,
+      "1700000001.500000,1700000001.500020,1.234,0.080,,1.100,0.000,true,200,250,40,1,ok,,\"search,all\","
+      "false\n");
   const std::string header(csv_header());
   EXPECT_EQ(std::count(header.begin(), header.end(), ','), std::count(line.begin(), line.end(), ',') - 1)
       << "one comma is inside the quoted name";
@@ -185,7 +187,8 @@ TEST(RequestLog, UnwritablePathIsAUsageErrorNamingTheFlag) {
   auto log = RequestLog::open("/nonexistent-dir/x.log", LogFormat::json, 1, context());
   ASSERT_FALSE(log);
   EXPECT_EQ(log.error().code, ExitCode::usage);
-  EXPECT_NE(log.error().message.find("--log-requests: cannot open \"/nonexistent-dir/x.log\""), std::string::npos)
+  EXPECT_NE(log.error().message.find("--log-requests: cannot open \"/nonexistent-dir/x.log\""),
+            std::string::npos)
       << log.error().message;
 }
 

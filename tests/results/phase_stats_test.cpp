@@ -8,7 +8,8 @@
 namespace openloop::results {
 namespace {
 
-AttemptPhases attempt(bool fresh, std::int64_t connect, std::int64_t tls, std::int64_t ttfb, std::int64_t body) {
+AttemptPhases attempt(bool fresh, std::int64_t connect, std::int64_t tls, std::int64_t ttfb,
+                      std::int64_t body) {
   AttemptPhases a;
   a.new_connection = fresh;
   a[Phase::connect] = connect;
