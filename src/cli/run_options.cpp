@@ -614,6 +614,15 @@ void add_run_options(CLI::App& sub, RunOptions& o) {
   add_retry_options(sub, o.retry);
   add_output_options(sub, o);
   add_judging_options(sub, o);
+  sub.add_option("--log-requests", o.log_requests,
+                 "Write one line per request to FILE (- = standard output; the summary then goes to standard "
+                 "error): intended and send time, phases, status, bytes, outcome, request name. Records the "
+                 "writer cannot keep up with are dropped and counted, never slowing the run")
+      ->type_name("FILE")
+      ->group(k_outputs);
+  sub.add_option("--log-format", o.log_format, "Format of --log-requests: json (JSON lines, default) or csv")
+      ->type_name("FORMAT")
+      ->group(k_outputs);
 }
 
 Result<workload::PlanInputs> plan_inputs(const RunOptions& o) {
@@ -650,7 +659,10 @@ Result<engine::RunPlan> build_plan(const RunOptions& o) {
   OPENLOOP_TRY_VOID(build_request(o, plan));
   OPENLOOP_TRY_VOID(build_workload(o, plan));
   OPENLOOP_TRY_VOID(build_client(o, plan));
+  const SteadyTime resolving = SteadyClock::now();
   plan.endpoints = OPENLOOP_TRY(net::resolve(plan.url.host, plan.url.port));
+  plan.dns_time =
+      SteadyClock::now() - resolving;  // the one resolution of the run (reported as the DNS phase)
   return plan;
 }
 

@@ -49,6 +49,9 @@ struct RunOptions {
   std::vector<std::string> env;   ///< -e NAME=value: ${NAME} in a plan or targets file (wins over the environment)
   std::string retarget;           ///< --target URL: replaces the plan's or targets' scheme://host:port
   std::string targets;            ///< --targets FILE|-: the requests, in Vegeta's targets format
+
+  std::string log_requests;         ///< --log-requests FILE|-: one line per request (empty: no log)
+  std::string log_format = "json";  ///< --log-format json|csv
 };
 
 /// Registers the options on `sub`, one group per function.

@@ -41,6 +41,7 @@ struct Pipeline {
   std::function<int(const Outcome&)> exit_code;        ///< DESIGN.md exit codes
   /// The signal watcher says each stop request on stderr; false where a live view shows it in place.
   bool announce = true;
+  std::FILE* summary_to = stdout;  ///< where the summary is printed (stderr when stdout carries a request log)
 };
 
 /// Checks every output path as check_output_path() does; the first failure (usage) names its flag.
@@ -86,8 +87,8 @@ int execute(const Pipeline<Outcome>& p) {
   const auto summary = render_guarded(
       [&p](const Outcome& o) -> Result<std::string> { return p.summary(o); }, *outcome, "the summary");
   if (summary) {
-    std::fputs(summary->c_str(), stdout);
-    std::fflush(stdout);
+    std::fputs(summary->c_str(), p.summary_to);
+    std::fflush(p.summary_to);
   } else {
     report_error(p.command, summary.error());
     written = false;

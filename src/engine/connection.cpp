@@ -1,6 +1,7 @@
 // Connection state machine: non-blocking connect → (TLS handshake) → idle ⇄ busy; level-triggered epoll.
 #include "engine/connection.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -35,6 +36,7 @@ bool Connection::open() {
     return false;
   }
   m_fd = fd;
+  m_opened = SteadyClock::now();  // once per connection: the connect phase starts here
   ++*m_config.open_count;
   m_state = State::connecting;
   m_fresh = true;
@@ -84,7 +86,10 @@ void Connection::assign(const InFlight& request) {
   m_written = 0;
   m_bytes_in = 0;
   m_parser.reset(request.head, m_fresh);
+  m_first_byte_seen = false;
+  m_first_request = m_fresh;
   if (m_state == State::idle) {
+    m_sent = request.attempt_start;  // the worker read the clock just before: no read of our own
     m_state = State::busy;
     send();
   }
@@ -128,6 +133,7 @@ void Connection::on_io(std::uint32_t events) {
         fail(ErrorKind::connect);
         return;
       }
+      m_connected = SteadyClock::now();
       on_connected();
       return;
     }
@@ -157,6 +163,7 @@ void Connection::on_connected() {
     return;
   }
   m_transport.attach_plain(m_fd);
+  m_ready = m_connected;
   become_ready();
 }
 
@@ -164,6 +171,7 @@ void Connection::become_ready() {
   m_state = State::idle;
   watch(EPOLLIN | EPOLLRDHUP);
   if (m_has_request) {
+    m_sent = m_ready;
     m_state = State::busy;
     send();
   } else {
@@ -175,6 +183,7 @@ void Connection::continue_handshake() {
   const net::IoResult r = m_transport.handshake();
   switch (r.status) {
     case net::IoStatus::ok:
+      m_ready = SteadyClock::now();
       become_ready();
       return;
     case net::IoStatus::want_read:
@@ -229,6 +238,10 @@ void Connection::receive() {
         if (st == http::ResponseParser::State::complete) {
           const bool keep = m_parser.keep_alive() && m_parser.trailing_bytes() == 0;
           const SteadyTime now = m_transport.received_at(SteadyClock::now());
+          if (!m_first_byte_seen) {  // the whole response in one read: first byte = last (no extra read)
+            m_first_byte = now;
+            m_first_byte_seen = true;
+          }
           m_has_request = false;
           m_fresh = false;
           if (keep) {
@@ -238,6 +251,10 @@ void Connection::receive() {
           }
           m_owner.on_response(*this, now, m_parser.status(), m_bytes_in);
           return;
+        }
+        if (!m_first_byte_seen) {  // the response spans several reads: its first byte needs a time of its own
+          m_first_byte = m_transport.received_at(SteadyClock::now());
+          m_first_byte_seen = true;
         }
         // Plain TCP: a short read means the socket is drained; wait for the next readiness event.
         if (!m_transport.is_tls() && r.bytes < m_config.read_buffer_size) return;
@@ -255,6 +272,10 @@ void Connection::receive() {
         }
         if (m_parser.finish() == http::ResponseParser::State::complete) {
           const SteadyTime now = m_transport.received_at(SteadyClock::now());
+          if (!m_first_byte_seen) {
+            m_first_byte = now;
+            m_first_byte_seen = true;
+          }
           m_has_request = false;
           close();
           m_owner.on_response(*this, now, m_parser.status(), m_bytes_in);
@@ -270,6 +291,19 @@ void Connection::receive() {
         return;
     }
   }
+}
+
+results::AttemptPhases Connection::phases(SteadyTime done) const {
+  using results::Phase;
+  results::AttemptPhases p;
+  p.new_connection = m_first_request;
+  if (m_first_request) {
+    p[Phase::connect] = (m_connected - m_opened).count();
+    if (m_transport.is_tls()) p[Phase::tls] = (m_ready - m_connected).count();
+  }
+  p[Phase::ttfb] = std::max<std::int64_t>(0, (m_first_byte - m_sent).count());
+  p[Phase::body] = std::max<std::int64_t>(0, (done - m_first_byte).count());
+  return p;
 }
 
 }  // namespace openloop::engine

@@ -11,6 +11,7 @@
 #include "net/resolver.h"
 #include "net/transport.h"
 #include "results/counters.h"
+#include "results/phase_stats.h"
 
 namespace openloop::engine {
 
@@ -63,6 +64,9 @@ struct InFlight {
   SteadyTime attempt_start{};                      ///< when this attempt took its connection
   Nanos last_backoff{0};  ///< the wait before this attempt (decorrelated jitter grows from it)
   double retry_cost = 0;  ///< what the budget charged for this attempt (0 for the first)
+  /// The phases of the attempt that last received a response (set by the worker when one arrives).
+  results::AttemptPhases phases{};
+  std::uint64_t bytes_in = 0;  ///< that response's bytes (for the per-request log)
 };
 
 /// State machine over one socket, driven by the worker's event loop. One request at a time (no pipelining).
@@ -92,6 +96,12 @@ class Connection final : public net::IoHandler {
   /// The last response's Retry-After value (empty when absent or not captured); valid until the next
   /// assign().
   std::string_view retry_after() const { return m_parser.retry_after(); }
+  /// The phases of the response just completed (valid in on_response until the next assign()). On the first
+  /// request a connection carries (new_connection), the connection's setup: connect (open → connected) and,
+  /// for TLS, the handshake (connected → ready), whether the request waited for them or the connection was
+  /// opened ahead (pre-warm). For every request: time to first byte from the send, body from the first byte
+  /// to `done` (the response's completion time, as passed to on_response).
+  results::AttemptPhases phases(SteadyTime done) const;
   int last_errno() const { return m_errno; }
   /// The kind of the last open() failure: generator when this process ran out of its own resources (file
   /// descriptors, memory, local ports: EMFILE, ENFILE, ENOBUFS, ENOMEM, EADDRNOTAVAIL, ...), connect otherwise.
@@ -136,6 +146,12 @@ class Connection final : public net::IoHandler {
   int m_errno = 0;
   const char* m_reason = "";  // a failure without an errno (a static string)
   results::ErrorKind m_failed = results::ErrorKind::connect;  // the kind of the last failure
+  // Phase edges of the current request (steady clock). Clock reads are taken only at edges no other code
+  // reads: open, connect and handshake completion (once per connection) and the first byte of a response that
+  // arrives in several reads; the send reuses the worker's dispatch time (idle connection) or the ready time.
+  bool m_first_request = false;  // the current request is the first this connection carries
+  SteadyTime m_opened{}, m_connected{}, m_ready{}, m_sent{}, m_first_byte{};
+  bool m_first_byte_seen = false;
 };
 
 }  // namespace openloop::engine

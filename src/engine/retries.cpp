@@ -113,11 +113,13 @@ void Worker::settle(const InFlight& r, const AttemptEnd& e) {
         results::record_ns(rh, rt);
         results::record_ns(sh, st);
       });
+      log_request(r, ok ? RecordOutcome::ok : RecordOutcome::status, e.at, status);
       return;
     }
     case AttemptEnd::Kind::error: {
       const ErrorKind kind = e.error;
       account(r.interval, r.request, [kind](results::Counters& k, auto&, auto&) { ++k.error(kind); });
+      log_request(r, RecordOutcome::error, e.at, 0, kind);
       return;
     }
     case AttemptEnd::Kind::timeout: {
@@ -126,6 +128,7 @@ void Worker::settle(const InFlight& r, const AttemptEnd& e) {
         ++k.timeouts;
         results::record_ns(rh, censored);  // censored at the deadline (or the last per-try cut)
       });
+      log_request(r, RecordOutcome::timeout, e.at);
       return;
     }
   }
@@ -276,6 +279,7 @@ void Worker::resolve_waits(SteadyTime end) {
       ++k.unfinished;
       results::record_ns(rh, censored);
     });
+    log_request(r, RecordOutcome::unfinished, end);
     m_recorder.remove_pending(r.interval);
     w.active = false;
     --m_waiting;

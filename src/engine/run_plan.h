@@ -49,6 +49,8 @@ struct Step {
 /// What an arrival does when every connection is busy and the pool is at its cap.
 enum class OnSaturation : std::uint8_t { drop, queue };
 
+class RequestLog;
+
 struct RunPlan {
   // Target and request.
   std::string url_text;
@@ -106,6 +108,11 @@ struct RunPlan {
   Nanos start_offset{0};       ///< from the common start of all scenarios
   unsigned worker_base = 0;    ///< this plan's first worker among all scenarios' workers (variable streams)
   unsigned workers_total = 0;  ///< workers of all scenarios together (0: this plan's threads)
+
+  /// --log-requests: where the workers hand each request's record (ring plan.worker_base + index); not owned.
+  RequestLog* request_log = nullptr;
+  /// How long resolving the target's name took (once, before the run); −1 ns when not timed.
+  Nanos dns_time{-1};
 
   // Run length.
   Nanos warmup{0};

@@ -67,6 +67,7 @@ Worker::Worker(const RunPlan& plan, unsigned index, SSL_CTX* tls, const std::ato
   m_config.read_buffer_size = m_read_buffer.size();
   m_config.open_count = &m_open_count;
   m_config.capture_retry_after = plan.retry.honor_retry_after;
+  if (plan.request_log != nullptr) m_log = &plan.request_log->ring(plan.worker_base + index);
   double sum = 0;
   for (const auto& r : plan.requests) m_mix_cumulative.push_back(sum += r.weight);
   // Round-robin: each worker starts at its own request, so short runs spread over the targets too.
@@ -353,6 +354,33 @@ void Worker::arrival(SteadyTime intended) {
     return;
   }
   account(interval, request, [](results::Counters& c, auto&, auto&) { ++c.dropped; });
+  if (m_log != nullptr)
+    push_record(intended, interval, request, nullptr, RecordOutcome::dropped, SteadyTime{}, 0,
+                ErrorKind::connect);
+}
+
+void Worker::push_record(SteadyTime intended, std::int64_t interval, std::uint32_t request, const InFlight* r,
+                         RecordOutcome outcome, SteadyTime end, int status, ErrorKind error) {
+  RequestRecord rec;
+  rec.intended = intended;
+  rec.end = end;
+  rec.request = request;
+  rec.outcome = outcome;
+  rec.error = error;
+  rec.warmup = interval < 0;
+  if (r != nullptr) {
+    if (r->logical_sent) {
+      rec.sent = r->sent;
+      rec.attempts = r->attempt;
+    }
+    rec.bytes_out = static_cast<std::uint32_t>(r->bytes.size());
+    if (status != 0) {  // a response: the phases and bytes of the attempt that received it
+      rec.status = static_cast<std::int16_t>(status);
+      rec.phases = r->phases;
+      rec.bytes_in = r->bytes_in;
+    }
+  }
+  m_log->push(rec);
 }
 
 void Worker::start_request(Connection& c, SteadyTime intended, std::int64_t interval, std::uint32_t request,
@@ -409,7 +437,10 @@ void Worker::on_ready(Connection& c) {
 }
 
 void Worker::on_response(Connection& c, SteadyTime now, int status, std::uint64_t bytes_in) {
-  const InFlight& r = c.request();
+  InFlight& r = c.request();
+  r.phases = c.phases(now);
+  r.bytes_in = bytes_in;
+  stats(r.interval).phases.record(r.phases);
   const RequestSpec& spec = m_plan.requests[r.request];
   const bool ok =
       status >= spec.success_min && status <= spec.success_max && now <= r.intended + m_plan.timeout;
@@ -482,6 +513,9 @@ void Worker::expire(SteadyTime now) {
       ++k.timeouts;
       results::record_ns(rh, m_plan.timeout.count());
     });
+    if (m_log != nullptr)
+      push_record(q.intended, q.interval, q.request, nullptr, RecordOutcome::timeout,
+                  q.intended + m_plan.timeout, 0, ErrorKind::connect);
     m_recorder.remove_pending(q.interval);
   }
   while (m_head != nullptr && m_head->request().deadline <= now) cut(*m_head, now);
@@ -494,6 +528,7 @@ void Worker::unfinished(Connection& c, SteadyTime end) {
     ++k.unfinished;
     results::record_ns(rh, censored);  // censored at the end
   });
+  log_request(r, RecordOutcome::unfinished, end);
   unlink(c);
   m_recorder.remove_pending(r.interval);
   c.close();
@@ -510,6 +545,9 @@ void Worker::resolve_unfinished(SteadyTime end) {
       ++k.unfinished;
       results::record_ns(rh, censored);
     });
+    if (m_log != nullptr)
+      push_record(q.intended, q.interval, q.request, nullptr, RecordOutcome::unfinished, end, 0,
+                  ErrorKind::connect);
     m_recorder.remove_pending(q.interval);
   }
 }

@@ -13,6 +13,7 @@
 
 #include "core/rng.h"
 #include "engine/connection.h"
+#include "engine/request_log.h"
 #include "engine/retry_budget.h"
 #include "engine/run_plan.h"
 #include "net/event_loop.h"
@@ -152,6 +153,13 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
   void resolve_unfinished(SteadyTime end);
   void unfinished(Connection& c, SteadyTime end);
   std::uint32_t pick_request();
+  /// --log-requests: hands the logical request's record to this worker's ring (nothing without a log).
+  void log_request(const InFlight& r, RecordOutcome outcome, SteadyTime end, int status = 0,
+                   results::ErrorKind error = results::ErrorKind::connect) {
+    if (m_log != nullptr) push_record(r.intended, r.interval, r.request, &r, outcome, end, status, error);
+  }
+  void push_record(SteadyTime intended, std::int64_t interval, std::uint32_t request, const InFlight* r,
+                   RecordOutcome outcome, SteadyTime end, int status, results::ErrorKind error);
   /// Applies f(counters, response_time, service_time) to the interval's totals and, when the plan has several
   /// requests, to that request's breakdown.
   template <class F>
@@ -249,6 +257,7 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
   std::uint64_t m_linked = 0;                     // requests on the in-flight list
   std::atomic<std::uint64_t> m_in_flight_now{0};  // published once per loop round for the live view
   WorkerReport m_report;
+  RecordRing* m_log = nullptr;  // --log-requests: this worker's ring
 };
 
 }  // namespace openloop::engine

@@ -188,6 +188,7 @@ std::string render_html(const ReportInput& in, const HtmlExtras& extras) {
   page += html::scenarios_section(in);
   page += html::plan_and_outcomes_section(in);
   page += html::latency_section(in);
+  page += html::phases_section(in);
   page += html::requests_section(in);
   page += html::sessions_section(in);
   page +=

@@ -401,4 +401,42 @@ std::string latency_section(const ReportInput& in) {
   return out;
 }
 
+std::string phases_section(const ReportInput& in) {
+  const auto& r = in.results;
+  if (r.phases.empty() && r.dns_ns < 0 && !r.logged) return {};
+  std::string out =
+      "<section class=\"panel\"><h2>Phases: where a request's time goes</h2>\n<table class=\"latency\" "
+      "id=\"phases\">\n<tr><th></th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>p99.99</"
+      "th><th>max</th>"
+      "<th>mean</th><th>count</th></tr>\n";
+  const char* labels[] = {"connect", "TLS handshake", "time to first byte", "body read"};
+  for (const bool fresh : {true, false}) {
+    for (std::size_t i = 0; i < results::k_phases; ++i) {
+      const auto s = LatencySummary::of(r.phases.at(fresh, static_cast<results::Phase>(i)));
+      if (s.count == 0) continue;
+      out += latency_row(fmt::format("{}: {}", fresh ? "new connection" : "reused connection", labels[i]), s);
+    }
+  }
+  out += "</table>\n<p class=\"caption\">";
+  if (r.dns_ns >= 0)
+    out += fmt::format("<b>DNS</b>: {}, resolved once before the run (no request resolves again). ",
+                       latency(r.dns_ns));
+  out +=
+      "Phases as curl and k6 name them, for attempts that received a response. A <i>new connection</i> row "
+      "counts the first request each connection carried, with that connection's setup: <b>connect</b> and "
+      "<b>TLS handshake</b> (the request waited for them, or the connection was opened ahead by the "
+      "pre-warm); "
+      "a <i>reused connection</i> had carried a request before. <b>Time to first byte</b> runs from the send "
+      "to "
+      "the first response byte, <b>body read</b> from there to the last (0 when the whole response came in "
+      "one "
+      "read). Two significant digits.";
+  if (r.logged) {
+    out +=
+        fmt::format(" Per-request log: {} lines written, {} records dropped.", r.log_written, r.log_dropped);
+  }
+  out += "</p>\n</section>\n";
+  return out;
+}
+
 }  // namespace openloop::report::html

@@ -23,5 +23,8 @@ std::string headline_section(const ReportInput& in);
 std::string plan_and_outcomes_section(const ReportInput& in);
 /// Percentiles of response time, service time and send lateness, with a caption defining each.
 std::string latency_section(const ReportInput& in);
+/// Per-phase timings (connect, TLS, first byte, body) of attempts on new and on reused connections, with the
+/// one DNS resolution and the per-request log's counts; empty when the results hold no phases.
+std::string phases_section(const ReportInput& in);
 
 }  // namespace openloop::report::html

@@ -195,6 +195,38 @@ void model_block(std::string& out, const results::RunResults& r) {
   }
 }
 
+// Per-phase timings (curl's and k6's): one line for attempts on new connections, one for reused ones, p50 /
+// p99 each; DNS once (the run resolves the name once, before it starts).
+void phases_block(std::string& out, const results::RunResults& r) {
+  if (r.phases.empty() && r.dns_ns < 0) return;
+  fmt::format_to(std::back_inserter(out), "phases (p50 / p99){}\n",
+                 r.dns_ns >= 0 ? fmt::format("   dns {} (resolved once, before the run)", ms(r.dns_ns)) : "");
+  const char* labels[] = {"connect", "tls", "first byte", "body"};
+  for (const bool fresh : {true, false}) {
+    const auto& ttfb = r.phases.at(fresh, results::Phase::ttfb);
+    if (ttfb.total_count() == 0) continue;
+    std::string line = fmt::format(
+        "  {:<24}",
+        fmt::format("{} ({})", fresh ? "new connection" : "reused connection", ttfb.total_count()));
+    for (std::size_t i = 0; i < results::k_phases; ++i) {
+      const auto s = results::LatencySummary::of(r.phases.at(fresh, static_cast<results::Phase>(i)));
+      if (s.count == 0) continue;
+      line += fmt::format("   {} {} / {}", labels[i], ms(s.p50), ms(s.p99));
+    }
+    out += line + "\n";
+  }
+}
+
+// --log-requests: how many lines were written, and how many records the writer could not keep up with.
+void request_log_line(std::string& out, const results::RunResults& r) {
+  if (!r.logged) return;
+  fmt::format_to(
+      std::back_inserter(out), "request log  {} lines written   {} dropped{}\n", r.log_written, r.log_dropped,
+      r.log_dropped > 0 ? " (the writer fell behind or failed; those requests are in the counts above, "
+                          "not in the log)"
+                        : "");
+}
+
 std::string coalesce_note(const nlohmann::json& plan) {
   const auto it = plan.find("coalesce_us");
   if (it == plan.end() || !it->is_number() || it->get<double>() <= 0) return {};
@@ -262,6 +294,8 @@ std::string render_summary(const results::RunResults& r) {
   for (const auto& [kind, message] : r.error_examples) {
     fmt::format_to(std::back_inserter(out), "  e.g. {}: {}\n", kind, message);
   }
+  phases_block(out, r);
+  request_log_line(out, r);
   by_request_block(out, r);
   model_block(out, r);
   for (const auto& w : r.warnings) fmt::format_to(std::back_inserter(out), "\nwarning: {}\n", w);

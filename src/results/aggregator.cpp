@@ -59,6 +59,7 @@ void Aggregator::finalize(Pending& p) {
   m_results.service_time.add(s.service_time);
   m_results.send_lateness.add(s.send_lateness);
   m_results.attempt_time.add(s.attempt_time);
+  m_results.phases.add(s.phases);
   m_results.intervals.push_back(std::move(r));
 }
 

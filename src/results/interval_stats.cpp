@@ -28,6 +28,7 @@ void IntervalStats::clear() {
   for (hdr::Histogram* h : {&response_time, &service_time, &send_lateness, &attempt_time, &session_time})
     h->reset();
   flows = FlowCounters{};
+  phases.clear();
   for (auto& r : by_request) {
     r.counters = Counters{};
     r.response_time.reset();
@@ -41,7 +42,7 @@ bool IntervalStats::has_layout(std::int32_t counts_length, std::size_t requests)
   for (const auto& r : by_request)
     if (!fits(r.response_time) || !fits(r.service_time)) return false;
   return fits(response_time) && fits(service_time) && fits(send_lateness) && fits(attempt_time) &&
-         fits(session_time);
+         fits(session_time) && phases.has_layout();
 }
 
 void IntervalStats::add(const IntervalStats& other) {
@@ -52,6 +53,7 @@ void IntervalStats::add(const IntervalStats& other) {
   attempt_time.add(other.attempt_time);
   flows.add(other.flows);
   session_time.add(other.session_time);
+  phases.add(other.phases);
   if (by_request.size() < other.by_request.size()) by_request.resize(other.by_request.size());
   for (std::size_t i = 0; i < other.by_request.size(); ++i) by_request[i].add(other.by_request[i]);
 }

@@ -6,6 +6,7 @@
 
 #include "hdr/histogram.h"
 #include "results/counters.h"
+#include "results/phase_stats.h"
 
 namespace openloop::results {
 
@@ -50,6 +51,7 @@ struct IntervalStats {
   FlowCounters flows;
   hdr::Histogram session_time = make_latency_histogram();  ///< session end − session intended start
   std::vector<RequestStats> by_request;  ///< per request index; empty when the plan has a single request
+  PhaseStats phases;  ///< connect, TLS, first byte and body of the attempts that received a response
 
   /// Exact merge of another interval's data (same or different index).
   void add(const IntervalStats& other);

@@ -325,6 +325,7 @@ Result<RunResults> merge_results(const std::vector<MergeInput>& inputs) {
   RunResults r = agg.finish(t_end - t0);
   r.info = merged_info(inputs, t0, r.measured_s, worst_offset_s);
   if (!requests.names.empty()) merge_request_totals(inputs, requests, r);
+  for (const MergeInput& in : inputs) r.phases.add(in.results.phases);  // totals only: no per-interval phases
   r.generator = merged_generator(inputs);
   r.interrupted =
       std::any_of(inputs.begin(), inputs.end(), [](const MergeInput& in) { return in.results.interrupted; });

@@ -113,6 +113,28 @@ nlohmann::json slos_json(const std::vector<SloResult>& slos) {
   return out;
 }
 
+// "phases": each phase's summary and histogram, for attempts on new and on reused connections (phases with
+// no sample left out), and the one DNS resolution when known.
+nlohmann::json phases_json(const PhaseStats& p, std::int64_t dns_ns) {
+  nlohmann::json j = nlohmann::json::object();
+  if (dns_ns >= 0) j["dns_ms"] = ms(dns_ns);
+  nlohmann::json hists = {{"unit", "ns"}};
+  for (const bool fresh : {true, false}) {
+    const char* key = fresh ? "new_connection" : "reused_connection";
+    nlohmann::json side = nlohmann::json::object();
+    for (std::size_t i = 0; i < k_phases; ++i) {
+      const hdr::Histogram& h = p.at(fresh, static_cast<Phase>(i));
+      if (h.total_count() == 0) continue;
+      const std::string name(to_string(static_cast<Phase>(i)));
+      side[name + "_ms"] = latency_json(LatencySummary::of(h));
+      hists[key][name] = hdr::to_compressed_base64(h);
+    }
+    j[key] = std::move(side);
+  }
+  j["histograms"] = std::move(hists);
+  return j;
+}
+
 }  // namespace
 
 nlohmann::json to_json(const RunResults& r) {
@@ -159,6 +181,8 @@ nlohmann::json to_json(const RunResults& r) {
     for (const auto& [kind, message] : r.error_examples) ex[kind] = message;
     j["summary"]["error_examples"] = std::move(ex);
   }
+  if (!r.phases.empty() || r.dns_ns >= 0) j["summary"]["phases"] = phases_json(r.phases, r.dns_ns);
+  if (r.logged) j["summary"]["request_log"] = {{"written", r.log_written}, {"dropped", r.log_dropped}};
   if (r.info.model != "open")
     j["summary"]["flows"] = flows_json(r.flows, r.session_time, r.measured_s, r.info);
   if (r.info.model == "closed") {

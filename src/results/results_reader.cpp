@@ -346,6 +346,37 @@ Result<void> read_by_request(const Reader& rd, const Node& root, RunResults& r) 
   return {};
 }
 
+// "summary.phases" (absent in files written before phases were timed): the histograms are the data, the
+// summaries are derived from them again.
+Result<void> read_phases(const Reader& rd, const Node& summary, RunResults& r) {
+  if (!rd.has(summary, "phases")) return {};
+  const Node phases = OPENLOOP_TRY(rd.field(summary, "phases", Kind::object));
+  if (rd.has(phases, "dns_ms")) {
+    const double dns_ms = OPENLOOP_TRY(rd.number(phases, "dns_ms"));
+    if (!(dns_ms >= 0)) return rd.fail(phases.path + "/dns_ms", "must be 0 or more");
+    r.dns_ns = static_cast<std::int64_t>(dns_ms * 1e6 + 0.5);
+  }
+  if (!rd.has(phases, "histograms")) return {};
+  const Node hists = OPENLOOP_TRY(rd.field(phases, "histograms", Kind::object));
+  const std::string unit = OPENLOOP_TRY(rd.string(hists, "unit"));
+  if (unit != "ns")
+    return rd.fail(hists.path + "/unit", fmt::format("\"{}\" is not supported (expected \"ns\")", unit));
+  for (const bool fresh : {true, false}) {
+    const char* key = fresh ? "new_connection" : "reused_connection";
+    if (!rd.has(hists, key)) continue;
+    const Node side = OPENLOOP_TRY(rd.field(hists, key, Kind::object));
+    for (const auto& [name, value] : side.value->items()) {
+      std::size_t i = 0;
+      while (i < k_phases && to_string(static_cast<Phase>(i)) != name) ++i;
+      if (i == k_phases)
+        return rd.fail(side.path + "/" + name, "not a phase (expected connect, tls, ttfb or body)");
+      std::string text;
+      OPENLOOP_TRY_VOID(read_histogram(rd, side, name, text, r.phases.at(fresh, static_cast<Phase>(i))));
+    }
+  }
+  return {};
+}
+
 Result<void> read_head(const Reader& rd, const Node& root, RunResults& r) {
   const std::string schema = OPENLOOP_TRY(rd.string(root, "schema"));
   if (schema != k_results_schema) {
@@ -376,6 +407,13 @@ Result<void> read_head(const Reader& rd, const Node& root, RunResults& r) {
     if (rd.has(flows, "configured_iterations_per_s")) {
       r.info.configured_iterations_per_s = OPENLOOP_TRY(rd.number(flows, "configured_iterations_per_s"));
     }
+  }
+  OPENLOOP_TRY_VOID(read_phases(rd, summary, r));
+  if (rd.has(summary, "request_log")) {
+    const Node log = OPENLOOP_TRY(rd.field(summary, "request_log", Kind::object));
+    r.logged = true;
+    r.log_written = OPENLOOP_TRY(rd.count(log, "written"));
+    r.log_dropped = OPENLOOP_TRY(rd.count(log, "dropped"));
   }
   if (rd.has(summary, "error_examples")) {
     const Node examples = OPENLOOP_TRY(rd.field(summary, "error_examples", Kind::object));

@@ -89,6 +89,7 @@ void RunResults::add(const RunResults& other, const std::vector<std::string>& na
   send_lateness.add(other.send_lateness);
   attempt_time.add(other.attempt_time);
   session_time.add(other.session_time);
+  phases.add(other.phases);
   for (const auto& name : names) request(name);  // every request is listed, sent or not
   if (other.by_request.empty()) {
     if (names.size() != 1) return;

@@ -109,6 +109,14 @@ struct RunResults {
   FlowCounters flows;  ///< iterations and sessions over the measured period
   hdr::Histogram session_time = make_latency_histogram();
   std::vector<RequestTotals> by_request;  ///< per request when the plan has several; empty otherwise
+  PhaseStats phases;  ///< connect, TLS, first byte, body: attempts that received a response (measured period)
+  /// How long resolving the target's name took, once before the run (requests never resolve it again), in
+  /// nanoseconds; −1 when unknown (a file without it, a merge or a scenario file's run).
+  std::int64_t dns_ns = -1;
+  /// --log-requests: records written, and records dropped because the writer could not keep up (each
+  /// counted, never silently lost). Both 0 without a log.
+  std::uint64_t log_written = 0, log_dropped = 0;
+  bool logged = false;  ///< whether the run wrote a per-request log
   GeneratorStats generator;
   double measured_s = 0;  ///< actual measured period (shorter when interrupted)
   bool interrupted = false;

@@ -36,6 +36,54 @@ TEST(ResultsReader, RoundTripsEveryFieldTheWriterWrites) {
   EXPECT_EQ(read->intervals[2].response_time.max, sample_run().intervals[2].response_time.max);
 }
 
+TEST(ResultsReader, RoundTripsPhasesDnsAndTheRequestLogCounts) {
+  RunResults run = sample_run();
+  AttemptPhases fresh;
+  fresh.new_connection = true;
+  fresh[Phase::connect] = 90'000;
+  fresh[Phase::tls] = 1'500'000;
+  fresh[Phase::ttfb] = 400'000;
+  fresh[Phase::body] = 0;
+  AttemptPhases reused;
+  reused[Phase::ttfb] = 300'000;
+  reused[Phase::body] = 20'000;
+  run.phases.record(fresh);
+  run.phases.record(reused);
+  run.phases.record(reused);
+  run.dns_ns = 250'000;
+  run.logged = true;
+  run.log_written = 5;
+  run.log_dropped = 1;
+  const nlohmann::json written = to_json(run);
+  EXPECT_DOUBLE_EQ(written["summary"]["phases"]["dns_ms"].get<double>(), 0.25);
+  EXPECT_EQ(written["summary"]["phases"]["reused_connection"]["ttfb_ms"]["count"], 2);
+  EXPECT_FALSE(written["summary"]["phases"]["reused_connection"].contains("connect_ms"));
+  auto read = parse_results(written.dump(1), "r.json");
+  ASSERT_TRUE(read) << read.error().message;
+  EXPECT_EQ(to_json(*read), written);
+  EXPECT_EQ(read->phases.at(true, Phase::tls), run.phases.at(true, Phase::tls));
+  EXPECT_EQ(read->phases.at(false, Phase::body), run.phases.at(false, Phase::body));
+  EXPECT_EQ(read->log_dropped, 1U);
+  // A file written before phases were timed reads with none.
+  auto old = parse_results(to_json(sample_run()).dump(), "r.json");
+  ASSERT_TRUE(old);
+  EXPECT_TRUE(old->phases.empty());
+  EXPECT_EQ(old->dns_ns, -1);
+  EXPECT_FALSE(old->logged);
+}
+
+TEST(ResultsReader, RefusesAnUnknownPhaseNamingIt) {
+  RunResults run = sample_run();
+  AttemptPhases a;
+  a[Phase::ttfb] = 1000;
+  run.phases.record(a);
+  nlohmann::json j = to_json(run);
+  j["summary"]["phases"]["histograms"]["reused_connection"]["dns"] =
+      j["summary"]["phases"]["histograms"]["reused_connection"]["ttfb"];
+  EXPECT_THAT(error_of(j.dump()), HasSubstr("r.json: /summary/phases/histograms/reused_connection/dns: not a "
+                                            "phase (expected connect, tls, ttfb or body)"));
+}
+
 TEST(ResultsReader, RoundTripsBreakdownsSessionsAndScenarios) {
   const RunResults run = test::make_scenario_run(1700000000.0);
   const nlohmann::json written = to_json(run);
