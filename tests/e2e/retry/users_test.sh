@@ -4,7 +4,7 @@ source "$OPENLOOP_E2E_LIB"
 source "$(dirname "$0")/retry_lib.sh"
 start_lab --workers 8 --service 2ms --error-rate 0.3
 
-"$OPENLOOP" run "$LAB_URL/" --vus 4 --think 10ms --duration 2s --threads 2 --retry-attempts 3 \
+"$OPENLOOP" run "$LAB_URL/" --vus 4 --think 10ms --duration 2s --threads 2 --retry-attempts 3 --slo none \
   --json "$E2E_TMP/closed.json" >/dev/null || [[ $? == 3 ]] || fail "closed run"
 c=$E2E_TMP/closed.json
 assert_conserved "$c"
@@ -14,7 +14,7 @@ assert_cmp "$(jq '.summary.counts.ok / .summary.counts.intended' "$c")" ">=" 0.9
 pass "closed users: $(counts closed)"
 
 "$OPENLOOP" run "$LAB_URL/" --session-rate 40/s --session-steps 3 --think 5ms --duration 2s --threads 2 \
-  --retry-attempts 3 --json "$E2E_TMP/sessions.json" >/dev/null || [[ $? == 3 ]] || fail "sessions run"
+  --retry-attempts 3 --slo none --json "$E2E_TMP/sessions.json" >/dev/null || [[ $? == 3 ]] || fail "sessions run"
 s=$E2E_TMP/sessions.json
 assert_conserved "$s"
 assert_cmp "$(json "$s" .summary.counts.amplification)" ">=" 1.25 "session steps retry 5xx"
