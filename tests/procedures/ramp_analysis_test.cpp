@@ -54,8 +54,8 @@ std::vector<StepRecord> flat_with_blip() {
     const double rate = 50.0 * (i + 1);
     StepRecord s = step(rate, rate, p99_ms[i]);
     auto& q = s.analysis.latency[2];
-    q.low = static_cast<std::int64_t>(q.value * (i == 5 ? 0.3 : 0.9));
-    q.high = static_cast<std::int64_t>(q.value * (i == 5 ? 1.5 : 1.1));
+    q.low = static_cast<std::int64_t>(static_cast<double>(q.value) * (i == 5 ? 0.3 : 0.9));
+    q.high = static_cast<std::int64_t>(static_cast<double>(q.value) * (i == 5 ? 1.5 : 1.1));
     steps.push_back(s);
   }
   return steps;
@@ -81,8 +81,8 @@ TEST(RampAnalysis, AKneeNeedsEveryStepAboveItBeyondTheIntervalsBelow) {
   auto steps = seed_ramp();
   for (auto& s : steps) {  // ±10 %: the climb from 210 ms to 1.9 s and beyond is far outside
     auto& q = s.analysis.latency[2];
-    q.low = static_cast<std::int64_t>(q.value * 0.9);
-    q.high = static_cast<std::int64_t>(q.value * 1.1);
+    q.low = static_cast<std::int64_t>(static_cast<double>(q.value) * 0.9);
+    q.high = static_cast<std::int64_t>(static_cast<double>(q.value) * 1.1);
   }
   EXPECT_TRUE(analyse_ramp(steps).knee_latency.has_value());
   // A last step whose interval reaches back into the flat part's: the rise is not established.

@@ -145,7 +145,10 @@ TEST(Summary, TheTextOfAScenarioFileIsWhatRunPrinted) {
   const std::string text = render_summary(in);
   EXPECT_EQ(text, render_run_summary(run));
   EXPECT_THAT(text, HasSubstr("=== scenario shoppers ===\n"));
-  EXPECT_THAT(text, HasSubstr("=== all scenarios together ===\nverdict: VALID\nmodel: MIXED"));
+  EXPECT_THAT(text,
+              HasSubstr("=== all scenarios together ===\nverdict: VALID (the generator applied the planned "
+                        "load; the target's outcome is below)\nthe target: all 11 requests ok"));
+  EXPECT_THAT(text, HasSubstr("requests ok; goodput 3.67/s of 3.67/s offered\nmodel: MIXED"));
   EXPECT_THAT(text, HasSubstr("  checkout "));  // the combined run's by-request table
 }
 
