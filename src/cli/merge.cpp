@@ -9,6 +9,9 @@
 
 #include "cli/command.h"
 #include "core/atomic_file.h"
+#include "core/error.h"
+#include "procedures/probe_report.h"
+#include "procedures/ramp_report.h"
 #include "report/summary.h"
 #include "results/merge.h"
 #include "results/results_json.h"
@@ -23,10 +26,48 @@ struct MergeOptions {
   bool quiet = false;
 };
 
+// A ramp's or a probe's results hold one measurement per step or phase at different loads, not one run of a
+// plan: adding them up would mean nothing. Empty when `text` is not one of those.
+std::string refusal_for_schema(std::string_view text) {
+  const nlohmann::json root = nlohmann::json::parse(text, nullptr, false);  // bad JSON: the reader says why
+  if (!root.is_object() || !root.contains("schema") || !root["schema"].is_string()) return {};
+  const std::string schema = root["schema"].get<std::string>();
+  if (schema == procedures::k_ramp_schema) {
+    return "is a ramp's results (openloop.ramp/1): its steps ran at different rates, so adding them would "
+           "mean nothing; merge takes run --json files (openloop.results/1), e.g. the same plan run from "
+           "several hosts; `openloop report` renders a ramp file";
+  }
+  if (schema == procedures::k_probe_schema) {
+    return "is a probe's results (openloop.probe/1): its phases are a scripted experiment, not one load, so "
+           "adding them would mean nothing; merge takes run --json files (openloop.results/1)";
+  }
+  return {};
+}
+
 int merge_command(const MergeOptions& o) {
   std::vector<results::MergeInput> inputs;
+  std::vector<std::string> texts;
   for (const std::string& file : o.files) {
-    auto r = results::read_results(file);
+    auto text = read_file(file);
+    if (!text) {
+      fmt::print(stderr, "openloop merge: {}\n", text.error().message);
+      return static_cast<int>(text.error().code);
+    }
+    if (const std::string why = refusal_for_schema(*text); !why.empty()) {
+      fmt::print(stderr, "openloop merge: {} {}\n", file, why);
+      return static_cast<int>(ExitCode::usage);
+    }
+    for (std::size_t k = 0; k < texts.size(); ++k) {
+      if (texts[k] == *text) {
+        fmt::print(stderr,
+                   "openloop merge: {} and {} have the same content (the same run given twice): merging "
+                   "them would count every request twice; give each run once\n",
+                   o.files[k], file);
+        return static_cast<int>(ExitCode::usage);
+      }
+    }
+    auto r = results::parse_results(*text, file);
+    texts.push_back(std::move(*text));
     if (!r) {
       fmt::print(stderr, "openloop merge: {}\n", r.error().message);
       return static_cast<int>(r.error().code);
@@ -47,6 +88,8 @@ int merge_command(const MergeOptions& o) {
                merged->intervals.size(), merged->measured_s, o.output);
     std::fputs(report::render_run_summary(*merged).c_str(), stdout);
   }
+  // Loud even with --quiet: a merge that mixes runs apart in time or of other loads reads as one run.
+  for (const auto& w : merged->warnings) fmt::print(stderr, "openloop merge: WARNING: {}\n", w);
   return 0;
 }
 

@@ -125,6 +125,7 @@ Result<Setup> prepare(RunOptions o, const ProbeFlags& f) {
   o.seed = f.seed;
   s.run_plan = OPENLOOP_TRY(build_plan(o));
   s.ctx.slos = OPENLOOP_TRY(parse_slos(o, {s.run_plan.requests.front().name}));
+  if (s.ctx.slos.size() == 1 && s.ctx.slos.front().is_default) s.ctx.slos.clear();  // probe judges no default
   const bool needs_lab = s.plan.settings.trigger.needs_lab();
   if (needs_lab || !f.lab_control.empty()) {
     const std::string url =

@@ -233,9 +233,11 @@ Result<void> parse_slos_into(const RampFlags& f, const engine::RunPlan& plan, Ra
     }
   }
   if (s.slos.empty()) {
-    s.slos.push_back(OPENLOOP_TRY(results::parse_slo("goodput>=99%")));
-    s.default_slo = true;
+    return usage_error(
+        "--slo none: ramp finds the highest rate that meets an objective, so it needs one (leave --slo out "
+        "for the default goodput>=99%)");
   }
+  s.default_slo = s.slos.front().is_default;
   return {};
 }
 

@@ -636,9 +636,17 @@ Result<workload::PlanInputs> plan_inputs(const RunOptions& o) {
 
 Result<std::vector<results::Slo>> parse_slos(const RunOptions& o,
                                              const std::vector<std::string>& request_names) {
-  if (o.abort_on_slo && o.slos.empty()) {
+  const bool none = std::find(o.slos.begin(), o.slos.end(), "none") != o.slos.end();
+  if (none && o.slos.size() > 1) {
+    return usage_error(
+        "--slo none: measures without judging, so it cannot be given with other --slo objectives (drop "
+        "either)");
+  }
+  if (o.abort_on_slo && (o.slos.empty() || none)) {
     return usage_error("--abort-on-slo: needs at least one --slo to judge, e.g. --slo 'p99<=200ms'");
   }
+  if (none) return std::vector<results::Slo>{};
+  if (o.slos.empty()) return std::vector<results::Slo>{results::default_slo()};
   std::vector<results::Slo> out;
   for (const auto& text : o.slos) {
     results::Slo slo = OPENLOOP_TRY(results::parse_slo(text, "--slo"));

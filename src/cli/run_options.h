@@ -103,10 +103,10 @@ int run_plan_file(const RunOptions& o);
 /// met (or not evaluated) in r.slos 1, else 0.
 int exit_code_for(const results::RunResults& r);
 
-/// Parses every --slo. An SLO naming a request must name one of `request_names` (the plan's). Errors (usage,
-/// nothing is sent) name the flag and the SLO, and list the accepted forms or the plan's requests;
-/// --abort-on-slo without
-/// --slo is refused.
+/// Parses every --slo. An SLO naming a request must name one of `request_names` (the plan's). None given:
+/// results::default_slo() (goodput>=99%); `--slo none` alone: no objective (measure without judging). Errors
+/// (usage, nothing is sent) name the flag and the SLO, and list the accepted forms or the plan's requests;
+/// --abort-on-slo without an explicit --slo is refused, as is none beside other objectives.
 Result<std::vector<results::Slo>> parse_slos(const RunOptions& o,
                                              const std::vector<std::string>& request_names);
 /// Upper bound of the requests `plan` intends over its measured period, for --abort-on-slo: the schedule's

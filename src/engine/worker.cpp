@@ -442,10 +442,18 @@ void Worker::on_response(Connection& c, SteadyTime now, int status, std::uint64_
   r.bytes_in = bytes_in;
   stats(r.interval).phases.record(r.phases);
   const RequestSpec& spec = m_plan.requests[r.request];
-  const bool ok =
-      status >= spec.success_min && status <= spec.success_max && now <= r.intended + m_plan.timeout;
   account(r.interval, r.request, [bytes_in](results::Counters& k, auto&, auto&) { k.bytes_in += bytes_in; });
   record_attempt(r, now);
+  const SteadyTime deadline = r.intended + m_plan.timeout;
+  if (now > deadline) {
+    // Read in the loop turn after its deadline passed, before expire() cut it: the client had given up by
+    // then, so it is a timeout censored at the deadline, exactly as if expire() had come first. Counted as
+    // completed it would be a success status that is not ok (completed N, ok N-1, 2xx N).
+    settle(r, AttemptEnd{AttemptEnd::Kind::timeout, false, 0, ErrorKind::connect, deadline});
+    finish_request(c, now, Outcome::failed);
+    return;
+  }
+  const bool ok = status >= spec.success_min && status <= spec.success_max;
   const std::int32_t user = r.user;
   if (end_attempt(r, c, AttemptEnd{AttemptEnd::Kind::response, ok, status, ErrorKind::connect, now})) {
     detach(c, user);

@@ -37,6 +37,31 @@ std::vector<std::size_t> by_offered(const std::vector<StepRecord>& steps) {
   return out;
 }
 
+// The bounds of a step's p99 as its 95 % confidence interval gives them (the value itself where too few
+// samples bound that side).
+double p99_low(const StepRecord& s) {
+  const QuantileEstimate& q = s.analysis.latency[2];
+  return static_cast<double>(q.low.value_or(q.value));
+}
+double p99_high(const StepRecord& s) {
+  const QuantileEstimate& q = s.analysis.latency[2];
+  return static_cast<double>(q.high.value_or(q.value));
+}
+
+// Kneedle finds the bend of any curve, noise included: one slow blip on a flat line reads as a knee. A knee
+// is real only when p99 rises beyond the confidence intervals and stays there: every valid step above the
+// knee has its p99 interval wholly above every interval at or below the knee.
+bool p99_rise_confirmed(const std::vector<StepRecord>& steps, const std::vector<std::size_t>& idx,
+                        std::size_t k) {
+  if (k + 1 >= idx.size()) return false;
+  double flat = 0;
+  for (std::size_t i = 0; i <= k; ++i) flat = std::max(flat, p99_high(steps[idx[i]]));
+  for (std::size_t j = k + 1; j < idx.size(); ++j) {
+    if (p99_low(steps[idx[j]]) <= flat) return false;
+  }
+  return true;
+}
+
 // Kneedle on both curves. Goodput is anchored at the origin (no load, no goodput): without it a collapse, the
 // lowest goodput of all, would set the bottom of the normalised scale and the rising part would not read as a
 // curve at all.
@@ -49,7 +74,10 @@ void find_knees(const std::vector<StepRecord>& steps, RampFindings& f) {
     x0.push_back(offered(steps[i]));
     goodput.push_back(steps[i].analysis.goodput_rps);
   }
-  if (auto k = find_knee(x, p99, KneeShape::convex, KneeDirection::increasing)) f.knee_latency = idx[*k];
+  if (auto k = find_knee(x, p99, KneeShape::convex, KneeDirection::increasing);
+      k && p99_rise_confirmed(steps, idx, *k)) {
+    f.knee_latency = idx[*k];
+  }
   if (x0.size() > 1 && x0[1] > 0) {
     if (auto k = find_knee(x0, goodput, KneeShape::concave, KneeDirection::increasing))
       f.knee_goodput = idx[*k - 1];
@@ -132,10 +160,16 @@ std::string capacity_clause(const std::vector<StepRecord>& steps, const RampFind
 }
 
 std::string knee_clause(const std::vector<StepRecord>& steps, const RampFindings& f) {
-  const auto at = [&](const std::optional<std::size_t>& k) {
-    return k ? rate(offered(steps[*k])) : std::string("none found");
+  double top = 0;
+  for (const auto& s : steps) {
+    if (valid(s)) top = std::max(top, offered(s));
+  }
+  if (top == 0) return "no knee (no valid step)";
+  const auto at = [&](const char* curve, const std::optional<std::size_t>& k) {
+    return k ? fmt::format("{} at {}", curve, rate(offered(steps[*k])))
+             : fmt::format("no knee in {} up to {}", curve, rate(top));
   };
-  return fmt::format("knee (Kneedle): p99 at {}, goodput at {}", at(f.knee_latency), at(f.knee_goodput));
+  return fmt::format("knee (Kneedle): {}, {}", at("p99", f.knee_latency), at("goodput", f.knee_goodput));
 }
 
 }  // namespace

@@ -35,8 +35,11 @@ struct RampFindings {
   std::optional<std::size_t> capacity;  ///< the highest-offered step that passes
   std::optional<std::size_t>
       ceiling;  ///< the lowest-offered failing step above `capacity`: the bracket's top
-  std::vector<std::size_t> failed_below;    ///< failing steps offered below `capacity` (noise, or a warning)
-  std::optional<std::size_t> knee_latency;  ///< Kneedle on p99 vs offered (convex, increasing), valid steps
+  std::vector<std::size_t> failed_below;  ///< failing steps offered below `capacity` (noise, or a warning)
+  /// Kneedle on p99 vs offered (convex, increasing), valid steps; kept only when the rise is beyond the
+  /// confidence intervals: every valid step above the knee has its p99 CI wholly above every CI at or below
+  /// it (flat noise with one slow blip has no knee).
+  std::optional<std::size_t> knee_latency;
   std::optional<std::size_t>
       knee_goodput;                     ///< Kneedle on goodput vs offered (concave, increasing) from (0, 0)
   std::optional<std::size_t> peak;      ///< highest goodput among the planned (not refinement) valid steps

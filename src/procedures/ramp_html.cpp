@@ -65,7 +65,8 @@ std::string step_table(const RampOutcome& o) {
       break;
     }
     rows += "<tr>" + cell(std::to_string(s.number)) + cell(fmt::format("{:.0f}/s", a.window.offered_rps)) +
-            cell(fmt::format("{:.1f}/s", a.completed_rps)) + cell(fmt::format("{:.1f}/s", a.goodput_rps)) +
+            cell(fmt::format("{:.1f}/s", a.completed_of_arrivals_rps)) +
+            cell(fmt::format("{:.1f}/s", a.goodput_rps)) + cell(fmt::format("{:.1f}/s", a.completed_rps)) +
             cell(q.count == 0 ? "–"
                               : fmt::format("{}{} [{}, {}]", a.p99_censored ? "≥" : "",
                                             format_ms(static_cast<double>(q.value) / 1e6), bound(q.low),
@@ -77,10 +78,14 @@ std::string step_table(const RampOutcome& o) {
   }
   return "<section class=\"panel\"><h2>Steps</h2>\n<table "
          "class=\"numbers\"><thead><tr><th>step</th><th>offered</th>"
-         "<th>completed</th><th>goodput</th><th>p99 ms [95% "
+         "<th>completed</th><th>goodput</th><th>resp/s</th><th>p99 ms [95% "
          "CI]</th><th>dropped</th><th>errors</th><th>timeouts</th>"
          "<th>state</th><th>SLO</th><th>mark</th></tr></thead>\n<tbody>\n" +
-         rows + "</tbody></table>\n</section>\n";
+         rows +
+         "</tbody></table>\n<p class=\"caption\">completed and goodput count the step's own requests (by "
+         "intended time) that got a response / succeeded within the deadline, per second, so goodput never "
+         "exceeds completed; resp/s counts the responses that arrived while the step ran (wall clock), "
+         "whichever step's requests they answered: the chart's throughput.</p>\n</section>\n";
 }
 
 // Between the ramp's own sections and the run report below them, so the run's verdict is read as the run's.

@@ -43,22 +43,32 @@ std::string join(const std::vector<std::string>& parts, const char* sep) {
   return out;
 }
 
-std::string table(const RampOutcome& o) {
-  constexpr auto row = "{:>4}  {:>8}  {:>8}  {:>9}  {:>8}  {:<26}  {:>7}  {:>6}  {:>8}  {:<8}  {:<18}  {}\n";
-  std::string out = fmt::format(row, "step", "offered", "sent/s", "completed", "goodput", "p99 ms [95% CI]",
-                                "dropped", "errors", "timeouts", "state", "SLO", "mark");
+}  // namespace
+
+std::string ramp_table(const RampOutcome& o) {
+  constexpr auto row =
+      "{:>4}  {:>8}  {:>8}  {:>9}  {:>8}  {:>8}  {:<26}  {:>7}  {:>6}  {:>8}  {:<8}  {:<18}  {}\n";
+  // completed and goodput count the same requests (the step's own, by intended time), so goodput ≤ completed
+  // in every row; responses arriving while the step ran, whichever step's requests they answered, are resp/s.
+  std::string out =
+      "per second; completed and goodput: the step's own requests that got a response / succeeded within the "
+      "deadline; resp/s: responses that arrived during the step (wall clock, any step's requests)\n";
+  out += fmt::format(row, "step", "offered", "sent/s", "completed", "goodput", "resp/s", "p99 ms [95% CI]",
+                     "dropped", "errors", "timeouts", "state", "SLO", "mark");
   for (const std::size_t i : steps_by_offered(o)) {
     const StepRecord& s = o.steps[i];
     const StepAnalysis& a = s.analysis;
     const auto& c = a.results.totals;
-    out +=
-        fmt::format(row, s.number, per_s(a.window.offered_rps) + "/s", per_s(a.sent_rps),
-                    per_s(a.completed_rps), per_s(a.goodput_rps), p99_cell(a), percent(c.dropped, c.intended),
-                    percent(c.errors_total(), c.intended), percent(c.timeouts, c.intended),
-                    to_string(a.state), slo_cell(s), join(step_marks(o, i), ", "));
+    out += fmt::format(row, s.number, per_s(a.window.offered_rps) + "/s", per_s(a.sent_rps),
+                       per_s(a.completed_of_arrivals_rps), per_s(a.goodput_rps), per_s(a.completed_rps),
+                       p99_cell(a), percent(c.dropped, c.intended), percent(c.errors_total(), c.intended),
+                       percent(c.timeouts, c.intended), to_string(a.state), slo_cell(s),
+                       join(step_marks(o, i), ", "));
   }
   return out;
 }
+
+namespace {
 
 // Seed 000's "441 vs 88": the valid step where the most completed work arrived too late or failed.
 std::string waste_line(const RampOutcome& o) {
@@ -132,14 +142,16 @@ std::vector<std::string> step_marks(const RampOutcome& o, std::size_t i) {
 
 std::string step_line(const StepRecord& step) {
   const StepAnalysis& a = step.analysis;
-  return fmt::format("step {}{}: offered {}/s  completed {}/s  goodput {}/s  p99 {} ms  {}  SLO {}",
-                     step.number, step.refinement ? " (refine)" : "", per_s(a.window.offered_rps),
-                     per_s(a.completed_rps), per_s(a.goodput_rps), p99_cell(a), to_string(a.state),
-                     slo_cell(step));
+  return fmt::format(
+      "step {}{}: offered {}/s  completed {}/s  goodput {}/s (of its requests)  resp/s {}  p99 {} ms  {}  "
+      "SLO {}",
+      step.number, step.refinement ? " (refine)" : "", per_s(a.window.offered_rps),
+      per_s(a.completed_of_arrivals_rps), per_s(a.goodput_rps), per_s(a.completed_rps), p99_cell(a),
+      to_string(a.state), slo_cell(step));
 }
 
 std::string render_ramp_summary(const RampOutcome& o, const RampSettings& s) {
-  std::string out = table(o) + "\n" + findings_sentence(o.steps, o.findings) + "\n";
+  std::string out = ramp_table(o) + "\n" + findings_sentence(o.steps, o.findings) + "\n";
   out += waste_line(o);
   if (s.default_slo)
     out += "No --slo given: a step passes when it is steady and goodput>=99% of its arrivals.\n";

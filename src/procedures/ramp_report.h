@@ -27,8 +27,13 @@ std::string format_ms(double ms);
 /// One line for a step just judged (live progress on stderr).
 std::string step_line(const StepRecord& step);
 
-/// The table (offered | sent | completed | goodput | p99 [95 % CI] | dropped | errors | timeouts | state |
-/// SLO | mark), rows by offered rate; then the findings sentence, the largest gap between throughput and
+/// The step table under a line naming its bases (offered | sent | completed | goodput | resp/s | p99 [95 %
+/// CI] | dropped | errors | timeouts | state | SLO | mark), rows by offered rate. completed and goodput count
+/// the step's own requests (by intended time), so goodput ≤ completed in every row; resp/s counts responses
+/// that arrived while the step ran (wall clock), whichever step's requests they answered.
+std::string ramp_table(const RampOutcome& o);
+
+/// ramp_table(); then the findings sentence, the largest gap between throughput and
 /// goodput seen, why steps were UNSTEADY or INVALID, why the ramp stopped, and notes.
 std::string render_ramp_summary(const RampOutcome& o, const RampSettings& s);
 

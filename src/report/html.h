@@ -35,7 +35,16 @@ std::string render_html(const ReportInput& in, const HtmlExtras& extras);
 /// The data the page's script draws, embedded as JSON (exposed for tests): "t" (interval starts, s), "len",
 /// "rt" {p50, p90, p99, max} (ms, null for intervals without samples), "rate" {offered, sent} or {recorded}
 /// (/s), "throughput", "goodput" (/s), "outcomes" {ok, bad_status, errors, timeouts, dropped, unfinished}
-/// (counts), "spectrum" {x = 1/(1−p), response, service (ms)}, "has_counts", "model".
+/// (counts), "spectrum" {x = 1/(1−p), response, service (ms), gap (co_gap())}, "has_counts", "model".
 nlohmann::json chart_data(const ReportInput& in);
+
+/// Smallest response/service ratio the spectrum chart labels as a coordinated-omission gap.
+inline constexpr double k_co_gap_min_ratio = 1.5;
+/// The coordinated-omission gap worth labelling on the spectrum chart: at p99 or p99.9 (the percentiles that
+/// matter; p99.9 only with 1,000 samples or more), the one where response time / service time is largest,
+/// when that ratio exceeds k_co_gap_min_ratio and the difference exceeds the send lateness a valid
+/// generator may have on its own (results::lateness_bound_ms). Open model only. An object {percentile, x =
+/// 1/(1−p), ratio, response_ms, service_ms, own_lateness_ms}, or null: nothing to say.
+nlohmann::json co_gap(const results::RunResults& r);
 
 }  // namespace openloop::report

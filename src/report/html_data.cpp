@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "report/html.h"
+#include "results/verdict.h"
 
 namespace openloop::report {
 namespace {
@@ -12,6 +13,32 @@ using nlohmann::json;
 json ms_or_null(std::int64_t ns, std::int64_t count) {
   return count == 0 ? json() : json(static_cast<double>(ns) / 1e6);
 }
+
+}  // namespace
+
+nlohmann::json co_gap(const results::RunResults& r) {
+  const hdr::Histogram& rt = r.response_time;
+  const hdr::Histogram& st = r.service_time;
+  if (r.info.model != "open" || rt.total_count() == 0 || st.total_count() == 0) return json();
+  const double own_ms = results::lateness_bound_ms(r);
+  json best;
+  double best_ratio = k_co_gap_min_ratio;
+  for (const double p : {99.0, 99.9}) {
+    // A percentile needs samples beyond it to mean anything: p99.9 from fewer than 1,000 is the max.
+    if (static_cast<double>(rt.total_count()) * (1 - p / 100) < 1) continue;
+    const double r_ms = static_cast<double>(rt.value_at_percentile(p)) / 1e6;
+    const double s_ms = static_cast<double>(st.value_at_percentile(p)) / 1e6;
+    if (!(s_ms > 0) || r_ms - s_ms <= own_ms) continue;
+    if (r_ms / s_ms > best_ratio) {
+      best_ratio = r_ms / s_ms;
+      best = {{"percentile", p},     {"x", 1 / (1 - p / 100)}, {"ratio", r_ms / s_ms},
+              {"response_ms", r_ms}, {"service_ms", s_ms},     {"own_lateness_ms", own_ms}};
+    }
+  }
+  return best;
+}
+
+namespace {
 
 // Response and service time at x = 1/(1 − p), ten points per decade up to the total count, then the max.
 json spectrum(const results::RunResults& r) {
@@ -33,7 +60,7 @@ json spectrum(const results::RunResults& r) {
     add(at, 100.0 * (1.0 - 1.0 / at));
   }
   add(std::max(last, 1.0), 100.0);
-  return json{{"x", x}, {"response", response}, {"service", service}};
+  return json{{"x", x}, {"response", response}, {"service", service}, {"gap", co_gap(r)}};
 }
 
 json interval_series(const ReportInput& in) {

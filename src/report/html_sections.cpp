@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/units.h"
+#include "report/summary.h"
 
 namespace openloop::report::html {
 namespace {
@@ -264,7 +265,7 @@ std::string verdict_section(const ReportInput& in) {
   if (r.verdict.valid) {
     body =
         "<p class=\"lead\">The generator applied the load it was asked to, so the numbers below describe the "
-        "target under that load.</p>\n";
+        "target under that load. VALID says nothing about how the target did:</p>\n";
   } else {
     body =
         "<p class=\"lead\">The generator did <b>not</b> apply the planned load, so the latencies below do "
@@ -272,6 +273,13 @@ std::string verdict_section(const ReportInput& in) {
         "describe the target at that load. Reasons:</p>\n<ul>\n";
     for (const auto& reason : r.verdict.reasons) body += "<li>" + escape(reason) + "</li>\n";
     body += "</ul>\n";
+  }
+  // The verdict is about the generator; the target's outcome is the second headline, impossible to miss.
+  if (const std::string target = target_headline(r); !target.empty()) {
+    const bool bad = r.totals.intended > 0 &&
+                     static_cast<double>(r.totals.ok) < 0.99 * static_cast<double>(r.totals.intended);
+    body += fmt::format("<p class=\"lead target\"{}>{}</p>\n",
+                        bad ? " style=\"color: var(--invalid); font-weight: 700\"" : "", escape(target));
   }
   if (r.interrupted)
     body += "<p class=\"note\">Interrupted: the results cover the part of the run that happened.</p>\n";
@@ -298,13 +306,22 @@ std::string slo_section(const ReportInput& in) {
     const std::string result = met ? "met" : s.evaluated ? "FAILED" : "FAILED: " + s.measured_text;
     rows += fmt::format(
         "<tr><th>{}</th><td class=\"num\">{}</td><td class=\"num\">{} {}</td><td{}>{}</td></tr>\n",
-        escape(s.slo.text), escape(s.evaluated ? s.measured_text : "–"), escape(results::op_text(s.slo.op)),
+        escape(s.slo.is_default ? "default SLO " + s.slo.text : s.slo.text),
+        escape(s.evaluated ? s.measured_text : "–"), escape(results::op_text(s.slo.op)),
         escape(s.threshold_text), met ? "" : " style=\"color: var(--invalid); font-weight: 700\"",
         escape(result));
   }
+  const bool by_default = r.slos.size() == 1 && r.slos.front().slo.is_default;
   std::string out = fmt::format("<section class=\"panel\"><h2>Service-level objectives: {}</h2>\n",
-                                failed == 0 ? fmt::format("all {} met", r.slos.size())
-                                            : fmt::format("{} of {} not met", failed, r.slos.size()));
+                                by_default    ? fmt::format("default SLO {}", failed == 0 ? "met" : "not met")
+                                : failed == 0 ? fmt::format("all {} met", r.slos.size())
+                                              : fmt::format("{} of {} not met", failed, r.slos.size()));
+  if (by_default) {
+    out +=
+        "<p class=\"lead\">No --slo was given, so the run was judged on the default objective, goodput "
+        "&ge; 99% of intended requests (exit 1 when it fails); <code>--slo none</code> measures without "
+        "judging.</p>\n";
+  }
   if (!r.aborted_by_slo.empty()) {
     out += fmt::format(
         "<p class=\"lead\">Stopped early (--abort-on-slo): <b>{}</b> was certain to fail whatever the "

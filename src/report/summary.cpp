@@ -56,18 +56,22 @@ void slo_block(std::string& out, const results::RunResults& r) {
   std::size_t failed = 0, width = 24;
   for (const auto& s : r.slos) {
     failed += s.evaluated && s.met ? 0 : 1;
-    width = std::max(width, s.slo.text.size());
+    width = std::max(width, s.slo.text.size() + (s.slo.is_default ? 12 : 0));
   }
+  const bool by_default = r.slos.size() == 1 && r.slos.front().slo.is_default;
   fmt::format_to(
       std::back_inserter(out), "SLOs: {}{}\n",
-      failed == 0 ? fmt::format("all {} met", r.slos.size())
-                  : fmt::format("{} of {} not met", failed, r.slos.size()),
+      by_default    ? fmt::format("default SLO {} (no --slo given; --slo none measures without judging)",
+                               failed == 0 ? "met" : "not met")
+      : failed == 0 ? fmt::format("all {} met", r.slos.size())
+                    : fmt::format("{} of {} not met", failed, r.slos.size()),
       r.verdict.valid ? "" : " (the run is INVALID: these numbers describe the rig, not the target)");
   fmt::format_to(std::back_inserter(out), "  {:<{}} {:>12} {:>13}   {}\n", "slo", width, "measured",
                  "threshold", "result");
   for (const auto& s : r.slos) {
     const std::string threshold = fmt::format("{} {}", results::op_text(s.slo.op), s.threshold_text);
-    fmt::format_to(std::back_inserter(out), "  {:<{}} {:>12} {:>13}   {}\n", s.slo.text, width,
+    fmt::format_to(std::back_inserter(out), "  {:<{}} {:>12} {:>13}   {}\n",
+                   s.slo.is_default ? "default SLO " + s.slo.text : s.slo.text, width,
                    s.evaluated ? s.measured_text : "-", threshold,
                    !s.evaluated ? "FAILED (" + s.measured_text + ")"
                    : s.met      ? "met"
@@ -77,9 +81,13 @@ void slo_block(std::string& out, const results::RunResults& r) {
 
 void verdict_block(std::string& out, const results::RunResults& r) {
   const bool closed = r.info.model == "closed";
-  fmt::format_to(std::back_inserter(out), "verdict: {}{}\n", r.verdict.valid ? "VALID" : "INVALID",
+  fmt::format_to(std::back_inserter(out), "verdict: {}{}\n",
+                 r.verdict.valid
+                     ? "VALID (the generator applied the planned load; the target's outcome is below)"
+                     : "INVALID (the generator did not apply the planned load)",
                  r.interrupted ? " (interrupted: results cover the part that ran)" : "");
   for (const auto& reason : r.verdict.reasons) fmt::format_to(std::back_inserter(out), "  - {}\n", reason);
+  if (const std::string target = target_headline(r); !target.empty()) out += target + "\n";
   if (const double bound = r.info.plan.is_object() ? r.info.plan.value("max_lateness_ms", 0.0) : 0.0;
       bound > 0) {
     fmt::format_to(std::back_inserter(out),
@@ -236,7 +244,37 @@ std::string coalesce_note(const nlohmann::json& plan) {
       it->get<double>());
 }
 
+// "77%", "0.4%", "0.02%": enough digits that a small share does not print as 0%.
+std::string share(std::uint64_t part, std::uint64_t whole) {
+  const double pct = 100.0 * static_cast<double>(part) / static_cast<double>(whole);
+  return pct >= 10 ? fmt::format("{:.0f}%", pct) : fmt::format("{:.2g}%", pct);
+}
+
 }  // namespace
+
+std::string target_headline(const results::RunResults& r) {
+  const auto& c = r.totals;
+  if (c.intended == 0) return {};
+  const auto rate = [](double v) {
+    return v >= 100 ? fmt::format("{:.0f}/s", v) : fmt::format("{:.3g}/s", v);
+  };
+  const std::string rates =
+      fmt::format("goodput {} of {} offered", rate(r.goodput_rps()), rate(r.offered_rps()));
+  if (c.ok == c.intended) return fmt::format("the target: all {} requests ok; {}", c.intended, rates);
+  std::string parts;
+  const auto part = [&parts](const char* name, std::uint64_t n) {
+    if (n != 0) parts += fmt::format("{}{} {}", parts.empty() ? "" : ", ", name, n);
+  };
+  part("timeouts", c.timeouts);
+  part("errors", c.errors_total());
+  // With --deadline shorter than --timeout, completed − ok also holds successes that came after the deadline.
+  const bool deadline = r.info.plan.is_object() && r.info.plan.value("deadline_s", 0.0) > 0;
+  part(deadline ? "bad status or after the deadline" : "bad status", c.bad_status());
+  part("dropped", c.dropped);
+  part("unfinished", c.unfinished);
+  return fmt::format("the target: {} of {} requests timed out or failed ({}); {}",
+                     share(c.intended - c.ok, c.intended), c.intended, parts, rates);
+}
 
 std::string render_summary(const results::RunResults& r) {
   std::string out;
@@ -273,16 +311,22 @@ std::string render_summary(const results::RunResults& r) {
   }
   fmt::format_to(
       std::back_inserter(out),
-      "\noutcomes   intended {}   sent {}   completed {}   ok {}   timeouts {}   errors {}   dropped {}   "
-      "unfinished {}\n",
-      c.intended, c.sent, c.completed, c.ok, c.timeouts, c.errors_total(), c.dropped, c.unfinished);
+      "\noutcomes   intended {}   sent {}   completed {} (ok {} + {} {})   timeouts {}   errors {}   "
+      "dropped {}   unfinished {}\n",
+      c.intended, c.sent, c.completed, c.ok, deadline_s > 0 ? "bad status or after the deadline" : "bad status",
+      c.bad_status(), c.timeouts, c.errors_total(), c.dropped, c.unfinished);
   retries_block(out, r);
   std::string statuses;
   const char* names[] = {"other", "1xx", "2xx", "3xx", "4xx", "5xx"};
   for (std::size_t i = 0; i < c.status_class.size(); ++i) {
     if (c.status_class[i] != 0) statuses += fmt::format("   {} {}", names[i], c.status_class[i]);
   }
-  if (!statuses.empty()) fmt::format_to(std::back_inserter(out), "statuses{}\n", statuses);
+  if (!statuses.empty()) {
+    const std::string success =
+        r.info.plan.is_object() ? r.info.plan.value("success_statuses", std::string()) : std::string();
+    fmt::format_to(std::back_inserter(out), "statuses{}   (of completed; ok = a status in --success{}{})\n",
+                   statuses, success.empty() ? "" : " ", success);
+  }
   if (c.errors_total() != 0) {
     std::string kinds;
     for (std::size_t i = 0; i < results::k_error_kinds; ++i) {

@@ -9,6 +9,13 @@
 
 namespace openloop::report {
 
+/// The service's outcome in one line, the second headline under the verdict (which is about the generator):
+/// "the target: 77% of 4500 requests timed out or failed (timeouts 3463); goodput 346/s of 1500/s offered",
+/// or "the target: all 4500 requests ok; goodput ...". Not ok = intended − ok: timeouts, errors, completed
+/// with a status outside --success ("bad status"), dropped and unfinished, each named when not zero. Empty
+/// when nothing was intended.
+std::string target_headline(const results::RunResults& r);
+
 /// Renders the end-of-run summary as plain text (no colour codes), one block per topic.
 std::string render_summary(const results::RunResults& r);
 

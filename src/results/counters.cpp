@@ -1,6 +1,8 @@
 // Counter arithmetic and names.
 #include "results/counters.h"
 
+#include <fmt/format.h>
+
 namespace openloop::results {
 
 std::string_view to_string(ErrorKind kind) {
@@ -35,6 +37,26 @@ std::uint64_t Counters::errors_total() const {
 
 bool Counters::conserved() const {
   return intended == completed + timeouts + errors_total() + dropped + unfinished;
+}
+
+std::string Counters::imbalance() const {
+  if (!conserved()) {
+    return fmt::format(
+        "intended {} but completed {} + timeouts {} + errors {} + dropped {} + unfinished {} = {}", intended,
+        completed, timeouts, errors_total(), dropped, unfinished,
+        completed + timeouts + errors_total() + dropped + unfinished);
+  }
+  if (ok > completed || completed > sent || sent > intended) {
+    return fmt::format("expected ok {} ≤ completed {} ≤ sent {} ≤ intended {}", ok, completed, sent,
+                       intended);
+  }
+  std::uint64_t statuses = 0;
+  for (auto n : status_class) statuses += n;
+  // Files written before status classes were counted have none at all: nothing to compare then.
+  if (statuses != 0 && statuses != completed) {
+    return fmt::format("the status classes add up to {}, but completed is {}", statuses, completed);
+  }
+  return {};
 }
 
 void Counters::add(const Counters& o) {

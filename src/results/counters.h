@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace openloop::results {
@@ -21,8 +22,10 @@ std::string_view to_string(ErrorKind kind);
 struct Counters {
   std::uint64_t intended = 0;  ///< arrivals the schedule issued (open) or requests the users started (closed)
   std::uint64_t sent = 0;      ///< requests whose bytes were handed to the transport (⊆ intended)
-  std::uint64_t completed = 0;  ///< a full response arrived before the deadline, any status (⊆ sent)
-  std::uint64_t ok = 0;         ///< completed with a success status (⊆ completed); goodput counts these
+  /// A full response arrived by the deadline (intended + timeout), any status (⊆ sent). A response read after
+  /// the deadline is a timeout, so every completed request is either ok or has a bad status.
+  std::uint64_t completed = 0;
+  std::uint64_t ok = 0;        ///< completed with a status in --success (⊆ completed); goodput counts these
   std::uint64_t timeouts = 0;  ///< the deadline passed first (sent or still queued); censored at the deadline
   std::uint64_t dropped = 0;   ///< no connection free with the pool at its cap; never sent
   std::uint64_t unfinished = 0;  ///< still in flight when the run ended; censored at (end − intended)
@@ -42,6 +45,14 @@ struct Counters {
   std::uint64_t errors_total() const;
   /// intended == completed + timeouts + errors + dropped + unfinished.
   bool conserved() const;
+  /// Completed but not ok: a status outside --success, or (with --deadline shorter than --timeout) a success
+  /// after the deadline; completed − ok, so ok + bad_status = completed by definition.
+  std::uint64_t bad_status() const { return completed - ok; }
+  /// Empty when the counts add up (DESIGN.md invariant 2): conserved(), ok ≤ completed ≤ sent ≤ intended, and
+  /// the status classes sum to completed (every completed request has one status; not checked when there are
+  /// none, as in files written before they were counted). Otherwise one sentence
+  /// naming the numbers that disagree.
+  std::string imbalance() const;
   void add(const Counters& other);
   /// Retry amplification: attempts / sent (logical requests sent); 0 when nothing was sent. Files written
   /// before attempts were counted (attempts 0, sent > 0) read as 1.

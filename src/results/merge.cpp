@@ -56,6 +56,76 @@ Result<void> check_compatible(const std::vector<MergeInput>& inputs) {
   return {};
 }
 
+// Two inputs that are one run (the same file given twice, or a copy of it) would count every request twice.
+// One run: the same host, wall-clock start (to the microsecond), plan, measured period and counts; two real
+// runs never share all of them.
+Result<void> check_distinct(const std::vector<MergeInput>& inputs) {
+  for (std::size_t a = 0; a < inputs.size(); ++a) {
+    for (std::size_t b = a + 1; b < inputs.size(); ++b) {
+      const RunResults& x = inputs[a].results;
+      const RunResults& y = inputs[b].results;
+      const json hx = x.info.environment.is_object() ? x.info.environment.value("host", json()) : json();
+      const json hy = y.info.environment.is_object() ? y.info.environment.value("host", json()) : json();
+      const bool same_start = std::abs(x.info.start_unix_s - y.info.start_unix_s) < 1e-6;
+      const bool same_counts = x.totals.intended == y.totals.intended && x.totals.ok == y.totals.ok &&
+                               x.totals.completed == y.totals.completed && x.measured_s == y.measured_s;
+      if (same_start && hx == hy && same_counts && x.info.plan == y.info.plan) {
+        return usage_error(fmt::format(
+            "{} and {} are the same run (same host, start time, plan and counts): merging them would count "
+            "every request twice; give each run once",
+            inputs[a].name, inputs[b].name));
+      }
+    }
+  }
+  return {};
+}
+
+// Warnings for inputs that may not belong together although they can be added: runs that do not overlap in
+// time (the merged period then holds stretches where some ran alone or none ran, so its rates are diluted),
+// and plans that differ in the load they applied.
+void warn_mismatch(const std::vector<MergeInput>& inputs, const json& plan, double measured_s,
+                   std::vector<std::string>& warnings) {
+  std::vector<std::size_t> order(inputs.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return inputs[a].results.info.start_unix_s < inputs[b].results.info.start_unix_s;
+  });
+  double covered_end = 0;
+  std::string apart;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const RunResults& r = inputs[order[k]].results;
+    const double start = r.info.start_unix_s, end = start + r.measured_s;
+    if (k > 0 && start >= covered_end) {
+      apart += fmt::format("{}{} starts {:.3g}s after the runs before it ended", apart.empty() ? "" : "; ",
+                           inputs[order[k]].name, start - covered_end);
+    }
+    covered_end = std::max(covered_end, end);
+  }
+  if (!apart.empty()) {
+    warnings.push_back(fmt::format(
+        "the inputs do not overlap in time ({}): the merged run spans {:.3g}s from the first start, "
+        "including "
+        "time when not every run was sending, so its rates are not those of any run; merge runs that ran "
+        "at the same time (e.g. one per host)",
+        apart, measured_s));
+  }
+  // Fields that say how a run was driven but not what load it applied.
+  static const char* const k_harmless[] = {"threads", "seed", "spin_below_us", "coalesce_us", "insecure"};
+  std::string fields;
+  if (plan.contains("differs")) {
+    for (const auto& [key, values] : plan["differs"].items()) {
+      if (std::find(std::begin(k_harmless), std::end(k_harmless), key) != std::end(k_harmless)) continue;
+      fields += fmt::format("{}{} {}", fields.empty() ? "" : "; ", key, values.dump());
+    }
+  }
+  if (!fields.empty()) {
+    warnings.push_back(fmt::format(
+        "the inputs' plans differ ({}): the merged run adds different loads together (plan.differs lists "
+        "each input's value)",
+        fields));
+  }
+}
+
 // The plans' interval length (equal across inputs, checked above); without one, the longest interval of any
 // input (the last interval of a run may be cut short by its end).
 double interval_length(const std::vector<MergeInput>& inputs) {
@@ -280,6 +350,9 @@ std::string scenario_names(const RunResults& r) {
   return names;
 }
 
+// The merge itself, without the checks that concern the inputs as whole runs (merge_results).
+Result<RunResults> merge_all(const std::vector<MergeInput>& inputs);
+
 // Scenarios merged by name when every input ran the same ones, in the same order; otherwise none, and a
 // warning says why.
 Result<void> merge_scenarios(const std::vector<MergeInput>& inputs, RunResults& r) {
@@ -300,7 +373,7 @@ Result<void> merge_scenarios(const std::vector<MergeInput>& inputs, RunResults& 
       offset_s = std::min(offset_s, s.offset_s);
     }
     r.scenarios.push_back(
-        {inputs.front().results.scenarios[k].name, offset_s, OPENLOOP_TRY(merge_results(parts))});
+        {inputs.front().results.scenarios[k].name, offset_s, OPENLOOP_TRY(merge_all(parts))});
   }
   return {};
 }
@@ -309,6 +382,16 @@ Result<void> merge_scenarios(const std::vector<MergeInput>& inputs, RunResults& 
 
 Result<RunResults> merge_results(const std::vector<MergeInput>& inputs) {
   if (inputs.empty()) return usage_error("merge: no results to merge");
+  OPENLOOP_TRY_VOID(check_compatible(inputs));
+  OPENLOOP_TRY_VOID(check_distinct(inputs));
+  RunResults r = OPENLOOP_TRY(merge_all(inputs));
+  warn_mismatch(inputs, r.info.plan, r.measured_s, r.warnings);
+  return r;
+}
+
+namespace {
+
+Result<RunResults> merge_all(const std::vector<MergeInput>& inputs) {
   OPENLOOP_TRY_VOID(check_compatible(inputs));
   const double length = interval_length(inputs);
   double t0 = inputs.front().results.info.start_unix_s;
@@ -349,5 +432,7 @@ Result<RunResults> merge_results(const std::vector<MergeInput>& inputs) {
   OPENLOOP_TRY_VOID(merge_scenarios(inputs, r));
   return r;
 }
+
+}  // namespace
 
 }  // namespace openloop::results

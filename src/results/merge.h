@@ -38,9 +38,14 @@ inline constexpr const char* k_merge_must_match[] = {
 /// - scenario files' runs: when every input has the same scenarios (names, in order), each scenario is merged
 ///   the same way, by name, its offset the smallest of the inputs'; otherwise the merged run has no
 ///   scenarios and a warning names the inputs that differ.
-/// Errors (usage) name the inputs and the difference: a plan field in k_merge_must_match that differs, a
-/// missing wall-clock start (needed to align), histograms that cannot be decoded. Interval lengths are the
-/// plans' (interval_s must match); a last interval cut short by the end of its run keeps its shorter length.
+/// - warnings (RunResults::warnings) when the inputs do not overlap in time (the merged period then includes
+///   time when not every run was sending) or their plans differ in anything but threads, seed, spin and
+///   coalescing (the merged run adds different loads).
+/// Errors (usage) name the inputs and the difference: two inputs that are the same run (same host, wall-clock
+/// start, plan, measured period and counts) would count it twice; a plan field in k_merge_must_match that
+/// differs, a missing wall-clock start (needed to align), histograms that cannot be decoded. Interval lengths
+/// are the plans' (interval_s must match); a last interval cut short by the end of its run keeps its shorter
+/// length.
 Result<RunResults> merge_results(const std::vector<MergeInput>& inputs);
 
 }  // namespace openloop::results

@@ -107,6 +107,7 @@ nlohmann::json slos_json(const std::vector<SloResult>& slos) {
                         {"threshold_text", s.threshold_text},
                         {"measured_text", s.measured_text}};
     if (!s.slo.request.empty()) j["request"] = s.slo.request;
+    if (s.slo.is_default) j["default"] = true;  // applied because no --slo was given
     if (s.evaluated) j["measured"] = s.measured * scale;
     out.push_back(std::move(j));
   }

@@ -468,6 +468,7 @@ Result<void> read_slos(const Reader& rd, const Node& root, RunResults& r) {
     if (!slo) return rd.fail(n.path + "/slo", slo.error().message);
     SloResult s;
     s.slo = std::move(*slo);
+    if (rd.has(n, "default")) s.slo.is_default = OPENLOOP_TRY(rd.boolean(n, "default"));
     s.evaluated = OPENLOOP_TRY(rd.boolean(n, "evaluated"));
     s.met = OPENLOOP_TRY(rd.boolean(n, "met"));
     const double scale = OPENLOOP_TRY(rd.string(n, "unit")) == "ms" ? 1e6 : 1.0;

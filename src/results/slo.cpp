@@ -242,6 +242,16 @@ Result<Slo> parse_slo(std::string_view text, std::string_view what) {
   return slo;
 }
 
+Slo default_slo() {
+  Slo slo;
+  slo.text = "goodput>=99%";
+  slo.metric = Slo::Metric::goodput;
+  slo.op = Slo::Op::ge;
+  slo.threshold = 0.99;
+  slo.is_default = true;
+  return slo;
+}
+
 std::vector<SloResult> evaluate_slos(const std::vector<Slo>& slos, const RunResults& r) {
   std::vector<SloResult> out;
   for (const Slo& slo : slos) {

@@ -37,7 +37,14 @@ struct Slo {
   /// Latency metrics: nanoseconds; errors/timeouts/dropped/goodput: a fraction (0.001 = 0.1%) of intended
   /// requests (goodput: ok / intended); throughput: requests/s.
   double threshold = 0;
+  /// The objective applied when none was given (default_slo()): printed as "default SLO".
+  bool is_default = false;
 };
+
+/// The objective `run` and `ramp` judge when no --slo is given: goodput>=99% (ok / intended), marked
+/// is_default. k6 judges nothing without thresholds; openloop judges goodput by default and says so
+/// (`--slo none` measures without judging).
+Slo default_slo();
 
 /// Parses "p99<=200ms", "p99.9<1s", "mean<50ms", "max<=2s", "errors<=0.1%", "timeouts<1%", "dropped<1%",
 /// "goodput>=99%", "throughput>=500/s", optionally prefixed "NAME:" for one request (the name is everything

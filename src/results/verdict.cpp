@@ -7,6 +7,12 @@
 
 namespace openloop::results {
 
+double lateness_bound_ms(const RunResults& r, const VerdictBounds& b) {
+  if (r.totals.intended == 0 || !(r.measured_s > 0)) return b.lateness_floor_ms;
+  const double gap_ms = 1000.0 * r.measured_s / static_cast<double>(r.totals.intended);
+  return std::max(b.lateness_floor_ms, b.lateness_gap_fraction * gap_ms);
+}
+
 Verdict judge(const RunResults& r, const VerdictBounds& b) {
   Verdict v;
   const auto& c = r.totals;
@@ -26,8 +32,7 @@ Verdict judge(const RunResults& r, const VerdictBounds& b) {
                                       c.intended, 100 * sent, 100 * b.min_sent_fraction));
     }
     if (r.send_lateness.total_count() > 0 && r.measured_s > 0) {
-      const double gap_ms = 1000.0 * r.measured_s / intended;
-      const double bound_ms = std::max(b.lateness_floor_ms, b.lateness_gap_fraction * gap_ms);
+      const double bound_ms = lateness_bound_ms(r, b);
       const double p99_ms = static_cast<double>(r.send_lateness.value_at_percentile(99)) / 1e6;
       if (p99_ms > bound_ms) {
         v.reasons.push_back(fmt::format(
@@ -66,6 +71,19 @@ Verdict judge(const RunResults& r, const VerdictBounds& b) {
                       "saturated, so it measured itself (spinning through short waits not counted)",
                       100 * cpu, g.threads, 100 * b.max_cpu_fraction));
     }
+  }
+  // The counts must add up in the totals and in every interval (DESIGN.md invariant 2); if they do not, no
+  // number in the run can be trusted. Reported once, at the first place they disagree.
+  std::string imbalance = c.imbalance();
+  std::string where = "the totals";
+  for (std::size_t i = 0; imbalance.empty() && i < r.intervals.size(); ++i) {
+    imbalance = r.intervals[i].counters.imbalance();
+    where = fmt::format("the interval at {:g}s", r.intervals[i].start_s);
+  }
+  if (!imbalance.empty()) {
+    v.reasons.push_back(fmt::format(
+        "the counts do not add up in {}: {} (a bug in openloop: please report it with the results file)",
+        where, imbalance));
   }
   v.valid = v.reasons.empty();
   return v;

@@ -15,9 +15,14 @@ struct VerdictBounds {
   double max_cpu_fraction = 0.90;  ///< generator CPU / (threads × wall)
 };
 
+/// The send-lateness p99 a valid open-model run may have: max(floor, gap_fraction × mean gap between
+/// arrivals), in milliseconds; the floor when nothing was intended or measured.
+double lateness_bound_ms(const RunResults& r, const VerdictBounds& bounds = {});
+
 /// Judges the run. Open model: drops, sent fraction, send lateness, the generator's own errors, generator CPU.
 /// Closed model: the generator's own errors and CPU only (a closed loop has no schedule to keep; its label says
 /// what it hides). The generator's own errors (ErrorKind::generator) invalidate a run whatever their number.
+/// Every model: the counts add up (Counters::imbalance() empty) in the totals and in every interval.
 Verdict judge(const RunResults& r, const VerdictBounds& bounds = {});
 
 }  // namespace openloop::results

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "procedures/ramp_knee.h"
 #include "procedures/ramp_plan.h"
 #include "ramp_test_util.h"
 
@@ -42,6 +43,51 @@ TEST(RampAnalysis, KneesOfBothCurves) {
   ASSERT_TRUE(f.knee_latency);
   EXPECT_GE(*f.knee_latency, 3U);  // p99 turns steep from 450/s to 500/s
   EXPECT_LE(*f.knee_latency, 4U);
+}
+
+// nginx limit_req below its limit: p99 flat at 0.29-0.35 ms at every step, one step's 1.02 ms blip (its wide
+// CI from few slow samples); Kneedle alone calls the bend before the blip a knee ("p99 at 250/s").
+std::vector<StepRecord> flat_with_blip() {
+  const double p99_ms[] = {0.31, 0.29, 0.33, 0.30, 0.35, 1.02, 0.32, 0.30, 0.34, 0.31};
+  std::vector<StepRecord> steps;
+  for (int i = 0; i < 10; ++i) {
+    const double rate = 50.0 * (i + 1);
+    StepRecord s = step(rate, rate, p99_ms[i]);
+    auto& q = s.analysis.latency[2];
+    q.low = static_cast<std::int64_t>(static_cast<double>(q.value) * (i == 5 ? 0.3 : 0.9));
+    q.high = static_cast<std::int64_t>(static_cast<double>(q.value) * (i == 5 ? 1.5 : 1.1));
+    steps.push_back(s);
+  }
+  return steps;
+}
+
+TEST(RampAnalysis, FlatP99WithOneBlipHasNoKnee) {
+  const auto steps = flat_with_blip();
+  std::vector<double> x, y;
+  for (const auto& s : steps) {
+    x.push_back(s.analysis.window.offered_rps);
+    y.push_back(static_cast<double>(s.analysis.latency[2].value));
+  }
+  // The data does fool Kneedle alone ...
+  ASSERT_TRUE(find_knee(x, y, KneeShape::convex, KneeDirection::increasing).has_value());
+  // ... but no step above its bend stays beyond the confidence intervals below it.
+  const RampFindings f = analyse_ramp(steps);
+  EXPECT_FALSE(f.knee_latency.has_value());
+  const std::string sentence = findings_sentence(steps, f);
+  EXPECT_NE(sentence.find("no knee in p99 up to 500/s"), std::string::npos) << sentence;
+}
+
+TEST(RampAnalysis, AKneeNeedsEveryStepAboveItBeyondTheIntervalsBelow) {
+  auto steps = seed_ramp();
+  for (auto& s : steps) {  // ±10 %: the climb from 210 ms to 1.9 s and beyond is far outside
+    auto& q = s.analysis.latency[2];
+    q.low = static_cast<std::int64_t>(static_cast<double>(q.value) * 0.9);
+    q.high = static_cast<std::int64_t>(static_cast<double>(q.value) * 1.1);
+  }
+  EXPECT_TRUE(analyse_ramp(steps).knee_latency.has_value());
+  // A last step whose interval reaches back into the flat part's: the rise is not established.
+  steps.back().analysis.latency[2].low = 50'000'000;
+  EXPECT_FALSE(analyse_ramp(steps).knee_latency.has_value());
 }
 
 TEST(RampAnalysis, CollapseIsConfirmedOnTheNextStep) {

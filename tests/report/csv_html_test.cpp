@@ -11,6 +11,8 @@
 #include "report/summary.h"
 #include "results/results_json.h"
 #include "results/results_reader.h"
+#include "results/slo.h"
+#include "results/verdict.h"
 
 namespace openloop::report {
 namespace {
@@ -143,7 +145,10 @@ TEST(Summary, TheTextOfAScenarioFileIsWhatRunPrinted) {
   const std::string text = render_summary(in);
   EXPECT_EQ(text, render_run_summary(run));
   EXPECT_THAT(text, HasSubstr("=== scenario shoppers ===\n"));
-  EXPECT_THAT(text, HasSubstr("=== all scenarios together ===\nverdict: VALID\nmodel: MIXED"));
+  EXPECT_THAT(text,
+              HasSubstr("=== all scenarios together ===\nverdict: VALID (the generator applied the planned "
+                        "load; the target's outcome is below)\nthe target: all 11 requests ok"));
+  EXPECT_THAT(text, HasSubstr("requests ok; goodput 3.67/s of 3.67/s offered\nmodel: MIXED"));
   EXPECT_THAT(text, HasSubstr("  checkout "));  // the combined run's by-request table
 }
 
@@ -195,6 +200,102 @@ TEST(Html, HlogInputSaysCountsAreAbsentAndDrawsTwoCharts) {
   EXPECT_THAT(page, Not(HasSubstr("id=\"chart-outcomes\"")));
   EXPECT_THAT(page, HasSubstr("id=\"chart-spectrum\""));
   EXPECT_FALSE(chart_data(in).contains("outcomes"));
+}
+
+// 1500/s for 3 s against a 1000/s lab with --timeout 300ms: 3,463 of 4,500 timed out. The generator kept its
+// schedule (VALID), the target did not keep up.
+results::RunResults overloaded() {
+  results::RunResults r;
+  r.info.model = "open";
+  r.info.arrival = "constant";
+  r.info.offered_rps = 1500;
+  r.measured_s = 3;
+  auto& c = r.totals;
+  c.intended = c.sent = c.attempts = 4500;
+  c.completed = c.ok = c.status_class[2] = 1037;
+  c.timeouts = 3463;
+  r.response_time.record(2'000'000, 1037);
+  r.response_time.record(300'000'000, 3463);
+  r.service_time.record(2'000'000, 1037);
+  r.send_lateness.record(20'000, 4500);
+  r.verdict = results::judge(r);
+  r.slos = results::evaluate_slos({results::default_slo()}, r);
+  return r;
+}
+
+TEST(Summary, TheTargetsOutcomeIsTheSecondHeadline) {
+  const auto r = overloaded();
+  ASSERT_TRUE(r.verdict.valid);
+  const auto lines = lines_of(render_summary(r));
+  ASSERT_GE(lines.size(), 4U);
+  EXPECT_THAT(lines[0], HasSubstr("verdict: VALID (the generator applied the planned load"));
+  EXPECT_EQ(lines[1],
+            "the target: 77% of 4500 requests timed out or failed (timeouts 3463); goodput 346/s of 1500/s "
+            "offered");
+  EXPECT_THAT(lines[2], HasSubstr("SLOs: default SLO not met (no --slo given; --slo none measures without"));
+  EXPECT_THAT(lines[4], HasSubstr("default SLO goodput>=99%"));
+  EXPECT_THAT(lines[4], HasSubstr("23%"));
+  EXPECT_THAT(lines[4], HasSubstr("FAILED"));
+}
+
+TEST(Summary, CompletedSplitsIntoOkAndBadStatus) {
+  auto r = overloaded();
+  r.totals.completed = 1040;
+  r.totals.status_class[5] = 3;
+  r.totals.timeouts = 3460;
+  const std::string text = render_summary(r);
+  EXPECT_THAT(text, HasSubstr("completed 1040 (ok 1037 + bad status 3)"));
+  EXPECT_THAT(text, HasSubstr("(timeouts 3460, bad status 3)"));
+  EXPECT_TRUE(results::judge(r).valid);
+}
+
+TEST(Summary, AHealthyRunSaysEveryRequestWasOk) {
+  auto r = overloaded();
+  r.totals.completed = r.totals.ok = r.totals.status_class[2] = 4500;
+  r.totals.timeouts = 0;
+  EXPECT_THAT(render_summary(r),
+              HasSubstr("\nthe target: all 4500 requests ok; goodput 1500/s of 1500/s offered\n"));
+}
+
+TEST(Html, TheTargetsOutcomeAndTheDefaultSloAreInTheVerdictBanner) {
+  ReportInput in;
+  in.source = "r.json";
+  in.results = overloaded();
+  const std::string page = render_html(in);
+  EXPECT_THAT(page, HasSubstr("the target: 77% of 4500 requests timed out or failed (timeouts 3463); goodput "
+                              "346/s of 1500/s offered"));
+  EXPECT_THAT(page, HasSubstr("Service-level objectives: default SLO not met"));
+  EXPECT_THAT(page, HasSubstr("default SLO goodput&gt;=99%"));
+}
+
+// A healthy open run whose service times are tiny: at the low percentiles response time is a large multiple
+// of service time (17 µs vs 10 µs), a difference the generator's own send lateness explains.
+results::RunResults co_run(std::int64_t tail_response_ns, std::int64_t tail_service_ns) {
+  results::RunResults r;
+  r.info.model = "open";
+  r.measured_s = 10;
+  r.totals.intended = 10'000;
+  r.response_time.record(17'000, 9'800);
+  r.service_time.record(10'000, 9'800);
+  r.response_time.record(tail_response_ns, 200);
+  r.service_time.record(tail_service_ns, 200);
+  return r;
+}
+
+TEST(Html, NoCoordinatedOmissionGapWithinTheGeneratorsOwnLateness) {
+  EXPECT_TRUE(co_gap(co_run(1'050'000, 1'000'000)).is_null());  // p99: 1.05 vs 1.0 ms
+  EXPECT_TRUE(co_gap(co_run(900'000, 300'000)).is_null());      // ×3, but 0.6 ms apart: under the 1 ms bound
+}
+
+TEST(Html, CoordinatedOmissionGapAtTheTailPercentiles) {
+  const auto gap = co_gap(co_run(500'000'000, 2'000'000));  // a stall: 500 ms vs 2 ms at p99
+  ASSERT_FALSE(gap.is_null());
+  EXPECT_DOUBLE_EQ(gap["percentile"].get<double>(), 99.0);
+  EXPECT_NEAR(gap["ratio"].get<double>(), 250, 1);
+  EXPECT_DOUBLE_EQ(gap["own_lateness_ms"].get<double>(), 1.0);
+  auto closed = co_run(500'000'000, 2'000'000);
+  closed.info.model = "closed";
+  EXPECT_TRUE(co_gap(closed).is_null());
 }
 
 }  // namespace

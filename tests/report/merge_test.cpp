@@ -75,8 +75,9 @@ TEST(Merge, TheVerdictIsJudgedAgainOverTheMergedRun) {
   EXPECT_FALSE(merged->verdict.valid);
   ASSERT_EQ(merged->verdict.reasons.size(), 1U);
   EXPECT_THAT(merged->verdict.reasons[0], HasSubstr("a.json was INVALID on its own: dropped 2 of 102"));
-  auto clean =
-      merge_results({{"b.json", test::make_run(lots, 10.0)}, {"c.json", test::make_run(lots, 10.0)}});
+  auto c = test::make_run(lots, 10.0);
+  c.info.environment["host"] = "c";  // the same plan from another host at the same time
+  auto clean = merge_results({{"b.json", test::make_run(lots, 10.0)}, {"c.json", c}});
   ASSERT_TRUE(clean);
   EXPECT_TRUE(clean->verdict.valid);
   EXPECT_EQ(clean->generator.threads, 2U);
@@ -176,7 +177,8 @@ TEST(Merge, JudgesEveryInputsSlosAgainOnTheMergedRun) {
 
 TEST(Merge, MergesScenariosByName) {
   const auto a = test::make_scenario_run(1000.0);
-  const auto b = test::make_scenario_run(1000.0);
+  auto b = test::make_scenario_run(1000.0);
+  b.info.environment["host"] = "b";
   auto merged = merge_results({{"a.json", a}, {"b.json", b}});
   ASSERT_TRUE(merged) << merged.error().message;
   ASSERT_EQ(merged->scenarios.size(), 2U);
@@ -196,12 +198,59 @@ TEST(Merge, MergesScenariosByName) {
 TEST(Merge, RunsWithDifferentScenariosMergeAsWholesWithAWarning) {
   auto b = test::make_scenario_run(1000.0);
   b.scenarios.pop_back();
+  b.info.environment["host"] =
+      "b";  // another run (with the scenario left out, the counts alone look the same)
   auto merged = merge_results({{"a.json", test::make_scenario_run(1000.0)}, {"b.json", b}});
   ASSERT_TRUE(merged) << merged.error().message;
   EXPECT_TRUE(merged->scenarios.empty());
   ASSERT_EQ(merged->warnings.size(), 1U);
   EXPECT_THAT(merged->warnings[0],
               HasSubstr("scenarios not merged: a.json has [browse, shoppers], b.json has [browse]"));
+}
+
+TEST(Merge, RefusesTheSameRunGivenTwice) {
+  const auto a = test::make_run({{1000, 2000}, {3000}}, 10.0);
+  auto r = merge_results({{"a.json", a}, {"copy-of-a.json", a}});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ExitCode::usage);
+  EXPECT_THAT(r.error().message, HasSubstr("a.json and copy-of-a.json are the same run"));
+  EXPECT_THAT(r.error().message, HasSubstr("count every request twice"));
+  // The same plan from another host at the same moment is another run.
+  auto b = a;
+  b.info.environment["host"] = "b";
+  EXPECT_TRUE(merge_results({{"a.json", a}, {"b.json", b}}));
+}
+
+TEST(Merge, RunsTogetherAtTheSameLoadMergeWithoutWarnings) {
+  auto b = test::make_run({{1000}, {2000}}, 11.0);
+  b.info.environment["host"] = "b";
+  auto r = merge_results({{"a.json", test::make_run({{1000}, {2000}}, 10.0)}, {"b.json", b}});
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_TRUE(r->warnings.empty()) << r->warnings.front();
+}
+
+TEST(Merge, WarnsWhenTheInputsDoNotOverlapInTime) {
+  // Eleven minutes apart: the merged period (671 s) is mostly time when no run was sending.
+  auto r = merge_results({{"a.json", test::make_run({{1000}, {2000}}, 1000.0)},
+                          {"b.json", test::make_run({{1000}, {2000}}, 1669.0)}});
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_DOUBLE_EQ(r->measured_s, 671.0);
+  ASSERT_EQ(r->warnings.size(), 1U);
+  EXPECT_THAT(r->warnings[0],
+              HasSubstr("the inputs do not overlap in time (b.json starts 667s after the runs "
+                        "before it ended): the merged run spans 671s"));
+}
+
+TEST(Merge, WarnsWhenThePlansApplyDifferentLoads) {
+  auto a = test::make_run({{1000}}, 10.0);
+  auto b = test::make_run({{1000, 2000}}, 10.0);
+  a.info.plan["stages"] = "1/s:1s";
+  b.info.plan["stages"] = "2/s:1s";
+  b.info.plan["threads"] = 2;  // how the load was applied, not which: no warning of its own
+  auto r = merge_results({{"a.json", a}, {"b.json", b}});
+  ASSERT_TRUE(r) << r.error().message;
+  ASSERT_EQ(r->warnings.size(), 1U);
+  EXPECT_THAT(r->warnings[0], HasSubstr("the inputs' plans differ (stages [\"1/s:1s\",\"2/s:1s\"])"));
 }
 
 }  // namespace

@@ -16,7 +16,7 @@ RunResults scenario(const char* model, std::size_t intervals, std::uint64_t per_
   for (std::size_t i = 0; i < intervals; ++i) {
     IntervalResult ir;
     ir.start_s = static_cast<double>(i);
-    ir.counters.intended = ir.counters.completed = ir.counters.ok = per_interval;
+    ir.counters.intended = ir.counters.sent = ir.counters.completed = ir.counters.ok = per_interval;
     auto h = make_latency_histogram();
     h.record(latency_ns, static_cast<std::int64_t>(per_interval));
     ir.response_time_hist = openloop::hdr::to_compressed_base64(h);

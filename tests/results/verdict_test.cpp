@@ -12,6 +12,8 @@ RunResults open_run(std::uint64_t intended, std::uint64_t sent, std::uint64_t dr
   r.totals.intended = intended;
   r.totals.sent = sent;
   r.totals.completed = sent;
+  r.totals.ok = sent;
+  r.totals.status_class[2] = sent;
   r.totals.dropped = dropped;
   return r;
 }
@@ -62,6 +64,7 @@ TEST(Verdict, SpinningThroughShortWaitsIsNotSaturation) {
 
 TEST(Verdict, ClosedRunsAreNotJudgedOnSchedule) {
   auto r = open_run(1000, 900, 0);
+  r.totals.unfinished = 100;  // the counts still balance
   r.info.model = "closed";
   EXPECT_TRUE(judge(r).valid);
 }
@@ -133,4 +136,29 @@ TEST(Verdict, TargetErrorsDoNotInvalidateTheRun) {
     if (static_cast<ErrorKind>(k) != ErrorKind::generator) r.totals.errors[k] = 100;
   }
   EXPECT_TRUE(judge(r).valid) << judge(r).reasons.front();
+}
+
+TEST(Verdict, InvalidWhenAnIntervalsCountsDoNotAddUp) {
+  auto r = open_run(1000, 1000, 0);
+  IntervalResult good, bad;
+  good.counters = r.totals;
+  bad.start_s = 3;
+  bad.counters = r.totals;
+  bad.counters.status_class[2] = 999;  // one 2xx short: a completed request without a status
+  r.intervals = {good, bad};
+  const Verdict v = judge(r);
+  ASSERT_FALSE(v.valid);
+  EXPECT_NE(v.reasons.back().find("the counts do not add up in the interval at 3s: the status classes add up "
+                                  "to 999, but completed is 1000"),
+            std::string::npos)
+      << v.reasons.back();
+}
+
+TEST(Verdict, InvalidWhenOkExceedsCompleted) {
+  auto r = open_run(1000, 1000, 0);
+  r.totals.ok = 1001;
+  const Verdict v = judge(r);
+  ASSERT_FALSE(v.valid);
+  EXPECT_NE(v.reasons.back().find("in the totals: expected ok 1001 ≤ completed 1000"), std::string::npos)
+      << v.reasons.back();
 }

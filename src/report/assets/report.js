@@ -136,16 +136,15 @@
     }, [mid].concat(order.map(function (i) { return stacked[i]; })));
   }
 
-  // Labels the widest point of the gap between response and service time, where the story is.
+  // Labels the gap between response and service time at p99 or p99.9, where the story is; the report computes
+  // it (co_gap) and leaves it out where it is within the generator's own send lateness.
   function gapLabel(u) {
-    var x = data.spectrum.x, rt = data.spectrum.response, st = data.spectrum.service, best = -1, ratio = 1.5;
-    for (var i = 0; i < x.length; i++) {
-      if (rt[i] > 0 && st[i] > 0 && rt[i] / st[i] > ratio) { ratio = rt[i] / st[i]; best = i; }
-    }
-    if (best < 0) return;
+    var g = data.spectrum.gap;
+    if (!g) return;
+    var ratio = g.ratio;
     var ctx = u.ctx, px = uPlot.pxRatio;
-    var cx = u.valToPos(x[best], 'x', true);
-    var top = u.valToPos(Math.max(rt[best], 0.001), 'ms', true), bottom = u.valToPos(Math.max(st[best], 0.001), 'ms', true);
+    var cx = u.valToPos(g.x, 'x', true);
+    var top = u.valToPos(Math.max(g.response_ms, 0.001), 'ms', true), bottom = u.valToPos(Math.max(g.service_ms, 0.001), 'ms', true);
     ctx.save();
     ctx.strokeStyle = '#333';
     ctx.fillStyle = '#333';
@@ -157,7 +156,7 @@
     ctx.stroke();
     ctx.setLineDash([]);
     ctx.font = (11.5 * px) + 'px system-ui, sans-serif';
-    var text = ['coordinated-omission gap: ×' + ratio.toPrecision(2) + ' at ' + fmtPercentile(x[best]),
+    var text = ['coordinated-omission gap: ×' + ratio.toPrecision(2) + ' at p' + g.percentile,
       'waiting that a closed-loop tool never sees'];
     // The box sits in the top-left corner, where latencies are lowest, with a leader line to the gap.
     var w = Math.max(ctx.measureText(text[0]).width, ctx.measureText(text[1]).width) + 12 * px;

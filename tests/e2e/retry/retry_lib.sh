@@ -1,13 +1,14 @@
 # retry_lib.sh: helpers shared by the retry e2e tests (sourced after tests/e2e/lib.sh).
 # shellcheck shell=bash
 
-# run_checked NAME ARGS...: `openloop run ARGS --json $E2E_TMP/NAME.json`, summary in $E2E_TMP/NAME.txt. Exit 0 is
-# required, except that on a loaded machine the generator's own send lateness may pass its bound: exit 3 is accepted
-# only when that is the sole reason.
+# run_checked NAME ARGS...: `openloop run ARGS --slo none --json $E2E_TMP/NAME.json`, summary in $E2E_TMP/NAME.txt.
+# These runs inject failures on purpose and check the retry counts, so they measure without judging the target (no
+# default goodput SLO). Exit 0 is required, except that on a loaded machine the generator's own send lateness may
+# pass its bound: exit 3 is accepted only when that is the sole reason.
 run_checked() {
   local name=$1 code=0
   shift
-  "$OPENLOOP" run "$@" --json "$E2E_TMP/$name.json" >"$E2E_TMP/$name.txt" 2>"$E2E_TMP/$name.err" || code=$?
+  "$OPENLOOP" run "$@" --slo none --json "$E2E_TMP/$name.json" >"$E2E_TMP/$name.txt" 2>"$E2E_TMP/$name.err" || code=$?
   if [[ $code == 3 ]]; then
     [[ $(jq '.verdict.reasons | length' "$E2E_TMP/$name.json") == 1 ]] &&
       jq -r '.verdict.reasons[0]' "$E2E_TMP/$name.json" | grep -q '^send lateness' ||

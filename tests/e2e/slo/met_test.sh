@@ -14,8 +14,9 @@ r=$E2E_TMP/r.json
 assert_cmp "$(json "$r" .summary.duration_s)" ">=" 2.9 "the whole run ran"
 assert_cmp "$(json "$r" '.slos[0].measured')" "<" 200 "p99 measured in ms"
 [[ $(json "$r" '.slos[9].request') == "GET /" ]] || fail "per-request SLO names its request"
-# The table comes right after the verdict line.
-sed -n 2p "$E2E_TMP/out.txt" | grep -q '^SLOs: all 10 met' || fail "table after the verdict: $(head -5 "$E2E_TMP/out.txt")"
+# The table comes right after the verdict and the target's outcome.
+sed -n 2p "$E2E_TMP/out.txt" | grep -q '^the target: ' || fail "the target's outcome under the verdict: $(head -5 "$E2E_TMP/out.txt")"
+sed -n 3p "$E2E_TMP/out.txt" | grep -q '^SLOs: all 10 met' || fail "table after the verdict: $(head -5 "$E2E_TMP/out.txt")"
 grep -qE '^  p99<=200ms +[0-9.]+(µs|ms) +<= 200ms +met$' "$E2E_TMP/out.txt" || fail "p99 row: $(cat "$E2E_TMP/out.txt")"
 grep -q 'Service-level objectives: all 10 met' "$E2E_TMP/r.html" || fail "HTML report has the SLO section"
 # A report of the file shows the same table.
