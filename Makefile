@@ -5,7 +5,7 @@ WERROR ?= OFF
 JOBS ?= $(shell nproc)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps configure build binary test unit-test e2e-test demo bench format clean
+.PHONY: all deps configure build binary test unit-test e2e-test test-sanitize fuzz demo bench format clean
 
 all: build
 
@@ -29,6 +29,42 @@ unit-test: build
 
 e2e-test: build
 	@cd $(BUILD_DIR) && ctest --output-on-failure -L e2e
+
+# test-sanitize: the unit tests and the functional e2e tests below under ASan+UBSan (preset asan-ubsan), then
+# the engine, net and results unit tests under TSan (preset tsan; only those targets are built). Any report
+# fails the test that made it (-fno-sanitize-recover, halt_on_error). Only the e2e tests that check function
+# run here: bad input, reports, merging, conservation, signals and lab behaviour at low rates. The others judge
+# timing (send lateness, VALID verdicts at hundreds or thousands of requests/s, capacity, ramps and probes that
+# read latency) and a Debug ASan binary is several times slower, so they would fail for being slow, not for a
+# bug. See docs/reliability.md.
+SANITIZE_E2E := run.bad_input run.dropped run.sigint run.tls \
+  lab.bad_requests lab.cache lab.client_gone lab.config lab.deadline lab.flags lab.pipeline lab.shed \
+  report.formats report.merge report.hlog_java retry.flags retry.retry_after retry.same_bytes retry.users \
+  models.sessions_conservation scenarios.examples scenarios.report_breakdown \
+  ramp.usage slo.usage slo.scenarios slo.fail
+SANITIZE_ENV := ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:abort_on_error=0 \
+  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
+TSAN_TESTS := engine_test net_test results_test
+empty :=
+space := $(empty) $(empty)
+
+test-sanitize: deps
+	@cmake --preset asan-ubsan -DOPENLOOP_BENCH=OFF -DOPENLOOP_WERROR=$(WERROR) >/dev/null
+	@cmake --build --preset asan-ubsan -j $(JOBS)
+	@cd build/asan-ubsan && $(SANITIZE_ENV) ctest --output-on-failure -j $(JOBS) -L unit
+	@cd build/asan-ubsan && $(SANITIZE_ENV) ctest --output-on-failure --timeout 300 \
+	  -R '^e2e\.($(subst $(space),|,$(SANITIZE_E2E)))$$'
+	@cmake --preset tsan -DOPENLOOP_BENCH=OFF -DOPENLOOP_WERROR=$(WERROR) >/dev/null
+	@cmake --build --preset tsan -j $(JOBS) --target $(TSAN_TESTS)
+	@set -e; for t in $(TSAN_TESTS); do echo "tsan: $$t"; $(SANITIZE_ENV) build/tsan/tests/$$t --gtest_brief=1; done
+
+# fuzz: builds the libFuzzer targets (clang, preset fuzz) and runs each for FUZZ_SECONDS (default 60); fails on
+# any crash, leak or timeout (fuzz/run; docs/reliability.md).
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	@cmake --preset fuzz >/dev/null
+	@cmake --build --preset fuzz -j $(JOBS)
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/run build/fuzz
 
 demo: binary
 	@scripts/demo $(BUILD_DIR)/src/cli/openloop

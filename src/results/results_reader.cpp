@@ -608,6 +608,12 @@ Result<RunResults> parse_results(std::string_view text, std::string_view source)
     if (colon != std::string::npos) detail = detail.substr(colon + 2);
     return usage_error(fmt::format("{}:{}: not a valid results file (truncated or corrupted JSON): {}",
                                    source, position(text, e.byte), detail));
+  } catch (const json::exception& e) {
+    // Valid JSON syntax nlohmann still refuses, e.g. a number beyond a double (out_of_range.406, "1e400").
+    std::string detail = e.what();
+    if (const std::size_t bracket = detail.find("] "); bracket != std::string::npos)
+      detail = detail.substr(bracket + 2);
+    return usage_error(fmt::format("{}: not a valid results file (corrupted JSON): {}", source, detail));
   }
   const Reader rd(source);
   if (!root.is_object())

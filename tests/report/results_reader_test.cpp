@@ -169,6 +169,21 @@ TEST(ResultsReader, MalformedJsonPointsAtTheLine) {
               HasSubstr("r.json:3:"));
 }
 
+// Found by fuzz/results_reader_fuzz: nlohmann throws out_of_range (not parse_error) for a number beyond a
+// double, which escaped parse_results and aborted `openloop report`.
+TEST(ResultsReader, NumberBeyondADoubleIsAUsageErrorNotACrash) {
+  EXPECT_THAT(error_of("1e400]"),
+              HasSubstr("r.json: not a valid results file (corrupted JSON): number overflow"));
+  nlohmann::json j = to_json(sample_run());
+  j["summary"]["duration_s"] = 123.25;
+  std::string text = j.dump(1);
+  const std::size_t at = text.find("123.25");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 6, "1e400");  // a whole results file with one number too large for a double
+  EXPECT_THAT(error_of(text),
+              HasSubstr("r.json: not a valid results file (corrupted JSON): number overflow"));
+}
+
 TEST(ResultsReader, CorruptedHistogramNamesItsJsonPath) {
   nlohmann::json j = to_json(sample_run());
   j["intervals"][2]["histograms"]["service_time"] = "HISTFAAAAnotbase64!!";
