@@ -123,8 +123,9 @@ int run_command(const RunOptions& o) {
   const std::string command = "openloop run";
   if (is_plan_file(o.url)) {
     if (!o.log_requests.empty()) {
-      return report_error(command, usage_error("--log-requests: not supported with a scenario file yet (use it "
-                                               "with a run from flags)"));
+      return report_error(command, usage_error("--log-requests: not supported with a scenario file yet (use "
+                                               "it with a run from flags)")
+                                       .value());
     }
     return run_plan_file(o);
   }
