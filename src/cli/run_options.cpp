@@ -66,12 +66,18 @@ void add_target_options(CLI::App& sub, RunOptions& o) {
 
 void add_plan_input_options(CLI::App& sub, RunOptions& o) {
   sub.add_option("-e,--env", o.env,
-                 "NAME=value for ${NAME} in a plan or targets file (repeatable; wins over the environment)");
+                 "NAME=value for ${NAME} in a plan or targets file (repeatable; wins over the environment)")
+      ->type_name("NAME=VALUE")
+      ->group(k_target);
   sub.add_option("--target", o.retarget,
-                 "Send a plan's or targets file's requests to this scheme://host:port instead (paths kept)");
+                 "Send a plan's or targets file's requests to this scheme://host:port instead (paths kept)")
+      ->type_name("URL")
+      ->group(k_target);
   sub.add_option("--targets", o.targets,
                  "Requests from a targets file, Vegeta's format (METHOD URL, headers, @body), or - for "
-                 "standard input; sent in turn, or by weight=N (docs/scenarios.md)");
+                 "standard input; sent in turn, or by weight=N (docs/scenarios.md)")
+      ->type_name("FILE|-")
+      ->group(k_target);
 }
 
 void add_workload_options(CLI::App& sub, RunOptions& o) {

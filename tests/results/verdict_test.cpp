@@ -93,7 +93,13 @@ TEST(Verdict, DroppedFractionBoundaryHoldsForLargeCounts) {
 }
 
 TEST(Verdict, SentFractionBoundaryIsNinetyNinePercentInclusive) {
-  // Not sent and not dropped: e.g. queued past their deadline (--on-saturation queue), timeouts never sent.
+  // Not sent and not dropped: e.g. queued past their deadline (--on-saturation queue), timeouts never sent (so
+  // the counts still add up).
+  const auto open_run = [](std::uint64_t intended, std::uint64_t sent, std::uint64_t dropped) {
+    auto r = ::open_run(intended, sent, dropped);
+    r.totals.timeouts = intended - sent - dropped;
+    return r;
+  };
   EXPECT_TRUE(judge(open_run(1000, 991, 0)).valid);  // 99.1 %
   EXPECT_TRUE(judge(open_run(1000, 990, 0)).valid);  // 99.0 %: at the bound
   const Verdict below = judge(open_run(1000, 989, 0));  // 98.9 %
@@ -131,10 +137,11 @@ TEST(Verdict, GeneratorErrorsInvalidateClosedRunsToo) {
 
 TEST(Verdict, TargetErrorsDoNotInvalidateTheRun) {
   auto r = open_run(1000, 1000, 0);
-  r.totals.completed = 0;
   for (std::size_t k = 0; k < k_error_kinds; ++k) {
     if (static_cast<ErrorKind>(k) != ErrorKind::generator) r.totals.errors[k] = 100;
   }
+  // The rest completed, so the counts add up.
+  r.totals.completed = r.totals.ok = r.totals.status_class[2] = 1000 - r.totals.errors_total();
   EXPECT_TRUE(judge(r).valid) << judge(r).reasons.front();
 }
 
