@@ -6,7 +6,7 @@ source "$(dirname "$0")/lib.sh"
 start_lab --workers 1 --service 10ms
 # 150/s against one worker serving 100/s, 300 ms timeout: the queue grows by 50/s and a third or more time out
 # (the 1500/s against 1000/s, scaled down so a busy 2-core machine can apply it).
-run_openloop "$E2E_TMP/over.txt" run "$LAB_URL/" --rate 150/s -d 3s --timeout 300ms -t 1 --json "$E2E_TMP/over.json"
+run_openloop "$E2E_TMP/over.txt" run "$LAB_URL/" --rate 150/s -d 3s --timeout 300ms -t 1 -q --json "$E2E_TMP/over.json"
 echo "--- overloaded run"; cat "$E2E_TMP/over.txt"
 [[ $CODE == 1 ]] || fail "overloaded run: exit $CODE, expected 1 (the default SLO failed)"
 o=$E2E_TMP/over.json
