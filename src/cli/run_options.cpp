@@ -12,6 +12,7 @@
 
 #include "core/atomic_file.h"
 #include "core/units.h"
+#include "engine/scenario_plans.h"
 #include "workload/command_line_request.h"
 #include "workload/duration_distribution.h"
 #include "workload/target_override.h"
@@ -355,20 +356,8 @@ Result<std::pair<int, int>> parse_success(const std::string& text) {
 // the scenario's mix; templated ones render per request, the others are sent as rendered once.
 void use_workload(engine::RunPlan& plan, std::shared_ptr<const workload::WorkloadPlan> w) {
   plan.url = w->target;
-  plan.requests.clear();
-  for (const auto& t : w->requests) {
-    engine::RequestSpec r;
-    r.name = t.name();
-    r.method = t.method();
-    if (const auto bytes = t.constant_bytes()) {
-      r.bytes = std::string(*bytes);
-    } else {
-      r.templ = &t;
-    }
-    r.weight = 0;  // only the mix is picked from
-    plan.requests.push_back(std::move(r));
-  }
-  for (const auto& e : w->scenarios.front().mix.entries()) plan.requests[e.request].weight = e.weight;
+  // Each request's success range is set from --success afterwards (build_client).
+  plan.requests = engine::requests_of(*w, w->scenarios.front());
   plan.workload = std::move(w);
   plan.scenario_index = 0;
 }

@@ -25,6 +25,8 @@ Model model_of(workload::ModelKind m) {
   return Model::open;
 }
 
+}  // namespace
+
 std::vector<RequestSpec> requests_of(const workload::WorkloadPlan& w, const workload::ScenarioPlan& s) {
   std::vector<RequestSpec> out;
   for (const auto& t : w.requests) {
@@ -44,8 +46,6 @@ std::vector<RequestSpec> requests_of(const workload::WorkloadPlan& w, const work
   for (const auto& e : s.mix.entries()) out[e.request].weight = e.weight;
   return out;
 }
-
-}  // namespace
 
 Result<std::vector<RunPlan>> plans_from_workload(std::shared_ptr<const workload::WorkloadPlan> workload,
                                                  const RunSettings& settings) {

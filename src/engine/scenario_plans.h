@@ -26,6 +26,11 @@ struct RunSettings {
   RetryOptions retry;  ///< the retry flags, applied to every scenario (with its own timeout)
 };
 
+/// The plan's requests as a run sends them: one per template, in the plan's order (mixes and steps refer to them
+/// by index), weighted by scenario `s`'s mix; constant ones rendered once, templated ones per request; each with
+/// its template's success range.
+std::vector<RequestSpec> requests_of(const workload::WorkloadPlan& w, const workload::ScenarioPlan& s);
+
 /// One RunPlan per scenario. Requests keep the plan's indices (a scenario's mix or steps refer to them);
 /// constant ones are rendered once, templated ones render per request. Errors (usage): a warm-up as long as a
 /// scenario, bad retry flags (parse_retry_policy); (runtime) DNS.
