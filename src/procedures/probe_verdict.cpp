@@ -166,7 +166,7 @@ void lab_signal(const ProbePlan& plan, const RunFacts& facts, std::vector<Signal
   const LabSample* at_observe_end = lab_at(facts.lab, to_seconds(observe.end()));
   if (at_trigger_end == nullptr || at_observe_end == nullptr || at_observe_end == at_trigger_end) return;
   const auto depth = [](const LabSample* s) { return s->queue_depth + s->held; };
-  if (depth(at_observe_end) == 0 && depth(at_trigger_end) == 0) return;
+  if (depth(at_observe_end) == 0) return;  // drained: evidence of recovery, not of what sustains a failure
   out.push_back(
       {"lab queue", fmt::format("the lab's queue held {} at the trigger's end and {} at the observe's end",
                                 depth(at_trigger_end), depth(at_observe_end))});
@@ -214,8 +214,10 @@ std::vector<Signal> signals_of(const ProbePlan& plan, const std::vector<Sample>&
   if (const double errors = last.stats.not_ok_fraction - last.stats.timeout_fraction; errors > 0.01) {
     out.push_back({"errors", fmt::format("{:.1f}% failed or answered an error status", 100 * errors)});
   }
-  if (!last.checks[1].met) {
-    out.push_back({"latency", fmt::format("p99 {} (baseline {})", ms(last.stats.p99_ns), ms(base.p99_ns))});
+  if (const Check& tail = last.checks[1]; !tail.met) {
+    const Tail t = estimable_tail(last.stats.intended);
+    out.push_back({"latency", fmt::format("{} {} (baseline {})", t.name, ms(last.stats.*t.value),
+                                          ms(base.*t.value))});
   }
   if (out.empty() && !last.checks[0].met) {
     out.push_back({"low goodput", fmt::format("goodput {} (baseline {})", rate_of(last.stats.goodput),

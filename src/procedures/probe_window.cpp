@@ -86,6 +86,12 @@ std::span<const Sample> span_of(const std::vector<Sample>& all, Nanos start, Nan
   return std::span<const Sample>(all).subspan(first, last - first);
 }
 
+Tail estimable_tail(std::uint64_t n) {
+  if (n >= 1000) return {"p99", &Stats::p99_ns};
+  if (n >= 100) return {"p90", &Stats::p90_ns};
+  return {"p50", &Stats::p50_ns};
+}
+
 Stats stats_of(std::span<const Sample> samples) {
   Stats st;
   results::Counters c;
@@ -163,13 +169,14 @@ WindowJudgement judge_window(std::span<const Sample> window, double rate, const 
   w.checks.push_back(make_check("goodput", s.goodput, goodput_bound, true,
                                 fmt::format("goodput {} ≥ {}", rate_of(s.goodput), rate_of(goodput_bound))));
   const double allowance_ns = static_cast<double>(c.lateness_allowance.count());
-  const double p99_bound = std::max(
-      0.0, std::max(c.max_p99_ratio * static_cast<double>(baseline.p99_ns),
-                    static_cast<double>(baseline.p99_ns) + static_cast<double>(c.p99_slack.count())) +
+  const Tail tail = estimable_tail(s.intended);
+  const auto base_tail = static_cast<double>(baseline.*tail.value);
+  const double tail_bound = std::max(
+      0.0, std::max(c.max_p99_ratio * base_tail, base_tail + static_cast<double>(c.p99_slack.count())) +
                allowance_ns);
-  w.checks.push_back(
-      make_check("p99", static_cast<double>(s.p99_ns), p99_bound, false,
-                 fmt::format("p99 {} ≤ {}", ms(s.p99_ns), ms(static_cast<std::int64_t>(p99_bound)))));
+  w.checks.push_back(make_check(
+      tail.name, static_cast<double>(s.*tail.value), tail_bound, false,
+      fmt::format("{} {} ≤ {}", tail.name, ms(s.*tail.value), ms(static_cast<std::int64_t>(tail_bound)))));
   const double flight_bound = std::max(
       0.0, std::max(c.max_in_flight_ratio * baseline.in_flight, baseline.in_flight + c.in_flight_slack) +
                s.offered * allowance_ns / 1e9);
@@ -215,10 +222,9 @@ BaselineJudgement judge_baseline(std::span<const Sample> baseline) {
   }
   // The highest percentile both halves can estimate: at least 10 requests above it in each, so one scheduler
   // hiccup among 30 requests is not "the p99 doubled".
-  const auto n = static_cast<double>(std::min(first.intended, second.intended));
-  const auto [name, p1, p2] = n >= 1000  ? std::tuple{"p99", first.p99_ns, second.p99_ns}
-                              : n >= 100 ? std::tuple{"p90", first.p90_ns, second.p90_ns}
-                                         : std::tuple{"p50", first.p50_ns, second.p50_ns};
+  const Tail tail = estimable_tail(std::min(first.intended, second.intended));
+  const char* name = tail.name;
+  const std::int64_t p1 = first.*tail.value, p2 = second.*tail.value;
   if (static_cast<double>(p2) > 2.0 * static_cast<double>(p1) + 1e6) {
     b.problems.push_back(
         fmt::format("{} rose from {} in the first half to {} in the second", name, ms(p1), ms(p2)));

@@ -56,6 +56,15 @@ struct Stats {
 };
 Stats stats_of(std::span<const Sample> samples);
 
+/// The highest of p99, p90 and p50 that `n` requests estimate with at least 10 requests above it: p99 from 1,000
+/// requests, p90 from 100, else the median. Among 40 requests the "p99" is the slowest one, and one scheduler
+/// hiccup is not "the p99 rose".
+struct Tail {
+  const char* name;            ///< "p99", "p90", "p50"
+  std::int64_t Stats::*value;  ///< the Stats field that holds it
+};
+Tail estimable_tail(std::uint64_t n);
+
 /// One recovery criterion as measured.
 struct Check {
   std::string name;  ///< "goodput", "p99", "in flight", "amplification"

@@ -201,6 +201,34 @@ TEST(ProbeVerdict, OneSlowRequestAmongFewIsNotAnUnsteadyBaseline) {
   EXPECT_TRUE(b.steady) << (b.problems.empty() ? "" : b.problems.front());
 }
 
+TEST(ProbeVerdict, OneSlowRequestInASmallWindowIsNotALatencyRegression) {
+  // 8/s with 5-s windows: 40 requests a window, so the window's "p99" would be its slowest request. One 55-ms
+  // hiccup two seconds into the observe phase must not delay the recovery; a whole window at 30 ms must.
+  ProbeSettings s = plan().settings;
+  s.base_rate = 8;
+  s.trigger = *parse_trigger("load:24/s");
+  const ProbePlan p = *make_probe_plan(s);
+  const auto at = [](Nanos latency) { return [latency](int) { return second(8, latency); }; };
+  Series x;
+  x.add(10, at(12ms)).add(5, [](int) { return second(3, 2s, 5); }).add(20, [](int i) {
+    Sample one = second(8, 12ms);
+    if (i == 2) one.response_time.record(Nanos(55ms).count());
+    return one;
+  });
+  const ProbeOutcome o = classify(p, x.samples, {});
+  EXPECT_EQ(o.verdict, ProbeVerdict::recovered) << o.sentence;
+  ASSERT_TRUE(o.recovery_s);
+  EXPECT_DOUBLE_EQ(*o.recovery_s, 0.0) << o.sentence;
+  ASSERT_TRUE(o.healthy_window);
+  EXPECT_EQ(o.healthy_window->checks[1].name, "p50");
+
+  Series slow;
+  slow.add(10, at(12ms)).add(5, [](int) { return second(3, 2s, 5); }).add(20, at(30ms));
+  const ProbeOutcome m = classify(p, slow.samples, {});
+  EXPECT_EQ(m.verdict, ProbeVerdict::metastable) << m.sentence;
+  EXPECT_TRUE(has_signal(m, "latency")) << m.sentence;
+}
+
 TEST(ProbeVerdict, BaselineWithAGrowingBacklogIsNotSteady) {
   Series x;
   x.add(10, [](int i) { return second(100, Nanos(100ms) * (i + 1) * (i + 1)); })
