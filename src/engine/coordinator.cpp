@@ -45,7 +45,7 @@ void collect(PlanRun& p, std::vector<results::IntervalStats>& scratch) {
 
 results::RunInfo describe(const RunPlan& plan) {
   results::RunInfo info;
-  info.model = to_string(plan.model);
+  info.model = plan.model;
   info.arrival = plan.arrival == workload::ArrivalKind::constant ? "constant" : "poisson";
   info.duration_s = to_seconds(plan.duration);
   info.warmup_s = to_seconds(plan.warmup);

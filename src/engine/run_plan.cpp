@@ -11,20 +11,6 @@
 
 namespace openloop::engine {
 
-const char* to_string(Model m) {
-  switch (m) {
-    case Model::open:
-      return "open";
-    case Model::closed:
-      return "closed";
-    case Model::pacing:
-      return "pacing";
-    case Model::sessions:
-      return "sessions";
-  }
-  return "open";
-}
-
 nlohmann::json RunPlan::describe() const {
   nlohmann::json stages = nlohmann::json::array();
   for (const auto& s : profile.stages()) {

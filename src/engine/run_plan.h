@@ -13,6 +13,7 @@
 #include "engine/retry_policy.h"
 #include "http/request.h"
 #include "net/resolver.h"
+#include "results/model.h"
 #include "net/url.h"
 #include "workload/arrival_schedule.h"
 #include "workload/duration_distribution.h"
@@ -21,13 +22,9 @@
 
 namespace openloop::engine {
 
-/// Open: arrivals follow the schedule whatever the target does. Closed: `users` each send, wait (think),
-/// repeat. Pacing: closed users that start an iteration at most every `pacing` (and/or all together at most
-/// `max_rate`). Sessions (partly open): sessions arrive by the schedule; each runs `steps` in order, waiting
-/// for each response.
-enum class Model : std::uint8_t { open, closed, pacing, sessions };
-/// "open", "closed", "pacing", "sessions".
-const char* to_string(Model m);
+/// The plan's load model (results/model.h); a plan is never `mixed`.
+using results::Model;
+using results::to_string;
 
 /// One request the run can send: constant bytes rendered once, or a template rendered per request.
 struct RequestSpec {

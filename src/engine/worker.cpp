@@ -109,6 +109,9 @@ Result<void> Worker::init(Nanos measured_spin_below) {
     case Model::sessions:
       slots = m_plan.max_sessions;
       break;
+    case Model::mixed:  // results words only: make_run_plan never builds these
+    case Model::unknown:
+      break;
   }
   slots = share(slots, m_plan.threads, m_index);
   m_connections.reserve(slots);

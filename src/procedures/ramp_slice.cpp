@@ -44,16 +44,15 @@ struct Accumulated {
 };
 
 Result<void> add_interval(Accumulated& acc, results::IntervalResult in, double from_s, Nanos deadline,
-                          bool recount, bool& exact) {
-  hdr::Histogram rt = OPENLOOP_TRY(decode(in.response_time_hist, in.start_s, "response_time"));
-  hdr::Histogram st = OPENLOOP_TRY(decode(in.service_time_hist, in.start_s, "service_time"));
-  hdr::Histogram sl = OPENLOOP_TRY(decode(in.send_lateness_hist, in.start_s, "send_lateness"));
-  if (recount) in.counters.ok = ok_within(rt, in.counters, deadline, exact);
-  acc.run.totals.add(in.counters);
-  acc.run.flows.add(in.flows);
-  acc.run.response_time.add(rt);
-  acc.run.service_time.add(st);
-  acc.run.send_lateness.add(sl);
+                          bool recount, bool& exact, const std::vector<std::string>& names) {
+  results::RunResults part = OPENLOOP_TRY(results::interval_as_run(in, names));
+  if (recount) {
+    in.counters.ok = part.totals.ok = ok_within(part.response_time, in.counters, deadline, exact);
+    // Intervals keep no per-request histograms, so no request's own ok can be recounted: leave them out rather
+    // than show counts on another basis than the totals.
+    part.by_request.clear();
+  }
+  acc.run.add(part, names);
   acc.length_s += in.length_s;
   in.start_s -= from_s;
   acc.run.intervals.push_back(std::move(in));
@@ -69,10 +68,12 @@ Result<results::RunResults> slice_run(const results::RunResults& run, double fro
   Accumulated acc;
   for (const auto& in : run.intervals) {
     if (in.start_s + k_edge_slack_s < from_s || in.start_s + in.length_s > to_s + k_edge_slack_s) continue;
-    OPENLOOP_TRY_VOID(add_interval(acc, in, from_s, goodput.deadline, recount, goodput.exact));
+    OPENLOOP_TRY_VOID(
+        add_interval(acc, in, from_s, goodput.deadline, recount, goodput.exact, run.info.request_names));
   }
   results::RunResults& r = acc.run;
   r.info = run.info;
+  if (recount && run.info.request_names.size() > 1) r.by_request.clear();  // see add_interval
   r.measured_s = acc.length_s;
   r.info.duration_s = to_s - from_s;
   r.info.warmup_s = 0;

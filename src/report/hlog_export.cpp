@@ -23,10 +23,11 @@ Result<std::string> render_interval_log(const results::RunResults& r) {
   std::ostringstream out;
   hdr::IntervalLogWriter writer(out);
   writer.write_comment(fmt::format(
-      "[openloop {} run of {}: {} intervals; values in ns, Interval_Max in ms; tags: "
+      "[openloop {}run of {}: {} intervals; values in ns, Interval_Max in ms; tags: "
       "response_time (completion - intended time), service_time (completion - send), "
       "send_lateness (send - intended time)]",
-      r.info.model, r.info.target.empty() ? "(unknown target)" : r.info.target, r.intervals.size()));
+      r.info.model == results::Model::unknown ? "" : fmt::format("{} ", results::to_string(r.info.model)),
+      r.info.target.empty() ? "(unknown target)" : r.info.target, r.intervals.size()));
   writer.write_header(wall_clock_ms(r.info.start_unix_s));
   for (std::size_t k = 0; k < r.intervals.size(); ++k) {
     const results::IntervalResult& i = r.intervals[k];

@@ -91,11 +91,21 @@ std::string utc(double unix_s) {
                      tm.tm_hour, tm.tm_min, tm.tm_sec);
 }
 
-std::string model_fact(const std::string& model) {
-  if (model == "closed") return "CLOSED model";
-  if (model == "pacing") return "PACING model";
-  if (model == "sessions") return "PARTLY OPEN model (sessions)";
-  if (model == "mixed") return "MIXED models (scenarios)";
+std::string model_fact(results::Model model) {
+  switch (model) {
+    case results::Model::closed:
+      return "CLOSED model";
+    case results::Model::pacing:
+      return "PACING model";
+    case results::Model::sessions:
+      return "PARTLY OPEN model (sessions)";
+    case results::Model::mixed:
+      return "MIXED models (scenarios)";
+    case results::Model::unknown:
+      return "model not recorded";
+    case results::Model::open:
+      break;
+  }
   return "OPEN model";
 }
 

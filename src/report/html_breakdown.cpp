@@ -108,7 +108,7 @@ Row run_row(const RunResults& r, std::string scope, std::string name, bool sum) 
   Row row;
   row.scope = std::move(scope);
   row.name = std::move(name);
-  row.model = r.info.model;
+  row.model = to_string(r.info.model);
   row.counts = &r.totals;
   row.measured_s = r.measured_s;
   row.response_time = LatencySummary::of(r.response_time);

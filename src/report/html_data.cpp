@@ -19,7 +19,7 @@ json ms_or_null(std::int64_t ns, std::int64_t count) {
 nlohmann::json co_gap(const results::RunResults& r) {
   const hdr::Histogram& rt = r.response_time;
   const hdr::Histogram& st = r.service_time;
-  if (r.info.model != "open" || rt.total_count() == 0 || st.total_count() == 0) return json();
+  if (r.info.model != results::Model::open || rt.total_count() == 0 || st.total_count() == 0) return json();
   const double own_ms = results::lateness_bound_ms(r);
   json best;
   double best_ratio = k_co_gap_min_ratio;
@@ -114,7 +114,7 @@ nlohmann::json chart_data(const ReportInput& in) {
   json data = interval_series(in);
   data["spectrum"] = spectrum(in.results);
   data["has_counts"] = in.has_counts;
-  data["model"] = in.results.info.model;
+  data["model"] = results::to_string(in.results.info.model);
   return data;
 }
 

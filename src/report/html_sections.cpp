@@ -283,7 +283,7 @@ std::string verdict_section(const ReportInput& in) {
   }
   if (r.interrupted)
     body += "<p class=\"note\">Interrupted: the results cover the part of the run that happened.</p>\n";
-  if (r.info.model == "closed") {
+  if (r.info.model == results::Model::closed) {
     body += fmt::format(
         "<p class=\"note\"><b>CLOSED model</b> ({} users, each waiting for its response before sending "
         "again). A closed loop slows down with the server and never sends the requests that would "
@@ -355,12 +355,12 @@ std::string headline_section(const ReportInput& in) {
     return "<section class=\"tiles\">\n" + tiles + "</section>\n";
   }
   const auto& c = r.totals;
-  const bool open = r.info.model == "open";
+  const bool open = r.info.model == results::Model::open;
   const std::uint64_t not_ok = c.intended - c.ok;
   const std::string offered_note = open ? fmt::format("planned {}", rate(r.info.offered_rps))
-                                   : r.info.model == "sessions"
+                                   : r.info.model == results::Model::sessions
                                        ? fmt::format("sessions planned at {}", rate(r.info.offered_rps))
-                                   : r.info.model == "mixed" ? std::string("several models: see By scenario")
+                                   : r.info.model == results::Model::mixed ? std::string("several models: see By scenario")
                                                              : std::string("closed loop: no schedule");
   tiles += tile("Offered", rate(r.offered_rps()), offered_note);
   tiles += tile("Sent", rate(r.sent_rps()), fmt::format("{} of offered", percent(c.sent, c.intended)),
@@ -401,7 +401,7 @@ std::string latency_section(const ReportInput& in) {
   std::string out =
       "<section class=\"panel\"><h2>Latency</h2>\n<table class=\"latency\">\n<tr><th></th><th>p50</th>"
       "<th>p90</th><th>p99</th><th>p99.9</th><th>p99.99</th><th>max</th><th>mean</th><th>count</th></tr>\n";
-  out += latency_row(r.info.model == "closed" ? "response time (= service)" : "response time",
+  out += latency_row(r.info.model == results::Model::closed ? "response time (= service)" : "response time",
                      LatencySummary::of(r.response_time));
   out += latency_row("service time", LatencySummary::of(r.service_time));
   out += latency_row("send lateness", LatencySummary::of(r.send_lateness));

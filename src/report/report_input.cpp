@@ -95,7 +95,7 @@ Result<ReportInput> from_interval_log(hdr::IntervalLog log, std::string source) 
   r.info.start_unix_s = absolute && !r.intervals.empty() ? first : log.start_time_seconds.value_or(0.0);
   r.measured_s = end;
   r.info.duration_s = end;
-  r.info.model = "hlog";
+  r.info.model = results::Model::unknown;
   in.log = std::move(log);
   return in;
 }

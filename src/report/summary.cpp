@@ -80,7 +80,7 @@ void slo_block(std::string& out, const results::RunResults& r) {
 }
 
 void verdict_block(std::string& out, const results::RunResults& r) {
-  const bool closed = r.info.model == "closed";
+  const bool closed = r.info.model == results::Model::closed;
   fmt::format_to(std::back_inserter(out), "verdict: {}{}\n",
                  r.verdict.valid
                      ? "VALID (the generator applied the planned load; the target's outcome is below)"
@@ -103,20 +103,20 @@ void verdict_block(std::string& out, const results::RunResults& r) {
         "service time: a closed loop slows down with the server and never sends the requests that would "
         "have waited, so stalls and queueing are hidden (coordinated omission).\n",
         r.info.users);
-  } else if (r.info.model == "pacing") {
+  } else if (r.info.model == results::Model::pacing) {
     fmt::format_to(
         std::back_inserter(out),
         "model: PACING ({} users, each starting an iteration at most every pacing interval). It reads "
         "like an open model while the service keeps up, and becomes a closed loop (latency = service "
         "time, load falls) when it does not: check achieved against configured below.\n",
         r.info.users);
-  } else if (r.info.model == "sessions") {
+  } else if (r.info.model == results::Model::sessions) {
     fmt::format_to(
         std::back_inserter(out),
         "model: PARTLY OPEN (sessions arrive, {} at {} planned; each runs its steps in order, waiting for "
         "each response); latency of each step is measured from the step's intended time.\n",
         r.info.arrival, planned_rate(r.info.offered_rps));
-  } else if (r.info.model == "mixed") {
+  } else if (r.info.model == results::Model::mixed) {
     fmt::format_to(std::back_inserter(out),
                    "model: MIXED (scenarios of different workload models, run together and combined here; "
                    "each scenario's own summary names its model and what that model hides).\n");
@@ -171,7 +171,7 @@ void retries_block(std::string& out, const results::RunResults& r) {
 // What the workload model adds: Little's law (closed), configured vs achieved pace (pacing), sessions.
 void model_block(std::string& out, const results::RunResults& r) {
   const auto& f = r.flows;
-  if (r.info.model == "closed") {
+  if (r.info.model == results::Model::closed) {
     if (const auto l = results::littles_law(r, r.info.plan.value("think_mean_s", 0.0))) {
       fmt::format_to(
           std::back_inserter(out),
@@ -179,7 +179,7 @@ void model_block(std::string& out, const results::RunResults& r) {
           l->users, l->throughput_rps, format_duration(from_seconds(l->response_s)),
           format_duration(from_seconds(l->think_s)), l->predicted_users, 100 * l->error_fraction);
     }
-  } else if (r.info.model == "pacing") {
+  } else if (r.info.model == results::Model::pacing) {
     const double achieved = r.measured_s > 0 ? static_cast<double>(f.iterations) / r.measured_s : 0;
     fmt::format_to(std::back_inserter(out), "\npacing  configured {:.1f} iterations/s   achieved {:.1f}/s\n",
                    r.info.configured_iterations_per_s, achieved);
@@ -192,7 +192,7 @@ void model_block(std::string& out, const results::RunResults& r) {
                      "starting at {} (users waited for slow responses, as in a closed loop).\n",
                      short_s.size(), list);
     }
-  } else if (r.info.model == "sessions") {
+  } else if (r.info.model == results::Model::sessions) {
     const auto st = results::LatencySummary::of(r.session_time);
     fmt::format_to(
         std::back_inserter(out),
@@ -296,11 +296,11 @@ std::string render_summary(const results::RunResults& r) {
   const auto rt = results::LatencySummary::of(r.response_time);
   const auto st = results::LatencySummary::of(r.service_time);
   const auto sl = results::LatencySummary::of(r.send_lateness);
-  latency_row(out, r.info.model == "closed" || r.info.model == "pacing" ? "response (=svc)" : "response time",
+  latency_row(out, r.info.model == results::Model::closed || r.info.model == results::Model::pacing ? "response (=svc)" : "response time",
               rt);
   latency_row(out, "service time", st);
   latency_row(out, "send lateness", sl);
-  if (r.info.model == "open" && rt.count > 0 && st.count > 0 && rt.p99 > 2 * st.p99 &&
+  if (r.info.model == results::Model::open && rt.count > 0 && st.count > 0 && rt.p99 > 2 * st.p99 &&
       rt.p99 - st.p99 > 1'000'000) {
     fmt::format_to(
         std::back_inserter(out),

@@ -63,7 +63,7 @@ RunResults combine_scenarios(const std::vector<ScenarioResults>& scenarios) {
   for (std::size_t n = 0; n < scenarios.size(); ++n) {
     const auto& s = scenarios[n];
     const RunResults& r = s.results;
-    if (r.info.model != out.info.model) out.info.model = "mixed";
+    if (r.info.model != out.info.model) out.info.model = Model::mixed;
     end = std::max(end, s.offset_s - t0 + r.measured_s);
     out.interrupted = out.interrupted || r.interrupted;
     out.generator.threads += r.generator.threads;

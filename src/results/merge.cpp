@@ -36,8 +36,8 @@ Result<void> check_compatible(const std::vector<MergeInput>& inputs) {
     }
     if (in.results.info.model != first.results.info.model) {
       return usage_error(fmt::format("cannot merge {} with {}: the model differs ({} in {}, {} in {})",
-                                     first.name, in.name, first.results.info.model, first.name,
-                                     in.results.info.model, in.name));
+                                     first.name, in.name, to_string(first.results.info.model),
+                                     first.name, to_string(in.results.info.model), in.name));
     }
     for (const char* key : k_merge_must_match) {
       const json a = plan_field(first.results.info.plan, key);

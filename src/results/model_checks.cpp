@@ -6,7 +6,7 @@
 namespace openloop::results {
 
 std::optional<LittlesLaw> littles_law(const RunResults& r, double think_s) {
-  if (r.info.model != "closed" || r.measured_s <= 0 || r.response_time.total_count() == 0 ||
+  if (r.info.model != Model::closed || r.measured_s <= 0 || r.response_time.total_count() == 0 ||
       r.info.users == 0) {
     return std::nullopt;
   }
@@ -23,7 +23,7 @@ std::optional<LittlesLaw> littles_law(const RunResults& r, double think_s) {
 std::vector<double> pacing_shortfall(const RunResults& r, double tolerance) {
   std::vector<double> out;
   const double configured = r.info.configured_iterations_per_s;
-  if (r.info.model != "pacing" || configured <= 0) return out;
+  if (r.info.model != Model::pacing || configured <= 0) return out;
   for (const auto& i : r.intervals) {
     if (i.length_s < 0.999) continue;  // a partial last interval cannot be compared
     const double expected = configured * i.length_s;

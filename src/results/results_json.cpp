@@ -145,7 +145,7 @@ nlohmann::json to_json(const RunResults& r) {
   if (!r.aborted_by_slo.empty()) j["verdict"]["aborted_by_slo"] = r.aborted_by_slo;
   j["slos"] = slos_json(r.slos);
   j["warnings"] = r.warnings;
-  j["model"] = r.info.model;
+  j["model"] = to_string(r.info.model);
   j["summary"] = {{"counts", counters_json(r.totals)},
                   {"duration_s", r.measured_s},
                   {"offered_rps", r.offered_rps()},
@@ -184,9 +184,9 @@ nlohmann::json to_json(const RunResults& r) {
   }
   if (!r.phases.empty() || r.dns_ns >= 0) j["summary"]["phases"] = phases_json(r.phases, r.dns_ns);
   if (r.logged) j["summary"]["request_log"] = {{"written", r.log_written}, {"dropped", r.log_dropped}};
-  if (r.info.model != "open")
+  if (r.info.model != Model::open)
     j["summary"]["flows"] = flows_json(r.flows, r.session_time, r.measured_s, r.info);
-  if (r.info.model == "closed") {
+  if (r.info.model == Model::closed) {
     const double think_s = r.info.plan.value("think_mean_s", 0.0);
     if (const auto l = littles_law(r, think_s)) {
       j["summary"]["littles_law"] = {{"users", l->users},
@@ -197,7 +197,7 @@ nlohmann::json to_json(const RunResults& r) {
                                      {"error_fraction", l->error_fraction}};
     }
   }
-  if (r.info.model == "pacing") j["summary"]["flows"]["shortfall_intervals_s"] = pacing_shortfall(r);
+  if (r.info.model == Model::pacing) j["summary"]["flows"]["shortfall_intervals_s"] = pacing_shortfall(r);
   const auto& g = r.generator;
   j["generator"] = {{"threads", g.threads},
                     {"cpu_s", g.cpu_seconds},
@@ -228,7 +228,7 @@ nlohmann::json to_json(const RunResults& r) {
                            {"service_time", i.service_time_hist},
                            {"send_lateness", i.send_lateness_hist},
                            {"attempt_time", i.attempt_time_hist}}}});
-    if (r.info.model != "open") {
+    if (r.info.model != Model::open) {
       intervals.back()["flows"] = flows_counts_json(i.flows);
       if (i.session_time.count > 0) intervals.back()["session_time_ms"] = latency_json(i.session_time);
       if (!i.session_time_hist.empty()) intervals.back()["histograms"]["session_time"] = i.session_time_hist;

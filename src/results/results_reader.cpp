@@ -394,9 +394,13 @@ Result<void> read_head(const Reader& rd, const Node& root, RunResults& r) {
     if (!n.value->is_string()) return rd.fail(n.path, "expected a string");
     r.verdict.reasons.push_back(n.value->get<std::string>());
   }
-  r.info.model = OPENLOOP_TRY(rd.string(root, "model"));
-  if (r.info.model.empty())
-    return rd.fail(root.path + "/model", "empty (expected \"open\", \"closed\", ...)");
+  const std::string model = OPENLOOP_TRY(rd.string(root, "model"));
+  const auto parsed_model = parse_model(model);
+  if (!parsed_model) {
+    return rd.fail(root.path + "/model", fmt::format("\"{}\" is not a model (expected open, closed, pacing, "
+                                                     "sessions, mixed or unknown)", model));
+  }
+  r.info.model = *parsed_model;
   const Node summary = OPENLOOP_TRY(rd.field(root, "summary", Kind::object));
   r.totals = OPENLOOP_TRY(counts_at(rd, summary));
   r.measured_s = OPENLOOP_TRY(rd.number(summary, "duration_s"));

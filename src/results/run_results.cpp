@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "hdr/codec.h"
 #include "results/interval_stats.h"
 
@@ -102,6 +104,32 @@ void RunResults::add(const RunResults& other, const std::vector<std::string>& na
   for (std::size_t i = 0; i < other.by_request.size() && i < names.size(); ++i) {
     request(names[i]).add(other.by_request[i]);
   }
+}
+
+Result<RunResults> interval_as_run(const IntervalResult& in, const std::vector<std::string>& request_names) {
+  RunResults run;
+  run.info.request_names = request_names;
+  run.totals = in.counters;
+  run.flows = in.flows;
+  const std::pair<const std::string*, hdr::Histogram*> histograms[] = {
+      {&in.response_time_hist, &run.response_time}, {&in.service_time_hist, &run.service_time},
+      {&in.send_lateness_hist, &run.send_lateness}, {&in.attempt_time_hist, &run.attempt_time},
+      {&in.session_time_hist, &run.session_time}};
+  const char* tags[] = {"response_time", "service_time", "send_lateness", "attempt_time", "session_time"};
+  for (std::size_t k = 0; k < std::size(histograms); ++k) {
+    const auto& [text, into] = histograms[k];
+    if (text->empty()) continue;
+    auto h = hdr::from_compressed_base64(*text);
+    if (!h) {
+      return usage_error(
+          fmt::format("interval at {}s: {} histogram: {}", in.start_s, tags[k], h.error().message));
+    }
+    into->add(*h);
+  }
+  for (std::size_t i = 0; i < in.by_request.size() && i < request_names.size(); ++i) {
+    run.request(request_names[i]).counters = in.by_request[i];
+  }
+  return run;
 }
 
 bool RunResults::unreachable() const {

@@ -7,9 +7,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/error.h"
 #include "hdr/histogram.h"
 #include "results/counters.h"
 #include "results/interval_stats.h"
+#include "results/model.h"
 #include "results/slo.h"
 
 namespace openloop::results {
@@ -77,7 +79,7 @@ struct GeneratorStats {
 
 /// What the run was (plan summary used by the verdict and the reports; the full plan is in `plan`).
 struct RunInfo {
-  std::string model = "open";  ///< "open" or "closed"
+  Model model = Model::open;
   std::string arrival;         ///< "constant" / "poisson" (open only)
   double offered_rps = 0;      ///< mean offered rate over the measured period (open); 0 for closed
   double duration_s = 0;       ///< measured period as planned
@@ -158,6 +160,11 @@ struct RunResults {
   /// nothing was measured; exit 4 for every command).
   bool unreachable() const;
 };
+
+/// One interval as a run of its own, for adding intervals up with RunResults::add: its counters (measured), flows,
+/// the per-request counters, and its histograms decoded (an empty text is an empty histogram). Errors (usage) name
+/// the interval's start and the histogram that does not decode.
+Result<RunResults> interval_as_run(const IntervalResult& in, const std::vector<std::string>& request_names);
 
 /// One scenario's results and where its measured period began, relative to the common start of all scenarios.
 struct ScenarioResults {

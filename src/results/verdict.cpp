@@ -16,7 +16,7 @@ double lateness_bound_ms(const RunResults& r, const VerdictBounds& b) {
 Verdict judge(const RunResults& r, const VerdictBounds& b) {
   Verdict v;
   const auto& c = r.totals;
-  const bool open = r.info.model == "open" || r.info.model == "sessions";
+  const bool open = r.info.model == Model::open || r.info.model == Model::sessions;
   if (open && c.intended > 0) {
     const double intended = static_cast<double>(c.intended);
     const double dropped = static_cast<double>(c.dropped) / intended;
@@ -43,7 +43,7 @@ Verdict judge(const RunResults& r, const VerdictBounds& b) {
     }
   }
   const auto& f = r.flows;
-  if (r.info.model == "sessions" && f.sessions_intended > 0) {
+  if (r.info.model == Model::sessions && f.sessions_intended > 0) {
     const double dropped = static_cast<double>(f.sessions_dropped) / static_cast<double>(f.sessions_intended);
     if (dropped > b.max_dropped_fraction) {
       v.reasons.push_back(

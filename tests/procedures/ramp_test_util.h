@@ -49,7 +49,7 @@ inline results::IntervalResult interval(const IntervalSpec& s) {
 /// A run of these intervals (open model, timeout 1 s).
 inline results::RunResults run_of(const std::vector<IntervalSpec>& specs) {
   results::RunResults r;
-  r.info.model = "open";
+  r.info.model = results::Model::open;
   r.info.timeout_s = 1;
   for (const auto& s : specs) {
     r.intervals.push_back(interval(s));

@@ -206,7 +206,7 @@ TEST(Html, HlogInputSaysCountsAreAbsentAndDrawsTwoCharts) {
 // schedule (VALID), the target did not keep up.
 results::RunResults overloaded() {
   results::RunResults r;
-  r.info.model = "open";
+  r.info.model = results::Model::open;
   r.info.arrival = "constant";
   r.info.offered_rps = 1500;
   r.measured_s = 3;
@@ -272,7 +272,7 @@ TEST(Html, TheTargetsOutcomeAndTheDefaultSloAreInTheVerdictBanner) {
 // of service time (17 µs vs 10 µs), a difference the generator's own send lateness explains.
 results::RunResults co_run(std::int64_t tail_response_ns, std::int64_t tail_service_ns) {
   results::RunResults r;
-  r.info.model = "open";
+  r.info.model = results::Model::open;
   r.measured_s = 10;
   r.totals.intended = 10'000;
   r.response_time.record(17'000, 9'800);
@@ -294,7 +294,7 @@ TEST(Html, CoordinatedOmissionGapAtTheTailPercentiles) {
   EXPECT_NEAR(gap["ratio"].get<double>(), 250, 1);
   EXPECT_DOUBLE_EQ(gap["own_lateness_ms"].get<double>(), 1.0);
   auto closed = co_run(500'000'000, 2'000'000);
-  closed.info.model = "closed";
+  closed.info.model = results::Model::closed;
   EXPECT_TRUE(co_gap(closed).is_null());
 }
 

@@ -45,7 +45,7 @@ inline results::RunResults make_run(const std::vector<std::vector<std::int64_t>>
     agg.add(0, batch);
   }
   results::RunResults r = agg.finish(static_cast<double>(samples.size()));
-  r.info.model = "open";
+  r.info.model = results::Model::open;
   r.info.arrival = "constant";
   r.info.target = target;
   r.info.offered_rps = 100;
@@ -112,7 +112,7 @@ inline results::RunResults make_breakdown_run(const std::vector<std::vector<std:
   results::RunResults r = agg.finish(static_cast<double>(samples.size()));
   nlohmann::json requests = nlohmann::json::array();
   for (const auto& name : names) requests.push_back({{"name", name}, {"method", "GET"}, {"weight", 1}});
-  r.info.model = model;
+  r.info.model = *results::parse_model(model);
   r.info.arrival = "constant";
   r.info.target = "http://127.0.0.1:8080";
   r.info.offered_rps = 10;

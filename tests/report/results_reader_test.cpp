@@ -104,7 +104,7 @@ TEST(ResultsReader, RoundTripsBreakdownsSessionsAndScenarios) {
   const ScenarioResults& shoppers = read->scenarios[1];
   EXPECT_EQ(shoppers.name, "shoppers");
   EXPECT_DOUBLE_EQ(shoppers.offset_s, 1.0);
-  EXPECT_EQ(shoppers.results.info.model, "sessions");
+  EXPECT_EQ(shoppers.results.info.model, results::Model::sessions);
   EXPECT_EQ(shoppers.results.flows.sessions_intended, 3U);
   EXPECT_EQ(shoppers.results.session_time, run.scenarios[1].results.session_time);
   EXPECT_EQ(shoppers.results.intervals[1].session_time.count, 2);
@@ -182,6 +182,19 @@ TEST(ResultsReader, NumberBeyondADoubleIsAUsageErrorNotACrash) {
   text.replace(at, 6, "1e400");  // a whole results file with one number too large for a double
   EXPECT_THAT(error_of(text),
               HasSubstr("r.json: not a valid results file (corrupted JSON): number overflow"));
+}
+
+TEST(ResultsReader, ModelIsOneOfTheKnownWords) {
+  nlohmann::json j = to_json(sample_run());
+  j["model"] = "closed";
+  auto closed = results::parse_results(j.dump(), "r.json");
+  ASSERT_TRUE(closed) << closed.error().message;
+  EXPECT_EQ(closed->info.model, results::Model::closed);
+  EXPECT_EQ(to_json(*closed)["model"], "closed");  // written back as the same word
+  j["model"] = "semi-open";
+  EXPECT_THAT(error_of(j.dump()),
+              HasSubstr("/model: \"semi-open\" is not a model (expected open, closed, pacing, sessions, mixed or "
+                        "unknown)"));
 }
 
 TEST(ResultsReader, CorruptedHistogramNamesItsJsonPath) {

@@ -11,7 +11,7 @@ namespace {
 RunResults scenario(const char* model, std::size_t intervals, std::uint64_t per_interval,
                     std::int64_t latency_ns) {
   RunResults r;
-  r.info.model = model;
+  r.info.model = *parse_model(model);
   r.measured_s = static_cast<double>(intervals);
   for (std::size_t i = 0; i < intervals; ++i) {
     IntervalResult ir;
@@ -32,7 +32,7 @@ TEST(CombineScenarios, AlignsIntervalsByOffsetAndAddsCountsExactly) {
   std::vector<ScenarioResults> parts{{"a", 0.0, scenario("open", 4, 10, 1'000'000)},
                                      {"b", 2.0, scenario("closed", 3, 5, 3'000'000)}};
   RunResults all = combine_scenarios(parts);
-  EXPECT_EQ(all.info.model, "mixed");
+  EXPECT_EQ(all.info.model, Model::mixed);
   ASSERT_EQ(all.intervals.size(), 5u);  // a covers 0..3, b covers 2..4
   EXPECT_EQ(all.intervals[0].counters.intended, 10u);
   EXPECT_EQ(all.intervals[2].counters.intended, 15u);

@@ -7,7 +7,7 @@ using namespace openloop::results;
 namespace {
 RunResults open_run(std::uint64_t intended, std::uint64_t sent, std::uint64_t dropped) {
   RunResults r;
-  r.info.model = "open";
+  r.info.model = Model::open;
   r.measured_s = 10;
   r.totals.intended = intended;
   r.totals.sent = sent;
@@ -65,7 +65,7 @@ TEST(Verdict, SpinningThroughShortWaitsIsNotSaturation) {
 TEST(Verdict, ClosedRunsAreNotJudgedOnSchedule) {
   auto r = open_run(1000, 900, 0);
   r.totals.unfinished = 100;  // the counts still balance
-  r.info.model = "closed";
+  r.info.model = Model::closed;
   EXPECT_TRUE(judge(r).valid);
 }
 
@@ -130,7 +130,7 @@ TEST(Verdict, AnyGeneratorErrorInvalidatesTheRunAndIsNamed) {
 
 TEST(Verdict, GeneratorErrorsInvalidateClosedRunsToo) {
   auto r = open_run(1000, 990, 0);
-  r.info.model = "closed";
+  r.info.model = Model::closed;
   r.totals.error(ErrorKind::generator) = 10;
   EXPECT_FALSE(judge(r).valid);
 }
