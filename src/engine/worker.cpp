@@ -52,7 +52,7 @@ Worker::Worker(const RunPlan& plan, unsigned index, SSL_CTX* tls, const std::ato
       m_start(start + plan.start_offset),
       m_measure_start(start + plan.start_offset + plan.warmup),
       m_end(start + plan.start_offset + plan.warmup + plan.duration),
-      m_schedule(plan.profile, plan.arrival, plan.seed, index, plan.threads),
+      m_schedule(plan.profile, plan.arrival, plan.seed, plan.shard, index, plan.threads),
       m_recorder(plan.interval, plan.requests.size()),
       m_rng(plan.workload ? workload::scenario_rng(plan.workload->scenarios[plan.scenario_index],
                                                    plan.scenario_index, plan.worker_base + index)
@@ -100,14 +100,14 @@ Result<void> Worker::init(Nanos measured_spin_below) {
   std::uint64_t slots = 0;
   switch (m_plan.model) {
     case Model::open:
-      slots = m_plan.max_connections;
+      slots = m_plan.max_connections_part();
       break;
     case Model::closed:
     case Model::pacing:
-      slots = m_plan.users;
+      slots = m_plan.users_part();
       break;
     case Model::sessions:
-      slots = m_plan.max_sessions;
+      slots = m_plan.max_sessions_part();
       break;
   }
   slots = share(slots, m_plan.threads, m_index);
@@ -125,7 +125,7 @@ Result<void> Worker::init(Nanos measured_spin_below) {
     for (std::uint64_t i = slots; i > 0; --i) m_free_users.push_back(static_cast<std::uint32_t>(i - 1));
   }
   if (m_plan.on_saturation == OnSaturation::queue && m_plan.model == Model::open) {
-    const double per_worker = m_plan.profile.max_rate() / m_plan.threads;
+    const double per_worker = m_plan.profile.max_rate() * m_plan.shard.share() / m_plan.threads;
     const double room = std::ceil(per_worker * to_seconds(m_plan.timeout) * 1.2) + 64;
     m_queue.resize(static_cast<std::size_t>(std::min(room, 4.0e6)));
   }
@@ -191,7 +191,7 @@ void Worker::run() {
 void Worker::prewarm() {
   // Open a few connections before the first arrival, enough for about half a millisecond of this worker's
   // peak rate, so the first requests do not all pay for a connect. They are counted with the warm-up.
-  const double rate = m_plan.profile.max_rate() *
+  const double rate = m_plan.profile.max_rate() * m_plan.shard.share() *
                       static_cast<double>(std::max<std::size_t>(1, m_plan.steps.size())) / m_plan.threads;
   const auto wanted = std::min<std::size_t>(m_closed.size(), static_cast<std::size_t>(rate * 0.0005) + 2);
   for (std::size_t i = 0; i < wanted; ++i) {
