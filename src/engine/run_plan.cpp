@@ -55,6 +55,9 @@ nlohmann::json RunPlan::describe() const {
   if (model == Model::open || model == Model::sessions) {
     j["arrival"] = arrival == workload::ArrivalKind::constant ? "constant" : "poisson";
     j["seed"] = seed;
+    // How threads (and shards) split a Poisson schedule decides its points, so the plan says it.
+    if (arrival == workload::ArrivalKind::poisson)
+      j["poisson_split"] = std::string(workload::to_string(shard.poisson_split));
     j["stages"] = stages;
     // A constant rate (--rate R) says so, so readers need not infer it from a one-stage list.
     const auto& st = profile.stages();

@@ -38,6 +38,40 @@ for i in 1 2; do
 done
 pass "three weighted shards ran exactly their parts and recorded the whole plan"
 
+# A scenario file: a Poisson scenario (striped: the shards' arrivals are exactly the unsharded run's) beside a
+# closed one (3 users split 2 + 1), unsharded and as 2 shards.
+cat >"$E2E_TMP/plan.yaml" <<YAML
+target: $LAB_URL/
+requests:
+  get: {path: /}
+scenarios:
+  public: {model: open, arrival: poisson, seed: 7, rate: 150/s, duration: 2s, request: get}
+  batch: {model: closed, vus: 3, think: 100ms, duration: 2s, request: get}
+YAML
+sum=0
+for s in none 0/2 1/2; do
+  r=$E2E_TMP/plan-${s//\//-}.json
+  code=0
+  if [[ $s == none ]]; then
+    "$OPENLOOP" run "$E2E_TMP/plan.yaml" --threads 2 -q --json "$r" --no-html >/dev/null || code=$?
+  else
+    "$OPENLOOP" run "$E2E_TMP/plan.yaml" --threads 2 -q --shard "$s" --json "$r" --no-html >/dev/null || code=$?
+  fi
+  accept_invalid_only_for "$code" "$r" 'send lateness'
+  public=$(jq '.scenarios[] | select(.name == "public") | .summary.counts.intended' "$r")
+  if [[ $s == none ]]; then
+    whole=$public
+    [[ $(jq -c '.scenarios[] | select(.name == "public") | .plan.shard' "$r") == null ]] || fail "unsharded run has plan.shard"
+  else
+    sum=$((sum + public))
+    assert_cmp "$(jq '.scenarios[] | select(.name == "batch") | .plan.users' "$r")" == 3 "shard $s records the whole plan's users"
+    assert_cmp "$(jq '.scenarios[] | select(.name == "batch") | .plan.shard.count' "$r")" == 2 "shard $s: plan.shard"
+  fi
+done
+assert_cmp "$whole" ">" 200 "the Poisson scenario sent about 300"
+assert_cmp "$sum" == "$whole" "the shards' Poisson arrivals add up to the unsharded run's exactly"
+pass "a scenario file's Poisson scenario splits exactly across 2 shards"
+
 expect_usage "0 to 2" "$LAB_URL/" --rate 10/s --duration 1s --shard 3/3
 expect_usage "--shard-weights" "$LAB_URL/" --rate 10/s --duration 1s --shard 1/2 --shard-weights 1
 expect_usage "--shard-weights" "$LAB_URL/" --rate 10/s --duration 1s --shard-weights 1,1
