@@ -21,9 +21,10 @@ Result<std::vector<std::uint64_t>> parse_weights(const std::string& text) {
     std::uint64_t w = 0;
     const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), w);
     if (item.empty() || ec != std::errc() || end != item.data() + item.size() || w == 0)
-      return usage_error(fmt::format("--shard-weights: \"{}\" in \"{}\" is not a positive integer; give one "
-                                     "per shard, comma-separated, e.g. 2,1,1",
-                                     item, text));
+      return usage_error(
+          fmt::format("--shard-weights: \"{}\" in \"{}\" is not a positive integer; give one "
+                      "per shard, comma-separated, e.g. 2,1,1",
+                      item, text));
     out.push_back(w);
     start = comma + 1;
   }
@@ -33,11 +34,12 @@ Result<std::vector<std::uint64_t>> parse_weights(const std::string& text) {
 }  // namespace
 
 void add_shard_options(CLI::App& sub, RunOptions& o) {
-  sub.add_option("--shard", o.shard,
-                 "Run shard I of N (0-based, e.g. 1/4) of the plan: every N-th arrival (or this shard's share "
-                 "of users). Also read from OPENLOOP_SHARD, JOB_COMPLETION_INDEX + OPENLOOP_SHARD_COUNT, "
-                 "SLURM_PROCID/SLURM_NTASKS, OMPI_COMM_WORLD_RANK/SIZE, PMI_RANK/PMI_SIZE; see "
-                 "docs/distributed.md")
+  sub.add_option(
+         "--shard", o.shard,
+         "Run shard I of N (0-based, e.g. 1/4) of the plan: every N-th arrival (or this shard's share "
+         "of users). Also read from OPENLOOP_SHARD, JOB_COMPLETION_INDEX + OPENLOOP_SHARD_COUNT, "
+         "SLURM_PROCID/SLURM_NTASKS, OMPI_COMM_WORLD_RANK/SIZE, PMI_RANK/PMI_SIZE; see "
+         "docs/distributed.md")
       ->type_name("I/N")
       ->group(k_sharding);
   sub.add_option("--shard-weights", o.shard_weights,
@@ -72,10 +74,10 @@ Result<workload::ShardSpec> shard_spec(const RunOptions& o, const workload::Envi
 Result<void> check_shard_part(const engine::RunPlan& plan) {
   if (!plan.shard.sharded() || !plan.user_driven() || plan.users_part() > 0) return {};
   const std::string name = plan.scenario.empty() ? std::string("--vus") : "scenario '" + plan.scenario + "'";
-  return usage_error(fmt::format("{}: {} user(s) split {} ways leave shard {}/{} none; give at least {} users "
-                                 "or run fewer shards",
-                                 name, plan.users, plan.shard.count, plan.shard.index, plan.shard.count,
-                                 plan.shard.count));
+  return usage_error(
+      fmt::format("{}: {} user(s) split {} ways leave shard {}/{} none; give at least {} users "
+                  "or run fewer shards",
+                  name, plan.users, plan.shard.count, plan.shard.index, plan.shard.count, plan.shard.count));
 }
 
 }  // namespace openloop::cli

@@ -14,7 +14,9 @@ Result<PoissonSplit> parse_poisson_split(std::string_view text, std::string_view
   return usage_error(fmt::format("{}: \"{}\" is not a Poisson split; use stripe or thin", what, text));
 }
 
-std::string_view to_string(PoissonSplit split) { return split == PoissonSplit::thin ? "thin" : "stripe"; }
+std::string_view to_string(PoissonSplit split) {
+  return split == PoissonSplit::thin ? "thin" : "stripe";
+}
 
 Result<ShardSpec> ShardSpec::make(unsigned index, unsigned count, std::vector<std::uint64_t> weights,
                                   PoissonSplit split) {
@@ -24,9 +26,10 @@ Result<ShardSpec> ShardSpec::make(unsigned index, unsigned count, std::vector<st
                                    std::max(1U, count)));
   if (weights.empty()) weights.assign(count, 1);
   if (weights.size() != count)
-    return usage_error(fmt::format("--shard-weights: {} weight(s) for {} shards; give one positive integer "
-                                   "per shard, comma-separated (e.g. 2,1 for two shards)",
-                                   weights.size(), count));
+    return usage_error(
+        fmt::format("--shard-weights: {} weight(s) for {} shards; give one positive integer "
+                    "per shard, comma-separated (e.g. 2,1 for two shards)",
+                    weights.size(), count));
   std::uint64_t g = 0;
   for (const auto w : weights) {
     if (w == 0) return usage_error("--shard-weights: a weight of 0; every weight must be a positive integer");
@@ -37,9 +40,10 @@ Result<ShardSpec> ShardSpec::make(unsigned index, unsigned count, std::vector<st
     w /= g;
     sum += w;
     if (sum > k_max_weight_sum)
-      return usage_error(fmt::format("--shard-weights: the weights add up to more than {} (after dividing "
-                                     "by their common factor); use smaller weights",
-                                     k_max_weight_sum));
+      return usage_error(
+          fmt::format("--shard-weights: the weights add up to more than {} (after dividing "
+                      "by their common factor); use smaller weights",
+                      k_max_weight_sum));
   }
   ShardSpec s;
   s.index = index;
@@ -57,7 +61,9 @@ double ShardSpec::share() const {
   return static_cast<double>(weights[index]) / static_cast<double>(weight_sum());
 }
 
-std::uint64_t ShardSpec::part_of(std::uint64_t total) const { return split_by_weight(total, weights)[index]; }
+std::uint64_t ShardSpec::part_of(std::uint64_t total) const {
+  return split_by_weight(total, weights)[index];
+}
 
 std::vector<std::uint64_t> split_by_weight(std::uint64_t total, const std::vector<std::uint64_t>& weights) {
   __extension__ using U128 = unsigned __int128;
@@ -123,8 +129,8 @@ ShardStripe::ShardStripe(const ShardSpec& spec) {
 std::uint64_t ShardStripe::count_below(std::uint64_t total) const {
   const std::uint64_t full = total / m_cycle;
   const std::uint64_t rest = total % m_cycle;
-  const auto partial = static_cast<std::uint64_t>(
-      std::lower_bound(m_offsets.begin(), m_offsets.end(), rest) - m_offsets.begin());
+  const auto partial = static_cast<std::uint64_t>(std::lower_bound(m_offsets.begin(), m_offsets.end(), rest) -
+                                                  m_offsets.begin());
   return full * m_offsets.size() + partial;
 }
 

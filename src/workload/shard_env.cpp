@@ -24,8 +24,9 @@ Result<ShardAssignment> make(std::uint64_t index, std::uint64_t count, std::stri
   if (count < 1 || count > k_max_shards)
     return usage_error(fmt::format("{}: a shard count of {}; use 1 to {}", what, count, k_max_shards));
   if (index >= count)
-    return usage_error(fmt::format("{}: shard index {} is not below the count {} (indices are 0-based: 0 to {})",
-                                   what, index, count, count - 1));
+    return usage_error(
+        fmt::format("{}: shard index {} is not below the count {} (indices are 0-based: 0 to {})", what,
+                    index, count, count - 1));
   return ShardAssignment{static_cast<unsigned>(index), static_cast<unsigned>(count), std::move(source)};
 }
 
@@ -42,8 +43,8 @@ Result<std::optional<ShardAssignment>> from_pair(const Environment& env, std::st
   if (rank == nullptr || size == nullptr) return std::nullopt;
   const auto r = parse_uint(*rank);
   if (!r)
-    return usage_error(fmt::format("{}=\"{}\": not a shard index; a non-negative integer is accepted",
-                                   rank_name, *rank));
+    return usage_error(
+        fmt::format("{}=\"{}\": not a shard index; a non-negative integer is accepted", rank_name, *rank));
   const auto n = parse_uint(*size);
   if (!n || *n < 1)
     return usage_error(
@@ -82,7 +83,8 @@ Result<std::optional<ShardAssignment>> detect_shard(std::string_view flag, const
   }
   if (lookup(env, "OPENLOOP_SHARD_COUNT") != nullptr && lookup(env, "JOB_COMPLETION_INDEX") == nullptr)
     return usage_error(
-        "OPENLOOP_SHARD_COUNT is set but JOB_COMPLETION_INDEX is not: OPENLOOP_SHARD_COUNT gives the count of "
+        "OPENLOOP_SHARD_COUNT is set but JOB_COMPLETION_INDEX is not: OPENLOOP_SHARD_COUNT gives the count "
+        "of "
         "a Kubernetes Indexed Job's shards; elsewhere use --shard I/N or OPENLOOP_SHARD=I/N");
   const std::pair<std::string_view, std::string_view> pairs[] = {
       {"JOB_COMPLETION_INDEX", "OPENLOOP_SHARD_COUNT"},
@@ -104,9 +106,9 @@ Result<std::optional<ShardAssignment>> detect_shard(std::string_view flag, const
 
 Environment shard_environment() {
   Environment env;
-  for (const char* name : {"OPENLOOP_SHARD", "JOB_COMPLETION_INDEX", "OPENLOOP_SHARD_COUNT", "SLURM_PROCID",
-                           "SLURM_NTASKS", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "PMI_RANK",
-                           "PMI_SIZE"}) {
+  for (const char* name :
+       {"OPENLOOP_SHARD", "JOB_COMPLETION_INDEX", "OPENLOOP_SHARD_COUNT", "SLURM_PROCID", "SLURM_NTASKS",
+        "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "PMI_RANK", "PMI_SIZE"}) {
     if (const char* v = std::getenv(name)) env.emplace(name, v);
   }
   return env;

@@ -40,7 +40,8 @@ TEST(ShardParts, UsersSessionsAndRatesAddUpOverTheShards) {
         const RunPlan part = sharded(plan, i, weights);
         u += part.users_part();
         // Caps are the largest-remainder part, raised to 1 where that part is 0.
-        EXPECT_EQ(part.max_sessions_part(), std::max<std::uint64_t>(1, part.shard.part_of(plan.max_sessions)));
+        EXPECT_EQ(part.max_sessions_part(),
+                  std::max<std::uint64_t>(1, part.shard.part_of(plan.max_sessions)));
         EXPECT_EQ(part.max_connections_part(),
                   std::max<std::uint64_t>(1, part.shard.part_of(plan.max_connections)));
         s += part.shard.part_of(plan.max_sessions);

@@ -26,7 +26,9 @@ void expect_shard(std::string_view flag, const Environment& env, unsigned index,
   EXPECT_EQ((*r)->source, source);
 }
 
-bool contains(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, std::string_view part) {
+  return text.find(part) != std::string::npos;
+}
 
 }  // namespace
 
@@ -85,8 +87,9 @@ TEST(ShardDetection, MalformedValuesNameTheVariableAndWhatIsAccepted) {
 
 TEST(ShardDetection, HalfAPairOrASingleTaskIsNotSharding) {
   // A Kubernetes Indexed Job without OPENLOOP_SHARD_COUNT, a lone SLURM_PROCID, a one-task MPI run.
-  for (const Environment& env : {Environment{{"JOB_COMPLETION_INDEX", "2"}}, Environment{{"SLURM_PROCID", "0"}},
-                                 Environment{{"PMI_RANK", "0"}, {"PMI_SIZE", "1"}}}) {
+  for (const Environment& env :
+       {Environment{{"JOB_COMPLETION_INDEX", "2"}}, Environment{{"SLURM_PROCID", "0"}},
+        Environment{{"PMI_RANK", "0"}, {"PMI_SIZE", "1"}}}) {
     const auto r = detect_shard("", env);
     ASSERT_TRUE(r.has_value()) << r.error().message;
     EXPECT_FALSE(r->has_value());

@@ -220,8 +220,10 @@ TEST(ShardedSchedules, ThinnedPoissonShardsCarryTheirShareWithinStatisticalBound
 
 TEST(ShardedSchedules, ThinnedLanesOfDifferentShardsDrawDifferentStreams) {
   const RateProfile profile = RateProfile::constant(500.0, 1s);
-  const auto a = drain(ArrivalSchedule(profile, ArrivalKind::poisson, 9, spec(0, {1, 1}, PoissonSplit::thin), 0, 1));
-  const auto b = drain(ArrivalSchedule(profile, ArrivalKind::poisson, 9, spec(1, {1, 1}, PoissonSplit::thin), 0, 1));
+  const auto a =
+      drain(ArrivalSchedule(profile, ArrivalKind::poisson, 9, spec(0, {1, 1}, PoissonSplit::thin), 0, 1));
+  const auto b =
+      drain(ArrivalSchedule(profile, ArrivalKind::poisson, 9, spec(1, {1, 1}, PoissonSplit::thin), 0, 1));
   EXPECT_NE(a, b);
 }
 
