@@ -128,6 +128,9 @@ Result<void> Worker::init(Nanos measured_spin_below) {
       break;
   }
   slots = share(slots, m_plan.threads, m_index);
+  // A shard's part of a small cap can be below its thread count (the whole plan's threads, the same in every
+  // shard): a worker with an arrival schedule still gets one connection, or it would drop every arrival.
+  if (m_plan.model == Model::open || m_plan.model == Model::sessions) slots = std::max<std::uint64_t>(slots, 1);
   m_connections.reserve(slots);
   m_closed.reserve(slots);
   m_idle.reserve(slots);

@@ -72,6 +72,20 @@ assert_cmp "$whole" ">" 200 "the Poisson scenario sent about 300"
 assert_cmp "$sum" == "$whole" "the shards' Poisson arrivals add up to the unsharded run's exactly"
 pass "a scenario file's Poisson scenario splits exactly across 2 shards"
 
+# A sessions cap of 2 split over 2 shards leaves each 1 for its 2 threads: each worker still gets a slot, so
+# sessions 400 ms apart per worker (1 ms each) are never dropped.
+for i in 0 1; do
+  r=$E2E_TMP/sessions-$i.json
+  code=0
+  "$OPENLOOP" run "$LAB_URL/" --session-rate 10/s --max-sessions 2 --duration 2s --threads 2 --shard "$i/2" -q \
+    --json "$r" --no-html >/dev/null || code=$?
+  accept_invalid_only_for "$code" "$r" '^send lateness'
+  assert_cmp "$(json "$r" .summary.flows.sessions_intended)" == 10 "sessions shard $i: half of 20 arrivals"
+  assert_cmp "$(json "$r" .summary.flows.sessions_dropped)" == 0 "sessions shard $i: nothing dropped"
+  assert_cmp "$(json "$r" .plan.max_sessions)" == 2 "sessions shard $i: the whole plan's cap recorded"
+done
+pass "a small sessions cap split between shards still serves every worker"
+
 expect_usage "0 to 2" "$LAB_URL/" --rate 10/s --duration 1s --shard 3/3
 expect_usage "--shard-weights" "$LAB_URL/" --rate 10/s --duration 1s --shard 1/2 --shard-weights 1
 expect_usage "--shard-weights" "$LAB_URL/" --rate 10/s --duration 1s --shard-weights 1,1
