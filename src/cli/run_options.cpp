@@ -286,7 +286,8 @@ void add_judging_options(CLI::App& sub, RunOptions& o) {
 
 Result<void> resolve_output_paths(RunOptions& o) {
   if (!o.report_dir.empty()) {
-    const std::filesystem::path dir(o.report_dir);
+    std::filesystem::path dir(o.report_dir);
+    if (!dir.has_filename() && dir.has_relative_path()) dir = dir.parent_path();  // "results/" is "results"
     const std::pair<std::string*, const char*> files[] = {
         {&o.json, "results.json"}, {&o.hlog, "results.hlog"}, {&o.html, "report.html"}};
     for (const auto& [path, name] : files) {

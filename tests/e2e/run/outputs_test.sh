@@ -20,6 +20,8 @@ pass "--json implies --html beside it; --no-html and --html override"
 run --report-dir rep
 for f in results.json results.hlog report.html; do [[ -s rep/$f ]] || fail "--report-dir: rep/$f missing: $(ls rep)"; done
 [[ $(json rep/results.json .schema) == openloop.results/1 ]] || fail "rep/results.json schema"
+run --report-dir rep3/  # a trailing slash names the same directory
+for f in results.json results.hlog report.html; do [[ -s rep3/$f ]] || fail "--report-dir rep3/: rep3/$f missing"; done
 run --report-dir rep2 --no-html
 [[ -s rep2/results.json && ! -e rep2/report.html ]] || fail "--report-dir with --no-html: $(ls rep2)"
 pass "--report-dir writes json, hlog and html together"
