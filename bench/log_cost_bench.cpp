@@ -1,6 +1,6 @@
 // Microbenchmarks of what per-phase timings and the per-request log add per request: recording one attempt's
-// phases (worker thread), handing a record to the worker's ring (worker thread) and formatting its line (the log's
-// writer thread). bench/log_cost.sh puts them beside the CPU per request of whole runs.
+// phases (worker thread), handing a record to the worker's ring (worker thread) and formatting its line (the
+// log's writer thread). bench/log_cost.sh puts them beside the CPU per request of whole runs.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>

@@ -115,8 +115,8 @@ struct Setup {
 Result<Setup> prepare(RunOptions o, const ProbeFlags& f) {
   if (is_plan_file(o.url)) {
     return usage_error(
-        "probe: give a URL or --targets FILE; scenario files are not supported by the probe yet (the probe sets "
-        "the rate: a targets file gives the request mix)");
+        "probe: give a URL or --targets FILE; scenario files are not supported by the probe yet (the probe "
+        "sets the rate: a targets file gives the request mix)");
   }
   Setup s;
   ProbeSettings settings = OPENLOOP_TRY(settings_from(f));
@@ -174,8 +174,9 @@ void announce(const Setup& setup) {
   fmt::print(stderr,
              "openloop probe metastable: {} at {}, trigger {}; {} warm-up, then {} measured per run on {} "
              "thread(s)\n",
-             redact_url(setup.run_plan.url_text), format_rate(s.base_rate), procedures::describe(s.trigger, s.trigger_for),
-             format_duration(s.warmup), format_duration(setup.plan.measured), setup.run_plan.threads);
+             redact_url(setup.run_plan.url_text), format_rate(s.base_rate),
+             procedures::describe(s.trigger, s.trigger_for), format_duration(s.warmup),
+             format_duration(setup.plan.measured), setup.run_plan.threads);
 }
 
 int probe_metastable(const RunOptions& o, const ProbeFlags& f) {
@@ -186,8 +187,11 @@ int probe_metastable(const RunOptions& o, const ProbeFlags& f) {
   p.command = command;
   p.outputs = probe_outputs(o);
   p.run = [&](std::atomic<int>& stop) -> Result<procedures::ProbeReport> {
-    procedures::ProbeReport report{
-        setup->plan, redact_url(setup->run_plan.url_text), setup->ctx.lab ? setup->ctx.lab->config_url() : "", {}, false};
+    procedures::ProbeReport report{setup->plan,
+                                   redact_url(setup->run_plan.url_text),
+                                   setup->ctx.lab ? setup->ctx.lab->config_url() : "",
+                                   {},
+                                   false};
     const auto& s = setup->plan.settings;
     if (setup->ctx.log != nullptr) announce(*setup);
     for (unsigned i = 0; i < s.repeats && stop.load() == 0; ++i) {

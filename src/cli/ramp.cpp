@@ -35,11 +35,15 @@ struct RampFlags {
 // The steps: their rates, lengths and arrival process (help group "Load model", as run's).
 void add_step_options(CLI::App& sub, RampFlags& f) {
   const char* g = help_group::load;
-  sub.add_option("--from", f.from, "Rate of the first step, e.g. 100/s")->required()->type_name("RATE")->group(g);
+  sub.add_option("--from", f.from, "Rate of the first step, e.g. 100/s")
+      ->required()
+      ->type_name("RATE")
+      ->group(g);
   sub.add_option("--to", f.to, "No step above this rate (default: until --stop-at fires or --max-steps)")
       ->type_name("RATE")
       ->group(g);
-  sub.add_option("--step-mult", f.step_mult, "Each step's rate is the previous one's × this (> 1; default 1.25)")
+  sub.add_option("--step-mult", f.step_mult,
+                 "Each step's rate is the previous one's × this (> 1; default 1.25)")
       ->type_name("FACTOR")
       ->group(g);
   sub.add_option("--step-add", f.step_add, "Each step's rate is the previous one's + this rate, e.g. 100/s")
@@ -61,8 +65,12 @@ void add_step_options(CLI::App& sub, RampFlags& f) {
       ->capture_default_str()
       ->type_name("KIND")
       ->group(g);
-  sub.add_option("--seed", f.run.seed, "Seed for Poisson arrivals")->capture_default_str()->type_name("N")->group(g);
-  sub.add_flag("--fresh", f.fresh, "One run per step with new connections (default: one run, connections carry over)")
+  sub.add_option("--seed", f.run.seed, "Seed for Poisson arrivals")
+      ->capture_default_str()
+      ->type_name("N")
+      ->group(g);
+  sub.add_flag("--fresh", f.fresh,
+               "One run per step with new connections (default: one run, connections carry over)")
       ->group(g);
   sub.add_option("--cooldown", f.cooldown, "Silence before each separate run (--fresh steps, --refine steps)")
       ->capture_default_str()
@@ -73,8 +81,9 @@ void add_step_options(CLI::App& sub, RampFlags& f) {
 // How steps are judged, what the ramp concludes from them, and when it stops (help group "Judging").
 void add_judging_options(CLI::App& sub, RampFlags& f) {
   const char* g = help_group::judging;
-  sub.add_option("--deadline", f.deadline,
-                 "Goodput counts successes within this deadline (default: --timeout; --timeout defaults to it)")
+  sub.add_option(
+         "--deadline", f.deadline,
+         "Goodput counts successes within this deadline (default: --timeout; --timeout defaults to it)")
       ->type_name("DURATION")
       ->group(g);
   sub.add_option("--slo", f.run.slos,
@@ -88,7 +97,8 @@ void add_judging_options(CLI::App& sub, RampFlags& f) {
       ->capture_default_str()
       ->type_name("SHARE")
       ->group(g);
-  sub.add_option("--stop-at", f.stop_at, "End the ramp at: collapse (confirmed) | slo (first failing step) | never")
+  sub.add_option("--stop-at", f.stop_at,
+                 "End the ramp at: collapse (confirmed) | slo (first failing step) | never")
       ->capture_default_str()
       ->type_name("WHEN")
       ->group(g);
@@ -102,7 +112,8 @@ void add_judging_options(CLI::App& sub, RampFlags& f) {
 
 void add_ramp_output_options(CLI::App& sub, RampFlags& f) {
   const char* g = help_group::outputs;
-  sub.add_option("--json", f.run.json, "Write every step's results and the runs' results (openloop.ramp/1) to FILE")
+  sub.add_option("--json", f.run.json,
+                 "Write every step's results and the runs' results (openloop.ramp/1) to FILE")
       ->type_name("FILE")
       ->group(g);
   sub.add_option("--html", f.run.html, "Write a self-contained HTML report with the knee chart to FILE")
@@ -111,8 +122,8 @@ void add_ramp_output_options(CLI::App& sub, RampFlags& f) {
   sub.add_flag("-q,--quiet", f.run.quiet, "Print only the table and findings: no line per step")->group(g);
 }
 
-// The groups in run's order (CLI11 lists them by first use): target (with -e, --target, --targets), load model
-// (the steps), client and advanced, retries, outputs, judging.
+// The groups in run's order (CLI11 lists them by first use): target (with -e, --target, --targets), load
+// model (the steps), client and advanced, retries, outputs, judging.
 void add_ramp_options(CLI::App& sub, RampFlags& f) {
   f.app = &sub;
   add_target_options(sub, f.run);

@@ -149,9 +149,10 @@ int report_command(const ReportOptions& o) {
 
 Action setup_report(CLI::App& sub) {
   auto o = std::make_shared<ReportOptions>();
-  sub.add_option("FILE", o->file,
-                 "A results file (run --json), an HdrHistogram interval log (.hlog), or a ramp's or a probe's "
-                 "file (ramp --json, probe metastable --json: text, html, json)")
+  sub.add_option(
+         "FILE", o->file,
+         "A results file (run --json), an HdrHistogram interval log (.hlog), or a ramp's or a probe's "
+         "file (ramp --json, probe metastable --json: text, html, json)")
       ->required()
       ->type_name("");
   sub.add_option(

@@ -104,8 +104,8 @@ class Connection final : public net::IoHandler {
   /// to `done` (the response's completion time, as passed to on_response).
   results::AttemptPhases phases(SteadyTime done) const;
   /// The phases the current attempt reached when it ends without a response (a failure, or cut at its
-  /// deadline): on a new connection, connect and TLS when they completed; time to first byte when a first byte
-  /// arrived; never body (it did not complete). All −1 when nothing completed (e.g. the connect failed).
+  /// deadline): on a new connection, connect and TLS when they completed; time to first byte when a first
+  /// byte arrived; never body (it did not complete). All −1 when nothing completed (e.g. the connect failed).
   /// Valid after close() too, until the next open() or assign().
   results::AttemptPhases reached_phases() const;
   int last_errno() const { return m_errno; }

@@ -52,7 +52,8 @@ Result<std::vector<RunPlan>> plans_from_workload(std::shared_ptr<const workload:
   const workload::WorkloadPlan& w = *workload;
   const SteadyTime resolving = SteadyClock::now();
   const auto endpoints = OPENLOOP_TRY(net::resolve(w.target.host, w.target.port));
-  const Nanos dns_time = SteadyClock::now() - resolving;  // the file's one resolution, shared by its scenarios
+  const Nanos dns_time =
+      SteadyClock::now() - resolving;  // the file's one resolution, shared by its scenarios
   const auto count = static_cast<unsigned>(w.scenarios.size());
   const unsigned threads = std::max(1U, settings.threads / std::max(1U, count));
   std::vector<RunPlan> plans;

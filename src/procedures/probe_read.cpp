@@ -104,7 +104,8 @@ RecoveryCriteria criteria_from(Reader& rd, const json& j, const std::string& p) 
   c.p99_slack = from_seconds(rd.num(j, "p99_slack_ms", p, to_seconds(c.p99_slack) * 1e3) / 1e3);
   c.max_in_flight_ratio = rd.num(j, "in_flight_at_most_ratio_of_baseline", p, c.max_in_flight_ratio);
   c.in_flight_slack = rd.num(j, "in_flight_slack", p, c.in_flight_slack);
-  c.max_amplification_ratio = rd.num(j, "amplification_at_most_ratio_of_baseline", p, c.max_amplification_ratio);
+  c.max_amplification_ratio =
+      rd.num(j, "amplification_at_most_ratio_of_baseline", p, c.max_amplification_ratio);
   return c;
 }
 
@@ -126,8 +127,9 @@ Result<ProbePlan> plan_from(Reader& rd, const json& doc) {
   s.criteria = criteria_from(rd, j.value("criteria", json::object()), p + "/criteria");
   if (rd.error) return tl::unexpected(*rd.error);
   auto parsed = parse_trigger(trigger, "trigger");
-  if (!parsed) return tl::unexpected(Error{ExitCode::usage, fmt::format("{}: {}/trigger: {}", rd.source, p,
-                                                                        parsed.error().message)});
+  if (!parsed)
+    return tl::unexpected(
+        Error{ExitCode::usage, fmt::format("{}: {}/trigger: {}", rd.source, p, parsed.error().message)});
   s.trigger = *parsed;
   auto plan = make_probe_plan(std::move(s));
   if (!plan) {
@@ -203,8 +205,8 @@ std::optional<WindowJudgement> window_from(Reader& rd, const json& outcome, cons
 }
 
 ProbeVerdict verdict_from(Reader& rd, const std::string& text, const std::string& p) {
-  for (ProbeVerdict v : {ProbeVerdict::recovered, ProbeVerdict::recovered_at_lower_load, ProbeVerdict::metastable,
-                         ProbeVerdict::inconclusive}) {
+  for (ProbeVerdict v : {ProbeVerdict::recovered, ProbeVerdict::recovered_at_lower_load,
+                         ProbeVerdict::metastable, ProbeVerdict::inconclusive}) {
     if (text == to_string(v)) return v;
   }
   rd.fail(p, fmt::format("\"{}\" is not a verdict (RECOVERED, RECOVERED-AT-LOWER-LOAD, METASTABLE, "
@@ -238,7 +240,8 @@ ProbeOutcome outcome_from(Reader& rd, const json& run, const std::string& p) {
     row.phase = phase_from(rd, phases[i], pp);
     row.stats = stats_from(rd, phases[i].value("stats", json::object()), pp + "/stats");
     row.skipped = rd.flag(phases[i], "skipped", pp);
-    if (const auto q = rd.maybe(phases[i], "lab_queue_max", pp)) row.lab_queue_max = static_cast<std::uint64_t>(*q);
+    if (const auto q = rd.maybe(phases[i], "lab_queue_max", pp))
+      row.lab_queue_max = static_cast<std::uint64_t>(*q);
     o.phases.push_back(std::move(row));
   }
   return o;
@@ -272,8 +275,9 @@ Result<std::vector<results::SloResult>> slos_from(Reader& rd, const json& run, c
   for (std::size_t i = 0; i < slos.size(); ++i) {
     const std::string sp = fmt::format("{}/baseline_slos/{}", p, i);
     auto slo = results::parse_slo(rd.text(slos[i], "slo", sp), "slo");
-    if (!slo) return tl::unexpected(Error{ExitCode::usage, fmt::format("{}: {}/slo: {}", rd.source, sp,
-                                                                       slo.error().message)});
+    if (!slo)
+      return tl::unexpected(
+          Error{ExitCode::usage, fmt::format("{}: {}/slo: {}", rd.source, sp, slo.error().message)});
     results::SloResult r;
     r.slo = std::move(*slo);
     r.evaluated = rd.flag(slos[i], "evaluated", sp);
@@ -305,7 +309,8 @@ Result<ProbeReport> probe_from_json(const json& doc, std::string_view source) {
     const auto results_json = runs[i].find("results");
     if (results_json == runs[i].end() || !results_json->is_object())
       return tl::unexpected(Error{ExitCode::usage, fmt::format("{}: {}/results: missing", source, p)});
-    run.results = OPENLOOP_TRY(results::parse_results(results_json->dump(), fmt::format("{} {}/results", source, p)));
+    run.results =
+        OPENLOOP_TRY(results::parse_results(results_json->dump(), fmt::format("{} {}/results", source, p)));
     lab_from(rd, runs[i], p, run);
     run.baseline_slos = OPENLOOP_TRY(slos_from(rd, runs[i], p));
     run.outcome = outcome_from(rd, runs[i], p);

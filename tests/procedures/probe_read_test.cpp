@@ -68,7 +68,8 @@ ProbeReport recovered_probe() {
 
 TEST(ProbeRead, TextAndHtmlFromTheFileAreTheProbes) {
   const ProbeReport probe = recovered_probe();
-  ASSERT_EQ(probe.runs.front().outcome.verdict, ProbeVerdict::recovered) << probe.runs.front().outcome.sentence;
+  ASSERT_EQ(probe.runs.front().outcome.verdict, ProbeVerdict::recovered)
+      << probe.runs.front().outcome.sentence;
   // Through text, as the file is written and read.
   const nlohmann::json doc = nlohmann::json::parse(probe_json(probe).dump(1));
   auto read = probe_from_json(doc, "p.json");
@@ -102,16 +103,18 @@ TEST(ProbeRead, BrokenFilesAreRefusedNamingThePath) {
   const nlohmann::json good = probe_json(recovered_probe());
   nlohmann::json doc = good;
   doc["runs"][0]["verdict"] = "FINE";
-  EXPECT_EQ(refusal(doc),
-            "p.json: /runs/0/verdict: \"FINE\" is not a verdict (RECOVERED, RECOVERED-AT-LOWER-LOAD, METASTABLE, "
-            "INCONCLUSIVE)");
+  EXPECT_EQ(
+      refusal(doc),
+      "p.json: /runs/0/verdict: \"FINE\" is not a verdict (RECOVERED, RECOVERED-AT-LOWER-LOAD, METASTABLE, "
+      "INCONCLUSIVE)");
   doc = good;
   doc["runs"][0]["phases"][1]["stats"]["p99_ms"] = "slow";
   EXPECT_EQ(refusal(doc), "p.json: /runs/0/phases/1/stats/p99_ms: not a number");
   doc = good;
   doc["runs"][0]["phases"][0]["name"] = "spike";
-  EXPECT_EQ(refusal(doc),
-            "p.json: /runs/0/phases/0/name: \"spike\" is not a phase (baseline, trigger, observe, descend N)");
+  EXPECT_EQ(
+      refusal(doc),
+      "p.json: /runs/0/phases/0/name: \"spike\" is not a phase (baseline, trigger, observe, descend N)");
   doc = good;
   doc["probe"]["trigger"] = "earthquake";
   EXPECT_NE(refusal(doc).find("p.json: /probe/trigger: "), std::string::npos) << refusal(doc);

@@ -49,7 +49,7 @@ pass "ramp --targets: \${VAR} from -e, --target, requests in turn"
 
 : >"$CAPTURE_LOG"
 code=0
-AREA=probe "$OPENLOOP" probe metastable --targets - --target "$CAPTURE_URL" --base 10/s --trigger load:20/s \
+"$OPENLOOP" probe metastable --targets - -e AREA=probe --target "$CAPTURE_URL" --base 10/s --trigger load:20/s \
   --trigger-for 1s --baseline-for 2s --observe-for 2s --window 1s --warmup 0s --timeout 1s --threads 1 -q \
   --json p.json <targets.txt >p.txt 2>p.err || code=$?
 [[ $code == 0 || $code == 1 || $code == 3 ]] || fail "probe --targets: exit $code: $(cat p.err)"
@@ -61,7 +61,7 @@ assert_cmp "$((one - two))" "<=" 1 "targets sent in turn"
 [[ $(json p.json .target) == "$CAPTURE_URL" ]] || fail "the probe file names the target: $(json p.json .target)"
 jq -e '.runs[0].results.summary.phases.dns_ms | type == "number" and . >= 0' p.json >/dev/null ||
   fail "the probe's run reports its DNS time"
-pass "probe metastable --targets - (standard input): \${VAR} from the environment, --target"
+pass "probe metastable --targets - (standard input): \${VAR} from -e, --target"
 
 : >"$CAPTURE_LOG"
 code=0
