@@ -113,8 +113,11 @@ struct Setup {
 };
 
 Result<Setup> prepare(RunOptions o, const ProbeFlags& f) {
-  if (is_plan_file(o.url))
-    return usage_error("probe: give a URL; scenario files are not supported by the probe yet");
+  if (is_plan_file(o.url)) {
+    return usage_error(
+        "probe: give a URL or --targets FILE; scenario files are not supported by the probe yet (the probe "
+        "sets the rate: a targets file gives the request mix)");
+  }
   Setup s;
   ProbeSettings settings = OPENLOOP_TRY(settings_from(f));
   s.plan = OPENLOOP_TRY(procedures::make_probe_plan(std::move(settings)));
@@ -166,13 +169,14 @@ int exit_code(const procedures::ProbeReport& report) {
   return procedures::probe_exit_code(report);
 }
 
-void announce(const RunOptions& o, const Setup& setup) {
+void announce(const Setup& setup) {
   const auto& s = setup.plan.settings;
   fmt::print(stderr,
              "openloop probe metastable: {} at {}, trigger {}; {} warm-up, then {} measured per run on {} "
              "thread(s)\n",
-             redact_url(o.url), format_rate(s.base_rate), procedures::describe(s.trigger, s.trigger_for),
-             format_duration(s.warmup), format_duration(setup.plan.measured), setup.run_plan.threads);
+             redact_url(setup.run_plan.url_text), format_rate(s.base_rate),
+             procedures::describe(s.trigger, s.trigger_for), format_duration(s.warmup),
+             format_duration(setup.plan.measured), setup.run_plan.threads);
 }
 
 int probe_metastable(const RunOptions& o, const ProbeFlags& f) {
@@ -183,10 +187,13 @@ int probe_metastable(const RunOptions& o, const ProbeFlags& f) {
   p.command = command;
   p.outputs = probe_outputs(o);
   p.run = [&](std::atomic<int>& stop) -> Result<procedures::ProbeReport> {
-    procedures::ProbeReport report{
-        setup->plan, redact_url(o.url), setup->ctx.lab ? setup->ctx.lab->config_url() : "", {}, false};
+    procedures::ProbeReport report{setup->plan,
+                                   redact_url(setup->run_plan.url_text),
+                                   setup->ctx.lab ? setup->ctx.lab->config_url() : "",
+                                   {},
+                                   false};
     const auto& s = setup->plan.settings;
-    if (setup->ctx.log != nullptr) announce(o, *setup);
+    if (setup->ctx.log != nullptr) announce(*setup);
     for (unsigned i = 0; i < s.repeats && stop.load() == 0; ++i) {
       if (s.repeats > 1 && setup->ctx.log != nullptr) fmt::print(stderr, "run {} of {}\n", i + 1, s.repeats);
       auto run = OPENLOOP_TRY(procedures::run_probe(setup->run_plan, setup->plan, setup->ctx, stop));
@@ -211,10 +218,12 @@ Action setup_probe(CLI::App& sub) {
   auto options = std::make_shared<RunOptions>();
   auto flags = std::make_shared<ProbeFlags>();
   add_target_options(*metastable, *options);
+  metastable->get_option("target")->required(false);  // the requests may come from --targets
+  add_plan_input_options(*metastable, *options);
   add_client_options(*metastable, *options);
   add_retry_options(*metastable, options->retry);
   add_output_options(*metastable, *options);
-  metastable->get_option("target")->description("Target URL (http:// or https://)");
+  metastable->get_option("target")->description("Target URL (http:// or https://), or none with --targets");
   metastable->get_option("--json")->description(
       "Write the probe (schema openloop.probe/1: verdict, signals, and every run's results) to FILE, "
       "atomically");

@@ -32,61 +32,108 @@ struct RampFlags {
   bool given(const char* flag) const { return app->get_option(flag)->count() > 0; }
 };
 
-// The steps: their rates, lengths and arrival process.
+// The steps: their rates, lengths and arrival process (help group "Load model", as run's).
 void add_step_options(CLI::App& sub, RampFlags& f) {
-  sub.add_option("--from", f.from, "Rate of the first step, e.g. 100/s")->required();
-  sub.add_option("--to", f.to, "No step above this rate (default: until --stop-at fires or --max-steps)");
+  const char* g = help_group::load;
+  sub.add_option("--from", f.from, "Rate of the first step, e.g. 100/s")
+      ->required()
+      ->type_name("RATE")
+      ->group(g);
+  sub.add_option("--to", f.to, "No step above this rate (default: until --stop-at fires or --max-steps)")
+      ->type_name("RATE")
+      ->group(g);
   sub.add_option("--step-mult", f.step_mult,
-                 "Each step's rate is the previous one's × this (> 1; default 1.25)");
-  sub.add_option("--step-add", f.step_add, "Each step's rate is the previous one's + this rate, e.g. 100/s");
-  sub.add_option("--hold", f.hold, "Measured part of each step (at least 2s)")->capture_default_str();
+                 "Each step's rate is the previous one's × this (> 1; default 1.25)")
+      ->type_name("FACTOR")
+      ->group(g);
+  sub.add_option("--step-add", f.step_add, "Each step's rate is the previous one's + this rate, e.g. 100/s")
+      ->type_name("RATE")
+      ->group(g);
+  sub.add_option("--hold", f.hold, "Measured part of each step (at least 2s)")
+      ->capture_default_str()
+      ->type_name("DURATION")
+      ->group(g);
   sub.add_option("--warmup", f.warmup, "Leading part of each step, sent but not judged")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("DURATION")
+      ->group(g);
   sub.add_option("--max-steps", f.max_steps, "Planned steps at most (refinement steps come on top)")
-      ->capture_default_str();
-  sub.add_option("--arrival", f.run.arrival, "Arrival process: constant | poisson")->capture_default_str();
-  sub.add_option("--seed", f.run.seed, "Seed for Poisson arrivals")->capture_default_str();
+      ->capture_default_str()
+      ->type_name("N")
+      ->group(g);
+  sub.add_option("--arrival", f.run.arrival, "Arrival process: constant | poisson")
+      ->capture_default_str()
+      ->type_name("KIND")
+      ->group(g);
+  sub.add_option("--seed", f.run.seed, "Seed for Poisson arrivals")
+      ->capture_default_str()
+      ->type_name("N")
+      ->group(g);
   sub.add_flag("--fresh", f.fresh,
-               "One run per step with new connections (default: one run, connections carry over)");
+               "One run per step with new connections (default: one run, connections carry over)")
+      ->group(g);
   sub.add_option("--cooldown", f.cooldown, "Silence before each separate run (--fresh steps, --refine steps)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("DURATION")
+      ->group(g);
 }
 
-// How steps are judged, what the ramp concludes from them, and when it stops.
+// How steps are judged, what the ramp concludes from them, and when it stops (help group "Judging").
 void add_judging_options(CLI::App& sub, RampFlags& f) {
+  const char* g = help_group::judging;
   sub.add_option(
-      "--deadline", f.deadline,
-      "Goodput counts successes within this deadline (default: --timeout; --timeout defaults to it)");
+         "--deadline", f.deadline,
+         "Goodput counts successes within this deadline (default: --timeout; --timeout defaults to it)")
+      ->type_name("DURATION")
+      ->group(g);
   sub.add_option("--slo", f.run.slos,
                  "Objective a step must meet to count towards capacity (repeatable): "
-                 "p99<=200ms, errors<=0.1%, goodput>=99%, ... (default goodput>=99%)");
-  sub.add_flag("--refine", f.refine, "Bisect between the capacity step and the first failing step above it");
+                 "p99<=200ms, errors<=0.1%, goodput>=99%, ... (default goodput>=99%)")
+      ->type_name("SLO")
+      ->group(g);
+  sub.add_flag("--refine", f.refine, "Bisect between the capacity step and the first failing step above it")
+      ->group(g);
   sub.add_option("--tol", f.tolerance, "--refine stops once capacity is known to ± this, e.g. 2%")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("SHARE")
+      ->group(g);
   sub.add_option("--stop-at", f.stop_at,
                  "End the ramp at: collapse (confirmed) | slo (first failing step) | never")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("WHEN")
+      ->group(g);
   sub.add_option(
-      "--max-lateness", f.max_lateness,
-      "A step whose send-lateness p99 exceeds max(D, 10% of the arrival gap) is INVALID (default 1ms, as "
-      "for run); raise it only on a machine too busy to send on time, and say so");
+         "--max-lateness", f.max_lateness,
+         "A step whose send-lateness p99 exceeds max(D, 10% of the arrival gap) is INVALID (default 1ms, as "
+         "for run); raise it only on a machine too busy to send on time, and say so")
+      ->type_name("DURATION")
+      ->group(help_group::advanced);
 }
 
 void add_ramp_output_options(CLI::App& sub, RampFlags& f) {
+  const char* g = help_group::outputs;
   sub.add_option("--json", f.run.json,
-                 "Write every step's results and the runs' results (openloop.ramp/1) to FILE");
-  sub.add_option("--html", f.run.html, "Write a self-contained HTML report with the knee chart to FILE");
-  sub.add_flag("-q,--quiet", f.run.quiet, "Print only the table and findings: no line per step");
+                 "Write every step's results and the runs' results (openloop.ramp/1) to FILE")
+      ->type_name("FILE")
+      ->group(g);
+  sub.add_option("--html", f.run.html, "Write a self-contained HTML report with the knee chart to FILE")
+      ->type_name("FILE")
+      ->group(g);
+  sub.add_flag("-q,--quiet", f.run.quiet, "Print only the table and findings: no line per step")->group(g);
 }
 
+// The groups in run's order (CLI11 lists them by first use): target (with -e, --target, --targets), load
+// model (the steps), client and advanced, retries, outputs, judging.
 void add_ramp_options(CLI::App& sub, RampFlags& f) {
   f.app = &sub;
   add_target_options(sub, f.run);
+  sub.get_option("target")->required(false);  // the requests may come from --targets
+  add_plan_input_options(sub, f.run);
+  add_step_options(sub, f);
   add_client_options(sub, f.run);
   add_retry_options(sub, f.run.retry);
-  add_step_options(sub, f);
-  add_judging_options(sub, f);
   add_ramp_output_options(sub, f);
+  add_judging_options(sub, f);
 }
 
 Result<double> parse_share(const std::string& text, const char* what) {
@@ -173,8 +220,9 @@ Result<void> resolve_deadline(RampFlags& f, RampSettings& s) {
 }
 
 Result<engine::RunPlan> base_from_file(const RampFlags& f) {
-  auto loaded =
-      std::make_shared<const workload::WorkloadPlan>(OPENLOOP_TRY(workload::load_plan_file(f.run.url)));
+  const workload::PlanInputs inputs = OPENLOOP_TRY(plan_inputs(f.run));
+  auto loaded = std::make_shared<const workload::WorkloadPlan>(
+      OPENLOOP_TRY(workload::load_plan_file(f.run.url, inputs)));
   engine::RunSettings rs;
   rs.threads = f.run.threads > 0 ? f.run.threads : std::max(1U, std::thread::hardware_concurrency());
   rs.max_connections = f.run.max_connections;
@@ -271,8 +319,10 @@ void announce(const Prepared& p) {
       s.refine ? fmt::format("; then refine to ±{:.1f}%", 100 * s.tolerance) : "");
 }
 
-std::vector<OutputFile<procedures::RampOutcome>> ramp_outputs(const RampFlags& f, const RampSettings& s) {
-  const std::string target = redact_url(f.run.url);
+std::vector<OutputFile<procedures::RampOutcome>> ramp_outputs(const RampFlags& f, const Prepared& prepared) {
+  const RampSettings& s = prepared.settings;
+  // The plan's target: a URL as given, a plan file's (after --target), or the targets file's.
+  const std::string target = redact_url(prepared.base.url_text);
   const std::string source = f.run.json.empty() ? std::string("this ramp") : f.run.json;
   return {
       {"--json", f.run.json, [&s, target](const procedures::RampOutcome& o) -> Result<std::string> {
@@ -311,7 +361,7 @@ int ramp_command(RampFlags& f) {
   const RampSettings& s = prepared->settings;
   Pipeline<procedures::RampOutcome> p;
   p.command = command;
-  p.outputs = ramp_outputs(f, s);
+  p.outputs = ramp_outputs(f, *prepared);
   p.run = [&](std::atomic<int>& stop) -> Result<procedures::RampOutcome> {
     if (!f.run.quiet) announce(*prepared);
     procedures::StepFn on_step;

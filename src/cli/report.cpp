@@ -9,6 +9,7 @@
 
 #include "cli/command.h"
 #include "core/atomic_file.h"
+#include "procedures/probe_read.h"
 #include "procedures/probe_report.h"
 #include "procedures/ramp_read.h"
 #include "procedures/ramp_report.h"
@@ -27,6 +28,7 @@ struct ReportOptions {
   std::string file;
   std::string format = "text";
   std::string output;
+  std::string html;  ///< --html FILE: the HTML page too, beside the format printed
   report::HgrmOptions hgrm;
   std::vector<const CLI::Option*> hgrm_only;  ///< --tag, --ticks-per-half, --unit-ratio: --format hgrm only
 };
@@ -88,17 +90,26 @@ Result<std::string> render_ramp(const nlohmann::json& doc, const ReportOptions& 
   return procedures::render_ramp_html(ramp.outcome, ramp.settings, o.file);
 }
 
+// A probe's file (openloop.probe/1): its phase tables and verdict (text), its report (html) or itself (json);
+// the outcome as the probe concluded it (procedures/probe_read.h).
+Result<std::string> render_probe(const nlohmann::json& doc, const ReportOptions& o) {
+  if (o.format != "text" && o.format != "html" && o.format != "json") {
+    return usage_error(
+        fmt::format("--format {}: a probe file ({}) renders as text, html or json; for one run's "
+                    "{}, extract its results (jq '.runs[0].results') and report that",
+                    o.format, o.file, o.format));
+  }
+  if (o.format == "json") return doc.dump(1) + "\n";
+  const procedures::ProbeReport probe = OPENLOOP_TRY(procedures::probe_from_json(doc, o.file));
+  if (o.format == "text") return procedures::render_probe_text(probe);
+  return procedures::render_probe_html(probe);
+}
+
 Result<std::string> render_file(const ReportOptions& o) {
   nlohmann::json doc;
   const std::string schema = schema_of(o.file, doc);
   if (schema == procedures::k_ramp_schema) return render_ramp(doc, o);
-  if (schema == procedures::k_probe_schema) {
-    if (o.format == "json") return doc.dump(1) + "\n";
-    return usage_error(fmt::format(
-        "{}: a probe file ({}) is re-emitted with --format json only; its HTML report is the one the probe "
-        "wrote (--html, or beside --json)",
-        o.file, procedures::k_probe_schema));
-  }
+  if (schema == procedures::k_probe_schema) return render_probe(doc, o);
   const report::ReportInput in = OPENLOOP_TRY(report::load_report_input(o.file));
   return render(in, o);
 }
@@ -112,6 +123,16 @@ int report_command(const ReportOptions& o) {
   if (!text) {
     fmt::print(stderr, "openloop report: {}\n", text.error().message);
     return static_cast<int>(text.error().code);
+  }
+  if (!o.html.empty()) {
+    ReportOptions as_html = o;
+    as_html.format = "html";
+    auto page = render_file(as_html);
+    auto written = page ? write_file_atomically(o.html, *page) : Result<void>(tl::unexpected(page.error()));
+    if (!written) {
+      fmt::print(stderr, "openloop report: --html {}: {}\n", o.html, written.error().message);
+      return static_cast<int>(written.error().code);
+    }
   }
   if (o.output.empty() || o.output == "-") {
     std::fwrite(text->data(), 1, text->size(), stdout);
@@ -128,9 +149,10 @@ int report_command(const ReportOptions& o) {
 
 Action setup_report(CLI::App& sub) {
   auto o = std::make_shared<ReportOptions>();
-  sub.add_option("FILE", o->file,
-                 "A results file (run --json), an HdrHistogram interval log (.hlog), or a ramp's file (ramp "
-                 "--json: text, html, json)")
+  sub.add_option(
+         "FILE", o->file,
+         "A results file (run --json), an HdrHistogram interval log (.hlog), or a ramp's or a probe's "
+         "file (ramp --json, probe metastable --json: text, html, json)")
       ->required()
       ->type_name("");
   sub.add_option(
@@ -140,6 +162,10 @@ Action setup_report(CLI::App& sub) {
       ->capture_default_str()
       ->type_name("FORMAT");
   sub.add_option("-o,--output", o->output, "Write to FILE (atomically) instead of standard output")
+      ->type_name("FILE");
+  sub.add_option("--html", o->html,
+                 "Also write the self-contained HTML report to FILE (atomically), as run, ramp and probe do; "
+                 "the --format still goes to standard output or -o")
       ->type_name("FILE");
   o->hgrm_only.push_back(
       sub.add_option("--tag,--histogram", o->hgrm.tag,

@@ -99,39 +99,45 @@ int run_exit_code(const results::RunResults& r, const std::string& command) {
   return code;
 }
 
-namespace {
-
-// --log-requests: the log opened (truncating the file) and its writer started, or null without the flag.
-Result<std::unique_ptr<engine::RequestLog>> open_request_log(const RunOptions& o, engine::RunPlan& plan) {
+Result<std::unique_ptr<engine::RequestLog>> open_request_log(const RunOptions& o,
+                                                             std::vector<engine::RunPlan*> plans) {
   const engine::LogFormat format = OPENLOOP_TRY(engine::parse_log_format(o.log_format, "--log-format"));
   if (o.log_requests.empty()) {
     if (o.log_format != "json") return usage_error("--log-format: has no effect without --log-requests FILE");
     return std::unique_ptr<engine::RequestLog>();
   }
   engine::LogContext context;
-  for (const auto& r : plan.requests) context.request_names.push_back(r.name);
+  // A scenario file's plans all list every request of the file, in the same order: the first's names serve.
+  for (const auto& r : plans.front()->requests) context.request_names.push_back(r.name);
   context.steady_origin = SteadyClock::now();
   context.unix_origin_s =
       std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-  auto log = OPENLOOP_TRY(engine::RequestLog::open(o.log_requests, format, plan.threads, std::move(context)));
-  plan.request_log = log.get();
+  const engine::RunPlan& first = *plans.front();
+  const unsigned workers = first.workers_total > 0 ? first.workers_total : first.threads;
+  auto log = OPENLOOP_TRY(engine::RequestLog::open(o.log_requests, format, workers, std::move(context)));
+  for (engine::RunPlan* plan : plans) plan->request_log = log.get();
   log->start();
   return log;
 }
 
+void finish_request_log(engine::RequestLog* log, Result<results::RunResults>& ran) {
+  if (log == nullptr) return;
+  auto finished = log->finish();
+  if (!ran) return;
+  ran->logged = true;
+  ran->log_written = log->written();
+  ran->log_dropped = log->dropped();
+  if (!finished) ran->warnings.push_back(finished.error().message);
+}
+
+namespace {
+
 int run_command(const RunOptions& o) {
   const std::string command = "openloop run";
-  if (is_plan_file(o.url)) {
-    if (!o.log_requests.empty()) {
-      return report_error(command, usage_error("--log-requests: not supported with a scenario file yet (use "
-                                               "it with a run from flags)")
-                                       .value());
-    }
-    return run_plan_file(o);
-  }
+  if (is_plan_file(o.url)) return run_plan_file(o);
   auto plan = build_plan(o);
   if (!plan) return report_error(command, plan.error());
-  auto request_log = open_request_log(o, *plan);
+  auto request_log = open_request_log(o, {&*plan});
   if (!request_log) return report_error(command, request_log.error());
   std::vector<std::string> names;
   for (const auto& r : plan->requests) names.push_back(r.name);
@@ -150,21 +156,12 @@ int run_command(const RunOptions& o) {
   p.summary_to = o.log_requests == "-" ? stderr : stdout;
   p.run = [&](std::atomic<int>& stop) -> Result<results::RunResults> {
     auto ran = run_with_live_view(*plan, o, stop, slo_abort ? &*slo_abort : nullptr);
-    std::optional<Error> log_error;
-    if (*request_log) {
-      if (auto finished = (*request_log)->finish(); !finished) log_error = finished.error();
-    }
+    finish_request_log(request_log->get(), ran);
     auto r = OPENLOOP_TRY(std::move(ran));
     if (slo_abort) slo_abort->mark(r, stop.load());
     r.slos = results::evaluate_slos(*slos, r);
     stamp_context(r, *plan, std::chrono::system_clock::now());
     r.dns_ns = plan->dns_time.count();
-    if (*request_log) {
-      r.logged = true;
-      r.log_written = (*request_log)->written();
-      r.log_dropped = (*request_log)->dropped();
-      if (log_error) r.warnings.push_back(log_error->message);
-    }
     return r;
   };
   p.summary = [](const results::RunResults& r) { return report::render_summary(r); };

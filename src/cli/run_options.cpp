@@ -22,14 +22,14 @@ namespace openloop::cli {
 
 namespace {
 
-// Help groups, in the order a newcomer needs them (CLI11 prints groups in order of first use).
-constexpr const char* k_target = "Target";
-constexpr const char* k_load = "Load model";
-constexpr const char* k_client = "Client";
-constexpr const char* k_retries = "Retries";
-constexpr const char* k_outputs = "Outputs";
-constexpr const char* k_judging = "Judging";
-constexpr const char* k_advanced = "Advanced";
+// Help groups (run_options.h), shared with ramp and probe.
+constexpr const char* k_target = help_group::target;
+constexpr const char* k_load = help_group::load;
+constexpr const char* k_client = help_group::client;
+constexpr const char* k_retries = help_group::retries;
+constexpr const char* k_outputs = help_group::outputs;
+constexpr const char* k_judging = help_group::judging;
+constexpr const char* k_advanced = help_group::advanced;
 
 // A count that must be at least 1 when given (0 would mean "none", which the flag cannot mean); refused at
 // parse time naming the 0, with what to give instead.

@@ -16,6 +16,18 @@
 
 namespace openloop::cli {
 
+/// Help groups of run's options, in the order a newcomer needs them (CLI11 prints groups in order of first
+/// use); ramp and probe put their own flags in the same groups.
+namespace help_group {
+inline constexpr const char* target = "Target";
+inline constexpr const char* load = "Load model";
+inline constexpr const char* client = "Client";
+inline constexpr const char* retries = "Retries";
+inline constexpr const char* outputs = "Outputs";
+inline constexpr const char* judging = "Judging";
+inline constexpr const char* advanced = "Advanced";
+}  // namespace help_group
+
 /// Raw option values (strings where units are parsed by openloop, so errors can name the flag).
 struct RunOptions {
   std::string url;

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,9 @@
 #include "cli/signal_watcher.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "engine/request_log.h"
+#include "engine/run_plan.h"
+#include "results/run_results.h"
 
 namespace openloop::cli {
 
@@ -108,6 +112,15 @@ int execute(const Pipeline<Outcome>& p) {
 
 /// The outputs of `run` and of a scenario file's run: --json (the results file), --hlog, --html.
 std::vector<OutputFile<results::RunResults>> run_outputs(const RunOptions& o);
+
+/// --log-requests: opens the log (truncating FILE) with one ring per worker of `plans` (a scenario file's
+/// scenarios share it: worker plan.worker_base + index) and starts its writer; points every plan at it. Null
+/// without the flag. Errors (usage) name --log-requests or --log-format.
+Result<std::unique_ptr<engine::RequestLog>> open_request_log(const RunOptions& o,
+                                                             std::vector<engine::RunPlan*> plans);
+/// After every worker has ended: drains and closes `log` (null: nothing to do) and, when the run succeeded,
+/// notes in its results what the log wrote and dropped; a write error becomes one of its warnings.
+void finish_request_log(engine::RequestLog* log, Result<results::RunResults>& ran);
 
 /// exit_code_for(r); when the target was unreachable, also says so on stderr with an example of each error.
 int run_exit_code(const results::RunResults& r, const std::string& command);

@@ -65,6 +65,7 @@ results::RunResults combined(const std::vector<engine::RunPlan>& plans, std::vec
   }
   results::RunResults all = parts.size() == 1 ? parts.front().results : results::combine_scenarios(parts);
   all.info.environment = run_environment();
+  all.dns_ns = plans.front().dns_time.count();  // the scenarios share the file's one resolution
   if (slo_abort != nullptr) slo_abort->mark(all, stop);
   results::RunResults slo_view;
   for (const auto& part : parts) {
@@ -111,6 +112,10 @@ int run_plan_file(const RunOptions& o) {
     return plans;
   }();
   if (!prepared) return report_error(command, prepared.error());
+  std::vector<engine::RunPlan*> each;
+  for (auto& plan : *prepared) each.push_back(&plan);
+  auto request_log = open_request_log(o, each);
+  if (!request_log) return report_error(command, request_log.error());
   // Every scenario's plan lists all the file's requests, so the names of the first are everyone's.
   std::vector<std::string> names;
   for (const auto& r : prepared->front().requests) names.push_back(r.name);
@@ -125,6 +130,8 @@ int run_plan_file(const RunOptions& o) {
   Pipeline<results::RunResults> p;
   p.command = command;
   p.outputs = run_outputs(o);  // the .hlog describes the run as a whole; the HTML the scenarios too
+  // With the log on standard output, the summary goes to standard error so a pipe reads only log lines.
+  p.summary_to = o.log_requests == "-" ? stderr : stdout;
   p.run = [&](std::atomic<int>& stop) -> Result<results::RunResults> {
     engine::MultiProgressFn judge_slos;
     if (slo_abort) {
@@ -136,8 +143,13 @@ int run_plan_file(const RunOptions& o) {
                    slo_abort->failed()->text);
       };
     }
-    auto ran = OPENLOOP_TRY(engine::run_all(*prepared, stop, judge_slos));
-    return combined(*prepared, std::move(ran), *slos, slo_abort ? &*slo_abort : nullptr, stop.load(), o.url);
+    auto ran = engine::run_all(*prepared, stop, judge_slos);
+    Result<results::RunResults> all =
+        ran ? Result<results::RunResults>(combined(*prepared, std::move(*ran), *slos,
+                                                   slo_abort ? &*slo_abort : nullptr, stop.load(), o.url))
+            : Result<results::RunResults>(tl::unexpected(ran.error()));
+    finish_request_log(request_log->get(), all);
+    return all;
   };
   p.summary = [](const results::RunResults& r) { return report::render_run_summary(r); };
   p.exit_code = [&command](const results::RunResults& r) { return run_exit_code(r, command); };

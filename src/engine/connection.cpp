@@ -30,6 +30,7 @@ bool Connection::open() {
   m_errno = 0;
   m_reason = "";
   m_failed = ErrorKind::connect;
+  m_connect_done = m_ready_done = false;  // a new socket: none of its setup is done yet
   const int fd = net::tcp_connect_nonblocking(*m_config.endpoint);
   if (fd < 0) {
     m_errno = -fd;
@@ -134,6 +135,7 @@ void Connection::on_io(std::uint32_t events) {
         return;
       }
       m_connected = SteadyClock::now();
+      m_connect_done = true;
       on_connected();
       return;
     }
@@ -164,6 +166,7 @@ void Connection::on_connected() {
   }
   m_transport.attach_plain(m_fd);
   m_ready = m_connected;
+  m_ready_done = true;
   become_ready();
 }
 
@@ -184,6 +187,7 @@ void Connection::continue_handshake() {
   switch (r.status) {
     case net::IoStatus::ok:
       m_ready = SteadyClock::now();
+      m_ready_done = true;
       become_ready();
       return;
     case net::IoStatus::want_read:
@@ -303,6 +307,18 @@ results::AttemptPhases Connection::phases(SteadyTime done) const {
   }
   p[Phase::ttfb] = std::max<std::int64_t>(0, (m_first_byte - m_sent).count());
   p[Phase::body] = std::max<std::int64_t>(0, (done - m_first_byte).count());
+  return p;
+}
+
+results::AttemptPhases Connection::reached_phases() const {
+  using results::Phase;
+  results::AttemptPhases p;
+  p.new_connection = m_first_request;
+  if (m_first_request && m_connect_done) {
+    p[Phase::connect] = (m_connected - m_opened).count();
+    if (m_transport.is_tls() && m_ready_done) p[Phase::tls] = (m_ready - m_connected).count();
+  }
+  if (m_first_byte_seen) p[Phase::ttfb] = std::max<std::int64_t>(0, (m_first_byte - m_sent).count());
   return p;
 }
 

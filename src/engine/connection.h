@@ -64,7 +64,8 @@ struct InFlight {
   SteadyTime attempt_start{};                      ///< when this attempt took its connection
   Nanos last_backoff{0};  ///< the wait before this attempt (decorrelated jitter grows from it)
   double retry_cost = 0;  ///< what the budget charged for this attempt (0 for the first)
-  /// The phases of the attempt that last received a response (set by the worker when one arrives).
+  /// The phases of the last attempt: all of them when it received a response, those it reached when it failed
+  /// or timed out (Connection::reached_phases()); all −1 before any attempt ended.
   results::AttemptPhases phases{};
   std::uint64_t bytes_in = 0;  ///< that response's bytes (for the per-request log)
 };
@@ -102,6 +103,11 @@ class Connection final : public net::IoHandler {
   /// opened ahead (pre-warm). For every request: time to first byte from the send, body from the first byte
   /// to `done` (the response's completion time, as passed to on_response).
   results::AttemptPhases phases(SteadyTime done) const;
+  /// The phases the current attempt reached when it ends without a response (a failure, or cut at its
+  /// deadline): on a new connection, connect and TLS when they completed; time to first byte when a first
+  /// byte arrived; never body (it did not complete). All −1 when nothing completed (e.g. the connect failed).
+  /// Valid after close() too, until the next open() or assign().
+  results::AttemptPhases reached_phases() const;
   int last_errno() const { return m_errno; }
   /// The kind of the last open() failure: generator when this process ran out of its own resources (file
   /// descriptors, memory, local ports: EMFILE, ENFILE, ENOBUFS, ENOMEM, EADDRNOTAVAIL, ...), connect otherwise.
@@ -152,6 +158,7 @@ class Connection final : public net::IoHandler {
   bool m_first_request = false;  // the current request is the first this connection carries
   SteadyTime m_opened{}, m_connected{}, m_ready{}, m_sent{}, m_first_byte{};
   bool m_first_byte_seen = false;
+  bool m_connect_done = false, m_ready_done = false;  // this socket connected / finished its handshake
 };
 
 }  // namespace openloop::engine

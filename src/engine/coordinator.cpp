@@ -133,6 +133,7 @@ results::RunResults finish(PlanRun& p, const std::atomic<int>& stop, SteadyTime 
   results::RunResults r = p.aggregator->finish(interrupted ? std::min(measured, to_seconds(plan.duration))
                                                            : to_seconds(plan.duration));
   r.info = describe(plan);
+  r.dns_ns = plan.dns_time.count();  // every command's run, however its plan was built (−1: not timed)
   r.generator = gen;
   r.interrupted = interrupted;
   results::VerdictBounds bounds;

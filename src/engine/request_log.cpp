@@ -146,7 +146,7 @@ void format_record(const RequestRecord& r, const LogContext& ctx, LogFormat form
     r.phases.ns[i] >= 0 ? append_ms(out, r.phases.ns[i]) : none();
   }
   key("new_connection");
-  if (responded) {
+  if (responded || r.phases[results::Phase::connect] >= 0 || r.phases[results::Phase::ttfb] >= 0) {
     out += r.phases.new_connection ? "true" : "false";
   } else {
     none();

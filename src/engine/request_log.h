@@ -35,7 +35,7 @@ struct RequestRecord {
   SteadyTime intended{};
   SteadyTime sent{};  ///< when the generator started on it (its first attempt took a connection)
   SteadyTime end{};   ///< response, error, deadline (timeout) or end of run (unfinished); zero when dropped
-  results::AttemptPhases phases{};  ///< the last attempt's, when it received a response; all −1 otherwise
+  results::AttemptPhases phases{};  ///< the last attempt's: those it reached (−1: not reached)
   std::uint64_t bytes_in = 0;       ///< the last attempt's response bytes
   std::uint32_t bytes_out = 0;      ///< the last attempt's request bytes
   std::uint32_t request = 0;        ///< index into the plan's requests

@@ -50,7 +50,10 @@ std::vector<RequestSpec> requests_of(const workload::WorkloadPlan& w, const work
 Result<std::vector<RunPlan>> plans_from_workload(std::shared_ptr<const workload::WorkloadPlan> workload,
                                                  const RunSettings& settings) {
   const workload::WorkloadPlan& w = *workload;
+  const SteadyTime resolving = SteadyClock::now();
   const auto endpoints = OPENLOOP_TRY(net::resolve(w.target.host, w.target.port));
+  const Nanos dns_time =
+      SteadyClock::now() - resolving;  // the file's one resolution, shared by its scenarios
   const auto count = static_cast<unsigned>(w.scenarios.size());
   const unsigned threads = std::max(1U, settings.threads / std::max(1U, count));
   std::vector<RunPlan> plans;
@@ -111,6 +114,7 @@ Result<std::vector<RunPlan>> plans_from_workload(std::shared_ptr<const workload:
       }
       p.threads = static_cast<unsigned>(std::clamp<std::uint64_t>(p.max_connections, 1, threads));
     }
+    p.dns_time = dns_time;
     plans.push_back(std::move(p));
   }
   unsigned base = 0;

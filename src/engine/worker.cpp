@@ -397,9 +397,9 @@ void Worker::push_record(SteadyTime intended, std::int64_t interval, std::uint32
       rec.attempts = r->attempt;
     }
     rec.bytes_out = static_cast<std::uint32_t>(r->bytes.size());
-    if (status != 0) {  // a response: the phases and bytes of the attempt that received it
+    rec.phases = r->phases;  // the last attempt's: all of them, or those it reached before failing
+    if (status != 0) {       // a response: the bytes of the attempt that received it
       rec.status = static_cast<std::int16_t>(status);
-      rec.phases = r->phases;
       rec.bytes_in = r->bytes_in;
     }
   }
@@ -490,8 +490,9 @@ void Worker::on_failure(Connection& c, ErrorKind kind, bool had_request) {
     // Keep one example message per kind for the report (allocates at most once per kind).
     std::string& example = m_report.first_error[static_cast<std::size_t>(kind)];
     if (example.empty()) example = c.error_string();
-    const InFlight& r = c.request();
+    InFlight& r = c.request();
     const SteadyTime now = SteadyClock::now();
+    record_reached_phases(c, r);
     record_attempt(r, now);
     const std::int32_t user = r.user;
     if (end_attempt(r, c, AttemptEnd{AttemptEnd::Kind::error, false, 0, kind, now})) {
@@ -509,6 +510,14 @@ void Worker::on_failure(Connection& c, ErrorKind kind, bool had_request) {
   release(c);
 }
 
+// An attempt that ended without a response still took the phases it completed (a connect, a handshake, a
+// first byte): they are the service's times as much as a successful attempt's, so they are recorded, not
+// dropped.
+void Worker::record_reached_phases(const Connection& c, InFlight& r) {
+  r.phases = c.reached_phases();
+  stats(r.interval).phases.record(r.phases);
+}
+
 void Worker::finish_request(Connection& c, SteadyTime now, Outcome outcome) {
   const InFlight& r = c.request();
   unlink(c);
@@ -521,7 +530,8 @@ void Worker::finish_request(Connection& c, SteadyTime now, Outcome outcome) {
 }
 
 void Worker::cut(Connection& c, SteadyTime now) {
-  const InFlight& r = c.request();
+  InFlight& r = c.request();
+  record_reached_phases(c, r);
   record_attempt(r, r.deadline);
   c.close();  // the client gave up on this attempt: the connection cannot be reused mid-response
   const std::int32_t user = r.user;

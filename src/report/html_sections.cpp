@@ -439,7 +439,9 @@ std::string phases_section(const ReportInput& in) {
     out += fmt::format("<b>DNS</b>: {}, resolved once before the run (no request resolves again). ",
                        latency(r.dns_ns));
   out +=
-      "Phases as curl and k6 name them, for attempts that received a response. A <i>new connection</i> row "
+      "Phases as curl and k6 name them, for every attempt: those that received a response, and those that "
+      "failed or timed out for the phases they completed (a connect, a handshake, a first byte). A <i>new "
+      "connection</i> row "
       "counts the first request each connection carried, with that connection's setup: <b>connect</b> and "
       "<b>TLS handshake</b> (the request waited for them, or the connection was opened ahead by the "
       "pre-warm); "

@@ -204,18 +204,22 @@ void model_block(std::string& out, const results::RunResults& r) {
 }
 
 // Per-phase timings (curl's and k6's): one line for attempts on new connections, one for reused ones, p50 /
-// p99 each; DNS once (the run resolves the name once, before it starts).
+// p99 each (every attempt, for the phases it reached: results/phase_stats.h); DNS once (the run resolves the
+// name once, before it starts).
 void phases_block(std::string& out, const results::RunResults& r) {
   if (r.phases.empty() && r.dns_ns < 0) return;
   fmt::format_to(std::back_inserter(out), "phases (p50 / p99){}\n",
                  r.dns_ns >= 0 ? fmt::format("   dns {} (resolved once, before the run)", ms(r.dns_ns)) : "");
   const char* labels[] = {"connect", "tls", "first byte", "body"};
   for (const bool fresh : {true, false}) {
-    const auto& ttfb = r.phases.at(fresh, results::Phase::ttfb);
-    if (ttfb.total_count() == 0) continue;
+    // Attempts the line covers: a failed or timed-out attempt counts in the phases it reached only, so the
+    // most-counted phase (connect on a new connection, else the first byte) is the number of attempts.
+    std::int64_t attempts = 0;
+    for (std::size_t i = 0; i < results::k_phases; ++i)
+      attempts = std::max(attempts, r.phases.at(fresh, static_cast<results::Phase>(i)).total_count());
+    if (attempts == 0) continue;
     std::string line = fmt::format(
-        "  {:<24}",
-        fmt::format("{} ({})", fresh ? "new connection" : "reused connection", ttfb.total_count()));
+        "  {:<24}", fmt::format("{} ({})", fresh ? "new connection" : "reused connection", attempts));
     for (std::size_t i = 0; i < results::k_phases; ++i) {
       const auto s = results::LatencySummary::of(r.phases.at(fresh, static_cast<results::Phase>(i)));
       if (s.count == 0) continue;

@@ -11,7 +11,10 @@
 namespace openloop::results {
 
 /// The phases of one attempt. connect and tls (the connection's setup) are recorded with the first attempt a
-/// connection carries; ttfb and body for every attempt that received a response.
+/// connection carries, once they completed, whatever became of the attempt; ttfb for every attempt whose
+/// response began to arrive (a response cut at its deadline or by a reset included); body for every attempt
+/// that received a whole response. A phase still running when the attempt failed or timed out is not
+/// recorded (its length is unknown): such attempts are in the error and timeout counts.
 enum class Phase : std::uint8_t { connect, tls, ttfb, body, count_ };
 inline constexpr std::size_t k_phases = static_cast<std::size_t>(Phase::count_);
 /// "connect", "tls", "ttfb", "body" (JSON keys and the summary's labels).
@@ -31,8 +34,9 @@ struct AttemptPhases {
   std::int64_t& operator[](Phase p) { return ns[static_cast<std::size_t>(p)]; }
 };
 
-/// Phase histograms (nanoseconds) of the attempts that received a response: those on a new connection
-/// (`fresh`) and those on an established one (`reused`, whose connect and tls histograms stay empty).
+/// Phase histograms (nanoseconds) of every attempt, for the phases it completed (Phase): those on a new
+/// connection (`fresh`) and those on an established one (`reused`, whose connect and tls histograms stay
+/// empty).
 /// Mergeable exactly, like every other histogram.
 struct PhaseStats {
   std::array<hdr::Histogram, k_phases> fresh = make_set();

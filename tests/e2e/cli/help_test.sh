@@ -24,10 +24,33 @@ for group in Target 'Load model' Client Retries Outputs Judging Advanced; do has
 ! grep -qE '(^| )(UINT|INT|TEXT|FLOAT)( |=|$)' "$E2E_TMP/help.txt" || fail "run --help still shows CLI11's type names"
 pass "run --help: placeholders and groups"
 
+groups_of() { grep -E '^[A-Z][a-z ]+:$' "$E2E_TMP/help.txt" | tr -d ':' | paste -sd,; }
+help run
+run_groups=$(groups_of)
+help ramp
+# ramp's own flags sit in run's groups (-e, --target, --targets with the target's), listed in run's order.
+[[ $(groups_of) == "$run_groups" ]] || fail "ramp --help groups: $(groups_of); run's: $run_groups"
+for want in '--from RATE' '--step-add RATE' '--hold DURATION' '--slo SLO' '--json FILE' '--targets FILE\|-' \
+  '-e,--env NAME=VALUE' '--target URL' '--max-lateness DURATION'; do
+  has "^ +$want" ramp
+done
+! grep -qE '(^| )(UINT|INT|TEXT|FLOAT)( |=|$)' "$E2E_TMP/help.txt" || fail "ramp --help still shows CLI11's type names"
+[[ $(awk '/^Load model:$/ {on=1; next} /^[A-Z][a-z ]+:$/ {on=0} on && /--from/' "$E2E_TMP/help.txt") ]] ||
+  fail "--from is in the Load model group: $(cat "$E2E_TMP/help.txt")"
+[[ $(awk '/^Judging:$/ {on=1; next} /^[A-Z][a-z ]+:$/ {on=0} on && /--refine/' "$E2E_TMP/help.txt") ]] ||
+  fail "--refine is in the Judging group"
+pass "ramp --help: run's groups and placeholders"
+
+help probe metastable
+has '^ +--targets FILE\|-' "probe metastable"
+has '^ +-e,--env NAME=VALUE' "probe metastable"
+pass "probe metastable --help: -e, --target, --targets"
+
 help merge
 has '^Usage: openloop merge \[OPTIONS\] FILE\.\.\.$' merge
 ! grep -q '(2x)' "$E2E_TMP/help.txt" || fail "merge --help shows (2x)"
 help report
 has '^With --format hgrm:$' report
 has '--tag,--histogram TAG' report
+has '^ +--html FILE' report
 pass "merge FILE... and report's hgrm group"

@@ -9,6 +9,13 @@ for name in short_body drip; do
   accept_invalid_only_for "$CODE" "$R" '^send lateness'
   expect_timeouts "$name"
 done
+# Timed out, they keep the phases they reached: each connected (a new connection every time: a cut one is closed)
+# and read its first byte, none its whole body.
+R=$E2E_TMP/short_body.json
+assert_cmp "$(json "$R" '.summary.phases.new_connection.connect_ms.count // 0')" == 20 "short_body: 20 connects"
+assert_cmp "$(json "$R" '.summary.phases.new_connection.ttfb_ms.count // 0')" == 20 "short_body: 20 first bytes"
+assert_cmp "$(json "$R" '.summary.phases.new_connection.body_ms.count // 0')" == 0 "short_body: no body completed"
+pass "short_body: the timed-out requests' connect and first byte are kept, no body"
 
 hostile_run never_reads "http://127.0.0.1:$SILENT_PORT/"
 accept_invalid_only_for "$CODE" "$R" '^send lateness'
