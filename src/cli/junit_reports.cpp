@@ -163,7 +163,9 @@ report::JunitReport probe_junit(const procedures::ProbeReport& r) {
     verdict.detail = sentence + "\n" + notes;
   } else {
     verdict.status = JunitCase::Status::failed;
-    verdict.message = fmt::format("{}: {}", procedures::to_string(v), sentence);
+    const std::string name = procedures::to_string(v);
+    // The sentence usually starts with the verdict's name already ("INCONCLUSIVE: the baseline ...").
+    verdict.message = sentence.rfind(name, 0) == 0 ? sentence : fmt::format("{}: {}", name, sentence);
     verdict.detail = sentence + "\n" + notes;
   }
   j.cases.push_back(std::move(verdict));
