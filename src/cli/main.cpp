@@ -23,7 +23,7 @@ constexpr Subcommand k_subcommands[] = {
      openloop::cli::setup_run,
      "  openloop run http://127.0.0.1:8080/ --rate 500/s -d 30s\n"
      "  openloop run http://127.0.0.1:8080/ --rate 1500/s --timeout 2s --deadline 300ms --json out.json\n"
-     "  openloop run plan.yaml --slo 'p99<=200ms' --report-dir results/"},
+     "  openloop run plan.yaml --slo 'p99<=200ms' --report-dir results --junit results/junit.xml"},
     {"lab", "Serve the lab service: an HTTP target with configurable queueing behaviour",
      openloop::cli::setup_lab,
      "  openloop lab --listen 127.0.0.1:8080 --workers 4 --service exp:2ms\n"

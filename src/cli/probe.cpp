@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "cli/junit_reports.h"
 #include "cli/run_options.h"
 #include "cli/run_pipeline.h"
 #include "core/redact.h"
@@ -152,6 +153,9 @@ std::vector<OutputFile<procedures::ProbeReport>> probe_outputs(const RunOptions&
        }},
       {"--html", o.html, [](const procedures::ProbeReport& r) -> Result<std::string> {
          return procedures::render_probe_html(r);
+       }},
+      {"--junit", o.junit, [](const procedures::ProbeReport& r) -> Result<std::string> {
+         return report::render_junit(probe_junit(r));
        }},
   };
 }

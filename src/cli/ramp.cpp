@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "cli/junit_reports.h"
 #include "cli/run_options.h"
 #include "cli/run_pipeline.h"
 #include "core/redact.h"
@@ -117,6 +118,10 @@ void add_ramp_output_options(CLI::App& sub, RampFlags& f) {
       ->type_name("FILE")
       ->group(g);
   sub.add_option("--html", f.run.html, "Write a self-contained HTML report with the knee chart to FILE")
+      ->type_name("FILE")
+      ->group(g);
+  sub.add_option("--junit", f.run.junit,
+                 "Write a JUnit XML report to FILE: a case per SLO, capacity and the verdict (see docs/ci.md)")
       ->type_name("FILE")
       ->group(g);
   sub.add_flag("-q,--quiet", f.run.quiet, "Print only the table and findings: no line per step")->group(g);
@@ -332,6 +337,9 @@ std::vector<OutputFile<procedures::RampOutcome>> ramp_outputs(const RampFlags& f
        }},
       {"--html", f.run.html, [&s, source](const procedures::RampOutcome& o) -> Result<std::string> {
          return procedures::render_ramp_html(o, s, source);
+       }},
+      {"--junit", f.run.junit, [&s, target](const procedures::RampOutcome& o) -> Result<std::string> {
+         return report::render_junit(ramp_junit(o, s, target));
        }},
   };
 }

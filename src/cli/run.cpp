@@ -20,6 +20,7 @@
 #include "engine/request_log.h"
 #include "report/hlog_export.h"
 #include "report/html.h"
+#include "report/junit.h"
 #include "report/live_ticker.h"
 #include "report/summary.h"
 #include "results/results_json.h"
@@ -84,6 +85,9 @@ std::vector<OutputFile<results::RunResults>> run_outputs(const RunOptions& o) {
          in.source = source;
          in.results = r;
          return report::render_html(in);
+       }},
+      {"--junit", o.junit, [](const results::RunResults& r) -> Result<std::string> {
+         return report::render_junit(report::junit_for_run(r));
        }},
   };
 }

@@ -246,6 +246,11 @@ void add_output_options(CLI::App& sub, RunOptions& o) {
   sub.add_option("--html", o.html, "Write a self-contained HTML report (opens offline) to FILE, atomically")
       ->type_name("FILE")
       ->group(k_outputs);
+  sub.add_option("--junit", o.junit,
+                 "Write a JUnit XML report to FILE, atomically: one test case per --slo and one for the verdict "
+                 "(for CI; see docs/ci.md)")
+      ->type_name("FILE")
+      ->group(k_outputs);
   sub.add_flag("--no-html", o.no_html, "Do not write the HTML report that --json and --report-dir imply")
       ->group(k_outputs);
   sub.add_option("--report-dir", o.report_dir,

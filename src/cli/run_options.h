@@ -55,6 +55,7 @@ struct RunOptions {
   std::string html;        ///< self-contained HTML report (empty: none)
   bool no_html = false;    ///< --no-html: no HTML report, not even the one --json implies
   std::string report_dir;  ///< --report-dir: json, hlog and html together in this directory
+  std::string junit;       ///< --junit: JUnit XML report for CI (empty: none)
   bool quiet = false;
   engine::RetryOptions retry;     ///< --retry-* flags, --per-try-timeout, --backoff*, --send-deadline
   std::vector<std::string> slos;  ///< --slo, as typed (parsed by parse_slos)
