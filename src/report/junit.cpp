@@ -212,8 +212,8 @@ JunitReport junit_for_run(const results::RunResults& r, std::string suite) {
   const auto& info = r.info;
   j.properties = {{"target", redact_url(info.target)}};
   if (!info.source.empty()) j.properties.emplace_back("source", info.source);
-  j.properties.emplace_back("model", info.model);
-  if (info.model == "open") j.properties.emplace_back("offered_rps", fmt::format("{:.1f}", r.offered_rps()));
+  j.properties.emplace_back("model", results::to_string(info.model));
+  if (info.model == results::Model::open) j.properties.emplace_back("offered_rps", fmt::format("{:.1f}", r.offered_rps()));
   if (info.users > 0) j.properties.emplace_back("users", fmt::format("{}", info.users));
   j.properties.emplace_back("duration_s", fmt::format("{:g}", info.duration_s));
   j.properties.emplace_back("measured_s", fmt::format("{:.3f}", r.measured_s));
