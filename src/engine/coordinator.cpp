@@ -200,9 +200,10 @@ Result<std::vector<results::RunResults>> run_all(const std::vector<RunPlan>& pla
           ? auto_spin_below()
           : Nanos(0);
   // Start a little in the future so every worker is ready before the first intended time.
-  const SteadyTime start = SteadyClock::now() + std::chrono::milliseconds(20);
+  const SteadyTime start = SteadyClock::now() + k_start_delay;
   const double start_unix_s =
-      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count() + 0.020;
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count() +
+      to_seconds(k_start_delay);
   std::vector<PlanRun> runs;
   for (const auto& plan : plans) runs.push_back(OPENLOOP_TRY(prepare(plan, stop, start, spin_below)));
   std::vector<std::thread> threads;
