@@ -50,9 +50,9 @@ struct RunOptions {
   std::string retarget;           ///< --target URL: replaces the plan's or targets' scheme://host:port
   std::string targets;            ///< --targets FILE|-: the requests, in Vegeta's targets format
 
-  std::string run_id;               ///< --run-id (else OPENLOOP_RUN_ID; cli/start_options.h)
-  std::string start_at;             ///< --start-at: RFC 3339 wall-clock start (empty: at once)
-  std::string max_late = "1s";      ///< --max-late: a later start exits 75
+  std::string run_id;           ///< --run-id (else OPENLOOP_RUN_ID; cli/start_options.h)
+  std::string start_at;         ///< --start-at: RFC 3339 wall-clock start (empty: at once)
+  std::string max_late = "1s";  ///< --max-late: a later start exits 75
 
   std::string log_requests;         ///< --log-requests FILE|-: one line per request (empty: no log)
   std::string log_format = "json";  ///< --log-format json|csv

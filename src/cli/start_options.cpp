@@ -14,15 +14,17 @@
 namespace openloop::cli {
 
 void add_start_options(CLI::App& sub, RunOptions& o, const char* group) {
-  sub.add_option("--run-id", o.run_id,
-                 "Name of this run in its results and manifest (default: OPENLOOP_RUN_ID; for a shard, derived "
-                 "from the plan and --start-at so every shard agrees; else random). merge refuses shards of "
-                 "different runs")
+  sub.add_option(
+         "--run-id", o.run_id,
+         "Name of this run in its results and manifest (default: OPENLOOP_RUN_ID; for a shard, derived "
+         "from the plan and --start-at so every shard agrees; else random). merge refuses shards of "
+         "different runs")
       ->type_name("ID")
       ->group(group);
-  sub.add_option("--start-at", o.start_at,
-                 "Wait until this wall-clock time (RFC 3339, e.g. 2026-12-01T10:00:00Z or +01:00), then run on "
-                 "the monotonic clock from there; for shards started by different hosts")
+  sub.add_option(
+         "--start-at", o.start_at,
+         "Wait until this wall-clock time (RFC 3339, e.g. 2026-12-01T10:00:00Z or +01:00), then run on "
+         "the monotonic clock from there; for shards started by different hosts")
       ->type_name("TIME")
       ->group(group);
   sub.add_option("--max-late", o.max_late,
@@ -58,9 +60,10 @@ Result<StartContext> prepare_start(const RunOptions& o, const nlohmann::json& pl
     c.run_id = results::random_run_id();
   }
   if (c.run_id.size() > 128 || c.run_id.find_first_of(" \t\n\r/\\\"") != std::string::npos) {
-    return usage_error(fmt::format("--run-id: '{}' must be at most 128 characters without spaces, quotes or "
-                                   "slashes (e.g. load-2026-12-01)",
-                                   c.run_id));
+    return usage_error(
+        fmt::format("--run-id: '{}' must be at most 128 characters without spaces, quotes or "
+                    "slashes (e.g. load-2026-12-01)",
+                    c.run_id));
   }
   c.manifest = sharded || c.start || !o.run_id.empty() || (from_env != nullptr && *from_env != '\0');
   return c;
@@ -97,7 +100,8 @@ Result<std::string> render_manifest(const StartContext& c, const std::vector<std
   m["schema"] = "openloop.manifest/1";
   m["run_id"] = r.info.run_id;
   m["plan_hash"] = c.plan_hash;
-  m["shard"] = r.info.plan.is_object() && r.info.plan.contains("shard") ? r.info.plan["shard"] : nlohmann::json();
+  m["shard"] =
+      r.info.plan.is_object() && r.info.plan.contains("shard") ? r.info.plan["shard"] : nlohmann::json();
   m["valid"] = r.verdict.valid;
   m["start_unix_s"] = r.info.start_unix_s;
   if (c.start) {

@@ -46,7 +46,7 @@ void stamp_start(const StartContext& c, results::RunResults& r);
 
 /// The manifest output (`<json>.manifest.json`), to be the LAST of `outputs`: it hashes every other output
 /// file as written. Nothing when the run writes no manifest or no --json.
-std::optional<OutputFile<results::RunResults>> manifest_output(const StartContext& c,
-                                                               const std::vector<OutputFile<results::RunResults>>& outputs);
+std::optional<OutputFile<results::RunResults>> manifest_output(
+    const StartContext& c, const std::vector<OutputFile<results::RunResults>>& outputs);
 
 }  // namespace openloop::cli

@@ -24,7 +24,9 @@ std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) {
   return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
 }
 
-bool leap(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+bool leap(int y) {
+  return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
 
 // Reads `n` digits at `pos`; -1 when they are not all digits.
 int digits(std::string_view s, std::size_t pos, std::size_t n) {
@@ -41,9 +43,10 @@ int digits(std::string_view s, std::size_t pos, std::size_t n) {
 
 Result<WallTime> parse_rfc3339(std::string_view text, std::string_view flag) {
   const auto bad = [&](std::string_view why) {
-    return usage_error(fmt::format("{}: '{}' {}; expected an RFC 3339 time such as 2026-12-01T10:00:00Z or "
-                                   "2026-12-01T11:00:00.5+01:00",
-                                   flag, text, why));
+    return usage_error(
+        fmt::format("{}: '{}' {}; expected an RFC 3339 time such as 2026-12-01T10:00:00Z or "
+                    "2026-12-01T11:00:00.5+01:00",
+                    flag, text, why));
   };
   const int year = digits(text, 0, 4), month = digits(text, 5, 2), day = digits(text, 8, 2);
   const int hour = digits(text, 11, 2), minute = digits(text, 14, 2), second = digits(text, 17, 2);
@@ -84,7 +87,8 @@ Result<WallTime> parse_rfc3339(std::string_view text, std::string_view flag) {
   const std::int64_t seconds =
       days_from_civil(year, static_cast<unsigned>(month), static_cast<unsigned>(day)) * 86400 + hour * 3600 +
       minute * 60 + second - offset_s;
-  return WallTime(std::chrono::duration_cast<WallTime::duration>(std::chrono::seconds(seconds) + Nanos(nanos)));
+  return WallTime(
+      std::chrono::duration_cast<WallTime::duration>(std::chrono::seconds(seconds) + Nanos(nanos)));
 }
 
 std::string format_rfc3339(WallTime t) {
@@ -92,11 +96,14 @@ std::string format_rfc3339(WallTime t) {
   const std::time_t secs = static_cast<std::time_t>(us >= 0 ? us / 1'000'000 : (us - 999'999) / 1'000'000);
   std::tm tm{};
   gmtime_r(&secs, &tm);
-  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}Z", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-                     tm.tm_hour, tm.tm_min, tm.tm_sec, us - static_cast<std::int64_t>(secs) * 1'000'000);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}Z", tm.tm_year + 1900, tm.tm_mon + 1,
+                     tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+                     us - static_cast<std::int64_t>(secs) * 1'000'000);
 }
 
-double unix_seconds(WallTime t) { return std::chrono::duration<double>(t.time_since_epoch()).count(); }
+double unix_seconds(WallTime t) {
+  return std::chrono::duration<double>(t.time_since_epoch()).count();
+}
 
 ClockBound wall_clock_bound() {
   timex tx{};
@@ -115,9 +122,9 @@ Result<Nanos> wait_for_start(const StartPlan& plan, const WallClock& clock, cons
   const WallTime wake = plan.at - std::chrono::duration_cast<WallTime::duration>(plan.lead);
   const Nanos ahead = std::chrono::duration_cast<Nanos>(wake - clock.now());
   if (ahead > plan.max_wait) {
-    return usage_error(fmt::format("--start-at: {} is {} ahead, more than the {} a run waits; give a closer time",
-                                   format_rfc3339(plan.at), format_duration(ahead),
-                                   format_duration(plan.max_wait)));
+    return usage_error(
+        fmt::format("--start-at: {} is {} ahead, more than the {} a run waits; give a closer time",
+                    format_rfc3339(plan.at), format_duration(ahead), format_duration(plan.max_wait)));
   }
   // One sleep; another only when the wall clock was stepped while sleeping (the sleep runs on the monotonic
   // clock), so the count is bounded and nothing spins.
@@ -132,11 +139,11 @@ Result<Nanos> wait_for_start(const StartPlan& plan, const WallClock& clock, cons
   }
   const Nanos late = std::chrono::duration_cast<Nanos>(clock.now() - wake);
   if (late > plan.max_late) {
-    return tl::unexpected(
-        Error{ExitCode::late_start,
-              fmt::format("started {} after --start-at {} (--max-late {}): this shard would run out of phase "
-                          "with the others, so nothing was sent (exit 75); start it earlier, or raise --max-late",
-                          format_duration(late), format_rfc3339(plan.at), format_duration(plan.max_late))});
+    return tl::unexpected(Error{
+        ExitCode::late_start,
+        fmt::format("started {} after --start-at {} (--max-late {}): this shard would run out of phase "
+                    "with the others, so nothing was sent (exit 75); start it earlier, or raise --max-late",
+                    format_duration(late), format_rfc3339(plan.at), format_duration(plan.max_late))});
   }
   return late;
 }

@@ -38,8 +38,8 @@ class ManualWallClock final : public WallClock {
 };
 
 /// Parses an RFC 3339 date-time: `2026-12-01T10:00:00Z`, with optional fractional seconds (to the
-/// nanosecond) and a `Z` or `±HH:MM` offset (`t` and `z` accepted, a space instead of `T` too). Errors (usage)
-/// name `flag`, the text and the accepted form.
+/// nanosecond) and a `Z` or `±HH:MM` offset (`t` and `z` accepted, a space instead of `T` too). Errors
+/// (usage) name `flag`, the text and the accepted form.
 Result<WallTime> parse_rfc3339(std::string_view text, std::string_view flag);
 /// `t` as RFC 3339 in UTC with microseconds: `2026-12-01T10:00:00.000000Z`.
 std::string format_rfc3339(WallTime t);
@@ -58,7 +58,7 @@ ClockBound wall_clock_bound();
 
 /// What the wait for a common start needs.
 struct StartPlan {
-  WallTime at;                            ///< --start-at
+  WallTime at;                               ///< --start-at
   Nanos max_late = std::chrono::seconds(1);  ///< --max-late: later than this → ExitCode::late_start
   /// How long after the wait ends the run's schedule begins (the engine starts its clock that much after
   /// it is called), so the wait ends this much before `at`.
@@ -69,11 +69,11 @@ struct StartPlan {
 /// Sleeps for `d` unless interrupted; returns false when a stop request (Ctrl-C) ended the sleep.
 using InterruptibleSleep = std::function<bool(Nanos d)>;
 
-/// Waits on `clock` until `plan.at − plan.lead`: one timed sleep (a few more only if the wall clock is stepped
-/// during the wait; at most 8), no spinning. Returns the lateness of the start (`now + lead − at`, negative
-/// when early). Errors: usage when `at` is more than max_wait ahead (nothing waited for); interrupted (130)
-/// when `sleep` reports a stop request; late_start (75) when the start would be later than max_late,
-/// naming --start-at, the lateness and --max-late.
+/// Waits on `clock` until `plan.at − plan.lead`: one timed sleep (a few more only if the wall clock is
+/// stepped during the wait; at most 8), no spinning. Returns the lateness of the start (`now + lead − at`,
+/// negative when early). Errors: usage when `at` is more than max_wait ahead (nothing waited for);
+/// interrupted (130) when `sleep` reports a stop request; late_start (75) when the start would be later than
+/// max_late, naming --start-at, the lateness and --max-late.
 Result<Nanos> wait_for_start(const StartPlan& plan, const WallClock& clock, const InterruptibleSleep& sleep);
 
 /// The real sleep: blocks SIGINT and SIGTERM in the calling thread and waits for one of them for `d`

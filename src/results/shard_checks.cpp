@@ -51,18 +51,20 @@ Result<void> check_same_run(const MergeInput& first, const MergeInput& in) {
   }
   const ShardInfo s = shard_of(in.results.info), f = shard_of(first.results.info);
   if (s.count != f.count) {
-    return usage_error(fmt::format("{}: shard {}/{} but {} is shard {}/{}: the shards split the plan into "
-                                   "different numbers of parts, so they cannot cover it exactly",
-                                   in.name, s.index, s.count, first.name, f.index, f.count));
+    return usage_error(
+        fmt::format("{}: shard {}/{} but {} is shard {}/{}: the shards split the plan into "
+                    "different numbers of parts, so they cannot cover it exactly",
+                    in.name, s.index, s.count, first.name, f.index, f.count));
   }
   if (s.weights != f.weights) {
-    return usage_error(fmt::format("{}: --shard-weights {} but {} has {}: the shards split the plan differently, "
-                                   "so they cannot cover it exactly",
-                                   in.name, s.weights.dump(), first.name, f.weights.dump()));
+    return usage_error(
+        fmt::format("{}: --shard-weights {} but {} has {}: the shards split the plan differently, "
+                    "so they cannot cover it exactly",
+                    in.name, s.weights.dump(), first.name, f.weights.dump()));
   }
   if (s.index >= s.count) {
-    return usage_error(fmt::format("{}: shard index {} is not below the shard count {}", in.name, s.index,
-                                   s.count));
+    return usage_error(
+        fmt::format("{}: shard index {} is not below the shard count {}", in.name, s.index, s.count));
   }
   return {};
 }
@@ -83,11 +85,12 @@ Result<ShardCoverage> check_shards(const std::vector<MergeInput>& inputs, const 
   const MergeInput& first = inputs.front();
   for (const MergeInput& in : inputs) {
     if (shard_of(in.results.info).count == 0) {
-      return usage_error(fmt::format("{}: is not a shard (its plan has no shard) but {} is: merge the shards of "
-                                     "one run together, or whole runs together",
-                                     in.name, shard_label(*std::find_if(inputs.begin(), inputs.end(), [](const MergeInput& x) {
-                                       return shard_of(x.results.info).count > 0;
-                                     }))));
+      return usage_error(fmt::format(
+          "{}: is not a shard (its plan has no shard) but {} is: merge the shards of "
+          "one run together, or whole runs together",
+          in.name, shard_label(*std::find_if(inputs.begin(), inputs.end(), [](const MergeInput& x) {
+            return shard_of(x.results.info).count > 0;
+          }))));
     }
   }
   const std::string settings = OPENLOOP_TRY(histogram_settings(first));
@@ -96,9 +99,10 @@ Result<ShardCoverage> check_shards(const std::vector<MergeInput>& inputs, const 
     OPENLOOP_TRY_VOID(check_same_run(first, in));
     const ShardInfo s = shard_of(in.results.info);
     if (by_index[s.index] != nullptr) {
-      return usage_error(fmt::format("{}: shard {}/{} is given twice ({} and {}): its requests would be counted "
-                                     "twice; give each shard once",
-                                     in.name, s.index, s.count, by_index[s.index]->name, in.name));
+      return usage_error(
+          fmt::format("{}: shard {}/{} is given twice ({} and {}): its requests would be counted "
+                      "twice; give each shard once",
+                      in.name, s.index, s.count, by_index[s.index]->name, in.name));
     }
     by_index[s.index] = &in;
     const std::string mine = OPENLOOP_TRY(histogram_settings(in));

@@ -11,7 +11,9 @@ namespace {
 
 using namespace std::chrono_literals;
 
-WallTime at(const char* text) { return *parse_rfc3339(text, "--start-at"); }
+WallTime at(const char* text) {
+  return *parse_rfc3339(text, "--start-at");
+}
 
 TEST(Rfc3339, ParsesUtcOffsetsAndFractions) {
   EXPECT_DOUBLE_EQ(unix_seconds(at("2026-12-01T10:00:00Z")), 1796119200.0);

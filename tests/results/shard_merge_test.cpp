@@ -17,8 +17,9 @@ using ::testing::HasSubstr;
 
 // Shard `index` of `count` of one run: the same plan with its own plan.shard, the same run id, started at
 // `start` (seconds since the epoch).
-RunResults shard(std::uint64_t index, std::uint64_t count, const std::vector<std::vector<std::int64_t>>& samples,
-                 double start = 5000.0, const std::vector<std::uint64_t>& dropped = {}) {
+RunResults shard(std::uint64_t index, std::uint64_t count,
+                 const std::vector<std::vector<std::int64_t>>& samples, double start = 5000.0,
+                 const std::vector<std::uint64_t>& dropped = {}) {
   RunResults r = test::make_run(samples, start, "http://127.0.0.1:8080/", dropped);
   r.info.plan["rate"] = 400.0;
   r.info.plan["shard"] = {{"index", index},
@@ -34,7 +35,8 @@ std::vector<MergeInput> four_shards() {
   std::vector<MergeInput> in;
   for (std::uint64_t i = 0; i < 4; ++i) {
     in.push_back({"shard-" + std::to_string(i) + ".json",
-                  shard(i, 4, {{1000 + static_cast<std::int64_t>(i)}, {2000, 3000}}, 5000.0 + 0.1 * static_cast<double>(i))});
+                  shard(i, 4, {{1000 + static_cast<std::int64_t>(i)}, {2000, 3000}},
+                        5000.0 + 0.1 * static_cast<double>(i))});
   }
   return in;
 }
@@ -81,7 +83,8 @@ TEST(ShardMerge, RefusesDifferentRunIds) {
   in[3].results.info.run_id = "run-2";
   const auto r = merge_results(in);
   ASSERT_FALSE(r);
-  EXPECT_THAT(r.error().message, HasSubstr("shard-3.json: its run id run-2 differs from shard-0.json's run-1"));
+  EXPECT_THAT(r.error().message,
+              HasSubstr("shard-3.json: its run id run-2 differs from shard-0.json's run-1"));
 }
 
 TEST(ShardMerge, RefusesAShardGivenTwice) {
@@ -91,7 +94,8 @@ TEST(ShardMerge, RefusesAShardGivenTwice) {
   in[3].results.totals.ok += 0;
   const auto r = merge_results(in);
   ASSERT_FALSE(r);
-  EXPECT_THAT(r.error().message, HasSubstr("shard-1.json and shard-3.json are the same run (run id run-1, shard 1/4)"));
+  EXPECT_THAT(r.error().message,
+              HasSubstr("shard-1.json and shard-3.json are the same run (run id run-1, shard 1/4)"));
 }
 
 TEST(ShardMerge, RefusesDifferentShardCountsAndWeights) {
@@ -158,7 +162,8 @@ TEST(ShardMerge, RefusesStartSkewAboveMaxSkew) {
   in[2].results.info.start_unix_s += 1.5;
   auto r = merge_results(in);
   ASSERT_FALSE(r);
-  EXPECT_THAT(r.error().message, HasSubstr("shard-2.json: started 1.700s after shard-0.json (--max-skew 1s)"));
+  EXPECT_THAT(r.error().message,
+              HasSubstr("shard-2.json: started 1.700s after shard-0.json (--max-skew 1s)"));
   r = merge_results(in, MergeOptions{false, 2.0});
   EXPECT_TRUE(r) << r.error().message;
 }
@@ -174,7 +179,8 @@ TEST(ShardMerge, RefusesAWholeRunAmongShards) {
 TEST(ShardMerge, TheVerdictNamesTheShardAtFault) {
   auto in = four_shards();
   std::vector<std::vector<std::int64_t>> hundred(2, std::vector<std::int64_t>(100, 1000));
-  for (auto& s : in) s.results = shard(s.results.info.plan["shard"]["index"].get<std::uint64_t>(), 4, hundred);
+  for (auto& s : in)
+    s.results = shard(s.results.info.plan["shard"]["index"].get<std::uint64_t>(), 4, hundred);
   in[2].results = shard(2, 4, hundred, 5000.0, {0, 20});  // 20 of 220 dropped: 9.1 %
   const auto r = merge_results(in);
   ASSERT_TRUE(r) << r.error().message;
