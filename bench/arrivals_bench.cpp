@@ -11,7 +11,9 @@ namespace {
 using namespace std::chrono_literals;
 using openloop::workload::ArrivalKind;
 using openloop::workload::ArrivalSchedule;
+using openloop::workload::PoissonSplit;
 using openloop::workload::RateProfile;
+using openloop::workload::ShardSpec;
 
 // Profiles long enough that no benchmark run reaches their end (~10^11 arrivals and more).
 RateProfile flat() {
@@ -41,8 +43,33 @@ void BM_PoissonNextStaged(benchmark::State& state) {
   run(state, staged(), ArrivalKind::poisson);
 }
 
+// Worker 1 of 4 of host shard `shard` of `shards` (equal weights): a striped Poisson lane draws the whole
+// global stream, shards × 4 exponentials per arrival it issues; a thinned lane draws one.
+void run_lane(benchmark::State& state, ArrivalKind kind, PoissonSplit split, unsigned shard, unsigned shards) {
+  const ShardSpec host = *ShardSpec::make(shard, shards, {}, split);
+  ArrivalSchedule schedule(flat(), kind, 42, host, 1, 4);
+  for (auto _ : state) benchmark::DoNotOptimize(schedule.next());
+  state.SetItemsProcessed(state.iterations());
+}
+void BM_ConstantNextShard1of4(benchmark::State& state) {
+  run_lane(state, ArrivalKind::constant, PoissonSplit::stripe, 1, 4);
+}
+void BM_PoissonStripeNextUnsharded(benchmark::State& state) {
+  run_lane(state, ArrivalKind::poisson, PoissonSplit::stripe, 0, 1);
+}
+void BM_PoissonStripeNextShard1of4(benchmark::State& state) {
+  run_lane(state, ArrivalKind::poisson, PoissonSplit::stripe, 1, 4);
+}
+void BM_PoissonThinNextShard1of4(benchmark::State& state) {
+  run_lane(state, ArrivalKind::poisson, PoissonSplit::thin, 1, 4);
+}
+
 }  // namespace
 
+BENCHMARK(BM_ConstantNextShard1of4);
+BENCHMARK(BM_PoissonStripeNextUnsharded);
+BENCHMARK(BM_PoissonStripeNextShard1of4);
+BENCHMARK(BM_PoissonThinNextShard1of4);
 BENCHMARK(BM_ConstantNextFlat);
 BENCHMARK(BM_ConstantNextStaged);
 BENCHMARK(BM_PoissonNextFlat);

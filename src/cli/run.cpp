@@ -200,7 +200,8 @@ int exit_code_for(const results::RunResults& r) {
 
 double planned_intended(const engine::RunPlan& plan) {
   if (plan.user_driven()) return std::numeric_limits<double>::infinity();
-  const double expected = plan.profile.total_expected() - plan.profile.cumulative(plan.warmup);
+  const double expected =
+      (plan.profile.total_expected() - plan.profile.cumulative(plan.warmup)) * plan.shard.share();
   // Constant arrivals land within a few of the expected count; a Poisson count varies by about √n, so six
   // standard deviations make the bound safe in practice (a bound too low would abort a run that could still
   // pass).

@@ -610,6 +610,7 @@ void add_run_options(CLI::App& sub, RunOptions& o) {
   add_retry_options(sub, o.retry);
   add_output_options(sub, o);
   add_judging_options(sub, o);
+  add_shard_options(sub, o);
   sub.add_option("--log-requests", o.log_requests,
                  "Write one line per request to FILE (- = standard output; the summary then goes to standard "
                  "error): intended and send time, phases, status, bytes, outcome, request name. Records the "
@@ -664,6 +665,8 @@ Result<engine::RunPlan> build_plan(const RunOptions& o) {
   OPENLOOP_TRY_VOID(build_request(o, plan));
   OPENLOOP_TRY_VOID(build_workload(o, plan));
   OPENLOOP_TRY_VOID(build_client(o, plan));
+  plan.shard = OPENLOOP_TRY(shard_spec(o, workload::shard_environment()));
+  OPENLOOP_TRY_VOID(check_shard_part(plan));
   const SteadyTime resolving = SteadyClock::now();
   plan.endpoints = OPENLOOP_TRY(net::resolve(plan.url.host, plan.url.port));
   plan.dns_time =

@@ -12,6 +12,7 @@
 #include "results/run_results.h"
 #include "results/slo.h"
 #include "workload/scenario_file.h"
+#include "workload/shard_env.h"
 
 namespace openloop::cli {
 
@@ -50,6 +51,9 @@ struct RunOptions {
   std::string retarget;           ///< --target URL: replaces the plan's or targets' scheme://host:port
   std::string targets;            ///< --targets FILE|-: the requests, in Vegeta's targets format
 
+  std::string shard;                    ///< --shard I/N (empty: from the environment, else unsharded)
+  std::string shard_weights;            ///< --shard-weights 2,1,1 (empty: equal)
+  std::string poisson_split = "stripe";  ///< --poisson-split stripe|thin
   std::string run_id;           ///< --run-id (else OPENLOOP_RUN_ID; cli/start_options.h)
   std::string start_at;         ///< --start-at: RFC 3339 wall-clock start (empty: at once)
   std::string max_late = "1s";  ///< --max-late: a later start exits 75
@@ -83,6 +87,15 @@ void add_output_options(CLI::App& sub, RunOptions& o);
 Result<void> resolve_output_paths(RunOptions& o);
 /// `run`'s own judging flags (--deadline, --max-lateness); ramp registers its own with the same meaning.
 void add_judging_options(CLI::App& sub, RunOptions& o);
+
+/// Registers --shard, --shard-weights and --poisson-split (cli/shard_options.cpp).
+void add_shard_options(CLI::App& sub, RunOptions& o);
+/// This process's shard: --shard or the engines' variables in `env` (workload::detect_shard), the weights
+/// and the Poisson split. Errors (usage): a malformed or conflicting source, weights without a shard or not
+/// one per shard, a bad --poisson-split.
+Result<workload::ShardSpec> shard_spec(const RunOptions& o, const workload::Environment& env);
+/// Refuses (usage) a sharded closed or pacing plan that leaves this shard no users.
+Result<void> check_shard_part(const engine::RunPlan& plan);
 
 /// --spin-below: "auto" (nullopt: measure the cost of a timed wait) or a duration up to 10ms.
 Result<std::optional<Nanos>> parse_spin_below(const std::string& text);

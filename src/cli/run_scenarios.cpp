@@ -101,8 +101,14 @@ int run_plan_file(const RunOptions& o) {
     s.insecure = o.insecure;
     s.ca_file = o.cacert;
     s.retry = o.retry;
+    const workload::ShardSpec shard = OPENLOOP_TRY(shard_spec(o, workload::shard_environment()));
     if (!o.quiet) fmt::print(stderr, "{}\n", plan->describe());
-    return engine::plans_from_workload(plan, s);
+    auto plans = OPENLOOP_TRY(engine::plans_from_workload(plan, s));
+    for (auto& p : plans) {
+      p.shard = shard;
+      OPENLOOP_TRY_VOID(check_shard_part(p));
+    }
+    return plans;
   }();
   if (!prepared) return report_error(command, prepared.error());
   // Every scenario's plan lists all the file's requests, so the names of the first are everyone's.

@@ -50,18 +50,22 @@ results::RunInfo describe(const RunPlan& plan) {
   info.duration_s = to_seconds(plan.duration);
   info.warmup_s = to_seconds(plan.warmup);
   info.timeout_s = to_seconds(plan.timeout);
-  info.users = plan.users;
+  // A shard's info is its own part of the plan (users, rates), so its verdict and summary judge that part;
+  // info.plan still describes the whole plan.
+  info.users = plan.users_part();
   info.target = plan.url_text;
   for (const auto& r : plan.requests) info.request_names.push_back(r.name);
   if (plan.model == Model::pacing) {
-    double rate = plan.pacing.count() > 0 ? static_cast<double>(plan.users) / to_seconds(plan.pacing) : 0.0;
-    if (plan.max_rate > 0) rate = rate > 0 ? std::min(rate, plan.max_rate) : plan.max_rate;
+    const double cap = plan.max_rate_part();
+    double rate =
+        plan.pacing.count() > 0 ? static_cast<double>(plan.users_part()) / to_seconds(plan.pacing) : 0.0;
+    if (cap > 0) rate = rate > 0 ? std::min(rate, cap) : cap;
     info.configured_iterations_per_s = rate;
   }
   if ((plan.model == Model::open || plan.model == Model::sessions) && plan.duration.count() > 0) {
     const double all = plan.profile.total_expected();
     const double warm = plan.profile.cumulative(plan.warmup);
-    info.offered_rps = (all - warm) / info.duration_s;
+    info.offered_rps = (all - warm) * plan.shard.share() / info.duration_s;
   }
   info.plan = plan.describe();
   return info;
@@ -109,9 +113,9 @@ results::RunResults finish(PlanRun& p, const std::atomic<int>& stop, SteadyTime 
   SteadyTime stopped = start + plan.start_offset;
   results::GeneratorStats gen;
   gen.threads = plan.threads;
-  gen.max_connections = plan.model == Model::open       ? plan.max_connections
-                        : plan.model == Model::sessions ? plan.max_sessions
-                                                        : plan.users;
+  gen.max_connections = plan.model == Model::open       ? plan.max_connections_part()
+                        : plan.model == Model::sessions ? plan.max_sessions_part()
+                                                        : plan.users_part();
   for (auto& w : p.workers) {
     stopped = std::max(stopped, w->report().stopped_scheduling);
     gen.cpu_seconds += w->report().cpu_seconds;

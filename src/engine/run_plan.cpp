@@ -55,6 +55,9 @@ nlohmann::json RunPlan::describe() const {
   if (model == Model::open || model == Model::sessions) {
     j["arrival"] = arrival == workload::ArrivalKind::constant ? "constant" : "poisson";
     j["seed"] = seed;
+    // How threads (and shards) split a Poisson schedule decides its points, so the plan says it.
+    if (arrival == workload::ArrivalKind::poisson)
+      j["poisson_split"] = std::string(workload::to_string(shard.poisson_split));
     j["stages"] = stages;
     // A constant rate (--rate R) says so, so readers need not infer it from a one-stage list.
     const auto& st = profile.stages();
@@ -82,6 +85,13 @@ nlohmann::json RunPlan::describe() const {
       st.push_back({{"request", requests[s.request].name}, {"think_after", s.think_after.to_string()}});
     j["steps"] = st;
   }
+  if (shard.sharded()) {
+    j["shard"] = {{"index", shard.index},
+                  {"count", shard.count},
+                  {"weights", shard.weights},
+                  {"share", shard.share()},
+                  {"poisson_split", std::string(workload::to_string(shard.poisson_split))}};
+  }
   return j;
 }
 
@@ -95,7 +105,7 @@ std::string rate_text(double rate) {
 
 Result<void> check_feasible(const RunPlan& plan, Nanos clock_resolution) {
   if (plan.model != Model::open && plan.model != Model::sessions) return {};  // users send one at a time
-  const double peak = plan.profile.max_rate();
+  const double peak = plan.profile.max_rate() * plan.shard.share();  // this shard's part of it
   const unsigned threads = std::max(1U, plan.threads);
   const double by_clock = 1e9 / static_cast<double>(std::max<std::int64_t>(1, clock_resolution.count()));
   const double per_thread = std::min(k_max_rate_per_thread, by_clock);

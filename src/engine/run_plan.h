@@ -18,6 +18,7 @@
 #include "workload/duration_distribution.h"
 #include "workload/rate_profile.h"
 #include "workload/scenario.h"
+#include "workload/shard.h"
 
 namespace openloop::engine {
 
@@ -78,6 +79,11 @@ struct RunPlan {
   std::uint64_t max_sessions = 0;  ///< sessions model: concurrent sessions cap (0 = derived)
   std::vector<Step> steps;  ///< iteration (closed/pacing) or session steps; empty = one request from the mix
 
+  /// Host shards: which part of this plan this process runs (--shard, or the engine's environment). Every
+  /// other field describes the WHOLE plan, as every shard records it; the *_part() functions give this
+  /// shard's part.
+  workload::ShardSpec shard;
+
   // Client policy and rig.
   unsigned threads = 1;
   std::uint64_t max_connections = 0;  ///< total across threads (open); = users (closed)
@@ -121,9 +127,17 @@ struct RunPlan {
 
   /// The deadline goodput counts against: `deadline` when set and shorter than `timeout`, else `timeout`.
   Nanos goodput_deadline() const { return deadline.count() > 0 && deadline < timeout ? deadline : timeout; }
+  /// This shard's users (closed, pacing) and sessions cap: largest-remainder parts of the whole plan's, adding
+  /// up over the shards; the connection cap's part is at least 1. The whole values when unsharded.
+  std::uint64_t users_part() const { return shard.part_of(users); }
+  std::uint64_t max_sessions_part() const { return shard.cap_part(max_sessions); }
+  std::uint64_t max_connections_part() const { return shard.cap_part(max_connections); }
+  /// This shard's part of the pacing model's --max-rate (0 = no cap).
+  double max_rate_part() const { return max_rate * shard.share(); }
   /// True for models driven by users rather than an arrival schedule.
   bool user_driven() const { return model == Model::closed || model == Model::pacing; }
-  /// Every option, for the results file.
+  /// Every option of the whole plan, for the results file; sharded, plus "shard": {index, count, weights,
+  /// share, poisson_split} (so the plan without "shard" is the same in every shard's results).
   nlohmann::json describe() const;
 };
 

@@ -23,7 +23,7 @@ void Worker::start_users(SteadyTime now) {
 
 SteadyTime Worker::rate_slot(SteadyTime wanted) {
   // --max-rate across all users: this worker's share of the rate hands out start slots one gap apart.
-  const auto gap = from_seconds(static_cast<double>(m_plan.threads) / m_plan.max_rate);
+  const auto gap = from_seconds(static_cast<double>(m_plan.threads) / m_plan.max_rate_part());
   const SteadyTime slot = std::max(wanted, m_next_rate_slot);
   m_next_rate_slot = slot + gap;
   return slot;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include <fmt/format.h>
 #include <sys/resource.h>
@@ -31,6 +32,21 @@ std::uint64_t share(std::uint64_t total, unsigned threads, unsigned index) {
   return total / threads + (index < total % threads ? 1 : 0);
 }
 
+// The workers of every scenario of every host shard, numbered shard-major: this worker's number and how many
+// there are (each shard running the same thread count). Unsharded: plan.worker_base + index of
+// workers_total, as always. Variables' counters and streams, and scenarios' random streams, use it, so no
+// two workers of any shard draw the same values, and sequences stay disjoint across shards.
+std::pair<unsigned, unsigned> numbered_worker(const RunPlan& plan, unsigned index) {
+  const unsigned per_shard = plan.workers_total > 0 ? plan.workers_total : plan.threads;
+  return {plan.shard.index * per_shard + plan.worker_base + index, plan.shard.count * per_shard};
+}
+
+// Random streams of a run from flags (mix picks, think times; retry jitter), apart in every host shard; the
+// same as ever in shard 0.
+std::uint64_t shard_stream(const RunPlan& plan, std::uint64_t stream) {
+  return stream + (static_cast<std::uint64_t>(plan.shard.index) << 48);
+}
+
 double thread_cpu_seconds() {
   rusage ru{};
   getrusage(RUSAGE_THREAD, &ru);
@@ -52,14 +68,14 @@ Worker::Worker(const RunPlan& plan, unsigned index, SSL_CTX* tls, const std::ato
       m_start(start + plan.start_offset),
       m_measure_start(start + plan.start_offset + plan.warmup),
       m_end(start + plan.start_offset + plan.warmup + plan.duration),
-      m_schedule(plan.profile, plan.arrival, plan.seed, index, plan.threads),
+      m_schedule(plan.profile, plan.arrival, plan.seed, plan.shard, index, plan.threads),
       m_recorder(plan.interval, plan.requests.size()),
       m_rng(plan.workload ? workload::scenario_rng(plan.workload->scenarios[plan.scenario_index],
-                                                   plan.scenario_index, plan.worker_base + index)
-                          : Rng(plan.seed, 1000 + index)),
+                                                   plan.scenario_index, numbered_worker(plan, index).first)
+                          : Rng(plan.seed, shard_stream(plan, 1000 + index))),
       m_read_buffer(k_read_buffer),
       m_budget(plan.retry.budget, plan.threads),
-      m_retry_rng(plan.seed, 3000 + index) {
+      m_retry_rng(plan.seed, shard_stream(plan, 3000 + index)) {
   m_config.endpoint = &plan.endpoints.front();
   m_config.tls = tls;
   m_config.host = plan.url.host;
@@ -71,13 +87,14 @@ Worker::Worker(const RunPlan& plan, unsigned index, SSL_CTX* tls, const std::ato
   double sum = 0;
   for (const auto& r : plan.requests) m_mix_cumulative.push_back(sum += r.weight);
   // Round-robin: each worker starts at its own request, so short runs spread over the targets too.
-  m_next_pick = static_cast<std::uint32_t>(index % std::max<std::size_t>(1, plan.requests.size()));
+  const auto [worker, workers] = numbered_worker(plan, index);
+  m_next_pick = static_cast<std::uint32_t>(
+      (plan.shard.sharded() ? worker : index) % std::max<std::size_t>(1, plan.requests.size()));
   if (plan.workload) {
     const auto& w = *plan.workload;
-    // Variables are numbered across every scenario's workers, so sequences and streams never repeat between
-    // them.
-    m_render.emplace(w.variables, w.requests.size(), w.seed, plan.worker_base + index,
-                     plan.workers_total > 0 ? plan.workers_total : plan.threads);
+    // Variables are numbered across every scenario's workers (and every shard's), so sequences and streams
+    // never repeat between them.
+    m_render.emplace(w.variables, w.requests.size(), w.seed, worker, workers);
   }
 }
 
@@ -100,17 +117,20 @@ Result<void> Worker::init(Nanos measured_spin_below) {
   std::uint64_t slots = 0;
   switch (m_plan.model) {
     case Model::open:
-      slots = m_plan.max_connections;
+      slots = m_plan.max_connections_part();
       break;
     case Model::closed:
     case Model::pacing:
-      slots = m_plan.users;
+      slots = m_plan.users_part();
       break;
     case Model::sessions:
-      slots = m_plan.max_sessions;
+      slots = m_plan.max_sessions_part();
       break;
   }
   slots = share(slots, m_plan.threads, m_index);
+  // A shard's part of a small cap can be below its thread count (the whole plan's threads, the same in every
+  // shard): a worker with an arrival schedule still gets one connection, or it would drop every arrival.
+  if (m_plan.model == Model::open || m_plan.model == Model::sessions) slots = std::max<std::uint64_t>(slots, 1);
   m_connections.reserve(slots);
   m_closed.reserve(slots);
   m_idle.reserve(slots);
@@ -125,7 +145,7 @@ Result<void> Worker::init(Nanos measured_spin_below) {
     for (std::uint64_t i = slots; i > 0; --i) m_free_users.push_back(static_cast<std::uint32_t>(i - 1));
   }
   if (m_plan.on_saturation == OnSaturation::queue && m_plan.model == Model::open) {
-    const double per_worker = m_plan.profile.max_rate() / m_plan.threads;
+    const double per_worker = m_plan.profile.max_rate() * m_plan.shard.share() / m_plan.threads;
     const double room = std::ceil(per_worker * to_seconds(m_plan.timeout) * 1.2) + 64;
     m_queue.resize(static_cast<std::size_t>(std::min(room, 4.0e6)));
   }
@@ -191,7 +211,7 @@ void Worker::run() {
 void Worker::prewarm() {
   // Open a few connections before the first arrival, enough for about half a millisecond of this worker's
   // peak rate, so the first requests do not all pay for a connect. They are counted with the warm-up.
-  const double rate = m_plan.profile.max_rate() *
+  const double rate = m_plan.profile.max_rate() * m_plan.shard.share() *
                       static_cast<double>(std::max<std::size_t>(1, m_plan.steps.size())) / m_plan.threads;
   const auto wanted = std::min<std::size_t>(m_closed.size(), static_cast<std::size_t>(rate * 0.0005) + 2);
   for (std::size_t i = 0; i < wanted; ++i) {

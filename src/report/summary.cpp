@@ -279,6 +279,13 @@ std::string target_headline(const results::RunResults& r) {
 std::string render_summary(const results::RunResults& r) {
   std::string out;
   const auto& c = r.totals;
+  if (r.info.plan.is_object() && r.info.plan.contains("shard")) {
+    // A shard's rates, counts and verdict are its own part of the plan; the plan it records is the whole.
+    const auto& s = r.info.plan["shard"];
+    fmt::format_to(std::back_inserter(out), "shard {}/{} (share {:.4g}%): rates, counts and verdict are this "
+                   "shard's part of the plan\n",
+                   s.value("index", 0), s.value("count", 1), s.value("share", 1.0) * 100);
+  }
   verdict_block(out, r);
   fmt::format_to(std::back_inserter(out),
                  "target: {}   measured: {:.3g}s   warm-up: {:.3g}s ({} requests, excluded)\n\n",
