@@ -151,7 +151,7 @@ int run_command(const RunOptions& o) {
   // thread (the request log's writer) that could take a Ctrl-C meant to end it.
   if (start->start) {
     if (auto checked = check_outputs(p.outputs); !checked) return report_error(command, checked.error());
-    if (auto waited = wait_for_common_start(*start); !waited) return report_error(command, waited.error());
+    if (auto waited = wait_for_common_start(*start, *plan); !waited) return report_error(command, waited.error());
   }
   auto request_log = open_request_log(o, *plan);
   if (!request_log) return report_error(command, request_log.error());

@@ -8,7 +8,6 @@
 #include "core/atomic_file.h"
 #include "core/sha256.h"
 #include "core/units.h"
-#include "engine/coordinator.h"
 #include "results/run_identity.h"
 
 namespace openloop::cli {
@@ -43,7 +42,7 @@ Result<StartContext> prepare_start(const RunOptions& o, const nlohmann::json& pl
     StartPlan s;
     s.at = OPENLOOP_TRY(parse_rfc3339(o.start_at, "--start-at"));
     s.max_late = OPENLOOP_TRY(parse_duration(o.max_late, "--max-late"));
-    s.lead = engine::k_start_delay;
+    s.lead = k_start_lead;
     at_text = format_rfc3339(s.at);  // spelled alike by every shard, whatever offset each was given
     c.start = s;
   } else if (o.max_late != "1s") {
@@ -69,10 +68,13 @@ Result<StartContext> prepare_start(const RunOptions& o, const nlohmann::json& pl
   return c;
 }
 
-Result<void> wait_for_common_start(const StartContext& c) {
+Result<void> wait_for_common_start(const StartContext& c, engine::RunPlan& plan) {
   if (!c.start) return {};
   const RealWallClock clock;
   OPENLOOP_TRY(wait_for_start(*c.start, clock, sleep_unless_signalled));
+  // The start on the steady clock: from here on the wall clock no longer matters.
+  const SteadyTime now = SteadyClock::now();
+  plan.start_at = now + std::chrono::duration_cast<Nanos>(c.start->at - clock.now());
   return {};
 }
 

@@ -13,6 +13,7 @@
 #include "cli/run_pipeline.h"
 #include "core/error.h"
 #include "core/start_at.h"
+#include "engine/run_plan.h"
 #include "results/run_results.h"
 
 namespace openloop::cli {
@@ -35,10 +36,15 @@ struct StartContext {
 Result<StartContext> prepare_start(const RunOptions& o, const nlohmann::json& plan,
                                    const std::function<const char*(const char*)>& env = std::getenv);
 
-/// With --start-at: waits for it on the real wall clock (Ctrl-C ends the wait: exit 130, nothing sent) and
-/// fails with exit 75 when the start would be later than --max-late. Call before any thread that could take
-/// SIGINT is started. Without --start-at: returns at once.
-Result<void> wait_for_common_start(const StartContext& c);
+/// With --start-at: waits on the real wall clock until k_start_lead before it (Ctrl-C ends the wait: exit 130,
+/// nothing sent), fails with exit 75 when that wake-up came later than --max-late, and anchors `plan`'s
+/// schedule at the start time on the steady clock (plan.start_at), so the engine's preparation happens within
+/// the lead. Call before any thread that could take SIGINT is started. Without --start-at: returns at once.
+Result<void> wait_for_common_start(const StartContext& c, engine::RunPlan& plan);
+
+/// How long before --start-at the wait ends, for the run to prepare (descriptor table, timer-cost
+/// measurement, workers) while its schedule stays anchored at the start.
+inline constexpr std::chrono::milliseconds k_start_lead{250};
 
 /// Stamps the run id, the start (lag from the results' own measured start, the wall clock's error bound) into
 /// `r`.

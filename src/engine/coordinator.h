@@ -13,8 +13,8 @@
 
 namespace openloop::engine {
 
-/// How long after run_all() is called its schedule begins (every worker is ready by then); a --start-at wait
-/// ends this much before the start time.
+/// How long after run_all() is called its schedule begins at the earliest (every worker is ready by then);
+/// RunPlan::start_at may set a later start.
 inline constexpr std::chrono::milliseconds k_start_delay{20};
 
 /// Called about once per finalized interval on the coordinator's thread (live progress) with the results so
