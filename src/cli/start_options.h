@@ -36,8 +36,8 @@ struct StartContext {
 Result<StartContext> prepare_start(const RunOptions& o, const nlohmann::json& plan,
                                    const std::function<const char*(const char*)>& env = std::getenv);
 
-/// With --start-at: waits on the real wall clock until k_start_lead before it (Ctrl-C ends the wait: exit 130,
-/// nothing sent), fails with exit 75 when that wake-up came later than --max-late, and anchors `plan`'s
+/// With --start-at: waits on the real wall clock until k_start_lead before it (Ctrl-C ends the wait: exit
+/// 130, nothing sent), fails with exit 75 when that wake-up came later than --max-late, and anchors `plan`'s
 /// schedule at the start time on the steady clock (plan.start_at), so the engine's preparation happens within
 /// the lead. Call before any thread that could take SIGINT is started. Without --start-at: returns at once.
 Result<void> wait_for_common_start(const StartContext& c, engine::RunPlan& plan);
