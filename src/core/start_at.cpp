@@ -137,7 +137,8 @@ Result<Nanos> wait_for_start(const StartPlan& plan, const WallClock& clock, cons
                                               format_rfc3339(plan.at))});
     }
   }
-  const Nanos late = std::chrono::duration_cast<Nanos>(clock.now() - wake);
+  // Late against the start itself: the lead is time to prepare, not part of the lateness allowed.
+  const Nanos late = std::chrono::duration_cast<Nanos>(clock.now() - plan.at);
   if (late > plan.max_late) {
     return tl::unexpected(Error{
         ExitCode::late_start,

@@ -70,10 +70,10 @@ struct StartPlan {
 using InterruptibleSleep = std::function<bool(Nanos d)>;
 
 /// Waits on `clock` until `plan.at − plan.lead`: one timed sleep (a few more only if the wall clock is
-/// stepped during the wait; at most 8), no spinning. Returns the lateness of the start (`now + lead − at`,
-/// negative when early). Errors: usage when `at` is more than max_wait ahead (nothing waited for);
-/// interrupted (130) when `sleep` reports a stop request; late_start (75) when the start would be later than
-/// max_late, naming --start-at, the lateness and --max-late.
+/// stepped during the wait; at most 8), no spinning. Returns the lateness at wake-up (`now − at`,
+/// negative when early: by about the lead). Errors: usage when `at` is more than max_wait ahead (nothing
+/// waited for); interrupted (130) when `sleep` reports a stop request; late_start (75) when the start would
+/// be later than max_late, naming --start-at, the lateness and --max-late.
 Result<Nanos> wait_for_start(const StartPlan& plan, const WallClock& clock, const InterruptibleSleep& sleep);
 
 /// The real sleep: blocks SIGINT and SIGTERM in the calling thread and waits for one of them for `d`
