@@ -54,7 +54,8 @@ constexpr Subcommand k_subcommands[] = {
 
 constexpr const char* k_exit_codes =
     "Exit codes: 0 ok, 1 an SLO failed, 2 bad usage or nothing sent, 3 invalid run (the generator did not "
-    "apply the planned load), 4 runtime failure (e.g. target unreachable), 130 interrupted.";
+    "apply the planned load), 4 runtime failure (e.g. target unreachable), 75 started later than --start-at "
+    "allows (--max-late; nothing sent), 130 interrupted.";
 
 // The word a user typed where a subcommand belongs, when it names none (CLI11 would only say that a
 // subcommand is required).

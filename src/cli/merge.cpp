@@ -10,6 +10,8 @@
 #include "cli/command.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/sha256.h"
+#include "core/units.h"
 #include "procedures/probe_report.h"
 #include "procedures/ramp_report.h"
 #include "report/summary.h"
@@ -24,6 +26,8 @@ struct MergeOptions {
   std::vector<std::string> files;
   std::string output;
   bool quiet = false;
+  bool allow_partial = false;
+  std::string max_skew = "1s";
 };
 
 // A ramp's or a probe's results hold one measurement per step or phase at different loads, not one run of a
@@ -45,8 +49,13 @@ std::string refusal_for_schema(std::string_view text) {
 }
 
 int merge_command(const MergeOptions& o) {
+  const auto max_skew = parse_duration(o.max_skew, "--max-skew");
+  if (!max_skew) {
+    fmt::print(stderr, "openloop merge: {}\n", max_skew.error().message);
+    return static_cast<int>(ExitCode::usage);
+  }
   std::vector<results::MergeInput> inputs;
-  std::vector<std::string> texts;
+  std::vector<std::string> hashes;  // SHA-256 of each file: the same bytes twice is the same run twice
   for (const std::string& file : o.files) {
     auto text = read_file(file);
     if (!text) {
@@ -57,8 +66,9 @@ int merge_command(const MergeOptions& o) {
       fmt::print(stderr, "openloop merge: {} {}\n", file, why);
       return static_cast<int>(ExitCode::usage);
     }
-    for (std::size_t k = 0; k < texts.size(); ++k) {
-      if (texts[k] == *text) {
+    const std::string hash = sha256_hex(*text);
+    for (std::size_t k = 0; k < hashes.size(); ++k) {
+      if (hashes[k] == hash) {
         fmt::print(stderr,
                    "openloop merge: {} and {} have the same content (the same run given twice): merging "
                    "them would count every request twice; give each run once\n",
@@ -67,14 +77,14 @@ int merge_command(const MergeOptions& o) {
       }
     }
     auto r = results::parse_results(*text, file);
-    texts.push_back(std::move(*text));
+    hashes.push_back(hash);
     if (!r) {
       fmt::print(stderr, "openloop merge: {}\n", r.error().message);
       return static_cast<int>(r.error().code);
     }
     inputs.push_back({file, std::move(*r)});
   }
-  auto merged = results::merge_results(inputs);
+  auto merged = results::merge_results(inputs, {o.allow_partial, to_seconds(*max_skew)});
   if (!merged) {
     fmt::print(stderr, "openloop merge: {}\n", merged.error().message);
     return static_cast<int>(merged.error().code);
@@ -107,6 +117,12 @@ Action setup_merge(CLI::App& sub) {
       ->type_name("FILE");
   sub.add_flag("-q,--quiet", o->quiet,
                "Print nothing (the merged summary goes to standard output otherwise)");
+  sub.add_flag("--allow-partial", o->allow_partial,
+               "Shards: merge even when some shards are missing; the result is labelled partial (plan.partial "
+               "names the missing shares)");
+  sub.add_option("--max-skew", o->max_skew,
+                 "Shards: refuse shards whose measured starts differ by more than this (default 1s)")
+      ->type_name("DURATION");
   return [o] { return merge_command(*o); };
 }
 

@@ -16,6 +16,7 @@
 #include "cli/command.h"
 #include "cli/run_options.h"
 #include "cli/run_pipeline.h"
+#include "cli/start_options.h"
 #include "engine/coordinator.h"
 #include "engine/request_log.h"
 #include "report/hlog_export.h"
@@ -138,22 +139,38 @@ namespace {
 
 int run_command(const RunOptions& o) {
   const std::string command = "openloop run";
-  if (is_plan_file(o.url)) return run_plan_file(o);
+  if (is_plan_file(o.url)) {
+    if (!o.start_at.empty() || !o.run_id.empty()) {
+      return report_error(command, usage_error("--start-at, --run-id: not supported with a scenario file yet (use "
+                                               "them with a run from flags)")
+                                       .value());
+    }
+    return run_plan_file(o);
+  }
   auto plan = build_plan(o);
   if (!plan) return report_error(command, plan.error());
-  auto request_log = open_request_log(o, {&*plan});
-  if (!request_log) return report_error(command, request_log.error());
+  auto start = prepare_start(o, plan->describe());
+  if (!start) return report_error(command, start.error());
   std::vector<std::string> names;
   for (const auto& r : plan->requests) names.push_back(r.name);
   auto slos = parse_slos(o, names);
   if (!slos) return report_error(command, slos.error());
+  Pipeline<results::RunResults> p;
+  p.command = command;
+  p.outputs = run_outputs(o);
+  if (auto manifest = manifest_output(*start, p.outputs)) p.outputs.push_back(std::move(*manifest));
+  // Everything that can be refused is refused before the wait for --start-at, and the wait comes before any
+  // thread (the request log's writer) that could take a Ctrl-C meant to end it.
+  if (start->start) {
+    if (auto checked = check_outputs(p.outputs); !checked) return report_error(command, checked.error());
+    if (auto waited = wait_for_common_start(*start, *plan); !waited) return report_error(command, waited.error());
+  }
+  auto request_log = open_request_log(o, {&*plan});
+  if (!request_log) return report_error(command, request_log.error());
   std::optional<results::SloAbort> slo_abort;
   if (o.abort_on_slo) {
     slo_abort.emplace(*slos, std::vector{results::SloAbortPart{names, planned_intended(*plan)}});
   }
-  Pipeline<results::RunResults> p;
-  p.command = command;
-  p.outputs = run_outputs(o);
   // On a terminal the live view shows the interruption in place of the watcher's own line.
   p.announce = o.quiet || isatty(fileno(stderr)) == 0;
   // With the log on standard output, the summary goes to standard error so a pipe reads only log lines.
@@ -165,6 +182,7 @@ int run_command(const RunOptions& o) {
     if (slo_abort) slo_abort->mark(r, stop.load());
     r.slos = results::evaluate_slos(*slos, r);
     stamp_context(r, *plan, std::chrono::system_clock::now());
+    stamp_start(*start, r);
     r.dns_ns = plan->dns_time.count();
     return r;
   };

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/start_options.h"
 #include "core/atomic_file.h"
 #include "core/units.h"
 #include "engine/scenario_plans.h"
@@ -625,6 +626,7 @@ void add_run_options(CLI::App& sub, RunOptions& o) {
   sub.add_option("--log-format", o.log_format, "Format of --log-requests: json (JSON lines, default) or csv")
       ->type_name("FORMAT")
       ->group(k_outputs);
+  add_start_options(sub, o, "Shards");
 }
 
 Result<workload::PlanInputs> plan_inputs(const RunOptions& o) {

@@ -67,6 +67,9 @@ struct RunOptions {
   std::string shard;                    ///< --shard I/N (empty: from the environment, else unsharded)
   std::string shard_weights;            ///< --shard-weights 2,1,1 (empty: equal)
   std::string poisson_split = "stripe";  ///< --poisson-split stripe|thin
+  std::string run_id;           ///< --run-id (else OPENLOOP_RUN_ID; cli/start_options.h)
+  std::string start_at;         ///< --start-at: RFC 3339 wall-clock start (empty: at once)
+  std::string max_late = "1s";  ///< --max-late: a later start exits 75
 
   std::string log_requests;         ///< --log-requests FILE|-: one line per request (empty: no log)
   std::string log_format = "json";  ///< --log-format json|csv

@@ -16,6 +16,7 @@ enum class ExitCode : int {
   usage = 2,         ///< bad usage or bad input; nothing was sent
   invalid_run = 3,   ///< the rig did not apply the plan
   runtime = 4,       ///< runtime failure, e.g. target unreachable
+  late_start = 75,   ///< --start-at: the start came later than --max-late; nothing was sent (EX_TEMPFAIL)
   interrupted = 130  ///< SIGINT/SIGTERM; results still written
 };
 

@@ -204,10 +204,14 @@ Result<std::vector<results::RunResults>> run_all(const std::vector<RunPlan>& pla
       std::any_of(plans.begin(), plans.end(), [](const RunPlan& p) { return !p.spin_below; })
           ? auto_spin_below()
           : Nanos(0);
-  // Start a little in the future so every worker is ready before the first intended time.
-  const SteadyTime start = SteadyClock::now() + std::chrono::milliseconds(20);
-  const double start_unix_s =
-      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count() + 0.020;
+  // Start a little in the future so every worker is ready before the first intended time, or at the anchor
+  // --start-at set when that is later.
+  const SteadyTime now = SteadyClock::now();
+  const double now_unix_s =
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  SteadyTime start = now + k_start_delay;
+  for (const auto& plan : plans) start = std::max(start, plan.start_at);
+  const double start_unix_s = now_unix_s + to_seconds(start - now);
   std::vector<PlanRun> runs;
   for (const auto& plan : plans) runs.push_back(OPENLOOP_TRY(prepare(plan, stop, start, spin_below)));
   std::vector<std::thread> threads;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <vector>
 
@@ -11,6 +12,10 @@
 #include "results/run_results.h"
 
 namespace openloop::engine {
+
+/// How long after run_all() is called its schedule begins at the earliest (every worker is ready by then);
+/// RunPlan::start_at may set a later start.
+inline constexpr std::chrono::milliseconds k_start_delay{20};
 
 /// Called about once per finalized interval on the coordinator's thread (live progress) with the results so
 /// far; may be empty. That thread is run_all's own, at the lowest priority (nice 19), never the caller's.

@@ -3,12 +3,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <tuple>
 
 #include <fmt/format.h>
 
 #include "hdr/codec.h"
 #include "results/aggregator.h"
+#include "results/run_identity.h"
+#include "results/shard_checks.h"
 #include "results/slo.h"
 #include "results/verdict.h"
 
@@ -57,13 +60,25 @@ Result<void> check_compatible(const std::vector<MergeInput>& inputs) {
 }
 
 // Two inputs that are one run (the same file given twice, or a copy of it) would count every request twice.
-// One run: the same host, wall-clock start (to the microsecond), plan, measured period and counts; two real
-// runs never share all of them.
+// One run: the same run id and shard index (the same run id alone for unsharded runs); for files written
+// before run ids, the same host, wall-clock start (to the microsecond), plan, measured period and counts, which
+// two real runs never share.
 Result<void> check_distinct(const std::vector<MergeInput>& inputs) {
   for (std::size_t a = 0; a < inputs.size(); ++a) {
     for (std::size_t b = a + 1; b < inputs.size(); ++b) {
       const RunResults& x = inputs[a].results;
       const RunResults& y = inputs[b].results;
+      if (!x.info.run_id.empty() && !y.info.run_id.empty()) {
+        const ShardInfo sx = shard_of(x.info), sy = shard_of(y.info);
+        if (x.info.run_id == y.info.run_id && sx.count == sy.count && sx.index == sy.index) {
+          return usage_error(fmt::format(
+              "{} and {} are the same run (run id {}{}): merging them would count every request twice; give "
+              "each run once",
+              inputs[a].name, inputs[b].name, x.info.run_id,
+              sx.count > 0 ? fmt::format(", shard {}/{}", sx.index, sx.count) : std::string()));
+        }
+        continue;
+      }
       const json hx = x.info.environment.is_object() ? x.info.environment.value("host", json()) : json();
       const json hy = y.info.environment.is_object() ? y.info.environment.value("host", json()) : json();
       const bool same_start = std::abs(x.info.start_unix_s - y.info.start_unix_s) < 1e-6;
@@ -141,14 +156,17 @@ double interval_length(const std::vector<MergeInput>& inputs) {
 /// Where each input interval lands: (merged index, input, interval).
 using Placement = std::tuple<std::int64_t, std::size_t, std::size_t>;
 
-std::vector<Placement> place(const std::vector<MergeInput>& inputs, double t0, double length,
+// Shards (`by_index`) align by their own interval index: each ran its share of the same schedule from its own
+// start, so interval k of every shard holds the same intended times.
+std::vector<Placement> place(const std::vector<MergeInput>& inputs, double t0, double length, bool by_index,
                              double& worst_offset_s) {
   std::vector<Placement> out;
   worst_offset_s = 0;
   for (std::size_t in = 0; in < inputs.size(); ++in) {
     const RunResults& r = inputs[in].results;
+    const double from = by_index ? 0.0 : r.info.start_unix_s - t0;
     for (std::size_t k = 0; k < r.intervals.size(); ++k) {
-      const double offset = (r.info.start_unix_s + r.intervals[k].start_s - t0) / length;
+      const double offset = (from + r.intervals[k].start_s) / length;
       const auto index = static_cast<std::int64_t>(std::llround(offset));
       worst_offset_s = std::max(worst_offset_s, std::abs(offset - static_cast<double>(index)) * length);
       out.emplace_back(index, in, k);
@@ -279,8 +297,39 @@ json merged_from(const std::vector<MergeInput>& inputs) {
   return list;
 }
 
+// The shards' shared plan: `shard` (each one's own) left out, `shards: N` and, when some are missing, `partial`.
+void shared_plan(const ShardCoverage& shards, nlohmann::json& plan) {
+  plan.erase("shard");
+  if (plan.contains("differs")) {
+    plan["differs"].erase("shard");
+    if (plan["differs"].empty()) plan.erase("differs");
+  }
+  plan["shards"] = shards.count;
+  if (!shards.missing.empty())
+    plan["partial"] = {{"missing", shards.missing}, {"missing_share", shards.missing_share}};
+}
+
+// The shards' identity and start: the same run id, plan hash and --start-at; the worst lag and clock bound.
+void shared_identity(const std::vector<MergeInput>& inputs, RunInfo& info) {
+  info.plan_hash = plan_hash_of(inputs.front().results.info);
+  info.run_id = inputs.front().results.info.run_id;
+  for (const MergeInput& in : inputs) {
+    const StartTiming& t = in.results.info.start;
+    if (in.results.info.run_id != info.run_id) info.run_id.clear();
+    if (t.at_unix_s <= 0) continue;
+    StartTiming& m = info.start;
+    const bool first = m.at_unix_s <= 0;
+    m.at_unix_s = t.at_unix_s;
+    m.lag_s = first ? t.lag_s : std::max(m.lag_s, t.lag_s);
+    m.clock_known = first ? t.clock_known : m.clock_known && t.clock_known;
+    m.clock_synchronized = first ? t.clock_synchronized : m.clock_synchronized && t.clock_synchronized;
+    m.clock_maxerror_s = std::max(m.clock_maxerror_s, t.clock_maxerror_s);
+    m.clock_esterror_s = std::max(m.clock_esterror_s, t.clock_esterror_s);
+  }
+}
+
 RunInfo merged_info(const std::vector<MergeInput>& inputs, double t0, double measured_s,
-                    double worst_offset_s) {
+                    double worst_offset_s, const ShardCoverage* shards) {
   RunInfo info = inputs.front().results.info;
   info.start_unix_s = t0;
   info.duration_s = measured_s;
@@ -295,6 +344,17 @@ RunInfo merged_info(const std::vector<MergeInput>& inputs, double t0, double mea
   }
   info.offered_rps = measured_s > 0 ? planned / measured_s : 0.0;
   info.plan = merged_plan(inputs);
+  info.plan_hash.clear();
+  info.run_id.clear();
+  info.start = StartTiming{};
+  if (shards != nullptr) {
+    shared_plan(*shards, info.plan);
+    shared_identity(inputs, info);
+  } else if (std::all_of(inputs.begin(), inputs.end(), [&](const MergeInput& in) {
+               return in.results.info.run_id == inputs.front().results.info.run_id;
+             })) {
+    info.run_id = inputs.front().results.info.run_id;
+  }
   info.environment = {{"merged_from", merged_from(inputs)}, {"merge_alignment_s", worst_offset_s}};
   return info;
 }
@@ -343,6 +403,29 @@ std::vector<SloResult> merged_slos(const std::vector<MergeInput>& inputs, const 
   return evaluate_slos(slos, r);
 }
 
+// A merged verdict that failed says which shards brought the drops and the lateness: each shard that dropped
+// requests or sent later than the merged run's bound ("shard 2/4 (file): dropped 3.1% ...").
+void name_shards_at_fault(const std::vector<MergeInput>& inputs, RunResults& r) {
+  const double bound_ms = lateness_bound_ms(r, VerdictBounds{});
+  for (const MergeInput& in : inputs) {
+    const Counters& c = in.results.totals;
+    std::string what;
+    if (c.intended > 0 && c.dropped > 0) {
+      what = fmt::format("dropped {:.1f}% ({} of {})",
+                         100.0 * static_cast<double>(c.dropped) / static_cast<double>(c.intended), c.dropped,
+                         c.intended);
+    }
+    if (in.results.send_lateness.total_count() > 0) {
+      const double p99_ms = static_cast<double>(in.results.send_lateness.value_at_percentile(99)) / 1e6;
+      if (p99_ms > bound_ms) {
+        what += fmt::format("{}send lateness p99 {:.3f} ms > {:.3f} ms", what.empty() ? "" : ", ", p99_ms,
+                            bound_ms);
+      }
+    }
+    if (!what.empty()) r.verdict.reasons.push_back(fmt::format("{}: {}", shard_label(in), what));
+  }
+}
+
 // The scenario names of an input, in order, as one string for comparison and messages.
 std::string scenario_names(const RunResults& r) {
   std::string names;
@@ -350,12 +433,13 @@ std::string scenario_names(const RunResults& r) {
   return names;
 }
 
-// The merge itself, without the checks that concern the inputs as whole runs (merge_results).
-Result<RunResults> merge_all(const std::vector<MergeInput>& inputs);
+// The merge itself, without the checks that concern the inputs as whole runs (merge_results); `shards` is
+// null unless the inputs are shards of one run.
+Result<RunResults> merge_all(const std::vector<MergeInput>& inputs, const ShardCoverage* shards);
 
 // Scenarios merged by name when every input ran the same ones, in the same order; otherwise none, and a
 // warning says why.
-Result<void> merge_scenarios(const std::vector<MergeInput>& inputs, RunResults& r) {
+Result<void> merge_scenarios(const std::vector<MergeInput>& inputs, const ShardCoverage* shards, RunResults& r) {
   const std::string names = scenario_names(inputs.front().results);
   for (const MergeInput& in : inputs) {
     if (scenario_names(in.results) == names) continue;
@@ -373,40 +457,51 @@ Result<void> merge_scenarios(const std::vector<MergeInput>& inputs, RunResults& 
       offset_s = std::min(offset_s, s.offset_s);
     }
     r.scenarios.push_back(
-        {inputs.front().results.scenarios[k].name, offset_s, OPENLOOP_TRY(merge_all(parts))});
+        {inputs.front().results.scenarios[k].name, offset_s, OPENLOOP_TRY(merge_all(parts, shards))});
   }
   return {};
 }
 
 }  // namespace
 
-Result<RunResults> merge_results(const std::vector<MergeInput>& inputs) {
+Result<RunResults> merge_results(const std::vector<MergeInput>& inputs, const MergeOptions& options) {
   if (inputs.empty()) return usage_error("merge: no results to merge");
   OPENLOOP_TRY_VOID(check_compatible(inputs));
   OPENLOOP_TRY_VOID(check_distinct(inputs));
-  RunResults r = OPENLOOP_TRY(merge_all(inputs));
+  std::optional<ShardCoverage> shards;
+  if (any_sharded(inputs)) shards = OPENLOOP_TRY(check_shards(inputs, options));
+  RunResults r = OPENLOOP_TRY(merge_all(inputs, shards ? &*shards : nullptr));
   warn_mismatch(inputs, r.info.plan, r.measured_s, r.warnings);
+  if (shards && !shards->missing.empty()) {
+    std::string list;
+    for (const auto& m : shards->missing) list += (list.empty() ? "" : ", ") + m;
+    r.warnings.push_back(fmt::format("PARTIAL (--allow-partial): {} missing, {:.4g} of the plan; the merged run "
+                                     "is not the plan's load",
+                                     list, shards->missing_share));
+  }
   return r;
 }
 
 namespace {
 
-Result<RunResults> merge_all(const std::vector<MergeInput>& inputs) {
+Result<RunResults> merge_all(const std::vector<MergeInput>& inputs, const ShardCoverage* shards) {
   OPENLOOP_TRY_VOID(check_compatible(inputs));
   const double length = interval_length(inputs);
   double t0 = inputs.front().results.info.start_unix_s;
   double t_end = t0;
+  for (const MergeInput& in : inputs) t0 = std::min(t0, in.results.info.start_unix_s);
   for (const MergeInput& in : inputs) {
-    t0 = std::min(t0, in.results.info.start_unix_s);
-    t_end = std::max(t_end, in.results.info.start_unix_s + in.results.measured_s);
+    // Shards all ran the plan's measured period from their own start: the merged period is the longest one.
+    const double start = shards != nullptr ? t0 : in.results.info.start_unix_s;
+    t_end = std::max(t_end, start + in.results.measured_s);
   }
   double worst_offset_s = 0;
-  const std::vector<Placement> placements = place(inputs, t0, length, worst_offset_s);
+  const std::vector<Placement> placements = place(inputs, t0, length, shards != nullptr, worst_offset_s);
   const RequestMap requests = map_requests(inputs);
   Aggregator agg(1, from_seconds(length));
   OPENLOOP_TRY_VOID(merge_intervals(inputs, placements, requests, agg));
   RunResults r = agg.finish(t_end - t0);
-  r.info = merged_info(inputs, t0, r.measured_s, worst_offset_s);
+  r.info = merged_info(inputs, t0, r.measured_s, worst_offset_s, shards);
   if (!requests.names.empty()) merge_request_totals(inputs, requests, r);
   for (const MergeInput& in : inputs) r.phases.add(in.results.phases);  // totals only: no per-interval phases
   r.generator = merged_generator(inputs);
@@ -420,16 +515,18 @@ Result<RunResults> merge_all(const std::vector<MergeInput>& inputs) {
     }
   }
   r.verdict = judge(r);
+  if (shards != nullptr && !r.verdict.reasons.empty()) name_shards_at_fault(inputs, r);
   for (const MergeInput& in : inputs) {
     if (in.results.verdict.valid) continue;
     std::string why;
     for (const auto& reason : in.results.verdict.reasons) why += (why.empty() ? "" : "; ") + reason;
-    r.verdict.reasons.push_back(
-        fmt::format("{} was INVALID on its own: {}", in.name, why.empty() ? "(no reason given)" : why));
+    r.verdict.reasons.push_back(fmt::format("{} was INVALID on its own: {}",
+                                            shards != nullptr ? shard_label(in) : in.name,
+                                            why.empty() ? "(no reason given)" : why));
   }
   r.verdict.valid = r.verdict.reasons.empty();
   r.slos = merged_slos(inputs, r);
-  OPENLOOP_TRY_VOID(merge_scenarios(inputs, r));
+  OPENLOOP_TRY_VOID(merge_scenarios(inputs, shards, r));
   return r;
 }
 

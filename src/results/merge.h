@@ -15,6 +15,12 @@ struct MergeInput {
   RunResults results;
 };
 
+/// How merge treats shards (results files whose plan records a `shard`).
+struct MergeOptions {
+  bool allow_partial = false;  ///< merge shards that do not cover the plan, labelled partial
+  double max_skew_s = 1.0;     ///< refuse shards whose starts differ by more (seconds)
+};
+
 /// Plan fields that must be equal for runs to belong together (same request to the same target under the same
 /// client policy and workload model). Rates, stages, durations, threads, seeds and connection caps may
 /// differ.
@@ -41,11 +47,18 @@ inline constexpr const char* k_merge_must_match[] = {
 /// - warnings (RunResults::warnings) when the inputs do not overlap in time (the merged period then includes
 ///   time when not every run was sending) or their plans differ in anything but threads, seed, spin and
 ///   coalescing (the merged run adds different loads).
-/// Errors (usage) name the inputs and the difference: two inputs that are the same run (same host, wall-clock
-/// start, plan, measured period and counts) would count it twice; a plan field in k_merge_must_match that
+/// Errors (usage) name the inputs and the difference: two inputs that are the same run (the same run id and
+/// shard index; for files without a run id, the same host, wall-clock start, plan, measured period and counts)
+/// would count it twice; a plan field in k_merge_must_match that
 /// differs, a missing wall-clock start (needed to align), histograms that cannot be decoded. Interval lengths
 /// are the plans' (interval_s must match); a last interval cut short by the end of its run keeps its shorter
 /// length.
-Result<RunResults> merge_results(const std::vector<MergeInput>& inputs);
+///
+/// Shards of one run (any input's plan has `shard`; results/shard_checks.h says what is refused): intervals
+/// align by index instead of wall-clock time (each shard's own interval k lands in merged interval k), the
+/// measured period is the longest shard's, the plan is the shared plan without `shard` plus `shards: N` (and
+/// `partial` = {missing, missing_share} with options.allow_partial and shards missing), `plan_hash` and
+/// `run_id` are the shards'; the verdict names each shard at fault ("shard 2/4 (file): dropped 3.1% ...").
+Result<RunResults> merge_results(const std::vector<MergeInput>& inputs, const MergeOptions& options = {});
 
 }  // namespace openloop::results

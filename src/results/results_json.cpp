@@ -9,6 +9,7 @@
 #include "hdr/codec.h"
 #include "results/counters.h"
 #include "results/model_checks.h"
+#include "results/run_identity.h"
 #include "results/slo.h"
 
 namespace openloop::results {
@@ -208,6 +209,19 @@ nlohmann::json to_json(const RunResults& r) {
                     {"peak_connections", g.peak_connections},
                     {"max_rss_kb", g.max_rss_kb}};
   j["plan"] = r.info.plan;
+  j["plan_hash"] = plan_hash_of(r.info);
+  if (!r.info.run_id.empty()) j["run_id"] = r.info.run_id;
+  if (r.info.start.at_unix_s > 0) {
+    const StartTiming& t = r.info.start;
+    j["start"] = {{"at_unix_s", t.at_unix_s},
+                  {"at_utc", utc_iso8601(t.at_unix_s)},
+                  {"lag_s", t.lag_s},
+                  {"clock",
+                   {{"known", t.clock_known},
+                    {"synchronized", t.clock_synchronized},
+                    {"maxerror_s", t.clock_maxerror_s},
+                    {"esterror_s", t.clock_esterror_s}}}};
+  }
   j["environment"] = r.info.environment;
   if (r.info.start_unix_s > 0) {
     j["environment"]["start_unix_s"] = r.info.start_unix_s;

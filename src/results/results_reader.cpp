@@ -539,6 +539,21 @@ Result<void> read_context(const Reader& rd, const Node& root, RunResults& r) {
     const double users = num(r.info.plan, "users");
     r.info.users = users > 0 && users < 1e18 ? static_cast<std::uint64_t>(users) : 0;
   }
+  if (rd.has(root, "run_id")) r.info.run_id = OPENLOOP_TRY(rd.string(root, "run_id"));
+  if (rd.has(root, "plan_hash")) r.info.plan_hash = OPENLOOP_TRY(rd.string(root, "plan_hash"));
+  if (rd.has(root, "start")) {
+    const Node start = OPENLOOP_TRY(rd.field(root, "start", Kind::object));
+    StartTiming& t = r.info.start;
+    t.at_unix_s = OPENLOOP_TRY(rd.number(start, "at_unix_s"));
+    t.lag_s = OPENLOOP_TRY(rd.number(start, "lag_s"));
+    const json& clock = (*start.value).contains("clock") ? (*start.value)["clock"] : json();
+    if (clock.is_object()) {
+      t.clock_known = clock.value("known", false);
+      t.clock_synchronized = clock.value("synchronized", false);
+      t.clock_maxerror_s = num(clock, "maxerror_s");
+      t.clock_esterror_s = num(clock, "esterror_s");
+    }
+  }
   if (rd.has(root, "environment") && (*root.value)["environment"].is_object()) {
     r.info.environment = (*root.value)["environment"];
     r.info.start_unix_s = num(r.info.environment, "start_unix_s");

@@ -77,6 +77,15 @@ struct GeneratorStats {
   std::int64_t max_rss_kb = 0;
 };
 
+/// How the run was started together with other shards (--start-at); `at_unix_s` 0 when it was not.
+struct StartTiming {
+  double at_unix_s = 0;  ///< --start-at, seconds since the Unix epoch
+  double lag_s = 0;      ///< when the schedule actually began (wall clock) − at_unix_s; negative = early
+  bool clock_known = false;         ///< adjtimex answered
+  bool clock_synchronized = false;  ///< false: no time daemon disciplines the clock, the bounds mean nothing
+  double clock_maxerror_s = 0, clock_esterror_s = 0;  ///< adjtimex maxerror / esterror
+};
+
 /// What the run was (plan summary used by the verdict and the reports; the full plan is in `plan`).
 struct RunInfo {
   Model model = Model::open;
@@ -95,6 +104,12 @@ struct RunInfo {
   /// length_s).
   double start_unix_s = 0;
   nlohmann::json plan;         ///< every option of the plan, for the results file
+  /// Names the run all shards of one run share (--run-id, OPENLOOP_RUN_ID, derived or random); empty in files
+  /// written before run ids existed.
+  std::string run_id;
+  /// SHA-256 of the canonical plan without `shard` (results/run_identity.h); empty: computed from `plan`.
+  std::string plan_hash;
+  StartTiming start;
   nlohmann::json environment;  ///< host, cores, version, start time
 };
 

@@ -1,0 +1,50 @@
+// Plan hashes, run ids and the shard a results file records.
+#include "results/run_identity.h"
+
+#include <random>
+
+#include <fmt/format.h>
+
+#include "core/sha256.h"
+
+namespace openloop::results {
+
+std::string plan_hash(const nlohmann::json& plan) {
+  nlohmann::json shared = plan;
+  if (shared.is_object()) {
+    for (const char* key : {"shard", "shards", "partial"}) shared.erase(key);
+  }
+  return sha256_hex(shared.dump());  // nlohmann objects are key-sorted: dump() is canonical
+}
+
+std::string plan_hash_of(const RunInfo& info) {
+  return info.plan_hash.empty() ? plan_hash(info.plan) : info.plan_hash;
+}
+
+std::string derived_run_id(const std::string& hash, const std::string& start_at) {
+  return "p" + sha256_hex(hash + "@" + start_at).substr(0, 16);
+}
+
+std::string random_run_id() {
+  std::random_device device;
+  const std::uint64_t a = device(), b = device();
+  return fmt::format("r{:016x}", (a << 32) ^ b);
+}
+
+ShardInfo shard_of(const RunInfo& info) {
+  ShardInfo s;
+  if (!info.plan.is_object() || !info.plan.contains("shard") || !info.plan["shard"].is_object()) return s;
+  const nlohmann::json& j = info.plan["shard"];
+  const auto count = [&](const char* key) {
+    // Read back from a file, a count is unsigned; set in memory it may be a signed integer.
+    const bool known = j.contains(key) && j[key].is_number_integer() && j[key].get<std::int64_t>() >= 0;
+    return known ? j[key].get<std::uint64_t>() : std::uint64_t{0};
+  };
+  s.index = count("index");
+  s.count = count("count");
+  s.weights = j.contains("weights") ? j["weights"] : nlohmann::json();
+  s.share = j.contains("share") && j["share"].is_number() ? j["share"].get<double>() : 0.0;
+  return s;
+}
+
+}  // namespace openloop::results
