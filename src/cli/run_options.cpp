@@ -626,7 +626,7 @@ void add_run_options(CLI::App& sub, RunOptions& o) {
   sub.add_option("--log-format", o.log_format, "Format of --log-requests: json (JSON lines, default) or csv")
       ->type_name("FORMAT")
       ->group(k_outputs);
-  add_start_options(sub, o, "Shards");
+  add_start_options(sub, o, help_group::sharding);
 }
 
 Result<workload::PlanInputs> plan_inputs(const RunOptions& o) {

@@ -26,6 +26,7 @@ inline constexpr const char* retries = "Retries";
 inline constexpr const char* outputs = "Outputs";
 inline constexpr const char* judging = "Judging";
 inline constexpr const char* advanced = "Advanced";
+inline constexpr const char* sharding = "Sharding";  ///< run's own: --shard, --start-at and their kin
 }  // namespace help_group
 
 /// Raw option values (strings where units are parsed by openloop, so errors can name the flag).

@@ -9,7 +9,7 @@
 namespace openloop::cli {
 namespace {
 
-constexpr const char* k_sharding = "Sharding";
+constexpr const char* k_sharding = help_group::sharding;
 
 // "2,1,1": positive integers, comma-separated.
 Result<std::vector<std::uint64_t>> parse_weights(const std::string& text) {

@@ -13,8 +13,13 @@ std::string plan_hash(const nlohmann::json& plan) {
   nlohmann::json shared = plan;
   if (shared.is_object()) {
     for (const char* key : {"shard", "shards", "partial"}) shared.erase(key);
+    // How each host generates its part, not what load the plan is: shards on machines with other core counts
+    // (threads default to the cores) or another measured spin threshold run the same plan.
+    for (const char* key : {"threads", "spin_below_us"}) shared.erase(key);
   }
-  return sha256_hex(shared.dump());  // nlohmann objects are key-sorted: dump() is canonical
+  // nlohmann objects are key-sorted: dump() is canonical. A header given as bytes that are not UTF-8 is hashed
+  // with U+FFFD in their place, as the results file writes it (dump() would throw otherwise).
+  return sha256_hex(shared.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
 std::string plan_hash_of(const RunInfo& info) {

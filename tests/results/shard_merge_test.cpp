@@ -65,6 +65,11 @@ TEST(ShardMerge, ThePlanHashLeavesTheShardOut) {
   auto a = shard(0, 2, {{1000}});
   auto b = shard(1, 2, {{1000}});
   EXPECT_EQ(plan_hash(a.info.plan), plan_hash(b.info.plan));
+  // A shard on a machine with more cores (threads default to them) runs the same plan.
+  a.info.plan["threads"] = 2;
+  b.info.plan["threads"] = 8;
+  b.info.plan["spin_below_us"] = 31.5;
+  EXPECT_EQ(plan_hash(a.info.plan), plan_hash(b.info.plan));
   b.info.plan["rate"] = 500.0;
   EXPECT_NE(plan_hash(a.info.plan), plan_hash(b.info.plan));
 }
