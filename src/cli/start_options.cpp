@@ -8,6 +8,7 @@
 #include "core/atomic_file.h"
 #include "core/sha256.h"
 #include "core/units.h"
+#include "results/results_json.h"
 #include "results/run_identity.h"
 
 namespace openloop::cli {
@@ -110,11 +111,7 @@ Result<std::string> render_manifest(const StartContext& c, const std::vector<std
     const results::StartTiming& t = r.info.start;
     m["start"] = {{"at", format_rfc3339(c.start->at)},
                   {"lag_s", t.lag_s},
-                  {"clock",
-                   {{"known", t.clock_known},
-                    {"synchronized", t.clock_synchronized},
-                    {"maxerror_s", t.clock_maxerror_s},
-                    {"esterror_s", t.clock_esterror_s}}}};
+                  {"clock", results::clock_json(t)}};
   }
   m["files"] = nlohmann::json::array();
   for (const std::string& path : files) {

@@ -139,6 +139,13 @@ nlohmann::json phases_json(const PhaseStats& p, std::int64_t dns_ns) {
 
 }  // namespace
 
+nlohmann::json clock_json(const StartTiming& t) {
+  return {{"known", t.clock_known},
+          {"synchronized", t.clock_synchronized},
+          {"maxerror_s", t.clock_maxerror_s},
+          {"esterror_s", t.clock_esterror_s}};
+}
+
 nlohmann::json to_json(const RunResults& r) {
   nlohmann::json j;
   j["schema"] = k_results_schema;
@@ -216,11 +223,7 @@ nlohmann::json to_json(const RunResults& r) {
     j["start"] = {{"at_unix_s", t.at_unix_s},
                   {"at_utc", utc_iso8601(t.at_unix_s)},
                   {"lag_s", t.lag_s},
-                  {"clock",
-                   {{"known", t.clock_known},
-                    {"synchronized", t.clock_synchronized},
-                    {"maxerror_s", t.clock_maxerror_s},
-                    {"esterror_s", t.clock_esterror_s}}}};
+                  {"clock", clock_json(t)}};
   }
   j["environment"] = r.info.environment;
   if (r.info.start_unix_s > 0) {

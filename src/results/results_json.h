@@ -14,5 +14,7 @@ inline constexpr const char* k_results_schema = "openloop.results/1";
 /// per-request breakdown (totals with their histograms, counts per interval), and for a scenario file its
 /// `source` and `scenarios[]` (each a complete results object of its own plus `name` and `offset_s`).
 nlohmann::json to_json(const RunResults& r);
+/// A start's clock as results files and manifests write it: known, synchronized, maxerror_s, esterror_s.
+nlohmann::json clock_json(const StartTiming& t);
 
 }  // namespace openloop::results
