@@ -298,15 +298,9 @@ void Connection::receive() {
 }
 
 results::AttemptPhases Connection::phases(SteadyTime done) const {
-  using results::Phase;
-  results::AttemptPhases p;
-  p.new_connection = m_first_request;
-  if (m_first_request) {
-    p[Phase::connect] = (m_connected - m_opened).count();
-    if (m_transport.is_tls()) p[Phase::tls] = (m_ready - m_connected).count();
-  }
-  p[Phase::ttfb] = std::max<std::int64_t>(0, (m_first_byte - m_sent).count());
-  p[Phase::body] = std::max<std::int64_t>(0, (done - m_first_byte).count());
+  // A response has passed every phase before the body: those are the phases reached, plus the body.
+  results::AttemptPhases p = reached_phases();
+  p[results::Phase::body] = std::max<std::int64_t>(0, (done - m_first_byte).count());
   return p;
 }
 
