@@ -1,6 +1,7 @@
 # deploy/pdsh/openloop-shards with pdsh -R exec: 4 shards of one plan against one lab on 127.0.0.1, all starting
 # at one --start-at a few seconds ahead, merged. The merged per-interval intended counts equal an unsharded run's,
-# the merged histogram count is the sum of the shards', every shard wrote a manifest, all share one run id.
+# the merged histogram count is the sum of the shards', every shard wrote a manifest, all share one run id; the
+# merged interval log is written beside the merged results.
 source "$OPENLOOP_E2E_LIB"
 require_tools pdsh
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
@@ -22,6 +23,7 @@ set -e
 cat "$E2E_TMP/pdsh.err" >&2
 m=$dir/merged.json
 [[ -s $m ]] || fail "no merged results (exit $code)"
+[[ -s $dir/merged.hlog ]] || fail "no merged interval log"
 accept_invalid_only_for "$code" "$m" 'send lateness'
 
 for i in 0 1 2 3; do
