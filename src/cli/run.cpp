@@ -139,14 +139,7 @@ namespace {
 
 int run_command(const RunOptions& o) {
   const std::string command = "openloop run";
-  if (is_plan_file(o.url)) {
-    if (!o.start_at.empty() || !o.run_id.empty()) {
-      return report_error(command, usage_error("--start-at, --run-id: not supported with a scenario file yet (use "
-                                               "them with a run from flags)")
-                                       .value());
-    }
-    return run_plan_file(o);
-  }
+  if (is_plan_file(o.url)) return run_plan_file(o);
   auto plan = build_plan(o);
   if (!plan) return report_error(command, plan.error());
   auto start = prepare_start(o, plan->describe());
@@ -163,7 +156,7 @@ int run_command(const RunOptions& o) {
   // thread (the request log's writer) that could take a Ctrl-C meant to end it.
   if (start->start) {
     if (auto checked = check_outputs(p.outputs); !checked) return report_error(command, checked.error());
-    if (auto waited = wait_for_common_start(*start, *plan); !waited) return report_error(command, waited.error());
+    if (auto waited = wait_for_common_start(*start, {&*plan}); !waited) return report_error(command, waited.error());
   }
   auto request_log = open_request_log(o, {&*plan});
   if (!request_log) return report_error(command, request_log.error());

@@ -9,6 +9,7 @@
 
 #include "cli/run_options.h"
 #include "cli/run_pipeline.h"
+#include "cli/start_options.h"
 #include "core/units.h"
 #include "engine/coordinator.h"
 #include "engine/scenario_plans.h"
@@ -78,6 +79,16 @@ results::RunResults combined(const std::vector<engine::RunPlan>& plans, std::vec
   return all;
 }
 
+// What a plan file's run is, for its plan hash and run id: every scenario's plan (the first one's `shard`, the
+// same in all, at the top, so a sharded file run is recognised as such).
+nlohmann::json plan_file_identity(const std::vector<engine::RunPlan>& plans) {
+  nlohmann::json identity = nlohmann::json::object();
+  identity["scenarios"] = nlohmann::json::array();
+  for (const auto& p : plans) identity["scenarios"].push_back(p.describe());
+  if (const auto& first = identity["scenarios"].front(); first.contains("shard")) identity["shard"] = first["shard"];
+  return identity;
+}
+
 }  // namespace
 
 int run_plan_file(const RunOptions& o) {
@@ -114,6 +125,17 @@ int run_plan_file(const RunOptions& o) {
   if (!prepared) return report_error(command, prepared.error());
   std::vector<engine::RunPlan*> each;
   for (auto& plan : *prepared) each.push_back(&plan);
+  auto start = prepare_start(o, plan_file_identity(*prepared));
+  if (!start) return report_error(command, start.error());
+  Pipeline<results::RunResults> p;
+  p.command = command;
+  p.outputs = run_outputs(o);  // the .hlog describes the run as a whole; the HTML the scenarios too
+  if (auto manifest = manifest_output(*start, p.outputs)) p.outputs.push_back(std::move(*manifest));
+  // As for a run from flags: refusals before the wait, the wait before any thread that could take a Ctrl-C.
+  if (start->start) {
+    if (auto checked = check_outputs(p.outputs); !checked) return report_error(command, checked.error());
+    if (auto waited = wait_for_common_start(*start, each); !waited) return report_error(command, waited.error());
+  }
   auto request_log = open_request_log(o, each);
   if (!request_log) return report_error(command, request_log.error());
   // Every scenario's plan lists all the file's requests, so the names of the first are everyone's.
@@ -124,12 +146,9 @@ int run_plan_file(const RunOptions& o) {
   std::optional<results::SloAbort> slo_abort;
   if (o.abort_on_slo) {
     std::vector<results::SloAbortPart> watched;
-    for (const auto& p : *prepared) watched.push_back({names, planned_intended(p)});
+    for (const auto& part : *prepared) watched.push_back({names, planned_intended(part)});
     slo_abort.emplace(*slos, std::move(watched));
   }
-  Pipeline<results::RunResults> p;
-  p.command = command;
-  p.outputs = run_outputs(o);  // the .hlog describes the run as a whole; the HTML the scenarios too
   // With the log on standard output, the summary goes to standard error so a pipe reads only log lines.
   p.summary_to = o.log_requests == "-" ? stderr : stdout;
   p.run = [&](std::atomic<int>& stop) -> Result<results::RunResults> {
@@ -149,6 +168,7 @@ int run_plan_file(const RunOptions& o) {
                                                    slo_abort ? &*slo_abort : nullptr, stop.load(), o.url))
             : Result<results::RunResults>(tl::unexpected(ran.error()));
     finish_request_log(request_log->get(), all);
+    if (all) stamp_start(*start, *all);
     return all;
   };
   p.summary = [](const results::RunResults& r) { return report::render_run_summary(r); };

@@ -69,13 +69,14 @@ Result<StartContext> prepare_start(const RunOptions& o, const nlohmann::json& pl
   return c;
 }
 
-Result<void> wait_for_common_start(const StartContext& c, engine::RunPlan& plan) {
+Result<void> wait_for_common_start(const StartContext& c, const std::vector<engine::RunPlan*>& plans) {
   if (!c.start) return {};
   const RealWallClock clock;
   OPENLOOP_TRY(wait_for_start(*c.start, clock, sleep_unless_signalled));
   // The start on the steady clock: from here on the wall clock no longer matters.
   const SteadyTime now = SteadyClock::now();
-  plan.start_at = now + std::chrono::duration_cast<Nanos>(c.start->at - clock.now());
+  const SteadyTime at = now + std::chrono::duration_cast<Nanos>(c.start->at - clock.now());
+  for (engine::RunPlan* plan : plans) plan->start_at = at;
   return {};
 }
 

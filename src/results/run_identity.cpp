@@ -9,14 +9,24 @@
 
 namespace openloop::results {
 
+namespace {
+
+// The plan without what differs between shards of it: the shard's own share, and how each host generates its
+// part (shards on machines with other core counts, where threads default to the cores, or another measured
+// spin threshold run the same plan). A plan file's scenarios each hold a plan of their own.
+void strip_host_fields(nlohmann::json& plan) {
+  if (!plan.is_object()) return;
+  for (const char* key : {"shard", "shards", "partial", "threads", "spin_below_us"}) plan.erase(key);
+  if (auto s = plan.find("scenarios"); s != plan.end() && s->is_array()) {
+    for (nlohmann::json& scenario : *s) strip_host_fields(scenario);
+  }
+}
+
+}  // namespace
+
 std::string plan_hash(const nlohmann::json& plan) {
   nlohmann::json shared = plan;
-  if (shared.is_object()) {
-    for (const char* key : {"shard", "shards", "partial"}) shared.erase(key);
-    // How each host generates its part, not what load the plan is: shards on machines with other core counts
-    // (threads default to the cores) or another measured spin threshold run the same plan.
-    for (const char* key : {"threads", "spin_below_us"}) shared.erase(key);
-  }
+  strip_host_fields(shared);
   // nlohmann objects are key-sorted: dump() is canonical. A header given as bytes that are not UTF-8 is hashed
   // with U+FFFD in their place, as the results file writes it (dump() would throw otherwise).
   return sha256_hex(shared.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));

@@ -11,8 +11,9 @@
 namespace openloop::results {
 
 /// SHA-256 (hex) of `plan` as canonical JSON (keys sorted, no spaces) without the shard's own fields
-/// (`shard`, and a merge's `shards`, `partial`): every shard of one plan has the same hash, whichever share
-/// it ran.
+/// (`shard`, and a merge's `shards`, `partial`) and the host's (`threads`, `spin_below_us`), at the top and
+/// in each element of a `scenarios` array (a plan file's): every shard of one plan has the same hash, whichever
+/// share it ran and on whatever machine.
 std::string plan_hash(const nlohmann::json& plan);
 /// `info.plan_hash` when the file recorded one, else plan_hash(info.plan).
 std::string plan_hash_of(const RunInfo& info);

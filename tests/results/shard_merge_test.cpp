@@ -74,6 +74,20 @@ TEST(ShardMerge, ThePlanHashLeavesTheShardOut) {
   EXPECT_NE(plan_hash(a.info.plan), plan_hash(b.info.plan));
 }
 
+TEST(ShardMerge, APlanFilesHashLeavesEachScenariosShardAndHostOut) {
+  // A plan file's identity: each scenario's plan, the shared shard at the top.
+  const auto file = [](int index, int threads, int vus) {
+    nlohmann::json plan = {{"shard", {{"index", index}, {"count", 2}}}};
+    plan["scenarios"] = {{{"model", "open"}, {"rate", 200.0}, {"shard", {{"index", index}, {"count", 2}}},
+                          {"threads", threads}, {"spin_below_us", 12.5 * threads}},
+                         {{"model", "closed"}, {"vus", vus}, {"shard", {{"index", index}, {"count", 2}}},
+                          {"threads", threads}}};
+    return plan;
+  };
+  EXPECT_EQ(plan_hash(file(0, 1, 4)), plan_hash(file(1, 8, 4)));
+  EXPECT_NE(plan_hash(file(0, 1, 4)), plan_hash(file(1, 1, 3)));  // the second scenario differs
+}
+
 TEST(ShardMerge, RefusesDifferentPlanHashes) {
   auto in = four_shards();
   in[2].results.info.plan["rate"] = 500.0;
