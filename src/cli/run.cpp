@@ -45,14 +45,17 @@ Result<results::RunResults> run_with_live_view(const engine::RunPlan& plan, cons
     return engine::run(plan, stop,
                        slo_abort != nullptr ? engine::ProgressFn(judge_slos) : engine::ProgressFn());
   }
-  fmt::print(stderr, "openloop run: {} {} for {}s{} on {} thread(s)\n", plan.method, plan.url_text,
+  const std::string shard =
+      plan.shard.sharded() ? fmt::format("shard {}/{}", plan.shard.index, plan.shard.count) : std::string();
+  fmt::print(stderr, "openloop run: {} {} for {}s{} on {} thread(s){}\n", plan.method, plan.url_text,
              to_seconds(plan.duration),
              plan.warmup.count() > 0 ? fmt::format(" after {}s warm-up", to_seconds(plan.warmup)) : "",
-             plan.threads);
+             plan.threads,
+             shard.empty() ? "" : fmt::format(", {} (share {:.3g}%)", shard, 100 * plan.shard.share()));
   const bool terminal = isatty(fileno(stderr)) != 0;
-  report::LiveTicker live(report::LiveView({plan.warmup, plan.duration, plan.model == engine::Model::open}),
-                          stderr, terminal, terminal ? std::chrono::seconds(1) : std::chrono::seconds(10),
-                          &stop);
+  report::LiveTicker live(
+      report::LiveView({plan.warmup, plan.duration, plan.model == engine::Model::open, shard}), stderr, terminal,
+      terminal ? std::chrono::seconds(1) : std::chrono::seconds(10), &stop);
   auto results = engine::run(plan, stop, [&live, &judge_slos](const results::RunResults& so_far) {
     live.update(so_far);
     judge_slos(so_far);

@@ -87,6 +87,8 @@ std::string LiveView::verdict_so_far() const {
   return out;
 }
 
+std::string LiveView::prefix() const { return m_plan.label.empty() ? "" : m_plan.label + "  "; }
+
 std::string LiveView::progress(Nanos elapsed) const {
   const Nanos total = m_plan.warmup + m_plan.duration;
   const double fraction = total.count() > 0 ? std::min(1.0, to_seconds(elapsed) / to_seconds(total)) : 0.0;
@@ -118,12 +120,12 @@ std::string LiveView::totals() const {
 }
 
 std::vector<std::string> LiveView::lines(Nanos elapsed, std::size_t width) const {
-  return {fit_columns(fmt::format("openloop {}  {}", progress(elapsed), verdict_so_far()), width),
+  return {fit_columns(fmt::format("openloop {}{}  {}", prefix(), progress(elapsed), verdict_so_far()), width),
           fit_columns(fmt::format("  {}  |  {}", latest(), totals()), width)};
 }
 
 std::string LiveView::plain_line(Nanos elapsed) const {
-  return fmt::format("openloop: {}  {}  |  {}  |  {}", progress(elapsed), verdict_so_far(), latest(),
+  return fmt::format("openloop: {}{}  {}  |  {}  |  {}", prefix(), progress(elapsed), verdict_so_far(), latest(),
                      totals());
 }
 

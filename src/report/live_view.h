@@ -17,6 +17,7 @@ struct LivePlan {
   Nanos warmup{0};
   Nanos duration{0};
   bool open = true;  ///< open model (closed runs have no schedule, so no drop/sent/lateness verdict)
+  std::string label;  ///< shown after "openloop" when set, e.g. "shard 1/3" (its numbers are the shard's part)
 };
 
 /// Pure formatting state, no threads and no clock (LiveTicker drives it): update() takes the few numbers it
@@ -44,6 +45,7 @@ class LiveView {
   bool invalid_so_far() const { return !m_problems.empty(); }
 
  private:
+  std::string prefix() const;
   std::string progress(Nanos elapsed) const;
   std::string latest() const;
   std::string totals() const;

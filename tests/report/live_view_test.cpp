@@ -14,7 +14,7 @@ using ::testing::HasSubstr;
 using namespace std::chrono_literals;
 
 TEST(LiveView, ShowsWarmUpThenProgressAndTheLatestSecond) {
-  LiveView view({2s, 10s, true});
+  LiveView view({2s, 10s, true, ""});
   auto lines = view.lines(1s, 200);
   EXPECT_THAT(lines[0], HasSubstr("warm-up 1s / 2s"));
   EXPECT_THAT(lines[0], HasSubstr("waiting for the first second"));
@@ -30,7 +30,7 @@ TEST(LiveView, ShowsWarmUpThenProgressAndTheLatestSecond) {
 }
 
 TEST(LiveView, DropsOverOnePercentShowAsInvalidAtOnce) {
-  LiveView view({0s, 30s, true});
+  LiveView view({0s, 30s, true, ""});
   std::vector<std::vector<std::int64_t>> second(1, std::vector<std::int64_t>(100, 1000));
   view.update(test::make_run(second, 1.0, "http://x/", {2}));
   EXPECT_TRUE(view.invalid_so_far());
@@ -39,14 +39,22 @@ TEST(LiveView, DropsOverOnePercentShowAsInvalidAtOnce) {
 }
 
 TEST(LiveView, ClosedRunsHaveNoScheduleVerdict) {
-  LiveView view({0s, 30s, false});
+  LiveView view({0s, 30s, false, ""});
   view.update(test::make_run({{1000}}, 1.0, "http://x/", {50}));
   EXPECT_FALSE(view.invalid_so_far());
   EXPECT_THAT(view.verdict_so_far(), HasSubstr("CLOSED"));
 }
 
+TEST(LiveView, AShardSaysWhichOneItIs) {
+  LiveView view({0s, 30s, true, "shard 1/3"});
+  view.update(test::make_run({{1000}}, 1.0));
+  EXPECT_THAT(view.lines(1s, 200).front(), testing::StartsWith("openloop shard 1/3  1s / 30s"));
+  EXPECT_THAT(view.plain_line(1s), testing::StartsWith("openloop: shard 1/3  1s / 30s"));
+  EXPECT_THAT(LiveView({0s, 30s, true, ""}).plain_line(1s), testing::StartsWith("openloop: 1s / 30s"));
+}
+
 TEST(LiveView, LinesFitTheTerminalWidth) {
-  LiveView view({0s, 30s, true});
+  LiveView view({0s, 30s, true, ""});
   view.update(test::make_run({{1000}}, 1.0));
   for (const auto& line : view.lines(1s, 40))
     EXPECT_LE(line.size(), 42U) << line;  // "…" is 3 bytes, 1 column
