@@ -2,6 +2,7 @@
 // rates and fractions.
 #include "compare/change.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace openloop::compare {
@@ -42,12 +43,52 @@ Direction direction_of(std::optional<double> low, std::optional<double> high) {
 
 }  // namespace
 
+double student_t(double z, int dof) {
+  const double v = dof < 1 ? 1.0 : static_cast<double>(dof);
+  const double z2 = z * z, z3 = z2 * z, z5 = z3 * z2, z7 = z5 * z2;
+  return z + (z3 + z) / (4 * v) + (5 * z5 + 16 * z3 + 3 * z) / (96 * v * v) +
+         (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * v * v * v);
+}
+
+std::optional<BatchSpread> batch_spread(const std::vector<hdr::Histogram>& intervals, double percentile) {
+  std::vector<double> logs;
+  for (const hdr::Histogram& h : intervals) {
+    const double n = static_cast<double>(h.total_count());
+    if (n * (1.0 - percentile / 100.0) < 1.0) continue;
+    const std::int64_t v = h.value_at_percentile(percentile);
+    if (v > 0) logs.push_back(std::log(static_cast<double>(v)));
+  }
+  if (logs.size() < 3) return std::nullopt;
+  double mean = 0;
+  for (double x : logs) mean += x;
+  mean /= static_cast<double>(logs.size());
+  double ss = 0;
+  for (double x : logs) ss += (x - mean) * (x - mean);
+  return BatchSpread{static_cast<int>(logs.size()), std::sqrt(ss / static_cast<double>(logs.size() - 1))};
+}
+
+procedures::QuantileEstimate estimate_run_quantile(const hdr::Histogram& total,
+                                                   const std::vector<hdr::Histogram>* intervals, double percentile,
+                                                   double z) {
+  procedures::QuantileEstimate q = procedures::estimate_quantile(total, percentile, z);
+  if (intervals == nullptr || q.count == 0 || q.value <= 0) return q;
+  const auto spread = batch_spread(*intervals, percentile);
+  if (!spread) return q;
+  const double half = student_t(z, spread->batches - 1) * spread->log_sd / std::sqrt(spread->batches);
+  const auto low = static_cast<std::int64_t>(std::floor(static_cast<double>(q.value) * std::exp(-half)));
+  const auto high = static_cast<std::int64_t>(std::ceil(static_cast<double>(q.value) * std::exp(half)));
+  if (q.low) q.low = std::min(*q.low, total.lowest_equivalent(low));
+  if (q.high) q.high = std::max(*q.high, total.highest_equivalent(high));
+  return q;
+}
+
 QuantileChange compare_quantile(const hdr::Histogram& baseline, const hdr::Histogram& candidate, double percentile,
-                                double z) {
+                                double z, const std::vector<hdr::Histogram>* baseline_intervals,
+                                const std::vector<hdr::Histogram>* candidate_intervals) {
   QuantileChange q;
   q.percentile = percentile;
-  q.baseline = procedures::estimate_quantile(baseline, percentile, z);
-  q.candidate = procedures::estimate_quantile(candidate, percentile, z);
+  q.baseline = estimate_run_quantile(baseline, baseline_intervals, percentile, z);
+  q.candidate = estimate_run_quantile(candidate, candidate_intervals, percentile, z);
   if (q.baseline.count == 0 || q.candidate.count == 0 || q.baseline.value <= 0) return q;
   const auto ratio = [](std::int64_t a, std::int64_t b) {
     return static_cast<double>(a) / static_cast<double>(b) - 1.0;

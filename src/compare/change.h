@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "hdr/histogram.h"
 #include "procedures/ramp_quantile.h"
@@ -40,12 +41,36 @@ struct QuantileChange {
   Direction direction = Direction::unknown;
 };
 
+/// Student's t quantile with `dof` ≥ 1 degrees of freedom at the two-sided level of the normal quantile `z`
+/// (Cornish–Fisher expansion; within 1 % of the table from 3 degrees of freedom).
+double student_t(double z, int dof);
+
+/// How much a percentile moves between a run's intervals: the standard deviation of its logarithm over the
+/// intervals that resolve it (n·(1 − p) ≥ 1), and how many there were.
+struct BatchSpread {
+  int batches = 0;
+  double log_sd = 0;
+};
+/// nullopt with fewer than 3 such intervals.
+std::optional<BatchSpread> batch_spread(const std::vector<hdr::Histogram>& intervals, double percentile);
+
+/// One run's percentile with its interval: the order-statistic interval at `z` (procedures::estimate_quantile,
+/// which assumes independent samples), widened to the batch-means interval value · exp(±t·sd/√m) when the
+/// run's intervals are given: requests delayed together (a stall, a busy machine) make the samples of one run
+/// depend on each other, and the spread between its one-second intervals shows how far its percentile moves
+/// from second to second. A side the order statistics cannot bound stays unbounded.
+procedures::QuantileEstimate estimate_run_quantile(const hdr::Histogram& total,
+                                                   const std::vector<hdr::Histogram>* intervals, double percentile,
+                                                   double z);
+
 /// Compares `percentile` (in (0, 100)) of two response-time histograms, each run's interval at `z`
-/// (per_run_z()). A change is significant only when the two runs' intervals do not overlap, which at the
-/// histograms' 3-digit resolution means candidate.low's bucket lies above baseline.high's (or below
-/// baseline.low's): bucket rounding never makes a change.
+/// (per_run_z(); estimate_run_quantile() with each run's intervals when given, else nullptr). A change is
+/// significant only when the two runs' intervals do not overlap, which at the histograms' 3-digit resolution
+/// means candidate.low's bucket lies above baseline.high's (or below baseline.low's): bucket rounding never
+/// makes a change.
 QuantileChange compare_quantile(const hdr::Histogram& baseline, const hdr::Histogram& candidate, double percentile,
-                                double z);
+                                double z, const std::vector<hdr::Histogram>* baseline_intervals = nullptr,
+                                const std::vector<hdr::Histogram>* candidate_intervals = nullptr);
 
 /// A rate (requests per second) of both runs and its relative change.
 struct RateChange {

@@ -158,7 +158,16 @@ Result<Comparison> compare_runs(const report::ReportInput& baseline, const repor
   const double z_pairs = normal_z(1.0 - (1.0 - settings.confidence) / quantities);
   const results::RunResults& b = baseline.results;
   const results::RunResults& k = candidate.results;
-  for (double p : ps) c.percentiles.push_back(compare_quantile(b.response_time, k.response_time, p, z_runs));
+  // Each run's one-second intervals, for the batch-means widening (an interval that does not decode is
+  // left out: the reader checked every histogram already).
+  const auto intervals_of = [](const report::ReportInput& in) {
+    auto h = report::interval_histograms(in, "response_time");
+    return h ? std::move(*h) : std::vector<hdr::Histogram>{};
+  };
+  const std::vector<hdr::Histogram> b_intervals = intervals_of(baseline), k_intervals = intervals_of(candidate);
+  for (double p : ps) {
+    c.percentiles.push_back(compare_quantile(b.response_time, k.response_time, p, z_runs, &b_intervals, &k_intervals));
+  }
   if (c.has_counts) add_rates(c, b, k, z_pairs);
   c.baseline_has_verdict = baseline.has_counts;
   c.candidate_has_verdict = candidate.has_counts;

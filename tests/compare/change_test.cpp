@@ -95,6 +95,44 @@ TEST(CompareQuantile, CoverageAndFalseAlarmsByTheBook) {
   EXPECT_GE(detected, k_pairs / 2) << detected;  // 2,000 samples: +20 % at p90 is usually seen
 }
 
+TEST(StudentT, MatchesTheTable) {
+  const double z95 = normal_z(0.95);
+  EXPECT_NEAR(student_t(z95, 3), 3.182, 3.182 * 0.03);
+  EXPECT_NEAR(student_t(z95, 9), 2.262, 2.262 * 0.01);
+  EXPECT_NEAR(student_t(z95, 30), 2.042, 2.042 * 0.01);
+  EXPECT_NEAR(student_t(normal_z(0.99), 19), 2.861, 2.861 * 0.01);
+}
+
+// A run whose seconds alternate between fast and slow (a stall every other second): its samples are not
+// independent, and the order-statistic interval alone would be far too narrow.
+TEST(EstimateRunQuantile, SecondToSecondSpreadWidensTheInterval) {
+  std::vector<hdr::Histogram> seconds;
+  hdr::Histogram total = results::make_latency_histogram();
+  for (int s = 0; s < 10; ++s) {
+    hdr::Histogram h = results::make_latency_histogram();
+    const std::int64_t base = s % 2 == 0 ? 1'000'000 : 1'300'000;
+    for (int i = 0; i < 1000; ++i) h.record(base + i * 100);
+    total.add(h);
+    seconds.push_back(std::move(h));
+  }
+  const double z = per_run_z(0.95, 1);
+  const procedures::QuantileEstimate plain = estimate_run_quantile(total, nullptr, 25, z);
+  const procedures::QuantileEstimate batched = estimate_run_quantile(total, &seconds, 25, z);
+  ASSERT_TRUE(plain.low && plain.high && batched.low && batched.high);
+  EXPECT_EQ(plain.value, batched.value);
+  EXPECT_LT(*batched.low, *plain.low);
+  EXPECT_GT(*batched.high, *plain.high);
+  // p25 per second: 1.025 or 1.325 ms, sd of its log 0.135 over 10 seconds: ± t(9)·0.135/√10 ≈ ±12 %.
+  EXPECT_NEAR(static_cast<double>(*batched.high) / static_cast<double>(batched.value), 1.12, 0.04);
+  const auto spread = batch_spread(seconds, 50);
+  ASSERT_TRUE(spread);
+  EXPECT_EQ(spread->batches, 10);
+  // Seconds too few to resolve p99.9 (1000 samples: n·(1 − p) = 1) still count; p99.99 is resolved by none.
+  EXPECT_FALSE(batch_spread(seconds, 99.99));
+  std::vector<hdr::Histogram> two(seconds.begin(), seconds.begin() + 2);
+  EXPECT_FALSE(batch_spread(two, 50));
+}
+
 TEST(CompareFraction, ZeroAgainstZeroIsUnchangedAndErrorsAppearingIsAnIncrease) {
   const double z = normal_z(0.95);
   const FractionChange none = compare_fraction(0, 10000, 0, 10000, z);
