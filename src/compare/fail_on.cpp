@@ -136,7 +136,7 @@ FailOnResult judge_fail_on(const FailOn& gate, std::optional<double> change, std
   const std::string interval =
       fmt::format("[{}, {}]", low ? signed_percent(*low, points) : std::string("?"),
                   high ? signed_percent(*high, points) : std::string("?"));
-  r.message = fmt::format("{} {} {} {}: {}", metric_name(gate), signed_percent(*change, points), interval,
+  r.message = fmt::format("{} {} {} {} {}", metric_name(gate), signed_percent(*change, points), interval,
                           past ? "is" : "is not", bound);
   if (past && !significant) r.message += ", but the change is not significant: passed";
   else r.message += r.failed ? ", significant: FAILED" : ": passed";
