@@ -20,7 +20,7 @@ namespace openloop::cli {
 namespace {
 
 struct CompareOptions {
-  std::vector<std::string> files;
+  std::string baseline, candidate;
   std::vector<std::string> fail_on;
   bool allow_different_plans = false;
   std::string confidence = "95%";
@@ -107,10 +107,10 @@ Result<int> compare_command(const CompareOptions& o) {
   for (const auto& [path, flag] : outputs) {
     if (!path->empty()) OPENLOOP_TRY_VOID(check_output_path(*path, flag));
   }
-  OPENLOOP_TRY_VOID(refuse_other_schemas(o.files[0]));
-  OPENLOOP_TRY_VOID(refuse_other_schemas(o.files[1]));
-  const report::ReportInput baseline = OPENLOOP_TRY(report::load_report_input(o.files[0]));
-  const report::ReportInput candidate = OPENLOOP_TRY(report::load_report_input(o.files[1]));
+  OPENLOOP_TRY_VOID(refuse_other_schemas(o.baseline));
+  OPENLOOP_TRY_VOID(refuse_other_schemas(o.candidate));
+  const report::ReportInput baseline = OPENLOOP_TRY(report::load_report_input(o.baseline));
+  const report::ReportInput candidate = OPENLOOP_TRY(report::load_report_input(o.candidate));
   const compare::Comparison c = OPENLOOP_TRY(compare::compare_runs(baseline, candidate, settings));
   if (!o.quiet) std::fputs(compare::render_text(c).c_str(), stdout);
   int code = c.failed() ? static_cast<int>(ExitCode::slo_failed) : 0;
@@ -131,11 +131,13 @@ Result<int> compare_command(const CompareOptions& o) {
 
 Action setup_compare(CLI::App& sub) {
   auto o = std::make_shared<CompareOptions>();
-  sub.add_option("BASELINE CANDIDATE", o->files,
-                 "Two results files (run --json; merged shards too) or two .hlog files: the baseline first")
+  sub.add_option("BASELINE", o->baseline, "The reference: a results file (run --json; merged shards too) or an .hlog")
       ->required()
-      ->type_name("")
-      ->expected(2);
+      ->type_name("");
+  sub.add_option("CANDIDATE", o->candidate, "The run judged against it: a results file or an .hlog")
+      ->required()
+      ->type_name("");
+  sub.footer("Here exit 1 means a --fail-on gate tripped (a significant change past its bound); see docs/compare.md.");
   sub.add_option("--fail-on", o->fail_on,
                  "Exit 1 when this change is past its bound and significant, e.g. 'p99>+10%', 'goodput<-1%', "
                  "'errors>+0.5%' (points of intended); repeatable")
