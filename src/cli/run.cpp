@@ -22,6 +22,7 @@
 #include "report/hlog_export.h"
 #include "report/html.h"
 #include "report/junit.h"
+#include "cli/metrics_server.h"
 #include "report/live_ticker.h"
 #include "report/summary.h"
 #include "results/results_json.h"
@@ -33,8 +34,10 @@ namespace {
 // Runs the plan with the live view on stderr (a terminal: redrawn every second; otherwise a line every 10 s;
 // --quiet: none) and, with --abort-on-slo, `slo_abort` judging every finalized interval.
 Result<results::RunResults> run_with_live_view(const engine::RunPlan& plan, const RunOptions& o,
-                                               std::atomic<int>& stop, results::SloAbort* slo_abort) {
-  const auto judge_slos = [&o, &stop, slo_abort](const results::RunResults& so_far) {
+                                               std::atomic<int>& stop, results::SloAbort* slo_abort,
+                                               MetricsServer* metrics) {
+  const auto judge_slos = [&o, &stop, slo_abort, metrics](const results::RunResults& so_far) {
+    if (metrics != nullptr) metrics->update(so_far);
     if (slo_abort == nullptr || !slo_abort->stop_if_certain({&so_far}, stop) || o.quiet) return;
     fmt::print(stderr,
                "\nSLO {} is certain to fail: stopping early (--abort-on-slo); waiting for in-flight "
@@ -43,7 +46,8 @@ Result<results::RunResults> run_with_live_view(const engine::RunPlan& plan, cons
   };
   if (o.quiet) {
     return engine::run(plan, stop,
-                       slo_abort != nullptr ? engine::ProgressFn(judge_slos) : engine::ProgressFn());
+                       slo_abort != nullptr || metrics != nullptr ? engine::ProgressFn(judge_slos)
+                                                                  : engine::ProgressFn());
   }
   fmt::print(stderr, "openloop run: {} {} for {}s{} on {} thread(s)\n", plan.method, plan.url_text,
              to_seconds(plan.duration),
@@ -140,9 +144,9 @@ namespace {
 int run_command(const RunOptions& o) {
   const std::string command = "openloop run";
   if (is_plan_file(o.url)) {
-    if (!o.start_at.empty() || !o.run_id.empty()) {
-      return report_error(command, usage_error("--start-at, --run-id: not supported with a scenario file yet (use "
-                                               "them with a run from flags)")
+    if (!o.start_at.empty() || !o.run_id.empty() || !o.metrics_listen.empty()) {
+      return report_error(command, usage_error("--start-at, --run-id, --metrics-listen: not supported with a "
+                                               "scenario file yet (use them with a run from flags)")
                                        .value());
     }
     return run_plan_file(o);
@@ -155,6 +159,15 @@ int run_command(const RunOptions& o) {
   for (const auto& r : plan->requests) names.push_back(r.name);
   auto slos = parse_slos(o, names);
   if (!slos) return report_error(command, slos.error());
+  // Bound before anything is sent: a bad address or a port in use ends the command with nothing sent.
+  std::unique_ptr<MetricsServer> metrics;
+  if (!o.metrics_listen.empty()) {
+    auto server = MetricsServer::start(
+        o.metrics_listen, {start->run_id, "", names, plan->user_driven() ? 0.0 : plan->profile.max_rate()});
+    if (!server) return report_error(command, server.error());
+    metrics = std::move(*server);
+    if (!o.quiet) fmt::print(stderr, "openloop run: metrics at http://{}/metrics\n", metrics->address());
+  }
   Pipeline<results::RunResults> p;
   p.command = command;
   p.outputs = run_outputs(o);
@@ -176,7 +189,7 @@ int run_command(const RunOptions& o) {
   // With the log on standard output, the summary goes to standard error so a pipe reads only log lines.
   p.summary_to = o.log_requests == "-" ? stderr : stdout;
   p.run = [&](std::atomic<int>& stop) -> Result<results::RunResults> {
-    auto ran = run_with_live_view(*plan, o, stop, slo_abort ? &*slo_abort : nullptr);
+    auto ran = run_with_live_view(*plan, o, stop, slo_abort ? &*slo_abort : nullptr, metrics.get());
     finish_request_log(request_log->get(), ran);
     auto r = OPENLOOP_TRY(std::move(ran));
     if (slo_abort) slo_abort->mark(r, stop.load());
