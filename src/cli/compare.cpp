@@ -39,9 +39,10 @@ Result<void> refuse_other_schemas(const std::string& path) {
   if (!doc.is_object() || !doc.contains("schema") || !doc["schema"].is_string()) return {};
   const std::string schema = doc["schema"].get<std::string>();
   if (schema == procedures::k_ramp_schema || schema == procedures::k_probe_schema) {
-    return usage_error(fmt::format("{}: is a {} file; compare takes two results files (run --json, merged shards "
-                                   "too) or two .hlog files",
-                                   path, schema));
+    return usage_error(
+        fmt::format("{}: is a {} file; compare takes two results files (run --json, merged shards "
+                    "too) or two .hlog files",
+                    path, schema));
   }
   return {};
 }
@@ -60,8 +61,8 @@ Result<double> parse_confidence(const std::string& text) {
   }
   if (percent) v /= 100;
   if (!(v >= 0.5 && v < 1)) {
-    return usage_error(fmt::format("--confidence '{}': give a level from 50% up to below 100%, e.g. 95% or 0.99",
-                                   text));
+    return usage_error(
+        fmt::format("--confidence '{}': give a level from 50% up to below 100%, e.g. 95% or 0.99", text));
   }
   return v;
 }
@@ -81,9 +82,10 @@ Result<std::vector<double>> parse_percentiles(const std::string& text) {
       v = -1;
     }
     if (!(v > 0 && v < 100)) {
-      return usage_error(fmt::format("--percentiles '{}': '{}' is not a percentile above 0 and below 100; give a "
-                                     "comma-separated list such as 50,90,99,99.9",
-                                     text, item));
+      return usage_error(
+          fmt::format("--percentiles '{}': '{}' is not a percentile above 0 and below 100; give a "
+                      "comma-separated list such as 50,90,99,99.9",
+                      text, item));
     }
     out.push_back(v);
     start = comma + 1;
@@ -102,8 +104,8 @@ Result<compare::CompareSettings> settings_from(const CompareOptions& o) {
 
 Result<int> compare_command(const CompareOptions& o) {
   const compare::CompareSettings settings = OPENLOOP_TRY(settings_from(o));
-  const std::pair<const std::string*, const char*> outputs[] = {{&o.json, "--json"}, {&o.html, "--html"},
-                                                                  {&o.junit, "--junit"}};
+  const std::pair<const std::string*, const char*> outputs[] = {
+      {&o.json, "--json"}, {&o.html, "--html"}, {&o.junit, "--junit"}};
   for (const auto& [path, flag] : outputs) {
     if (!path->empty()) OPENLOOP_TRY_VOID(check_output_path(*path, flag));
   }
@@ -131,13 +133,16 @@ Result<int> compare_command(const CompareOptions& o) {
 
 Action setup_compare(CLI::App& sub) {
   auto o = std::make_shared<CompareOptions>();
-  sub.add_option("BASELINE", o->baseline, "The reference: a results file (run --json; merged shards too) or an .hlog")
+  sub.add_option("BASELINE", o->baseline,
+                 "The reference: a results file (run --json; merged shards too) or an .hlog")
       ->required()
       ->type_name("");
   sub.add_option("CANDIDATE", o->candidate, "The run judged against it: a results file or an .hlog")
       ->required()
       ->type_name("");
-  sub.footer("Here exit 1 means a --fail-on gate tripped (a significant change past its bound); see docs/compare.md.");
+  sub.footer(
+      "Here exit 1 means a --fail-on gate tripped (a significant change past its bound); see "
+      "docs/compare.md.");
   sub.add_option("--fail-on", o->fail_on,
                  "Exit 1 when this change is past its bound and significant, e.g. 'p99>+10%', 'goodput<-1%', "
                  "'errors>+0.5%' (points of intended); repeatable")
@@ -147,12 +152,14 @@ Action setup_compare(CLI::App& sub) {
   sub.add_option("--confidence", o->confidence,
                  "Probability that every interval shown holds its true change at once (default 95%)")
       ->type_name("LEVEL");
-  sub.add_option("--percentiles", o->percentiles, "Response-time percentiles compared (default 50,90,99,99.9)")
+  sub.add_option("--percentiles", o->percentiles,
+                 "Response-time percentiles compared (default 50,90,99,99.9)")
       ->type_name("LIST");
   sub.add_option("--json", o->json, "Write the comparison as JSON (openloop.compare/1)")->type_name("FILE");
   sub.add_option("--html", o->html, "Write a page with both response-time distributions overlaid")
       ->type_name("FILE");
-  sub.add_option("--junit", o->junit, "Write a JUnit XML report: one test case per --fail-on")->type_name("FILE");
+  sub.add_option("--junit", o->junit, "Write a JUnit XML report: one test case per --fail-on")
+      ->type_name("FILE");
   sub.add_flag("-q,--quiet", o->quiet, "Print nothing (outputs and the exit code still say it all)");
   return [o] {
     auto code = compare_command(*o);

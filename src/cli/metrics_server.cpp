@@ -76,8 +76,8 @@ bool send_all(int fd, std::string_view data) {
 }
 
 std::string response(std::string_view status, std::string_view type, std::string_view body) {
-  return fmt::format("HTTP/1.1 {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{}", status,
-                     type, body.size(), body);
+  return fmt::format("HTTP/1.1 {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{}",
+                     status, type, body.size(), body);
 }
 
 }  // namespace
@@ -109,7 +109,8 @@ void MetricsServer::serve(int fd) {
   std::string accept;
   for (std::size_t at = line_end; at != std::string::npos && at < request.size();) {
     const std::size_t next = request.find("\r\n", at + 2);
-    std::string header = request.substr(at + 2, next == std::string::npos ? std::string::npos : next - at - 2);
+    std::string header =
+        request.substr(at + 2, next == std::string::npos ? std::string::npos : next - at - 2);
     for (char& c : header) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (header.rfind("accept:", 0) == 0) accept = header;
     at = next;
@@ -121,7 +122,8 @@ void MetricsServer::serve(int fd) {
     state = m_state;
   }
   const std::string body = report::render_metrics(state, m_context, openmetrics);
-  send_all(fd, response("200 OK", openmetrics ? report::k_openmetrics_type : report::k_prometheus_text_type, body));
+  send_all(fd, response("200 OK", openmetrics ? report::k_openmetrics_type : report::k_prometheus_text_type,
+                        body));
 }
 
 }  // namespace openloop::cli

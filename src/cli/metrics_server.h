@@ -1,5 +1,5 @@
-// `--metrics-listen ADDR`: an HTTP endpoint on a thread of its own serving the run's live state for Prometheus
-// (GET /metrics), never on a worker's loop.
+// `--metrics-listen ADDR`: an HTTP endpoint on a thread of its own serving the run's live state for
+// Prometheus (GET /metrics), never on a worker's loop.
 #pragma once
 
 #include <atomic>
@@ -16,15 +16,16 @@
 
 namespace openloop::cli {
 
-/// Binds at construction (start()), serves until destroyed. update() is called from the coordinator's progress
-/// callback (once per finalized interval) and copies the few totals a scrape shows under a mutex; a scrape
-/// renders from that copy on the server's thread. One connection at a time, each answered and closed (a
-/// scraper reconnects every scrape); a client that sends nothing within 2 s is dropped.
+/// Binds at construction (start()), serves until destroyed. update() is called from the coordinator's
+/// progress callback (once per finalized interval) and copies the few totals a scrape shows under a mutex; a
+/// scrape renders from that copy on the server's thread. One connection at a time, each answered and closed
+/// (a scraper reconnects every scrape); a client that sends nothing within 2 s is dropped.
 class MetricsServer {
  public:
   /// Binds `address` ("127.0.0.1:9464"; port 0 = any free port). A bad address is a usage error naming
   /// --metrics-listen; a failure to bind (the port in use) a runtime error.
-  static Result<std::unique_ptr<MetricsServer>> start(std::string_view address, report::MetricsContext context);
+  static Result<std::unique_ptr<MetricsServer>> start(std::string_view address,
+                                                      report::MetricsContext context);
   ~MetricsServer();
   MetricsServer(const MetricsServer&) = delete;
   MetricsServer& operator=(const MetricsServer&) = delete;

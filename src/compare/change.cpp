@@ -1,5 +1,5 @@
-// Confidence intervals of changes between two runs: order statistics for percentiles, normal approximations for
-// rates and fractions.
+// Confidence intervals of changes between two runs: order statistics for percentiles, normal approximations
+// for rates and fractions.
 #include "compare/change.h"
 
 #include <algorithm>
@@ -9,10 +9,14 @@ namespace openloop::compare {
 
 const char* to_string(Direction d) {
   switch (d) {
-    case Direction::unchanged: return "unchanged";
-    case Direction::increased: return "increased";
-    case Direction::decreased: return "decreased";
-    case Direction::unknown: return "unknown";
+    case Direction::unchanged:
+      return "unchanged";
+    case Direction::increased:
+      return "increased";
+    case Direction::decreased:
+      return "decreased";
+    case Direction::unknown:
+      return "unknown";
   }
   return "unknown";
 }
@@ -68,8 +72,8 @@ std::optional<BatchSpread> batch_spread(const std::vector<hdr::Histogram>& inter
 }
 
 procedures::QuantileEstimate estimate_run_quantile(const hdr::Histogram& total,
-                                                   const std::vector<hdr::Histogram>* intervals, double percentile,
-                                                   double z) {
+                                                   const std::vector<hdr::Histogram>* intervals,
+                                                   double percentile, double z) {
   procedures::QuantileEstimate q = procedures::estimate_quantile(total, percentile, z);
   if (intervals == nullptr || q.count == 0 || q.value <= 0) return q;
   const auto spread = batch_spread(*intervals, percentile);
@@ -82,8 +86,9 @@ procedures::QuantileEstimate estimate_run_quantile(const hdr::Histogram& total,
   return q;
 }
 
-QuantileChange compare_quantile(const hdr::Histogram& baseline, const hdr::Histogram& candidate, double percentile,
-                                double z, const std::vector<hdr::Histogram>* baseline_intervals,
+QuantileChange compare_quantile(const hdr::Histogram& baseline, const hdr::Histogram& candidate,
+                                double percentile, double z,
+                                const std::vector<hdr::Histogram>* baseline_intervals,
                                 const std::vector<hdr::Histogram>* candidate_intervals) {
   QuantileChange q;
   q.percentile = percentile;
@@ -94,8 +99,10 @@ QuantileChange compare_quantile(const hdr::Histogram& baseline, const hdr::Histo
     return static_cast<double>(a) / static_cast<double>(b) - 1.0;
   };
   q.change = ratio(q.candidate.value, q.baseline.value);
-  if (q.candidate.low && q.baseline.high && *q.baseline.high > 0) q.low = ratio(*q.candidate.low, *q.baseline.high);
-  if (q.candidate.high && q.baseline.low && *q.baseline.low > 0) q.high = ratio(*q.candidate.high, *q.baseline.low);
+  if (q.candidate.low && q.baseline.high && *q.baseline.high > 0)
+    q.low = ratio(*q.candidate.low, *q.baseline.high);
+  if (q.candidate.high && q.baseline.low && *q.baseline.low > 0)
+    q.high = ratio(*q.candidate.high, *q.baseline.low);
   // Compared as values, not ratios: the bounds are bucket values, so equal buckets are no change at all.
   if (q.candidate.low && q.baseline.high && *q.candidate.low > *q.baseline.high) {
     q.direction = Direction::increased;
@@ -111,14 +118,16 @@ RateChange compare_rate(const RateSample& baseline, const RateSample& candidate,
   RateChange r;
   if (baseline.seconds > 0) r.baseline = static_cast<double>(baseline.count) / baseline.seconds;
   if (candidate.seconds > 0) r.candidate = static_cast<double>(candidate.count) / candidate.seconds;
-  if (baseline.trials == 0 || candidate.trials == 0 || baseline.seconds <= 0 || candidate.seconds <= 0) return r;
+  if (baseline.trials == 0 || candidate.trials == 0 || baseline.seconds <= 0 || candidate.seconds <= 0)
+    return r;
   const auto log_variance = [](const RateSample& s) {
     const double n = static_cast<double>(s.trials);
     const double p = (static_cast<double>(s.count) + 1.0) / (n + 2.0);
     return (1.0 - p) / (n * p) + (s.poisson ? 1.0 / n : 0.0);
   };
   const double spread = z * std::sqrt(log_variance(baseline) + log_variance(candidate));
-  // The centre uses the same pseudo-counts as the variance so that two runs with no successes compare as equal.
+  // The centre uses the same pseudo-counts as the variance so that two runs with no successes compare as
+  // equal.
   const double centre = std::log((static_cast<double>(candidate.count) + 0.5) / candidate.seconds) -
                         std::log((static_cast<double>(baseline.count) + 0.5) / baseline.seconds);
   if (r.baseline > 0) r.change = r.candidate / r.baseline - 1.0;
@@ -141,7 +150,8 @@ FractionChange compare_fraction(std::uint64_t baseline_count, std::uint64_t base
   const auto adjusted = [](std::uint64_t c, std::uint64_t n) {
     return (static_cast<double>(c) + 1.0) / (static_cast<double>(n) + 2.0);
   };
-  const double pb = adjusted(baseline_count, baseline_trials), pc = adjusted(candidate_count, candidate_trials);
+  const double pb = adjusted(baseline_count, baseline_trials),
+               pc = adjusted(candidate_count, candidate_trials);
   const double spread = z * std::sqrt(pb * (1 - pb) / (static_cast<double>(baseline_trials) + 2.0) +
                                       pc * (1 - pc) / (static_cast<double>(candidate_trials) + 2.0));
   f.low = (pc - pb) - spread;

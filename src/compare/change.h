@@ -12,9 +12,9 @@
 
 namespace openloop::compare {
 
-/// Which way a change went, judged on its confidence interval: `increased` when the whole interval is above no
-/// change, `decreased` when it is below, `unchanged` when it holds no change, `unknown` when there are too few
-/// samples to bound the side that would decide.
+/// Which way a change went, judged on its confidence interval: `increased` when the whole interval is above
+/// no change, `decreased` when it is below, `unchanged` when it holds no change, `unknown` when there are too
+/// few samples to bound the side that would decide.
 enum class Direction : unsigned char { unchanged, increased, decreased, unknown };
 const char* to_string(Direction d);
 
@@ -22,8 +22,8 @@ const char* to_string(Direction d);
 double normal_z(double two_sided);
 
 /// The z of each run's own interval so that the intervals of every compared quantity hold together with
-/// probability `confidence` (in (0, 1)): 2 × `quantities` intervals (one per run each), Bonferroni, so each is
-/// at 1 − (1 − confidence) / (2 × quantities). `quantities` ≥ 1.
+/// probability `confidence` (in (0, 1)): 2 × `quantities` intervals (one per run each), Bonferroni, so each
+/// is at 1 − (1 − confidence) / (2 × quantities). `quantities` ≥ 1.
 double per_run_z(double confidence, int quantities);
 
 /// One latency percentile of both runs and its relative change candidate / baseline − 1.
@@ -54,22 +54,24 @@ struct BatchSpread {
 /// nullopt with fewer than 3 such intervals.
 std::optional<BatchSpread> batch_spread(const std::vector<hdr::Histogram>& intervals, double percentile);
 
-/// One run's percentile with its interval: the order-statistic interval at `z` (procedures::estimate_quantile,
-/// which assumes independent samples), widened to the batch-means interval value · exp(±t·sd/√m) when the
-/// run's intervals are given: requests delayed together (a stall, a busy machine) make the samples of one run
-/// depend on each other, and the spread between its one-second intervals shows how far its percentile moves
-/// from second to second. A side the order statistics cannot bound stays unbounded.
+/// One run's percentile with its interval: the order-statistic interval at `z`
+/// (procedures::estimate_quantile, which assumes independent samples), widened to the batch-means interval
+/// value · exp(±t·sd/√m) when the run's intervals are given: requests delayed together (a stall, a busy
+/// machine) make the samples of one run depend on each other, and the spread between its one-second intervals
+/// shows how far its percentile moves from second to second. A side the order statistics cannot bound stays
+/// unbounded.
 procedures::QuantileEstimate estimate_run_quantile(const hdr::Histogram& total,
-                                                   const std::vector<hdr::Histogram>* intervals, double percentile,
-                                                   double z);
+                                                   const std::vector<hdr::Histogram>* intervals,
+                                                   double percentile, double z);
 
 /// Compares `percentile` (in (0, 100)) of two response-time histograms, each run's interval at `z`
 /// (per_run_z(); estimate_run_quantile() with each run's intervals when given, else nullptr). A change is
 /// significant only when the two runs' intervals do not overlap, which at the histograms' 3-digit resolution
 /// means candidate.low's bucket lies above baseline.high's (or below baseline.low's): bucket rounding never
 /// makes a change.
-QuantileChange compare_quantile(const hdr::Histogram& baseline, const hdr::Histogram& candidate, double percentile,
-                                double z, const std::vector<hdr::Histogram>* baseline_intervals = nullptr,
+QuantileChange compare_quantile(const hdr::Histogram& baseline, const hdr::Histogram& candidate,
+                                double percentile, double z,
+                                const std::vector<hdr::Histogram>* baseline_intervals = nullptr,
                                 const std::vector<hdr::Histogram>* candidate_intervals = nullptr);
 
 /// A rate (requests per second) of both runs and its relative change.
@@ -84,7 +86,8 @@ struct RateChange {
 struct RateSample {
   std::uint64_t count = 0, trials = 0;
   double seconds = 0;
-  bool poisson = false;  ///< the arrivals were Poisson: the number intended varies too (constant: it does not)
+  bool poisson =
+      false;  ///< the arrivals were Poisson: the number intended varies too (constant: it does not)
 };
 
 /// The relative change of count / seconds, with a normal interval on its logarithm at `z` (two-sided): the
@@ -96,8 +99,8 @@ RateChange compare_rate(const RateSample& baseline, const RateSample& candidate,
 /// A fraction of intended requests (errors, timeouts, drops) of both runs and its change in points.
 struct FractionChange {
   double baseline = 0, candidate = 0;  ///< fractions in [0, 1]
-  std::optional<double> change;        ///< candidate − baseline (0.001 = +0.1 point); nullopt without trials
-  std::optional<double> low, high;     ///< interval of the difference at `z`
+  std::optional<double> change;     ///< candidate − baseline (0.001 = +0.1 point); nullopt without trials
+  std::optional<double> low, high;  ///< interval of the difference at `z`
   Direction direction = Direction::unknown;
 };
 

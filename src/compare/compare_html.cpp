@@ -34,11 +34,13 @@ std::string polyline(const std::vector<std::pair<double, double>>& pts, double x
     const double py = k_height - k_bottom - y / y_max * (k_height - k_top - k_bottom);
     points += fmt::format("{:.1f},{:.1f} ", px, py);
   }
-  return fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"2\" points=\"{}\"/>\n", colour, points);
+  return fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"2\" points=\"{}\"/>\n", colour,
+                     points);
 }
 
 std::string chart(const Comparison& c) {
-  const double counts = static_cast<double>(std::max(c.baseline_response.total_count(), c.candidate_response.total_count()));
+  const double counts =
+      static_cast<double>(std::max(c.baseline_response.total_count(), c.candidate_response.total_count()));
   if (counts == 0) return "<p>No response times to draw.</p>\n";
   const double x_max = std::clamp(std::ceil(std::log10(counts)), 1.0, 5.0);
   const auto b = spectrum(c.baseline_response, x_max), k = spectrum(c.candidate_response, x_max);
@@ -51,20 +53,22 @@ std::string chart(const Comparison& c) {
       "role=\"img\" aria-label=\"response time by percentile, baseline and candidate\">\n",
       k_width, k_height);
   const double plot_w = k_width - k_left - k_right, plot_h = k_height - k_top - k_bottom;
-  svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#999\"/>\n", k_left,
-                     k_top, plot_w, plot_h);
+  svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#999\"/>\n",
+                     k_left, k_top, plot_w, plot_h);
   static constexpr const char* k_labels[] = {"0%", "90%", "99%", "99.9%", "99.99%", "99.999%"};
   for (int i = 0; i <= static_cast<int>(x_max); ++i) {
     const double px = k_left + i / x_max * plot_w;
     svg += fmt::format(
-        "<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" stroke=\"#ddd\"/><text x=\"{0:.1f}\" y=\"{3}\" "
+        "<line x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" stroke=\"#ddd\"/><text x=\"{0:.1f}\" "
+        "y=\"{3}\" "
         "text-anchor=\"middle\" font-size=\"12\">{4}</text>\n",
         px, k_top, k_height - k_bottom, k_height - k_bottom + 16, k_labels[i]);
   }
   for (int i = 0; i <= 4; ++i) {
     const double v = y_max * i / 4, py = k_height - k_bottom - i / 4.0 * plot_h;
     svg += fmt::format(
-        "<line x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\" stroke=\"#eee\"/><text x=\"{3}\" y=\"{4:.1f}\" "
+        "<line x1=\"{0}\" y1=\"{1:.1f}\" x2=\"{2}\" y2=\"{1:.1f}\" stroke=\"#eee\"/><text x=\"{3}\" "
+        "y=\"{4:.1f}\" "
         "text-anchor=\"end\" font-size=\"12\">{5:.3g} ms</text>\n",
         k_left, py, k_width - k_right, k_left - 6, py + 4, v);
   }
@@ -86,9 +90,10 @@ std::string render_html(const Comparison& c) {
       "td,th{padding:.2em .6em;border-bottom:1px solid #ddd;text-align:right}td:first-child,th:first-child{"
       "text-align:left}.increased{color:#b00}.decreased{color:#070}.b{color:#1f77b4}.c{color:#d62728}"
       "pre{white-space:pre-wrap}</style></head><body>\n";
-  page += fmt::format("<h1>openloop compare</h1>\n<p><span class=\"b\">&#9632; baseline</span> {} &nbsp; "
-                      "<span class=\"c\">&#9632; candidate</span> {}</p>\n",
-                      escape(c.baseline_source), escape(c.candidate_source));
+  page += fmt::format(
+      "<h1>openloop compare</h1>\n<p><span class=\"b\">&#9632; baseline</span> {} &nbsp; "
+      "<span class=\"c\">&#9632; candidate</span> {}</p>\n",
+      escape(c.baseline_source), escape(c.candidate_source));
   page += fmt::format("<p id=\"finding\"><strong>{}</strong></p>\n", escape(c.finding));
   page += "<h2>Response time by percentile</h2>\n" + chart(c);
   page += "<h2>Comparison</h2>\n<pre id=\"table\">" + escape(render_text(c)) + "</pre>\n";

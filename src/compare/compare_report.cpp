@@ -8,15 +8,21 @@
 namespace openloop::compare {
 namespace {
 
-std::string ms(std::int64_t ns) { return format_duration(Nanos(ns)); }
+std::string ms(std::int64_t ns) {
+  return format_duration(Nanos(ns));
+}
 
-std::string opt_change(std::optional<double> v, bool points) { return v ? signed_change(*v, points) : "?"; }
+std::string opt_change(std::optional<double> v, bool points) {
+  return v ? signed_change(*v, points) : "?";
+}
 
 std::string interval(std::optional<double> low, std::optional<double> high, bool points) {
   return fmt::format("[{}, {}]", opt_change(low, points), opt_change(high, points));
 }
 
-nlohmann::json opt(std::optional<double> v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
+nlohmann::json opt(std::optional<double> v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
 
 nlohmann::json opt_ms(std::optional<std::int64_t> v) {
   return v ? nlohmann::json(static_cast<double>(*v) / 1e6) : nlohmann::json(nullptr);
@@ -32,7 +38,10 @@ std::string slos_text(const std::vector<results::SloResult>& slos) {
   std::string s;
   for (const auto& r : slos) {
     s += fmt::format("{}{} {} ({})", s.empty() ? "" : "; ", r.slo.text,
-                     !r.evaluated ? "not evaluated" : r.met ? "met" : "NOT met", r.measured_text);
+                     !r.evaluated ? "not evaluated"
+                     : r.met      ? "met"
+                                  : "NOT met",
+                     r.measured_text);
   }
   return s;
 }
@@ -40,7 +49,8 @@ std::string slos_text(const std::vector<results::SloResult>& slos) {
 nlohmann::json slos_json(const std::vector<results::SloResult>& slos) {
   nlohmann::json a = nlohmann::json::array();
   for (const auto& r : slos) {
-    a.push_back({{"slo", r.slo.text}, {"evaluated", r.evaluated}, {"met", r.met}, {"measured", r.measured_text}});
+    a.push_back(
+        {{"slo", r.slo.text}, {"evaluated", r.evaluated}, {"met", r.met}, {"measured", r.measured_text}});
   }
   return a;
 }
@@ -48,7 +58,8 @@ nlohmann::json slos_json(const std::vector<results::SloResult>& slos) {
 }  // namespace
 
 std::string render_text(const Comparison& c) {
-  std::string out = fmt::format("compare: baseline {}, candidate {}\n", c.baseline_source, c.candidate_source);
+  std::string out =
+      fmt::format("compare: baseline {}, candidate {}\n", c.baseline_source, c.candidate_source);
   if (c.plan_checked) {
     out += c.same_plan ? fmt::format("plan: the same ({})\n", c.baseline_plan_hash.substr(0, 12))
                        : fmt::format("plan: DIFFERENT (baseline {}, candidate {})\n",
@@ -59,8 +70,9 @@ std::string render_text(const Comparison& c) {
                      fmt::format("{:g} % interval", c.confidence * 100), "judgement");
   for (const QuantileChange& q : c.percentiles) {
     out += fmt::format("{:<12} {:>12} {:>12} {:>10}  {:<22} {}\n", fmt::format("p{}", q.percentile),
-                       q.baseline.count ? ms(q.baseline.value) : "-", q.candidate.count ? ms(q.candidate.value) : "-",
-                       opt_change(q.change, false), interval(q.low, q.high, false), to_string(q.direction));
+                       q.baseline.count ? ms(q.baseline.value) : "-",
+                       q.candidate.count ? ms(q.candidate.value) : "-", opt_change(q.change, false),
+                       interval(q.low, q.high, false), to_string(q.direction));
   }
   for (const NamedRate& r : c.rates) {
     out += fmt::format("{:<12} {:>12} {:>12} {:>10}  {:<22} {}\n", r.name, format_rate(r.change.baseline),
@@ -69,11 +81,12 @@ std::string render_text(const Comparison& c) {
   }
   for (const NamedFraction& f : c.fractions) {
     out += fmt::format("{:<12} {:>12} {:>12} {:>10}  {:<22} {}\n", f.name,
-                       fmt::format("{:.3g} %", f.change.baseline * 100), fmt::format("{:.3g} %", f.change.candidate * 100),
-                       opt_change(f.change.change, true), interval(f.change.low, f.change.high, true),
-                       to_string(f.change.direction));
+                       fmt::format("{:.3g} %", f.change.baseline * 100),
+                       fmt::format("{:.3g} %", f.change.candidate * 100), opt_change(f.change.change, true),
+                       interval(f.change.low, f.change.high, true), to_string(f.change.direction));
   }
-  out += fmt::format("\nverdict: baseline {}, candidate {}\n", verdict_text(c.baseline_has_verdict, c.baseline_verdict),
+  out += fmt::format("\nverdict: baseline {}, candidate {}\n",
+                     verdict_text(c.baseline_has_verdict, c.baseline_verdict),
                      verdict_text(c.candidate_has_verdict, c.candidate_verdict));
   if (c.baseline_has_verdict || c.candidate_has_verdict) {
     out += fmt::format("SLOs: baseline {}\n      candidate {}\n", slos_text(c.baseline_slos),
@@ -89,18 +102,20 @@ std::string render_text(const Comparison& c) {
 nlohmann::json to_json(const Comparison& c) {
   nlohmann::json j;
   j["schema"] = k_compare_schema;
-  j["baseline"] = {{"source", c.baseline_source},
-                   {"plan_hash", c.baseline_plan_hash},
-                   {"verdict", c.baseline_has_verdict ? nlohmann::json{{"valid", c.baseline_verdict.valid},
-                                                                       {"reasons", c.baseline_verdict.reasons}}
-                                                      : nlohmann::json(nullptr)},
-                   {"slos", slos_json(c.baseline_slos)}};
-  j["candidate"] = {{"source", c.candidate_source},
-                    {"plan_hash", c.candidate_plan_hash},
-                    {"verdict", c.candidate_has_verdict ? nlohmann::json{{"valid", c.candidate_verdict.valid},
-                                                                         {"reasons", c.candidate_verdict.reasons}}
-                                                        : nlohmann::json(nullptr)},
-                    {"slos", slos_json(c.candidate_slos)}};
+  j["baseline"] = {
+      {"source", c.baseline_source},
+      {"plan_hash", c.baseline_plan_hash},
+      {"verdict", c.baseline_has_verdict ? nlohmann::json{{"valid", c.baseline_verdict.valid},
+                                                          {"reasons", c.baseline_verdict.reasons}}
+                                         : nlohmann::json(nullptr)},
+      {"slos", slos_json(c.baseline_slos)}};
+  j["candidate"] = {
+      {"source", c.candidate_source},
+      {"plan_hash", c.candidate_plan_hash},
+      {"verdict", c.candidate_has_verdict ? nlohmann::json{{"valid", c.candidate_verdict.valid},
+                                                           {"reasons", c.candidate_verdict.reasons}}
+                                          : nlohmann::json(nullptr)},
+      {"slos", slos_json(c.candidate_slos)}};
   j["same_plan"] = c.same_plan;
   j["plan_checked"] = c.plan_checked;
   j["confidence"] = c.confidence;
@@ -108,18 +123,19 @@ nlohmann::json to_json(const Comparison& c) {
   j["significant"] = c.significant;
   nlohmann::json ps = nlohmann::json::array();
   for (const QuantileChange& q : c.percentiles) {
-    ps.push_back({{"percentile", q.percentile},
-                  {"baseline_ms", q.baseline.count ? nlohmann::json(static_cast<double>(q.baseline.value) / 1e6)
-                                                   : nlohmann::json(nullptr)},
-                  {"baseline_interval_ms", {opt_ms(q.baseline.low), opt_ms(q.baseline.high)}},
-                  {"baseline_count", q.baseline.count},
-                  {"candidate_ms", q.candidate.count ? nlohmann::json(static_cast<double>(q.candidate.value) / 1e6)
-                                                     : nlohmann::json(nullptr)},
-                  {"candidate_interval_ms", {opt_ms(q.candidate.low), opt_ms(q.candidate.high)}},
-                  {"candidate_count", q.candidate.count},
-                  {"change", opt(q.change)},
-                  {"interval", {opt(q.low), opt(q.high)}},
-                  {"judgement", to_string(q.direction)}});
+    ps.push_back(
+        {{"percentile", q.percentile},
+         {"baseline_ms", q.baseline.count ? nlohmann::json(static_cast<double>(q.baseline.value) / 1e6)
+                                          : nlohmann::json(nullptr)},
+         {"baseline_interval_ms", {opt_ms(q.baseline.low), opt_ms(q.baseline.high)}},
+         {"baseline_count", q.baseline.count},
+         {"candidate_ms", q.candidate.count ? nlohmann::json(static_cast<double>(q.candidate.value) / 1e6)
+                                            : nlohmann::json(nullptr)},
+         {"candidate_interval_ms", {opt_ms(q.candidate.low), opt_ms(q.candidate.high)}},
+         {"candidate_count", q.candidate.count},
+         {"change", opt(q.change)},
+         {"interval", {opt(q.low), opt(q.high)}},
+         {"judgement", to_string(q.direction)}});
   }
   j["response_time"] = ps;
   nlohmann::json rates = nlohmann::json::object();
@@ -142,7 +158,8 @@ nlohmann::json to_json(const Comparison& c) {
   j["fractions"] = fractions;
   nlohmann::json gates = nlohmann::json::array();
   for (const FailOnResult& g : c.gates) {
-    gates.push_back({{"fail_on", g.gate.text}, {"evaluated", g.evaluated}, {"failed", g.failed}, {"message", g.message}});
+    gates.push_back(
+        {{"fail_on", g.gate.text}, {"evaluated", g.evaluated}, {"failed", g.failed}, {"message", g.message}});
   }
   j["fail_on"] = gates;
   j["failed"] = c.failed();

@@ -16,9 +16,9 @@ inline constexpr const char* k_compare_schema = "openloop.compare/1";
 /// judgement) of the percentiles, rates and fractions, both verdicts and SLOs, the gates and notes.
 std::string render_text(const Comparison& c);
 
-/// `openloop.compare/1`: sources, plan hashes, confidence, finding, every quantity (values in ms, rates in /s,
-/// fractions as fractions; changes as fractions: 0.18 = +18 %, points for fractions: 0.005 = +0.5 point; null
-/// where unknown), verdicts, SLOs, gates (text, evaluated, failed, message) and notes.
+/// `openloop.compare/1`: sources, plan hashes, confidence, finding, every quantity (values in ms, rates in
+/// /s, fractions as fractions; changes as fractions: 0.18 = +18 %, points for fractions: 0.005 = +0.5 point;
+/// null where unknown), verdicts, SLOs, gates (text, evaluated, failed, message) and notes.
 nlohmann::json to_json(const Comparison& c);
 
 /// One case per --fail-on gate (failed when it tripped or could not be judged); without gates, one case

@@ -1,4 +1,5 @@
-// Builds a Comparison: the plan check, every quantity's change with simultaneous intervals, gates, the finding.
+// Builds a Comparison: the plan check, every quantity's change with simultaneous intervals, gates, the
+// finding.
 #include "compare/comparison.h"
 
 #include <algorithm>
@@ -26,30 +27,37 @@ std::string plan_of(const report::ReportInput& in) {
 }
 
 std::string interval_text(std::optional<double> low, std::optional<double> high, bool points) {
-  return fmt::format("[{}, {}]", low ? signed_change(*low, points) : "?", high ? signed_change(*high, points) : "?");
+  return fmt::format("[{}, {}]", low ? signed_change(*low, points) : "?",
+                     high ? signed_change(*high, points) : "?");
 }
 
-std::string percentile_name(double p) { return fmt::format("p{}", p); }
+std::string percentile_name(double p) {
+  return fmt::format("p{}", p);
+}
 
-bool gate_on_counts(const FailOn& g) { return g.metric != FailOn::Metric::percentile; }
+bool gate_on_counts(const FailOn& g) {
+  return g.metric != FailOn::Metric::percentile;
+}
 
 RateSample rate_sample(const results::RunResults& r, std::uint64_t count) {
-  return {count, r.totals.intended, r.measured_s, r.info.model == results::Model::open && r.info.arrival == "poisson"};
+  return {count, r.totals.intended, r.measured_s,
+          r.info.model == results::Model::open && r.info.arrival == "poisson"};
 }
 
 void add_rates(Comparison& c, const results::RunResults& b, const results::RunResults& k, double z) {
-  c.rates.push_back({"offered", compare_rate(rate_sample(b, b.totals.intended), rate_sample(k, k.totals.intended), z)});
   c.rates.push_back(
-      {"throughput", compare_rate(rate_sample(b, b.totals.completed), rate_sample(k, k.totals.completed), z)});
+      {"offered", compare_rate(rate_sample(b, b.totals.intended), rate_sample(k, k.totals.intended), z)});
+  c.rates.push_back({"throughput", compare_rate(rate_sample(b, b.totals.completed),
+                                                rate_sample(k, k.totals.completed), z)});
   c.rates.push_back({"goodput", compare_rate(rate_sample(b, b.totals.ok), rate_sample(k, k.totals.ok), z)});
   // Errors as an SLO counts them: failures without a usable response and responses outside --success.
   const auto errors = [](const results::Counters& t) { return t.errors_total() + t.bad_status(); };
-  c.fractions.push_back(
-      {"errors", compare_fraction(errors(b.totals), b.totals.intended, errors(k.totals), k.totals.intended, z)});
+  c.fractions.push_back({"errors", compare_fraction(errors(b.totals), b.totals.intended, errors(k.totals),
+                                                    k.totals.intended, z)});
   c.fractions.push_back({"timeouts", compare_fraction(b.totals.timeouts, b.totals.intended, k.totals.timeouts,
                                                       k.totals.intended, z)});
-  c.fractions.push_back(
-      {"dropped", compare_fraction(b.totals.dropped, b.totals.intended, k.totals.dropped, k.totals.intended, z)});
+  c.fractions.push_back({"dropped", compare_fraction(b.totals.dropped, b.totals.intended, k.totals.dropped,
+                                                     k.totals.intended, z)});
 }
 
 void judge_gates(Comparison& c, const std::vector<FailOn>& gates) {
@@ -80,7 +88,8 @@ void write_finding(Comparison& c) {
   for (const QuantileChange& q : c.percentiles) {
     const std::string name = percentile_name(q.percentile);
     if (q.direction == Direction::increased || q.direction == Direction::decreased) {
-      moved.push_back(fmt::format("{} {} {}, significant", name, signed_change(*q.change), interval_text(q.low, q.high, false)));
+      moved.push_back(fmt::format("{} {} {}, significant", name, signed_change(*q.change),
+                                  interval_text(q.low, q.high, false)));
     } else if (q.direction == Direction::unchanged) {
       unchanged.push_back(name);
     } else {
@@ -132,19 +141,21 @@ Result<Comparison> compare_runs(const report::ReportInput& baseline, const repor
   c.same_plan = !c.plan_checked || c.baseline_plan_hash == c.candidate_plan_hash;
   if (!c.same_plan && !settings.allow_different_plans) {
     return usage_error(fmt::format(
-        "{} (plan {}) and {} (plan {}) are runs of different plans: their differences would mix the change you "
+        "{} (plan {}) and {} (plan {}) are runs of different plans: their differences would mix the change "
+        "you "
         "made with the load you asked for; compare runs of one plan, or pass --allow-different-plans",
-        baseline.source, c.baseline_plan_hash.substr(0, 12), candidate.source, c.candidate_plan_hash.substr(0, 12)));
+        baseline.source, c.baseline_plan_hash.substr(0, 12), candidate.source,
+        c.candidate_plan_hash.substr(0, 12)));
   }
   if (!c.same_plan) c.notes.push_back("the runs are of different plans (--allow-different-plans)");
   if (!c.plan_checked) c.notes.push_back("plans not checked: a file records no plan (an .hlog)");
   c.has_counts = baseline.has_counts && candidate.has_counts;
   for (const FailOn& g : settings.gates) {
     if (gate_on_counts(g) && !c.has_counts) {
-      return usage_error(fmt::format("--fail-on '{}': {} is an .hlog, which holds latencies only; a gate on {} "
-                                     "needs two results files (run --json)",
-                                     g.text, baseline.has_counts ? candidate.source : baseline.source,
-                                     metric_name(g)));
+      return usage_error(
+          fmt::format("--fail-on '{}': {} is an .hlog, which holds latencies only; a gate on {} "
+                      "needs two results files (run --json)",
+                      g.text, baseline.has_counts ? candidate.source : baseline.source, metric_name(g)));
     }
   }
   std::vector<double> ps = settings.percentiles;
@@ -164,9 +175,11 @@ Result<Comparison> compare_runs(const report::ReportInput& baseline, const repor
     auto h = report::interval_histograms(in, "response_time");
     return h ? std::move(*h) : std::vector<hdr::Histogram>{};
   };
-  const std::vector<hdr::Histogram> b_intervals = intervals_of(baseline), k_intervals = intervals_of(candidate);
+  const std::vector<hdr::Histogram> b_intervals = intervals_of(baseline),
+                                    k_intervals = intervals_of(candidate);
   for (double p : ps) {
-    c.percentiles.push_back(compare_quantile(b.response_time, k.response_time, p, z_runs, &b_intervals, &k_intervals));
+    c.percentiles.push_back(
+        compare_quantile(b.response_time, k.response_time, p, z_runs, &b_intervals, &k_intervals));
   }
   if (c.has_counts) add_rates(c, b, k, z_pairs);
   c.baseline_has_verdict = baseline.has_counts;
@@ -175,8 +188,10 @@ Result<Comparison> compare_runs(const report::ReportInput& baseline, const repor
   c.candidate_verdict = k.verdict;
   c.baseline_slos = b.slos;
   c.candidate_slos = k.slos;
-  if (c.baseline_has_verdict && !b.verdict.valid) c.notes.push_back("the baseline run is INVALID: see its verdict");
-  if (c.candidate_has_verdict && !k.verdict.valid) c.notes.push_back("the candidate run is INVALID: see its verdict");
+  if (c.baseline_has_verdict && !b.verdict.valid)
+    c.notes.push_back("the baseline run is INVALID: see its verdict");
+  if (c.candidate_has_verdict && !k.verdict.valid)
+    c.notes.push_back("the candidate run is INVALID: see its verdict");
   c.baseline_response = b.response_time;
   c.candidate_response = k.response_time;
   judge_gates(c, settings.gates);

@@ -34,9 +34,9 @@ struct NamedFraction {
 };
 
 struct Comparison {
-  std::string baseline_source, candidate_source;  ///< the files as named on the command line
+  std::string baseline_source, candidate_source;        ///< the files as named on the command line
   std::string baseline_plan_hash, candidate_plan_hash;  ///< empty when a file records no plan (.hlog)
-  bool same_plan = true;    ///< equal hashes, or unknown (then plan_checked is false)
+  bool same_plan = true;  ///< equal hashes, or unknown (then plan_checked is false)
   bool plan_checked = false;
   double confidence = 0.95;
   std::vector<QuantileChange> percentiles;  ///< ascending
@@ -46,10 +46,11 @@ struct Comparison {
   bool baseline_has_verdict = false, candidate_has_verdict = false;
   results::Verdict baseline_verdict, candidate_verdict;
   std::vector<results::SloResult> baseline_slos, candidate_slos;  ///< as each run judged its own
-  std::vector<FailOnResult> gates;  ///< in the order given
-  std::string finding;              ///< one line, e.g. "p99 +18.0 % [+12.0 %, +24.1 %], significant; p50 unchanged"
-  bool significant = false;         ///< any quantity changed significantly
-  std::vector<std::string> notes;   ///< things to know (a plan not checked, an INVALID run, different plans allowed)
+  std::vector<FailOnResult> gates;                                ///< in the order given
+  std::string finding;       ///< one line, e.g. "p99 +18.0 % [+12.0 %, +24.1 %], significant; p50 unchanged"
+  bool significant = false;  ///< any quantity changed significantly
+  std::vector<std::string>
+      notes;  ///< things to know (a plan not checked, an INVALID run, different plans allowed)
   hdr::Histogram baseline_response = results::make_latency_histogram();  ///< for the page's spectra
   hdr::Histogram candidate_response = results::make_latency_histogram();
 

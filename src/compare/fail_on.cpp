@@ -11,7 +11,8 @@ namespace openloop::compare {
 namespace {
 
 constexpr const char* k_accepted =
-    "accepted: pNN or pNN.N (response time, relative), goodput, throughput (relative), errors, timeouts, dropped "
+    "accepted: pNN or pNN.N (response time, relative), goodput, throughput (relative), errors, timeouts, "
+    "dropped "
     "(points of intended), then >, >=, < or <=, then a signed percentage, e.g. 'p99>+10%', 'goodput<-1%', "
     "'errors>+0.5%'";
 
@@ -77,12 +78,18 @@ Result<FailOn> parse_fail_on(std::string_view text, std::string_view what) {
 
 std::string metric_name(const FailOn& f) {
   switch (f.metric) {
-    case FailOn::Metric::percentile: return fmt::format("p{}", f.percentile);
-    case FailOn::Metric::goodput: return "goodput";
-    case FailOn::Metric::throughput: return "throughput";
-    case FailOn::Metric::errors: return "errors";
-    case FailOn::Metric::timeouts: return "timeouts";
-    case FailOn::Metric::dropped: return "dropped";
+    case FailOn::Metric::percentile:
+      return fmt::format("p{}", f.percentile);
+    case FailOn::Metric::goodput:
+      return "goodput";
+    case FailOn::Metric::throughput:
+      return "throughput";
+    case FailOn::Metric::errors:
+      return "errors";
+    case FailOn::Metric::timeouts:
+      return "timeouts";
+    case FailOn::Metric::dropped:
+      return "dropped";
   }
   return "?";
 }
@@ -91,10 +98,14 @@ namespace {
 
 const char* op_text(FailOn::Op op) {
   switch (op) {
-    case FailOn::Op::gt: return ">";
-    case FailOn::Op::ge: return ">=";
-    case FailOn::Op::lt: return "<";
-    case FailOn::Op::le: return "<=";
+    case FailOn::Op::gt:
+      return ">";
+    case FailOn::Op::ge:
+      return ">=";
+    case FailOn::Op::lt:
+      return "<";
+    case FailOn::Op::le:
+      return "<=";
   }
   return "?";
 }
@@ -118,28 +129,38 @@ FailOnResult judge_fail_on(const FailOn& gate, std::optional<double> change, std
   const std::string bound = fmt::format("{} {}", op_text(gate.op), signed_percent(gate.bound, points));
   if (!change || direction == Direction::unknown) {
     r.failed = true;
-    r.message = fmt::format("{}: not evaluated ({}): a gate that cannot be judged fails", metric_name(gate),
-                            !change ? "no samples or no counts to compare" : "too few samples for an interval");
+    r.message =
+        fmt::format("{}: not evaluated ({}): a gate that cannot be judged fails", metric_name(gate),
+                    !change ? "no samples or no counts to compare" : "too few samples for an interval");
     return r;
   }
   r.evaluated = true;
   const bool upward = gate.op == FailOn::Op::gt || gate.op == FailOn::Op::ge;
   bool past = false;
   switch (gate.op) {
-    case FailOn::Op::gt: past = *change > gate.bound; break;
-    case FailOn::Op::ge: past = *change >= gate.bound; break;
-    case FailOn::Op::lt: past = *change < gate.bound; break;
-    case FailOn::Op::le: past = *change <= gate.bound; break;
+    case FailOn::Op::gt:
+      past = *change > gate.bound;
+      break;
+    case FailOn::Op::ge:
+      past = *change >= gate.bound;
+      break;
+    case FailOn::Op::lt:
+      past = *change < gate.bound;
+      break;
+    case FailOn::Op::le:
+      past = *change <= gate.bound;
+      break;
   }
   const bool significant = direction == (upward ? Direction::increased : Direction::decreased);
   r.failed = past && significant;
-  const std::string interval =
-      fmt::format("[{}, {}]", low ? signed_percent(*low, points) : std::string("?"),
-                  high ? signed_percent(*high, points) : std::string("?"));
+  const std::string interval = fmt::format("[{}, {}]", low ? signed_percent(*low, points) : std::string("?"),
+                                           high ? signed_percent(*high, points) : std::string("?"));
   r.message = fmt::format("{} {} {} {} {}", metric_name(gate), signed_percent(*change, points), interval,
                           past ? "is" : "is not", bound);
-  if (past && !significant) r.message += ", but the change is not significant: passed";
-  else r.message += r.failed ? ", significant: FAILED" : ": passed";
+  if (past && !significant)
+    r.message += ", but the change is not significant: passed";
+  else
+    r.message += r.failed ? ", significant: FAILED" : ": passed";
   return r;
 }
 

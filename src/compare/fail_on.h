@@ -14,16 +14,22 @@ struct FailOn {
   std::string text;  ///< as given
   /// percentile: the response time's relative change. goodput (ok/s), throughput (completed/s): relative
   /// changes. errors, timeouts, dropped: the change of their fraction of intended requests, in points.
-  enum class Metric : unsigned char { percentile, goodput, throughput, errors, timeouts, dropped } metric =
-      Metric::percentile;
+  enum class Metric : unsigned char {
+    percentile,
+    goodput,
+    throughput,
+    errors,
+    timeouts,
+    dropped
+  } metric = Metric::percentile;
   double percentile = 0;  ///< Metric::percentile: in (0, 100)
   enum class Op : unsigned char { gt, ge, lt, le } op = Op::gt;
   double bound = 0;  ///< 0.10 for "+10%" (relative, or points of intended for fractions)
 };
 
 /// Parses "p99>+10%", "p99.9>=25%", "goodput<-1%", "throughput<-5%", "errors>+0.5%", "timeouts>0%",
-/// "dropped>+1%" (spaces around the operator allowed; a bound without sign is taken as written, "10%" = +10 %).
-/// Errors (usage) quote the text, name `what` and list the accepted forms.
+/// "dropped>+1%" (spaces around the operator allowed; a bound without sign is taken as written, "10%" = +10
+/// %). Errors (usage) quote the text, name `what` and list the accepted forms.
 Result<FailOn> parse_fail_on(std::string_view text, std::string_view what = "--fail-on");
 
 /// "p99", "goodput", ... (the metric part of a gate's text).
@@ -33,8 +39,9 @@ std::string metric_name(const FailOn& f);
 struct FailOnResult {
   FailOn gate;
   bool evaluated = false;  ///< false: the change is unknown (no samples, too few for an interval, no counts)
-  bool failed = false;     ///< evaluated and the gate tripped (or not evaluated: a gate that cannot be judged fails)
-  std::string message;     ///< "p99 +18.2 % [+12.0 %, +24.1 %] is significant and > +10 %", or why not evaluated
+  bool failed =
+      false;  ///< evaluated and the gate tripped (or not evaluated: a gate that cannot be judged fails)
+  std::string message;  ///< "p99 +18.2 % [+12.0 %, +24.1 %] is significant and > +10 %", or why not evaluated
 };
 
 /// Trips when the estimated change satisfies the gate's comparison AND the change is significant in that

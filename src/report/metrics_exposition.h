@@ -47,6 +47,7 @@ std::string render_metrics(const MetricsState& state, const MetricsContext& cont
 
 /// The Content-Type of each format.
 inline constexpr const char* k_prometheus_text_type = "text/plain; version=0.0.4; charset=utf-8";
-inline constexpr const char* k_openmetrics_type = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+inline constexpr const char* k_openmetrics_type =
+    "application/openmetrics-text; version=1.0.0; charset=utf-8";
 
 }  // namespace openloop::report

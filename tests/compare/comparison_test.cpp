@@ -19,7 +19,8 @@ report::ReportInput run(const std::string& source, double scale, std::uint64_t o
   r.totals.completed = r.totals.ok = ok;
   r.totals.error(results::ErrorKind::connect) = errors;
   r.totals.timeouts = 10000 - ok - errors;
-  for (int i = 1; i <= 10000; ++i) r.response_time.record(static_cast<std::int64_t>((1'000'000 + i * 100) * scale));
+  for (int i = 1; i <= 10000; ++i)
+    r.response_time.record(static_cast<std::int64_t>((1'000'000 + i * 100) * scale));
   return in;
 }
 

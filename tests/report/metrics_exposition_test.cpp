@@ -21,7 +21,9 @@ MetricsState sample_state() {
   return s;
 }
 
-bool has(const std::string& text, const std::string& line) { return text.find(line + "\n") != std::string::npos; }
+bool has(const std::string& text, const std::string& line) {
+  return text.find(line + "\n") != std::string::npos;
+}
 
 TEST(RenderMetrics, CountersAndClassicBucketsAreExact) {
   const std::string t = render_metrics(sample_state(), {"r1", "", {"GET /"}, 500}, false);
@@ -45,7 +47,8 @@ TEST(RenderMetrics, CountersAndClassicBucketsAreExact) {
 TEST(RenderMetrics, OpenMetricsNamesCounterFamiliesWithoutTotalAndEnds) {
   const std::string t = render_metrics(sample_state(), {"r\"1\\", "checkout", {}, 0}, true);
   EXPECT_TRUE(has(t, "# TYPE openloop_requests_intended counter")) << t;
-  EXPECT_NE(t.find("openloop_requests_intended_total{run_id=\"r\\\"1\\\\\",scenario=\"checkout\""), std::string::npos)
+  EXPECT_NE(t.find("openloop_requests_intended_total{run_id=\"r\\\"1\\\\\",scenario=\"checkout\""),
+            std::string::npos)
       << t;
   EXPECT_EQ(t.substr(t.size() - 6), "# EOF\n");
 }
