@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <limits>
 #include <optional>
-#include <thread>
 
 #include <fmt/format.h>
 #include <pthread.h>
@@ -17,6 +16,7 @@
 #include "cli/run_options.h"
 #include "cli/run_pipeline.h"
 #include "cli/start_options.h"
+#include "core/units.h"
 #include "engine/coordinator.h"
 #include "engine/request_log.h"
 #include "report/hlog_export.h"
@@ -161,6 +161,11 @@ int run_command(const RunOptions& o) {
   if (!slos) return report_error(command, slos.error());
   // Bound before anything is sent: a bad address or a port in use ends the command with nothing sent.
   std::unique_ptr<MetricsServer> metrics;
+  const auto linger = parse_duration(o.metrics_linger, "--metrics-linger");
+  if (!linger) return report_error(command, linger.error());
+  if (linger->count() > 0 && o.metrics_listen.empty()) {
+    return report_error(command, usage_error("--metrics-linger: has no effect without --metrics-listen ADDR").value());
+  }
   if (!o.metrics_listen.empty()) {
     auto server = MetricsServer::start(
         o.metrics_listen, {start->run_id, "", names, plan->user_driven() ? 0.0 : plan->profile.max_rate()});
@@ -197,11 +202,25 @@ int run_command(const RunOptions& o) {
     stamp_context(r, *plan, std::chrono::system_clock::now());
     stamp_start(*start, r);
     r.dns_ns = plan->dns_time.count();
+    if (metrics) metrics->update(r);  // the final totals, as the results file holds them
     return r;
   };
   p.summary = [](const results::RunResults& r) { return report::render_summary(r); };
   p.exit_code = [&command](const results::RunResults& r) { return run_exit_code(r, command); };
-  return execute(p);
+  const int code = execute(p);
+  // A user-asked wait, after every output is written: the endpoint keeps the final totals for the scraper.
+  // SIGINT and SIGTERM stay blocked in every thread (the watcher took them), so they are waited for here and
+  // end the wait at once.
+  if (metrics && linger->count() > 0) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    const timespec wait{static_cast<time_t>(linger->count() / 1'000'000'000),
+                        static_cast<long>(linger->count() % 1'000'000'000)};
+    sigtimedwait(&set, nullptr, &wait);
+  }
+  return code;
 }
 
 }  // namespace
