@@ -15,6 +15,8 @@
 
 #include <fmt/format.h>
 
+#include "report/metrics_protobuf.h"
+
 namespace openloop::cli {
 
 Result<std::unique_ptr<MetricsServer>> MetricsServer::start(std::string_view address,
@@ -115,11 +117,18 @@ void MetricsServer::serve(int fd) {
     if (header.rfind("accept:", 0) == 0) accept = header;
     at = next;
   }
-  const bool openmetrics = accept.find("application/openmetrics-text") != std::string::npos;
+  // Prometheus asks for protobuf first when native histograms are enabled, and only protobuf carries them.
+  const bool protobuf = accept.find("application/vnd.google.protobuf") != std::string::npos;
+  const bool openmetrics = !protobuf && accept.find("application/openmetrics-text") != std::string::npos;
   report::MetricsState state;
   {
     std::lock_guard lock(m_mutex);  // a copy, so the coordinator's next update never waits for a render
     state = m_state;
+  }
+  if (protobuf) {
+    send_all(fd,
+             response("200 OK", report::k_protobuf_type, report::render_metrics_protobuf(state, m_context)));
+    return;
   }
   const std::string body = report::render_metrics(state, m_context, openmetrics);
   send_all(fd, response("200 OK", openmetrics ? report::k_openmetrics_type : report::k_prometheus_text_type,
