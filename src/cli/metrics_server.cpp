@@ -4,6 +4,8 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -29,7 +31,15 @@ Result<std::unique_ptr<MetricsServer>> MetricsServer::start(std::string_view add
 
 MetricsServer::MetricsServer(lab::ListenSocket socket, report::MetricsContext context, int wake_fd)
     : m_socket(std::move(socket)), m_context(std::move(context)), m_wake_fd(wake_fd) {
+  // Created before the run's signal watcher: SIGINT and SIGTERM must never be delivered to this thread (their
+  // default action would end the process before the results are written), so it starts with them blocked.
+  sigset_t block, old;
+  sigemptyset(&block);
+  sigaddset(&block, SIGINT);
+  sigaddset(&block, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &block, &old);
   m_thread = std::thread([this] { loop(); });
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
 }
 
 MetricsServer::~MetricsServer() {

@@ -209,16 +209,18 @@ int run_command(const RunOptions& o) {
   p.exit_code = [&command](const results::RunResults& r) { return run_exit_code(r, command); };
   const int code = execute(p);
   // A user-asked wait, after every output is written: the endpoint keeps the final totals for the scraper.
-  // SIGINT and SIGTERM stay blocked in every thread (the watcher took them), so they are waited for here and
-  // end the wait at once.
+  // SIGINT and SIGTERM are blocked (the metrics thread has them blocked since its start) and waited for here,
+  // so either ends the wait at once.
   if (metrics && linger->count() > 0) {
-    sigset_t set;
+    sigset_t set, old;
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, &old);
     const timespec wait{static_cast<time_t>(linger->count() / 1'000'000'000),
                         static_cast<long>(linger->count() % 1'000'000'000)};
     sigtimedwait(&set, nullptr, &wait);
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
   }
   return code;
 }

@@ -1,6 +1,6 @@
 # --metrics-listen: while a run goes, GET /metrics serves its live state (Prometheus text; OpenMetrics on
 # request, ending in # EOF), counters within the plan and classic buckets cumulative up to +Inf = _count; another
-# path is 404; a bad address exits 2 before anything is sent.
+# path is 404; a bad address exits 2 before anything is sent; SIGTERM still interrupts the run cleanly (exit 130).
 source "$OPENLOOP_E2E_LIB"
 cd "$E2E_TMP"
 start_lab --workers 50 --service 2ms
@@ -47,3 +47,24 @@ wait "$run_pid" || code=$?
 accept_invalid_only_for "$code" r.json '^send lateness'
 assert_cmp "$(json r.json .summary.counts.intended)" ">=" "$intended" "the results file holds at least what was scraped"
 pass "the run ends normally with the endpoint"
+
+# SIGTERM (as Ctrl-C; a background job ignores SIGINT) while the endpoint runs (its thread starts before the
+# run's signal watcher): the run is interrupted, its results written, exit 130; never killed by the signal's
+# default action.
+port=$(free_port)
+"$OPENLOOP" run "$LAB_URL/" --rate 100/s -d 30s --warmup 0s -q --metrics-listen "127.0.0.1:$port" --json int.json \
+  >int.txt 2>&1 &
+run_pid=$!
+E2E_PIDS+=("$run_pid")
+for _ in $(seq 100); do
+  curl -sf --max-time 2 "http://127.0.0.1:$port/metrics" >m.txt 2>/dev/null &&
+    grep -q '^openloop_progress_reports{.*} [1-9]' m.txt && break
+  sleep 0.1
+done
+grep -q '^openloop_progress_reports{.*} [1-9]' m.txt || fail "no progress report within 10 s"
+kill -TERM "$run_pid"
+code=0
+wait "$run_pid" || code=$?
+[[ $code == 130 ]] || fail "SIGTERM: exit $code, expected 130: $(cat int.txt)"
+[[ $(json int.json .verdict.interrupted) == true ]] || fail "int.json not marked interrupted"
+pass "SIGTERM with the endpoint running: interrupted, results written, exit 130"
