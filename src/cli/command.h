@@ -20,6 +20,9 @@ Action setup_validate(CLI::App& sub);
 Action setup_report(CLI::App& sub);
 /// `openloop merge`: merge several runs' results exactly (cli/merge.cpp).
 Action setup_merge(CLI::App& sub);
+/// `openloop compare`: a candidate run against a baseline, with intervals and --fail-on gates
+/// (cli/compare.cpp).
+Action setup_compare(CLI::App& sub);
 /// `openloop ramp`: step the offered rate up; knee, capacity and collapse (cli/ramp.cpp).
 Action setup_ramp(CLI::App& sub);
 /// `openloop probe metastable`: does the system recover after a trigger at a load it served before

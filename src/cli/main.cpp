@@ -41,6 +41,13 @@ constexpr Subcommand k_subcommands[] = {
      openloop::cli::setup_merge,
      "  openloop merge host1.json host2.json -o all.json\n"
      "  openloop merge run-*.json -o all.json -q && openloop report all.json -f html -o all.html"},
+    {"compare",
+     "Compare a run against a baseline: percentile changes with confidence intervals, gates for CI",
+     openloop::cli::setup_compare,
+     "  openloop compare baseline.json candidate.json\n"
+     "  openloop compare baseline.json candidate.json --fail-on 'p99>+10%' --fail-on 'goodput<-1%' --junit "
+     "compare.xml\n"
+     "  openloop compare base.json cand.json --json diff.json --html diff.html"},
     {"ramp", "Step the offered rate up and find the knee, the capacity and collapse",
      openloop::cli::setup_ramp,
      "  openloop ramp http://127.0.0.1:8080/ --from 100/s --to 2000/s --hold 10s\n"

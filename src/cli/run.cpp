@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <limits>
 #include <optional>
-#include <thread>
 
 #include <fmt/format.h>
 #include <pthread.h>
@@ -17,11 +16,13 @@
 #include "cli/run_options.h"
 #include "cli/run_pipeline.h"
 #include "cli/start_options.h"
+#include "core/units.h"
 #include "engine/coordinator.h"
 #include "engine/request_log.h"
 #include "report/hlog_export.h"
 #include "report/html.h"
 #include "report/junit.h"
+#include "cli/metrics_server.h"
 #include "report/live_ticker.h"
 #include "report/summary.h"
 #include "results/results_json.h"
@@ -33,8 +34,10 @@ namespace {
 // Runs the plan with the live view on stderr (a terminal: redrawn every second; otherwise a line every 10 s;
 // --quiet: none) and, with --abort-on-slo, `slo_abort` judging every finalized interval.
 Result<results::RunResults> run_with_live_view(const engine::RunPlan& plan, const RunOptions& o,
-                                               std::atomic<int>& stop, results::SloAbort* slo_abort) {
-  const auto judge_slos = [&o, &stop, slo_abort](const results::RunResults& so_far) {
+                                               std::atomic<int>& stop, results::SloAbort* slo_abort,
+                                               MetricsServer* metrics) {
+  const auto judge_slos = [&o, &stop, slo_abort, metrics](const results::RunResults& so_far) {
+    if (metrics != nullptr) metrics->update(so_far);
     if (slo_abort == nullptr || !slo_abort->stop_if_certain({&so_far}, stop) || o.quiet) return;
     fmt::print(stderr,
                "\nSLO {} is certain to fail: stopping early (--abort-on-slo); waiting for in-flight "
@@ -43,7 +46,8 @@ Result<results::RunResults> run_with_live_view(const engine::RunPlan& plan, cons
   };
   if (o.quiet) {
     return engine::run(plan, stop,
-                       slo_abort != nullptr ? engine::ProgressFn(judge_slos) : engine::ProgressFn());
+                       slo_abort != nullptr || metrics != nullptr ? engine::ProgressFn(judge_slos)
+                                                                  : engine::ProgressFn());
   }
   const std::string shard =
       plan.shard.sharded() ? fmt::format("shard {}/{}", plan.shard.index, plan.shard.count) : std::string();
@@ -142,7 +146,14 @@ namespace {
 
 int run_command(const RunOptions& o) {
   const std::string command = "openloop run";
-  if (is_plan_file(o.url)) return run_plan_file(o);
+  if (is_plan_file(o.url)) {
+    if (!o.metrics_listen.empty()) {
+      return report_error(command, usage_error("--metrics-listen: not supported with a scenario file yet (use it "
+                                               "with a run from flags)")
+                                       .value());
+    }
+    return run_plan_file(o);
+  }
   auto plan = build_plan(o);
   if (!plan) return report_error(command, plan.error());
   auto start = prepare_start(o, plan->describe());
@@ -151,6 +162,20 @@ int run_command(const RunOptions& o) {
   for (const auto& r : plan->requests) names.push_back(r.name);
   auto slos = parse_slos(o, names);
   if (!slos) return report_error(command, slos.error());
+  // Bound before anything is sent: a bad address or a port in use ends the command with nothing sent.
+  std::unique_ptr<MetricsServer> metrics;
+  const auto linger = parse_duration(o.metrics_linger, "--metrics-linger");
+  if (!linger) return report_error(command, linger.error());
+  if (linger->count() > 0 && o.metrics_listen.empty()) {
+    return report_error(command, usage_error("--metrics-linger: has no effect without --metrics-listen ADDR").value());
+  }
+  if (!o.metrics_listen.empty()) {
+    auto server = MetricsServer::start(
+        o.metrics_listen, {start->run_id, "", names, plan->user_driven() ? 0.0 : plan->profile.max_rate()});
+    if (!server) return report_error(command, server.error());
+    metrics = std::move(*server);
+    if (!o.quiet) fmt::print(stderr, "openloop run: metrics at http://{}/metrics\n", metrics->address());
+  }
   Pipeline<results::RunResults> p;
   p.command = command;
   p.outputs = run_outputs(o);
@@ -172,7 +197,7 @@ int run_command(const RunOptions& o) {
   // With the log on standard output, the summary goes to standard error so a pipe reads only log lines.
   p.summary_to = o.log_requests == "-" ? stderr : stdout;
   p.run = [&](std::atomic<int>& stop) -> Result<results::RunResults> {
-    auto ran = run_with_live_view(*plan, o, stop, slo_abort ? &*slo_abort : nullptr);
+    auto ran = run_with_live_view(*plan, o, stop, slo_abort ? &*slo_abort : nullptr, metrics.get());
     finish_request_log(request_log->get(), ran);
     auto r = OPENLOOP_TRY(std::move(ran));
     if (slo_abort) slo_abort->mark(r, stop.load());
@@ -180,11 +205,27 @@ int run_command(const RunOptions& o) {
     stamp_context(r, *plan, std::chrono::system_clock::now());
     stamp_start(*start, r);
     r.dns_ns = plan->dns_time.count();
+    if (metrics) metrics->update(r);  // the final totals, as the results file holds them
     return r;
   };
   p.summary = [](const results::RunResults& r) { return report::render_summary(r); };
   p.exit_code = [&command](const results::RunResults& r) { return run_exit_code(r, command); };
-  return execute(p);
+  const int code = execute(p);
+  // A user-asked wait, after every output is written: the endpoint keeps the final totals for the scraper.
+  // SIGINT and SIGTERM are blocked (the metrics thread has them blocked since its start) and waited for here,
+  // so either ends the wait at once.
+  if (metrics && linger->count() > 0) {
+    sigset_t set, old;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, &old);
+    const timespec wait{static_cast<time_t>(linger->count() / 1'000'000'000),
+                        static_cast<long>(linger->count() % 1'000'000'000)};
+    sigtimedwait(&set, nullptr, &wait);
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  }
+  return code;
 }
 
 }  // namespace

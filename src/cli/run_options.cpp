@@ -617,6 +617,16 @@ void add_run_options(CLI::App& sub, RunOptions& o) {
   add_output_options(sub, o);
   add_judging_options(sub, o);
   add_shard_options(sub, o);
+  sub.add_option("--metrics-listen", o.metrics_listen,
+                 "Serve the run's live state for Prometheus at http://ADDR/metrics (text format and OpenMetrics; "
+                 "a thread of its own), e.g. 127.0.0.1:9464; a bad address exits 2 before any load")
+      ->type_name("ADDR")
+      ->group(k_outputs);
+  sub.add_option("--metrics-linger", o.metrics_linger,
+                 "With --metrics-listen: keep serving the final totals this long after the run (e.g. 3s, two "
+                 "scrape intervals), so a scraper records the counts the results file holds (default 0)")
+      ->type_name("DURATION")
+      ->group(k_outputs);
   sub.add_option("--log-requests", o.log_requests,
                  "Write one line per request to FILE (- = standard output; the summary then goes to standard "
                  "error): intended and send time, phases, status, bytes, outcome, request name. Records the "

@@ -57,6 +57,8 @@ struct RunOptions {
   bool no_html = false;    ///< --no-html: no HTML report, not even the one --json implies
   std::string report_dir;  ///< --report-dir: json, hlog and html together in this directory
   std::string junit;       ///< --junit: JUnit XML report for CI (empty: none)
+  std::string metrics_listen;  ///< --metrics-listen: HOST:PORT of the live metrics endpoint (run only; empty: none)
+  std::string metrics_linger = "0";  ///< --metrics-linger: serve the final totals this long after the run
   bool quiet = false;
   engine::RetryOptions retry;     ///< --retry-* flags, --per-try-timeout, --backoff*, --send-deadline
   std::vector<std::string> slos;  ///< --slo, as typed (parsed by parse_slos)

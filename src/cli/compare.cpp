@@ -1,0 +1,174 @@
+// `openloop compare`: a candidate run against a baseline, with confidence intervals from the histograms and
+// --fail-on gates for CI.
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "cli/command.h"
+#include "compare/compare_report.h"
+#include "compare/comparison.h"
+#include "core/atomic_file.h"
+#include "procedures/probe_report.h"
+#include "procedures/ramp_report.h"
+#include "report/junit.h"
+#include "report/report_input.h"
+
+namespace openloop::cli {
+namespace {
+
+struct CompareOptions {
+  std::string baseline, candidate;
+  std::vector<std::string> fail_on;
+  bool allow_different_plans = false;
+  std::string confidence = "95%";
+  std::string percentiles = "50,90,99,99.9";
+  std::string json, html, junit;
+  bool quiet = false;
+};
+
+// A ramp's or a probe's file holds many loads, not one run: say what compare takes instead.
+Result<void> refuse_other_schemas(const std::string& path) {
+  auto text = read_file(path);
+  if (!text) return tl::unexpected(text.error());
+  const std::size_t first = text->find_first_not_of(" \t\r\n");
+  if (first == std::string::npos || (*text)[first] != '{') return {};
+  const nlohmann::json doc = nlohmann::json::parse(*text, nullptr, false);
+  if (!doc.is_object() || !doc.contains("schema") || !doc["schema"].is_string()) return {};
+  const std::string schema = doc["schema"].get<std::string>();
+  if (schema == procedures::k_ramp_schema || schema == procedures::k_probe_schema) {
+    return usage_error(
+        fmt::format("{}: is a {} file; compare takes two results files (run --json, merged shards "
+                    "too) or two .hlog files",
+                    path, schema));
+  }
+  return {};
+}
+
+Result<double> parse_confidence(const std::string& text) {
+  std::string s = text;
+  const bool percent = !s.empty() && s.back() == '%';
+  if (percent) s.pop_back();
+  double v = 0;
+  try {
+    std::size_t used = 0;
+    v = std::stod(s, &used);
+    if (used != s.size()) v = -1;
+  } catch (const std::exception&) {
+    v = -1;
+  }
+  if (percent) v /= 100;
+  if (!(v >= 0.5 && v < 1)) {
+    return usage_error(
+        fmt::format("--confidence '{}': give a level from 50% up to below 100%, e.g. 95% or 0.99", text));
+  }
+  return v;
+}
+
+Result<std::vector<double>> parse_percentiles(const std::string& text) {
+  std::vector<double> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, comma - start);
+    double v = -1;
+    try {
+      std::size_t used = 0;
+      v = std::stod(item, &used);
+      if (used != item.size()) v = -1;
+    } catch (const std::exception&) {
+      v = -1;
+    }
+    if (!(v > 0 && v < 100)) {
+      return usage_error(
+          fmt::format("--percentiles '{}': '{}' is not a percentile above 0 and below 100; give a "
+                      "comma-separated list such as 50,90,99,99.9",
+                      text, item));
+    }
+    out.push_back(v);
+    start = comma + 1;
+  }
+  return out;
+}
+
+Result<compare::CompareSettings> settings_from(const CompareOptions& o) {
+  compare::CompareSettings s;
+  s.confidence = OPENLOOP_TRY(parse_confidence(o.confidence));
+  s.percentiles = OPENLOOP_TRY(parse_percentiles(o.percentiles));
+  for (const std::string& g : o.fail_on) s.gates.push_back(OPENLOOP_TRY(compare::parse_fail_on(g)));
+  s.allow_different_plans = o.allow_different_plans;
+  return s;
+}
+
+Result<int> compare_command(const CompareOptions& o) {
+  const compare::CompareSettings settings = OPENLOOP_TRY(settings_from(o));
+  const std::pair<const std::string*, const char*> outputs[] = {
+      {&o.json, "--json"}, {&o.html, "--html"}, {&o.junit, "--junit"}};
+  for (const auto& [path, flag] : outputs) {
+    if (!path->empty()) OPENLOOP_TRY_VOID(check_output_path(*path, flag));
+  }
+  OPENLOOP_TRY_VOID(refuse_other_schemas(o.baseline));
+  OPENLOOP_TRY_VOID(refuse_other_schemas(o.candidate));
+  const report::ReportInput baseline = OPENLOOP_TRY(report::load_report_input(o.baseline));
+  const report::ReportInput candidate = OPENLOOP_TRY(report::load_report_input(o.candidate));
+  const compare::Comparison c = OPENLOOP_TRY(compare::compare_runs(baseline, candidate, settings));
+  if (!o.quiet) std::fputs(compare::render_text(c).c_str(), stdout);
+  int code = c.failed() ? static_cast<int>(ExitCode::slo_failed) : 0;
+  const auto write = [&](const std::string& path, const std::string& content) {
+    if (path.empty()) return;
+    if (auto w = write_file_atomically(path, content); !w) {
+      fmt::print(stderr, "openloop compare: {}\n", w.error().message);
+      code = static_cast<int>(w.error().code);
+    }
+  };
+  write(o.json, compare::to_json(c).dump(1) + "\n");
+  write(o.html, compare::render_html(c));
+  write(o.junit, report::render_junit(compare::junit_for_compare(c)));
+  return code;
+}
+
+}  // namespace
+
+Action setup_compare(CLI::App& sub) {
+  auto o = std::make_shared<CompareOptions>();
+  sub.add_option("BASELINE", o->baseline,
+                 "The reference: a results file (run --json; merged shards too) or an .hlog")
+      ->required()
+      ->type_name("");
+  sub.add_option("CANDIDATE", o->candidate, "The run judged against it: a results file or an .hlog")
+      ->required()
+      ->type_name("");
+  sub.footer(
+      "Here exit 1 means a --fail-on gate tripped (a significant change past its bound); see "
+      "docs/compare.md.");
+  sub.add_option("--fail-on", o->fail_on,
+                 "Exit 1 when this change is past its bound and significant, e.g. 'p99>+10%', 'goodput<-1%', "
+                 "'errors>+0.5%' (points of intended); repeatable")
+      ->type_name("GATE");
+  sub.add_flag("--allow-different-plans", o->allow_different_plans,
+               "Compare runs whose plans differ (refused otherwise: exit 2 naming both)");
+  sub.add_option("--confidence", o->confidence,
+                 "Probability that every interval shown holds its true change at once (default 95%)")
+      ->type_name("LEVEL");
+  sub.add_option("--percentiles", o->percentiles,
+                 "Response-time percentiles compared (default 50,90,99,99.9)")
+      ->type_name("LIST");
+  sub.add_option("--json", o->json, "Write the comparison as JSON (openloop.compare/1)")->type_name("FILE");
+  sub.add_option("--html", o->html, "Write a page with both response-time distributions overlaid")
+      ->type_name("FILE");
+  sub.add_option("--junit", o->junit, "Write a JUnit XML report: one test case per --fail-on")
+      ->type_name("FILE");
+  sub.add_flag("-q,--quiet", o->quiet, "Print nothing (outputs and the exit code still say it all)");
+  return [o] {
+    auto code = compare_command(*o);
+    if (!code) {
+      fmt::print(stderr, "openloop compare: {}\n", code.error().message);
+      return static_cast<int>(code.error().code);
+    }
+    return *code;
+  };
+}
+
+}  // namespace openloop::cli

@@ -1,0 +1,148 @@
+// The metrics endpoint's thread: poll on the listening socket and a wake-up eventfd, one request per
+// connection, rendered from the last progress report's copy.
+#include "cli/metrics_server.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "report/metrics_protobuf.h"
+
+namespace openloop::cli {
+
+Result<std::unique_ptr<MetricsServer>> MetricsServer::start(std::string_view address,
+                                                            report::MetricsContext context) {
+  auto socket = OPENLOOP_TRY(lab::ListenSocket::open(address, "--metrics-listen"));
+  const int wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (wake < 0) return runtime_error(fmt::format("--metrics-listen: eventfd: {}", std::strerror(errno)));
+  return std::unique_ptr<MetricsServer>(new MetricsServer(std::move(socket), std::move(context), wake));
+}
+
+MetricsServer::MetricsServer(lab::ListenSocket socket, report::MetricsContext context, int wake_fd)
+    : m_socket(std::move(socket)), m_context(std::move(context)), m_wake_fd(wake_fd) {
+  // Created before the run's signal watcher: SIGINT and SIGTERM must never be delivered to this thread (their
+  // default action would end the process before the results are written), so it starts with them blocked.
+  sigset_t block, old;
+  sigemptyset(&block);
+  sigaddset(&block, SIGINT);
+  sigaddset(&block, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &block, &old);
+  m_thread = std::thread([this] { loop(); });
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+}
+
+MetricsServer::~MetricsServer() {
+  m_stop.store(true);
+  const std::uint64_t one = 1;
+  [[maybe_unused]] const ssize_t n = write(m_wake_fd, &one, sizeof one);
+  if (m_thread.joinable()) m_thread.join();
+  close(m_wake_fd);
+}
+
+void MetricsServer::update(const results::RunResults& so_far) {
+  report::MetricsState next = report::MetricsState::of(so_far);
+  std::lock_guard lock(m_mutex);
+  next.updates = m_state.updates + 1;
+  m_state = std::move(next);
+}
+
+void MetricsServer::loop() {
+  while (!m_stop.load()) {
+    pollfd fds[2] = {{m_socket.fd(), POLLIN, 0}, {m_wake_fd, POLLIN, 0}};
+    if (poll(fds, 2, -1) < 0) {
+      if (errno == EINTR) continue;
+      return;
+    }
+    if (fds[1].revents != 0) return;
+    if ((fds[0].revents & POLLIN) == 0) continue;
+    const int fd = accept4(m_socket.fd(), nullptr, nullptr, SOCK_CLOEXEC);
+    if (fd < 0) continue;  // the client went away, or EAGAIN: poll again
+    serve(fd);
+    close(fd);
+  }
+}
+
+namespace {
+
+bool send_all(int fd, std::string_view data) {
+  while (!data.empty()) {
+    const ssize_t n = send(fd, data.data(), data.size(), MSG_NOSIGNAL);
+    if (n <= 0) {
+      if (n < 0 && errno == EINTR) continue;
+      return false;
+    }
+    data.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return true;
+}
+
+std::string response(std::string_view status, std::string_view type, std::string_view body) {
+  return fmt::format("HTTP/1.1 {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{}",
+                     status, type, body.size(), body);
+}
+
+}  // namespace
+
+void MetricsServer::serve(int fd) {
+  // The listening socket is non-blocking, and an accepted socket inherits nothing on Linux: make sure it
+  // blocks, with a bound on how long a silent client can hold the endpoint.
+  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  const timeval limit{2, 0};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof limit);
+  std::string request;
+  char buf[4096];
+  while (request.find("\r\n\r\n") == std::string::npos && request.size() < 16384) {
+    const ssize_t n = recv(fd, buf, sizeof buf, 0);
+    if (n <= 0) {
+      if (n < 0 && errno == EINTR) continue;
+      return;
+    }
+    request.append(buf, static_cast<std::size_t>(n));
+  }
+  const std::size_t line_end = request.find("\r\n");
+  const std::string_view line = std::string_view(request).substr(0, line_end);
+  if (line.rfind("GET /metrics ", 0) != 0 && line.rfind("GET /metrics?", 0) != 0) {
+    send_all(fd, response("404 Not Found", "text/plain; charset=utf-8",
+                          "openloop serves GET /metrics (Prometheus text, OpenMetrics)\n"));
+    return;
+  }
+  std::string accept;
+  for (std::size_t at = line_end; at != std::string::npos && at < request.size();) {
+    const std::size_t next = request.find("\r\n", at + 2);
+    std::string header =
+        request.substr(at + 2, next == std::string::npos ? std::string::npos : next - at - 2);
+    for (char& c : header) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (header.rfind("accept:", 0) == 0) accept = header;
+    at = next;
+  }
+  // Prometheus asks for protobuf first when native histograms are enabled, and only protobuf carries them.
+  const bool protobuf = accept.find("application/vnd.google.protobuf") != std::string::npos;
+  const bool openmetrics = !protobuf && accept.find("application/openmetrics-text") != std::string::npos;
+  report::MetricsState state;
+  {
+    std::lock_guard lock(m_mutex);  // a copy, so the coordinator's next update never waits for a render
+    state = m_state;
+  }
+  if (protobuf) {
+    send_all(fd,
+             response("200 OK", report::k_protobuf_type, report::render_metrics_protobuf(state, m_context)));
+    return;
+  }
+  const std::string body = report::render_metrics(state, m_context, openmetrics);
+  send_all(fd, response("200 OK", openmetrics ? report::k_openmetrics_type : report::k_prometheus_text_type,
+                        body));
+}
+
+}  // namespace openloop::cli

@@ -1,0 +1,113 @@
+// How one number moved between a baseline run and a candidate run, with a confidence interval: a latency
+// percentile (order-statistic bounds from each run's histogram), a rate (ok/s, completed/s) and a fraction of
+// intended requests (errors, timeouts, drops).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "hdr/histogram.h"
+#include "procedures/ramp_quantile.h"
+
+namespace openloop::compare {
+
+/// Which way a change went, judged on its confidence interval: `increased` when the whole interval is above
+/// no change, `decreased` when it is below, `unchanged` when it holds no change, `unknown` when there are too
+/// few samples to bound the side that would decide.
+enum class Direction : unsigned char { unchanged, increased, decreased, unknown };
+const char* to_string(Direction d);
+
+/// The normal quantile z with P(|Z| ≤ z) = `two_sided` (0.95 → 1.960); `two_sided` in (0, 1).
+double normal_z(double two_sided);
+
+/// The z of each run's own interval so that the intervals of every compared quantity hold together with
+/// probability `confidence` (in (0, 1)): 2 × `quantities` intervals (one per run each), Bonferroni, so each
+/// is at 1 − (1 − confidence) / (2 × quantities). `quantities` ≥ 1.
+double per_run_z(double confidence, int quantities);
+
+/// One latency percentile of both runs and its relative change candidate / baseline − 1.
+struct QuantileChange {
+  double percentile = 0;                   ///< e.g. 99.9
+  procedures::QuantileEstimate baseline;   ///< value and order-statistic bounds (ns) of the baseline
+  procedures::QuantileEstimate candidate;  ///< the same for the candidate
+  /// candidate.value / baseline.value − 1 (0.18 = +18 %); nullopt when either run has no samples (or the
+  /// baseline's value is 0).
+  std::optional<double> change;
+  /// The interval of the relative change: [candidate.low / baseline.high − 1, candidate.high / baseline.low
+  /// − 1]. It holds the true change whenever both runs' intervals hold their true percentiles, so its
+  /// coverage is at least the product of theirs, distribution-free. nullopt on a side a run cannot bound.
+  std::optional<double> low, high;
+  Direction direction = Direction::unknown;
+};
+
+/// Student's t quantile with `dof` ≥ 1 degrees of freedom at the two-sided level of the normal quantile `z`
+/// (Cornish–Fisher expansion; within 1 % of the table from 3 degrees of freedom).
+double student_t(double z, int dof);
+
+/// How much a percentile moves between a run's intervals: the standard deviation of its logarithm over the
+/// intervals that resolve it (n·(1 − p) ≥ 1), and how many there were.
+struct BatchSpread {
+  int batches = 0;
+  double log_sd = 0;
+};
+/// nullopt with fewer than 3 such intervals.
+std::optional<BatchSpread> batch_spread(const std::vector<hdr::Histogram>& intervals, double percentile);
+
+/// One run's percentile with its interval: the order-statistic interval at `z`
+/// (procedures::estimate_quantile, which assumes independent samples), widened to the batch-means interval
+/// value · exp(±t·sd/√m) when the run's intervals are given: requests delayed together (a stall, a busy
+/// machine) make the samples of one run depend on each other, and the spread between its one-second intervals
+/// shows how far its percentile moves from second to second. A side the order statistics cannot bound stays
+/// unbounded.
+procedures::QuantileEstimate estimate_run_quantile(const hdr::Histogram& total,
+                                                   const std::vector<hdr::Histogram>* intervals,
+                                                   double percentile, double z);
+
+/// Compares `percentile` (in (0, 100)) of two response-time histograms, each run's interval at `z`
+/// (per_run_z(); estimate_run_quantile() with each run's intervals when given, else nullptr). A change is
+/// significant only when the two runs' intervals do not overlap, which at the histograms' 3-digit resolution
+/// means candidate.low's bucket lies above baseline.high's (or below baseline.low's): bucket rounding never
+/// makes a change.
+QuantileChange compare_quantile(const hdr::Histogram& baseline, const hdr::Histogram& candidate,
+                                double percentile, double z,
+                                const std::vector<hdr::Histogram>* baseline_intervals = nullptr,
+                                const std::vector<hdr::Histogram>* candidate_intervals = nullptr);
+
+/// A rate (requests per second) of both runs and its relative change.
+struct RateChange {
+  double baseline = 0, candidate = 0;  ///< requests/s
+  std::optional<double> change;        ///< candidate / baseline − 1; nullopt when baseline is 0
+  std::optional<double> low, high;     ///< interval of the relative change at `z`
+  Direction direction = Direction::unknown;
+};
+
+/// What a rate counts over a run: `count` requests (e.g. ok) of `trials` intended, over `seconds`.
+struct RateSample {
+  std::uint64_t count = 0, trials = 0;
+  double seconds = 0;
+  bool poisson =
+      false;  ///< the arrivals were Poisson: the number intended varies too (constant: it does not)
+};
+
+/// The relative change of count / seconds, with a normal interval on its logarithm at `z` (two-sided): the
+/// variance of each run's log rate is (1 − p̃) / (trials · p̃) for its fraction p̃ = (count + 1) / (trials + 2)
+/// (the binomial count of successes; the pseudo-counts keep an all-ok run from having no variance), plus 1 /
+/// trials for Poisson arrivals. unknown when a run has no trials or no time.
+RateChange compare_rate(const RateSample& baseline, const RateSample& candidate, double z);
+
+/// A fraction of intended requests (errors, timeouts, drops) of both runs and its change in points.
+struct FractionChange {
+  double baseline = 0, candidate = 0;  ///< fractions in [0, 1]
+  std::optional<double> change;     ///< candidate − baseline (0.001 = +0.1 point); nullopt without trials
+  std::optional<double> low, high;  ///< interval of the difference at `z`
+  Direction direction = Direction::unknown;
+};
+
+/// The difference of two binomial fractions count / trials with the Agresti–Caffo interval at `z` (one
+/// success and one failure added to each run for the interval's variance and centre): it behaves with zero
+/// counts, where the plain Wald interval claims certainty.
+FractionChange compare_fraction(std::uint64_t baseline_count, std::uint64_t baseline_trials,
+                                std::uint64_t candidate_count, std::uint64_t candidate_trials, double z);
+
+}  // namespace openloop::compare

@@ -1,0 +1,32 @@
+// A Comparison rendered: the terminal text, `openloop.compare/1` JSON, the JUnit report and the HTML page.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "compare/comparison.h"
+#include "report/junit.h"
+
+namespace openloop::compare {
+
+inline constexpr const char* k_compare_schema = "openloop.compare/1";
+
+/// The terminal text: the files and plans, the finding, a table (baseline, candidate, change, interval,
+/// judgement) of the percentiles, rates and fractions, both verdicts and SLOs, the gates and notes.
+std::string render_text(const Comparison& c);
+
+/// `openloop.compare/1`: sources, plan hashes, confidence, finding, every quantity (values in ms, rates in
+/// /s, fractions as fractions; changes as fractions: 0.18 = +18 %, points for fractions: 0.005 = +0.5 point;
+/// null where unknown), verdicts, SLOs, gates (text, evaluated, failed, message) and notes.
+nlohmann::json to_json(const Comparison& c);
+
+/// One case per --fail-on gate (failed when it tripped or could not be judged); without gates, one case
+/// "compare" that passes and carries the finding. Properties: both files, plans, confidence, the finding.
+report::JunitReport junit_for_compare(const Comparison& c);
+
+/// A self-contained page (no script): the finding, the table, and both response-time spectra overlaid
+/// (latency against percentile on the usual 1/(1 − p) axis, as an inline SVG).
+std::string render_html(const Comparison& c);
+
+}  // namespace openloop::compare

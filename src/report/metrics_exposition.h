@@ -1,0 +1,53 @@
+// The live state of a run in the Prometheus text exposition format (0.0.4) and OpenMetrics 1.0: what
+// `--metrics-listen` serves.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hdr/histogram.h"
+#include "results/counters.h"
+#include "results/run_results.h"
+
+namespace openloop::report {
+
+/// Labels every series carries, and the plan's facts a scrape reports as gauges.
+struct MetricsContext {
+  std::string run_id;
+  std::string scenario;                    ///< "" for a run from flags
+  std::vector<std::string> request_names;  ///< the plan's requests, in index order
+  double target_rps = 0;                   ///< the plan's peak offered rate (0: closed model)
+};
+
+/// What a scrape shows: the results so far (finalized intervals, as the live view sees them), copied from the
+/// coordinator's progress callback without its interval series.
+struct MetricsState {
+  results::Counters totals;
+  hdr::Histogram response_time = results::make_latency_histogram();
+  hdr::Histogram service_time = results::make_latency_histogram();
+  hdr::Histogram send_lateness = results::make_latency_histogram();
+  std::vector<results::RequestTotals> by_request;  ///< empty with one request
+  std::uint64_t in_flight = 0;
+  std::uint64_t updates = 0;  ///< progress reports received (0: nothing final yet)
+  /// Copies what a scrape shows from the results so far (the interval series is left out).
+  static MetricsState of(const results::RunResults& so_far);
+};
+
+/// The upper bounds (seconds) of the classic histogram buckets: 100 µs to 10 s, 1-2-5 steps, then +Inf.
+const std::vector<double>& classic_bucket_bounds();
+
+/// Renders every family: counters (requests intended, sent, ok, timeouts, dropped, unfinished, retries, retry
+/// budget denials; responses by status class; errors by kind), gauges (in flight, target rate, progress
+/// reports), and the response time, service time and send lateness as classic histograms in seconds (per
+/// request too when the plan has several). Labels run_id, scenario and request ("" = every request) on each
+/// series. `openmetrics`: OpenMetrics 1.0 text (counter families named without `_total`, `# EOF` at the end);
+/// otherwise Prometheus text 0.0.4. Label values are escaped (\\, \", \n).
+std::string render_metrics(const MetricsState& state, const MetricsContext& context, bool openmetrics);
+
+/// The Content-Type of each format.
+inline constexpr const char* k_prometheus_text_type = "text/plain; version=0.0.4; charset=utf-8";
+inline constexpr const char* k_openmetrics_type =
+    "application/openmetrics-text; version=1.0.0; charset=utf-8";
+
+}  // namespace openloop::report

@@ -1,0 +1,77 @@
+// The --fail-on grammar and when a gate trips.
+#include "compare/fail_on.h"
+
+#include <gtest/gtest.h>
+
+namespace openloop::compare {
+namespace {
+
+TEST(ParseFailOn, AcceptsEveryDocumentedForm) {
+  auto p99 = parse_fail_on("p99>+10%");
+  ASSERT_TRUE(p99) << p99.error().message;
+  EXPECT_EQ(p99->metric, FailOn::Metric::percentile);
+  EXPECT_EQ(p99->percentile, 99);
+  EXPECT_EQ(p99->op, FailOn::Op::gt);
+  EXPECT_DOUBLE_EQ(p99->bound, 0.10);
+  auto p999 = parse_fail_on(" p99.9 >= 25% ");
+  ASSERT_TRUE(p999);
+  EXPECT_EQ(p999->percentile, 99.9);
+  EXPECT_EQ(p999->op, FailOn::Op::ge);
+  EXPECT_DOUBLE_EQ(p999->bound, 0.25);
+  EXPECT_EQ(p999->text, "p99.9 >= 25%");
+  auto goodput = parse_fail_on("goodput<-1%");
+  ASSERT_TRUE(goodput);
+  EXPECT_EQ(goodput->metric, FailOn::Metric::goodput);
+  EXPECT_EQ(goodput->op, FailOn::Op::lt);
+  EXPECT_DOUBLE_EQ(goodput->bound, -0.01);
+  auto errors = parse_fail_on("errors>+0.5%");
+  ASSERT_TRUE(errors);
+  EXPECT_EQ(errors->metric, FailOn::Metric::errors);
+  EXPECT_DOUBLE_EQ(errors->bound, 0.005);
+  EXPECT_EQ(parse_fail_on("timeouts<=0%")->metric, FailOn::Metric::timeouts);
+  EXPECT_EQ(parse_fail_on("dropped>1%")->metric, FailOn::Metric::dropped);
+  EXPECT_EQ(parse_fail_on("throughput<-5%")->metric, FailOn::Metric::throughput);
+  EXPECT_EQ(metric_name(*p999), "p99.9");
+}
+
+TEST(ParseFailOn, RefusesWithTheTextAndTheAcceptedForms) {
+  for (const char* bad : {"p99", "p99>10", "p99>+ten%", "latency>10%", "p100>10%", "p0>1%", ">10%", "p99>%",
+                          "p99=>10%", "pxx>10%"}) {
+    auto r = parse_fail_on(bad);
+    ASSERT_FALSE(r) << bad;
+    EXPECT_EQ(r.error().code, ExitCode::usage);
+    EXPECT_NE(r.error().message.find(std::string("'") + bad + "'"), std::string::npos) << r.error().message;
+    EXPECT_NE(r.error().message.find("accepted:"), std::string::npos) << r.error().message;
+  }
+}
+
+TEST(JudgeFailOn, TripsOnlyPastTheBoundAndSignificant) {
+  const FailOn g = *parse_fail_on("p99>+10%");
+  const FailOnResult tripped = judge_fail_on(g, 0.18, 0.12, 0.24, Direction::increased);
+  EXPECT_TRUE(tripped.evaluated);
+  EXPECT_TRUE(tripped.failed);
+  EXPECT_NE(tripped.message.find("p99 +18.0 % [+12.0 %, +24.0 %]"), std::string::npos) << tripped.message;
+  // Past the bound but the interval holds no change: noise, passed.
+  const FailOnResult noisy = judge_fail_on(g, 0.15, -0.05, 0.40, Direction::unchanged);
+  EXPECT_FALSE(noisy.failed);
+  EXPECT_NE(noisy.message.find("not significant"), std::string::npos);
+  // Significant but within the bound.
+  EXPECT_FALSE(judge_fail_on(g, 0.05, 0.02, 0.08, Direction::increased).failed);
+  // A significant improvement never trips an upper gate.
+  EXPECT_FALSE(judge_fail_on(g, -0.3, -0.4, -0.2, Direction::decreased).failed);
+  const FailOn loss = *parse_fail_on("goodput<-1%");
+  EXPECT_TRUE(judge_fail_on(loss, -0.05, -0.06, -0.04, Direction::decreased).failed);
+  EXPECT_FALSE(judge_fail_on(loss, -0.005, -0.006, -0.004, Direction::decreased).failed);
+}
+
+TEST(JudgeFailOn, AGateThatCannotBeJudgedFails) {
+  const FailOn g = *parse_fail_on("p99.9>+10%");
+  const FailOnResult r = judge_fail_on(g, 0.2, std::nullopt, std::nullopt, Direction::unknown);
+  EXPECT_FALSE(r.evaluated);
+  EXPECT_TRUE(r.failed);
+  EXPECT_NE(r.message.find("too few samples"), std::string::npos) << r.message;
+  EXPECT_TRUE(judge_fail_on(g, std::nullopt, std::nullopt, std::nullopt, Direction::unknown).failed);
+}
+
+}  // namespace
+}  // namespace openloop::compare

@@ -1,0 +1,71 @@
+# --metrics-listen against a real Prometheus (Debian's, started here on a loopback port, scraping every second,
+# native histograms enabled, a temporary storage directory): promtool accepts the text format; after a run with
+# --metrics-linger, Prometheus's counters equal the results file's, and its histogram_quantile(0.99) over the
+# native histogram (protobuf exposition) agrees with openloop's own p99 within the schema's bucket width. Skipped (77) only when prometheus is absent.
+source "$OPENLOOP_E2E_LIB"
+PROMETHEUS=${OPENLOOP_PROMETHEUS:-prometheus}
+PROMTOOL=${OPENLOOP_PROMTOOL:-promtool}
+require_tools "$PROMETHEUS" "$PROMTOOL"
+cd "$E2E_TMP"
+
+start_lab --workers 50 --service lognormal:5ms,0.5
+mport=$(free_port)
+pport=$(free_port)
+cat >prom.yml <<YML
+global: {scrape_interval: 1s, evaluation_interval: 1s}
+scrape_configs:
+  - job_name: openloop
+    static_configs: [{targets: ["127.0.0.1:$mport"]}]
+YML
+"$PROMETHEUS" --config.file=prom.yml --storage.tsdb.path="$E2E_TMP/tsdb" --web.listen-address="127.0.0.1:$pport" \
+  --enable-feature=native-histograms >prom.log 2>&1 &
+E2E_PIDS+=("$!")
+api=http://127.0.0.1:$pport
+for _ in $(seq 200); do
+  curl -sf --max-time 1 "$api/-/ready" >/dev/null 2>&1 && break
+  sleep 0.1
+done
+curl -sf --max-time 1 "$api/-/ready" >/dev/null || fail "prometheus not ready within 20 s: $(tail -5 prom.log)"
+
+"$OPENLOOP" run "$LAB_URL/" --rate 200/s -d 5s --warmup 0s -q --metrics-listen "127.0.0.1:$mport" \
+  --metrics-linger 4s --json r.json >run.txt 2>&1 &
+run_pid=$!
+E2E_PIDS+=("$run_pid")
+for _ in $(seq 100); do
+  if curl -sf --max-time 2 "http://127.0.0.1:$mport/metrics" >m.txt 2>/dev/null &&
+    grep -q '^openloop_progress_reports{.*} [1-9]' m.txt; then break; fi
+  sleep 0.1
+done
+"$PROMTOOL" check metrics <m.txt >lint.txt 2>&1 || fail "promtool check metrics: $(cat lint.txt)"
+pass "promtool check metrics accepts the text format"
+code=0
+wait "$run_pid" || code=$?
+# 1.5 s before openloop exited: inside --metrics-linger (4 s), after the final totals were scraped at least once
+# and before Prometheus marked the series stale (an instant query then sees nothing; last_over_time does not
+# take native histograms in 2.42).
+during=$(awk -v now="$(date +%s.%N)" 'BEGIN { printf "%.3f", now - 1.5 }')
+accept_invalid_only_for "$code" r.json '^send lateness'
+
+# query EXPR: its value at $during.
+query() {
+  curl -sf --max-time 5 --data-urlencode "query=$1" --data-urlencode "time=$during" "$api/api/v1/query" |
+    jq -r '.data.result[0].value[1] // "none"'
+}
+for counter in intended sent completed ok timeouts dropped; do
+  got=$(query "openloop_requests_${counter}_total")
+  want=$(json r.json ".summary.counts.$counter")
+  [[ $got == "$want" ]] || fail "$counter: Prometheus has $got, the results file $want"
+done
+pass "Prometheus's counters equal the results file's"
+
+# Prometheus negotiated the protobuf exposition, so it stored the latencies as native histograms (schema 8:
+# buckets 2^(1/256) apart, 0.27 %). Its quantile interpolates inside the native bucket that holds the 99th
+# percentile, and openloop's own p99 (HdrHistogram, 0.1 %) moves a count by at most one native bucket: the two
+# agree within two native buckets (0.55 %).
+prom_p99=$(query 'histogram_quantile(0.99, openloop_response_time_seconds)')
+own_p99=$(json r.json .summary.response_time_ms.p99)
+[[ $prom_p99 != none ]] || fail "no native histogram in Prometheus: $(curl -s "$api/api/v1/label/__name__/values")"
+ratio=$(awk -v a="$prom_p99" -v b="$own_p99" 'BEGIN { printf "%.6f", a * 1000 / b }')
+assert_cmp "$ratio" ">=" "$(awk 'BEGIN { printf "%.6f", 2 ^ (-2 / 256) }')" "Prometheus p99 $prom_p99 s vs openloop's $own_p99 ms"
+assert_cmp "$ratio" "<=" "$(awk 'BEGIN { printf "%.6f", 2 ^ (2 / 256) }')" "Prometheus p99 $prom_p99 s vs openloop's $own_p99 ms"
+pass "native histogram_quantile(0.99) $prom_p99 s within two schema-8 buckets of openloop's p99 $own_p99 ms"

@@ -1,0 +1,57 @@
+// The live metrics' text: counters and classic buckets match the state exactly, labels escaped, both formats.
+#include "report/metrics_exposition.h"
+
+#include <gtest/gtest.h>
+
+namespace openloop::report {
+namespace {
+
+MetricsState sample_state() {
+  MetricsState s;
+  s.totals.intended = 100;
+  s.totals.sent = 98;
+  s.totals.completed = s.totals.ok = 90;
+  s.totals.timeouts = 5;
+  s.totals.dropped = 2;
+  s.totals.error(results::ErrorKind::reset) = 3;
+  s.totals.status_class[2] = 90;
+  for (int i = 0; i < 90; ++i) s.response_time.record(i < 60 ? 800'000 : 30'000'000);  // 0.8 ms, 30 ms
+  s.in_flight = 7;
+  s.updates = 3;
+  return s;
+}
+
+bool has(const std::string& text, const std::string& line) {
+  return text.find(line + "\n") != std::string::npos;
+}
+
+TEST(RenderMetrics, CountersAndClassicBucketsAreExact) {
+  const std::string t = render_metrics(sample_state(), {"r1", "", {"GET /"}, 500}, false);
+  const std::string l = "run_id=\"r1\",scenario=\"\",request=\"\"";
+  EXPECT_TRUE(has(t, "# TYPE openloop_requests_intended_total counter")) << t;
+  EXPECT_TRUE(has(t, "openloop_requests_intended_total{" + l + "} 100")) << t;
+  EXPECT_TRUE(has(t, "openloop_requests_ok_total{" + l + "} 90"));
+  EXPECT_TRUE(has(t, "openloop_errors_total{" + l + ",kind=\"reset\"} 3"));
+  EXPECT_TRUE(has(t, "openloop_responses_total{" + l + ",class=\"2xx\"} 90"));
+  EXPECT_TRUE(has(t, "openloop_in_flight{" + l + "} 7"));
+  EXPECT_TRUE(has(t, "openloop_target_rate{" + l + "} 500"));
+  EXPECT_TRUE(has(t, "openloop_response_time_seconds_bucket{" + l + ",le=\"0.0005\"} 0"));
+  EXPECT_TRUE(has(t, "openloop_response_time_seconds_bucket{" + l + ",le=\"0.001\"} 60"));
+  EXPECT_TRUE(has(t, "openloop_response_time_seconds_bucket{" + l + ",le=\"0.02\"} 60"));
+  EXPECT_TRUE(has(t, "openloop_response_time_seconds_bucket{" + l + ",le=\"0.05\"} 90"));
+  EXPECT_TRUE(has(t, "openloop_response_time_seconds_bucket{" + l + ",le=\"+Inf\"} 90"));
+  EXPECT_TRUE(has(t, "openloop_response_time_seconds_count{" + l + "} 90"));
+  EXPECT_EQ(t.find("# EOF"), std::string::npos);
+}
+
+TEST(RenderMetrics, OpenMetricsNamesCounterFamiliesWithoutTotalAndEnds) {
+  const std::string t = render_metrics(sample_state(), {"r\"1\\", "checkout", {}, 0}, true);
+  EXPECT_TRUE(has(t, "# TYPE openloop_requests_intended counter")) << t;
+  EXPECT_NE(t.find("openloop_requests_intended_total{run_id=\"r\\\"1\\\\\",scenario=\"checkout\""),
+            std::string::npos)
+      << t;
+  EXPECT_EQ(t.substr(t.size() - 6), "# EOF\n");
+}
+
+}  // namespace
+}  // namespace openloop::report
