@@ -83,9 +83,11 @@ Result<SimulatedRun> simulate(const engine::RunPlan& plan, const lab::LabConfig&
     r.interrupted = false;
     r.verdict.valid = false;
     r.verdict.reasons.push_back(fmt::format(
-        "the simulation stopped after {:.0e} requests (its cap): closed users answered in zero time send "
-        "without end in virtual time",
-        k_max_simulated_requests));
+        "the simulation stopped at {:.3f} s of virtual time after {} requests: more than {:.0e} in all or {} at "
+        "one virtual instant (closed users answered in zero time, e.g. shed with 429, send again at once and "
+        "without end when the simulated network has no delay; give them --think)",
+        to_seconds(world.now() - k_epoch), world.requests(), k_max_simulated_requests,
+        Simulator::k_max_at_one_instant));
   }
   return out;
 }

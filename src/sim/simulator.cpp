@@ -223,7 +223,15 @@ Simulator::Parsed Simulator::parse(const http::RequestParser& parser) const {
 }
 
 void Simulator::receive_request(int fd, Socket& s, const Parsed& parsed) {
-  if (++m_requests > m_request_limit && !m_limit_reached) {
+  ++m_requests;
+  if (m_now != m_instant) {
+    m_instant = m_now;
+    m_at_instant = 0;
+  }
+  // Closed users answered in zero time (429s, 503s, a zero-time service) send again at the same virtual instant,
+  // without end: a simulation with no network delay would never advance. Stopped, and the run says why.
+  if ((m_requests > m_request_limit || ++m_at_instant > k_max_at_one_instant) && !m_limit_reached &&
+      m_stop != nullptr) {
     m_limit_reached = true;
     m_stop->store(2);  // StopRequest::immediate
   }

@@ -36,7 +36,11 @@ class Simulator final : public net::SimulatedNetwork, private lab::ModelSink, pr
   Simulator& operator=(const Simulator&) = delete;
 
   const lab::ServiceModel& model() const { return *m_model; }
-  /// Past `max` requests received, sets `stop` to an immediate stop (2) and limit_reached() to true.
+  /// Requests at one virtual instant beyond which the world is taken to be stuck (closed users answered in zero
+  /// time).
+  static constexpr std::uint64_t k_max_at_one_instant = 1'000'000;
+  /// Past `max` requests received, or k_max_at_one_instant at one virtual instant, sets `stop` to an immediate
+  /// stop (2) and limit_reached() to true.
   void limit_requests(std::uint64_t max, std::atomic<int>& stop) {
     m_request_limit = max;
     m_stop = &stop;
@@ -122,6 +126,8 @@ class Simulator final : public net::SimulatedNetwork, private lab::ModelSink, pr
   std::uint64_t m_request_limit = UINT64_MAX;
   std::atomic<int>* m_stop = nullptr;
   bool m_limit_reached = false;
+  SteadyTime m_instant{};
+  std::uint64_t m_at_instant = 0;
 };
 
 }  // namespace openloop::sim

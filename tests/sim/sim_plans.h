@@ -34,7 +34,7 @@ inline engine::RunPlan open_plan(double rate, Nanos duration, Nanos warmup = Nan
   plan.warmup = warmup;
   plan.duration = duration;
   plan.profile = workload::RateProfile::constant(rate, warmup + duration);
-  plan.max_connections = 100000;
+  plan.max_connections = 5000;  // each is a Connection object made before the run: not more than needed
   return plan;
 }
 
