@@ -254,7 +254,7 @@ Result<std::vector<results::RunResults>> run_all(const std::vector<RunPlan>& pla
 }
 
 Result<results::RunResults> run_simulated(const RunPlan& plan, net::SimulatedNetwork& net, SteadyTime start,
-                                          std::atomic<int>& stop) {
+                                          std::atomic<int>& stop, const ProgressFn& progress) {
   if (plan.threads != 1) return usage_error("a simulated run has one worker thread (--threads 1)");
   PlanRun p;
   p.plan = &plan;
@@ -264,7 +264,14 @@ Result<results::RunResults> run_simulated(const RunPlan& plan, net::SimulatedNet
   std::vector<results::IntervalStats> scratch;
   // The coordinator's merging, on virtual time: a worker's finished intervals are handed over as they would
   // be in a real run, and their memory is reused.
-  net.every(plan.interval, [&p, &scratch] { collect(p, scratch); });
+  std::size_t reported = 0;
+  net.every(plan.interval, [&p, &scratch, &progress, &reported] {
+    collect(p, scratch);
+    if (progress && p.aggregator->finalized() != reported) {
+      reported = p.aggregator->finalized();
+      progress(p.aggregator->results());
+    }
+  });
   p.workers.front()->run();
   net.every(Nanos(0), {});
   collect(p, scratch);

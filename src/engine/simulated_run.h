@@ -5,6 +5,7 @@
 #include <atomic>
 
 #include "core/error.h"
+#include "engine/coordinator.h"
 #include "engine/run_plan.h"
 #include "net/simulated_network.h"
 #include "results/run_results.h"
@@ -16,8 +17,9 @@ namespace openloop::engine {
 /// merged every plan.interval of virtual time. The results are built as run()'s are (same recorder, aggregator,
 /// verdict); the generator's CPU, RSS and spin are left 0 (the client is simulated, and a simulated run must
 /// not depend on this machine) and its wall time is the virtual time the run took. `stop` is read every loop
-/// round as in a real run. Errors: usage when the plan has several threads.
+/// round as in a real run; `progress` is called as run()'s is, about once per finalized interval (here: of
+/// virtual time), on the calling thread. Errors: usage when the plan has several threads.
 Result<results::RunResults> run_simulated(const RunPlan& plan, net::SimulatedNetwork& net, SteadyTime start,
-                                          std::atomic<int>& stop);
+                                          std::atomic<int>& stop, const ProgressFn& progress = {});
 
 }  // namespace openloop::engine

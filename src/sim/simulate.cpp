@@ -67,13 +67,14 @@ nlohmann::json to_json(const SimulatedRun& run) {
   return j;
 }
 
-Result<SimulatedRun> simulate(const engine::RunPlan& plan, const lab::LabConfig& lab, std::atomic<int>& stop) {
+Result<SimulatedRun> simulate(const engine::RunPlan& plan, const lab::LabConfig& lab, std::atomic<int>& stop,
+                              const std::function<void(const results::RunResults&)>& progress) {
   OPENLOOP_TRY_VOID(check_simulable(plan, lab));
   Simulator world(lab, k_epoch);
   // A guard the estimate cannot give: closed users answered at once (429s, 503s) send again at the same
   // virtual instant, without end.
   world.limit_requests(static_cast<std::uint64_t>(k_max_simulated_requests), stop);
-  auto ran = engine::run_simulated(plan, world, k_epoch, stop);
+  auto ran = engine::run_simulated(plan, world, k_epoch, stop, progress);
   if (!ran) return tl::unexpected(ran.error());
   SimulatedRun out{std::move(*ran), lab::config_to_json(lab)};
   out.service_model.erase("listen");

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 
 #include <nlohmann/json.hpp>
 
@@ -42,6 +43,8 @@ nlohmann::json to_json(const SimulatedRun& run);
 /// `lab`'s configuration, in virtual time, on the calling thread. Deterministic: the same plan and
 /// configuration give the same results apart from the wall-clock timestamps. `stop` is honoured as in a real run
 /// (checked every loop round). Errors (usage, nothing run): those of check_simulable().
-Result<SimulatedRun> simulate(const engine::RunPlan& plan, const lab::LabConfig& lab, std::atomic<int>& stop);
+/// `progress` as engine::run's, once per finalized interval of virtual time (a ramp judges its steps there).
+Result<SimulatedRun> simulate(const engine::RunPlan& plan, const lab::LabConfig& lab, std::atomic<int>& stop,
+                              const std::function<void(const results::RunResults&)>& progress = {});
 
 }  // namespace openloop::sim
