@@ -10,10 +10,10 @@
 #include <fmt/format.h>
 #include <malloc.h>
 
-#include "cli/simulate.h"
-#include "core/units.h"
 #include "cli/run_options.h"
 #include "cli/run_pipeline.h"
+#include "cli/simulate.h"
+#include "core/units.h"
 #include "engine/scenario_plans.h"
 #include "report/hlog_export.h"
 #include "report/html.h"
@@ -34,11 +34,13 @@ struct SimulateOptions {
 // The run's plan with the client settings a simulation fixes: one worker, no spinning, no coalescing.
 Result<engine::RunPlan> simulated_plan(const RunOptions& given) {
   if (given.threads > 1) {
-    return usage_error(fmt::format("--threads: a simulated client is one worker in virtual time; drop "
-                                   "--threads {}",
-                                   given.threads));
+    return usage_error(
+        fmt::format("--threads: a simulated client is one worker in virtual time; drop "
+                    "--threads {}",
+                    given.threads));
   }
-  if (given.coalesce != "0") return usage_error("--coalesce: a simulated client wakes exactly when due; drop it");
+  if (given.coalesce != "0")
+    return usage_error("--coalesce: a simulated client wakes exactly when due; drop it");
   RunOptions o = given;
   o.threads = 1;
   o.spin_below = "0";
@@ -68,9 +70,10 @@ Result<engine::RunPlan> simulated_plan(const RunOptions& given) {
   s.retry = o.retry;
   auto plans = OPENLOOP_TRY(engine::plans_from_workload(file, s));
   if (plans.size() != 1) {
-    return usage_error(fmt::format("{}: has {} scenarios; simulate runs a file of one scenario (its scenarios "
-                                   "would share one service: not simulated yet)",
-                                   o.url, plans.size()));
+    return usage_error(
+        fmt::format("{}: has {} scenarios; simulate runs a file of one scenario (its scenarios "
+                    "would share one service: not simulated yet)",
+                    o.url, plans.size()));
   }
   plans.front().dns_time = Nanos(-1);
   return std::move(plans.front());
@@ -80,17 +83,18 @@ Result<engine::RunPlan> simulated_plan(const RunOptions& given) {
 std::vector<OutputFile<sim::SimulatedRun>> simulate_outputs(const RunOptions& o) {
   const std::string source = o.json.empty() ? std::string("this simulation") : o.json;
   return {
-      {"--json", o.json, [](const sim::SimulatedRun& r) -> Result<std::string> {
-         return json_text(sim::to_json(r));
-       }},
+      {"--json", o.json,
+       [](const sim::SimulatedRun& r) -> Result<std::string> { return json_text(sim::to_json(r)); }},
       {"--hlog", o.hlog, [](const sim::SimulatedRun& r) { return report::render_interval_log(r.results); }},
-      {"--html", o.html, [source](const sim::SimulatedRun& r) -> Result<std::string> {
+      {"--html", o.html,
+       [source](const sim::SimulatedRun& r) -> Result<std::string> {
          report::ReportInput in;
          in.source = source;
          in.results = r.results;
          return report::render_html(in);
        }},
-      {"--junit", o.junit, [](const sim::SimulatedRun& r) -> Result<std::string> {
+      {"--junit", o.junit,
+       [](const sim::SimulatedRun& r) -> Result<std::string> {
          return report::render_junit(report::junit_for_run(r.results));
        }},
   };
@@ -116,10 +120,11 @@ int simulate_command(const SimulateOptions& so) {
   for (const auto& r : plan->requests) names.push_back(r.name);
   auto slos = parse_slos(o, names);
   if (!slos) return report_error(command, slos.error());
-  if (o.abort_on_slo) return report_error(command, usage_error("--abort-on-slo: not available in a simulation").value());
+  if (o.abort_on_slo)
+    return report_error(command, usage_error("--abort-on-slo: not available in a simulation").value());
   if (auto ok = sim::check_simulable(*plan, *lab); !ok) return report_error(command, ok.error());
-  // A simulation finishes an interval every few hundred microseconds, each freeing and allocating histograms of
-  // 256 KB: above glibc's mmap threshold, each would be a fresh mmap (and its page faults, zeroed by the
+  // A simulation finishes an interval every few hundred microseconds, each freeing and allocating histograms
+  // of 256 KB: above glibc's mmap threshold, each would be a fresh mmap (and its page faults, zeroed by the
   // kernel), and heap trimming would give back what the next interval takes again. Kept in the heap instead:
   // half the CPU of a 10-minute simulation was that.
   mallopt(M_MMAP_THRESHOLD, 64 << 20);
@@ -157,9 +162,10 @@ int simulate_command(const SimulateOptions& so) {
 Action setup_simulate(CLI::App& sub) {
   auto options = std::make_shared<SimulateOptions>();
   add_run_options(sub, options->run);
-  sub.add_option("--lab", options->lab,
-                 "The simulated service: the flags of `openloop lab` as one string, e.g. '--workers 4 --service "
-                 "exp:10ms --stall 500ms/2s --queue lifo' (default: the lab's defaults)")
+  sub.add_option(
+         "--lab", options->lab,
+         "The simulated service: the flags of `openloop lab` as one string, e.g. '--workers 4 --service "
+         "exp:10ms --stall 500ms/2s --queue lifo' (default: the lab's defaults)")
       ->type_name("'LAB OPTIONS'");
   return [options] { return simulate_command(*options); };
 }

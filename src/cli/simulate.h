@@ -1,4 +1,5 @@
-// `openloop simulate` (cli/simulate.cpp), declared apart from command.h so adding it rebuilt no other command.
+// `openloop simulate` (cli/simulate.cpp), declared apart from command.h so adding it rebuilt no other
+// command.
 #pragma once
 
 #include "cli/command.h"

@@ -25,12 +25,14 @@ Result<lab::LabConfig> parse_lab_options(std::string_view text, std::string_view
   for (std::size_t i = 0; i < words.size(); ++i) {
     const std::string_view word = words[i];
     if (!word.starts_with("--") || word.size() == 2) {
-      return usage_error(fmt::format("{}: \"{}\" is not a lab option; use the flags of `openloop lab`, e.g. "
-                                     "'--workers 4 --service exp:10ms'",
-                                     what, word));
+      return usage_error(
+          fmt::format("{}: \"{}\" is not a lab option; use the flags of `openloop lab`, e.g. "
+                      "'--workers 4 --service exp:10ms'",
+                      what, word));
     }
     const std::size_t eq = word.find('=');
-    const std::string_view name = word.substr(2, eq == std::string_view::npos ? std::string_view::npos : eq - 2);
+    const std::string_view name =
+        word.substr(2, eq == std::string_view::npos ? std::string_view::npos : eq - 2);
     const lab::SettingInfo* info = lab::find_setting(name);
     if (info == nullptr) {
       return usage_error(fmt::format("{}: unknown lab option \"--{}\"; accepted: {}", what, name,
@@ -50,9 +52,10 @@ Result<lab::LabConfig> parse_lab_options(std::string_view text, std::string_view
     OPENLOOP_TRY_VOID(lab::apply_setting(cfg, name, value, flag));
   }
   if (cfg.model.burn) {
-    return usage_error(fmt::format("{}: --burn spends real CPU for the service time; a simulated service takes "
-                                   "virtual time (leave --burn out)",
-                                   what));
+    return usage_error(
+        fmt::format("{}: --burn spends real CPU for the service time; a simulated service takes "
+                    "virtual time (leave --burn out)",
+                    what));
   }
   return cfg;
 }

@@ -36,8 +36,8 @@ double request_bound(const engine::RunPlan& plan, const lab::ModelConfig& model)
   double iteration = to_seconds(plan.think.mean()) + steps * mean_service_s(model);
   for (const auto& step : plan.steps) iteration += to_seconds(step.think_after.mean());
   if (plan.model == engine::Model::pacing) iteration = std::max(iteration, to_seconds(plan.pacing));
-  double per_s = iteration > 0 ? static_cast<double>(plan.users) / iteration
-                               : std::numeric_limits<double>::infinity();
+  double per_s =
+      iteration > 0 ? static_cast<double>(plan.users) / iteration : std::numeric_limits<double>::infinity();
   if (plan.model == engine::Model::pacing && plan.max_rate > 0) per_s = std::min(per_s, plan.max_rate);
   return per_s * span * steps * attempts;
 }
@@ -84,7 +84,8 @@ Result<SimulatedRun> simulate(const engine::RunPlan& plan, const lab::LabConfig&
     r.interrupted = false;
     r.verdict.valid = false;
     r.verdict.reasons.push_back(fmt::format(
-        "the simulation stopped at {:.3f} s of virtual time after {} requests: more than {:.0e} in all or {} at "
+        "the simulation stopped at {:.3f} s of virtual time after {} requests: more than {:.0e} in all or {} "
+        "at "
         "one virtual instant (closed users answered in zero time, e.g. shed with 429, send again at once and "
         "without end when the simulated network has no delay; give them --think)",
         to_seconds(world.now() - k_epoch), world.requests(), k_max_simulated_requests,

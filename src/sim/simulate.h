@@ -13,13 +13,13 @@
 
 namespace openloop::sim {
 
-/// The most requests (attempts) a simulation may send: beyond this a plan is refused before it runs, and a run
-/// that gets there anyway (closed users answered in zero time) is stopped and marked INVALID.
+/// The most requests (attempts) a simulation may send: beyond this a plan is refused before it runs, and a
+/// run that gets there anyway (closed users answered in zero time) is stopped and marked INVALID.
 inline constexpr double k_max_simulated_requests = 1e9;
 
-/// An upper estimate, from means, of the attempts `plan` sends against `model`: the schedule's arrivals (open,
-/// sessions × steps), or each user's iterations over warm-up + duration + timeout at think time plus mean
-/// service time per step (closed, pacing: at most one per pacing period, at most --max-rate); times the
+/// An upper estimate, from means, of the attempts `plan` sends against `model`: the schedule's arrivals
+/// (open, sessions × steps), or each user's iterations over warm-up + duration + timeout at think time plus
+/// mean service time per step (closed, pacing: at most one per pacing period, at most --max-rate); times the
 /// retry policy's attempts. Infinity when users would send without end in virtual time (no think time
 /// against a service of zero time).
 double request_bound(const engine::RunPlan& plan, const lab::ModelConfig& model);
@@ -41,9 +41,9 @@ nlohmann::json to_json(const SimulatedRun& run);
 
 /// Runs `plan` (one worker: plan.threads must be 1, spin_below and coalesce 0) against a lab service of
 /// `lab`'s configuration, in virtual time, on the calling thread. Deterministic: the same plan and
-/// configuration give the same results apart from the wall-clock timestamps. `stop` is honoured as in a real run
-/// (checked every loop round). Errors (usage, nothing run): those of check_simulable().
-/// `progress` as engine::run's, once per finalized interval of virtual time (a ramp judges its steps there).
+/// configuration give the same results apart from the wall-clock timestamps. `stop` is honoured as in a real
+/// run (checked every loop round). Errors (usage, nothing run): those of check_simulable(). `progress` as
+/// engine::run's, once per finalized interval of virtual time (a ramp judges its steps there).
 Result<SimulatedRun> simulate(const engine::RunPlan& plan, const lab::LabConfig& lab, std::atomic<int>& stop,
                               const std::function<void(const results::RunResults&)>& progress = {});
 

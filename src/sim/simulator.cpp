@@ -20,9 +20,15 @@ std::uint64_t make_tag(int fd, std::uint32_t generation, std::uint64_t seq) {
   return (static_cast<std::uint64_t>(fd) << 32) | (static_cast<std::uint64_t>(generation & 0xffff) << 16) |
          (seq & 0xffff);
 }
-int tag_fd(std::uint64_t tag) { return static_cast<int>(tag >> 32); }
-std::uint32_t tag_generation(std::uint64_t tag) { return static_cast<std::uint32_t>((tag >> 16) & 0xffff); }
-std::uint16_t tag_seq(std::uint64_t tag) { return static_cast<std::uint16_t>(tag & 0xffff); }
+int tag_fd(std::uint64_t tag) {
+  return static_cast<int>(tag >> 32);
+}
+std::uint32_t tag_generation(std::uint64_t tag) {
+  return static_cast<std::uint32_t>((tag >> 16) & 0xffff);
+}
+std::uint16_t tag_seq(std::uint64_t tag) {
+  return static_cast<std::uint16_t>(tag & 0xffff);
+}
 }  // namespace
 
 Simulator::Simulator(const lab::LabConfig& config, SteadyTime start)
@@ -30,7 +36,8 @@ Simulator::Simulator(const lab::LabConfig& config, SteadyTime start)
       m_now(start),
       m_timers(4096),
       m_responses(config.body_size),
-      m_model(std::make_unique<lab::ServiceModel>(config.model, m_timers, static_cast<lab::ModelSink&>(*this), start)) {}
+      m_model(std::make_unique<lab::ServiceModel>(config.model, m_timers, static_cast<lab::ModelSink&>(*this),
+                                                  start)) {}
 
 Simulator::~Simulator() = default;
 
@@ -153,7 +160,9 @@ int Simulator::connect(const net::Endpoint& /*ep*/) {
   return fd;
 }
 
-int Simulator::connect_result(int fd) { return socket(fd) != nullptr ? 0 : EBADF; }
+int Simulator::connect_result(int fd) {
+  return socket(fd) != nullptr ? 0 : EBADF;
+}
 
 net::IoResult Simulator::read(int fd, char* buf, std::size_t cap) {
   Socket* s = socket(fd);
@@ -228,8 +237,9 @@ void Simulator::receive_request(int fd, Socket& s, const Parsed& parsed) {
     m_instant = m_now;
     m_at_instant = 0;
   }
-  // Closed users answered in zero time (429s, 503s, a zero-time service) send again at the same virtual instant,
-  // without end: a simulation with no network delay would never advance. Stopped, and the run says why.
+  // Closed users answered in zero time (429s, 503s, a zero-time service) send again at the same virtual
+  // instant, without end: a simulation with no network delay would never advance. Stopped, and the run says
+  // why.
   if ((m_requests > m_request_limit || ++m_at_instant > k_max_at_one_instant) && !m_limit_reached &&
       m_stop != nullptr) {
     m_limit_reached = true;

@@ -36,11 +36,11 @@ class Simulator final : public net::SimulatedNetwork, private lab::ModelSink, pr
   Simulator& operator=(const Simulator&) = delete;
 
   const lab::ServiceModel& model() const { return *m_model; }
-  /// Requests at one virtual instant beyond which the world is taken to be stuck (closed users answered in zero
-  /// time).
+  /// Requests at one virtual instant beyond which the world is taken to be stuck (closed users answered in
+  /// zero time).
   static constexpr std::uint64_t k_max_at_one_instant = 1'000'000;
-  /// Past `max` requests received, or k_max_at_one_instant at one virtual instant, sets `stop` to an immediate
-  /// stop (2) and limit_reached() to true.
+  /// Past `max` requests received, or k_max_at_one_instant at one virtual instant, sets `stop` to an
+  /// immediate stop (2) and limit_reached() to true.
   void limit_requests(std::uint64_t max, std::atomic<int>& stop) {
     m_request_limit = max;
     m_stop = &stop;
@@ -63,7 +63,8 @@ class Simulator final : public net::SimulatedNetwork, private lab::ModelSink, pr
   void close(int fd) override;
 
  private:
-  static constexpr std::size_t k_max_pending = 16;  // pipelined requests per connection (the engine sends one)
+  static constexpr std::size_t k_max_pending =
+      16;  // pipelined requests per connection (the engine sends one)
   struct Pending {
     lab::Reply reply = lab::Reply::ok;
     bool head = false;

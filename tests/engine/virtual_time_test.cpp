@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "../sim/sim_plans.h"
-#include "engine/simulated_run.h"
 #include "engine/retry_budget.h"
+#include "engine/simulated_run.h"
 #include "net/transport.h"
 #include "sim/simulator.h"
 
@@ -20,7 +20,8 @@ namespace {
 
 const SteadyTime k_epoch = SteadyTime(std::chrono::hours(1));
 
-// The simulator, asking the run to stop (`kind`: 1 graceful, 2 immediate) when the virtual clock reaches `at`.
+// The simulator, asking the run to stop (`kind`: 1 graceful, 2 immediate) when the virtual clock reaches
+// `at`.
 class StopAt final : public net::SimulatedNetwork {
  public:
   StopAt(sim::Simulator& world, SteadyTime at, int kind, std::atomic<int>& stop)
@@ -33,12 +34,16 @@ class StopAt final : public net::SimulatedNetwork {
   }
   void every(Nanos period, std::function<void()> f) override { m_world.every(period, std::move(f)); }
   bool add(int fd, std::uint32_t events, net::IoHandler* h) override { return m_world.add(fd, events, h); }
-  bool modify(int fd, std::uint32_t events, net::IoHandler* h) override { return m_world.modify(fd, events, h); }
+  bool modify(int fd, std::uint32_t events, net::IoHandler* h) override {
+    return m_world.modify(fd, events, h);
+  }
   void remove(int fd) override { m_world.remove(fd); }
   int connect(const net::Endpoint& ep) override { return m_world.connect(ep); }
   int connect_result(int fd) override { return m_world.connect_result(fd); }
   net::IoResult read(int fd, char* buf, std::size_t cap) override { return m_world.read(fd, buf, cap); }
-  net::IoResult write(int fd, const char* buf, std::size_t len) override { return m_world.write(fd, buf, len); }
+  net::IoResult write(int fd, const char* buf, std::size_t len) override {
+    return m_world.write(fd, buf, len);
+  }
   void close(int fd) override { m_world.close(fd); }
 
  private:
@@ -59,7 +64,8 @@ results::RunResults run_stopped_at(const engine::RunPlan& plan, const std::strin
 
 void expect_conserved_everywhere(const results::RunResults& r) {
   EXPECT_TRUE(r.totals.conserved());
-  for (const auto& i : r.intervals) EXPECT_TRUE(i.counters.conserved()) << "interval at " << i.start_s << " s";
+  for (const auto& i : r.intervals)
+    EXPECT_TRUE(i.counters.conserved()) << "interval at " << i.start_s << " s";
 }
 
 std::vector<std::uint64_t> intended_per_interval(const results::RunResults& r) {
@@ -178,7 +184,8 @@ TEST(VirtualTimeEngine, VerdictBoundaryAtOnePercentDropped) {
   const auto at_bound = run(plan, lab);
   ASSERT_EQ(at_bound.totals.dropped, d);
   ASSERT_EQ(at_bound.totals.intended, 100 * d);
-  EXPECT_TRUE(at_bound.verdict.valid) << (at_bound.verdict.reasons.empty() ? "" : at_bound.verdict.reasons[0]);
+  EXPECT_TRUE(at_bound.verdict.valid)
+      << (at_bound.verdict.reasons.empty() ? "" : at_bound.verdict.reasons[0]);
   plan.duration -= 1s;
   plan.profile = workload::RateProfile::constant(1000, plan.duration);
   const auto beyond = run(plan, lab);

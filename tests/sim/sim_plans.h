@@ -65,7 +65,11 @@ inline results::RunResults run(const engine::RunPlan& plan, const std::string& l
   return r ? std::move(r->results) : results::RunResults{};
 }
 
-inline double ms(double ns) { return ns / 1e6; }
-inline double ms(std::int64_t ns) { return static_cast<double>(ns) / 1e6; }
+inline double ms(double ns) {
+  return ns / 1e6;
+}
+inline double ms(std::int64_t ns) {
+  return static_cast<double>(ns) / 1e6;
+}
 
 }  // namespace openloop::sim::testing

@@ -12,7 +12,8 @@ using namespace std::chrono_literals;
 
 TEST(LabOptions, EveryFormOfTheLabsFlags) {
   const auto cfg = sim::parse_lab_options(
-      " --workers 4 --service=exp:10ms --queue lifo --cancel --stall 500ms/2s --stall-at 10s+1s --stall-at 20s+1s ",
+      " --workers 4 --service=exp:10ms --queue lifo --cancel --stall 500ms/2s --stall-at 10s+1s --stall-at "
+      "20s+1s ",
       "--lab");
   ASSERT_TRUE(cfg) << cfg.error().message;
   EXPECT_EQ(cfg->model.workers, 4U);
@@ -55,7 +56,8 @@ TEST(SimulatedLength, ClosedUsersShedAtOnceStopAtOneVirtualInstant) {
   // Ten users without think time against a queue that sheds at depth 1: nine of them are answered 429 at the
   // instant they send, and send again at that instant. The world stops there and says so.
   std::atomic<int> stop{0};
-  const auto r = sim::simulate(closed_plan(10, {}, 5s), lab_of("--workers 1 --service 1ms --shed-at 1"), stop);
+  const auto r =
+      sim::simulate(closed_plan(10, {}, 5s), lab_of("--workers 1 --service 1ms --shed-at 1"), stop);
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_FALSE(r->results.interrupted);
   ASSERT_FALSE(r->results.verdict.valid);

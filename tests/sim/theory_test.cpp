@@ -34,8 +34,8 @@ double batch_standard_error_ms(const results::RunResults& r) {
 }
 
 // M/M/1 with mean service 1: the asymptotic variance of the sample mean of waiting times is
-// ρ(2 + 5ρ − 4ρ² + ρ³)/(1 − ρ)⁴ per customer (Blomqvist 1967; docs/experiments.md §2). A sojourn time adds its service (variance 1),
-// and the covariance is bounded by Cauchy–Schwarz: σ²_T ≤ σ²_W + 1 + 2σ_W.
+// ρ(2 + 5ρ − 4ρ² + ρ³)/(1 − ρ)⁴ per customer (Blomqvist 1967; docs/experiments.md §2). A sojourn time adds
+// its service (variance 1), and the covariance is bounded by Cauchy–Schwarz: σ²_T ≤ σ²_W + 1 + 2σ_W.
 double mm1_sojourn_variance(double rho) {
   const double w = rho * (2 + 5 * rho - 4 * rho * rho + rho * rho * rho) / std::pow(1 - rho, 4);
   return w + 1 + 2 * std::sqrt(w);
@@ -60,9 +60,15 @@ void expect_mm1(double rho, double customers) {
 
 }  // namespace
 
-TEST(QueueingTheory, MM1MeanResponseAtHalfLoad) { expect_mm1(0.5, 1e5); }
-TEST(QueueingTheory, MM1MeanResponseAt80PercentLoad) { expect_mm1(0.8, 2e5); }
-TEST(QueueingTheory, MM1MeanResponseAt95PercentLoad) { expect_mm1(0.95, 1e6); }
+TEST(QueueingTheory, MM1MeanResponseAtHalfLoad) {
+  expect_mm1(0.5, 1e5);
+}
+TEST(QueueingTheory, MM1MeanResponseAt80PercentLoad) {
+  expect_mm1(0.8, 2e5);
+}
+TEST(QueueingTheory, MM1MeanResponseAt95PercentLoad) {
+  expect_mm1(0.95, 1e6);
+}
 
 TEST(QueueingTheory, MMcMeanResponseMatchesErlangC) {
   // c = 4 servers, mean service 4 ms (μ = 250/s each), λ = 800/s: offered load a = 3.2, ρ = 0.8.
@@ -99,7 +105,8 @@ TEST(QueueingTheory, LittlesLawForClosedUsersWithThinkTime) {
   const double predicted = x * (response_s + 0.050);
   const double tolerance = static_cast<double>(users) * (4 * 0.050 / std::sqrt(n) / (response_s + 0.050)) +
                            2 * static_cast<double>(users) / n * static_cast<double>(users);
-  EXPECT_NEAR(predicted, static_cast<double>(users), tolerance) << "X " << x << "/s, R " << response_s << " s";
+  EXPECT_NEAR(predicted, static_cast<double>(users), tolerance)
+      << "X " << x << "/s, R " << response_s << " s";
 }
 
 TEST(StallTable, ClosedLoopHidesTheStallsOpenLoopShowsThem) {
@@ -116,9 +123,9 @@ TEST(StallTable, ClosedLoopHidesTheStallsOpenLoopShowsThem) {
   EXPECT_NEAR(ms(closed.response_time.value_at_percentile(99.9)), 1.0, 0.01);
   EXPECT_GT(ms(closed.response_time.max()), 490);
   // Open, one arrival every 2 ms. The stalls begin at 2, 4, 6 and 8 s (the one at 10 s is after the run): the
-  // k-th arrival of a stall (k = 0..249) completes (k + 1) ms after it ends, so its response time is 501 − k ms,
-  // and each stall gives one request each of 501, 500, 499, ... ms. Of 5,000, the 50 largest (1 %) are the
-  // 4 × 12 from 501 down to 490 and two of 489: p99 = 489 ms. The 5 largest (0.1 %): p99.9 = 500 ms. The
+  // k-th arrival of a stall (k = 0..249) completes (k + 1) ms after it ends, so its response time is 501 − k
+  // ms, and each stall gives one request each of 501, 500, 499, ... ms. Of 5,000, the 50 largest (1 %) are
+  // the 4 × 12 from 501 down to 490 and two of 489: p99 = 489 ms. The 5 largest (0.1 %): p99.9 = 500 ms. The
   // histogram keeps 3 significant digits (±0.5 ms here).
   EXPECT_EQ(open.totals.completed, 5000U);
   EXPECT_NEAR(ms(open.response_time.value_at_percentile(99)), 489, 1);
@@ -139,8 +146,8 @@ TEST(Overload, FifoCollapsesWhereLifoWithSheddingHoldsGoodput) {
   const auto lifo = run(plan, "--workers 1 --service 1ms --queue lifo --shed-at 100 --seed 2");
   const double offered = static_cast<double>(fifo.totals.intended);
   // FIFO: the queue grows by 500/s, so an arrival at t waits t/2: only the 3,000 arrivals of the first 2 s
-  // (one every 2/3 ms) are answered within the timeout, then none of the 27,000 after (the cut ones are served
-  // all the same). The last few before 2 s miss the deadline by their 1 ms of service.
+  // (one every 2/3 ms) are answered within the timeout, then none of the 27,000 after (the cut ones are
+  // served all the same). The last few before 2 s miss the deadline by their 1 ms of service.
   EXPECT_NEAR(static_cast<double>(fifo.totals.ok), 3000, 5);
   // LIFO + shedding: the worker stays busy (capacity 1,000/s = 2/3 of the offered) and serves the newest
   // requests in time; the rest are shed at once.
