@@ -106,10 +106,11 @@ int simulate_command(const SimulateOptions& so) {
   // Everything is checked before anything runs: the lab's options, the plan, the SLOs, the output paths.
   auto lab = sim::parse_lab_options(so.lab, "--lab");
   if (!lab) return report_error(command, lab.error());
-  if (o.url.empty()) {
-    return report_error(command, usage_error("a target URL or plan file is needed (the URL only labels the "
-                                             "simulated service; its host must resolve)")
-                                     .value());
+  if (o.url.empty() && o.targets.empty()) {
+    return report_error(command,
+                        usage_error("a target URL, a plan file or --targets is needed (a URL only labels the "
+                                    "simulated service; its host must resolve)")
+                            .value());
   }
   auto plan = simulated_plan(o);
   if (!plan) return report_error(command, plan.error());

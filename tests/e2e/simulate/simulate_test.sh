@@ -47,3 +47,14 @@ strip() { jq -S 'del(.environment.start_unix_s, .environment.start_utc)' "$1"; }
 diff <(strip "$E2E_TMP/a.json") <(strip "$E2E_TMP/b.json") >/dev/null || fail "two runs differ: $(diff <(strip "$E2E_TMP/a.json") <(strip "$E2E_TMP/b.json") | head -5)"
 diff <(grep -v '^#' "$E2E_TMP/a.hlog") <(grep -v '^#' "$E2E_TMP/b.hlog") >/dev/null || fail "two .hlog files differ"
 pass "deterministic: two runs identical apart from timestamps"
+
+# A request mix (--targets) reaches the model's cache by path: two paths in turn miss a 1-key cache every
+# time (5 ms each) and hit a 2-key one after the first two.
+printf 'GET %sa\n\nGET %sb\n' "$url" "$url" >"$E2E_TMP/targets.txt"
+for keys in 1 2; do
+  "$OPENLOOP" simulate --targets "$E2E_TMP/targets.txt" --rate 100/s -d 5s -q --no-html --json "$E2E_TMP/t$keys.json" \
+    --lab "--cache $keys --hit 0 --miss 5ms" >/dev/null
+done
+assert_cmp "$(json "$E2E_TMP/t1.json" .summary.response_time_ms.mean)" ">" 4.99 "a 1-key cache misses every time"
+assert_cmp "$(json "$E2E_TMP/t2.json" .summary.response_time_ms.mean)" "<" 0.03 "a 2-key cache hits after two misses"
+pass "the cache key is the request's path"
