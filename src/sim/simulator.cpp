@@ -75,6 +75,10 @@ void Simulator::mark(int fd) {
 }
 
 int Simulator::dispatch_ready() {
+  // A handler polling again (the engine does not; epoll's loop could not take it either) finds nothing: what
+  // is ready stays queued for the next round.
+  if (m_dispatching_now) return 0;
+  m_dispatching_now = true;
   int dispatched = 0;
   m_dispatching.swap(m_ready);
   for (const int fd : m_dispatching) {
@@ -88,6 +92,7 @@ int Simulator::dispatch_ready() {
     mark(fd);  // level-triggered: still ready after the handler ran, dispatched again next round
   }
   m_dispatching.clear();
+  m_dispatching_now = false;
   return dispatched;
 }
 

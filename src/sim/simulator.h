@@ -117,6 +117,7 @@ class Simulator final : public net::SimulatedNetwork, private lab::ModelSink, pr
   std::vector<Socket> m_sockets;
   std::vector<int> m_free;
   std::vector<int> m_ready, m_dispatching;
+  bool m_dispatching_now = false;
   std::function<void()> m_tick;
   Nanos m_tick_period{0};
   std::uint64_t m_tick_generation = 0;
