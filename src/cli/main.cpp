@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "cli/simulate.h"
 #include "core/error.h"
 
 namespace {
@@ -28,6 +29,12 @@ constexpr Subcommand k_subcommands[] = {
      openloop::cli::setup_lab,
      "  openloop lab --listen 127.0.0.1:8080 --workers 4 --service exp:2ms\n"
      "  openloop lab --listen 127.0.0.1:0 --workers 1 --service exp:1ms --queue lifo"},
+    {"simulate", "Run a plan against the lab's service model in virtual time (seconds for minutes, exact)",
+     openloop::cli::setup_simulate,
+     "  openloop simulate http://127.0.0.1/ --rate 500/s -d 60s --lab '--workers 1 --service 1ms --stall "
+     "500ms/2s'\n"
+     "  openloop simulate http://127.0.0.1/ --vus 50 --think exp:100ms -d 10m --lab '--workers 4 --service "
+     "exp:10ms' --json sim.json"},
     {"validate", "Check a scenario file and describe its scenarios; sends nothing",
      openloop::cli::setup_validate,
      "  openloop validate plan.yaml\n  openloop validate examples/open-zipf.yaml"},

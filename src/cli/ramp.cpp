@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include <fmt/format.h>
@@ -12,9 +13,13 @@
 #include "cli/run_pipeline.h"
 #include "core/redact.h"
 #include "core/units.h"
+#include "engine/coordinator.h"
 #include "engine/scenario_plans.h"
 #include "procedures/ramp_report.h"
 #include "procedures/ramp_runner.h"
+#include "lab/control_endpoint.h"
+#include "sim/lab_options.h"
+#include "sim/simulate.h"
 #include "workload/scenario_file.h"
 
 namespace openloop::cli {
@@ -29,6 +34,7 @@ struct RampFlags {
   std::string stop_at = "collapse", cooldown = "5s", max_lateness;
   std::size_t max_steps = 30;
   bool refine = false, fresh = false;
+  std::string simulate;  ///< --simulate: the lab's flags of a simulated service (empty: the network)
   CLI::App* app = nullptr;
   bool given(const char* flag) const { return app->get_option(flag)->count() > 0; }
 };
@@ -139,6 +145,10 @@ void add_ramp_options(CLI::App& sub, RampFlags& f) {
   add_retry_options(sub, f.run.retry);
   add_ramp_output_options(sub, f);
   add_judging_options(sub, f);
+  sub.add_option("--simulate", f.simulate,
+                 "Ramp against the lab's service model in virtual time instead of the target: the flags of "
+                 "`openloop lab` as one string, e.g. '--workers 4 --service exp:10ms' (docs/simulate.md)")
+      ->type_name("'LAB OPTIONS'");
 }
 
 Result<double> parse_share(const std::string& text, const char* what) {
@@ -299,8 +309,28 @@ struct Prepared {
   engine::RunPlan base;
 };
 
+// --simulate: every run of the ramp goes to a simulated lab of those flags, one worker on virtual time.
+Result<void> simulated(RampFlags& f, RampSettings& s) {
+  if (f.simulate.empty() && !f.given("--simulate")) return {};
+  const lab::LabConfig lab = OPENLOOP_TRY(sim::parse_lab_options(f.simulate, "--simulate"));
+  if (f.run.threads > 1)
+    return usage_error(fmt::format("--threads: a simulated client is one worker; drop --threads {}", f.run.threads));
+  if (f.run.coalesce != "0") return usage_error("--coalesce: a simulated client wakes exactly when due; drop it");
+  f.run.threads = 1;
+  f.run.spin_below = "0";
+  s.runner = [lab](const engine::RunPlan& plan, std::atomic<int>& stop,
+                   const engine::ProgressFn& progress) -> Result<results::RunResults> {
+    engine::RunPlan simulated_plan = plan;
+    simulated_plan.dns_time = Nanos(-1);
+    auto ran = OPENLOOP_TRY(sim::simulate(simulated_plan, lab, stop, progress));
+    return std::move(ran.results);
+  };
+  return {};
+}
+
 Result<Prepared> prepare(RampFlags& f) {
   Prepared p;
+  OPENLOOP_TRY_VOID(simulated(f, p.settings));
   OPENLOOP_TRY_VOID(parse_steps(f, p.settings));
   OPENLOOP_TRY_VOID(parse_timing(f, p.settings));
   OPENLOOP_TRY_VOID(resolve_deadline(f, p.settings));
@@ -326,13 +356,23 @@ void announce(const Prepared& p) {
 
 std::vector<OutputFile<procedures::RampOutcome>> ramp_outputs(const RampFlags& f, const Prepared& prepared) {
   const RampSettings& s = prepared.settings;
+  std::optional<nlohmann::json> simulated_lab;
+  if (s.runner) {
+    simulated_lab = lab::config_to_json(*sim::parse_lab_options(f.simulate, "--simulate"));
+    simulated_lab->erase("listen");
+    simulated_lab->erase("duration");
+  }
   // The plan's target: a URL as given, a plan file's (after --target), or the targets file's.
   const std::string target = redact_url(prepared.base.url_text);
   const std::string source = f.run.json.empty() ? std::string("this ramp") : f.run.json;
   return {
-      {"--json", f.run.json, [&s, target](const procedures::RampOutcome& o) -> Result<std::string> {
+      {"--json", f.run.json, [&s, target, simulated_lab](const procedures::RampOutcome& o) -> Result<std::string> {
          nlohmann::json j = procedures::ramp_to_json(o, s);
          j["target"] = target;
+         if (simulated_lab) {
+           j["simulated"] = true;
+           j["service_model"] = *simulated_lab;
+         }
          return json_text(j);
        }},
       {"--html", f.run.html, [&s, source](const procedures::RampOutcome& o) -> Result<std::string> {

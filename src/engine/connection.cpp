@@ -31,20 +31,20 @@ bool Connection::open() {
   m_reason = "";
   m_failed = ErrorKind::connect;
   m_connect_done = m_ready_done = false;  // a new socket: none of its setup is done yet
-  const int fd = net::tcp_connect_nonblocking(*m_config.endpoint);
+  const int fd = m_loop.connect(*m_config.endpoint);
   if (fd < 0) {
     m_errno = -fd;
     return false;
   }
   m_fd = fd;
-  m_opened = SteadyClock::now();  // once per connection: the connect phase starts here
+  m_opened = m_loop.now();  // once per connection: the connect phase starts here
   ++*m_config.open_count;
   m_state = State::connecting;
   m_fresh = true;
   m_events = EPOLLOUT | EPOLLRDHUP;
   if (!m_loop.add(fd, m_events, this)) {
     m_errno = errno;
-    ::close(fd);
+    m_loop.close_socket(fd);
     --*m_config.open_count;
     m_fd = -1;
     m_state = State::closed;
@@ -100,7 +100,7 @@ void Connection::close() {
   if (m_fd >= 0) {
     m_loop.remove(m_fd);
     if (m_state == State::connecting) {
-      ::close(m_fd);
+      m_loop.close_socket(m_fd);
     } else {
       m_transport.close();
     }
@@ -128,13 +128,13 @@ void Connection::on_io(std::uint32_t events) {
       // Only writability (or an error) completes a connect; anything else is a stale event for an earlier
       // socket that used this connection object in the same poll round.
       if ((events & (EPOLLOUT | EPOLLERR | EPOLLHUP)) == 0) return;
-      const int err = net::tcp_connect_result(m_fd);
+      const int err = m_loop.connect_result(m_fd);
       if (err != 0) {
         m_errno = err;
         fail(ErrorKind::connect);
         return;
       }
-      m_connected = SteadyClock::now();
+      m_connected = m_loop.now();
       m_connect_done = true;
       on_connected();
       return;
@@ -154,7 +154,7 @@ void Connection::on_io(std::uint32_t events) {
 }
 
 void Connection::on_connected() {
-  if (m_config.tls != nullptr) {
+  if (m_config.tls != nullptr && m_loop.simulated_network() == nullptr) {
     if (!m_transport.attach_tls(m_fd, m_config.tls, std::string(m_config.host))) {
       m_state = State::handshaking;  // the transport owns the fd now
       fail(ErrorKind::tls);
@@ -164,7 +164,11 @@ void Connection::on_connected() {
     continue_handshake();
     return;
   }
-  m_transport.attach_plain(m_fd);
+  if (net::SimulatedNetwork* sim = m_loop.simulated_network()) {
+    m_transport.attach_simulated(m_fd, *sim);
+  } else {
+    m_transport.attach_plain(m_fd);
+  }
   m_ready = m_connected;
   m_ready_done = true;
   become_ready();
@@ -186,7 +190,7 @@ void Connection::continue_handshake() {
   const net::IoResult r = m_transport.handshake();
   switch (r.status) {
     case net::IoStatus::ok:
-      m_ready = SteadyClock::now();
+      m_ready = m_loop.now();
       m_ready_done = true;
       become_ready();
       return;
@@ -241,7 +245,7 @@ void Connection::receive() {
         }
         if (st == http::ResponseParser::State::complete) {
           const bool keep = m_parser.keep_alive() && m_parser.trailing_bytes() == 0;
-          const SteadyTime now = m_transport.received_at(SteadyClock::now());
+          const SteadyTime now = m_transport.received_at(m_loop.now());
           if (!m_first_byte_seen) {  // the whole response in one read: first byte = last (no extra read)
             m_first_byte = now;
             m_first_byte_seen = true;
@@ -257,7 +261,7 @@ void Connection::receive() {
           return;
         }
         if (!m_first_byte_seen) {  // the response spans several reads: its first byte needs a time of its own
-          m_first_byte = m_transport.received_at(SteadyClock::now());
+          m_first_byte = m_transport.received_at(m_loop.now());
           m_first_byte_seen = true;
         }
         // Plain TCP: a short read means the socket is drained; wait for the next readiness event.
@@ -275,7 +279,7 @@ void Connection::receive() {
           return;
         }
         if (m_parser.finish() == http::ResponseParser::State::complete) {
-          const SteadyTime now = m_transport.received_at(SteadyClock::now());
+          const SteadyTime now = m_transport.received_at(m_loop.now());
           if (!m_first_byte_seen) {
             m_first_byte = now;
             m_first_byte_seen = true;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "engine/simulated_run.h"
 #include "engine/worker.h"
 #include "net/descriptors.h"
 #include "net/transport.h"
@@ -108,7 +109,8 @@ std::vector<std::string> key_warnings(const RunPlan& plan,
   return workload::single_key_warnings(keys);
 }
 
-results::RunResults finish(PlanRun& p, const std::atomic<int>& stop, SteadyTime start, SteadyTime finished) {
+results::RunResults finish(PlanRun& p, const std::atomic<int>& stop, SteadyTime start, SteadyTime finished,
+                           bool simulated = false) {
   const RunPlan& plan = *p.plan;
   SteadyTime stopped = start + plan.start_offset;
   results::GeneratorStats gen;
@@ -124,9 +126,13 @@ results::RunResults finish(PlanRun& p, const std::atomic<int>& stop, SteadyTime 
     gen.peak_connections += w->report().peak_connections;
   }
   gen.wall_seconds = to_seconds(finished - start);
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  gen.max_rss_kb = ru.ru_maxrss;
+  if (simulated) {
+    gen.cpu_seconds = gen.spin_seconds = 0;  // this process's, not the simulated client's
+  } else {
+    rusage ru{};
+    getrusage(RUSAGE_SELF, &ru);
+    gen.max_rss_kb = ru.ru_maxrss;
+  }
 
   const bool interrupted = stop.load() != 0;
   const double measured = std::max(0.0, to_seconds(stopped - (start + plan.start_offset + plan.warmup)));
@@ -245,6 +251,31 @@ Result<std::vector<results::RunResults>> run_all(const std::vector<RunPlan>& pla
     out.back().info.start_unix_s = start_unix_s + to_seconds(p.plan->start_offset + p.plan->warmup);
   }
   return out;
+}
+
+Result<results::RunResults> run_simulated(const RunPlan& plan, net::SimulatedNetwork& net, SteadyTime start,
+                                          std::atomic<int>& stop, const ProgressFn& progress) {
+  if (plan.threads != 1) return usage_error("a simulated run has one worker thread (--threads 1)");
+  PlanRun p;
+  p.plan = &plan;
+  p.workers.push_back(std::make_unique<Worker>(plan, 0, nullptr, stop, start));
+  OPENLOOP_TRY_VOID(p.workers.back()->init(Nanos(0), &net));
+  p.aggregator = std::make_unique<results::Aggregator>(1, plan.interval);
+  std::vector<results::IntervalStats> scratch;
+  // The coordinator's merging, on virtual time: a worker's finished intervals are handed over as they would
+  // be in a real run, and their memory is reused.
+  std::size_t reported = 0;
+  net.every(plan.interval, [&p, &scratch, &progress, &reported] {
+    collect(p, scratch);
+    if (progress && p.aggregator->finalized() != reported) {
+      reported = p.aggregator->finalized();
+      progress(p.aggregator->results());
+    }
+  });
+  p.workers.front()->run();
+  net.every(Nanos(0), {});
+  collect(p, scratch);
+  return finish(p, stop, start, net.now(), true);
 }
 
 Result<results::RunResults> run(const RunPlan& plan, std::atomic<int>& stop, const ProgressFn& progress) {

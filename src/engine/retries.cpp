@@ -67,7 +67,7 @@ void Worker::launch(Connection& c, InFlight& r) {
   if (c.state() == Connection::State::closed) {
     ++stats(r.interval).counters.connections_opened;
     if (!c.open()) {  // the socket could not even be created (e.g. out of file descriptors)
-      const SteadyTime now = SteadyClock::now();
+      const SteadyTime now = this->now();
       const ErrorKind kind = c.open_failure();
       std::string& example = m_report.first_error[static_cast<std::size_t>(kind)];  // allocates once per kind
       if (example.empty()) example = c.error_string();
@@ -236,7 +236,7 @@ void Worker::on_backoff_over(std::uint32_t slot, std::uint32_t generation) {
   m_waits[slot].active = false;
   --m_waiting;
   InFlight r = m_waits[slot].next;
-  const SteadyTime now = SteadyClock::now();
+  const SteadyTime now = this->now();
   Connection* c = nullptr;
   if (now < r.intended + m_plan.timeout) {
     if (r.user >= 0) {
@@ -266,7 +266,7 @@ void Worker::on_backoff_over(std::uint32_t slot, std::uint32_t generation) {
 void Worker::on_attempt_deadline(std::uint32_t id, std::uint32_t generation) {
   Connection& c = *m_connections[id];
   if (c.list != Connection::List::by_timer || c.generation != generation) return;
-  cut(c, SteadyClock::now());
+  cut(c, now());
 }
 
 void Worker::resolve_waits(SteadyTime end) {

@@ -135,7 +135,7 @@ void Worker::stop_users() {
   for (std::uint32_t u = 0; u < m_users.size(); ++u) {
     if (!m_users[u].active) continue;
     if (m_plan.model == Model::sessions) {
-      end_session(u, SteadyClock::now(), false, true);
+      end_session(u, now(), false, true);
     } else {
       m_users[u].active = false;
     }

@@ -102,8 +102,12 @@ Worker::~Worker() {
   for (auto& c : m_connections) c->close();
 }
 
-Result<void> Worker::init(Nanos measured_spin_below) {
-  m_loop.emplace(OPENLOOP_TRY(net::EventLoop::create()));
+Result<void> Worker::init(Nanos measured_spin_below, net::SimulatedNetwork* sim) {
+  if (sim != nullptr) {
+    m_loop.emplace(net::EventLoop::simulated(*sim));
+  } else {
+    m_loop.emplace(OPENLOOP_TRY(net::EventLoop::create()));
+  }
   // Sleeping until a deadline costs CPU (a kernel timer, two context switches): measured before each run,
   // that cost is the wait below which polling through is no dearer than sleeping, and far more punctual.
   // Coalesced wake-ups never spin: the point is to wake seldom.
@@ -161,7 +165,7 @@ Result<void> Worker::init(Nanos measured_spin_below) {
 void Worker::run() {
   const bool users = m_plan.user_driven();
   m_next_arrival = users ? std::nullopt : m_schedule.next();
-  const SteadyTime begin = SteadyClock::now();
+  const SteadyTime begin = now();
   if (users) {
     start_users(std::max(begin, m_start));
   } else {
@@ -169,7 +173,7 @@ void Worker::run() {
   }
   m_next_handover = begin + k_handover_period;
   for (;;) {
-    const SteadyTime now = SteadyClock::now();
+    const SteadyTime now = this->now();
     // A failed event loop cannot read responses any more: stop at once rather than spin and time out every
     // request (which would blame the target).
     const int stop = m_loop->failure() != 0 ? static_cast<int>(StopRequest::immediate)
@@ -236,7 +240,7 @@ SteadyTime Worker::next_wakeup() const {
 }
 
 void Worker::wait_until(SteadyTime wake) {
-  SteadyTime now = SteadyClock::now();
+  SteadyTime now = this->now();
   if (m_plan.coalesce.count() > 0) {
     // Arrivals beyond one round's batch are still due: read what is ready and go on issuing them, still
     // within this window.
@@ -252,7 +256,7 @@ void Worker::wait_until(SteadyTime wake) {
     } else {
       m_loop->poll(wake);
     }
-    m_woke = SteadyClock::now();
+    m_woke = this->now();
     return;
   }
   if (wake - now > m_spin_below) {
@@ -262,7 +266,7 @@ void Worker::wait_until(SteadyTime wake) {
   // Poll without blocking until something happens or the deadline comes; the empty polls are idle time.
   for (;;) {
     if (m_loop->poll(SteadyTime{}) != 0) return;
-    const SteadyTime t = SteadyClock::now();
+    const SteadyTime t = this->now();
     if (t >= wake) return;
     m_spun += t - now;
     now = t;
@@ -285,7 +289,7 @@ void Worker::hand_over(bool all) {
   if (all) {
     m_recorder.take_all(m_finished);
   } else {
-    m_recorder.take_finished(horizon(SteadyClock::now()), m_finished);
+    m_recorder.take_finished(horizon(now()), m_finished);
   }
   std::lock_guard lock(m_outbox_mutex);
   for (auto& s : m_finished) m_outbox.push_back(std::move(s));
@@ -414,7 +418,7 @@ void Worker::start_request(Connection& c, SteadyTime intended, std::int64_t inte
   // first connects (and handshakes). Send lateness ends here, so it measures the generator's own delay, not
   // the protocol's; connection setup is part of service time, as it is for a real client on a fresh
   // connection.
-  const SteadyTime dispatched = SteadyClock::now();
+  const SteadyTime dispatched = now();
   results::record_ns(stats(interval).send_lateness, (dispatched - intended).count());
   m_budget.on_request(dispatched);
   InFlight r{intended, dispatched, intended + m_plan.timeout, interval, {}, request, user, spec.head()};
@@ -491,7 +495,7 @@ void Worker::on_failure(Connection& c, ErrorKind kind, bool had_request) {
     std::string& example = m_report.first_error[static_cast<std::size_t>(kind)];
     if (example.empty()) example = c.error_string();
     InFlight& r = c.request();
-    const SteadyTime now = SteadyClock::now();
+    const SteadyTime now = this->now();
     record_reached_phases(c, r);
     record_attempt(r, now);
     const std::int32_t user = r.user;

@@ -71,8 +71,10 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
   Worker& operator=(const Worker&) = delete;
 
   /// Creates the event loop and the connection pool. Call before run(). `measured_spin_below` is
-  /// auto_spin_below() of this run, used when the plan does not set spin_below.
-  Result<void> init(Nanos measured_spin_below);
+  /// auto_spin_below() of this run, used when the plan does not set spin_below. With `sim`, the worker's
+  /// clock, readiness and sockets are that simulated network's (which must outlive the worker), and run()
+  /// runs on its virtual time.
+  Result<void> init(Nanos measured_spin_below, net::SimulatedNetwork* sim = nullptr);
   /// The thread body: runs until the plan ends (or a stop request) and every request is resolved.
   void run();
   /// Moves the intervals finished so far into `out` (thread-safe).
@@ -194,6 +196,8 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
   void next_iteration(std::uint32_t user, SteadyTime now);
   SteadyTime rate_slot(SteadyTime wanted);
   // Loop helpers.
+  /// The worker's clock: its event loop's (the steady clock, or a simulated network's virtual time).
+  SteadyTime now() const { return m_loop->now(); }
   void hand_over(bool all);
   SteadyTime next_wakeup() const;
   void wait_until(SteadyTime wake);

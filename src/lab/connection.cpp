@@ -22,23 +22,6 @@ thread_local char t_read_buffer[k_read_chunk];
 // Marks the timer that resumes parsing a backlog (the other connection timer is the read timeout).
 constexpr std::uint64_t k_resume_cookie = 1ULL << 63;
 
-Reply reply_for(Outcome outcome) {
-  switch (outcome) {
-    case Outcome::ok:
-      return Reply::ok;
-    case Outcome::error:
-      return Reply::server_error;
-    case Outcome::shed:
-      return Reply::shed;
-    case Outcome::rejected:
-      return Reply::unavailable;
-    case Outcome::expired:
-      return Reply::expired;
-    case Outcome::cancelled:
-      break;
-  }
-  return Reply::server_error;
-}
 
 }  // namespace
 

@@ -87,4 +87,22 @@ std::string render_response(int status, std::string_view content_type, std::stri
   return out;
 }
 
+Reply reply_for(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::ok:
+      return Reply::ok;
+    case Outcome::error:
+      return Reply::server_error;
+    case Outcome::shed:
+      return Reply::shed;
+    case Outcome::rejected:
+      return Reply::unavailable;
+    case Outcome::expired:
+      return Reply::expired;
+    case Outcome::cancelled:
+      break;
+  }
+  return Reply::server_error;
+}
+
 }  // namespace openloop::lab

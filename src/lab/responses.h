@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "lab/service_model.h"
+
 namespace openloop::lab {
 
 /// Every response the data plane sends.
@@ -42,6 +44,10 @@ class ResponseCatalog {
   std::size_t m_body_size = 0;
   std::array<std::array<Rendered, 2>, static_cast<std::size_t>(Reply::count_)> m_rendered;
 };
+
+/// The response to a model outcome (the lab server's and the simulator's mapping; cancelled has none and
+/// maps to 500).
+Reply reply_for(Outcome outcome);
 
 /// Renders one response (control plane; allocates).
 std::string render_response(int status, std::string_view content_type, std::string_view body, bool close);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "net/errno_text.h"
+#include "net/transport.h"
 
 namespace openloop::net {
 
@@ -71,6 +72,13 @@ Result<EventLoop> EventLoop::create(WaitMode mode) {
 EventLoop::EventLoop(int epfd, int wakefd, int timerfd)
     : m_epfd(epfd), m_wakefd(wakefd), m_timerfd(timerfd), m_events(k_max_events) {}
 
+EventLoop EventLoop::simulated(SimulatedNetwork& net) {
+  EventLoop loop(-1, -1, -1);
+  loop.m_sim = &net;
+  loop.m_events.clear();
+  return loop;
+}
+
 EventLoop::EventLoop(EventLoop&& other) noexcept
     : m_epfd(other.m_epfd),
       m_wakefd(other.m_wakefd),
@@ -78,7 +86,8 @@ EventLoop::EventLoop(EventLoop&& other) noexcept
       m_armed(other.m_armed),
       m_slack_set(other.m_slack_set),
       m_failure(other.m_failure),
-      m_events(std::move(other.m_events)) {
+      m_events(std::move(other.m_events)),
+      m_sim(other.m_sim) {
   other.m_epfd = -1;
   other.m_wakefd = -1;
   other.m_timerfd = -1;
@@ -91,6 +100,7 @@ EventLoop::~EventLoop() {
 }
 
 bool EventLoop::add(int fd, std::uint32_t events, IoHandler* handler) {
+  if (m_sim != nullptr) return m_sim->add(fd, events, handler);
   epoll_event ev{};
   ev.events = events;
   ev.data.ptr = handler;
@@ -98,6 +108,7 @@ bool EventLoop::add(int fd, std::uint32_t events, IoHandler* handler) {
 }
 
 bool EventLoop::modify(int fd, std::uint32_t events, IoHandler* handler) {
+  if (m_sim != nullptr) return m_sim->modify(fd, events, handler);
   epoll_event ev{};
   ev.events = events;
   ev.data.ptr = handler;
@@ -105,6 +116,7 @@ bool EventLoop::modify(int fd, std::uint32_t events, IoHandler* handler) {
 }
 
 void EventLoop::remove(int fd) {
+  if (m_sim != nullptr) return m_sim->remove(fd);
   epoll_event ev{};
   epoll_ctl(m_epfd, EPOLL_CTL_DEL, fd, &ev);
 }
@@ -139,6 +151,7 @@ void EventLoop::set_timer_slack() {
 }
 
 int EventLoop::poll(SteadyTime deadline) {
+  if (m_sim != nullptr) return m_sim->poll(deadline);
   set_timer_slack();
   const int n = wait(deadline, SteadyClock::now());
   if (n < 0) {
@@ -161,6 +174,8 @@ int EventLoop::poll(SteadyTime deadline) {
 }
 
 int EventLoop::poll_after(SteadyTime t) {
+  // Simulated: what becomes ready before t is dispatched when it does (simulate turns --coalesce off).
+  if (m_sim != nullptr) return m_sim->poll(t);
   set_timer_slack();
   if (t > SteadyClock::now()) {
     // SteadyClock is CLOCK_MONOTONIC (see wait()); an absolute sleep is not lengthened by a signal's EINTR.
@@ -191,7 +206,24 @@ Nanos EventLoop::timed_wait_cost() {
   return best;
 }
 
+int EventLoop::connect(const Endpoint& ep) {
+  return m_sim != nullptr ? m_sim->connect(ep) : tcp_connect_nonblocking(ep);
+}
+
+int EventLoop::connect_result(int fd) {
+  return m_sim != nullptr ? m_sim->connect_result(fd) : tcp_connect_result(fd);
+}
+
+void EventLoop::close_socket(int fd) {
+  if (m_sim != nullptr) {
+    m_sim->close(fd);
+  } else {
+    ::close(fd);
+  }
+}
+
 void EventLoop::wake() {
+  if (m_sim != nullptr) return;  // a simulated loop never blocks
   std::uint64_t one = 1;
   [[maybe_unused]] auto r = ::write(m_wakefd, &one, sizeof one);
 }

@@ -1,5 +1,6 @@
 // A per-thread epoll event loop with nanosecond wake-up deadlines (epoll_pwait2); nothing rounded to
-// milliseconds.
+// milliseconds. The loop is also the engine's clock and socket factory, so one object carries time and I/O:
+// the kernel's, or a simulated network's (net/simulated_network.h).
 #pragma once
 
 #include <cstdint>
@@ -9,6 +10,8 @@
 
 #include "core/error.h"
 #include "core/time.h"
+#include "net/resolver.h"
+#include "net/simulated_network.h"
 
 namespace openloop::net {
 
@@ -28,6 +31,10 @@ enum class WaitMode : std::uint8_t {
 
 /// One epoll instance, owned and used by a single thread (the only cross-thread call is wake()).
 /// The loop does not own handlers or fds; a handler must remove its fd before it is destroyed.
+///
+/// A simulated loop (simulated()) has no epoll instance: every call below goes to its SimulatedNetwork,
+/// whose virtual clock now() returns. The production path pays one predictable branch per call, never a
+/// virtual call (docs/architecture.md, Decisions: the time and I/O seam).
 class EventLoop {
  public:
   /// Creates the epoll fd and the wake-up eventfd; sets this thread's timer slack to 1 ns on first poll
@@ -35,6 +42,8 @@ class EventLoop {
   /// missing (older kernels, some sandboxes and emulators answer ENOSYS) the deadline is a timerfd instead:
   /// nanosecond deadlines either way.
   static Result<EventLoop> create(WaitMode mode = WaitMode::automatic);
+  /// A loop whose clock, readiness and sockets are `net`'s (which must outlive the loop).
+  static EventLoop simulated(SimulatedNetwork& net);
   EventLoop(EventLoop&& other) noexcept;
   EventLoop& operator=(EventLoop&&) = delete;
   EventLoop(const EventLoop&) = delete;
@@ -61,6 +70,18 @@ class EventLoop {
   /// then dispatches what is ready without blocking. Returns as poll() does.
   int poll_after(SteadyTime t);
 
+  /// The loop's clock: the steady clock, or the simulated network's virtual time.
+  SteadyTime now() const { return m_sim == nullptr ? SteadyClock::now() : m_sim->now(); }
+  /// The simulated network behind this loop, or null for the kernel's.
+  SimulatedNetwork* simulated_network() const { return m_sim; }
+  /// Starts a non-blocking connection to `ep` (tcp_connect_nonblocking, or the simulated network's):
+  /// a descriptor ≥ 0 that is connecting or connected, or -errno.
+  int connect(const Endpoint& ep);
+  /// After the connecting descriptor is writable: 0 when connected, else the errno of the failure.
+  int connect_result(int fd);
+  /// Closes a descriptor returned by connect() that no Transport has taken over yet.
+  void close_socket(int fd);
+
   /// Makes a poll() in progress on another thread return early. Async-signal-safe.
   void wake();
 
@@ -84,6 +105,7 @@ class EventLoop {
   bool m_slack_set = false;
   int m_failure = 0;
   std::vector<epoll_event> m_events;
+  SimulatedNetwork* m_sim = nullptr;  // null: the kernel's epoll, sockets and steady clock
 };
 
 }  // namespace openloop::net

@@ -245,14 +245,24 @@ SteadyTime Transport::received_at(SteadyTime now) const {
 void Transport::attach_plain(int fd) {
   close();
   reset_errors();
+  m_sim = nullptr;
   m_sock.fd = fd;
   m_tls = false;
   enable_stamps(m_sock);
 }
 
+void Transport::attach_simulated(int fd, SimulatedNetwork& net) {
+  close();
+  reset_errors();
+  m_sim = &net;
+  m_sock.fd = fd;
+  m_tls = false;
+}
+
 bool Transport::attach_tls(int fd, SSL_CTX* ctx, const std::string& host) {
   close();
   reset_errors();
+  m_sim = nullptr;
   m_sock.fd = fd;
   m_tls = true;
   enable_stamps(m_sock);
@@ -302,6 +312,12 @@ bool Transport::attach_tls(int fd, SSL_CTX* ctx, const std::string& host) {
   return true;
 }
 
+IoResult Transport::simulated_result(Op op, IoResult r) {
+  // A simulated error carries its errno in `bytes` (the interface's only other field).
+  if (r.status != IoStatus::error) return r;
+  return plain_error(op, static_cast<int>(r.bytes));
+}
+
 IoResult Transport::plain_error(Op op, int err) {
   m_error_op = op;
   m_errno = err;
@@ -349,6 +365,7 @@ IoResult Transport::handshake() {
 
 IoResult Transport::read(char* buf, std::size_t cap) {
   if (cap == 0) return {IoStatus::ok};
+  if (m_sim != nullptr) return simulated_result(Op::read, m_sim->read(m_sock.fd, buf, cap));
   if (m_tls) {
     if (m_ssl == nullptr || m_sock.fd < 0) return plain_error(Op::read, EBADF);
     ERR_clear_error();
@@ -368,6 +385,7 @@ IoResult Transport::read(char* buf, std::size_t cap) {
 
 IoResult Transport::write(const char* buf, std::size_t len) {
   if (len == 0) return {IoStatus::ok};
+  if (m_sim != nullptr) return simulated_result(Op::write, m_sim->write(m_sock.fd, buf, len));
   if (m_tls) {
     if (m_ssl == nullptr || m_sock.fd < 0) return plain_error(Op::write, EBADF);
     ERR_clear_error();
@@ -386,6 +404,11 @@ IoResult Transport::write(const char* buf, std::size_t len) {
 
 void Transport::close() {
   if (m_sock.fd < 0) return;
+  if (m_sim != nullptr) {
+    m_sim->close(m_sock.fd);
+    m_sock.fd = -1;
+    return;
+  }
   if (m_tls && m_ssl != nullptr && m_handshake_done && !m_fatal) {
     // One non-blocking attempt at close_notify: it lets the session be resumed on the next connection.
     ERR_clear_error();

@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "core/time.h"
 #include "net/resolver.h"
+#include "net/simulated_network.h"
 
 namespace openloop::net {
 
@@ -82,6 +83,9 @@ class Transport {
 
   /// Takes ownership of a connected fd, plain TCP (closes a previously attached fd first).
   void attach_plain(int fd);
+  /// Takes ownership of a connected descriptor of a simulated network: read, write and close go to `net`
+  /// (plain bytes: a simulated connection has no TLS), until the next attach.
+  void attach_simulated(int fd, SimulatedNetwork& net);
   /// Takes ownership of a connected fd (in every case, closed by close()) and prepares a TLS client session:
   /// SNI = host unless host is an IP literal; when ctx verifies, the certificate must match host (name or
   /// IP). Returns false if OpenSSL could not set up the session (error_string() says why).
@@ -117,9 +121,11 @@ class Transport {
   enum class Op : std::uint8_t { none, setup, handshake, read, write };
   void reset_errors();
   IoResult plain_error(Op op, int err);
+  IoResult simulated_result(Op op, IoResult r);
   IoResult tls_failure(Op op, int ret);
 
   detail::SocketState m_sock;
+  SimulatedNetwork* m_sim = nullptr;  // set by attach_simulated: every call below goes there
   SSL* m_ssl = nullptr;
   bool m_tls = false;
   bool m_handshake_done = false;

@@ -2,7 +2,9 @@
 // run, or one run per step with --fresh and for --refine).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "core/error.h"
@@ -10,12 +12,19 @@
 #include "engine/run_plan.h"
 #include "procedures/ramp_analysis.h"
 #include "procedures/ramp_step.h"
+#include "results/run_results.h"
 #include "results/slo.h"
 #include "workload/rate_profile.h"
 
 namespace openloop::procedures {
 
 /// Every choice of `openloop ramp`, parsed and validated (cli/ramp.cpp).
+/// How a ramp runs one plan: engine::run's signature (the plan, the stop flag, a progress callback per
+/// finalized interval). Empty: engine::run, on the network; `ramp --simulate` gives the simulator.
+using RunFn = std::function<Result<results::RunResults>(
+    const engine::RunPlan& plan, std::atomic<int>& stop,
+    const std::function<void(const results::RunResults& so_far)>& progress)>;
+
 struct RampSettings {
   double from_rps = 0;   ///< the first step's rate (> 0)
   double to_rps = 0;     ///< no planned step above it; 0 = no bound but max_steps
@@ -33,6 +42,7 @@ struct RampSettings {
   StepContext step;                          ///< goodput deadline and steadiness bounds
   std::vector<results::Slo> slos;            ///< capacity = the highest steady step meeting all of them
   bool default_slo = false;  ///< `slos` holds the default (goodput>=99%) because none was given
+  RunFn runner;              ///< how each run is made (empty: engine::run)
 };
 
 /// The planned rates: from_rps, then × step_mult or + step_add, while ≤ to_rps (when set), at most max_steps.

@@ -87,13 +87,19 @@ void adopt_info(RampOutcome& out, std::size_t run_index, const results::RunResul
   }
 }
 
+// One run, by the ramp's runner (the simulator) or on the network.
+Result<results::RunResults> run_plan(const RampSettings& s, const engine::RunPlan& plan, std::atomic<int>& stop,
+                                     const engine::ProgressFn& progress) {
+  return s.runner ? s.runner(plan, stop, progress) : engine::run(plan, stop, progress);
+}
+
 Result<void> run_staircase(const engine::RunPlan& base, const RampSettings& s,
                            const std::vector<double>& rates, std::atomic<int>& stop, const StepFn& on_step,
                            RampOutcome& out) {
   const engine::RunPlan plan = staircase_plan(base, rates, s);
   StaircaseTracker tracker(s, rates, out.runs.size(), out, on_step);
   results::RunResults run = OPENLOOP_TRY(
-      engine::run(plan, stop, [&](const results::RunResults& so_far) { tracker.update(so_far, stop); }));
+      run_plan(s, plan, stop, [&](const results::RunResults& so_far) { tracker.update(so_far, stop); }));
   OPENLOOP_TRY_VOID(tracker.finish(run));
   out.stopped = tracker.reason();
   // The ramp's own stop is the plan working, not an interruption: taken back 1 → 0 in one step, so a signal
@@ -115,7 +121,7 @@ Result<void> run_staircase(const engine::RunPlan& base, const RampSettings& s,
 // interrupted.
 Result<bool> run_single(const engine::RunPlan& base, const RampSettings& s, double rate, Nanos silence,
                         bool refinement, std::atomic<int>& stop, const StepFn& on_step, RampOutcome& out) {
-  results::RunResults run = OPENLOOP_TRY(engine::run(single_step_plan(base, rate, silence, s), stop));
+  results::RunResults run = OPENLOOP_TRY(run_plan(s, single_step_plan(base, rate, silence, s), stop, {}));
   StepWindow w = single_step_window(rate, silence, s);
   w.run = out.runs.size();
   out.interrupted = stop.load() != 0;

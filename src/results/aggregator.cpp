@@ -13,9 +13,11 @@ Aggregator::Aggregator(unsigned workers, Nanos interval_length)
 void Aggregator::add(unsigned /*worker*/, std::vector<IntervalStats>& intervals,
                      std::vector<IntervalStats>* spent) {
   for (auto& s : intervals) {
-    auto [it, fresh] = m_pending.try_emplace(s.index);
-    if (fresh) {
-      it->second.merged = std::move(s);
+    // The first delivery of an interval becomes its merge (constructed from it: a default-constructed one would
+    // allocate and zero its histograms, 1.3 MB, only to be overwritten).
+    auto it = m_pending.find(s.index);
+    if (it == m_pending.end()) {
+      it = m_pending.emplace(s.index, Pending{std::move(s), 0}).first;
     } else {
       it->second.merged.add(s);
       if (spent != nullptr) spent->push_back(std::move(s));

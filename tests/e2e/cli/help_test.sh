@@ -5,7 +5,7 @@ has() { grep -qE -- "$1" "$E2E_TMP/help.txt" || fail "'$2 --help' lacks /$1/: $(
 
 help
 has '^Exit codes: 0 ok, 1 an SLO failed, 2 bad usage' "openloop"
-for sub in run lab validate report merge compare ramp probe "probe metastable"; do
+for sub in run lab simulate validate report merge compare ramp probe "probe metastable"; do
   # shellcheck disable=SC2086 # "probe metastable" is two words
   help $sub
   has '^Exit codes: ' "$sub"

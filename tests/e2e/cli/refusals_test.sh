@@ -35,6 +35,6 @@ set +e
 code=$?
 set -e
 [[ $code == 2 ]] || fail "openloop foo: exit $code, expected 2"
-grep -qF '"foo" is not a subcommand; use one of run, lab, validate, report, merge, ramp, probe' "$E2E_TMP/out.txt" ||
+grep -qF '"foo" is not a subcommand; use one of run, lab, simulate, validate, report, merge, compare, ramp, probe' "$E2E_TMP/out.txt" ||
   fail "openloop foo: $(cat "$E2E_TMP/out.txt")"
 pass "unknown subcommand named"

@@ -1,0 +1,50 @@
+// One simulated run: a plan of the engine against the lab's service model on virtual time.
+#pragma once
+
+#include <atomic>
+#include <functional>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+#include "engine/run_plan.h"
+#include "lab/model_config.h"
+#include "results/run_results.h"
+
+namespace openloop::sim {
+
+/// The most requests (attempts) a simulation may send: beyond this a plan is refused before it runs, and a
+/// run that gets there anyway (closed users answered in zero time) is stopped and marked INVALID.
+inline constexpr double k_max_simulated_requests = 1e9;
+
+/// An upper estimate, from means, of the attempts `plan` sends against `model`: the schedule's arrivals
+/// (open, sessions × steps), or each user's iterations over warm-up + duration + timeout at think time plus
+/// mean service time per step (closed, pacing: at most one per pacing period, at most --max-rate); times the
+/// retry policy's attempts. Infinity when users would send without end in virtual time (no think time
+/// against a service of zero time).
+double request_bound(const engine::RunPlan& plan, const lab::ModelConfig& model);
+
+/// Refuses (usage, naming the reason) a plan a simulation cannot run: more than one thread, --coalesce, or
+/// more than k_max_simulated_requests by request_bound().
+Result<void> check_simulable(const engine::RunPlan& plan, const lab::LabConfig& lab);
+
+/// A simulated run: the results (as a real run's) and the service model it ran against.
+struct SimulatedRun {
+  results::RunResults results;
+  /// The model's settings as GET /_lab/config shows them (without listen and duration, which it ignores).
+  nlohmann::json service_model;
+};
+
+/// The results file of a simulated run: results::to_json of its results with "simulated": true and its
+/// "service_model".
+nlohmann::json to_json(const SimulatedRun& run);
+
+/// Runs `plan` (one worker: plan.threads must be 1, spin_below and coalesce 0) against a lab service of
+/// `lab`'s configuration, in virtual time, on the calling thread. Deterministic: the same plan and
+/// configuration give the same results apart from the wall-clock timestamps. `stop` is honoured as in a real
+/// run (checked every loop round). Errors (usage, nothing run): those of check_simulable(). `progress` as
+/// engine::run's, once per finalized interval of virtual time (a ramp judges its steps there).
+Result<SimulatedRun> simulate(const engine::RunPlan& plan, const lab::LabConfig& lab, std::atomic<int>& stop,
+                              const std::function<void(const results::RunResults&)>& progress = {});
+
+}  // namespace openloop::sim

@@ -1,0 +1,320 @@
+// The simulator's event loop, sockets and the request/response path to the service model.
+#include "sim/simulator.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <functional>
+
+#include <sys/epoll.h>
+
+#include "lab/deadline_header.h"
+#include "net/transport.h"
+
+namespace openloop::sim {
+
+namespace {
+// Tags the service model hands back: the socket, its generation (a reused descriptor's earlier connection
+// is another generation) and the request's sequence number on it.
+std::uint64_t make_tag(int fd, std::uint32_t generation, std::uint64_t seq) {
+  return (static_cast<std::uint64_t>(fd) << 32) | (static_cast<std::uint64_t>(generation & 0xffff) << 16) |
+         (seq & 0xffff);
+}
+int tag_fd(std::uint64_t tag) {
+  return static_cast<int>(tag >> 32);
+}
+std::uint32_t tag_generation(std::uint64_t tag) {
+  return static_cast<std::uint32_t>((tag >> 16) & 0xffff);
+}
+std::uint16_t tag_seq(std::uint64_t tag) {
+  return static_cast<std::uint16_t>(tag & 0xffff);
+}
+}  // namespace
+
+Simulator::Simulator(const lab::LabConfig& config, SteadyTime start)
+    : m_config(config),
+      m_now(start),
+      m_timers(4096),
+      m_responses(config.body_size),
+      m_model(std::make_unique<lab::ServiceModel>(config.model, m_timers, static_cast<lab::ModelSink&>(*this),
+                                                  start)) {}
+
+Simulator::~Simulator() = default;
+
+void Simulator::every(Nanos period, std::function<void()> f) {
+  m_tick = std::move(f);
+  m_tick_period = period;
+  ++m_tick_generation;  // an earlier callback's pending timer is ignored
+  if (m_tick && period.count() > 0) m_timers.schedule(m_now + period, this, m_tick_generation);
+}
+
+void Simulator::on_timer(std::uint64_t cookie) {
+  if (cookie != m_tick_generation || !m_tick) return;
+  m_timers.schedule(m_now + m_tick_period, this, m_tick_generation);
+  m_tick();
+}
+
+Simulator::Socket* Simulator::socket(int fd) {
+  if (fd < 0 || static_cast<std::size_t>(fd) >= m_sockets.size()) return nullptr;
+  Socket& s = m_sockets[static_cast<std::size_t>(fd)];
+  return s.open ? &s : nullptr;
+}
+
+std::uint32_t Simulator::readiness(const Socket& s) const {
+  std::uint32_t r = EPOLLOUT;  // connected at once, and the service reads whatever is written
+  if (s.rx_offset < s.rx.size()) r |= EPOLLIN;
+  if (s.eof) r |= EPOLLIN | EPOLLRDHUP;
+  return r;
+}
+
+void Simulator::mark(int fd) {
+  Socket& s = m_sockets[static_cast<std::size_t>(fd)];
+  if (!s.open || !s.registered || s.queued || (readiness(s) & s.events) == 0) return;
+  s.queued = true;
+  m_ready.push_back(fd);
+}
+
+int Simulator::dispatch_ready() {
+  // A handler polling again (the engine does not; epoll's loop could not take it either) finds nothing: what
+  // is ready stays queued for the next round.
+  if (m_dispatching_now) return 0;
+  m_dispatching_now = true;
+  int dispatched = 0;
+  m_dispatching.swap(m_ready);
+  for (const int fd : m_dispatching) {
+    Socket& s = m_sockets[static_cast<std::size_t>(fd)];
+    s.queued = false;
+    if (!s.open || !s.registered) continue;
+    const std::uint32_t ready = readiness(s) & (s.events | EPOLLERR | EPOLLHUP);
+    if (ready == 0) continue;
+    s.handler->on_io(ready);
+    ++dispatched;
+    mark(fd);  // level-triggered: still ready after the handler ran, dispatched again next round
+  }
+  m_dispatching.clear();
+  m_dispatching_now = false;
+  return dispatched;
+}
+
+int Simulator::poll(SteadyTime deadline) {
+  for (;;) {
+    if (const int n = dispatch_ready(); n > 0) return n;
+    const SteadyTime next = m_timers.next_deadline();
+    if (next > deadline) {
+      if (deadline > m_now && deadline != SteadyTime::max()) m_now = deadline;
+      return 0;
+    }
+    m_now = std::max(m_now, next);
+    m_timers.fire_due(m_now);
+  }
+}
+
+bool Simulator::add(int fd, std::uint32_t events, net::IoHandler* handler) {
+  Socket* s = socket(fd);
+  if (s == nullptr) {
+    errno = EBADF;
+    return false;
+  }
+  s->registered = true;
+  s->events = events;
+  s->handler = handler;
+  mark(fd);
+  return true;
+}
+
+bool Simulator::modify(int fd, std::uint32_t events, net::IoHandler* handler) {
+  Socket* s = socket(fd);
+  if (s == nullptr || !s->registered) {
+    errno = s == nullptr ? EBADF : ENOENT;
+    return false;
+  }
+  s->events = events;
+  s->handler = handler;
+  mark(fd);
+  return true;
+}
+
+void Simulator::remove(int fd) {
+  if (Socket* s = socket(fd)) s->registered = false;
+}
+
+int Simulator::connect(const net::Endpoint& /*ep*/) {
+  int fd = 0;
+  if (!m_free.empty()) {
+    fd = m_free.back();
+    m_free.pop_back();
+  } else {
+    fd = static_cast<int>(m_sockets.size());
+    m_sockets.emplace_back();
+  }
+  Socket& s = m_sockets[static_cast<std::size_t>(fd)];
+  s.open = true;
+  s.registered = s.queued = s.eof = s.stop_reading = false;
+  s.events = 0;
+  s.handler = nullptr;
+  ++s.generation;
+  s.rx.clear();
+  s.rx_offset = 0;
+  if (!s.parser) {
+    s.parser = std::make_unique<http::RequestParser>();
+  } else {
+    s.parser->reset();
+  }
+  s.parser->watch_header(m_config.deadline_header);
+  s.head_seq = s.next_seq = 0;
+  return fd;
+}
+
+int Simulator::connect_result(int fd) {
+  return socket(fd) != nullptr ? 0 : EBADF;
+}
+
+net::IoResult Simulator::read(int fd, char* buf, std::size_t cap) {
+  Socket* s = socket(fd);
+  if (s == nullptr) return {net::IoStatus::error, EBADF};
+  if (s->rx_offset < s->rx.size()) {
+    const std::size_t n = std::min(cap, s->rx.size() - s->rx_offset);
+    std::memcpy(buf, s->rx.data() + s->rx_offset, n);
+    s->rx_offset += n;
+    if (s->rx_offset == s->rx.size()) {
+      s->rx.clear();  // keeps its capacity
+      s->rx_offset = 0;
+    }
+    return {net::IoStatus::ok, n};
+  }
+  return {s->eof ? net::IoStatus::closed : net::IoStatus::want_read};
+}
+
+net::IoResult Simulator::write(int fd, const char* buf, std::size_t len) {
+  Socket* s = socket(fd);
+  if (s == nullptr) return {net::IoStatus::error, EBADF};
+  if (s->eof) return {net::IoStatus::error, EPIPE};  // the service closed its end
+  std::string_view data(buf, len);
+  // The same bytes parse the same way: a plan's constant request is parsed once, not once per request (llhttp
+  // was a fifth of a simulation's CPU). Only a whole request written at a request boundary is cached.
+  const bool fresh = !s->parser->in_progress();
+  if (fresh && m_cache_valid && data == m_cached_bytes) {
+    receive_request(fd, *s, m_cached);
+    return {net::IoStatus::ok, len};
+  }
+  while (!data.empty() && !s->stop_reading) {
+    const auto r = s->parser->feed(data);
+    data.remove_prefix(r.consumed);
+    if (r.status == http::RequestParser::Status::request) {
+      const Parsed parsed = parse(*s->parser);
+      if (fresh && r.consumed == len) {
+        m_cached_bytes.assign(buf, len);
+        m_cached = parsed;
+        m_cache_valid = true;
+      }
+      receive_request(fd, *s, parsed);
+      s = &m_sockets[static_cast<std::size_t>(fd)];  // the model may have answered at once
+    } else if (r.status == http::RequestParser::Status::error) {
+      if (s->next_seq - s->head_seq < k_max_pending) {
+        Pending& p = s->pending[s->next_seq++ % k_max_pending];
+        p = Pending{lab::Reply::bad_request, false, true, true, false};
+      }
+      s->stop_reading = true;
+      flush(fd, *s);
+      break;
+    }
+  }
+  return {net::IoStatus::ok, len};
+}
+
+Simulator::Parsed Simulator::parse(const http::RequestParser& parser) const {
+  Parsed p;
+  p.close = !parser.keep_alive();
+  p.head = parser.is_head();
+  if (parser.has_watched() && !m_config.deadline_header.empty()) {
+    p.has_budget = true;
+    const auto budget = lab::parse_budget(parser.watched_value());
+    p.bad_budget = !budget;
+    if (budget) p.budget = *budget;
+  }
+  p.key = std::hash<std::string_view>{}(parser.target());
+  return p;
+}
+
+void Simulator::receive_request(int fd, Socket& s, const Parsed& parsed) {
+  ++m_requests;
+  if (m_now != m_instant) {
+    m_instant = m_now;
+    m_at_instant = 0;
+  }
+  // Closed users answered in zero time (429s, 503s, a zero-time service) send again at the same virtual
+  // instant, without end: a simulation with no network delay would never advance. Stopped, and the run says
+  // why.
+  if ((m_requests > m_request_limit || ++m_at_instant > k_max_at_one_instant) && !m_limit_reached &&
+      m_stop != nullptr) {
+    m_limit_reached = true;
+    m_stop->store(2);  // StopRequest::immediate
+  }
+  if (parsed.close) s.stop_reading = true;
+  if (s.next_seq - s.head_seq >= k_max_pending) {  // a client pipelining beyond the lab's window
+    s.stop_reading = true;
+    s.eof = true;
+    mark(fd);
+    return;
+  }
+  const std::uint64_t seq = s.next_seq++;
+  Pending& p = s.pending[seq % k_max_pending];
+  p = Pending{lab::Reply::ok, parsed.head, parsed.close, false, false};
+  lab::Arrival arrival;
+  arrival.tag = make_tag(fd, s.generation, seq);
+  if (parsed.has_budget) {
+    if (parsed.bad_budget) {
+      p.reply = lab::Reply::bad_request;
+      p.ready = true;
+      return flush(fd, s);
+    }
+    arrival.deadline = m_now + parsed.budget;
+  }
+  arrival.key = parsed.key;
+  m_model->submit(m_now, arrival);  // may answer at once (shed, rejected, zero service time)
+}
+
+void Simulator::on_outcome(std::uint64_t tag, lab::Outcome outcome, SteadyTime at) {
+  const int fd = tag_fd(tag);
+  Socket* s = socket(fd);
+  if (s == nullptr || (s->generation & 0xffff) != tag_generation(tag)) return;  // the client has gone
+  m_now = std::max(m_now, at);
+  Pending& p = s->pending[tag_seq(tag) % k_max_pending];
+  if (outcome == lab::Outcome::cancelled) {
+    p.dropped = true;
+  } else {
+    p.reply = lab::reply_for(outcome);
+  }
+  p.ready = true;
+  flush(fd, *s);
+}
+
+bool Simulator::still_wanted(std::uint64_t tag) {
+  const Socket* s = socket(tag_fd(tag));
+  return s != nullptr && (s->generation & 0xffff) == tag_generation(tag);
+}
+
+void Simulator::flush(int fd, Socket& s) {
+  // Responses leave in request order, as the lab's connection writes them.
+  while (s.head_seq < s.next_seq) {
+    Pending& p = s.pending[s.head_seq % k_max_pending];
+    if (!p.ready) break;
+    if (!p.dropped) s.rx.append(m_responses.get(p.reply, p.close, p.head));
+    if (p.close) s.eof = true;
+    p = Pending{};
+    ++s.head_seq;
+  }
+  mark(fd);
+}
+
+void Simulator::close(int fd) {
+  Socket* s = socket(fd);
+  if (s == nullptr) return;
+  s->open = false;
+  s->registered = false;
+  s->rx.clear();
+  s->rx_offset = 0;
+  m_free.push_back(fd);
+}
+
+}  // namespace openloop::sim

@@ -1,0 +1,135 @@
+// The simulated world behind `openloop simulate`: a discrete-event loop on a virtual clock whose sockets
+// carry the engine's HTTP requests to the lab's own service model and bring its responses back.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "http/request_parser.h"
+#include "lab/model_config.h"
+#include "lab/responses.h"
+#include "lab/service_model.h"
+#include "net/event_loop.h"
+#include "net/simulated_network.h"
+#include "net/timer_queue.h"
+
+namespace openloop::sim {
+
+/// One lab service and the network to it, on virtual time. The engine's Worker runs on it through
+/// net::EventLoop::simulated(*this): every connection it opens reaches the service at once (no network
+/// delay, no TLS), every request it writes is parsed as the lab server parses it (deadline header, cache key
+/// from the target) and submitted to the same lab::ServiceModel at the virtual time it was written, and the
+/// model's outcome comes back as the lab's response bytes (200/500/429/503/504) at the virtual time the model
+/// completes it. The virtual clock jumps from event to event: nothing here reads a real clock, so a run is
+/// a function of the plan, the lab configuration and their seeds. Single-threaded.
+class Simulator final : public net::SimulatedNetwork, private lab::ModelSink, private net::TimerHandler {
+ public:
+  /// `start` is the virtual time the world begins at (the model's time zero).
+  Simulator(const lab::LabConfig& config, SteadyTime start);
+  ~Simulator() override;
+  Simulator(const Simulator&) = delete;
+  Simulator& operator=(const Simulator&) = delete;
+
+  const lab::ServiceModel& model() const { return *m_model; }
+  /// Requests at one virtual instant beyond which the world is taken to be stuck (closed users answered in
+  /// zero time).
+  static constexpr std::uint64_t k_max_at_one_instant = 1'000'000;
+  /// Past `max` requests received, or k_max_at_one_instant at one virtual instant, sets `stop` to an
+  /// immediate stop (2) and limit_reached() to true.
+  void limit_requests(std::uint64_t max, std::atomic<int>& stop) {
+    m_request_limit = max;
+    m_stop = &stop;
+  }
+  bool limit_reached() const { return m_limit_reached; }
+  /// Requests the service received so far.
+  std::uint64_t requests() const { return m_requests; }
+
+  // net::SimulatedNetwork
+  SteadyTime now() const override { return m_now; }
+  void every(Nanos period, std::function<void()> f) override;
+  int poll(SteadyTime deadline) override;
+  bool add(int fd, std::uint32_t events, net::IoHandler* handler) override;
+  bool modify(int fd, std::uint32_t events, net::IoHandler* handler) override;
+  void remove(int fd) override;
+  int connect(const net::Endpoint& ep) override;
+  int connect_result(int fd) override;
+  net::IoResult read(int fd, char* buf, std::size_t cap) override;
+  net::IoResult write(int fd, const char* buf, std::size_t len) override;
+  void close(int fd) override;
+
+ private:
+  static constexpr std::size_t k_max_pending =
+      16;  // pipelined requests per connection (the engine sends one)
+  struct Pending {
+    lab::Reply reply = lab::Reply::ok;
+    bool head = false;
+    bool close = false;
+    bool ready = false;
+    bool dropped = false;
+  };
+  /// What the service takes from one request.
+  struct Parsed {
+    bool close = false, head = false;
+    bool has_budget = false, bad_budget = false;  // the deadline header: present, unreadable (400)
+    Nanos budget{0};
+    std::uint64_t key = 0;  // cache key: hash of the target (path and query)
+  };
+  struct Socket {
+    bool open = false;
+    bool registered = false;
+    bool queued = false;  // on the ready list
+    bool eof = false;     // the service closed its end after its last response
+    bool stop_reading = false;
+    std::uint32_t events = 0;
+    net::IoHandler* handler = nullptr;
+    std::uint32_t generation = 0;
+    std::string rx;  // response bytes not yet read by the client
+    std::size_t rx_offset = 0;
+    std::unique_ptr<http::RequestParser> parser;
+    std::array<Pending, k_max_pending> pending{};
+    std::uint64_t head_seq = 0, next_seq = 0;
+  };
+
+  // lab::ModelSink
+  void on_outcome(std::uint64_t tag, lab::Outcome outcome, SteadyTime at) override;
+  bool still_wanted(std::uint64_t tag) override;
+  // net::TimerHandler (the periodic callback)
+  void on_timer(std::uint64_t cookie) override;
+
+  Socket* socket(int fd);
+  std::uint32_t readiness(const Socket& s) const;
+  void mark(int fd);
+  int dispatch_ready();
+  Parsed parse(const http::RequestParser& parser) const;
+  void receive_request(int fd, Socket& s, const Parsed& parsed);
+  void flush(int fd, Socket& s);
+
+  lab::LabConfig m_config;
+  SteadyTime m_now;
+  net::TimerQueue m_timers;
+  lab::ResponseCatalog m_responses;
+  std::unique_ptr<lab::ServiceModel> m_model;
+  std::vector<Socket> m_sockets;
+  std::vector<int> m_free;
+  std::vector<int> m_ready, m_dispatching;
+  bool m_dispatching_now = false;
+  std::function<void()> m_tick;
+  Nanos m_tick_period{0};
+  std::uint64_t m_tick_generation = 0;
+  std::uint64_t m_requests = 0;
+  std::string m_cached_bytes;  // the last whole request parsed, and what it said
+  Parsed m_cached;
+  bool m_cache_valid = false;
+  std::uint64_t m_request_limit = UINT64_MAX;
+  std::atomic<int>* m_stop = nullptr;
+  bool m_limit_reached = false;
+  SteadyTime m_instant{};
+  std::uint64_t m_at_instant = 0;
+};
+
+}  // namespace openloop::sim
