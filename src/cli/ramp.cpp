@@ -8,11 +8,13 @@
 
 #include "cli/command.h"
 #include "cli/junit_reports.h"
+#include "cli/observe_options.h"
 #include "cli/run_options.h"
 #include "cli/run_pipeline.h"
 #include "core/redact.h"
 #include "core/units.h"
 #include "engine/scenario_plans.h"
+#include "observe/ramp_observed.h"
 #include "procedures/ramp_report.h"
 #include "procedures/ramp_runner.h"
 #include "workload/scenario_file.h"
@@ -139,6 +141,7 @@ void add_ramp_options(CLI::App& sub, RampFlags& f) {
   add_retry_options(sub, f.run.retry);
   add_ramp_output_options(sub, f);
   add_judging_options(sub, f);
+  add_observe_option(sub, f.run.observe);
 }
 
 Result<double> parse_share(const std::string& text, const char* what) {
@@ -333,6 +336,7 @@ std::vector<OutputFile<procedures::RampOutcome>> ramp_outputs(const RampFlags& f
       {"--json", f.run.json, [&s, target](const procedures::RampOutcome& o) -> Result<std::string> {
          nlohmann::json j = procedures::ramp_to_json(o, s);
          j["target"] = target;
+         j["observed"] = observe::ramp_observed_json(o);
          return json_text(j);
        }},
       {"--html", f.run.html, [&s, source](const procedures::RampOutcome& o) -> Result<std::string> {
@@ -370,6 +374,8 @@ int ramp_command(RampFlags& f) {
   Pipeline<procedures::RampOutcome> p;
   p.command = command;
   p.outputs = ramp_outputs(f, *prepared);
+  auto observer = make_observer(f.run.observe, prepared->base.url_text);
+  if (!observer) return report_error(command, observer.error());
   p.run = [&](std::atomic<int>& stop) -> Result<procedures::RampOutcome> {
     if (!f.run.quiet) announce(*prepared);
     procedures::StepFn on_step;
@@ -377,11 +383,17 @@ int ramp_command(RampFlags& f) {
       on_step = [](const procedures::StepRecord& step) {
         fmt::print(stderr, "{}\n", procedures::step_line(step));
       };
-    auto outcome = OPENLOOP_TRY(procedures::run_ramp(prepared->base, s, stop, on_step));
-    for (auto& r : outcome.runs) r.info.environment = run_environment();
+    auto outcome = OPENLOOP_TRY(
+        observed(observer->get(), [&] { return procedures::run_ramp(prepared->base, s, stop, on_step); }));
+    for (auto& r : outcome.runs) {
+      r.info.environment = run_environment();
+      if (*observer) (*observer)->attach(r);
+    }
     return outcome;
   };
-  p.summary = [&s](const procedures::RampOutcome& o) { return procedures::render_ramp_summary(o, s); };
+  p.summary = [&s](const procedures::RampOutcome& o) {
+    return procedures::render_ramp_summary(o, s) + observe::render_ramp_observed(o);
+  };
   p.exit_code = exit_code;
   return execute(p);
 }
