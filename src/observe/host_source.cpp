@@ -8,11 +8,11 @@ namespace {
 
 using results::SignalRole;
 
-const SignalMeta k_cpu_user{Kind::counter, "share", SignalRole::other, "host CPU user", "", 0};
-const SignalMeta k_cpu_system{Kind::counter, "share", SignalRole::other, "host CPU system", "", 0};
-const SignalMeta k_cpu_iowait{Kind::counter, "share", SignalRole::other, "host CPU iowait", "", 0};
-const SignalMeta k_cpu_steal{Kind::counter, "share", SignalRole::saturation, "host CPU steal", "", 0};
-const SignalMeta k_cpu_busy{Kind::counter, "share", SignalRole::utilization, "host CPU", "", 0};
+const SignalMeta k_cpu_user{Kind::counter, "share", SignalRole::other, "CPU user", "", 0};
+const SignalMeta k_cpu_system{Kind::counter, "share", SignalRole::other, "CPU system", "", 0};
+const SignalMeta k_cpu_iowait{Kind::counter, "share", SignalRole::other, "CPU iowait", "", 0};
+const SignalMeta k_cpu_steal{Kind::counter, "share", SignalRole::saturation, "CPU steal", "", 0};
+const SignalMeta k_cpu_busy{Kind::counter, "share", SignalRole::utilization, "CPU", "", 0};
 const SignalMeta k_load{Kind::gauge, "count", SignalRole::other, "load average (1 min)", "", 0};
 const SignalMeta k_psi_cpu{Kind::counter, "share", SignalRole::saturation, "CPU pressure", "", 0};
 const SignalMeta k_psi_mem{Kind::counter, "share", SignalRole::saturation, "memory pressure", "", 0};

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -26,6 +27,33 @@ std::string value_text(double v, const std::string& unit) {
   if (unit == "s/s") return fmt::format("{:.3g}s/s", v);
   if (unit == "s") return fmt::format("{:.3g}s", v);
   return fmt::format("{:.3g}", v);
+}
+
+// A process's CPU demand: the share of its allowed cores it ran plus the share it waited for one (run-queue
+// wait per allowed core). A process on a core shared with others may run 0.5 of it and wait the other 0.5:
+// its CPU is saturated though its utilization alone is not.
+void add_cpu_demand(const StepSignals& s, std::size_t knee, std::vector<Finding>& out) {
+  const auto& row = s.values[knee];
+  for (std::size_t c = 0; c < s.signals.size(); ++c) {
+    const auto& sig = s.signals[c];
+    if (sig.name != "cpu_of_allowed" || std::isnan(row[c]) || row[c] >= 0.9) continue;
+    std::optional<std::size_t> cpu, wait;
+    for (std::size_t k = 0; k < s.signals.size(); ++k) {
+      if (s.signals[k].source != sig.source) continue;
+      if (s.signals[k].name == "cpu") cpu = k;
+      if (s.signals[k].name == "runq_wait") wait = k;
+    }
+    if (!cpu || !wait || std::isnan(row[*cpu]) || std::isnan(row[*wait]) || !(row[c] > 0)) continue;
+    const double allowed = row[*cpu] / row[c];
+    const double demand = row[c] + row[*wait] / allowed;
+    if (demand < 0.9) continue;
+    const std::string who = sig.source == "self" ? "the generator's (self)" : sig.source + "'s";
+    out.push_back(
+        {c, demand, k_nan,
+         fmt::format("{} CPU demand was {:.2f} of its allowed cores (running {:.2f}, waiting for a CPU "
+                     "{:.2f})",
+                     who, demand, row[c], row[*wait] / allowed)});
+  }
 }
 
 }  // namespace
@@ -70,6 +98,9 @@ StepSignals step_signals(const procedures::RampOutcome& o) {
 }
 
 std::optional<std::size_t> knee_step(const procedures::RampOutcome& o) {
+  // Where goodput stopped following the offered rate, the resource was full; the latency knee (queueing
+  // begins) can come a step earlier, and on a noisy machine from noise.
+  if (o.findings.knee_goodput) return o.findings.knee_goodput;
   if (o.findings.knee_latency) return o.findings.knee_latency;
   if (o.findings.ceiling) return o.findings.ceiling;
   return std::nullopt;
@@ -89,25 +120,31 @@ std::vector<Finding> saturated_at(const StepSignals& s, std::size_t knee) {
       }
     }
     if (std::isnan(v)) continue;
-    const std::string who = sig.source;
+    const std::string who = sig.source == "host"   ? "the host's"
+                            : sig.source == "self" ? "the generator's (self)"
+                                                   : sig.source + "'s";
     Finding f{c, v, first, ""};
     switch (sig.role) {
       case SignalRole::utilization:
-        if (v >= 0.9) f.phrase = fmt::format("{}'s {} was {:.2f}", who, sig.label, v);
+        if (v >= 0.9) f.phrase = fmt::format("{} {} was {:.2f}", who, sig.label, v);
         break;
       case SignalRole::saturation:
         if (v >= floor_of(sig.unit)) {
           if (!(first > 0)) {
-            f.phrase = fmt::format("{}'s {} rose from 0 to {}", who, sig.label, value_text(v, sig.unit));
+            f.phrase = fmt::format("{} {} rose from 0 to {}", who, sig.label, value_text(v, sig.unit));
           } else if (v / first >= 4) {
-            f.phrase = fmt::format("{}'s {} rose {:.0f}× ({} → {})", who, sig.label, v / first,
+            f.phrase = fmt::format("{} {} rose {:.0f}× ({} → {})", who, sig.label, v / first,
                                    value_text(first, sig.unit), value_text(v, sig.unit));
+          } else if ((sig.unit == "s/s" || sig.unit == "share") && v >= 0.5) {
+            // Waiting half the time or more is saturation whatever it was before (a CPU shared with others
+            // can be saturated from the first step).
+            f.phrase = fmt::format("{} {} was {}", who, sig.label, value_text(v, sig.unit));
           }
         }
         break;
       case SignalRole::errors:
         if (v > 1 && v > 2 * (std::isnan(first) ? 0 : first)) {
-          f.phrase = fmt::format("{}'s {} rose to {}", who, sig.label, value_text(v, sig.unit));
+          f.phrase = fmt::format("{} {} rose to {}", who, sig.label, value_text(v, sig.unit));
         }
         break;
       case SignalRole::other:
@@ -115,6 +152,7 @@ std::vector<Finding> saturated_at(const StepSignals& s, std::size_t knee) {
     }
     if (!f.phrase.empty()) out.push_back(std::move(f));
   }
+  add_cpu_demand(s, knee, out);
   return out;
 }
 

@@ -21,7 +21,8 @@ struct StepSignals {
 };
 StepSignals step_signals(const procedures::RampOutcome& o);
 
-/// The step the knee is at: the latency knee, else the first failing step above capacity; nullopt if neither.
+/// The step the knee is at: the goodput knee (where goodput stopped following the offered rate: the resource
+/// was full), else the latency knee, else the first failing step above capacity; nullopt if none.
 std::optional<std::size_t> knee_step(const procedures::RampOutcome& o);
 
 /// One signal's state at the knee, compared with the first step.

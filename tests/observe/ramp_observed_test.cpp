@@ -31,7 +31,8 @@ procedures::RampOutcome ramp(const std::vector<results::ObservedSignal>& signals
     o.steps.push_back(step);
   }
   o.runs.push_back(run);
-  o.findings.knee_latency = 2;
+  o.findings.knee_goodput = 2;
+  o.findings.knee_latency = 1;  // the goodput knee is preferred
   return o;
 }
 
@@ -72,8 +73,27 @@ TEST(RampObserved, TheGeneratorSaturatedIsSaid) {
       ramp(k_signals,
            {{0.2, 0.01, 1e6, 0.3}, {0.3, 0.01, 1e6, 0.6}, {0.5, 0.01, 1e6, 0.95}, {0.5, 0.01, 1e6, 1.0}});
   const std::string text = knee_sentence(o);
-  EXPECT_NE(text.find("self's CPU of its busiest thread was 0.95"), std::string::npos) << text;
+  EXPECT_NE(text.find("the generator's (self) CPU of its busiest thread was 0.95"), std::string::npos)
+      << text;
   EXPECT_NE(text.find("the knee may be openloop's"), std::string::npos) << text;
+}
+
+TEST(RampObserved, ACpuSharedWithOthersIsSaturatedByRunningPlusWaiting) {
+  std::vector<results::ObservedSignal> signals = k_signals;
+  signals.push_back({"pid:7", "cpu", "cores", SignalRole::other, "CPU (cores)"});
+  // Half a core running, 0.45 s/s waiting for it from the first step: not a 4× rise, but saturated.
+  const auto o = ramp(signals, {{0.3, 0.45, 1e6, 0.1, 0.3},
+                                {0.4, 0.45, 1e6, 0.1, 0.4},
+                                {0.5, 0.45, 1e6, 0.1, 0.5},
+                                {0.5, 0.5, 1e6, 0.1, 0.5}});
+  const std::string text = knee_sentence(o);
+  EXPECT_NE(
+      text.find("pid:7's CPU demand was 0.95 of its allowed cores (running 0.50, waiting for a CPU 0.45)"),
+      std::string::npos)
+      << text;
+  const auto found = saturated_at(step_signals(o), 2);
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_EQ(found[0].signal, 0U);  // reported as the CPU's utilization signal
 }
 
 TEST(RampObserved, NothingSaturatedOrNothingObservedIsSaid) {

@@ -23,7 +23,9 @@ after=$(awk '/^TcpExt:/ { if (!h) { for (i = 1; i <= NF; i++) n[i] = $i; h = 1 }
 [[ $code == 0 || $code == 3 ]] || fail "exit $code: $(cat err.txt)"
 max=$(jq -r '.summary.observed.signals[] | select(.source == "host" and .name == "ListenOverflows") | .max' r.json)
 assert_cmp "$max" ">" 0 "ListenOverflows per second rose in some interval (kernel counted $((after - before)))"
-quiet=$(jq -r '.intervals[0].observed.host.ListenOverflows' r.json)
-assert_cmp "$quiet" "==" 0 "none before the worker stopped"
+# The intervals' overflows (rate × 1 s) are part of what the kernel counted between before and after (the
+# counter is the namespace's: other processes may add to it, never take away).
+sum=$(jq '[.intervals[].observed.host.ListenOverflows // 0] | add' r.json)
+assert_cmp "$sum" "<=" "$((after - before)).5" "the intervals hold no more overflows than the kernel counted"
 grep -q 'listen queue overflows' out.txt || fail "the summary names listen queue overflows: $(cat out.txt)"
 pass "ListenOverflows rose (max $max/s) and is named in the summary"
