@@ -79,7 +79,8 @@ void push_psi(const FileRoot& root, const std::string& file, const char* name, c
 
 }  // namespace
 
-std::optional<double> snmp_value(std::string_view text, std::string_view prefix, std::string_view name) {
+std::vector<std::pair<std::string_view, double>> snmp_row(std::string_view text, std::string_view prefix) {
+  std::vector<std::pair<std::string_view, double>> row;
   std::size_t at = 0;
   while (at < text.size()) {
     const std::string_view names = line_of(text, at);
@@ -89,13 +90,18 @@ std::optional<double> snmp_value(std::string_view text, std::string_view prefix,
       if (values.starts_with(prefix)) {
         const auto n = words(names.substr(prefix.size()));
         const auto v = numbers(values.substr(prefix.size()));
-        for (std::size_t k = 0; k < n.size() && k < v.size(); ++k) {
-          if (n[k] == name) return v[k];
-        }
-        return std::nullopt;
+        for (std::size_t k = 0; k < n.size() && k < v.size(); ++k) row.emplace_back(n[k], v[k]);
+        return row;
       }
     }
     at = next;
+  }
+  return row;
+}
+
+std::optional<double> snmp_value(std::string_view text, std::string_view prefix, std::string_view name) {
+  for (const auto& [n, v] : snmp_row(text, prefix)) {
+    if (n == name) return v;
   }
   return std::nullopt;
 }
@@ -134,22 +140,25 @@ Result<void> HostSource::sample(std::vector<Reading>& out) {
   push_psi(m_ctx.root, "/proc/pressure/cpu", "psi_cpu", &k_psi_cpu, out);
   push_psi(m_ctx.root, "/proc/pressure/memory", "psi_memory", &k_psi_mem, out);
   push_psi(m_ctx.root, "/proc/pressure/io", "psi_io", &k_psi_io, out);
-  if (const auto netstat = m_ctx.root.read("/proc/net/netstat")) {
-    if (auto x = snmp_value(*netstat, "TcpExt:", "ListenOverflows"))
-      out.push_back({"ListenOverflows", *x, &k_listen_overflows});
-    if (auto x = snmp_value(*netstat, "TcpExt:", "ListenDrops"))
-      out.push_back({"ListenDrops", *x, &k_listen_drops});
-    if (auto x = snmp_value(*netstat, "TcpExt:", "TCPTimeouts"))
-      out.push_back({"TCPTimeouts", *x, &k_tcp_timeouts});
-  }
-  if (const auto snmp = m_ctx.root.read("/proc/net/snmp")) {
-    if (auto x = snmp_value(*snmp, "Tcp:", "RetransSegs")) out.push_back({"RetransSegs", *x, &k_retrans});
-    if (auto x = snmp_value(*snmp, "Tcp:", "OutRsts")) out.push_back({"OutRsts", *x, &k_out_rsts});
-    if (auto x = snmp_value(*snmp, "Tcp:", "EstabResets"))
-      out.push_back({"EstabResets", *x, &k_estab_resets});
-    if (auto x = snmp_value(*snmp, "Tcp:", "AttemptFails"))
-      out.push_back({"AttemptFails", *x, &k_attempt_fails});
-  }
+  // Each table parsed once; the signals taken from it by name.
+  const auto push_row = [&out](const std::optional<std::string>& text, std::string_view prefix,
+                               std::initializer_list<std::pair<const char*, const SignalMeta*>> wanted) {
+    if (!text) return;
+    for (const auto& [name, value] : snmp_row(*text, prefix)) {
+      for (const auto& [w, meta] : wanted) {
+        if (name == w) out.push_back({w, value, meta});
+      }
+    }
+  };
+  push_row(m_ctx.root.read("/proc/net/netstat"), "TcpExt:",
+           {{"ListenOverflows", &k_listen_overflows},
+            {"ListenDrops", &k_listen_drops},
+            {"TCPTimeouts", &k_tcp_timeouts}});
+  push_row(m_ctx.root.read("/proc/net/snmp"), "Tcp:",
+           {{"RetransSegs", &k_retrans},
+            {"OutRsts", &k_out_rsts},
+            {"EstabResets", &k_estab_resets},
+            {"AttemptFails", &k_attempt_fails}});
   if (const auto sockstat = m_ctx.root.read("/proc/net/sockstat")) {
     const std::size_t tcp = sockstat->find("TCP:");
     if (tcp != std::string::npos) {

@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "observe/proc_context.h"
 #include "observe/source.h"
@@ -46,6 +48,9 @@ class CgroupSource : public Source {
   double m_quota_cores = 0;  ///< cpu.max quota / period; 0 = no limit
 };
 
+/// Every (name, value) of a /proc/net/snmp or /proc/net/netstat table whose lines begin with `prefix`; empty
+/// when absent. The names view `text`.
+std::vector<std::pair<std::string_view, double>> snmp_row(std::string_view text, std::string_view prefix);
 /// The value named `name` of a /proc/net/snmp or /proc/net/netstat table whose lines begin with `prefix`
 /// ("TcpExt:"): a line of names followed by a line of values; nullopt when absent.
 std::optional<double> snmp_value(std::string_view text, std::string_view prefix, std::string_view name);

@@ -122,6 +122,12 @@ Result<void> ProcessSource::open() {
     while (!list.empty() && (list.front() == ' ' || list.front() == '\t')) list.remove_prefix(1);
     m_allowed = std::max(1U, cpu_list_size(list));
   }
+  if (m_self) {  // read once: the range does not change during a run
+    if (auto range = m_ctx.root.read("/proc/sys/net/ipv4/ip_local_port_range")) {
+      const auto v = numbers(*range);
+      if (v.size() >= 2 && v[1] >= v[0]) m_ports_available = v[1] - v[0] + 1;
+    }
+  }
   if (const auto limits = m_ctx.root.read(m_dir + "/limits"))
     m_fd_limit = field_after(*limits, "Max open files").value_or(0);
   return {};
@@ -168,13 +174,8 @@ void ProcessSource::sample_threads(std::vector<Reading>& out) {
       if (v.size() >= 2) {
         wait_ns += v[1];
         any = true;
-      }
-    }
-    if (m_self) {
-      if (auto s = m_ctx.root.read(fmt::format("{}/task/{}/stat", m_dir, tid))) {
-        const auto f = stat_fields(*s);
-        out.push_back({"thread " + tid, (field_number(f, 14) + field_number(f, 15)) / m_ctx.ticks_per_s,
-                       &k_thread_cpu});
+        // schedstat's first field is the thread's time on a CPU (ns): one read per thread serves both.
+        if (m_self) out.push_back({"thread " + tid, v[0] / 1e9, &k_thread_cpu});
       }
     }
   }
@@ -196,10 +197,7 @@ void ProcessSource::sample_self_extras(std::vector<Reading>& out) {
     const double in_use = std::max(0.0, fds->value - *m_fds_at_start);
     out.push_back({"ports_in_use", in_use, &k_ports});
   }
-  if (auto range = m_ctx.root.read("/proc/sys/net/ipv4/ip_local_port_range")) {
-    const auto v = numbers(*range);
-    if (v.size() >= 2 && v[1] >= v[0]) out.push_back({"ports_available", v[1] - v[0] + 1, &k_ports_avail});
-  }
+  if (m_ports_available > 0) out.push_back({"ports_available", m_ports_available, &k_ports_avail});
 }
 
 }  // namespace openloop::observe

