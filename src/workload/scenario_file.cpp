@@ -236,13 +236,13 @@ Result<WorkloadPlan> read_plan(const Doc& doc, const YAML::Node& root, const std
   plan.source = doc.file();
   OPENLOOP_TRY_VOID(read_target(doc, top, inputs.target, plan));
   if (const Field* s = top.find("seed")) plan.seed = OPENLOOP_TRY(yaml::whole_number(doc, *s, 0, UINT64_MAX));
+  if (const Field* o = top.find("observe")) plan.observe = OPENLOOP_TRY(read_observe(doc, *o));
   Defaults defaults;
   if (const Field* d = top.find("defaults")) defaults = OPENLOOP_TRY(read_defaults(doc, *d));
   plan.defaults = defaults.plan;
   if (const Field* v = top.find("variables")) OPENLOOP_TRY_VOID(read_variables(doc, *v, base_dir, plan));
   OPENLOOP_TRY_VOID(read_requests(doc, top, defaults.headers, base_dir, plan));
   OPENLOOP_TRY_VOID(read_scenarios(doc, top, plan));
-  if (const Field* o = top.find("observe")) plan.observe = OPENLOOP_TRY(read_observe(doc, *o));
   return plan;
 }
 
