@@ -98,11 +98,11 @@ StepSignals step_signals(const procedures::RampOutcome& o) {
 }
 
 std::optional<std::size_t> knee_step(const procedures::RampOutcome& o) {
-  // Where goodput stopped following the offered rate, the resource was full; the latency knee (queueing
-  // begins) can come a step earlier, and on a noisy machine from noise.
+  // The first step the target could not carry (above capacity) is where a resource was full; Kneedle's knees
+  // mark the last step that still followed the offered rate, and the latency knee can come from noise.
+  if (o.findings.ceiling) return o.findings.ceiling;
   if (o.findings.knee_goodput) return o.findings.knee_goodput;
   if (o.findings.knee_latency) return o.findings.knee_latency;
-  if (o.findings.ceiling) return o.findings.ceiling;
   return std::nullopt;
 }
 
@@ -173,8 +173,9 @@ std::string knee_sentence(const procedures::RampOutcome& o) {
            "named as saturated.";
   }
   const auto found = saturated_at(s, *knee);
-  const std::string at =
-      fmt::format("At {} (the knee, step {})", format_rate(s.offered_rps[*knee]), *knee + 1);
+  const bool ceiling = o.findings.ceiling && *o.findings.ceiling == *knee;
+  const std::string at = fmt::format("At {} ({}, step {})", format_rate(s.offered_rps[*knee]),
+                                     ceiling ? "the first step above capacity" : "the knee", *knee + 1);
   if (found.empty()) {
     return at +
            " no observed signal was saturated: look beyond what was observed (a dependency, locks, the "

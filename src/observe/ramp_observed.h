@@ -21,8 +21,8 @@ struct StepSignals {
 };
 StepSignals step_signals(const procedures::RampOutcome& o);
 
-/// The step the knee is at: the goodput knee (where goodput stopped following the offered rate: the resource
-/// was full), else the latency knee, else the first failing step above capacity; nullopt if none.
+/// The step to name saturation at: the first failing step above capacity (the load the target could not
+/// carry), else the goodput knee, else the latency knee; nullopt if none.
 std::optional<std::size_t> knee_step(const procedures::RampOutcome& o);
 
 /// One signal's state at the knee, compared with the first step.

@@ -31,7 +31,7 @@ assert_cmp "$rate" "<=" 750 "the knee at or below one core's 500/s (with room)"
 # its threads waiting for that core half the time or more.
 named=$(jq -r ".observed.saturated_at_knee[] | select(.source == \"pid:$LAB_PID\" and (.name == \"cpu_of_allowed\" or .name == \"runq_wait\")) | \"\\(.name)=\\(.at_knee)\"" "$r")
 [[ -n $named ]] || fail "the lab's CPU is named at the knee: $(jq -c .observed.saturated_at_knee "$r"); $(jq -r .observed.knee "$r")"
-grep -q "pid:$LAB_PID's \(CPU of its allowed cores\|run-queue wait\)" "$E2E_TMP/out.txt" ||
+grep -q "pid:$LAB_PID's \(CPU of its allowed cores\|CPU demand\|run-queue wait\)" "$E2E_TMP/out.txt" ||
   fail "the sentence names it: $(tail -3 "$E2E_TMP/out.txt")"
 # Below the knee the lab's CPU tracks the rate: at 150/s it is at most about 150 × 2 ms = 0.3 of its core.
 low=$(jq -r ".observed.signals[] | select(.source == \"pid:$LAB_PID\" and .name == \"cpu_of_allowed\") | .steps[0]" "$r")
