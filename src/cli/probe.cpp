@@ -11,6 +11,7 @@
 
 #include "cli/command.h"
 #include "cli/junit_reports.h"
+#include "cli/observe_options.h"
 #include "cli/run_options.h"
 #include "cli/run_pipeline.h"
 #include "core/redact.h"
@@ -190,6 +191,8 @@ int probe_metastable(const RunOptions& o, const ProbeFlags& f) {
   Pipeline<procedures::ProbeReport> p;
   p.command = command;
   p.outputs = probe_outputs(o);
+  auto observer = make_observer(o.observe, setup->run_plan.url_text);
+  if (!observer) return report_error(command, observer.error());
   p.run = [&](std::atomic<int>& stop) -> Result<procedures::ProbeReport> {
     procedures::ProbeReport report{setup->plan,
                                    redact_url(setup->run_plan.url_text),
@@ -200,8 +203,10 @@ int probe_metastable(const RunOptions& o, const ProbeFlags& f) {
     if (setup->ctx.log != nullptr) announce(*setup);
     for (unsigned i = 0; i < s.repeats && stop.load() == 0; ++i) {
       if (s.repeats > 1 && setup->ctx.log != nullptr) fmt::print(stderr, "run {} of {}\n", i + 1, s.repeats);
-      auto run = OPENLOOP_TRY(procedures::run_probe(setup->run_plan, setup->plan, setup->ctx, stop));
+      auto run = OPENLOOP_TRY(observed(
+          observer->get(), [&] { return procedures::run_probe(setup->run_plan, setup->plan, setup->ctx, stop); }));
       run.results.info.environment = run_environment();
+      if (*observer) (*observer)->attach(run.results);
       report.runs.push_back(std::move(run));
     }
     report.interrupted = stop.load() != 0;
@@ -238,6 +243,7 @@ Action setup_probe(CLI::App& sub) {
     if (CLI::Option* opt = metastable->get_option_no_throw(unsupported)) metastable->remove_option(opt);
   }
   add_probe_options(*metastable, *flags);
+  add_observe_option(*metastable, options->observe);
   metastable->footer(
       "Exit codes: 0 RECOVERED, 1 METASTABLE or RECOVERED-AT-LOWER-LOAD, 2 bad usage, 3 INCONCLUSIVE, "
       "4 runtime failure, 130 interrupted. --slo objectives are judged on the baseline. See docs/probe.md.");

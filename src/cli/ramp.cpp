@@ -9,12 +9,14 @@
 
 #include "cli/command.h"
 #include "cli/junit_reports.h"
+#include "cli/observe_options.h"
 #include "cli/run_options.h"
 #include "cli/run_pipeline.h"
 #include "core/redact.h"
 #include "core/units.h"
 #include "engine/coordinator.h"
 #include "engine/scenario_plans.h"
+#include "observe/ramp_observed.h"
 #include "procedures/ramp_report.h"
 #include "procedures/ramp_runner.h"
 #include "lab/control_endpoint.h"
@@ -149,6 +151,7 @@ void add_ramp_options(CLI::App& sub, RampFlags& f) {
                  "Ramp against the lab's service model in virtual time instead of the target: the flags of "
                  "`openloop lab` as one string, e.g. '--workers 4 --service exp:10ms' (docs/simulate.md)")
       ->type_name("'LAB OPTIONS'");
+  add_observe_option(sub, f.run.observe);
 }
 
 Result<double> parse_share(const std::string& text, const char* what) {
@@ -373,6 +376,7 @@ std::vector<OutputFile<procedures::RampOutcome>> ramp_outputs(const RampFlags& f
            j["simulated"] = true;
            j["service_model"] = *simulated_lab;
          }
+         j["observed"] = observe::ramp_observed_json(o);
          return json_text(j);
        }},
       {"--html", f.run.html, [&s, source](const procedures::RampOutcome& o) -> Result<std::string> {
@@ -410,6 +414,8 @@ int ramp_command(RampFlags& f) {
   Pipeline<procedures::RampOutcome> p;
   p.command = command;
   p.outputs = ramp_outputs(f, *prepared);
+  auto observer = make_observer(f.run.observe, prepared->base.url_text);
+  if (!observer) return report_error(command, observer.error());
   p.run = [&](std::atomic<int>& stop) -> Result<procedures::RampOutcome> {
     if (!f.run.quiet) announce(*prepared);
     procedures::StepFn on_step;
@@ -417,11 +423,17 @@ int ramp_command(RampFlags& f) {
       on_step = [](const procedures::StepRecord& step) {
         fmt::print(stderr, "{}\n", procedures::step_line(step));
       };
-    auto outcome = OPENLOOP_TRY(procedures::run_ramp(prepared->base, s, stop, on_step));
-    for (auto& r : outcome.runs) r.info.environment = run_environment();
+    auto outcome = OPENLOOP_TRY(
+        observed(observer->get(), [&] { return procedures::run_ramp(prepared->base, s, stop, on_step); }));
+    for (auto& r : outcome.runs) {
+      r.info.environment = run_environment();
+      if (*observer) (*observer)->attach(r);
+    }
     return outcome;
   };
-  p.summary = [&s](const procedures::RampOutcome& o) { return procedures::render_ramp_summary(o, s); };
+  p.summary = [&s](const procedures::RampOutcome& o) {
+    return procedures::render_ramp_summary(o, s) + observe::render_ramp_observed(o);
+  };
   p.exit_code = exit_code;
   return execute(p);
 }

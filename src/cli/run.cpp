@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli/command.h"
+#include "cli/observe_options.h"
 #include "cli/run_options.h"
 #include "cli/run_pipeline.h"
 #include "cli/start_options.h"
@@ -186,6 +187,8 @@ int run_command(const RunOptions& o) {
     if (auto checked = check_outputs(p.outputs); !checked) return report_error(command, checked.error());
     if (auto waited = wait_for_common_start(*start, {&*plan}); !waited) return report_error(command, waited.error());
   }
+  auto observer = make_observer(o.observe, plan->url_text);
+  if (!observer) return report_error(command, observer.error());
   auto request_log = open_request_log(o, {&*plan});
   if (!request_log) return report_error(command, request_log.error());
   std::optional<results::SloAbort> slo_abort;
@@ -197,7 +200,9 @@ int run_command(const RunOptions& o) {
   // With the log on standard output, the summary goes to standard error so a pipe reads only log lines.
   p.summary_to = o.log_requests == "-" ? stderr : stdout;
   p.run = [&](std::atomic<int>& stop) -> Result<results::RunResults> {
-    auto ran = run_with_live_view(*plan, o, stop, slo_abort ? &*slo_abort : nullptr, metrics.get());
+    auto ran = observed(observer->get(), [&] {
+      return run_with_live_view(*plan, o, stop, slo_abort ? &*slo_abort : nullptr, metrics.get());
+    });
     finish_request_log(request_log->get(), ran);
     auto r = OPENLOOP_TRY(std::move(ran));
     if (slo_abort) slo_abort->mark(r, stop.load());
@@ -206,6 +211,7 @@ int run_command(const RunOptions& o) {
     stamp_start(*start, r);
     r.dns_ns = plan->dns_time.count();
     if (metrics) metrics->update(r);  // the final totals, as the results file holds them
+    if (*observer) (*observer)->attach(r);
     return r;
   };
   p.summary = [](const results::RunResults& r) { return report::render_summary(r); };

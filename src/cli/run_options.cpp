@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/observe_options.h"
 #include "cli/start_options.h"
 #include "core/atomic_file.h"
 #include "core/units.h"
@@ -627,6 +628,7 @@ void add_run_options(CLI::App& sub, RunOptions& o) {
                  "scrape intervals), so a scraper records the counts the results file holds (default 0)")
       ->type_name("DURATION")
       ->group(k_outputs);
+  add_observe_option(sub, o.observe);
   sub.add_option("--log-requests", o.log_requests,
                  "Write one line per request to FILE (- = standard output; the summary then goes to standard "
                  "error): intended and send time, phases, status, bytes, outcome, request name. Records the "

@@ -76,6 +76,7 @@ struct RunOptions {
 
   std::string log_requests;         ///< --log-requests FILE|-: one line per request (empty: no log)
   std::string log_format = "json";  ///< --log-format json|csv
+  std::vector<std::string> observe;  ///< --observe SPEC (cli/observe_options.h)
 };
 
 /// Registers the options on `sub`, one group per function.

@@ -1,5 +1,6 @@
 // `openloop run plan.yaml`: every scenario of a scenario file at once; one summary per scenario and the
 // combined run.
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -7,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/observe_options.h"
 #include "cli/run_options.h"
 #include "cli/run_pipeline.h"
 #include "cli/start_options.h"
@@ -123,6 +125,14 @@ int run_plan_file(const RunOptions& o) {
     return plans;
   }();
   if (!prepared) return report_error(command, prepared.error());
+  std::vector<std::string> specs = o.observe;
+  if (prepared->front().workload) {
+    for (const auto& spec : prepared->front().workload->observe) {
+      if (std::find(specs.begin(), specs.end(), spec) == specs.end()) specs.push_back(spec);
+    }
+  }
+  auto observer = make_observer(specs, prepared->front().url_text);
+  if (!observer) return report_error(command, observer.error());
   std::vector<engine::RunPlan*> each;
   for (auto& plan : *prepared) each.push_back(&plan);
   auto start = prepare_start(o, plan_file_identity(*prepared));
@@ -162,13 +172,21 @@ int run_plan_file(const RunOptions& o) {
                    slo_abort->failed()->text);
       };
     }
-    auto ran = engine::run_all(*prepared, stop, judge_slos);
+    auto ran = observed(observer->get(), [&] { return engine::run_all(*prepared, stop, judge_slos); });
     Result<results::RunResults> all =
         ran ? Result<results::RunResults>(combined(*prepared, std::move(*ran), *slos,
                                                    slo_abort ? &*slo_abort : nullptr, stop.load(), o.url))
             : Result<results::RunResults>(tl::unexpected(ran.error()));
     finish_request_log(request_log->get(), all);
     if (all) stamp_start(*start, *all);
+    if (all && *observer) {
+      // The combined intervals start with the earliest scenario's measured period.
+      for (const auto& part : all->scenarios) {
+        if (part.results.info.start_unix_s > 0)
+          all->info.start_unix_s = std::min(all->info.start_unix_s, part.results.info.start_unix_s);
+      }
+      (*observer)->attach(*all);
+    }
     return all;
   };
   p.summary = [](const results::RunResults& r) { return report::render_run_summary(r); };

@@ -85,7 +85,27 @@ struct Head {
   int status = 0;
   std::size_t body_at = 0;
   std::optional<std::size_t> content_length;
+  bool chunked = false;  ///< Transfer-Encoding: chunked (a metrics endpoint's answer of unknown length)
 };
+
+// The body of a chunked answer read to its end (the connection closed): the chunks' data joined; what does
+// not parse as chunks is kept as it came.
+std::string dechunk(std::string_view in) {
+  std::string out;
+  std::size_t at = 0;
+  while (at < in.size()) {
+    const std::size_t eol = in.find("\r\n", at);
+    if (eol == std::string_view::npos) return std::string(in);
+    std::size_t size = 0;
+    const auto r = std::from_chars(in.data() + at, in.data() + eol, size, 16);
+    if (r.ptr == in.data() + at) return std::string(in);
+    if (size == 0) return out;
+    if (eol + 2 + size > in.size()) return std::string(in);
+    out.append(in.substr(eol + 2, size));
+    at = eol + 2 + size + 2;
+  }
+  return out;
+}
 
 std::optional<Head> parse_head(const std::string& in) {
   const std::size_t end = in.find("\r\n\r\n");
@@ -105,6 +125,11 @@ std::optional<Head> parse_head(const std::string& in) {
       while (!v.empty() && v.front() == ' ') v.remove_prefix(1);
       std::size_t n = 0;
       if (std::from_chars(v.data(), v.data() + v.size(), n).ec == std::errc()) h.content_length = n;
+    }
+    constexpr std::string_view k_te = "transfer-encoding:";
+    if (field.size() > k_te.size() && strncasecmp(field.data(), k_te.data(), k_te.size()) == 0 &&
+        field.find("chunked") != std::string_view::npos) {
+      h.chunked = true;
     }
     line = next;
   }
@@ -127,6 +152,7 @@ Result<HttpReply> read_reply(int fd, SteadyTime deadline, const std::string& url
       auto head = parse_head(in);
       if (!head || head->status == 0)
         return runtime_error(fmt::format("{}: connection closed without an answer", url));
+      if (head->chunked) return HttpReply{head->status, dechunk(std::string_view(in).substr(head->body_at))};
       return HttpReply{head->status, in.substr(head->body_at)};
     } else if (errno == EAGAIN || errno == EINTR) {
       if (!wait_for(fd, POLLIN, deadline))

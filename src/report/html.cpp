@@ -10,6 +10,7 @@
 #include "core/units.h"
 #include "report/assets.h"
 #include "report/html_breakdown.h"
+#include "report/html_observed.h"
 #include "report/html_sections.h"
 
 namespace openloop::report {
@@ -209,6 +210,7 @@ std::string render_html(const ReportInput& in, const HtmlExtras& extras) {
     page += chart_panel(k_throughput_chart);
     page += chart_panel(k_outcomes_chart);
   }
+  page += observed_panels(in.results);
   page += chart_panel(k_spectrum_chart);
   page += glossary();
   page += "</main>\n" + footer(in);

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "report/html.h"
+#include "report/html_observed.h"
 #include "results/verdict.h"
 
 namespace openloop::report {
@@ -115,6 +116,7 @@ nlohmann::json chart_data(const ReportInput& in) {
   data["spectrum"] = spectrum(in.results);
   data["has_counts"] = in.has_counts;
   data["model"] = results::to_string(in.results.info.model);
+  data["observed"] = observed_chart_data(in.results);
   return data;
 }
 

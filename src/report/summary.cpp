@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/units.h"
+#include "report/observed_summary.h"
 #include "results/model_checks.h"
 
 namespace openloop::report {
@@ -353,6 +354,7 @@ std::string render_summary(const results::RunResults& r) {
   request_log_line(out, r);
   by_request_block(out, r);
   model_block(out, r);
+  out += render_observed(r);
   for (const auto& w : r.warnings) fmt::format_to(std::back_inserter(out), "\nwarning: {}\n", w);
   const auto& g = r.generator;
   fmt::format_to(std::back_inserter(out),

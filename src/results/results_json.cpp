@@ -9,6 +9,7 @@
 #include "hdr/codec.h"
 #include "results/counters.h"
 #include "results/model_checks.h"
+#include "results/observed_json.h"
 #include "results/run_identity.h"
 #include "results/slo.h"
 
@@ -259,6 +260,7 @@ nlohmann::json to_json(const RunResults& r) {
     }
   }
   j["intervals"] = std::move(intervals);
+  write_observed(j, r);
   if (!r.info.source.empty()) j["source"] = r.info.source;
   if (!r.scenarios.empty()) {
     j["scenarios"] = nlohmann::json::array();

@@ -9,6 +9,7 @@
 #include "core/atomic_file.h"
 #include "core/redact.h"
 #include "hdr/codec.h"
+#include "results/observed_json.h"
 #include "results/results_json.h"
 #include "results/slo.h"
 
@@ -572,6 +573,8 @@ Result<void> read_run(const Reader& rd, const Node& node, RunResults& r) {
   OPENLOOP_TRY_VOID(read_context(rd, node, r));
   OPENLOOP_TRY_VOID(read_intervals(rd, node, r));
   OPENLOOP_TRY_VOID(read_by_request(rd, node, r));
+  if (auto observed = read_observed(*node.value, r); !observed)
+    return rd.fail(node.path + "/summary/observed", observed.error().message);
   if (rd.has(node, "source")) r.info.source = OPENLOOP_TRY(rd.string(node, "source"));
   return {};
 }

@@ -12,6 +12,7 @@
 #include "results/counters.h"
 #include "results/interval_stats.h"
 #include "results/model.h"
+#include "results/observed.h"
 #include "results/slo.h"
 
 namespace openloop::results {
@@ -38,6 +39,8 @@ struct IntervalResult {
   std::string session_time_hist;  ///< its histogram; empty when no session ended in this interval
   std::vector<Counters>
       by_request;  ///< per request (index as RunInfo::request_names); empty with one request
+  /// --observe: one value per RunResults::observed signal (NaN: none sampled); empty without --observe.
+  std::vector<double> observed;
 };
 
 /// Fills an interval's latency summaries and its compressed V2 base64 histograms from the four histograms.
@@ -154,6 +157,8 @@ struct RunResults {
   /// A scenario file's run: each scenario's own results, in file order (their own `scenarios` empty); this
   /// run is then those scenarios combined (results/combine.h). Empty for a run from flags.
   std::vector<ScenarioResults> scenarios;
+  /// --observe: the signals sampled beside the run (values per interval in IntervalResult::observed).
+  Observed observed;
 
   RunResults();
   double offered_rps() const;  ///< intended / measured_s

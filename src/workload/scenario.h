@@ -137,6 +137,7 @@ struct WorkloadPlan {
   VariableSet variables;
   std::vector<RequestTemplate> requests;
   std::vector<ScenarioPlan> scenarios;
+  std::vector<std::string> observe;  ///< `observe:` the --observe SPECs the file asks for (added to the flags')
 
   std::optional<std::size_t> find_request(std::string_view name) const;
   /// The end of the last scenario: max(start + duration).

@@ -208,6 +208,19 @@ Result<void> read_scenarios(const Doc& doc, const Fields& top, WorkloadPlan& pla
   return {};
 }
 
+// `observe:` a list of --observe SPECs (checked when the run starts, as the flag's are).
+Result<std::vector<std::string>> read_observe(const Doc& doc, const Field& field) {
+  constexpr std::string_view k_accepted = "use a list of --observe SPECs, e.g. [host, \"process:nginx\"]";
+  if (!field.node.IsSequence()) return doc.error(field.node, field.path, k_accepted);
+  std::vector<std::string> specs;
+  for (std::size_t i = 0; i < field.node.size(); ++i) {
+    const YAML::Node item = field.node[i];
+    const Field f{field.path + "[" + std::to_string(i) + "]", item, item.Mark(), item.Mark()};
+    specs.push_back(OPENLOOP_TRY(yaml::scalar(doc, f, k_accepted)));
+  }
+  return specs;
+}
+
 Result<WorkloadPlan> read_plan(const Doc& doc, const YAML::Node& root, const std::filesystem::path& base_dir,
                                const PlanInputs& inputs) {
   if (!root.IsDefined() || root.IsNull()) {
@@ -218,11 +231,12 @@ Result<WorkloadPlan> read_plan(const Doc& doc, const YAML::Node& root, const std
   }
   const Field self{"", root, root.Mark(), root.Mark()};
   const Fields top = OPENLOOP_TRY(Fields::read(
-      doc, self, {"target", "seed", "defaults", "variables", "requests", "scenarios"}, "a plan file"));
+      doc, self, {"target", "seed", "defaults", "variables", "requests", "scenarios", "observe"}, "a plan file"));
   WorkloadPlan plan;
   plan.source = doc.file();
   OPENLOOP_TRY_VOID(read_target(doc, top, inputs.target, plan));
   if (const Field* s = top.find("seed")) plan.seed = OPENLOOP_TRY(yaml::whole_number(doc, *s, 0, UINT64_MAX));
+  if (const Field* o = top.find("observe")) plan.observe = OPENLOOP_TRY(read_observe(doc, *o));
   Defaults defaults;
   if (const Field* d = top.find("defaults")) defaults = OPENLOOP_TRY(read_defaults(doc, *d));
   plan.defaults = defaults.plan;

@@ -75,7 +75,9 @@ TEST(PlanFileErrors, TheDocumentItself) {
   EXPECT_EQ(load_error("target: http://h\ntargte: x\n"),
             "plan.yaml:2:1: unknown key \"targte\"; a plan file accepts target, seed, defaults, variables, "
             "requests, "
-            "scenarios");
+            "scenarios, observe");
+  EXPECT_EQ(load_error("target: http://h\nobserve: host\n"),
+            "plan.yaml:2:10: observe: use a list of --observe SPECs, e.g. [host, \"process:nginx\"]");
   EXPECT_EQ(load_error("target: http://h\ntarget: http://g\n"),
             "plan.yaml:2:1: \"target\" is given twice; give each key once");
   EXPECT_EQ(load_error("? [a, b]\n: 1\n"), "plan.yaml:1:3: found a list as a key; keys are plain names");

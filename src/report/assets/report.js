@@ -217,6 +217,29 @@
   draw('chart-outcomes', outcomesChart, hasIntervals && data.has_counts);
   draw('chart-spectrum', spectrumChart, data.spectrum.x.length > 0);
 
+  // --observe: one chart per source, its signals on one axis per unit (the first two units get an axis).
+  function observedCharts() {
+    (data.observed || []).forEach(function (g, k) {
+      var id = 'chart-observed-' + k;
+      if (!g.signals.length) { empty(id, 'No values: ' + g.source + ' was not sampled (see the warnings).'); return; }
+      var palette = ['#d1495b', '#00798c', '#edae49', '#30638e', '#6a4c93', '#2a9d4b', '#8d6a9f', '#b5651d'];
+      var units = [];
+      g.signals.forEach(function (s) { if (units.indexOf(s.unit) < 0) units.push(s.unit); });
+      var scales = { x: { time: false, range: xRange() } };
+      units.forEach(function (u) { scales[u || 'value'] = { range: function (pl, min, max) { return [0, Math.max(u === 'share' ? 1 : 0.001, max * 1.1)]; } }; });
+      var axes = [timeAxis()];
+      units.slice(0, 2).forEach(function (u, i) {
+        axes.push({ scale: u || 'value', label: u || 'value', side: i === 0 ? 3 : 1, size: 70, grid: { show: i === 0 } });
+      });
+      var series = [xSeries()].concat(g.signals.map(function (s, i) {
+        return line(s.label, palette[i % palette.length], s.unit || 'value', function (v) { return v == null ? '–' : +v.toPrecision(3) + (s.unit ? ' ' + s.unit : ''); });
+      }));
+      mount(id, { scales: scales, series: series, axes: axes }, [mid].concat(g.signals.map(function (s) { return s.values; })));
+    });
+  }
+  if (hasIntervals) observedCharts();
+  else (data.observed || []).forEach(function (g, k) { empty('chart-observed-' + k, 'No data: the run has no measured interval.'); });
+
   window.addEventListener('resize', function () {
     charts.forEach(function (c) { c.plot.setSize({ width: widthOf(c.el), height: HEIGHT }); });
   });

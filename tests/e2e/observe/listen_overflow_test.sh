@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# nginx with a listen backlog of 2 and its worker stopped for a second while openloop opens new connections:
+# the accept queue overflows, the host's ListenOverflows rises in those intervals and the summary names it.
+# Skipped where the kernel (or this network namespace) does not count it.
+source "${OPENLOOP_E2E_LIB:-$(dirname "$0")/../lib.sh}"
+require_tools jq nginx timeout
+port=$(free_port)
+start_nginx "$port" "keepalive_timeout 0;" "backlog=2"
+worker=$(nginx_worker_pid)
+[[ -n $worker ]] || fail "no nginx worker"
+before=$(awk '/^TcpExt:/ { if (!h) { for (i = 1; i <= NF; i++) n[i] = $i; h = 1 } else for (i = 1; i <= NF; i++) if (n[i] == "ListenOverflows") print $i }' /proc/net/netstat)
+[[ -n $before ]] || { echo "SKIP: /proc/net/netstat has no ListenOverflows"; exit 77; }
+cd "$E2E_TMP"
+# The worker stops accepting from 1 s to 2 s into the 4 s run; every request opens a new connection.
+( sleep 1.2; kill -STOP "$worker"; sleep 1; kill -CONT "$worker" ) &
+E2E_PIDS+=("$!")
+code=0
+timeout 40 "$OPENLOOP" run "http://127.0.0.1:$port/" --rate 400/s --duration 4s --timeout 2s -t 1 -q --max-lateness 100ms \
+  --observe host --observe "pid:$worker" --json r.json --no-html >out.txt 2>err.txt || code=$?
+kill -CONT "$worker" 2>/dev/null || true
+after=$(awk '/^TcpExt:/ { if (!h) { for (i = 1; i <= NF; i++) n[i] = $i; h = 1 } else for (i = 1; i <= NF; i++) if (n[i] == "ListenOverflows") print $i }' /proc/net/netstat)
+((after > before)) || { echo "SKIP: the kernel did not count listen overflows here ($before → $after)"; exit 77; }
+[[ $code == 0 || $code == 3 ]] || fail "exit $code: $(cat err.txt)"
+max=$(jq -r '.summary.observed.signals[] | select(.source == "host" and .name == "ListenOverflows") | .max' r.json)
+assert_cmp "$max" ">" 0 "ListenOverflows per second rose in some interval (kernel counted $((after - before)))"
+# The intervals' overflows (rate × 1 s) are part of what the kernel counted between before and after (the
+# counter is the namespace's: other processes may add to it, never take away).
+sum=$(jq '[.intervals[].observed.host.ListenOverflows // 0] | add' r.json)
+assert_cmp "$sum" "<=" "$((after - before)).5" "the intervals hold no more overflows than the kernel counted"
+grep -q 'listen queue overflows' out.txt || fail "the summary names listen queue overflows: $(cat out.txt)"
+pass "ListenOverflows rose (max $max/s) and is named in the summary"

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# --observe: an unknown SPEC is refused (exit 2, nothing sent, naming it and the accepted forms); a PID that does
+# not exist, a process that exits mid-run, a cgroup path without its files and an unreachable scrape URL are
+# warnings and the run goes on; every interval carries the generator's own signals (self); the sampler's CPU is
+# reported and stays under 1 % of a core at 10 samples/s.
+source "${OPENLOOP_E2E_LIB:-$(dirname "$0")/../lib.sh}"
+require_tools jq timeout
+
+start_lab --workers 4 --service 1ms
+cd "$E2E_TMP"
+
+code=0
+"$OPENLOOP" run "$LAB_URL/" --rate 100/s --duration 1s --observe disk -q >out.txt 2>err.txt || code=$?
+[[ $code == 2 ]] || fail "unknown SPEC: exit $code, expected 2"
+grep -q -- '--observe "disk": unknown SPEC; accepted: pid:N, process:NAME, host, cgroup:PATH' err.txt ||
+  fail "the message names the SPEC and the accepted forms: $(cat err.txt)"
+[[ $(lab_query .arrivals) == 0 ]] || fail "nothing is sent before a usage error"
+pass "an unknown SPEC is exit 2 naming it, nothing sent"
+
+code=0
+"$OPENLOOP" run "$LAB_URL/" --rate 100/s --duration 1s --observe pid:abc -q >out.txt 2>err.txt || code=$?
+[[ $code == 2 ]] && grep -q 'the PID must be a positive integer' err.txt || fail "pid:abc: exit $code: $(cat err.txt)"
+pass "pid:abc is exit 2"
+
+# A process that exits 1.5 s into a 3 s run; a PID that does not exist (above pid_max); a cgroup path without files;
+# a scrape URL nothing listens on.
+dead_port=$(free_port)
+sleep 2 &
+short=$!
+E2E_PIDS+=("$short")
+code=0
+timeout 30 "$OPENLOOP" run "$LAB_URL/" --rate 200/s --duration 4s -t 1 -q --max-lateness 100ms --json r.json --no-html \
+  --observe "pid:$short" --observe pid:2147483647 --observe cgroup:no/such/openloop-group \
+  --observe "prometheus:http://127.0.0.1:$dead_port/metrics" --observe host --observe lab >out.txt 2>err.txt ||
+  code=$?
+[[ $code == 0 ]] || fail "the run goes on whatever the sources did: exit $code: $(cat err.txt out.txt)"
+jq -r '.warnings[]' r.json >warnings.txt
+grep -q "^--observe pid:$short: .*exited" warnings.txt || fail "the process that exited is recorded: $(cat warnings.txt)"
+grep -q '^--observe pid:2147483647: no such process' warnings.txt || fail "the missing PID: $(cat warnings.txt)"
+grep -q '^--observe cgroup:no/such/openloop-group: .*no cpu.stat or memory.current' warnings.txt ||
+  fail "the cgroup without files: $(cat warnings.txt)"
+grep -q "^--observe prometheus:http://127.0.0.1:$dead_port/metrics: .* samples failed" warnings.txt ||
+  fail "the unreachable endpoint: $(cat warnings.txt)"
+pass "missing, exited, fileless and unreachable sources are warnings; the run is exit 0"
+
+# The exited process has values before it exited and none after (null, not zero).
+n=$(jq '.intervals | length' r.json)
+[[ $n == 4 ]] || fail "4 intervals, found $n"
+first=$(jq -r ".intervals[0].observed[\"pid:$short\"].threads" r.json)
+last=$(jq -r ".intervals[3].observed[\"pid:$short\"].threads" r.json)
+[[ $first == 1 ]] || fail "the short process had 1 thread in interval 0, found $first"
+[[ $last == null ]] || fail "no value for the exited process in interval 3, found $last"
+pass "values while it lived, null after"
+
+# Every interval has the generator's own line and the host's; the lab's queue and busy workers are sampled.
+[[ $(jq '[.intervals[] | select(.observed.self.cpu == null or .observed.host.cpu_busy == null)] | length' r.json) == 0 ]] ||
+  fail "self and host in every interval: $(jq -c '.intervals[].observed.self' r.json)"
+avail=$(jq -r '.intervals[1].observed.self.ports_available' r.json)
+assert_cmp "$avail" ">" 1000 "ephemeral ports available from ip_local_port_range"
+arrivals=$(jq -r '.summary.observed.signals[] | select(.source == "lab" and .name == "arrivals") | .mean' r.json)
+assert_cmp "$arrivals" ">=" 150 "the lab's arrivals per second near the offered 200/s"
+assert_cmp "$arrivals" "<=" 250 "the lab's arrivals per second near the offered 200/s"
+grep -q 'generator (self)' out.txt || fail "the summary's observed block: $(cat out.txt)"
+pass "self, host and lab in every interval; the summary has the generator's USE line"
+
+# Cost: the sampler's own CPU as the run reports it, at 10 samples/s: with the six sources above (two of them
+# over HTTP, one refused every second) it is only printed; with the usual pair (host and the target's process,
+# plus self) it must stay under 1 % of a core.
+echo "note: sampler CPU with 6 sources: $(jq -c .summary.observed.sampler r.json)"
+code=0
+timeout 30 "$OPENLOOP" run "$LAB_URL/" --rate 200/s --duration 8s -t 1 -q --max-lateness 100ms --json c.json \
+  --no-html --observe host --observe "pid:$LAB_PID" >out.txt 2>err.txt || code=$?
+[[ $code == 0 ]] || fail "cost run: exit $code: $(cat err.txt)"
+share=$(jq -r '.summary.observed.sampler.cpu_share' c.json)
+samples=$(jq -r '.summary.observed.sampler.samples' c.json)
+assert_cmp "$samples" ">=" 75 "about 10 samples per second over the 8 s run"
+assert_cmp "$share" "<" 0.01 "the sampler's CPU ($share of a core) stays under 1 %"
+pass "sampler CPU $share of one core over $samples samples (host, the lab's process, self)"
+
+# A scenario file's `observe:` list (added to the flags'), and a bad entry in it refused before anything is sent.
+cat >plan.yaml <<YAML
+target: $LAB_URL/
+observe: [host]
+requests:
+  home: {path: /}
+scenarios:
+  one: {model: open, rate: 100/s, duration: 2s, request: home}
+YAML
+code=0
+timeout 30 "$OPENLOOP" run plan.yaml -t 1 -q --json p.json --no-html >out.txt 2>err.txt || code=$?
+# A scenario file's run keeps the default lateness bound, which a loaded machine may miss.
+accept_invalid_only_for "$code" p.json '^send lateness'
+[[ -s p.json ]] || fail "plan file with observe: exit $code: $(cat err.txt)"
+[[ $(jq -c '.summary.observed.sources' p.json) == '["host","self"]' ]] ||
+  fail "the plan's observe list and self: $(jq -c '.summary.observed.sources' p.json)"
+[[ $(jq '[.intervals[] | select(.observed.host.cpu_busy == null)] | length' p.json) == 0 ]] ||
+  fail "host in every interval of the scenario file's run"
+sed -i 's/observe: \[host\]/observe: [hots]/' plan.yaml
+code=0
+"$OPENLOOP" run plan.yaml -t 1 -q >out.txt 2>err.txt || code=$?
+[[ $code == 2 ]] && grep -q -- '--observe "hots": unknown SPEC' err.txt || fail "a bad observe entry: exit $code: $(cat err.txt)"
+pass "a scenario file's observe: list is sampled; a bad entry is exit 2"

@@ -1,0 +1,112 @@
+// The ramp's observed signals per step and the sentence naming what saturated at the knee.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "observe/ramp_observed.h"
+
+namespace openloop::observe {
+namespace {
+
+using results::SignalRole;
+
+// Four 2-s steps of one staircase run (100, 200, 300, 400/s); the knee at the third.
+procedures::RampOutcome ramp(const std::vector<results::ObservedSignal>& signals,
+                             const std::vector<std::vector<double>>& per_step) {
+  procedures::RampOutcome o;
+  results::RunResults run;
+  run.observed.sources = {"pid:7", "self"};
+  run.observed.signals = signals;
+  for (std::size_t s = 0; s < per_step.size(); ++s) {
+    for (int k = 0; k < 2; ++k) {
+      results::IntervalResult i;
+      i.start_s = static_cast<double>(2 * s + static_cast<std::size_t>(k));
+      i.observed = per_step[s];
+      run.intervals.push_back(i);
+    }
+    procedures::StepRecord step;
+    step.number = s + 1;
+    step.analysis.window = {100.0 * static_cast<double>(s + 1), 0, 2.0 * static_cast<double>(s),
+                            2.0 * static_cast<double>(s + 1)};
+    o.steps.push_back(step);
+  }
+  o.runs.push_back(run);
+  o.findings.knee_goodput = 2;
+  o.findings.knee_latency = 1;  // the goodput knee is preferred
+  return o;
+}
+
+const std::vector<results::ObservedSignal> k_signals{
+    {"pid:7", "cpu_of_allowed", "share", SignalRole::utilization, "CPU of its allowed cores"},
+    {"pid:7", "runq_wait", "s/s", SignalRole::saturation, "run-queue wait"},
+    {"pid:7", "rss", "bytes", SignalRole::other, "RSS"},
+    {"self", "cpu_busiest_thread", "cores", SignalRole::utilization, "CPU of its busiest thread"},
+};
+
+TEST(RampObserved, StepValuesAreTheMeansOfEachStepsIntervals) {
+  const auto o = ramp(
+      k_signals, {{0.2, 0.01, 1e6, 0.1}, {0.4, 0.01, 1e6, 0.2}, {0.98, 0.4, 1e6, 0.3}, {1.0, 0.9, 1e6, 0.4}});
+  const StepSignals s = step_signals(o);
+  ASSERT_EQ(s.values.size(), 4U);
+  EXPECT_DOUBLE_EQ(s.values[2][0], 0.98);
+  EXPECT_DOUBLE_EQ(s.offered_rps[2], 300);
+}
+
+TEST(RampObserved, TheKneeNamesTheSaturatedCpuAndTheRunQueueRise) {
+  const auto o = ramp(
+      k_signals, {{0.2, 0.01, 1e6, 0.1}, {0.4, 0.01, 1e6, 0.2}, {0.98, 0.4, 1e6, 0.3}, {1.0, 0.9, 1e6, 0.4}});
+  const std::string text = knee_sentence(o);
+  EXPECT_NE(text.find("At 300/s (the knee, step 3) pid:7's CPU of its allowed cores was 0.98 and pid:7's "
+                      "run-queue wait rose 40×"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("nothing else was saturated"), std::string::npos) << text;
+  EXPECT_EQ(text.find("generator"), std::string::npos) << text;
+  const auto j = ramp_observed_json(o);
+  EXPECT_EQ(j["knee_step"], 3);
+  ASSERT_EQ(j["saturated_at_knee"].size(), 2U);
+  EXPECT_EQ(j["saturated_at_knee"][0]["name"], "cpu_of_allowed");
+}
+
+TEST(RampObserved, TheGeneratorSaturatedIsSaid) {
+  const auto o =
+      ramp(k_signals,
+           {{0.2, 0.01, 1e6, 0.3}, {0.3, 0.01, 1e6, 0.6}, {0.5, 0.01, 1e6, 0.95}, {0.5, 0.01, 1e6, 1.0}});
+  const std::string text = knee_sentence(o);
+  EXPECT_NE(text.find("the generator's (self) CPU of its busiest thread was 0.95"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("the knee may be openloop's"), std::string::npos) << text;
+}
+
+TEST(RampObserved, ACpuSharedWithOthersIsSaturatedByRunningPlusWaiting) {
+  std::vector<results::ObservedSignal> signals = k_signals;
+  signals.push_back({"pid:7", "cpu", "cores", SignalRole::other, "CPU (cores)"});
+  // Half a core running, 0.45 s/s waiting for it from the first step: not a 4× rise, but saturated.
+  const auto o = ramp(signals, {{0.3, 0.45, 1e6, 0.1, 0.3},
+                                {0.4, 0.45, 1e6, 0.1, 0.4},
+                                {0.5, 0.45, 1e6, 0.1, 0.5},
+                                {0.5, 0.5, 1e6, 0.1, 0.5}});
+  const std::string text = knee_sentence(o);
+  EXPECT_NE(
+      text.find("pid:7's CPU demand was 0.95 of its allowed cores (running 0.50, waiting for a CPU 0.45)"),
+      std::string::npos)
+      << text;
+  const auto found = saturated_at(step_signals(o), 2);
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_EQ(found[0].signal, 0U);  // reported as the CPU's utilization signal
+}
+
+TEST(RampObserved, NothingSaturatedOrNothingObservedIsSaid) {
+  const auto calm =
+      ramp(k_signals,
+           {{0.2, 0.01, 1e6, 0.1}, {0.3, 0.01, 1e6, 0.1}, {0.4, 0.02, 1e6, 0.1}, {0.5, 0.02, 1e6, 0.1}});
+  EXPECT_NE(knee_sentence(calm).find("no observed signal was saturated"), std::string::npos);
+  procedures::RampOutcome none = ramp({}, {{}, {}, {}, {}});
+  none.runs[0].observed = results::Observed{};
+  const std::string text = knee_sentence(none);
+  EXPECT_NE(text.find("Nothing of the target was observed"), std::string::npos) << text;
+  EXPECT_NE(text.find("--observe"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace openloop::observe
