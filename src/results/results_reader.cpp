@@ -101,6 +101,7 @@ class Reader {
     return OPENLOOP_TRY(field(obj, key, Kind::boolean)).value->get<bool>();
   }
   /// An optional count: 0 when absent.
+  std::string_view source() const { return m_source; }
   Result<std::uint64_t> count_or_zero(const Node& obj, std::string_view key) const {
     return has(obj, key) ? count(obj, key) : Result<std::uint64_t>(0);
   }
@@ -573,6 +574,9 @@ Result<void> read_run(const Reader& rd, const Node& node, RunResults& r) {
   OPENLOOP_TRY_VOID(read_intervals(rd, node, r));
   OPENLOOP_TRY_VOID(read_by_request(rd, node, r));
   if (rd.has(node, "source")) r.info.source = OPENLOOP_TRY(rd.string(node, "source"));
+  if (rd.has(node, "checks"))
+    r.checks = OPENLOOP_TRY(
+        run_checks_from_json(node.value->at("checks"), fmt::format("{}: {}", rd.source(), node.path)));
   return {};
 }
 
