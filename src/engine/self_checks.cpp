@@ -55,7 +55,8 @@ void check_constant(const std::vector<ArrivalStamp>& s, const SelfCheckSettings&
       stats::gap_dispersion(achieved, planned, lane.bunch_below_ns, settings.resolution_ns());
   lane.test = "dispersion";
   lane.tested = g.n;
-  lane.statistic = g.sd_deviation / settings.lateness_bound_ns;
+  // Robust: one stall in a short run would otherwise dominate the spread (the lateness check judges stalls).
+  lane.statistic = g.robust_sd_deviation / settings.lateness_bound_ns;
   lane.critical = 1.0;
   lane.bunched = g.bunched;
   lane.planned_bunched = g.planned_bunched;

@@ -32,8 +32,8 @@ std::string number(double v) {
 // How a lane's statistic compares with its critical value, in the test's own terms.
 std::string comparison(const LaneArrivals& l, const std::string& level) {
   if (l.test == "dispersion")
-    return fmt::format("gap deviation sd {} bounds {} {}", number(l.statistic), l.passed ? "≤" : ">",
-                       number(l.critical));
+    return fmt::format("gap deviation {} {} {} lateness bounds", number(l.statistic),
+                       l.statistic <= l.critical ? "≤" : ">", number(l.critical));
   std::string s = fmt::format("A² {} {} {} at {}", number(l.statistic), l.statistic <= l.critical ? "≤" : ">",
                               number(l.critical), level);
   if (l.own_rate_statistic && l.own_rate_critical)

@@ -28,6 +28,18 @@ TEST(GapDispersion, CoalescedSendsAreBunched) {
   EXPECT_EQ(g.planned_bunched, 0.0);
 }
 
+// One stall among many punctual gaps moves the standard deviation, not the robust one.
+TEST(GapDispersion, TheRobustSpreadIgnoresARareStall) {
+  std::vector<double> planned(100, 100.0), achieved(100, 100.0);
+  for (std::size_t i = 0; i < achieved.size(); ++i) achieved[i] += (i % 2 == 0 ? 1.0 : -1.0);
+  achieved[50] += 5000;
+  const GapDispersion g = gap_dispersion(achieved, planned, 10.0);
+  EXPECT_GT(g.sd_deviation, 400.0);
+  // Deviations ±1 and one +5000: median +1 (the upper one of an even count), absolute deviations from it 0
+  // and 2, their median 2: 1.4826 × 2.
+  EXPECT_NEAR(g.robust_sd_deviation, 2 * 1.4826, 1e-9);
+}
+
 TEST(GapDispersion, EmptyIsZero) {
   const GapDispersion g = gap_dispersion({}, {}, 1.0);
   EXPECT_EQ(g.n, 0u);
