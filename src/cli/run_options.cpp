@@ -183,6 +183,10 @@ void add_client_options(CLI::App& sub, RunOptions& o) {
       ->capture_default_str()
       ->type_name("DURATION")
       ->group(k_advanced);
+  sub.add_flag("--accept-bunching", o.accept_bunching,
+               "Report a failed arrival-process check (sends bunched or uneven against the plan, e.g. by a "
+               "--coalesce window much longer than the gap) without making the run INVALID")
+      ->group(k_advanced);
 }
 
 void add_retry_options(CLI::App& sub, engine::RetryOptions& o) {
@@ -529,6 +533,7 @@ Result<void> build_judging(const RunOptions& o, engine::RunPlan& plan) {
 Result<void> build_client(const RunOptions& o, engine::RunPlan& plan) {
   plan.spin_below = OPENLOOP_TRY(parse_spin_below(o.spin_below));
   plan.coalesce = OPENLOOP_TRY(parse_coalesce(o.coalesce));
+  plan.accept_bunching = o.accept_bunching;
   if (plan.coalesce.count() > 0 && plan.model != engine::Model::open) {
     return usage_error(
         fmt::format("--coalesce: applies to the open model (--rate or --stages); a {} run sends "

@@ -43,6 +43,7 @@ struct RunOptions {
   std::string on_saturation = "drop";
   std::string spin_below = "auto";
   std::string coalesce = "0";
+  bool accept_bunching = false;
   std::string method = "GET";
   std::vector<std::string> headers;
   std::string body;

@@ -111,6 +111,7 @@ int run_plan_file(const RunOptions& o) {
     s.max_connections = o.max_connections;
     s.spin_below = OPENLOOP_TRY(parse_spin_below(o.spin_below));
     s.coalesce = OPENLOOP_TRY(parse_coalesce(o.coalesce));
+    s.accept_bunching = o.accept_bunching;
     s.fd_limit = raise_fd_limit();
     s.insecure = o.insecure;
     s.ca_file = o.cacert;

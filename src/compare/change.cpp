@@ -71,10 +71,10 @@ std::optional<BatchSpread> batch_spread(const std::vector<hdr::Histogram>& inter
   return BatchSpread{static_cast<int>(logs.size()), std::sqrt(ss / static_cast<double>(logs.size() - 1))};
 }
 
-procedures::QuantileEstimate estimate_run_quantile(const hdr::Histogram& total,
+stats::QuantileEstimate estimate_run_quantile(const hdr::Histogram& total,
                                                    const std::vector<hdr::Histogram>* intervals,
                                                    double percentile, double z) {
-  procedures::QuantileEstimate q = procedures::estimate_quantile(total, percentile, z);
+  stats::QuantileEstimate q = stats::estimate_quantile(total, percentile, z);
   if (intervals == nullptr || q.count == 0 || q.value <= 0) return q;
   const auto spread = batch_spread(*intervals, percentile);
   if (!spread) return q;

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "hdr/histogram.h"
-#include "procedures/ramp_quantile.h"
+#include "stats/quantile_ci.h"
 
 namespace openloop::compare {
 
@@ -29,8 +29,8 @@ double per_run_z(double confidence, int quantities);
 /// One latency percentile of both runs and its relative change candidate / baseline − 1.
 struct QuantileChange {
   double percentile = 0;                   ///< e.g. 99.9
-  procedures::QuantileEstimate baseline;   ///< value and order-statistic bounds (ns) of the baseline
-  procedures::QuantileEstimate candidate;  ///< the same for the candidate
+  stats::QuantileEstimate baseline;   ///< value and order-statistic bounds (ns) of the baseline
+  stats::QuantileEstimate candidate;  ///< the same for the candidate
   /// candidate.value / baseline.value − 1 (0.18 = +18 %); nullopt when either run has no samples (or the
   /// baseline's value is 0).
   std::optional<double> change;
@@ -55,12 +55,12 @@ struct BatchSpread {
 std::optional<BatchSpread> batch_spread(const std::vector<hdr::Histogram>& intervals, double percentile);
 
 /// One run's percentile with its interval: the order-statistic interval at `z`
-/// (procedures::estimate_quantile, which assumes independent samples), widened to the batch-means interval
+/// (stats::estimate_quantile, which assumes independent samples), widened to the batch-means interval
 /// value · exp(±t·sd/√m) when the run's intervals are given: requests delayed together (a stall, a busy
 /// machine) make the samples of one run depend on each other, and the spread between its one-second intervals
 /// shows how far its percentile moves from second to second. A side the order statistics cannot bound stays
 /// unbounded.
-procedures::QuantileEstimate estimate_run_quantile(const hdr::Histogram& total,
+stats::QuantileEstimate estimate_run_quantile(const hdr::Histogram& total,
                                                    const std::vector<hdr::Histogram>* intervals,
                                                    double percentile, double z);
 

@@ -12,6 +12,7 @@
 
 #include "core/clock.h"
 #include "engine/simulated_run.h"
+#include "engine/self_checks.h"
 #include "engine/worker.h"
 #include "net/descriptors.h"
 #include "net/transport.h"
@@ -144,6 +145,8 @@ results::RunResults finish(PlanRun& p, const std::atomic<int>& stop, SteadyTime 
   r.interrupted = interrupted;
   results::VerdictBounds bounds;
   if (plan.max_lateness.count() > 0) bounds.lateness_floor_ms = to_seconds(plan.max_lateness) * 1e3;
+  r.checks = self_check(plan, p.workers, r.response_time,
+                        {results::lateness_bound_ms(r, bounds) * 1e6, plan.accept_bunching});
   r.verdict = results::judge(r, bounds);
   for (std::size_t k = 0; k < results::k_error_kinds; ++k) {
     for (auto& w : p.workers) {

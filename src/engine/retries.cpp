@@ -113,6 +113,7 @@ void Worker::settle(const InFlight& r, const AttemptEnd& e) {
         results::record_ns(rh, rt);
         results::record_ns(sh, st);
       });
+      if (r.interval >= 0) m_report.trace.add_latency(r.intended - m_start, rt);
       log_request(r, ok ? RecordOutcome::ok : RecordOutcome::status, e.at, status);
       return;
     }
@@ -128,6 +129,7 @@ void Worker::settle(const InFlight& r, const AttemptEnd& e) {
         ++k.timeouts;
         results::record_ns(rh, censored);  // censored at the deadline (or the last per-try cut)
       });
+      if (r.interval >= 0) m_report.trace.add_latency(r.intended - m_start, censored);
       log_request(r, RecordOutcome::timeout, e.at);
       return;
     }

@@ -92,6 +92,9 @@ struct RunPlan {
   /// (each up to that late, measured as send lateness) and sleeps through responses meanwhile: their times
   /// come from the kernel's receive stamps, so response and service times do not include the wait.
   Nanos coalesce{0};
+  /// --accept-bunching: the self-check of the achieved arrival process still runs and is reported, but a
+  /// failure (sends bunched or uneven against the plan) does not make the run INVALID.
+  bool accept_bunching = false;
   Nanos timeout = std::chrono::seconds(5);
   /// Goodput deadline (--deadline): a success counts as ok only when it ends within this of its intended
   /// time. 0, or not below `timeout`: the timeout itself. The client still waits up to `timeout`, so a late

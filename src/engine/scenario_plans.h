@@ -20,6 +20,7 @@ struct RunSettings {
   std::uint64_t max_connections = 0;  ///< per scenario; 0 = Little's law default
   std::optional<Nanos> spin_below;    ///< RunPlan::spin_below
   Nanos coalesce{0};                  ///< RunPlan::coalesce; only open-model scenarios may have it
+  bool accept_bunching = false;       ///< RunPlan::accept_bunching
   std::uint64_t fd_limit = 1024;
   bool insecure = false;
   std::string ca_file;

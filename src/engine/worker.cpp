@@ -118,6 +118,8 @@ Result<void> Worker::init(Nanos measured_spin_below, net::SimulatedNetwork* sim)
   m_report.spin_below = m_spin_below;
   // The first intervals come from these; later ones reuse spent intervals the coordinator gives back.
   m_recorder.make_spares(k_max_spares);
+  // Self-check stamps: room for the lane's arrivals (users: 64 Ki samples), so recording never allocates.
+  m_report.trace.reserve(m_plan.user_driven() ? 65536.0 : m_schedule.expected_total(), !m_plan.user_driven());
   std::uint64_t slots = 0;
   switch (m_plan.model) {
     case Model::open:
@@ -325,6 +327,7 @@ void Worker::issue_due_arrivals(SteadyTime now) {
       m_capped = true;
       return;
     }
+    m_report.trace.add_arrival(*m_next_arrival, now - m_start);
     if (m_plan.model == Model::sessions) {
       session_arrival(m_start + *m_next_arrival);
     } else {

@@ -16,6 +16,7 @@
 #include "engine/request_log.h"
 #include "engine/retry_budget.h"
 #include "engine/run_plan.h"
+#include "engine/self_checks.h"
 #include "net/event_loop.h"
 #include "net/timer_queue.h"
 #include "results/recorder.h"
@@ -45,6 +46,8 @@ struct WorkerReport {
   /// Set when the worker's event loop failed (a wait that errs other than by EINTR): what failed. The worker
   /// stopped there and recorded what was in flight as unfinished; the run is not a measurement of the target.
   std::string loop_failure;
+  /// Arrival issue times and response times for the run's self-checks (engine/self_checks.h).
+  SelfCheckTrace trace;
 };
 
 /// What a timed wait costs on this machine now (net::EventLoop::timed_wait_cost on a loop of its own, capped

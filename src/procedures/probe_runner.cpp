@@ -246,6 +246,7 @@ Result<RunFacts> facts_of(ProbeRun& run, const ProbePlan& plan, const ProbeConte
   cpu_only.max_dropped_fraction = 1.0;
   cpu_only.min_sent_fraction = 0.0;
   cpu_only.lateness_floor_ms = 1e12;
+  cpu_only.judge_arrivals = false;
   const results::Verdict applied = results::judge(run.results, cpu_only);
   facts.valid = applied.valid;
   facts.reasons = applied.reasons;

@@ -40,11 +40,11 @@ std::vector<std::size_t> by_offered(const std::vector<StepRecord>& steps) {
 // The bounds of a step's p99 as its 95 % confidence interval gives them (the value itself where too few
 // samples bound that side).
 double p99_low(const StepRecord& s) {
-  const QuantileEstimate& q = s.analysis.latency[2];
+  const stats::QuantileEstimate& q = s.analysis.latency[2];
   return static_cast<double>(q.low.value_or(q.value));
 }
 double p99_high(const StepRecord& s) {
-  const QuantileEstimate& q = s.analysis.latency[2];
+  const stats::QuantileEstimate& q = s.analysis.latency[2];
   return static_cast<double>(q.high.value_or(q.value));
 }
 

@@ -52,7 +52,7 @@ std::string step_table(const RampOutcome& o) {
   for (const std::size_t i : steps_by_offered(o)) {
     const StepRecord& s = o.steps[i];
     const StepAnalysis& a = s.analysis;
-    const QuantileEstimate& q = a.latency[2];
+    const stats::QuantileEstimate& q = a.latency[2];
     const auto bound = [](const std::optional<std::int64_t>& v) {
       return v ? format_ms(static_cast<double>(*v) / 1e6) : std::string("?");
     };

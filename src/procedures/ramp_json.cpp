@@ -19,7 +19,7 @@ json latency_json(const StepAnalysis& a) {
   static constexpr const char* k_names[] = {"p50", "p90", "p99", "p999"};
   json j = json::object();
   for (std::size_t i = 0; i < a.latency.size(); ++i) {
-    const QuantileEstimate& q = a.latency[i];
+    const stats::QuantileEstimate& q = a.latency[i];
     j[k_names[i]] = {{"value", static_cast<double>(q.value) / 1e6},
                      {"ci95", {opt_ms(q.low), opt_ms(q.high)}}};
   }

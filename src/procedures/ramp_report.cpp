@@ -23,7 +23,7 @@ std::string percent(std::uint64_t part, std::uint64_t whole) {
 
 // "9.10 [8.80–9.62]": the value and its 95 % CI in ms; a side without enough samples shows "?".
 std::string p99_cell(const StepAnalysis& a) {
-  const QuantileEstimate& q = a.latency[2];
+  const stats::QuantileEstimate& q = a.latency[2];
   if (q.count == 0) return "–";
   if (a.p99_censored) return fmt::format("≥{} (timeout)", ms(q.value));
   return fmt::format("{} [{}–{}]", ms(q.value), q.low ? ms(*q.low) : "?", q.high ? ms(*q.high) : "?");

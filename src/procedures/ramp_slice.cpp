@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "hdr/codec.h"
-#include "procedures/ramp_quantile.h"
+#include "stats/quantile_ci.h"
 
 namespace openloop::procedures {
 namespace {
@@ -30,7 +30,7 @@ Result<hdr::Histogram> decode(const std::string& text, double start_s, const cha
 // unfinished requests (both are in the response-time histogram; timeouts are recorded at the timeout, above
 // it).
 std::uint64_t ok_within(const hdr::Histogram& rt, const results::Counters& c, Nanos deadline, bool& exact) {
-  const auto below = static_cast<std::uint64_t>(count_at_or_below(rt, deadline.count()));
+  const auto below = static_cast<std::uint64_t>(stats::count_at_or_below(rt, deadline.count()));
   const std::uint64_t not_ok = (c.completed - c.ok) + c.unfinished;
   const std::uint64_t high = std::min(c.ok, below);
   const std::uint64_t low = below > not_ok ? std::min(c.ok, below - not_ok) : 0;

@@ -165,7 +165,7 @@ Result<StepAnalysis> analyse_step(const results::RunResults& run, const StepWind
   a.completed_rps = OPENLOOP_TRY(completions_per_second(run, w.from_s, w.to_s, ctx.timeout));
   a.goodput_rps = r.goodput_rps();
   for (std::size_t i = 0; i < a.latency.size(); ++i)
-    a.latency[i] = estimate_quantile(r.response_time, k_percentiles[i]);
+    a.latency[i] = stats::estimate_quantile(r.response_time, k_percentiles[i]);
   const std::int64_t timeout_ns = ctx.timeout.count();
   a.p99_censored = a.latency[2].count > 0 && timeout_ns > 0 &&
                    a.latency[2].value >= r.response_time.lowest_equivalent(timeout_ns);

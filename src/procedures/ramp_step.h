@@ -9,10 +9,10 @@
 
 #include "core/error.h"
 #include "core/time.h"
-#include "procedures/ramp_quantile.h"
 #include "procedures/ramp_slice.h"
 #include "results/run_results.h"
 #include "results/verdict.h"
+#include "stats/quantile_ci.h"
 
 namespace openloop::procedures {
 
@@ -54,7 +54,8 @@ struct StepAnalysis {
   double completed_of_arrivals_rps =
       0;                   ///< the window's own requests that got a response (eventually), per second
   double goodput_rps = 0;  ///< the window's own requests that succeeded within the deadline, per second
-  std::array<QuantileEstimate, 4> latency{};  ///< response time p50, p90, p99, p99.9 (ns) with 95 % CIs
+  std::array<stats::QuantileEstimate, 4>
+      latency{};  ///< response time p50, p90, p99, p99.9 (ns) with 95 % CIs
   bool p99_censored =
       false;  ///< p99 reached the client's timeout: timeouts are recorded there, the truth is worse
   double mean_in_flight = 0;  ///< Little's law per second (time in system / length), averaged over the window

@@ -11,6 +11,7 @@
 #include "report/assets.h"
 #include "report/html_breakdown.h"
 #include "report/html_observed.h"
+#include "report/html_checks.h"
 #include "report/html_sections.h"
 
 namespace openloop::report {
@@ -199,6 +200,7 @@ std::string render_html(const ReportInput& in, const HtmlExtras& extras) {
   page += html::scenarios_section(in);
   page += html::plan_and_outcomes_section(in);
   page += html::latency_section(in);
+  page += html::checks_section(in);
   page += html::phases_section(in);
   page += html::requests_section(in);
   page += html::sessions_section(in);

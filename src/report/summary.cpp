@@ -292,6 +292,7 @@ std::string render_summary(const results::RunResults& r) {
                    s.value("index", 0), s.value("count", 1), s.value("share", 1.0) * 100);
   }
   verdict_block(out, r);
+  if (const std::string line = results::checks_line(r.checks); !line.empty()) out += line + "\n";
   fmt::format_to(std::back_inserter(out),
                  "target: {}   measured: {:.3g}s   warm-up: {:.3g}s ({} requests, excluded)\n\n",
                  r.info.target, r.measured_s, r.info.warmup_s, r.warmup.intended);

@@ -154,6 +154,7 @@ nlohmann::json to_json(const RunResults& r) {
   if (!r.aborted_by_slo.empty()) j["verdict"]["aborted_by_slo"] = r.aborted_by_slo;
   j["slos"] = slos_json(r.slos);
   j["warnings"] = r.warnings;
+  if (!r.checks.empty()) j["checks"] = to_json(r.checks);
   j["model"] = to_string(r.info.model);
   j["summary"] = {{"counts", counters_json(r.totals)},
                   {"duration_s", r.measured_s},

@@ -102,6 +102,7 @@ class Reader {
     return OPENLOOP_TRY(field(obj, key, Kind::boolean)).value->get<bool>();
   }
   /// An optional count: 0 when absent.
+  std::string_view source() const { return m_source; }
   Result<std::uint64_t> count_or_zero(const Node& obj, std::string_view key) const {
     return has(obj, key) ? count(obj, key) : Result<std::uint64_t>(0);
   }
@@ -576,6 +577,9 @@ Result<void> read_run(const Reader& rd, const Node& node, RunResults& r) {
   if (auto observed = read_observed(*node.value, r); !observed)
     return rd.fail(node.path + "/summary/observed", observed.error().message);
   if (rd.has(node, "source")) r.info.source = OPENLOOP_TRY(rd.string(node, "source"));
+  if (rd.has(node, "checks"))
+    r.checks = OPENLOOP_TRY(
+        run_checks_from_json(node.value->at("checks"), fmt::format("{}: {}", rd.source(), node.path)));
   return {};
 }
 

@@ -13,6 +13,7 @@
 #include "results/interval_stats.h"
 #include "results/model.h"
 #include "results/observed.h"
+#include "results/run_checks.h"
 #include "results/slo.h"
 
 namespace openloop::results {
@@ -144,6 +145,9 @@ struct RunResults {
   /// report.
   std::uint64_t in_flight_now = 0;
   Verdict verdict;
+  /// The statistical self-checks (arrival process, independence, percentile intervals); empty for results
+  /// that did not run them (merges, combinations, older files). Not added by add(): they belong to one run.
+  RunChecks checks;
   /// One example message per error kind that occurred (kind name → message), e.g. {"tls", "certificate verify
   /// failed: self-signed certificate"}.
   std::vector<std::pair<std::string, std::string>> error_examples;

@@ -85,6 +85,7 @@ Verdict judge(const RunResults& r, const VerdictBounds& b) {
         "the counts do not add up in {}: {} (a bug in openloop: please report it with the results file)",
         where, imbalance));
   }
+  if (b.judge_arrivals) add_check_reasons(r.checks, v.reasons);  // the arrival process (results/run_checks.h)
   v.valid = v.reasons.empty();
   return v;
 }

@@ -13,6 +13,9 @@ struct VerdictBounds {
   double lateness_floor_ms = 1.0;      ///< send-lateness p99 bound: max(floor, gap_fraction × mean gap)
   double lateness_gap_fraction = 0.10;
   double max_cpu_fraction = 0.90;  ///< generator CPU / (threads × wall)
+  /// Judge the self-check of the achieved arrival process (RunResults::checks), unless it was accepted. A probe
+  /// judges its phases apart and leaves the whole run's arrival process out, as it does its lateness.
+  bool judge_arrivals = true;
 };
 
 /// The send-lateness p99 a valid open-model run may have: max(floor, gap_fraction × mean gap between

@@ -116,8 +116,8 @@ TEST(EstimateRunQuantile, SecondToSecondSpreadWidensTheInterval) {
     seconds.push_back(std::move(h));
   }
   const double z = per_run_z(0.95, 1);
-  const procedures::QuantileEstimate plain = estimate_run_quantile(total, nullptr, 25, z);
-  const procedures::QuantileEstimate batched = estimate_run_quantile(total, &seconds, 25, z);
+  const stats::QuantileEstimate plain = estimate_run_quantile(total, nullptr, 25, z);
+  const stats::QuantileEstimate batched = estimate_run_quantile(total, &seconds, 25, z);
   ASSERT_TRUE(plain.low && plain.high && batched.low && batched.high);
   EXPECT_EQ(plain.value, batched.value);
   EXPECT_LT(*batched.low, *plain.low);

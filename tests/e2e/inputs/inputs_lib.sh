@@ -28,7 +28,7 @@ run_applied() {
   shift
   "$OPENLOOP" run "$@" --json "$out" >"$out.txt" 2>&1 || code=$?
   if [[ $code == 3 ]]; then
-    [[ $(jq '.verdict.reasons | length' "$out") == 1 ]] && json "$out" '.verdict.reasons[0]' | grep -q '^send lateness' ||
+    only_schedule_reasons "$out" ||
       fail "run $*: INVALID: $(json "$out" '.verdict.reasons')"
     echo "note: INVALID on send lateness only ($(uptime))"
   elif [[ $code != 0 ]]; then

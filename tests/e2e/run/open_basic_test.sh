@@ -10,7 +10,7 @@ r=$E2E_TMP/r.json
 # VALID (exit 0) is required, except that on a heavily loaded machine the generator's own send lateness may pass its
 # bound: then exit 3 is accepted only if that is the sole reason (drops, sent fraction and CPU must still pass).
 if [[ $code == 3 ]]; then
-  [[ $(jq '.verdict.reasons | length' "$r") == 1 ]] && json "$r" '.verdict.reasons[0]' | grep -q '^send lateness' ||
+  only_schedule_reasons "$r" ||
     fail "verdict: $(json "$r" '.verdict.reasons')"
   echo "note: INVALID on send lateness only ($(uptime))"
 elif [[ $code != 0 ]]; then

@@ -11,7 +11,7 @@ code=0
   --json "$r" --log-requests "$log" >"$E2E_TMP/out.txt" || code=$?
 # Exit 3 only for send lateness alone (a loaded machine), as in open_basic_test.sh.
 if [[ $code == 3 ]]; then
-  [[ $(jq '.verdict.reasons | length' "$r") == 1 ]] && json "$r" '.verdict.reasons[0]' | grep -q '^send lateness' ||
+  only_schedule_reasons "$r" ||
     fail "verdict: $(json "$r" '.verdict.reasons')"
 elif [[ $code != 0 ]]; then
   fail "exit $code ($(cat "$E2E_TMP/out.txt"))"

@@ -1,16 +1,20 @@
 // Order-statistic confidence intervals for percentiles: exact ranks by hand, missing sides, and 95 %
 // coverage.
-#include "procedures/ramp_quantile.h"
+#include "stats/quantile_ci.h"
 
 #include <cmath>
 #include <random>
 
 #include <gtest/gtest.h>
 
-#include "results/interval_stats.h"
+using namespace openloop::stats;
 
-using namespace openloop::procedures;
-using openloop::results::make_latency_histogram;
+namespace {
+// The latency histograms' layout (results::make_latency_histogram): 1 ns to 1 h, 3 significant digits.
+openloop::hdr::Histogram make_latency_histogram() {
+  return openloop::hdr::Histogram(1, 3'600'000'000'000, 3);
+}
+}  // namespace
 
 namespace {
 // Values 1..n recorded once each: below 2048 the histogram holds every value exactly.
@@ -80,4 +84,22 @@ TEST(OrderStatistics, CoversTheTrueQuantileAbout95PercentOfTheTime) {
   }
   EXPECT_GE(covered, trials * 90 / 100);
   EXPECT_LE(covered, trials * 99 / 100);
+}
+
+// On an effective sample size a quarter of n the interval's rank spread doubles (√4), and the estimate says
+// which size it used; 0 or more than n means n.
+TEST(OrderStatistics, AnEffectiveSampleSizeWidensTheInterval) {
+  const auto h = one_to(1000);
+  const auto naive = estimate_quantile(h, 50);
+  const auto wide = estimate_quantile(h, 50, 1.96, 250);
+  EXPECT_EQ(naive.effective_count, 1000.0);
+  EXPECT_EQ(wide.effective_count, 250.0);
+  ASSERT_TRUE(naive.low && naive.high && wide.low && wide.high);
+  // n·p ∓ 1.96·√(1000·0.25) = 500 ∓ 30.99: ranks 469, 531; on n_eff 250 the spread is 61.98: 438, 562.
+  EXPECT_EQ(*naive.low, 469);
+  EXPECT_EQ(*naive.high, 531);
+  EXPECT_EQ(*wide.low, 438);
+  EXPECT_EQ(*wide.high, 562);
+  EXPECT_EQ(estimate_quantile(h, 50, 1.96, 5000).effective_count, 1000.0);
+  EXPECT_NEAR(*wide.relative_half_width(), 62.0 / 500.0, 1e-9);
 }

@@ -1,0 +1,103 @@
+// Autocorrelation by FFT (Wiener-Khinchin on a zero-padded sequence), on ranks, and the effective sample
+// size.
+#include "stats/autocorrelation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <numbers>
+#include <numeric>
+
+namespace openloop::stats {
+
+namespace {
+// In-place iterative radix-2 FFT; a.size() is a power of two. inverse: conjugate transform, unscaled.
+void fft(std::vector<std::complex<double>>& a, bool inverse) {
+  const std::size_t n = a.size();
+  for (std::size_t i = 1, j = 0; i < n; ++i) {
+    std::size_t bit = n >> 1;
+    for (; (j & bit) != 0; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j) std::swap(a[i], a[j]);
+  }
+  for (std::size_t len = 2; len <= n; len <<= 1) {
+    const double angle = 2 * std::numbers::pi / static_cast<double>(len) * (inverse ? 1 : -1);
+    const std::complex<double> step(std::cos(angle), std::sin(angle));
+    for (std::size_t i = 0; i < n; i += len) {
+      std::complex<double> w(1);
+      for (std::size_t k = 0; k < len / 2; ++k) {
+        const auto u = a[i + k], v = a[i + k + len / 2] * w;
+        a[i + k] = u + v;
+        a[i + k + len / 2] = u - v;
+        w *= step;
+      }
+    }
+  }
+}
+}  // namespace
+
+double Autocorrelation::widening() const {
+  if (!(effective_n > 0)) return 1;
+  return std::sqrt(static_cast<double>(n) / effective_n);
+}
+
+std::vector<double> ranks(std::span<const double> x) {
+  std::vector<std::size_t> order(x.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return x[a] < x[b]; });
+  std::vector<double> r(x.size());
+  for (std::size_t i = 0; i < order.size();) {
+    std::size_t j = i;
+    while (j + 1 < order.size() && x[order[j + 1]] == x[order[i]]) ++j;
+    const double average = (static_cast<double>(i) + static_cast<double>(j)) / 2.0 + 1.0;
+    for (std::size_t k = i; k <= j; ++k) r[order[k]] = average;
+    i = j + 1;
+  }
+  return r;
+}
+
+std::vector<double> autocorrelation(std::span<const double> x, std::size_t max_lag) {
+  const std::size_t n = x.size();
+  std::vector<double> out(std::min(max_lag, n == 0 ? 0 : n - 1) + 1, 0.0);
+  if (n == 0) return out;
+  out[0] = 1;
+  const double mean = std::accumulate(x.begin(), x.end(), 0.0) / static_cast<double>(n);
+  std::size_t size = 1;
+  while (size < 2 * n) size <<= 1;
+  std::vector<std::complex<double>> a(size);
+  for (std::size_t i = 0; i < n; ++i) a[i] = x[i] - mean;
+  fft(a, false);
+  for (auto& c : a) c = std::norm(c);
+  fft(a, true);
+  const double c0 = a[0].real();
+  if (!(c0 > 0)) return out;
+  for (std::size_t k = 1; k < out.size(); ++k) out[k] = a[k].real() / c0;
+  return out;
+}
+
+Autocorrelation rank_autocorrelation(std::span<const double> x, std::size_t max_lag) {
+  Autocorrelation a;
+  a.n = x.size();
+  a.effective_n = static_cast<double>(a.n);
+  if (a.n < 3) return a;
+  a.threshold = 1.96 / std::sqrt(static_cast<double>(a.n));
+  max_lag = std::clamp<std::size_t>(max_lag, 1, a.n - 1);
+  const std::vector<double> r = ranks(x);
+  const std::vector<double> acf = autocorrelation(r, max_lag);
+  double sum = 0;
+  a.vanished = false;
+  for (std::size_t k = 1; k <= max_lag; ++k) {
+    a.rho.push_back(acf[k]);
+    if (std::abs(acf[k]) <= a.threshold) {
+      a.vanished = true;
+      a.vanish_lag = k;
+      break;
+    }
+    sum += acf[k];
+  }
+  if (!a.vanished) a.vanish_lag = max_lag + 1;
+  a.effective_n = std::clamp(static_cast<double>(a.n) / (1.0 + 2.0 * sum), 1.0, static_cast<double>(a.n));
+  return a;
+}
+
+}  // namespace openloop::stats
