@@ -11,6 +11,7 @@
 #include "core/atomic_file.h"
 #include "procedures/probe_read.h"
 #include "procedures/probe_report.h"
+#include "observe/ramp_observed.h"
 #include "procedures/ramp_read.h"
 #include "procedures/ramp_report.h"
 #include "report/csv.h"
@@ -86,7 +87,11 @@ Result<std::string> render_ramp(const nlohmann::json& doc, const ReportOptions& 
   }
   if (o.format == "json") return doc.dump(1) + "\n";
   const procedures::ReadRamp ramp = OPENLOOP_TRY(procedures::ramp_from_json(doc, o.file));
-  if (o.format == "text") return procedures::render_ramp_summary(ramp.outcome, ramp.settings);
+  if (o.format == "text") {
+    // As the ramp printed it: the table and findings, then what was observed at its steps.
+    return procedures::render_ramp_summary(ramp.outcome, ramp.settings) +
+           observe::render_ramp_observed(ramp.outcome);
+  }
   return procedures::render_ramp_html(ramp.outcome, ramp.settings, o.file);
 }
 

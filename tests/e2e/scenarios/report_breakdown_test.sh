@@ -103,8 +103,9 @@ grep -q "data-sessions-of=\"scenario:shoppers\" data-sessions-intended=\"$sessio
   fail "html: shoppers' sessions ($sessions intended)"
 pass "html: per-scenario, per-request and sessions rows, consistent with the JSON"
 
-# The same plan from another host at the same time (a copy of r.json would be refused as the same run).
-jq '.environment.host = "other-host"' r.json >r2.json
+# The same plan from another host at the same time, a run of its own (a copy of r.json, with its run id, would be
+# refused as the same run given twice).
+jq '.environment.host = "other-host" | .run_id = "r-other-host"' r.json >r2.json
 "$OPENLOOP" merge r.json r2.json -o m.json -q 2>/dev/null || fail "merge exit $?"
 assert_cmp "$(json m.json .summary.by_request.checkout.counts.intended)" == \
   "$((2 * $(json r.json .summary.by_request.checkout.counts.intended)))" "merge: the per-request breakdown adds up"
