@@ -75,7 +75,9 @@ Result<RequestSpec> request_shorthand(const Doc& doc, const Field& f, const std:
                                       const StatusRange& success) {
   const std::string text = f.node.Scalar();
   const auto space = text.find(' ');
-  if (space == std::string::npos) {
+  // "METHOD /path": a method before the first space and a path after the spaces (a quoted "GET  " has none).
+  const auto path_at = space == std::string::npos ? std::string::npos : text.find_first_not_of(' ', space);
+  if (space == 0 || path_at == std::string::npos) {
     return usage_error(
         fmt::format("{}: \"{}\" is not a request; write \"GET /path\" or a mapping with method, path, "
                     "headers, body, expect",
@@ -86,7 +88,7 @@ Result<RequestSpec> request_shorthand(const Doc& doc, const Field& f, const std:
   spec.success = success;
   const std::string at = yaml::where(doc, f);
   spec.method = {text.substr(0, space), at};
-  spec.path = {text.substr(text.find_first_not_of(' ', space)), at};
+  spec.path = {text.substr(path_at), at};
   return spec;
 }
 

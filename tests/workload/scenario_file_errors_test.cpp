@@ -164,6 +164,15 @@ TEST(PlanFileErrors, Requests) {
       load_error("target: http://h\nrequests: {r: /item}\n"),
       "plan.yaml:2:15: requests.r: \"/item\" is not a request; write \"GET /path\" or a mapping with method, "
       "path, headers, body, expect");
+  // Found by the scenario fuzzer: a quoted shorthand with nothing after the method's space threw out_of_range.
+  EXPECT_EQ(
+      load_error("target: http://h\nrequests: {r: \"GET   \"}\n"),
+      "plan.yaml:2:15: requests.r: \"GET   \" is not a request; write \"GET /path\" or a mapping with method, "
+      "path, headers, body, expect");
+  EXPECT_EQ(
+      load_error("target: http://h\nrequests: {r: \" /item\"}\n"),
+      "plan.yaml:2:15: requests.r: \" /item\" is not a request; write \"GET /path\" or a mapping with method, "
+      "path, headers, body, expect");
   EXPECT_EQ(load_error(with_request("path: /\nquery: a=1")),
             "plan.yaml:5:5: requests.r: unknown key \"query\"; a request accepts method, path, headers, "
             "body, expect");
