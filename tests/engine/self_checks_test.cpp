@@ -105,6 +105,27 @@ TEST(SelfChecks, CoalescedSendsFailAsBunched) {
   EXPECT_NE(sentence.find("> 3.86 at 1 %"), std::string::npos) << sentence;
 }
 
+// One stall in a short, slow run (30/s for 2 s: the 5 arrivals of a 150-ms stall sent at its end) bunches 4 of 59
+// gaps, 6.8 %: too few gaps to call the process bunched (the lateness check judges the stall); the same stall once a
+// second over 20 s (40 bunched gaps) is a pattern and fails.
+TEST(SelfChecks, AFewBunchedGapsAreNotAPattern) {
+  const auto stalled = [](Nanos t) {
+    const std::int64_t into = t.count() % 1'000'000'000;
+    return into >= 500'000'000 && into < 650'000'000 ? t + Nanos(650'000'000 - into) : t;
+  };
+  RunPlan short_run = open_plan(workload::ArrivalKind::constant, 30, 1, 2s);
+  auto s = lane(short_run, 0, stalled);
+  for (auto& stamp : s) {  // only the first second stalls
+    if (stamp.intended >= 1s) stamp.issued = stamp.intended;
+  }
+  const auto once = check_lane(short_run, 0, s, k_settings);
+  EXPECT_GT(once.bunched, 0.05);
+  EXPECT_TRUE(once.passed) << "bunched " << once.bunched;
+  RunPlan long_run = open_plan(workload::ArrivalKind::constant, 30, 1, 20s);
+  const auto every_second = check_lane(long_run, 0, lane(long_run, 0, stalled), k_settings);
+  EXPECT_FALSE(every_second.passed) << "bunched " << every_second.bunched;
+}
+
 // Ordinary jitter (uniform 0–20 µs late, well under 1 % of the lateness bound apart) and sends issued in the
 // same loop round pass: the check judges at the run's own timing resolution.
 TEST(SelfChecks, JitterBelowTheResolutionPasses) {
