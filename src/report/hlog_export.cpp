@@ -31,9 +31,9 @@ Result<std::string> render_interval_log(const results::RunResults& r) {
   writer.write_header(wall_clock_ms(r.info.start_unix_s));
   for (std::size_t k = 0; k < r.intervals.size(); ++k) {
     const results::IntervalResult& i = r.intervals[k];
-    const std::string* texts[] = {&i.response_time_hist, &i.service_time_hist, &i.send_lateness_hist};
+    const results::EncodedHistogram* texts[] = {&i.response_time_hist, &i.service_time_hist, &i.send_lateness_hist};
     for (int slot = 0; slot < 3; ++slot) {
-      auto h = hdr::from_compressed_base64(*texts[slot]);
+      auto h = hdr::from_compressed_base64(texts[slot]->text());
       if (!h)
         return usage_error(
             fmt::format("interval {}: {} histogram: {}", k, k_latency_tags[slot], h.error().message));

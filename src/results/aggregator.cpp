@@ -7,8 +7,8 @@
 
 namespace openloop::results {
 
-Aggregator::Aggregator(unsigned workers, Nanos interval_length)
-    : m_workers(workers), m_length(interval_length) {}
+Aggregator::Aggregator(unsigned workers, Nanos interval_length, std::size_t resident)
+    : m_workers(workers), m_length(interval_length), m_resident(resident) {}
 
 void Aggregator::add(unsigned /*worker*/, std::vector<IntervalStats>& intervals,
                      std::vector<IntervalStats>* spent) {
@@ -63,6 +63,27 @@ void Aggregator::finalize(Pending& p) {
   m_results.attempt_time.add(s.attempt_time);
   m_results.phases.add(s.phases);
   m_results.intervals.push_back(std::move(r));
+  park_old_intervals();
+}
+
+void Aggregator::park_old_intervals() {
+  while (!m_spill_failed && m_results.intervals.size() - m_parked > m_resident) {
+    if (!m_results.spill) {
+      auto file = SpillFile::open();
+      if (!file) {
+        m_spill_failed = true;
+        m_results.warnings.push_back(file.error().message + "; every interval's histograms stay in memory");
+        return;
+      }
+      m_results.spill = std::move(*file);
+    }
+    if (auto parked = m_results.intervals[m_parked].park(m_results.spill); !parked) {
+      m_spill_failed = true;
+      m_results.warnings.push_back(parked.error().message + "; later intervals' histograms stay in memory");
+      return;
+    }
+    ++m_parked;
+  }
 }
 
 RunResults Aggregator::finish(double measured_s) {

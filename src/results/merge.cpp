@@ -240,16 +240,16 @@ Result<void> merge_intervals(const std::vector<MergeInput>& inputs, const std::v
       }
       if (!from.session_time_hist.empty()) {
         OPENLOOP_TRY_VOID(
-            add_histogram(s.session_time, from.session_time_hist, inputs[in], k, "session_time"));
+            add_histogram(s.session_time, from.session_time_hist.text(), inputs[in], k, "session_time"));
       }
       OPENLOOP_TRY_VOID(
-          add_histogram(s.response_time, from.response_time_hist, inputs[in], k, "response_time"));
-      OPENLOOP_TRY_VOID(add_histogram(s.service_time, from.service_time_hist, inputs[in], k, "service_time"));
+          add_histogram(s.response_time, from.response_time_hist.text(), inputs[in], k, "response_time"));
+      OPENLOOP_TRY_VOID(add_histogram(s.service_time, from.service_time_hist.text(), inputs[in], k, "service_time"));
       OPENLOOP_TRY_VOID(
-          add_histogram(s.send_lateness, from.send_lateness_hist, inputs[in], k, "send_lateness"));
+          add_histogram(s.send_lateness, from.send_lateness_hist.text(), inputs[in], k, "send_lateness"));
       if (!from.attempt_time_hist.empty()) {
         OPENLOOP_TRY_VOID(
-            add_histogram(s.attempt_time, from.attempt_time_hist, inputs[in], k, "attempt_time"));
+            add_histogram(s.attempt_time, from.attempt_time_hist.text(), inputs[in], k, "attempt_time"));
       }
     }
     batch.clear();

@@ -243,14 +243,14 @@ nlohmann::json to_json(const RunResults& r) {
                          {"attempt_time_ms", latency_json(i.attempt_time)},
                          {"histograms",
                           {{"unit", "ns"},
-                           {"response_time", i.response_time_hist},
-                           {"service_time", i.service_time_hist},
-                           {"send_lateness", i.send_lateness_hist},
-                           {"attempt_time", i.attempt_time_hist}}}});
+                           {"response_time", i.response_time_hist.text()},
+                           {"service_time", i.service_time_hist.text()},
+                           {"send_lateness", i.send_lateness_hist.text()},
+                           {"attempt_time", i.attempt_time_hist.text()}}}});
     if (r.info.model != Model::open) {
       intervals.back()["flows"] = flows_counts_json(i.flows);
       if (i.session_time.count > 0) intervals.back()["session_time_ms"] = latency_json(i.session_time);
-      if (!i.session_time_hist.empty()) intervals.back()["histograms"]["session_time"] = i.session_time_hist;
+      if (!i.session_time_hist.empty()) intervals.back()["histograms"]["session_time"] = i.session_time_hist.text();
     }
     if (!i.by_request.empty()) {
       nlohmann::json by = nlohmann::json::object();
