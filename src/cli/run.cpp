@@ -172,7 +172,7 @@ int run_command(const RunOptions& o) {
   }
   if (!o.metrics_listen.empty()) {
     auto server = MetricsServer::start(
-        o.metrics_listen, {start->run_id, "", names, plan->user_driven() ? 0.0 : plan->profile.max_rate()});
+        o.metrics_listen, {start->run_id, "", names, plan->user_driven() ? 0.0 : plan->profile.max_rate(), {}});
     if (!server) return report_error(command, server.error());
     metrics = std::move(*server);
     if (!o.quiet) fmt::print(stderr, "openloop run: metrics at http://{}/metrics\n", metrics->address());

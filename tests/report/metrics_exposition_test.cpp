@@ -26,7 +26,7 @@ bool has(const std::string& text, const std::string& line) {
 }
 
 TEST(RenderMetrics, CountersAndClassicBucketsAreExact) {
-  const std::string t = render_metrics(sample_state(), {"r1", "", {"GET /"}, 500}, false);
+  const std::string t = render_metrics(sample_state(), {"r1", "", {"GET /"}, 500, {}}, false);
   const std::string l = "run_id=\"r1\",scenario=\"\",request=\"\"";
   EXPECT_TRUE(has(t, "# TYPE openloop_requests_intended_total counter")) << t;
   EXPECT_TRUE(has(t, "openloop_requests_intended_total{" + l + "} 100")) << t;
@@ -45,7 +45,7 @@ TEST(RenderMetrics, CountersAndClassicBucketsAreExact) {
 }
 
 TEST(RenderMetrics, OpenMetricsNamesCounterFamiliesWithoutTotalAndEnds) {
-  const std::string t = render_metrics(sample_state(), {"r\"1\\", "checkout", {}, 0}, true);
+  const std::string t = render_metrics(sample_state(), {"r\"1\\", "checkout", {}, 0, {}}, true);
   EXPECT_TRUE(has(t, "# TYPE openloop_requests_intended counter")) << t;
   EXPECT_NE(t.find("openloop_requests_intended_total{run_id=\"r\\\"1\\\\\",scenario=\"checkout\""),
             std::string::npos)
