@@ -1,6 +1,9 @@
 // The metric table and its text rendering (Prometheus 0.0.4 and OpenMetrics 1.0).
 #include "report/metric_families.h"
 
+#include <algorithm>
+#include <iterator>
+
 #include <fmt/format.h>
 
 namespace openloop::report {
@@ -26,6 +29,23 @@ void MetricTable::histogram(const hdr::Histogram& h, const MetricLabels& extra) 
 void MetricTable::single(std::string name, MetricType type, std::string help, double v) {
   family(std::move(name), type, std::move(help));
   value(v);
+}
+
+std::vector<MetricFamily> merge_families(std::vector<std::vector<MetricFamily>> parts) {
+  std::vector<MetricFamily> out;
+  for (auto& part : parts) {
+    for (MetricFamily& f : part) {
+      auto same =
+          std::find_if(out.begin(), out.end(), [&](const MetricFamily& o) { return o.name == f.name; });
+      if (same == out.end()) {
+        out.push_back(std::move(f));
+      } else {
+        same->series.insert(same->series.end(), std::make_move_iterator(f.series.begin()),
+                            std::make_move_iterator(f.series.end()));
+      }
+    }
+  }
+  return out;
 }
 
 const std::vector<double>& classic_bucket_bounds() {

@@ -51,6 +51,10 @@ class MetricTable {
   std::vector<MetricFamily> m_families;
 };
 
+/// The families of several parts (a plan file's scenarios) as one list: a family's series from every part, in
+/// part order; families in the order they first appear.
+std::vector<MetricFamily> merge_families(std::vector<std::vector<MetricFamily>> parts);
+
 /// The upper bounds (seconds) of the classic histogram buckets: 100 µs to 10 s, 1-2-5 steps, then +Inf.
 const std::vector<double>& classic_bucket_bounds();
 

@@ -1,6 +1,8 @@
 // Prometheus text 0.0.4 / OpenMetrics 1.0 rendering of a run's live state.
 #include "report/metrics_exposition.h"
 
+#include <fmt/format.h>
+
 namespace openloop::report {
 
 MetricsState MetricsState::of(const results::RunResults& so_far) {
@@ -54,6 +56,17 @@ std::vector<MetricFamily> run_metric_families(const MetricsState& s, const Metri
   }
   gauge("openloop_in_flight", "Requests in flight or queued at the last progress report.",
         static_cast<double>(s.in_flight));
+  m.family(
+      "openloop_verdict", MetricType::gauge,
+      "The verdict so far: 1 for the current state (waiting: nothing measured yet; valid; invalid: a bound "
+      "broken), 0 for the others.");
+  static constexpr std::pair<const char*, MetricsState::Verdict> k_states[] = {
+      {"waiting", MetricsState::Verdict::waiting},
+      {"valid", MetricsState::Verdict::valid},
+      {"invalid", MetricsState::Verdict::invalid}};
+  for (const auto& [name, state] : k_states) {
+    m.value(s.verdict == state ? 1 : 0, {{"request", ""}, {"state", name}});
+  }
   gauge("openloop_target_rate", "The plan's peak offered rate, requests per second (0: closed model).",
         c.target_rps);
   gauge("openloop_progress_reports", "Progress reports received from the run (0: nothing final yet).",
@@ -63,7 +76,13 @@ std::vector<MetricFamily> run_metric_families(const MetricsState& s, const Metri
     m.family(name, MetricType::histogram, help);
     m.histogram(total, all);
     if (per_request == nullptr) return;
-    for (const results::RequestTotals& r : s.by_request) m.histogram(r.*per_request, {{"request", r.name}});
+    // The live results leave a request's name unset (RunInfo carries the names once the run ends): the plan's
+    // names, in index order, label them; two series with the same labels would be rejected by Prometheus.
+    for (std::size_t i = 0; i < s.by_request.size(); ++i) {
+      const results::RequestTotals& r = s.by_request[i];
+      const std::string& label = !r.name.empty() || i >= c.request_names.size() ? r.name : c.request_names[i];
+      m.histogram(r.*per_request, {{"request", label.empty() ? fmt::format("#{}", i) : label}});
+    }
   };
   latency("openloop_response_time_seconds", "Completion (or censoring) minus the intended time.",
           s.response_time, &results::RequestTotals::response_time);

@@ -32,17 +32,21 @@ struct MetricsState {
   hdr::Histogram send_lateness = results::make_latency_histogram();
   std::vector<results::RequestTotals> by_request;  ///< empty with one request
   std::uint64_t in_flight = 0;
+  /// The verdict so far: waiting (nothing measured yet), valid or invalid (the live view's bounds while the
+  /// run goes: drops, sent fraction, send lateness; the run's own verdict once it has ended).
+  enum class Verdict : unsigned char { waiting, valid, invalid };
+  Verdict verdict = Verdict::waiting;
   std::uint64_t updates = 0;  ///< progress reports received (0: nothing final yet)
   /// Copies what a scrape shows from the results so far (the interval series is left out).
   static MetricsState of(const results::RunResults& so_far);
 };
 
 /// Every family of a run's state: counters (requests intended, sent, ok, timeouts, dropped, unfinished,
-/// retries, retry budget denials; responses by status class; errors by kind), gauges (in flight, target rate,
-/// progress reports), and the response time, service time and send lateness as classic histograms in seconds
-/// (per request too when the plan has several). Labels run_id, scenario and request ("" = every request) on
-/// each series (then MetricsContext::extra_labels). The histograms point into `state`: it must outlive the
-/// families.
+/// retries, retry budget denials; responses by status class; errors by kind), gauges (in flight, the verdict
+/// so far as openloop_verdict{state=...} 1, target rate, progress reports), and the response time, service
+/// time and send lateness as classic histograms in seconds (per request too when the plan has several).
+/// Labels run_id, scenario and request ("" = every request) on each series (then
+/// MetricsContext::extra_labels). The histograms point into `state`: it must outlive the families.
 std::vector<MetricFamily> run_metric_families(const MetricsState& state, const MetricsContext& context);
 
 /// render_families_text() of run_metric_families().

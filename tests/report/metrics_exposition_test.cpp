@@ -35,6 +35,9 @@ TEST(RenderMetrics, CountersAndClassicBucketsAreExact) {
   EXPECT_TRUE(has(t, "openloop_responses_total{" + l + ",class=\"2xx\"} 90"));
   EXPECT_TRUE(has(t, "openloop_in_flight{" + l + "} 7"));
   EXPECT_TRUE(has(t, "openloop_target_rate{" + l + "} 500"));
+  EXPECT_TRUE(has(t, "openloop_verdict{" + l + ",state=\"waiting\"} 1"));
+  EXPECT_TRUE(has(t, "openloop_verdict{" + l + ",state=\"valid\"} 0"));
+  EXPECT_TRUE(has(t, "openloop_verdict{" + l + ",state=\"invalid\"} 0"));
   EXPECT_TRUE(has(t, "openloop_response_time_seconds_bucket{" + l + ",le=\"0.0005\"} 0"));
   EXPECT_TRUE(has(t, "openloop_response_time_seconds_bucket{" + l + ",le=\"0.001\"} 60"));
   EXPECT_TRUE(has(t, "openloop_response_time_seconds_bucket{" + l + ",le=\"0.02\"} 60"));
@@ -42,6 +45,33 @@ TEST(RenderMetrics, CountersAndClassicBucketsAreExact) {
   EXPECT_TRUE(has(t, "openloop_response_time_seconds_bucket{" + l + ",le=\"+Inf\"} 90"));
   EXPECT_TRUE(has(t, "openloop_response_time_seconds_count{" + l + "} 90"));
   EXPECT_EQ(t.find("# EOF"), std::string::npos);
+}
+
+TEST(RenderMetrics, VerdictSoFarIsOneStateAtOne) {
+  MetricsState s = sample_state();
+  s.verdict = MetricsState::Verdict::invalid;
+  const std::string t = render_metrics(s, {"r1", "", {}, 500, {}}, false);
+  const std::string l = "run_id=\"r1\",scenario=\"\",request=\"\"";
+  EXPECT_TRUE(has(t, "# TYPE openloop_verdict gauge")) << t;
+  EXPECT_TRUE(has(t, "openloop_verdict{" + l + ",state=\"waiting\"} 0")) << t;
+  EXPECT_TRUE(has(t, "openloop_verdict{" + l + ",state=\"valid\"} 0"));
+  EXPECT_TRUE(has(t, "openloop_verdict{" + l + ",state=\"invalid\"} 1"));
+}
+
+TEST(RenderMetrics, MergedPartsShareOneFamilyWithASeriesEach) {
+  const MetricsState a = sample_state(), b = sample_state();
+  const std::string t = render_families_text(
+      merge_families({run_metric_families(a, {"r1", "browse", {}, 100, {}}),
+                      run_metric_families(b, {"r1", "buyers", {}, 50, {}})}),
+      false);
+  std::size_t types = 0;
+  for (std::size_t at = t.find("# TYPE openloop_target_rate gauge\n"); at != std::string::npos;
+       at = t.find("# TYPE openloop_target_rate gauge\n", at + 1)) {
+    ++types;
+  }
+  EXPECT_EQ(types, 1u) << t;
+  EXPECT_TRUE(has(t, "openloop_target_rate{run_id=\"r1\",scenario=\"browse\",request=\"\"} 100")) << t;
+  EXPECT_TRUE(has(t, "openloop_target_rate{run_id=\"r1\",scenario=\"buyers\",request=\"\"} 50")) << t;
 }
 
 TEST(RenderMetrics, OpenMetricsNamesCounterFamiliesWithoutTotalAndEnds) {
