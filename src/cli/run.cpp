@@ -155,18 +155,27 @@ void finish_request_log(engine::RequestLog* log, Result<results::RunResults>& ra
   if (!finished) ran->warnings.push_back(finished.error().message);
 }
 
+Result<Nanos> parse_metrics_linger(const RunOptions& o) {
+  const Nanos linger = OPENLOOP_TRY(parse_duration(o.metrics_linger, "--metrics-linger"));
+  if (linger.count() > 0 && o.metrics_listen.empty()) {
+    return usage_error("--metrics-linger: has no effect without --metrics-listen ADDR");
+  }
+  return linger;
+}
+
+Result<std::unique_ptr<MetricsServer>> start_metrics(const RunOptions& o, std::vector<report::MetricsContext> parts,
+                                                     const std::string& command) {
+  if (o.metrics_listen.empty()) return std::unique_ptr<MetricsServer>();
+  auto server = OPENLOOP_TRY(MetricsServer::start(o.metrics_listen, std::move(parts)));
+  if (!o.quiet) fmt::print(stderr, "{}: metrics at http://{}/metrics\n", command, server->address());
+  return server;
+}
+
 namespace {
 
 int run_command(const RunOptions& o) {
   const std::string command = "openloop run";
-  if (is_plan_file(o.url)) {
-    if (!o.metrics_listen.empty()) {
-      return report_error(command, usage_error("--metrics-listen: not supported with a scenario file yet (use it "
-                                               "with a run from flags)")
-                                       .value());
-    }
-    return run_plan_file(o);
-  }
+  if (is_plan_file(o.url)) return run_plan_file(o);
   auto plan = build_plan(o);
   if (!plan) return report_error(command, plan.error());
   auto start = prepare_start(o, plan->describe());
@@ -176,19 +185,11 @@ int run_command(const RunOptions& o) {
   auto slos = parse_slos(o, names);
   if (!slos) return report_error(command, slos.error());
   // Bound before anything is sent: a bad address or a port in use ends the command with nothing sent.
-  std::unique_ptr<MetricsServer> metrics;
-  const auto linger = parse_duration(o.metrics_linger, "--metrics-linger");
+  const auto linger = parse_metrics_linger(o);
   if (!linger) return report_error(command, linger.error());
-  if (linger->count() > 0 && o.metrics_listen.empty()) {
-    return report_error(command, usage_error("--metrics-linger: has no effect without --metrics-listen ADDR").value());
-  }
-  if (!o.metrics_listen.empty()) {
-    auto server = MetricsServer::start(
-        o.metrics_listen, {start->run_id, "", names, plan->user_driven() ? 0.0 : plan->profile.max_rate()});
-    if (!server) return report_error(command, server.error());
-    metrics = std::move(*server);
-    if (!o.quiet) fmt::print(stderr, "openloop run: metrics at http://{}/metrics\n", metrics->address());
-  }
+  auto metrics = start_metrics(
+      o, {{start->run_id, "", names, plan->user_driven() ? 0.0 : plan->profile.max_rate(), {}}}, command);
+  if (!metrics) return report_error(command, metrics.error());
   Pipeline<results::RunResults> p;
   p.command = command;
   p.outputs = run_outputs(o);
@@ -213,7 +214,7 @@ int run_command(const RunOptions& o) {
   p.summary_to = o.log_requests == "-" ? stderr : stdout;
   p.run = [&](std::atomic<int>& stop) -> Result<results::RunResults> {
     auto ran = observed(observer->get(), [&] {
-      return run_with_live_view(*plan, o, stop, slo_abort ? &*slo_abort : nullptr, metrics.get());
+      return run_with_live_view(*plan, o, stop, slo_abort ? &*slo_abort : nullptr, metrics->get());
     });
     finish_request_log(request_log->get(), ran);
     auto r = OPENLOOP_TRY(std::move(ran));
@@ -222,27 +223,14 @@ int run_command(const RunOptions& o) {
     stamp_context(r, *plan, std::chrono::system_clock::now());
     stamp_start(*start, r);
     r.dns_ns = plan->dns_time.count();
-    if (metrics) metrics->update(r);  // the final totals, as the results file holds them
+    if (*metrics) (*metrics)->update(r, true);  // the final totals, as the results file holds them
     if (*observer) (*observer)->attach(r);
     return r;
   };
   p.summary = [](const results::RunResults& r) { return report::render_summary(r); };
   p.exit_code = [&command](const results::RunResults& r) { return run_exit_code(r, command); };
   const int code = execute(p);
-  // A user-asked wait, after every output is written: the endpoint keeps the final totals for the scraper.
-  // SIGINT and SIGTERM are blocked (the metrics thread has them blocked since its start) and waited for here,
-  // so either ends the wait at once.
-  if (metrics && linger->count() > 0) {
-    sigset_t set, old;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &set, &old);
-    const timespec wait{static_cast<time_t>(linger->count() / 1'000'000'000),
-                        static_cast<long>(linger->count() % 1'000'000'000)};
-    sigtimedwait(&set, nullptr, &wait);
-    pthread_sigmask(SIG_SETMASK, &old, nullptr);
-  }
+  if (*metrics) (*metrics)->linger(*linger);
   return code;
 }
 
