@@ -49,6 +49,17 @@ class Simulator final : public net::SimulatedNetwork, private lab::ModelSink, pr
   /// Requests the service received so far.
   std::uint64_t requests() const { return m_requests; }
 
+  /// The service's configuration now (as GET /_lab/config would show it).
+  const lab::LabConfig& config() const { return m_config; }
+  /// Replaces the service's configuration at the current virtual instant, as POST /_lab/config does on the
+  /// lab server (lab::ServiceModel::configure: the seed is kept, a changed stall schedule re-applies).
+  void reconfigure(const lab::LabConfig& config);
+  /// The model's state now, as GET /_lab/stats reports it.
+  lab::ModelSnapshot snapshot() { return m_model->snapshot(m_now); }
+  /// Runs `f` once at virtual time `when` (at once on the next event if `when` has passed), in the order
+  /// scheduled among actions due at one instant. `f` may call at() again (a periodic action).
+  void at(SteadyTime when, std::function<void()> f);
+
   // net::SimulatedNetwork
   SteadyTime now() const override { return m_now; }
   void every(Nanos period, std::function<void()> f) override;
@@ -118,6 +129,7 @@ class Simulator final : public net::SimulatedNetwork, private lab::ModelSink, pr
   std::vector<int> m_free;
   std::vector<int> m_ready, m_dispatching;
   bool m_dispatching_now = false;
+  std::vector<std::function<void()>> m_actions;  // at(): indexed by the timer cookie's low bits
   std::function<void()> m_tick;
   Nanos m_tick_period{0};
   std::uint64_t m_tick_generation = 0;
