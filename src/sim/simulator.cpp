@@ -130,7 +130,7 @@ int Simulator::poll(SteadyTime deadline) {
     if (const int n = dispatch_ready(); n > 0) return n;
     const SteadyTime next = m_timers.next_deadline();
     if (next > deadline) {
-      if (deadline > m_now && deadline != SteadyTime::max()) m_now = deadline;
+      if (deadline > m_now && deadline != SteadyTime::max()) m_now = deadline + m_wake_delay;
       return 0;
     }
     m_now = std::max(m_now, next);
