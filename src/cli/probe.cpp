@@ -16,9 +16,9 @@
 #include "cli/run_pipeline.h"
 #include "core/redact.h"
 #include "core/units.h"
+#include "lab/control_endpoint.h"
 #include "procedures/probe_report.h"
 #include "procedures/probe_runner.h"
-#include "lab/control_endpoint.h"
 #include "sim/lab_options.h"
 #include "sim/probe.h"
 #include "sim/simulate.h"
@@ -135,10 +135,12 @@ Result<void> simulated(RunOptions& o, const ProbeFlags& f, Setup& s) {
   s.simulated = OPENLOOP_TRY(sim::parse_lab_options(f.simulate, "--simulate"));
   s.simulate_text = f.simulate.empty() ? std::string("(defaults)") : f.simulate;
   if (o.threads > 1)
-    return usage_error(fmt::format("--threads: a simulated client is one worker; drop --threads {}", o.threads));
+    return usage_error(
+        fmt::format("--threads: a simulated client is one worker; drop --threads {}", o.threads));
   if (o.coalesce != "0") return usage_error("--coalesce: a simulated client wakes exactly when due; drop it");
   if (!f.lab_control.empty()) {
-    return usage_error("--lab-control: a simulated probe triggers and watches its simulated lab itself; drop it");
+    return usage_error(
+        "--lab-control: a simulated probe triggers and watches its simulated lab itself; drop it");
   }
   o.threads = 1;
   o.spin_below = "0";
@@ -182,8 +184,8 @@ Result<Setup> prepare(RunOptions o, const ProbeFlags& f) {
   return s;
 }
 
-std::vector<OutputFile<procedures::ProbeReport>> probe_outputs(const RunOptions& o,
-                                                               const std::optional<lab::LabConfig>& simulated) {
+std::vector<OutputFile<procedures::ProbeReport>> probe_outputs(
+    const RunOptions& o, const std::optional<lab::LabConfig>& simulated) {
   std::optional<nlohmann::json> service_model;
   if (simulated) {
     service_model = lab::config_to_json(*simulated);
@@ -191,7 +193,8 @@ std::vector<OutputFile<procedures::ProbeReport>> probe_outputs(const RunOptions&
     service_model->erase("duration");
   }
   return {
-      {"--json", o.json, [service_model](const procedures::ProbeReport& r) -> Result<std::string> {
+      {"--json", o.json,
+       [service_model](const procedures::ProbeReport& r) -> Result<std::string> {
          nlohmann::json j = procedures::probe_json(r);
          if (service_model) {
            j["simulated"] = true;
@@ -199,10 +202,12 @@ std::vector<OutputFile<procedures::ProbeReport>> probe_outputs(const RunOptions&
          }
          return json_text(j);
        }},
-      {"--html", o.html, [](const procedures::ProbeReport& r) -> Result<std::string> {
+      {"--html", o.html,
+       [](const procedures::ProbeReport& r) -> Result<std::string> {
          return procedures::render_probe_html(r);
        }},
-      {"--junit", o.junit, [](const procedures::ProbeReport& r) -> Result<std::string> {
+      {"--junit", o.junit,
+       [](const procedures::ProbeReport& r) -> Result<std::string> {
          return report::render_junit(probe_junit(r));
        }},
   };
@@ -223,7 +228,8 @@ int exit_code(const procedures::ProbeReport& report) {
 
 void announce(const Setup& setup) {
   const auto& s = setup.plan.settings;
-  fmt::print(stderr, "openloop probe metastable: {} at {}, trigger {}; {} warm-up, then {} measured per run {}\n",
+  fmt::print(stderr,
+             "openloop probe metastable: {} at {}, trigger {}; {} warm-up, then {} measured per run {}\n",
              redact_url(setup.run_plan.url_text), format_rate(s.base_rate),
              procedures::describe(s.trigger, s.trigger_for), format_duration(s.warmup),
              format_duration(setup.plan.measured),

@@ -286,8 +286,8 @@ Result<ProbeRun> run_probe(const engine::RunPlan& run_plan, const ProbePlan& pla
   return run;
 }
 
-Result<void> judge_probe_run(ProbeRun& run, const ProbePlan& plan, const ProbeContext& ctx, bool stopped_early,
-                             const std::vector<std::string>& invalid) {
+Result<void> judge_probe_run(ProbeRun& run, const ProbePlan& plan, const ProbeContext& ctx,
+                             bool stopped_early, const std::vector<std::string>& invalid) {
   const auto samples = OPENLOOP_TRY(samples_of(run.results));
   RunFacts facts = OPENLOOP_TRY(facts_of(run, plan, ctx, stopped_early));
   if (!invalid.empty()) {

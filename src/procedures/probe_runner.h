@@ -47,11 +47,11 @@ Result<ProbeRun> run_probe(const engine::RunPlan& run_plan, const ProbePlan& pla
                            std::atomic<int>& user_stop);
 
 /// Judges a finished probe run into run.outcome (and its baseline SLOs): the verdict from its intervals and
-/// the facts (its lab samples, whether it `stopped_early` after recovering at the base load). `invalid`: reasons
-/// the run cannot be judged beyond its own (the lab's settings not restored). The part of run_probe() after
-/// the run, shared with a probe on virtual time (sim::simulate_probe).
-Result<void> judge_probe_run(ProbeRun& run, const ProbePlan& plan, const ProbeContext& ctx, bool stopped_early,
-                             const std::vector<std::string>& invalid = {});
+/// the facts (its lab samples, whether it `stopped_early` after recovering at the base load). `invalid`:
+/// reasons the run cannot be judged beyond its own (the lab's settings not restored). The part of run_probe()
+/// after the run, shared with a probe on virtual time (sim::simulate_probe).
+Result<void> judge_probe_run(ProbeRun& run, const ProbePlan& plan, const ProbeContext& ctx,
+                             bool stopped_early, const std::vector<std::string>& invalid = {});
 
 /// One sample of the lab's own view from the JSON of GET /_lab/stats at `t_s` since the start of measurement;
 /// nullopt when it is not such a document.

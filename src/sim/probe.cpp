@@ -1,4 +1,5 @@
-// A metastable probe on virtual time: the trigger as a reconfiguration of the simulated service at its instant.
+// A metastable probe on virtual time: the trigger as a reconfiguration of the simulated service at its
+// instant.
 #include "sim/probe.h"
 
 #include <optional>
@@ -104,7 +105,8 @@ class SimulatedLab {
 
 }  // namespace
 
-Result<procedures::ProbeRun> simulate_probe(const engine::RunPlan& run_plan, const procedures::ProbePlan& plan,
+Result<procedures::ProbeRun> simulate_probe(const engine::RunPlan& run_plan,
+                                            const procedures::ProbePlan& plan,
                                             const procedures::ProbeContext& ctx, const lab::LabConfig& lab,
                                             std::atomic<int>& user_stop) {
   std::atomic<int> engine_stop{0};

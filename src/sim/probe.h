@@ -18,10 +18,11 @@ namespace openloop::sim {
 /// uptime + length) to the stall list; a dependency trigger raises or sets the dependency and restores it at
 /// the phase's end. The service's state is sampled every second of virtual time (the real probe's polling of
 /// /_lab/stats, through the same stats document). A descending probe stops once it has recovered at the base
-/// load and the steps have begun. `ctx.lab` is not used. `user_stop` (the signal watcher's) stops the run at the
-/// next virtual second. Deterministic for a seed. Errors: usage (check_simulable); runtime when the trigger's
-/// change cannot be applied (a dependency the lab cannot raise).
-Result<procedures::ProbeRun> simulate_probe(const engine::RunPlan& run_plan, const procedures::ProbePlan& plan,
+/// load and the steps have begun. `ctx.lab` is not used. `user_stop` (the signal watcher's) stops the run at
+/// the next virtual second. Deterministic for a seed. Errors: usage (check_simulable); runtime when the
+/// trigger's change cannot be applied (a dependency the lab cannot raise).
+Result<procedures::ProbeRun> simulate_probe(const engine::RunPlan& run_plan,
+                                            const procedures::ProbePlan& plan,
                                             const procedures::ProbeContext& ctx, const lab::LabConfig& lab,
                                             std::atomic<int>& user_stop);
 

@@ -57,8 +57,9 @@ class Simulator final : public net::SimulatedNetwork, private lab::ModelSink, pr
   /// The model's state now, as GET /_lab/stats reports it.
   lab::ModelSnapshot snapshot() { return m_model->snapshot(m_now); }
   /// Every wait that ends at its deadline (no event before it) ends `delay` after it instead, as an
-  /// oversleeping epoll_wait does on a busy machine: the client's sends that were due then go out late by `delay`.
-  /// For tests of the verdict's lateness rule on virtual time; 0 (the default) wakes exactly when due.
+  /// oversleeping epoll_wait does on a busy machine: the client's sends that were due then go out late by
+  /// `delay`. For tests of the verdict's lateness rule on virtual time; 0 (the default) wakes exactly when
+  /// due.
   void delay_wakeups(Nanos delay) { m_wake_delay = delay; }
   /// Runs `f` once at virtual time `when` (at once on the next event if `when` has passed), in the order
   /// scheduled among actions due at one instant. `f` may call at() again (a periodic action).

@@ -21,8 +21,9 @@ struct Probe {
 
 /// The probe `openloop probe metastable --base BASE/s --trigger TRIGGER ...` builds: its plan, and the
 /// staircase as one open-model run with constant arrivals.
-Probe probe_of(double base, const char* trigger, Nanos trigger_for, Nanos baseline, Nanos observe, Nanos window,
-               Nanos timeout, unsigned descend = 0, double descend_step = 0.1, Nanos descend_for = Nanos(0)) {
+Probe probe_of(double base, const char* trigger, Nanos trigger_for, Nanos baseline, Nanos observe,
+               Nanos window, Nanos timeout, unsigned descend = 0, double descend_step = 0.1,
+               Nanos descend_for = Nanos(0)) {
   procedures::ProbeSettings s;
   s.base_rate = base;
   s.trigger = *procedures::parse_trigger(trigger);
@@ -57,7 +58,8 @@ const procedures::PhaseRow& phase(const procedures::ProbeRun& r, std::size_t i) 
 
 }  // namespace
 
-// tests/e2e/probe/recovers_lifo_test.sh: capacity 40/s, a spike at 3× it, at most 20 wait and the rest are shed.
+// tests/e2e/probe/recovers_lifo_test.sh: capacity 40/s, a spike at 3× it, at most 20 wait and the rest are
+// shed.
 TEST(SimulatedProbe, BoundedLifoWithSheddingRecovers) {
   const auto r = probe(probe_of(20, "load:120/s", 3s, 4s, 8s, 3s, 2s),
                        "--workers 1 --service 25ms --queue lifo --queue-limit 50 --shed-at 20");
@@ -72,13 +74,14 @@ TEST(SimulatedProbe, BoundedLifoWithSheddingRecovers) {
   EXPECT_TRUE(r.lab_actions.empty()) << "a load trigger changes nothing in the lab";
 }
 
-// tests/e2e/probe/metastable_fifo_test.sh: an unbounded FIFO queue and a client that waits 30 s keep the spike's
-// backlog through a short observe phase.
+// tests/e2e/probe/metastable_fifo_test.sh: an unbounded FIFO queue and a client that waits 30 s keep the
+// spike's backlog through a short observe phase.
 TEST(SimulatedProbe, UnboundedFifoIsMetastableSustainedByTheBacklog) {
   const auto r = probe(probe_of(20, "load:120/s", 3s, 4s, 6s, 3s, 30s), "--workers 1 --service 25ms");
   EXPECT_EQ(r.outcome.verdict, ProbeVerdict::metastable) << r.outcome.sentence;
   ASSERT_FALSE(r.outcome.signals.empty());
-  EXPECT_NE(r.outcome.signals.front().name.find("backlog"), std::string::npos) << r.outcome.signals.front().name;
+  EXPECT_NE(r.outcome.signals.front().name.find("backlog"), std::string::npos)
+      << r.outcome.signals.front().name;
   EXPECT_GT(phase(r, 2).stats.in_flight, 10.0);
   ASSERT_TRUE(phase(r, 2).lab_queue_max);
   EXPECT_GT(*phase(r, 2).lab_queue_max, 50U) << "the lab's own queue during observe";
@@ -93,16 +96,18 @@ TEST(SimulatedProbe, BaseAboveCapacityIsInconclusive) {
   EXPECT_NE(r.outcome.sentence.find("baseline was not steady"), std::string::npos) << r.outcome.sentence;
 }
 
-// tests/e2e/probe/hysteresis_test.sh: the FIFO backlog drains at the base load too slowly, at 20 % of it fast.
+// tests/e2e/probe/hysteresis_test.sh: the FIFO backlog drains at the base load too slowly, at 20 % of it
+// fast.
 TEST(SimulatedProbe, FifoBacklogRecoversOnlyAtALowerLoad) {
-  const auto r = probe(probe_of(36, "load:120/s", 3s, 4s, 6s, 3s, 30s, 1, 0.8, 12s), "--workers 4 --service 100ms");
+  const auto r =
+      probe(probe_of(36, "load:120/s", 3s, 4s, 6s, 3s, 30s, 1, 0.8, 12s), "--workers 4 --service 100ms");
   EXPECT_EQ(r.outcome.verdict, ProbeVerdict::recovered_at_lower_load) << r.outcome.sentence;
   ASSERT_TRUE(r.outcome.recovered_rate);
   EXPECT_NEAR(*r.outcome.recovered_rate, 7.2, 0.5) << "36 × (1 − 0.8)";
 }
 
-// tests/e2e/probe/lab_triggers_test.sh: the stall is the real probe's change to the lab's stall list, applied to
-// the simulated service at the trigger's instant, and restored at the run's end.
+// tests/e2e/probe/lab_triggers_test.sh: the stall is the real probe's change to the lab's stall list, applied
+// to the simulated service at the trigger's instant, and restored at the run's end.
 TEST(SimulatedProbe, StallTriggerFreezesTheServiceAtTheTriggersInstant) {
   const auto r = probe(probe_of(20, "stall:2s", 2s, 3s, 5s, 2s, 2s),
                        "--workers 2 --service 10ms --queue lifo --queue-limit 50 --shed-at 20");
@@ -120,8 +125,8 @@ TEST(SimulatedProbe, StallTriggerFreezesTheServiceAtTheTriggersInstant) {
 }
 
 TEST(SimulatedProbe, DependencyTriggerIsRaisedForItsPhaseAndRestored) {
-  const auto r =
-      probe(probe_of(20, "dependency:+100ms", 2s, 3s, 5s, 2s, 2s), "--workers 2 --service 10ms --dependency 5ms");
+  const auto r = probe(probe_of(20, "dependency:+100ms", 2s, 3s, 5s, 2s, 2s),
+                       "--workers 2 --service 10ms --dependency 5ms");
   ASSERT_EQ(r.lab_actions.size(), 2U);
   EXPECT_EQ(r.lab_actions[0], R"(simulated at 3.000s {"dependency":"105ms"})");
   EXPECT_EQ(r.lab_actions[1], R"(simulated at 5.000s {"dependency":"5ms"})");

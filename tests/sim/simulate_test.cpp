@@ -84,8 +84,9 @@ namespace {
 // `delay`, against a service that keeps up.
 results::RunResults late_by(Nanos delay) {
   std::atomic<int> stop{0};
-  auto r = sim::simulate(open_plan(100, 2s, 0s, workload::ArrivalKind::constant), lab_of("--workers 4 --service 1ms"),
-                         stop, {}, [delay](sim::Simulator& world) { world.delay_wakeups(delay); });
+  auto r = sim::simulate(open_plan(100, 2s, 0s, workload::ArrivalKind::constant),
+                         lab_of("--workers 4 --service 1ms"), stop, {},
+                         [delay](sim::Simulator& world) { world.delay_wakeups(delay); });
   EXPECT_TRUE(r) << r.error().message;
   return r ? std::move(r->results) : results::RunResults{};
 }
@@ -103,6 +104,8 @@ TEST(SimulatedLateness, TheVerdictsBoundAtItsBoundary) {
   const auto over = late_by(1100us);
   EXPECT_FALSE(over.verdict.valid);
   ASSERT_EQ(over.verdict.reasons.size(), 1U);
-  EXPECT_EQ(over.verdict.reasons.front().rfind("send lateness p99 1.1", 0), 0U) << over.verdict.reasons.front();
-  EXPECT_NE(over.verdict.reasons.front().find("> 1.000 ms"), std::string::npos) << over.verdict.reasons.front();
+  EXPECT_EQ(over.verdict.reasons.front().rfind("send lateness p99 1.1", 0), 0U)
+      << over.verdict.reasons.front();
+  EXPECT_NE(over.verdict.reasons.front().find("> 1.000 ms"), std::string::npos)
+      << over.verdict.reasons.front();
 }
