@@ -42,6 +42,9 @@ struct IntervalResult {
       by_request;  ///< per request (index as RunInfo::request_names); empty with one request
   /// --observe: one value per RunResults::observed signal (NaN: none sampled); empty without --observe.
   std::vector<double> observed;
+  /// --coalesce auto: the wake-up window used for this interval's sends, µs (the widest of the workers'; −1:
+  /// not auto).
+  double coalesce_us = -1;
 };
 
 /// Fills an interval's latency summaries and its compressed V2 base64 histograms from the four histograms.
