@@ -46,6 +46,7 @@ void Aggregator::finalize(Pending& p) {
   r.counters = s.counters;
   set_latencies(r, s.response_time, s.service_time, s.send_lateness, s.attempt_time);
   r.flows = s.flows;
+  if (s.coalesce_ns >= 0) r.coalesce_us = static_cast<double>(s.coalesce_ns) / 1e3;
   set_session_time(r, s.session_time);
   for (std::size_t i = 0; i < s.by_request.size(); ++i) {
     r.by_request.push_back(s.by_request[i].counters);

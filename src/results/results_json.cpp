@@ -252,6 +252,7 @@ nlohmann::json to_json(const RunResults& r) {
       if (i.session_time.count > 0) intervals.back()["session_time_ms"] = latency_json(i.session_time);
       if (!i.session_time_hist.empty()) intervals.back()["histograms"]["session_time"] = i.session_time_hist.text();
     }
+    if (i.coalesce_us >= 0) intervals.back()["coalesce_us"] = i.coalesce_us;
     if (!i.by_request.empty()) {
       nlohmann::json by = nlohmann::json::object();
       for (std::size_t k = 0; k < i.by_request.size() && k < r.info.request_names.size(); ++k) {

@@ -210,6 +210,10 @@ Result<void> read_interval(const Reader& rd, const Node& n, RunResults& r) {
   i.length_s = OPENLOOP_TRY(rd.number(n, "length_s"));
   if (!(i.length_s >= 0)) return rd.fail(n.path + "/length_s", "must be 0 or more");
   i.counters = OPENLOOP_TRY(counts_at(rd, n));
+  if (rd.has(n, "coalesce_us")) {  // --coalesce auto's window for this interval
+    i.coalesce_us = OPENLOOP_TRY(rd.number(n, "coalesce_us"));
+    if (!(i.coalesce_us >= 0)) return rd.fail(n.path + "/coalesce_us", "must be 0 or more");
+  }
   if (rd.has(n, "flows")) {
     const Node flows = OPENLOOP_TRY(rd.field(n, "flows", Kind::object));
     i.flows = OPENLOOP_TRY(read_flows(rd, flows));

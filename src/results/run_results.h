@@ -43,6 +43,9 @@ struct IntervalResult {
       by_request;  ///< per request (index as RunInfo::request_names); empty with one request
   /// --observe: one value per RunResults::observed signal (NaN: none sampled); empty without --observe.
   std::vector<double> observed;
+  /// --coalesce auto: the wake-up window used for this interval's sends, µs (the widest of the workers'; −1:
+  /// not auto).
+  double coalesce_us = -1;
 
   /// Moves the histograms' texts into `file` (long runs: see Aggregator); they read back through text().
   Result<void> park(const std::shared_ptr<SpillFile>& file);
