@@ -23,6 +23,7 @@
 #include "report/hlog_export.h"
 #include "report/html.h"
 #include "report/junit.h"
+#include "report/observed_csv.h"
 #include "cli/metrics_server.h"
 #include "report/live_ticker.h"
 #include "report/summary.h"
@@ -84,6 +85,11 @@ void stamp_context(results::RunResults& r, const engine::RunPlan& plan,
 
 }  // namespace
 
+OutputFile<results::RunResults> observed_companion(const std::string& hlog) {
+  return {"--hlog", report::observed_companion_path(hlog),
+          [](const results::RunResults& r) -> Result<std::string> { return report::render_observed_csv(r); }};
+}
+
 std::vector<OutputFile<results::RunResults>> run_outputs(const RunOptions& o) {
   const std::string source = o.json.empty() ? std::string("this run") : o.json;
   return {
@@ -91,6 +97,7 @@ std::vector<OutputFile<results::RunResults>> run_outputs(const RunOptions& o) {
          return json_text(results::to_json(r));
        }},
       {"--hlog", o.hlog, [](const results::RunResults& r) { return report::render_interval_log(r); }},
+      observed_companion(o.observe.empty() ? std::string() : o.hlog),
       {"--html", o.html, [source](const results::RunResults& r) -> Result<std::string> {
          report::ReportInput in;
          in.source = source;
