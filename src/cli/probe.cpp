@@ -19,12 +19,20 @@
 #include "lab/control_endpoint.h"
 #include "procedures/probe_report.h"
 #include "procedures/probe_runner.h"
+#include "report/observed_summary.h"
 #include "sim/lab_options.h"
 #include "sim/probe.h"
 #include "sim/simulate.h"
 
 namespace openloop::cli {
 namespace {
+
+// The probe's runs' results (its repeats), for the observed section of its summary.
+std::vector<const results::RunResults*> probe_results(const procedures::ProbeReport& r) {
+  std::vector<const results::RunResults*> out;
+  for (const auto& run : r.runs) out.push_back(&run.results);
+  return out;
+}
 
 using procedures::ProbeSettings;
 
@@ -269,7 +277,9 @@ int probe_metastable(const RunOptions& o, const ProbeFlags& f) {
     report.interrupted = stop.load() != 0;
     return report;
   };
-  p.summary = [](const procedures::ProbeReport& r) { return procedures::render_probe_text(r); };
+  p.summary = [](const procedures::ProbeReport& r) {
+    return procedures::render_probe_text(r) + report::render_observed_runs(probe_results(r));
+  };
   p.exit_code = exit_code;
   return execute(p);
 }

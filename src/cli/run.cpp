@@ -23,6 +23,7 @@
 #include "report/hlog_export.h"
 #include "report/html.h"
 #include "report/junit.h"
+#include "report/observed_csv.h"
 #include "cli/metrics_server.h"
 #include "report/live_ticker.h"
 #include "report/summary.h"
@@ -36,7 +37,7 @@ namespace {
 // --quiet: none) and, with --abort-on-slo, `slo_abort` judging every finalized interval.
 Result<results::RunResults> run_with_live_view(const engine::RunPlan& plan, const RunOptions& o,
                                                std::atomic<int>& stop, results::SloAbort* slo_abort,
-                                               MetricsServer* metrics) {
+                                               MetricsServer* metrics, const observe::Observer* observer) {
   const auto judge_slos = [&o, &stop, slo_abort, metrics](const results::RunResults& so_far) {
     if (metrics != nullptr) metrics->update(so_far);
     if (slo_abort == nullptr || !slo_abort->stop_if_certain({&so_far}, stop) || o.quiet) return;
@@ -60,7 +61,9 @@ Result<results::RunResults> run_with_live_view(const engine::RunPlan& plan, cons
   const bool terminal = isatty(fileno(stderr)) != 0;
   report::LiveTicker live(
       report::LiveView({plan.warmup, plan.duration, plan.model == engine::Model::open, shard}), stderr, terminal,
-      terminal ? std::chrono::seconds(1) : std::chrono::seconds(10), &stop);
+      terminal ? std::chrono::seconds(1) : std::chrono::seconds(10), &stop,
+      observer != nullptr ? [observer] { return observer->sampler().latest(); }
+                          : std::function<std::vector<results::LatestObserved>()>());
   auto results = engine::run(plan, stop, [&live, &judge_slos](const results::RunResults& so_far) {
     live.update(so_far);
     judge_slos(so_far);
@@ -82,6 +85,11 @@ void stamp_context(results::RunResults& r, const engine::RunPlan& plan,
 
 }  // namespace
 
+OutputFile<results::RunResults> observed_companion(const std::string& hlog) {
+  return {"--hlog", report::observed_companion_path(hlog),
+          [](const results::RunResults& r) -> Result<std::string> { return report::render_observed_csv(r); }};
+}
+
 namespace {
 
 // A long run's histograms were read back from its spill file while rendering: a failed read leaves gaps, so the
@@ -101,6 +109,7 @@ std::vector<OutputFile<results::RunResults>> run_outputs(const RunOptions& o) {
        }},
       {"--hlog", o.hlog,
        [](const results::RunResults& r) { return unless_spill_failed(r, report::render_interval_log(r)); }},
+      observed_companion(o.observe.empty() ? std::string() : o.hlog),
       {"--html", o.html, [source](const results::RunResults& r) -> Result<std::string> {
          report::ReportInput in;
          in.source = source;
@@ -214,7 +223,8 @@ int run_command(const RunOptions& o) {
   p.summary_to = o.log_requests == "-" ? stderr : stdout;
   p.run = [&](std::atomic<int>& stop) -> Result<results::RunResults> {
     auto ran = observed(observer->get(), [&] {
-      return run_with_live_view(*plan, o, stop, slo_abort ? &*slo_abort : nullptr, metrics->get());
+      return run_with_live_view(*plan, o, stop, slo_abort ? &*slo_abort : nullptr, metrics->get(),
+                                observer->get());
     });
     finish_request_log(request_log->get(), ran);
     auto r = OPENLOOP_TRY(std::move(ran));

@@ -157,6 +157,7 @@ int run_plan_file(const RunOptions& o) {
   Pipeline<results::RunResults> p;
   p.command = command;
   p.outputs = run_outputs(o);  // the .hlog describes the run as a whole; the HTML the scenarios too
+  if (o.observe.empty() && !specs.empty()) p.outputs.push_back(observed_companion(o.hlog));
   if (auto manifest = manifest_output(*start, p.outputs)) p.outputs.push_back(std::move(*manifest));
   // As for a run from flags: refusals before the wait, the wait before any thread that could take a Ctrl-C.
   if (start->start) {
