@@ -28,7 +28,7 @@ pass "stall:1s: $(json p.json .verdict), lab stall list restored"
 
 curl -s --max-time 5 -X POST -d '{"dependency":"5ms"}' "$LAB_URL/_lab/config" >/dev/null
 code=0
-probe --trigger dependency:+100ms --trigger-for 1s || code=$?
+probe --trigger dependency:+100ms --trigger-for 1s --observe lab || code=$?
 cat p.txt
 # This test is about the trigger (raised, visible, restored), not the verdict: on a loaded machine the short
 # observe window can end before p99 is back within 1.1 × baseline, which makes the verdict METASTABLE (exit 1).
@@ -38,6 +38,11 @@ grep -qE '^  lab: set dependency 105ms \(POST ' p.txt || fail "the dependency ca
 grep -qE '^  lab: restored dependency 5ms \(POST ' p.txt || fail "the dependency restore in words: $(grep 'lab:' p.txt)"
 assert_cmp "$(json p.json '.runs[0].phases[1].stats.p50_ms')" ">=" 100 "the slower dependency shows during the trigger"
 [[ $(curl -s --max-time 5 "$LAB_URL/_lab/config" | jq -r .dependency) == 5ms ]] || fail "dependency not restored"
+# --observe on a probe: the terminal summary and `report p.json` both show the observed section, the lab among it.
+grep -q '^observed (mean / max of the measured intervals' p.txt || fail "the probe's summary lacks the observed section"
+"$OPENLOOP" report p.json >report.txt
+grep -q '^observed (mean / max of the measured intervals' report.txt || fail "report p.json lacks the observed section"
+grep -qiE '^ *lab' report.txt || fail "the observed section does not name the lab: $(grep -A5 '^observed' report.txt)"
 pass "dependency:+100ms: $(json p.json .verdict), restored to 5ms"
 
 for bad in "--trigger load:0/s" "--trigger spike" "--trigger load:100/s --window 300s" "--trigger stall:2s --trigger-for 3s" \
