@@ -260,7 +260,7 @@ Result<ProbeRun> run_probe(const engine::RunPlan& run_plan, const ProbePlan& pla
   ProbeProgress watch(plan, ctx.log);
   // The engine starts its schedule 20 ms after run() is called (coordinator.cpp); phases count from the
   // warm-up's end.
-  const SteadyTime measure_start = SteadyClock::now() + std::chrono::milliseconds(20) + run_plan.warmup;
+  const SteadyTime measure_start = SteadyClock::now() + engine::k_start_delay + run_plan.warmup;
   ControlLoop control(plan, ctx, measure_start, engine_stop, user_stop);
   auto results = engine::run(run_plan, engine_stop, [&](const results::RunResults& so_far) {
     if (watch.update(so_far)) control.recovered_at_base();
