@@ -18,6 +18,7 @@
 #include "core/error.h"
 #include "engine/request_log.h"
 #include "engine/run_plan.h"
+#include "results/encoded_histogram.h"
 #include "results/run_results.h"
 
 namespace openloop::cli {
@@ -77,7 +78,8 @@ Result<std::string> render_guarded(const Render& render, const Outcome& outcome,
 
 /// Runs the pipeline: output paths are checked before anything is sent (exit 2); the signal watcher lives
 /// from before the run until the last output is written, so a signal never kills the process half-way
-/// through writing results. Every output asked for is attempted even when an earlier one failed (results are
+/// through writing results. An output whose rendering could not read back a parked histogram is refused (exit
+/// 4). Every output asked for is attempted even when an earlier one failed (results are
 /// never lost for one bad path); any failure makes the exit code 4 (runtime).
 template <class Outcome>
 int execute(const Pipeline<Outcome>& p) {
@@ -99,7 +101,11 @@ int execute(const Pipeline<Outcome>& p) {
   }
   for (const auto& out : p.outputs) {
     if (out.path.empty()) continue;
+    const auto spill_failures = results::SpillFile::read_failures().count;
     auto text = render_guarded(out.render, *outcome, std::string(out.flag) + " " + out.path);
+    // A long run's parked histograms that could not be read back leave gaps: refused, not written incomplete.
+    if (text && results::SpillFile::read_failures().count != spill_failures)
+      text = runtime_error(results::SpillFile::read_failures().latest);
     auto done = text ? write_file_atomically(out.path, *text) : Result<void>(tl::unexpected(text.error()));
     if (!done) {
       report_error(p.command, Error{ExitCode::runtime, done.error().message});

@@ -17,6 +17,7 @@ struct Slot {
   hdr::Histogram at = make_latency_histogram(), session = make_latency_histogram();
   std::vector<Counters> by_request;  ///< by combined request index
   double length_s = 0;
+  double coalesce_us = -1;  ///< --coalesce auto: the widest window any scenario used (−1: none was auto)
   bool used = false;
 };
 
@@ -86,6 +87,7 @@ RunResults combine_scenarios(const std::vector<ScenarioResults>& scenarios) {
       slot.length_s = std::max(slot.length_s, i.length_s);
       slot.counters.add(i.counters);
       slot.flows.add(i.flows);
+      slot.coalesce_us = std::max(slot.coalesce_us, i.coalesce_us);
       add_encoded(slot.rt, i.response_time_hist.text());
       add_encoded(slot.st, i.service_time_hist.text());
       add_encoded(slot.sl, i.send_lateness_hist.text());
@@ -108,6 +110,7 @@ RunResults combine_scenarios(const std::vector<ScenarioResults>& scenarios) {
     r.length_s = slot.length_s;
     r.counters = slot.counters;
     r.flows = slot.flows;
+    r.coalesce_us = slot.coalesce_us;
     set_latencies(r, slot.rt, slot.st, slot.sl, slot.at);
     set_session_time(r, slot.session);
     if (breakdown) {

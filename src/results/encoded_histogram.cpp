@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -60,6 +61,16 @@ Result<std::int64_t> SpillFile::append(std::string_view text) {
   return at;
 }
 
+namespace {
+std::mutex g_failures_mutex;
+SpillFile::ReadFailures g_failures;
+}  // namespace
+
+SpillFile::ReadFailures SpillFile::read_failures() {
+  std::lock_guard lock(g_failures_mutex);
+  return g_failures;
+}
+
 std::string SpillFile::read(std::int64_t offset, std::size_t size) const {
   std::string out(size, '\0');
   std::size_t done = 0;
@@ -67,10 +78,12 @@ std::string SpillFile::read(std::int64_t offset, std::size_t size) const {
     const ssize_t n = ::pread(m_fd, out.data() + done, size - done, static_cast<off_t>(offset + done));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
-      if (m_failure.empty()) {
-        m_failure = fmt::format("{}: cannot read back the interval spill file: {}", m_where,
-                                n < 0 ? error_text(errno) : std::string("it is shorter than written"));
-      }
+      std::string why = fmt::format("{}: cannot read back the interval spill file: {}", m_where,
+                                    n < 0 ? error_text(errno) : std::string("it is shorter than written"));
+      if (m_failure.empty()) m_failure = why;
+      std::lock_guard lock(g_failures_mutex);
+      ++g_failures.count;
+      g_failures.latest = std::move(why);
       return "";
     }
     done += static_cast<std::size_t>(n);

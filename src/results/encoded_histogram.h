@@ -28,6 +28,13 @@ class SpillFile {
   std::string read(std::int64_t offset, std::size_t size) const;
   /// The first read failure, empty when none happened.
   const std::string& failed() const { return m_failure; }
+  /// Read failures of every spill file in this process so far, and the latest one's message: an output rendered
+  /// while the count rose has gaps (cli's pipeline refuses to write it).
+  struct ReadFailures {
+    std::uint64_t count = 0;
+    std::string latest;
+  };
+  static ReadFailures read_failures();
   std::int64_t size() const { return m_end; }
 
  private:

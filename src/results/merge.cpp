@@ -235,6 +235,8 @@ Result<void> merge_intervals(const std::vector<MergeInput>& inputs, const std::v
       const IntervalResult& from = inputs[in].results.intervals[k];
       s.counters.add(from.counters);
       s.flows.add(from.flows);
+      if (from.coalesce_us >= 0)  // --coalesce auto: the widest window any shard used
+        s.coalesce_ns = std::max(s.coalesce_ns, static_cast<std::int64_t>(std::llround(from.coalesce_us * 1e3)));
       if (!requests.names.empty()) {
         for (std::size_t q = 0; q < from.by_request.size() && q < requests.index[in].size(); ++q)
           s.by_request[requests.index[in][q]].counters.add(from.by_request[q]);

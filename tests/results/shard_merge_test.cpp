@@ -61,6 +61,16 @@ TEST(ShardMerge, IntervalsAlignByIndexAndCountsAddExactly) {
   EXPECT_TRUE(merged->verdict.valid);
 }
 
+TEST(ShardMerge, KeepsTheWidestAutoCoalesceWindowOfEachInterval) {
+  auto in = four_shards();
+  in[1].results.intervals[0].coalesce_us = 12.5;
+  in[3].results.intervals[0].coalesce_us = 40;
+  const auto merged = merge_results(in);
+  ASSERT_TRUE(merged) << merged.error().message;
+  EXPECT_DOUBLE_EQ(merged->intervals[0].coalesce_us, 40);
+  EXPECT_DOUBLE_EQ(merged->intervals[1].coalesce_us, -1);  // no shard was auto there
+}
+
 TEST(ShardMerge, ThePlanHashLeavesTheShardOut) {
   auto a = shard(0, 2, {{1000}});
   auto b = shard(1, 2, {{1000}});
