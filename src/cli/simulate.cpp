@@ -16,6 +16,9 @@
 #include "core/units.h"
 #include "engine/request_log.h"
 #include "engine/scenario_plans.h"
+#include "observe/endpoint_sources.h"
+#include "observe/observer.h"
+#include "observe/series.h"
 #include "report/hlog_export.h"
 #include "report/html.h"
 #include "report/junit.h"
@@ -103,6 +106,88 @@ Result<std::unique_ptr<engine::RequestLog>> open_simulated_log(const RunOptions&
   return log;
 }
 
+// --observe lab in a simulation: the simulated service's /_lab/stats, read as the `lab` source reads a real
+// lab's (observe::lab_readings), every 100 ms of virtual time from its start; the readings stamped on the
+// Unix clock from the run's start, so they align with the intervals as a real run's do.
+class SimulatedLabObserver {
+ public:
+  static constexpr Nanos k_period = std::chrono::milliseconds(100);
+  SimulatedLabObserver(std::string spec, double origin_unix_s)
+      : m_spec(std::move(spec)), m_origin_unix_s(origin_unix_s) {}
+  void start(sim::Simulator& world) {
+    m_world = &world;
+    schedule(sim::k_epoch);
+  }
+  void attach(results::RunResults& r) const {
+    results::SamplerStats stats;
+    stats.period_s = to_seconds(k_period);
+    stats.samples = m_samples;
+    stats.wall_s = static_cast<double>(m_samples) * stats.period_s;
+    observe::attach_series(r, {m_spec}, m_series, stats, {});
+  }
+
+ private:
+  void schedule(SteadyTime when) {
+    m_world->at(when, [this] {
+      sample();
+      schedule(m_world->now() + k_period);
+    });
+  }
+  void sample() {
+    m_readings.clear();
+    observe::lab_readings(sim::service_stats(*m_world), m_readings);
+    const double t = m_origin_unix_s + to_seconds(m_world->now() - sim::k_epoch);
+    for (const auto& reading : m_readings) {
+      auto it = std::find_if(m_series.begin(), m_series.end(),
+                             [&](const observe::Series& s) { return s.name == reading.name; });
+      if (it == m_series.end()) {
+        m_series.push_back({m_spec, reading.name, *reading.meta, to_seconds(k_period), {}});
+        it = m_series.end() - 1;
+      }
+      it->points.emplace_back(t, reading.value);
+    }
+    ++m_samples;
+  }
+
+  std::string m_spec;
+  double m_origin_unix_s;
+  sim::Simulator* m_world = nullptr;
+  std::vector<observe::Series> m_series;
+  std::vector<observe::Reading> m_readings;
+  std::uint64_t m_samples = 0;
+};
+
+// The --observe SPECs a simulation can follow: `lab` (or lab:URL, the URL ignored): its simulated service.
+// Others (processes, the host, cgroups, metrics endpoints) have nothing to show in virtual time: refused from
+// the flags, left out with a warning from a plan file's `observe:` list. Empty: nothing observed.
+Result<std::string> simulated_observe_spec(const RunOptions& o, const std::vector<engine::RunPlan>& plans,
+                                           std::vector<std::string>& warnings) {
+  const auto is_lab = [](const std::string& spec) { return spec == "lab" || spec.rfind("lab:", 0) == 0; };
+  std::string chosen;
+  for (const auto& spec : o.observe) {
+    if (!is_lab(spec)) {
+      return usage_error(fmt::format(
+          "--observe {}: a simulation observes only its simulated service (--observe lab: its /_lab/stats "
+          "signals every 100 ms of virtual time); processes, the host, cgroups and metrics endpoints have "
+          "nothing to show in virtual time",
+          spec));
+    }
+    if (chosen.empty()) chosen = spec;
+  }
+  if (plans.front().workload) {
+    for (const auto& spec : plans.front().workload->observe) {
+      if (is_lab(spec)) {
+        if (chosen.empty()) chosen = spec;
+      } else {
+        warnings.push_back(fmt::format(
+            "observe: {} (in the plan file) is not observed in a simulation: only its service (lab) is",
+            spec));
+      }
+    }
+  }
+  return chosen;
+}
+
 // run's outputs, the JSON labelled simulated with its service model.
 std::vector<OutputFile<sim::SimulatedRun>> simulate_outputs(const RunOptions& o) {
   const std::string source = o.json.empty() ? std::string("this simulation") : o.json;
@@ -151,6 +236,9 @@ int simulate_command(const SimulateOptions& so) {
     for (const auto& part : *plans) watched.push_back({names, planned_intended(part)});
     slo_abort.emplace(*slos, std::move(watched));
   }
+  std::vector<std::string> observe_warnings;
+  const auto observe_spec = simulated_observe_spec(o, *plans, observe_warnings);
+  if (!observe_spec) return report_error(command, observe_spec.error());
   if (auto ok = sim::check_simulable(*plans, *lab); !ok) return report_error(command, ok.error());
   const auto began = std::chrono::system_clock::now();
   const double began_unix_s = std::chrono::duration<double>(began.time_since_epoch()).count();
@@ -187,10 +275,13 @@ int simulate_command(const SimulateOptions& so) {
                    slo_abort->failed()->text);
       };
     }
-    std::function<void(sim::Simulator&)> setup;
-    if (engine::RequestLog* log = request_log->get()) {
-      setup = [log](sim::Simulator& world) { world.on_poll([log] { log->drain(); }); };
-    }
+    std::optional<SimulatedLabObserver> observer;
+    if (!observe_spec->empty()) observer.emplace(*observe_spec, began_unix_s);
+    engine::RequestLog* log = request_log->get();
+    const auto setup = [log, &observer](sim::Simulator& world) {
+      if (log != nullptr) world.on_poll([log] { log->drain(); });
+      if (observer) observer->start(world);
+    };
     auto ran = OPENLOOP_TRY(sim::simulate_all(*plans, *lab, stop, judge_slos, setup));
     const double cpu = static_cast<double>(std::clock()) / CLOCKS_PER_SEC - cpu_before;
     std::uint64_t attempts = 0;
@@ -201,6 +292,7 @@ int simulate_command(const SimulateOptions& so) {
     }
     sim::SimulatedRun out;
     out.service_model = std::move(ran.service_model);
+    out.service_stats = std::move(ran.service_stats);
     if (plan_file) {
       out.results = plan_file_results(*plans, std::move(ran.results), *slos,
                                       slo_abort ? &*slo_abort : nullptr, stop.load(), o.url);
@@ -214,7 +306,11 @@ int simulate_command(const SimulateOptions& so) {
       out.results.slos = results::evaluate_slos(*slos, out.results);
       out.results.info.environment = run_environment();
     }
-    if (engine::RequestLog* log = request_log->get()) {
+    // As a plan file's run, the whole run carries the observed signals (its intervals are the scenarios'
+    // together).
+    if (observer) observer->attach(out.results);
+    for (auto& w : observe_warnings) out.results.warnings.push_back(std::move(w));
+    if (log != nullptr) {
       auto finished = log->finish();
       out.results.logged = true;
       out.results.log_written = log->written();

@@ -57,6 +57,10 @@ Result<void> check_simulable(const engine::RunPlan& plan, const lab::LabConfig& 
   return {};
 }
 
+nlohmann::json service_stats(Simulator& world) {
+  return nlohmann::json::parse(lab::stats_json(world.snapshot(), lab::ServerCounters{}, world.config()));
+}
+
 Result<void> check_simulable(const std::vector<engine::RunPlan>& plans, const lab::LabConfig& lab) {
   double bound = 0;
   for (const auto& plan : plans) {
@@ -83,6 +87,7 @@ nlohmann::json to_json(const SimulatedRun& run) {
   nlohmann::json j = results::to_json(run.results);
   j["simulated"] = true;
   j["service_model"] = run.service_model;
+  if (!run.service_stats.is_null()) j["service_stats"] = run.service_stats;
   return j;
 }
 
@@ -97,7 +102,8 @@ Result<SimulatedRuns> simulate_all(const std::vector<engine::RunPlan>& plans, co
   if (setup) setup(world);
   auto ran = engine::run_simulated_all(plans, world, k_epoch, stop, progress);
   if (!ran) return tl::unexpected(ran.error());
-  SimulatedRuns out{std::move(*ran), lab::config_to_json(lab)};
+  SimulatedRuns out{std::move(*ran), lab::config_to_json(lab), service_stats(world)};
+  for (const char* key : {"server", "bad_requests", "config", "history"}) out.service_stats.erase(key);
   out.service_model.erase("listen");
   out.service_model.erase("duration");
   if (!world.limit_reached()) return out;
@@ -122,7 +128,8 @@ Result<SimulatedRun> simulate(const engine::RunPlan& plan, const lab::LabConfig&
     each = [&progress](const std::vector<const results::RunResults*>& r) { progress(*r.front()); };
   // One plan: copied into the vector simulate_all() takes (a plan is a few hundred bytes and a shared_ptr).
   auto ran = OPENLOOP_TRY(simulate_all({plan}, lab, stop, each, setup));
-  return SimulatedRun{std::move(ran.results.front()), std::move(ran.service_model)};
+  return SimulatedRun{std::move(ran.results.front()), std::move(ran.service_model),
+                      std::move(ran.service_stats)};
 }
 
 }  // namespace openloop::sim

@@ -44,10 +44,14 @@ struct SimulatedRun {
   results::RunResults results;
   /// The model's settings as GET /_lab/config shows them (without listen and duration, which it ignores).
   nlohmann::json service_model;
+  /// What the service did, as GET /_lab/stats counts it at the run's end: arrivals, ok, errors, shed,
+  /// rejected, expired, cancelled, cache, and the queue, held and busy workers left (without the server's
+  /// socket counters, the config and the per-second history).
+  nlohmann::json service_stats;
 };
 
-/// The results file of a simulated run: results::to_json of its results with "simulated": true and its
-/// "service_model".
+/// The results file of a simulated run: results::to_json of its results with "simulated": true, its
+/// "service_model" and "service_stats".
 nlohmann::json to_json(const SimulatedRun& run);
 
 /// A simulated run of several plans at once (a scenario file's scenarios against one service): one result
@@ -55,7 +59,12 @@ nlohmann::json to_json(const SimulatedRun& run);
 struct SimulatedRuns {
   std::vector<results::RunResults> results;
   nlohmann::json service_model;
+  nlohmann::json service_stats;  ///< SimulatedRun::service_stats: the one service all plans shared
 };
+
+/// The simulated service's state as GET /_lab/stats reports it (lab::stats_json), for the observed `lab`
+/// signals and service_stats.
+nlohmann::json service_stats(Simulator& world);
 
 /// simulate() of several plans at once, against one simulated service (engine::run_simulated_all): each
 /// plan's worker on a fiber of its own, the scenarios sharing the service's workers, queue and counters.
