@@ -3,8 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <stdexcept>
+#include <utility>
 #include <vector>
 
+#include "net/simulated_clients.h"
 #include "results/results_json.h"
 #include "sim/simulator.h"
 #include "sim_plans.h"
@@ -123,4 +126,39 @@ TEST(SimulatedScenarios, RefusedTogetherBeyondTheCap) {
   EXPECT_NE(refused.error().message.find("the scenarios together would send about 1.2e+09"),
             std::string::npos)
       << refused.error().message;
+}
+
+// The fibers under a mix: each client's waits end at its own deadlines, in virtual-time order across clients,
+// and an exception leaving one body is rethrown once the others have finished.
+TEST(SimulatedClients, WaitsEndInVirtualTimeOrderAcrossClients) {
+  sim::Simulator world(lab_of(""), sim::k_epoch);
+  net::SimulatedClients clients(world, 2);
+  std::vector<std::pair<int, std::int64_t>> woke;  // (client, ms of virtual time)
+  const auto body = [&](int id, std::vector<int> deadlines_ms) {
+    return [&, id, deadlines_ms] {
+      net::SimulatedNetwork& net = clients.client(static_cast<std::size_t>(id));
+      for (const int d : deadlines_ms) {
+        EXPECT_EQ(net.poll(sim::k_epoch + std::chrono::milliseconds(d)), 0) << "nothing of its own was ready";
+        woke.emplace_back(
+            id, std::chrono::duration_cast<std::chrono::milliseconds>(net.now() - sim::k_epoch).count());
+      }
+    };
+  };
+  clients.run({body(0, {10, 20, 30}), body(1, {15, 25})});
+  const std::vector<std::pair<int, std::int64_t>> want{{0, 10}, {1, 15}, {0, 20}, {1, 25}, {0, 30}};
+  EXPECT_EQ(woke, want);
+
+  sim::Simulator other(lab_of(""), sim::k_epoch);
+  net::SimulatedClients failing(other, 2);
+  bool finished = false;
+  const auto throws = [&] {
+    failing.client(0).poll(sim::k_epoch + 5ms);
+    throw std::runtime_error("body 0 failed");
+  };
+  const auto waits = [&] {
+    failing.client(1).poll(sim::k_epoch + 50ms);
+    finished = true;
+  };
+  EXPECT_THROW(failing.run({throws, waits}), std::runtime_error);
+  EXPECT_TRUE(finished) << "the other body ran to its end first";
 }
