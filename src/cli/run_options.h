@@ -14,6 +14,10 @@
 #include "workload/scenario_file.h"
 #include "workload/shard_env.h"
 
+namespace openloop::results {
+class SloAbort;
+}  // namespace openloop::results
+
 namespace openloop::cli {
 
 /// Help groups of run's options, in the order a newcomer needs them (CLI11 prints groups in order of first
@@ -131,6 +135,12 @@ std::uint64_t raise_fd_limit();
 
 /// True when `target` names a scenario file (*.yaml, *.yml) rather than a URL.
 bool is_plan_file(const std::string& target);
+/// A scenario file's run as its results file holds it (cli/run_scenarios.cpp): each scenario's results in
+/// `scenarios` (--abort-on-slo marked), combined into the whole run; the SLOs judged on the scenarios
+/// together; `source` the file. `ran` holds one result per plan, in order.
+results::RunResults plan_file_results(const std::vector<engine::RunPlan>& plans,
+                                      std::vector<results::RunResults> ran, const std::vector<results::Slo>& slos,
+                                      const results::SloAbort* slo_abort, int stop, const std::string& source);
 /// `openloop run plan.yaml`: runs every scenario of the file (cli/run_scenarios.cpp); returns the exit code.
 int run_plan_file(const RunOptions& o);
 /// The exit code of a finished run (DESIGN.md), first that applies: interrupted by a signal 130, unreachable

@@ -53,11 +53,9 @@ bool is_plan_file(const std::string& target) {
   return target.find("://") == std::string::npos && (ends(".yaml") || ends(".yml"));
 }
 
-namespace {
-
 // The scenarios' results, each kept whole and combined into the run they made together; SLOs judged on the
 // scenarios together (a request's SLO on that request across every scenario sending it).
-results::RunResults combined(const std::vector<engine::RunPlan>& plans, std::vector<results::RunResults> ran,
+results::RunResults plan_file_results(const std::vector<engine::RunPlan>& plans, std::vector<results::RunResults> ran,
                              const std::vector<results::Slo>& slos, const results::SloAbort* slo_abort,
                              int stop, const std::string& source) {
   std::vector<results::ScenarioResults> parts;
@@ -81,6 +79,8 @@ results::RunResults combined(const std::vector<engine::RunPlan>& plans, std::vec
   all.scenarios = std::move(parts);
   return all;
 }
+
+namespace {
 
 // What a plan file's run is, for its plan hash and run id: every scenario's plan (the first one's `shard`, the
 // same in all, at the top, so a sharded file run is recognised as such).
@@ -195,7 +195,7 @@ int run_plan_file(const RunOptions& o) {
     }
     auto ran = observed(observer->get(), [&] { return engine::run_all(*prepared, stop, judge_slos); });
     Result<results::RunResults> all =
-        ran ? Result<results::RunResults>(combined(*prepared, std::move(*ran), *slos,
+        ran ? Result<results::RunResults>(plan_file_results(*prepared, std::move(*ran), *slos,
                                                    slo_abort ? &*slo_abort : nullptr, stop.load(), o.url))
             : Result<results::RunResults>(tl::unexpected(ran.error()));
     finish_request_log(request_log->get(), all);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "engine/self_checks.h"
 #include "engine/worker.h"
 #include "net/descriptors.h"
+#include "net/simulated_clients.h"
 #include "net/transport.h"
 #include "results/aggregator.h"
 #include "results/verdict.h"
@@ -279,6 +281,63 @@ Result<results::RunResults> run_simulated(const RunPlan& plan, net::SimulatedNet
   net.every(Nanos(0), {});
   collect(p, scratch);
   return finish(p, stop, start, net.now(), true);
+}
+
+Result<std::vector<results::RunResults>> run_simulated_all(const std::vector<RunPlan>& plans,
+                                                           net::SimulatedNetwork& net, SteadyTime start,
+                                                           std::atomic<int>& stop,
+                                                           const MultiProgressFn& progress) {
+  if (plans.empty()) return usage_error("nothing to simulate: no plan");
+  for (const auto& plan : plans) {
+    if (plan.threads != 1) return usage_error("a simulated run has one worker thread per plan (--threads 1)");
+  }
+  if (plans.size() == 1) {
+    ProgressFn one;
+    if (progress) one = [&progress](const results::RunResults& r) { progress({&r}); };
+    auto r = OPENLOOP_TRY(run_simulated(plans.front(), net, start, stop, one));
+    std::vector<results::RunResults> out;
+    out.push_back(std::move(r));
+    return out;
+  }
+  // Each plan's worker on a fiber of its own, all on the one network: the scenarios share the service as
+  // they would share a real server.
+  net::SimulatedClients clients(net, plans.size());
+  std::vector<PlanRun> runs;
+  Nanos period = plans.front().interval;
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    PlanRun p;
+    p.plan = &plans[i];
+    p.workers.push_back(std::make_unique<Worker>(plans[i], 0, nullptr, stop, start));
+    OPENLOOP_TRY_VOID(p.workers.back()->init(Nanos(0), &clients.client(i)));
+    p.aggregator = std::make_unique<results::Aggregator>(1, plans[i].interval);
+    period = std::min(period, plans[i].interval);
+    runs.push_back(std::move(p));
+  }
+  std::vector<results::IntervalStats> scratch;
+  std::size_t reported = 0;
+  net.every(period, [&runs, &scratch, &progress, &reported] {
+    std::size_t finalized = 0;
+    for (auto& p : runs) {
+      collect(p, scratch);
+      finalized += p.aggregator->finalized();
+    }
+    if (progress && finalized != reported) {
+      reported = finalized;
+      std::vector<const results::RunResults*> so_far;
+      for (auto& p : runs) so_far.push_back(&p.aggregator->results());
+      progress(so_far);
+    }
+  });
+  std::vector<std::function<void()>> bodies;
+  for (auto& p : runs) bodies.emplace_back([worker = p.workers.front().get()] { worker->run(); });
+  clients.run(bodies);
+  net.every(Nanos(0), {});
+  std::vector<results::RunResults> out;
+  for (auto& p : runs) {
+    collect(p, scratch);
+    out.push_back(finish(p, stop, start, net.now(), true));
+  }
+  return out;
 }
 
 Result<results::RunResults> run(const RunPlan& plan, std::atomic<int>& stop, const ProgressFn& progress) {

@@ -123,6 +123,10 @@ class RequestLog {
   unsigned workers() const { return static_cast<unsigned>(m_rings.size()); }
   /// Starts the writer thread (it polls the rings every few milliseconds).
   void start();
+  /// Without start(): formats and writes what the rings hold now, on the calling thread (which must be the
+  /// workers' own, or they must have ended). A simulation drains this way as its run fills the rings, so
+  /// no record is dropped for a writer that polls on wall time. True when it found records.
+  bool drain() { return drain_once(); }
   /// Call after every worker has ended: drains what is left, stops the writer, flushes and closes. The first
   /// write error, if any (the records it could not write are counted as dropped).
   Result<void> finish();

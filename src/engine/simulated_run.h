@@ -22,4 +22,14 @@ namespace openloop::engine {
 Result<results::RunResults> run_simulated(const RunPlan& plan, net::SimulatedNetwork& net, SteadyTime start,
                                           std::atomic<int>& stop, const ProgressFn& progress = {});
 
+/// run_simulated() of several plans at once (a scenario file's scenarios), each plan's one worker on a
+/// fiber of its own (net::SimulatedClients), all against `net`: the scenarios share the simulated service as
+/// they would share a real server. One result per plan, in order, as run_all() returns them; `progress` as
+/// run_all()'s, with every plan's results so far. One plan runs as run_simulated() does. Errors (usage): no
+/// plan, a plan with several threads.
+Result<std::vector<results::RunResults>> run_simulated_all(const std::vector<RunPlan>& plans,
+                                                           net::SimulatedNetwork& net, SteadyTime start,
+                                                           std::atomic<int>& stop,
+                                                           const MultiProgressFn& progress = {});
+
 }  // namespace openloop::engine

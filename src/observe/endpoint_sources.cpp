@@ -36,7 +36,11 @@ Result<std::unique_ptr<LabSource>> LabSource::create(std::string spec, const std
 }
 
 Result<void> LabSource::sample(std::vector<Reading>& out) {
-  const auto stats = OPENLOOP_TRY(m_client.stats());
+  lab_readings(OPENLOOP_TRY(m_client.stats()), out);
+  return {};
+}
+
+void lab_readings(const nlohmann::json& stats, std::vector<Reading>& out) {
   const double workers = number_at(stats, "workers");
   const double busy = number_at(stats, "busy_workers");
   out.push_back({"queue", number_at(stats, "queue_depth"), &k_queue});
@@ -46,7 +50,6 @@ Result<void> LabSource::sample(std::vector<Reading>& out) {
   out.push_back({"shed", number_at(stats, "shed"), &k_shed});
   out.push_back({"rejected", number_at(stats, "rejected"), &k_rejected});
   out.push_back({"expired", number_at(stats, "expired"), &k_expired});
-  return {};
 }
 
 Result<std::unique_ptr<PrometheusSource>> PrometheusSource::create(std::string spec, const std::string& url,

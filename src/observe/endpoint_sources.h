@@ -14,6 +14,10 @@
 
 namespace openloop::observe {
 
+/// The `lab` source's readings from one /_lab/stats document: what LabSource::sample takes from the lab, and
+/// `openloop simulate --observe lab` from its simulated service's document.
+void lab_readings(const nlohmann::json& stats, std::vector<Reading>& out);
+
 /// Signals: queue (requests queued, mean), busy_workers, busy_of_workers (share of its workers busy), and
 /// per second: arrivals, shed, rejected, expired.
 class LabSource : public Source {

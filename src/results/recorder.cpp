@@ -65,7 +65,7 @@ void Recorder::take_finished(Nanos issued_before, std::vector<IntervalStats>& ou
   const std::int64_t issued_index = index_of(issued_before);  // intervals below this one are fully issued
   // Open empty intervals up to a finite issue horizon so that every index is handed over. An infinite horizon
   // (the schedule has ended) opens nothing: the coordinator finalizes the tail at the end of the run.
-  if (issued_before != Nanos::max() && issued_index > 0) slot(issued_index - 1);
+  if (issued_before != Nanos::max() && issued_index > m_base) slot(issued_index - 1);
   while (!m_open.empty() && m_base < issued_index && m_open.front().pending == 0) {
     out.push_back(std::move(m_open.front().stats));
     m_open.pop_front();

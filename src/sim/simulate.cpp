@@ -57,40 +57,79 @@ Result<void> check_simulable(const engine::RunPlan& plan, const lab::LabConfig& 
   return {};
 }
 
+nlohmann::json service_stats(Simulator& world) {
+  return nlohmann::json::parse(lab::stats_json(world.snapshot(), lab::ServerCounters{}, world.config()));
+}
+
+Result<void> check_simulable(const std::vector<engine::RunPlan>& plans, const lab::LabConfig& lab) {
+  double bound = 0;
+  for (const auto& plan : plans) {
+    if (plans.size() > 1 && plan.coalesce.count() == 0 && plan.threads == 1) {
+      bound += request_bound(plan, lab.model);
+      if (!(bound <= k_max_simulated_requests)) break;
+    }
+    auto ok = check_simulable(plan, lab);
+    if (!ok) {
+      if (plans.size() == 1 || plan.scenario.empty()) return ok;
+      return usage_error(fmt::format("scenario {}: {}", plan.scenario, ok.error().message));
+    }
+  }
+  if (!(bound <= k_max_simulated_requests)) {
+    return usage_error(fmt::format(
+        "the scenarios together would send about {:.3g} requests in virtual time, more than a simulation "
+        "runs ({:.0e}); shorten them or lower their rates or users",
+        bound, k_max_simulated_requests));
+  }
+  return {};
+}
+
 nlohmann::json to_json(const SimulatedRun& run) {
   nlohmann::json j = results::to_json(run.results);
   j["simulated"] = true;
   j["service_model"] = run.service_model;
+  if (!run.service_stats.is_null()) j["service_stats"] = run.service_stats;
   return j;
 }
 
-Result<SimulatedRun> simulate(const engine::RunPlan& plan, const lab::LabConfig& lab, std::atomic<int>& stop,
-                              const std::function<void(const results::RunResults&)>& progress,
-                              const std::function<void(Simulator&)>& setup) {
-  OPENLOOP_TRY_VOID(check_simulable(plan, lab));
+Result<SimulatedRuns> simulate_all(const std::vector<engine::RunPlan>& plans, const lab::LabConfig& lab,
+                                   std::atomic<int>& stop, const engine::MultiProgressFn& progress,
+                                   const std::function<void(Simulator&)>& setup) {
+  OPENLOOP_TRY_VOID(check_simulable(plans, lab));
   Simulator world(lab, k_epoch);
   // A guard the estimate cannot give: closed users answered at once (429s, 503s) send again at the same
   // virtual instant, without end.
   world.limit_requests(static_cast<std::uint64_t>(k_max_simulated_requests), stop);
   if (setup) setup(world);
-  auto ran = engine::run_simulated(plan, world, k_epoch, stop, progress);
+  auto ran = engine::run_simulated_all(plans, world, k_epoch, stop, progress);
   if (!ran) return tl::unexpected(ran.error());
-  SimulatedRun out{std::move(*ran), lab::config_to_json(lab)};
+  SimulatedRuns out{std::move(*ran), lab::config_to_json(lab), service_stats(world)};
+  for (const char* key : {"server", "bad_requests", "config", "history"}) out.service_stats.erase(key);
   out.service_model.erase("listen");
   out.service_model.erase("duration");
-  results::RunResults& r = out.results;
-  if (world.limit_reached()) {
+  if (!world.limit_reached()) return out;
+  for (results::RunResults& r : out.results) {
     r.interrupted = false;
     r.verdict.valid = false;
     r.verdict.reasons.push_back(fmt::format(
         "the simulation stopped at {:.3f} s of virtual time after {} requests: more than {:.0e} in all or {} "
-        "at "
-        "one virtual instant (closed users answered in zero time, e.g. shed with 429, send again at once and "
-        "without end when the simulated network has no delay; give them --think)",
+        "at one virtual instant (closed users answered in zero time, e.g. shed with 429, send again at once "
+        "and without end when the simulated network has no delay; give them --think)",
         to_seconds(world.now() - k_epoch), world.requests(), k_max_simulated_requests,
         Simulator::k_max_at_one_instant));
   }
   return out;
+}
+
+Result<SimulatedRun> simulate(const engine::RunPlan& plan, const lab::LabConfig& lab, std::atomic<int>& stop,
+                              const std::function<void(const results::RunResults&)>& progress,
+                              const std::function<void(Simulator&)>& setup) {
+  engine::MultiProgressFn each;
+  if (progress)
+    each = [&progress](const std::vector<const results::RunResults*>& r) { progress(*r.front()); };
+  // One plan: copied into the vector simulate_all() takes (a plan is a few hundred bytes and a shared_ptr).
+  auto ran = OPENLOOP_TRY(simulate_all({plan}, lab, stop, each, setup));
+  return SimulatedRun{std::move(ran.results.front()), std::move(ran.service_model),
+                      std::move(ran.service_stats)};
 }
 
 }  // namespace openloop::sim

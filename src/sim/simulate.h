@@ -3,10 +3,12 @@
 
 #include <atomic>
 #include <functional>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "engine/coordinator.h"
 #include "engine/run_plan.h"
 #include "lab/model_config.h"
 #include "results/run_results.h"
@@ -33,16 +35,44 @@ double request_bound(const engine::RunPlan& plan, const lab::ModelConfig& model)
 /// more than k_max_simulated_requests by request_bound().
 Result<void> check_simulable(const engine::RunPlan& plan, const lab::LabConfig& lab);
 
+/// check_simulable() of each plan of a scenario file (they run at once against one service), and of their
+/// request bounds together.
+Result<void> check_simulable(const std::vector<engine::RunPlan>& plans, const lab::LabConfig& lab);
+
 /// A simulated run: the results (as a real run's) and the service model it ran against.
 struct SimulatedRun {
   results::RunResults results;
   /// The model's settings as GET /_lab/config shows them (without listen and duration, which it ignores).
   nlohmann::json service_model;
+  /// What the service did, as GET /_lab/stats counts it at the run's end: arrivals, ok, errors, shed,
+  /// rejected, expired, cancelled, cache, and the queue, held and busy workers left (without the server's
+  /// socket counters, the config and the per-second history).
+  nlohmann::json service_stats;
 };
 
-/// The results file of a simulated run: results::to_json of its results with "simulated": true and its
-/// "service_model".
+/// The results file of a simulated run: results::to_json of its results with "simulated": true, its
+/// "service_model" and "service_stats".
 nlohmann::json to_json(const SimulatedRun& run);
+
+/// A simulated run of several plans at once (a scenario file's scenarios against one service): one result
+/// per plan, in order, as engine::run_all() returns them, and the service model.
+struct SimulatedRuns {
+  std::vector<results::RunResults> results;
+  nlohmann::json service_model;
+  nlohmann::json service_stats;  ///< SimulatedRun::service_stats: the one service all plans shared
+};
+
+/// The simulated service's state as GET /_lab/stats reports it (lab::stats_json), for the observed `lab`
+/// signals and service_stats.
+nlohmann::json service_stats(Simulator& world);
+
+/// simulate() of several plans at once, against one simulated service (engine::run_simulated_all): each
+/// plan's worker on a fiber of its own, the scenarios sharing the service's workers, queue and counters.
+/// `progress` as engine::run_all()'s. Errors: those of check_simulable(plans, lab). A run stopped by the
+/// request cap marks every plan's result INVALID, naming the cap.
+Result<SimulatedRuns> simulate_all(const std::vector<engine::RunPlan>& plans, const lab::LabConfig& lab,
+                                   std::atomic<int>& stop, const engine::MultiProgressFn& progress = {},
+                                   const std::function<void(Simulator&)>& setup = {});
 
 /// Runs `plan` (one worker: plan.threads must be 1, spin_below and coalesce 0) against a lab service of
 /// `lab`'s configuration, in virtual time, on the calling thread. Deterministic: the same plan and

@@ -126,6 +126,7 @@ int Simulator::dispatch_ready() {
 }
 
 int Simulator::poll(SteadyTime deadline) {
+  if (m_on_poll) m_on_poll();
   for (;;) {
     if (const int n = dispatch_ready(); n > 0) return n;
     const SteadyTime next = m_timers.next_deadline();

@@ -61,6 +61,10 @@ class Simulator final : public net::SimulatedNetwork, private lab::ModelSink, pr
   /// `delay`. For tests of the verdict's lateness rule on virtual time; 0 (the default) wakes exactly when
   /// due.
   void delay_wakeups(Nanos delay) { m_wake_delay = delay; }
+  /// Calls `f` at the start of every poll() (empty: nothing): what must keep pace with the run's volume
+  /// rather than with wall time, e.g. the request log's rings drained on this thread (a simulation fills
+  /// them far faster than a writer thread polling every few milliseconds would empty them).
+  void on_poll(std::function<void()> f) { m_on_poll = std::move(f); }
   /// Runs `f` once at virtual time `when` (at once on the next event if `when` has passed), in the order
   /// scheduled among actions due at one instant. `f` may call at() again (a periodic action).
   void at(SteadyTime when, std::function<void()> f);
@@ -136,6 +140,7 @@ class Simulator final : public net::SimulatedNetwork, private lab::ModelSink, pr
   bool m_dispatching_now = false;
   std::vector<std::function<void()>> m_actions;  // at(): indexed by the timer cookie's low bits
   std::function<void()> m_tick;
+  std::function<void()> m_on_poll;
   Nanos m_tick_period{0};
   std::uint64_t m_tick_generation = 0;
   std::uint64_t m_requests = 0;

@@ -109,3 +109,28 @@ TEST(SimulatedLateness, TheVerdictsBoundAtItsBoundary) {
   EXPECT_NE(over.verdict.reasons.front().find("> 1.000 ms"), std::string::npos)
       << over.verdict.reasons.front();
 }
+
+// The service's own counters (as GET /_lab/stats counts them) come with a simulated run: past capacity with
+// the deadline header, the service expires (504) work whose client deadline has passed, more than the client
+// sees answered 504 (it timed out first on the rest); every request the client sent arrived, and each arrival
+// is accounted for by an outcome or is still in the service.
+TEST(SimulatedRun, CarriesTheServicesOwnCounters) {
+  engine::RunPlan plan = open_plan(80, 3s, 0s, workload::ArrivalKind::constant);
+  plan.timeout = 300ms;
+  plan.retry.send_deadline = "X-Deadline";
+  std::atomic<int> stop{0};
+  const auto r = sim::simulate(plan, lab_of("--workers 1 --service 20ms --deadline-header X-Deadline"), stop);
+  ASSERT_TRUE(r) << r.error().message;
+  const auto& s = r->service_stats;
+  const auto n = [&s](const char* key) { return s.at(key).get<std::uint64_t>(); };
+  EXPECT_EQ(n("arrivals"), r->results.totals.attempts + r->results.warmup.attempts);
+  EXPECT_EQ(n("arrivals"), n("ok") + n("errors") + n("shed") + n("rejected") + n("expired") + n("cancelled") +
+                               n("queue_depth") + n("held") + n("busy_workers"));
+  const std::uint64_t client_504 = r->results.totals.status_class[5];
+  EXPECT_GE(client_504, 20U);
+  EXPECT_GT(n("expired"), client_504) << "expired at dequeue after the client gave up: no one to see the 504";
+  EXPECT_LE(n("ok"), 3 * 50 + 20) << "one 20-ms worker for ~3.3 s";
+  const auto j = sim::to_json(*r);
+  EXPECT_EQ(j.at("service_stats").at("expired"), n("expired"));
+  EXPECT_FALSE(j.at("service_stats").contains("history")) << "the per-second history is left out";
+}

@@ -20,6 +20,7 @@ expect_simulate_usage '--burn spends real CPU' "$url" --rate 100/s -d 1s --lab '
 expect_simulate_usage 'more than a simulation runs' "$url" --rate 1000000/s -d 2h --lab '--service 0'
 expect_simulate_usage 'without end in virtual time' "$url" --vus 10 -d 10s --lab '--service 0'
 expect_simulate_usage '--threads' "$url" --rate 100/s -d 1s --threads 2
+expect_simulate_usage '--observe host: a simulation observes only its simulated service' "$url" --rate 100/s -d 1s --observe host
 pass "bad input refused, nothing run"
 
 run_sim() {
