@@ -47,7 +47,7 @@ TEST(Recorder, HandsOverEveryIndexInOrderIncludingEmptyOnes) {
 }
 
 // Two hand-overs at the same horizon (two workers' fibers in one simulated mix do this): the second once opened
-// the interval just handed over again, m_open[-1] (undefined; caught by the sanitizer pass, make test-sanitize).
+// the interval just handed over again, m_open[-1] (undefined: a release build may not show it; ASan did, in a mix).
 TEST(Recorder, ASecondHandOverAtTheSameHorizonHandsOverNothingAndOpensNothingBehind) {
   Recorder rec(1s);
   std::vector<IntervalStats> out;
