@@ -2,7 +2,8 @@
 # --simulate, staircase and --fresh --refine) the final scrape (during --metrics-linger) shows each step's
 # counters equal to its counts in the ramp file, its verdict gauge valid/invalid as its state, and the ramp's
 # capacity gauge equal to the file's; on the network a scrape while the first step is measured already shows it
-# (live, before it is judged); a bad address exits 2 before anything is sent; promtool accepts the text.
+# (live, before it is judged; the ramp may end INVALID only for the generator's lateness or CPU); a bad address exits 2
+# before anything is sent; promtool accepts the text.
 source "$OPENLOOP_E2E_LIB"
 require_tools jq curl
 cd "$E2E_TMP"
@@ -124,7 +125,13 @@ live=$(scraped openloop_requests_intended_total 'step="1"')
 [[ $(scraped openloop_ramp_step) == 1 ]] || fail "current step: $(grep '^openloop_ramp_step' "$M")"
 code=0
 wait "$pid" || code=$?
-[[ $code == 0 || $code == 3 ]] || fail "ramp exit $code: $(cat n.txt)"
+# 0: a capacity; 1: no step passed (UNSTEADY on a busy machine: the metrics are the point here); 3: every step
+# INVALID, accepted only for the generator's lateness (a busy machine), named in every INVALID step's reasons.
+[[ $code == 0 || $code == 1 || $code == 3 ]] || fail "ramp exit $code: $(cat n.txt)"
+if [[ $code == 3 ]]; then
+  [[ $(jq '[.steps[] | select(.state == "INVALID") | .reasons[] | test("^send lateness|^generator CPU")] | all' n.json) == true ]] ||
+    fail "INVALID for another reason than the generator's lateness or CPU: $(jq -c '[.steps[].reasons]' n.json)"
+fi
 final=$(jq '.steps[0].counts.intended' n.json)
 assert_cmp "$live" ">=" 100 "live step 1: at least one second of its arrivals"
 assert_cmp "$live" "<" "$final" "live step 1: part of the step's final count"
