@@ -10,8 +10,10 @@
 #include "cli/command.h"
 #include "compare/compare_report.h"
 #include "compare/comparison.h"
+#include "compare/ramp_comparison.h"
 #include "core/atomic_file.h"
 #include "procedures/probe_report.h"
+#include "procedures/ramp_read.h"
 #include "procedures/ramp_report.h"
 #include "report/junit.h"
 #include "report/report_input.h"
@@ -29,22 +31,24 @@ struct CompareOptions {
   bool quiet = false;
 };
 
-// A ramp's or a probe's file holds many loads, not one run: say what compare takes instead.
-Result<void> refuse_other_schemas(const std::string& path) {
+// The document of a ramp file (schema openloop.ramp/1), or nullopt for anything else (a results file, an
+// .hlog). A probe's file holds many loads, not one run: say what compare takes instead.
+Result<std::optional<nlohmann::json>> ramp_document(const std::string& path) {
   auto text = read_file(path);
   if (!text) return tl::unexpected(text.error());
   const std::size_t first = text->find_first_not_of(" \t\r\n");
-  if (first == std::string::npos || (*text)[first] != '{') return {};
-  const nlohmann::json doc = nlohmann::json::parse(*text, nullptr, false);
-  if (!doc.is_object() || !doc.contains("schema") || !doc["schema"].is_string()) return {};
+  if (first == std::string::npos || (*text)[first] != '{') return std::nullopt;
+  nlohmann::json doc = nlohmann::json::parse(*text, nullptr, false);
+  if (!doc.is_object() || !doc.contains("schema") || !doc["schema"].is_string()) return std::nullopt;
   const std::string schema = doc["schema"].get<std::string>();
-  if (schema == procedures::k_ramp_schema || schema == procedures::k_probe_schema) {
+  if (schema == procedures::k_probe_schema) {
     return usage_error(
         fmt::format("{}: is a {} file; compare takes two results files (run --json, merged shards "
-                    "too) or two .hlog files",
+                    "too), two .hlog files or two ramp files (ramp --json)",
                     path, schema));
   }
-  return {};
+  if (schema == procedures::k_ramp_schema) return std::optional<nlohmann::json>(std::move(doc));
+  return std::nullopt;
 }
 
 Result<double> parse_confidence(const std::string& text) {
@@ -102,6 +106,29 @@ Result<compare::CompareSettings> settings_from(const CompareOptions& o) {
   return s;
 }
 
+// Writes `content` to `path` (nothing when empty); a failure is reported and becomes the exit code.
+void write_output(const std::string& path, const std::string& content, int& code) {
+  if (path.empty()) return;
+  if (auto w = write_file_atomically(path, content); !w) {
+    fmt::print(stderr, "openloop compare: {}\n", w.error().message);
+    code = static_cast<int>(w.error().code);
+  }
+}
+
+Result<int> compare_ramp_files(const CompareOptions& o, const compare::CompareSettings& settings,
+                               const nlohmann::json& baseline_doc, const nlohmann::json& candidate_doc) {
+  const procedures::ReadRamp baseline = OPENLOOP_TRY(procedures::ramp_from_json(baseline_doc, o.baseline));
+  const procedures::ReadRamp candidate = OPENLOOP_TRY(procedures::ramp_from_json(candidate_doc, o.candidate));
+  const compare::RampComparison c =
+      OPENLOOP_TRY(compare::compare_ramps(baseline, candidate, o.baseline, o.candidate, settings));
+  if (!o.quiet) std::fputs(compare::render_ramp_text(c).c_str(), stdout);
+  int code = c.failed() ? static_cast<int>(ExitCode::slo_failed) : 0;
+  write_output(o.json, compare::ramp_comparison_json(c).dump(1) + "\n", code);
+  write_output(o.html, compare::render_ramp_compare_html(c), code);
+  write_output(o.junit, report::render_junit(compare::junit_for_ramp_compare(c)), code);
+  return code;
+}
+
 Result<int> compare_command(const CompareOptions& o) {
   const compare::CompareSettings settings = OPENLOOP_TRY(settings_from(o));
   const std::pair<const std::string*, const char*> outputs[] = {
@@ -109,23 +136,24 @@ Result<int> compare_command(const CompareOptions& o) {
   for (const auto& [path, flag] : outputs) {
     if (!path->empty()) OPENLOOP_TRY_VOID(check_output_path(*path, flag));
   }
-  OPENLOOP_TRY_VOID(refuse_other_schemas(o.baseline));
-  OPENLOOP_TRY_VOID(refuse_other_schemas(o.candidate));
+  const auto baseline_ramp = OPENLOOP_TRY(ramp_document(o.baseline));
+  const auto candidate_ramp = OPENLOOP_TRY(ramp_document(o.candidate));
+  if (baseline_ramp.has_value() != candidate_ramp.has_value()) {
+    return usage_error(
+        fmt::format("{} is a ramp file and {} is not: a ramp compares with a ramp (capacity and knees), a "
+                    "run with a run; "
+                    "give two of a kind",
+                    baseline_ramp ? o.baseline : o.candidate, baseline_ramp ? o.candidate : o.baseline));
+  }
+  if (baseline_ramp) return compare_ramp_files(o, settings, *baseline_ramp, *candidate_ramp);
   const report::ReportInput baseline = OPENLOOP_TRY(report::load_report_input(o.baseline));
   const report::ReportInput candidate = OPENLOOP_TRY(report::load_report_input(o.candidate));
   const compare::Comparison c = OPENLOOP_TRY(compare::compare_runs(baseline, candidate, settings));
   if (!o.quiet) std::fputs(compare::render_text(c).c_str(), stdout);
   int code = c.failed() ? static_cast<int>(ExitCode::slo_failed) : 0;
-  const auto write = [&](const std::string& path, const std::string& content) {
-    if (path.empty()) return;
-    if (auto w = write_file_atomically(path, content); !w) {
-      fmt::print(stderr, "openloop compare: {}\n", w.error().message);
-      code = static_cast<int>(w.error().code);
-    }
-  };
-  write(o.json, compare::to_json(c).dump(1) + "\n");
-  write(o.html, compare::render_html(c));
-  write(o.junit, report::render_junit(compare::junit_for_compare(c)));
+  write_output(o.json, compare::to_json(c).dump(1) + "\n", code);
+  write_output(o.html, compare::render_html(c), code);
+  write_output(o.junit, report::render_junit(compare::junit_for_compare(c)), code);
   return code;
 }
 
@@ -134,10 +162,13 @@ Result<int> compare_command(const CompareOptions& o) {
 Action setup_compare(CLI::App& sub) {
   auto o = std::make_shared<CompareOptions>();
   sub.add_option("BASELINE", o->baseline,
-                 "The reference: a results file (run --json; merged shards too) or an .hlog")
+                 "The reference: a results file (run --json; merged shards too), an .hlog or a ramp file "
+                 "(ramp --json: capacity and knees compared)")
       ->required()
       ->type_name("");
-  sub.add_option("CANDIDATE", o->candidate, "The run judged against it: a results file or an .hlog")
+  sub.add_option(
+         "CANDIDATE", o->candidate,
+         "The run judged against it: of the baseline's kind (a results file or an .hlog; a ramp file)")
       ->required()
       ->type_name("");
   sub.footer(
@@ -145,7 +176,7 @@ Action setup_compare(CLI::App& sub) {
       "docs/compare.md.");
   sub.add_option("--fail-on", o->fail_on,
                  "Exit 1 when this change is past its bound and significant, e.g. 'p99>+10%', 'goodput<-1%', "
-                 "'errors>+0.5%' (points of intended); repeatable")
+                 "'errors>+0.5%' (points of intended); on two ramp files 'capacity<-5%'; repeatable")
       ->type_name("GATE");
   sub.add_flag("--allow-different-plans", o->allow_different_plans,
                "Compare runs whose plans differ (refused otherwise: exit 2 naming both)");

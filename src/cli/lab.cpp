@@ -9,9 +9,12 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "cli/metrics_lab.h"
+#include "cli/metrics_server.h"
 #include "core/clock.h"
 #include "lab/config_fields.h"
 #include "lab/server.h"
+#include "procedures/control_client.h"
 
 namespace openloop::cli {
 namespace {
@@ -22,6 +25,7 @@ struct LabFlags {
   std::map<std::string, bool> switches;
   std::vector<std::string> stall_at;
   std::map<std::string, CLI::Option*> options;
+  std::string metrics_listen;  ///< --metrics-listen: HOST:PORT of the metrics endpoint (empty: none)
 };
 
 // The running server, for the signal handler only (a signal handler has no other way to reach it).
@@ -52,6 +56,17 @@ Result<lab::LabConfig> config_from(const LabFlags& flags) {
   return cfg;
 }
 
+// The endpoint reads the lab's stats as a client would (GET /_lab/stats on its own address): the counters
+// belong to the lab's loop thread.
+Result<std::unique_ptr<MetricsServer>> start_lab_metrics(const std::string& listen, const std::string& lab) {
+  const auto client = OPENLOOP_TRY(
+      procedures::ControlClient::create(fmt::format("http://{}/_lab/config", lab), std::chrono::seconds(2)));
+  return MetricsServer::start(listen, [client, lab]() {
+    const auto stats = client.stats();
+    return lab_metric_families(stats ? &*stats : nullptr, lab);
+  });
+}
+
 int serve(const LabFlags& flags) {
   auto cfg = config_from(flags);
   if (!cfg) {
@@ -64,6 +79,15 @@ int serve(const LabFlags& flags) {
     fmt::print(stderr, "openloop lab: {}\n", server.error().message);
     return static_cast<int>(server.error().code);
   }
+  std::unique_ptr<MetricsServer> metrics;
+  if (!flags.metrics_listen.empty()) {
+    auto started = start_lab_metrics(flags.metrics_listen, (*server)->address());
+    if (!started) {
+      fmt::print(stderr, "openloop lab: {}\n", started.error().message);
+      return static_cast<int>(started.error().code);
+    }
+    metrics = std::move(*started);
+  }
   g_running_server.store(server->get());
   struct sigaction sa {};
   sa.sa_handler = stop_on_signal;
@@ -72,6 +96,7 @@ int serve(const LabFlags& flags) {
   sigaction(SIGTERM, &sa, nullptr);
   // Scripts parse this line for the port (useful with --listen 127.0.0.1:0).
   fmt::print("lab listening on {}\n", (*server)->address());
+  if (metrics) fmt::print("lab metrics at http://{}/metrics\n", metrics->address());
   std::fflush(stdout);
   (*server)->run();
   g_running_server.store(nullptr);
@@ -101,6 +126,10 @@ Action setup_lab(CLI::App& sub) {
     }
     flags->options[name] = opt;
   }
+  sub.add_option("--metrics-listen", flags->metrics_listen,
+                 "Serve the lab's stats for Prometheus at http://ADDR/metrics (queue depth, busy workers, shed, "
+                 "expired, ...; docs/metrics.md), e.g. 127.0.0.1:9465")
+      ->type_name("ADDR");
   return [flags] { return serve(*flags); };
 }
 

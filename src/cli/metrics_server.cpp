@@ -17,6 +17,8 @@
 
 #include <fmt/format.h>
 
+#include "cli/command.h"
+#include "cli/run_options.h"
 #include "report/metrics_protobuf.h"
 
 namespace openloop::cli {
@@ -34,10 +36,19 @@ Result<std::unique_ptr<MetricsServer>> MetricsServer::start(std::string_view add
   return std::unique_ptr<MetricsServer>(new MetricsServer(std::move(socket), std::move(parts), wake));
 }
 
-MetricsServer::MetricsServer(lab::ListenSocket socket, std::vector<report::MetricsContext> parts, int wake_fd)
+Result<std::unique_ptr<MetricsServer>> MetricsServer::start(std::string_view address, FamilySource source) {
+  auto socket = OPENLOOP_TRY(lab::ListenSocket::open(address, "--metrics-listen"));
+  const int wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (wake < 0) return runtime_error(fmt::format("--metrics-listen: eventfd: {}", std::strerror(errno)));
+  return std::unique_ptr<MetricsServer>(new MetricsServer(std::move(socket), {}, wake, std::move(source)));
+}
+
+MetricsServer::MetricsServer(lab::ListenSocket socket, std::vector<report::MetricsContext> parts, int wake_fd,
+                             FamilySource source)
     : m_socket(std::move(socket)),
-      m_contexts(std::move(parts)),
       m_wake_fd(wake_fd),
+      m_source(std::move(source)),
+      m_contexts(std::move(parts)),
       m_states(m_contexts.size()) {
   for (const report::MetricsContext& c : m_contexts) {
     m_views.emplace_back(report::LivePlan{Nanos(0), Nanos(0), c.target_rps > 0, ""});
@@ -62,17 +73,37 @@ MetricsServer::~MetricsServer() {
 }
 
 void MetricsServer::update(const results::RunResults& so_far, bool final, std::size_t part) {
-  report::MetricsState next = report::MetricsState::of(so_far);
   using Verdict = report::MetricsState::Verdict;
+  Verdict verdict = Verdict::waiting;
   if (final) {
-    next.verdict = so_far.verdict.valid ? Verdict::valid : Verdict::invalid;
+    verdict = so_far.verdict.valid ? Verdict::valid : Verdict::invalid;
   } else if (!so_far.intervals.empty()) {
     m_views.at(part).update(so_far);
-    next.verdict = m_views[part].invalid_so_far() ? Verdict::invalid : Verdict::valid;
+    verdict = m_views[part].invalid_so_far() ? Verdict::invalid : Verdict::valid;
   }
+  update(so_far, verdict, part);
+}
+
+void MetricsServer::update(const results::RunResults& so_far, report::MetricsState::Verdict verdict,
+                           std::size_t part) {
+  report::MetricsState next = report::MetricsState::of(so_far);
+  next.verdict = verdict;
   std::lock_guard lock(m_mutex);
   next.updates = m_states[part].updates + 1;
   m_states[part] = std::move(next);
+}
+
+std::size_t MetricsServer::add_part(report::MetricsContext context) {
+  m_views.emplace_back(report::LivePlan{Nanos(0), Nanos(0), context.target_rps > 0, ""});
+  std::lock_guard lock(m_mutex);
+  m_contexts.push_back(std::move(context));
+  m_states.emplace_back();
+  return m_states.size() - 1;
+}
+
+void MetricsServer::set_extra(std::vector<report::MetricFamily> families) {
+  std::lock_guard lock(m_mutex);
+  m_extra = std::move(families);
 }
 
 void MetricsServer::linger(Nanos d) {
@@ -162,13 +193,18 @@ void MetricsServer::serve(int fd) {
   const bool protobuf = accept.find("application/vnd.google.protobuf") != std::string::npos;
   const bool openmetrics = !protobuf && accept.find("application/openmetrics-text") != std::string::npos;
   std::vector<report::MetricsState> states;
-  {
+  std::vector<report::MetricsContext> contexts;
+  std::vector<std::vector<report::MetricFamily>> parts;
+  if (m_source) {
+    parts.push_back(m_source());
+  } else {
     std::lock_guard lock(m_mutex);  // a copy, so the coordinator's next update never waits for a render
     states = m_states;
+    contexts = m_contexts;
+    parts.push_back(m_extra);
   }
-  std::vector<std::vector<report::MetricFamily>> parts;
   for (std::size_t i = 0; i < states.size(); ++i)
-    parts.push_back(report::run_metric_families(states[i], m_contexts[i]));
+    parts.push_back(report::run_metric_families(states[i], contexts[i]));
   const std::vector<report::MetricFamily> families = report::merge_families(std::move(parts));
   if (protobuf) {
     send_all(fd, response("200 OK", report::k_protobuf_type, report::render_families_protobuf(families)));
@@ -177,6 +213,20 @@ void MetricsServer::serve(int fd) {
   const std::string body = report::render_families_text(families, openmetrics);
   send_all(fd, response("200 OK", openmetrics ? report::k_openmetrics_type : report::k_prometheus_text_type,
                         body));
+}
+
+void add_metrics_options(CLI::App& sub, RunOptions& o, const std::string& what) {
+  sub.add_option("--metrics-listen", o.metrics_listen,
+                 fmt::format("Serve the live state for Prometheus at http://ADDR/metrics: {} (docs/metrics.md), "
+                             "e.g. 127.0.0.1:9464; a bad address exits 2 before any load",
+                             what))
+      ->type_name("ADDR")
+      ->group(help_group::outputs);
+  sub.add_option("--metrics-linger", o.metrics_linger,
+                 "With --metrics-listen: keep serving the final state this long after the end (e.g. 3s, two "
+                 "scrape intervals; default 0)")
+      ->type_name("DURATION")
+      ->group(help_group::outputs);
 }
 
 }  // namespace openloop::cli

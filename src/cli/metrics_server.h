@@ -3,12 +3,15 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
 #include <thread>
 #include <vector>
+
+#include <CLI/CLI.hpp>
 
 #include "core/error.h"
 #include "core/time.h"
@@ -33,6 +36,10 @@ class MetricsServer {
   /// state; at least one.
   static Result<std::unique_ptr<MetricsServer>> start(std::string_view address,
                                                       std::vector<report::MetricsContext> parts);
+  /// An endpoint whose state is not a run's (the lab's): `source` builds the families at each scrape, on the
+  /// server's thread (series without histograms; its errors are its own to render, e.g. as a gauge).
+  using FamilySource = std::function<std::vector<report::MetricFamily>()>;
+  static Result<std::unique_ptr<MetricsServer>> start(std::string_view address, FamilySource source);
   ~MetricsServer();
   MetricsServer(const MetricsServer&) = delete;
   MetricsServer& operator=(const MetricsServer&) = delete;
@@ -40,6 +47,15 @@ class MetricsServer {
   /// `final`: `so_far` is the finished run (its verdict is the run's own); otherwise the results so far,
   /// judged by the live view's bounds. Called by one thread at a time.
   void update(const results::RunResults& so_far, bool final = false, std::size_t part = 0);
+  /// The same with the verdict given (a ramp's judged step: invalid when the step is INVALID).
+  void update(const results::RunResults& so_far, report::MetricsState::Verdict verdict, std::size_t part);
+  /// Adds a part served from now on (a ramp's step, a probe's phase: `context.extra_labels` say which); its
+  /// series appear once update() has given it a state. Returns its index for update(). Called by the thread
+  /// that calls update().
+  std::size_t add_part(report::MetricsContext context);
+  /// Families served beside the parts' (a ramp's current step, its capacity so far): gauges and counters
+  /// only (no histograms), replacing the previous ones.
+  void set_extra(std::vector<report::MetricFamily> families);
   /// Keeps serving the last state for `d` after the run (--metrics-linger), for a scraper's last look; SIGINT
   /// or SIGTERM ends the wait at once (they are blocked on the server's thread and waited for here).
   void linger(Nanos d);
@@ -47,21 +63,27 @@ class MetricsServer {
   const std::string& address() const { return m_socket.name(); }
 
  private:
-  MetricsServer(lab::ListenSocket socket, std::vector<report::MetricsContext> parts, int wake_fd);
+  MetricsServer(lab::ListenSocket socket, std::vector<report::MetricsContext> parts, int wake_fd,
+                FamilySource source = {});
   void loop();
   void serve(int fd);
 
   lab::ListenSocket m_socket;
-  std::vector<report::MetricsContext> m_contexts;  // one per part
-  std::vector<report::LiveView> m_views;           // each part's verdict so far; touched by update() only
+  std::vector<report::LiveView> m_views;  // each part's verdict so far; touched by update() only
   int m_wake_fd = -1;
+  FamilySource m_source;  // set: the families come from it, not from parts
   std::atomic<bool> m_stop{false};
   std::mutex m_mutex;
-  std::vector<report::MetricsState> m_states;  // one per part; guarded by m_mutex
+  std::vector<report::MetricsContext> m_contexts;  // one per part; guarded by m_mutex
+  std::vector<report::MetricsState> m_states;      // one per part; guarded by m_mutex
+  std::vector<report::MetricFamily> m_extra;       // guarded by m_mutex
   std::thread m_thread;
 };
 
 struct RunOptions;
+
+/// --metrics-listen and --metrics-linger on a command other than run (ramp, probe), serving `what`.
+void add_metrics_options(CLI::App& sub, RunOptions& o, const std::string& what);
 
 /// --metrics-linger of `o`: a duration, refused (usage) without --metrics-listen.
 Result<Nanos> parse_metrics_linger(const RunOptions& o);

@@ -11,6 +11,8 @@
 
 #include "cli/command.h"
 #include "cli/junit_reports.h"
+#include "cli/metrics_probe.h"
+#include "cli/metrics_server.h"
 #include "cli/observe_options.h"
 #include "cli/run_options.h"
 #include "cli/run_pipeline.h"
@@ -19,6 +21,7 @@
 #include "lab/control_endpoint.h"
 #include "procedures/probe_report.h"
 #include "procedures/probe_runner.h"
+#include "results/run_identity.h"
 #include "report/observed_summary.h"
 #include "sim/lab_options.h"
 #include "sim/probe.h"
@@ -249,6 +252,20 @@ int probe_metastable(const RunOptions& o, const ProbeFlags& f) {
   const std::string command = "openloop probe metastable";
   auto setup = prepare(o, f);
   if (!setup) return report_error(command, setup.error());
+  // Bound before anything is sent: a bad address or a port in use ends the command with nothing sent.
+  const auto linger = parse_metrics_linger(o);
+  if (!linger) return report_error(command, linger.error());
+  auto metrics = start_metrics(o, {}, command);
+  if (!metrics) return report_error(command, metrics.error());
+  std::optional<ProbeMetrics> probe_metrics;
+  if (*metrics) {
+    std::vector<std::string> names;
+    for (const auto& r : setup->run_plan.requests) names.push_back(r.name);
+    probe_metrics.emplace(**metrics, setup->plan, results::random_run_id(), std::move(names));
+    setup->ctx.on_progress = [&probe_metrics](const results::RunResults& so_far) {
+      probe_metrics->progress(so_far);
+    };
+  }
   Pipeline<procedures::ProbeReport> p;
   p.command = command;
   p.outputs = probe_outputs(o, setup->simulated);
@@ -264,6 +281,7 @@ int probe_metastable(const RunOptions& o, const ProbeFlags& f) {
     if (setup->ctx.log != nullptr) announce(*setup);
     for (unsigned i = 0; i < s.repeats && stop.load() == 0; ++i) {
       if (s.repeats > 1 && setup->ctx.log != nullptr) fmt::print(stderr, "run {} of {}\n", i + 1, s.repeats);
+      if (probe_metrics) probe_metrics->start_run(i + 1);
       auto run = OPENLOOP_TRY(observed(observer->get(), [&] {
         if (setup->simulated) {
           return sim::simulate_probe(setup->run_plan, setup->plan, setup->ctx, *setup->simulated, stop);
@@ -271,6 +289,7 @@ int probe_metastable(const RunOptions& o, const ProbeFlags& f) {
         return procedures::run_probe(setup->run_plan, setup->plan, setup->ctx, stop);
       }));
       run.results.info.environment = run_environment();
+      if (probe_metrics) probe_metrics->end_run(run.results, run.outcome);
       if (*observer) (*observer)->attach(run.results);
       report.runs.push_back(std::move(run));
     }
@@ -281,7 +300,9 @@ int probe_metastable(const RunOptions& o, const ProbeFlags& f) {
     return procedures::render_probe_text(r) + report::render_observed_runs(probe_results(r));
   };
   p.exit_code = exit_code;
-  return execute(p);
+  const int code = execute(p);
+  if (*metrics) (*metrics)->linger(*linger);
+  return code;
 }
 
 }  // namespace
@@ -311,6 +332,8 @@ Action setup_probe(CLI::App& sub) {
   }
   add_probe_options(*metastable, *flags);
   add_observe_option(*metastable, options->observe);
+  add_metrics_options(*metastable, *options,
+                      "each phase of each run (series labelled repeat and phase), the probe's verdict");
   metastable->footer(
       "Exit codes: 0 RECOVERED, 1 METASTABLE or RECOVERED-AT-LOWER-LOAD, 2 bad usage, 3 INCONCLUSIVE, "
       "4 runtime failure, 130 interrupted. --slo objectives are judged on the baseline. See docs/probe.md.");

@@ -9,6 +9,8 @@
 
 #include "cli/command.h"
 #include "cli/junit_reports.h"
+#include "cli/metrics_ramp.h"
+#include "cli/metrics_server.h"
 #include "cli/observe_options.h"
 #include "cli/run_options.h"
 #include "cli/run_pipeline.h"
@@ -20,6 +22,7 @@
 #include "procedures/ramp_report.h"
 #include "procedures/ramp_runner.h"
 #include "lab/control_endpoint.h"
+#include "results/run_identity.h"
 #include "sim/lab_options.h"
 #include "sim/simulate.h"
 #include "workload/scenario_file.h"
@@ -133,6 +136,7 @@ void add_ramp_output_options(CLI::App& sub, RampFlags& f) {
       ->type_name("FILE")
       ->group(g);
   sub.add_flag("-q,--quiet", f.run.quiet, "Print only the table and findings: no line per step")->group(g);
+  add_metrics_options(sub, f.run, "the step being run (series labelled step and rate), each judged step's totals");
 }
 
 // The groups in run's order (CLI11 lists them by first use): target (with -e, --target, --targets), load
@@ -410,6 +414,18 @@ int ramp_command(RampFlags& f) {
   const std::string command = "openloop ramp";
   auto prepared = prepare(f);
   if (!prepared) return report_error(command, prepared.error());
+  // Bound before anything is sent: a bad address or a port in use ends the command with nothing sent.
+  const auto linger = parse_metrics_linger(f.run);
+  if (!linger) return report_error(command, linger.error());
+  auto metrics = start_metrics(f.run, {}, command);
+  if (!metrics) return report_error(command, metrics.error());
+  std::optional<RampMetrics> ramp_metrics;
+  if (*metrics) {
+    std::vector<std::string> names;
+    for (const auto& r : prepared->base.requests) names.push_back(r.name);
+    ramp_metrics.emplace(**metrics, prepared->settings, results::random_run_id(), std::move(names));
+    prepared->settings.runner = ramp_metrics->wrap(std::move(prepared->settings.runner));
+  }
   const RampSettings& s = prepared->settings;
   Pipeline<procedures::RampOutcome> p;
   p.command = command;
@@ -419,12 +435,14 @@ int ramp_command(RampFlags& f) {
   p.run = [&](std::atomic<int>& stop) -> Result<procedures::RampOutcome> {
     if (!f.run.quiet) announce(*prepared);
     procedures::StepFn on_step;
-    if (!f.run.quiet)
-      on_step = [](const procedures::StepRecord& step) {
-        fmt::print(stderr, "{}\n", procedures::step_line(step));
+    if (!f.run.quiet || ramp_metrics)
+      on_step = [&](const procedures::StepRecord& step) {
+        if (!f.run.quiet) fmt::print(stderr, "{}\n", procedures::step_line(step));
+        if (ramp_metrics) ramp_metrics->on_step(step);
       };
     auto outcome = OPENLOOP_TRY(
         observed(observer->get(), [&] { return procedures::run_ramp(prepared->base, s, stop, on_step); }));
+    if (ramp_metrics) ramp_metrics->on_end(outcome.findings);
     for (auto& r : outcome.runs) {
       r.info.environment = run_environment();
       if (*observer) (*observer)->attach(r);
@@ -435,7 +453,9 @@ int ramp_command(RampFlags& f) {
     return procedures::render_ramp_summary(o, s) + observe::render_ramp_observed(o);
   };
   p.exit_code = exit_code;
-  return execute(p);
+  const int code = execute(p);
+  if (*metrics) (*metrics)->linger(*linger);
+  return code;
 }
 
 }  // namespace

@@ -151,6 +151,11 @@ Result<Comparison> compare_runs(const report::ReportInput& baseline, const repor
   if (!c.plan_checked) c.notes.push_back("plans not checked: a file records no plan (an .hlog)");
   c.has_counts = baseline.has_counts && candidate.has_counts;
   for (const FailOn& g : settings.gates) {
+    if (g.metric == FailOn::Metric::capacity) {
+      return usage_error(fmt::format(
+          "--fail-on '{}': {} and {} are runs; a capacity gate compares two ramp files (ramp --json)", g.text,
+          baseline.source, candidate.source));
+    }
     if (gate_on_counts(g) && !c.has_counts) {
       return usage_error(
           fmt::format("--fail-on '{}': {} is an .hlog, which holds latencies only; a gate on {} "

@@ -13,8 +13,8 @@ namespace {
 constexpr const char* k_accepted =
     "accepted: pNN or pNN.N (response time, relative), goodput, throughput (relative), errors, timeouts, "
     "dropped "
-    "(points of intended), then >, >=, < or <=, then a signed percentage, e.g. 'p99>+10%', 'goodput<-1%', "
-    "'errors>+0.5%'";
+    "(points of intended), capacity (two ramp files, relative), then >, >=, < or <=, then a signed percentage, "
+    "e.g. 'p99>+10%', 'goodput<-1%', 'errors>+0.5%', 'capacity<-5%'";
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
@@ -59,6 +59,8 @@ Result<FailOn> parse_fail_on(std::string_view text, std::string_view what) {
     f.metric = FailOn::Metric::timeouts;
   } else if (metric == "dropped") {
     f.metric = FailOn::Metric::dropped;
+  } else if (metric == "capacity") {
+    f.metric = FailOn::Metric::capacity;
   } else if (metric.size() > 1 && metric[0] == 'p' && parse_number(metric.substr(1), f.percentile)) {
     if (!(f.percentile > 0 && f.percentile < 100)) return bad("a percentile must be above 0 and below 100");
     f.metric = FailOn::Metric::percentile;
@@ -90,6 +92,8 @@ std::string metric_name(const FailOn& f) {
       return "timeouts";
     case FailOn::Metric::dropped:
       return "dropped";
+    case FailOn::Metric::capacity:
+      return "capacity";
   }
   return "?";
 }

@@ -14,13 +14,15 @@ struct FailOn {
   std::string text;  ///< as given
   /// percentile: the response time's relative change. goodput (ok/s), throughput (completed/s): relative
   /// changes. errors, timeouts, dropped: the change of their fraction of intended requests, in points.
+  /// capacity: a ramp's capacity, relative (two ramp files only).
   enum class Metric : unsigned char {
     percentile,
     goodput,
     throughput,
     errors,
     timeouts,
-    dropped
+    dropped,
+    capacity
   } metric = Metric::percentile;
   double percentile = 0;  ///< Metric::percentile: in (0, 100)
   enum class Op : unsigned char { gt, ge, lt, le } op = Op::gt;
@@ -28,7 +30,7 @@ struct FailOn {
 };
 
 /// Parses "p99>+10%", "p99.9>=25%", "goodput<-1%", "throughput<-5%", "errors>+0.5%", "timeouts>0%",
-/// "dropped>+1%" (spaces around the operator allowed; a bound without sign is taken as written, "10%" = +10
+/// "dropped>+1%", "capacity<-5%" (spaces around the operator allowed; a bound without sign is taken as written, "10%" = +10
 /// %). Errors (usage) quote the text, name `what` and list the accepted forms.
 Result<FailOn> parse_fail_on(std::string_view text, std::string_view what = "--fail-on");
 

@@ -181,9 +181,12 @@ void coordinate(std::vector<PlanRun>& runs, const MultiProgressFn& progress) {
       finalized += p.aggregator->finalized();
     }
     for (auto& p : runs) {
-      std::uint64_t in_flight = 0;
-      for (auto& w : p.workers) in_flight += w->in_flight();
-      p.aggregator->set_in_flight(in_flight);
+      std::uint64_t in_flight = 0, open = 0;
+      for (auto& w : p.workers) {
+        in_flight += w->in_flight();
+        open += w->connections_open();
+      }
+      p.aggregator->set_in_flight(in_flight, open);
     }
     if (progress && finalized != reported) {
       reported = finalized;

@@ -209,6 +209,7 @@ void Worker::run() {
       m_next_handover = now + k_handover_period;
     }
     m_in_flight_now.store(m_linked + m_queue_size, std::memory_order_relaxed);
+    m_open_now.store(m_open_count, std::memory_order_relaxed);
     wait_until(next_wakeup());
   }
   stop_users();

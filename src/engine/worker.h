@@ -88,6 +88,8 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
   bool done() const { return m_done.load(std::memory_order_acquire); }
   /// Requests in flight or queued, as of this worker's last loop round (thread-safe, approximate).
   std::uint64_t in_flight() const { return m_in_flight_now.load(std::memory_order_relaxed); }
+  /// Sockets open (connecting or connected), as of this worker's last loop round (thread-safe, approximate).
+  std::uint64_t connections_open() const { return m_open_now.load(std::memory_order_relaxed); }
   const WorkerReport& report() const { return m_report; }
 
   // ConnectionOwner
@@ -266,6 +268,7 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
   std::atomic<bool> m_done{false};
   std::uint64_t m_linked = 0;                     // requests on the in-flight list
   std::atomic<std::uint64_t> m_in_flight_now{0};  // published once per loop round for the live view
+  std::atomic<std::uint64_t> m_open_now{0};       // m_open_count, published with it (--metrics-listen)
   WorkerReport m_report;
   RecordRing* m_log = nullptr;  // --log-requests: this worker's ring
 };

@@ -264,6 +264,7 @@ Result<ProbeRun> run_probe(const engine::RunPlan& run_plan, const ProbePlan& pla
   ControlLoop control(plan, ctx, measure_start, engine_stop, user_stop);
   auto results = engine::run(run_plan, engine_stop, [&](const results::RunResults& so_far) {
     if (watch.update(so_far)) control.recovered_at_base();
+    if (ctx.on_progress) ctx.on_progress(so_far);
   });
   const auto lab_errors = control.finish();
   if (!results) return tl::unexpected(results.error());

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +29,9 @@ struct ProbeContext {
   bool poll_lab = false;           ///< poll GET /_lab/stats every second for the server's view
   std::vector<results::Slo> slos;  ///< judged on the baseline phase
   std::FILE* log = nullptr;        ///< phase changes and a status line every few seconds; nullptr: silent
+  /// Called with each progress report of the run (the finalized intervals so far), after the probe's own
+  /// checks, on the coordinator's thread (--metrics-listen); empty: none.
+  std::function<void(const results::RunResults& so_far)> on_progress;
 };
 
 /// One probe run: its results, the lab's samples and requests, and the verdict.

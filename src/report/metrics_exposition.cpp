@@ -13,6 +13,7 @@ MetricsState MetricsState::of(const results::RunResults& so_far) {
   s.send_lateness = so_far.send_lateness;
   s.by_request = so_far.by_request;
   s.in_flight = so_far.in_flight_now;
+  s.connections_open = so_far.connections_open_now;
   return s;
 }
 
@@ -56,6 +57,9 @@ std::vector<MetricFamily> run_metric_families(const MetricsState& s, const Metri
   }
   gauge("openloop_in_flight", "Requests in flight or queued at the last progress report.",
         static_cast<double>(s.in_flight));
+  gauge("openloop_connections_open",
+        "Connections open (connecting or connected) at the last progress report, every worker's.",
+        static_cast<double>(s.connections_open));
   m.family(
       "openloop_verdict", MetricType::gauge,
       "The verdict so far: 1 for the current state (waiting: nothing measured yet; valid; invalid: a bound "

@@ -32,6 +32,7 @@ struct MetricsState {
   hdr::Histogram send_lateness = results::make_latency_histogram();
   std::vector<results::RequestTotals> by_request;  ///< empty with one request
   std::uint64_t in_flight = 0;
+  std::uint64_t connections_open = 0;  ///< sockets open (connecting or connected) at the last progress report
   /// The verdict so far: waiting (nothing measured yet), valid or invalid (the live view's bounds while the
   /// run goes: drops, sent fraction, send lateness; the run's own verdict once it has ended).
   enum class Verdict : unsigned char { waiting, valid, invalid };

@@ -32,8 +32,12 @@ class Aggregator {
   std::size_t finalized() const { return m_results.intervals.size(); }
   /// The results so far (intervals, totals and histograms of finalized intervals).
   const RunResults& results() const { return m_results; }
-  /// Records how many requests are in flight now, for the live view (RunResults::in_flight_now).
-  void set_in_flight(std::uint64_t n) { m_results.in_flight_now = n; }
+  /// Records how many requests are in flight now and how many connections are open, for the live view and
+  /// --metrics-listen (RunResults::in_flight_now, connections_open_now).
+  void set_in_flight(std::uint64_t n, std::uint64_t connections_open = 0) {
+    m_results.in_flight_now = n;
+    m_results.connections_open_now = connections_open;
+  }
   /// Finalizes whatever is left (end of run) and returns the results; `measured_s` is the measured period.
   RunResults finish(double measured_s);
 

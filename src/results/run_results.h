@@ -154,6 +154,7 @@ struct RunResults {
   /// While the run goes (live view only, not saved): requests in flight or queued at the last progress
   /// report.
   std::uint64_t in_flight_now = 0;
+  std::uint64_t connections_open_now = 0;  ///< likewise: sockets open (connecting or connected)
   Verdict verdict;
   /// The statistical self-checks (arrival process, independence, percentile intervals); empty for results
   /// that did not run them (merges, combinations, older files). Not added by add(): they belong to one run.

@@ -123,6 +123,7 @@ Result<procedures::ProbeRun> simulate_probe(const engine::RunPlan& run_plan,
       stopped_early = true;
       engine_stop.store(1);
     }
+    if (ctx.on_progress) ctx.on_progress(so_far);
   };
   const auto setup = [&](Simulator& world) {
     world_lab.schedule(world, measure_start + plan.measured + run_plan.timeout + std::chrono::seconds(1));

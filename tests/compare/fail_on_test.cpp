@@ -32,6 +32,11 @@ TEST(ParseFailOn, AcceptsEveryDocumentedForm) {
   EXPECT_EQ(parse_fail_on("dropped>1%")->metric, FailOn::Metric::dropped);
   EXPECT_EQ(parse_fail_on("throughput<-5%")->metric, FailOn::Metric::throughput);
   EXPECT_EQ(metric_name(*p999), "p99.9");
+  auto capacity = parse_fail_on("capacity<-5%");
+  ASSERT_TRUE(capacity);
+  EXPECT_EQ(capacity->metric, FailOn::Metric::capacity);
+  EXPECT_DOUBLE_EQ(capacity->bound, -0.05);
+  EXPECT_EQ(metric_name(*capacity), "capacity");
 }
 
 TEST(ParseFailOn, RefusesWithTheTextAndTheAcceptedForms) {

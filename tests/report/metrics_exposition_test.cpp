@@ -17,6 +17,7 @@ MetricsState sample_state() {
   s.totals.status_class[2] = 90;
   for (int i = 0; i < 90; ++i) s.response_time.record(i < 60 ? 800'000 : 30'000'000);  // 0.8 ms, 30 ms
   s.in_flight = 7;
+  s.connections_open = 4;
   s.updates = 3;
   return s;
 }
@@ -34,6 +35,7 @@ TEST(RenderMetrics, CountersAndClassicBucketsAreExact) {
   EXPECT_TRUE(has(t, "openloop_errors_total{" + l + ",kind=\"reset\"} 3"));
   EXPECT_TRUE(has(t, "openloop_responses_total{" + l + ",class=\"2xx\"} 90"));
   EXPECT_TRUE(has(t, "openloop_in_flight{" + l + "} 7"));
+  EXPECT_TRUE(has(t, "openloop_connections_open{" + l + "} 4"));
   EXPECT_TRUE(has(t, "openloop_target_rate{" + l + "} 500"));
   EXPECT_TRUE(has(t, "openloop_verdict{" + l + ",state=\"waiting\"} 1"));
   EXPECT_TRUE(has(t, "openloop_verdict{" + l + ",state=\"valid\"} 0"));

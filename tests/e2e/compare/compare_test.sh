@@ -2,7 +2,7 @@
 # POST /_lab/config; repetitions_test.sh measures the error rates over 20 seeded repetitions in virtual time): the
 # finding flags p50, --fail-on 'p50>+10%' exits 1 and 'p50>+300%' does not; --json, --html (both spectra, no
 # script) and --junit (valid against tests/report/junit.xsd, one case per --fail-on) are written; runs of
-# different plans, unreadable or foreign files (a ramp's), bad gates and bad output paths exit 2 naming the input.
+# different plans, unreadable or foreign files (a probe's; a ramp with a run), bad gates and bad output paths exit 2 naming the input.
 source "$OPENLOOP_E2E_LIB"
 require_tools xmllint
 xsd="$(cd "$(dirname "$0")/../.." && pwd)/report/junit.xsd"
@@ -59,7 +59,10 @@ expect2 "other.json (plan " base.json other.json
 "$OPENLOOP" compare base.json other.json --allow-different-plans -q || [[ $? == 1 ]] || fail "--allow-different-plans"
 expect2 "missing.json" base.json missing.json
 printf '{"schema": "openloop.ramp/1"}\n' >ramp.json
-expect2 "ramp.json: is a openloop.ramp/1 file" base.json ramp.json
+expect2 "ramp.json is a ramp file and base.json is not" base.json ramp.json
+printf '{"schema": "openloop.probe/1"}\n' >probe.json
+expect2 "probe.json: is a openloop.probe/1 file" base.json probe.json
+expect2 "a capacity gate compares two ramp files" base.json slow.json --fail-on 'capacity<-5%'
 printf '{"schema": "openloop.results/1", "summary": 3}\n' >broken.json
 expect2 "broken.json" base.json broken.json
 expect2 "--fail-on 'p99>10'" base.json slow.json --fail-on 'p99>10'

@@ -29,6 +29,10 @@ intended=$(value openloop_requests_intended_total)
 assert_cmp "$intended" ">=" 200 "intended so far: at least one second's arrivals"
 assert_cmp "$intended" "<=" 800 "intended so far: within the plan"
 assert_cmp "$(value openloop_target_rate)" == 200 "target rate"
+# Keep-alive connections to the lab stay open while the run goes: at least one (checked against the run's peak
+# below, once r.json is written).
+connections=$(value openloop_connections_open)
+assert_cmp "$connections" ">=" 1 "connections open"
 # The verdict so far: exactly one state is 1, and it is no longer "waiting" once an interval is final (valid or
 # invalid: a busy machine may break the lateness bound).
 states=$(awk '/^openloop_verdict\{/ && $2 == 1 {n++} END {print n + 0}' m.txt)
@@ -54,6 +58,7 @@ code=0
 wait "$run_pid" || code=$?
 accept_invalid_only_for "$code" r.json '^send lateness'
 assert_cmp "$(json r.json .summary.counts.intended)" ">=" "$intended" "the results file holds at least what was scraped"
+assert_cmp "$connections" "<=" "$(json r.json .generator.peak_connections)" "connections open within the run's peak"
 pass "the run ends normally with the endpoint"
 
 # SIGTERM (as Ctrl-C; a background job ignores SIGINT) while the endpoint runs (its thread starts before the
