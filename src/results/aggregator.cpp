@@ -47,6 +47,7 @@ void Aggregator::finalize(Pending& p) {
   set_latencies(r, s.response_time, s.service_time, s.send_lateness, s.attempt_time);
   r.flows = s.flows;
   set_session_time(r, s.session_time);
+  set_server_timing(r, s.server_timing);
   for (std::size_t i = 0; i < s.by_request.size(); ++i) {
     r.by_request.push_back(s.by_request[i].counters);
     RequestTotals& t = m_results.by_request[i];
@@ -62,6 +63,7 @@ void Aggregator::finalize(Pending& p) {
   m_results.send_lateness.add(s.send_lateness);
   m_results.attempt_time.add(s.attempt_time);
   m_results.phases.add(s.phases);
+  m_results.server_timing.add(s.server_timing);
   m_results.intervals.push_back(std::move(r));
 }
 

@@ -129,8 +129,10 @@ std::string checks_line(const RunChecks& c) {
     const auto w = p.relative_half_width();
     parts.push_back(w ? fmt::format("p99 ± {:.1f} %", *w * 100) : std::string("p99 ± ? (too few samples)"));
   }
-  std::string line = "checks: ";
+  std::string line = parts.empty() ? "" : "checks: ";
   for (std::size_t k = 0; k < parts.size(); ++k) line += (k > 0 ? ", " : "") + parts[k];
+  // --until: one line per target, after the checks they rest on.
+  for (const auto& u : c.until) line += (line.empty() ? "until: " : "\nuntil: ") + u.sentence();
   return line;
 }
 

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "results/until.h"
 
 namespace openloop::results {
 
@@ -83,7 +84,11 @@ struct RunChecks {
   ArrivalCheck arrivals;
   IndependenceCheck independence;
   std::vector<PercentileInterval> response_time;  ///< p50, p90, p99, p99.9
-  bool empty() const { return !arrivals.tested && !independence.tested && response_time.empty(); }
+  /// --until: each target, met or not, judged on the final intervals (effective sample size).
+  std::vector<UntilOutcome> until;
+  bool empty() const {
+    return !arrivals.tested && !independence.tested && response_time.empty() && until.empty();
+  }
 };
 
 /// Adds the reasons the checks make a run INVALID (a failed arrival check not accepted) to `reasons`.

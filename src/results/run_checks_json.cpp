@@ -1,4 +1,7 @@
 // The results file's "checks" block: written from RunChecks and read back with every field checked.
+#include <cmath>
+#include <limits>
+
 #include <fmt/format.h>
 
 #include "results/run_checks.h"
@@ -185,6 +188,19 @@ json to_json(const RunChecks& c) {
                                   {"naive_high_ns", optional_ns(p.naive_high)},
                                   {"effective_count", p.effective_count}});
   }
+  if (!c.until.empty()) {
+    j["until"] = json::array();
+    for (const auto& u : c.until) {
+      j["until"].push_back({{"target", u.target.text},
+                            {"percentile", u.target.percentile},
+                            {"relative", u.target.relative},
+                            {"met", u.met},
+                            {"achieved", u.achieved ? json(*u.achieved) : json(nullptr)},
+                            {"samples", u.samples},
+                            {"more_seconds", std::isfinite(u.more_seconds) ? json(u.more_seconds) : json(nullptr)},
+                            {"sentence", u.sentence()}});
+    }
+  }
   return j;
 }
 
@@ -203,6 +219,23 @@ Result<RunChecks> run_checks_from_json(const json& j, std::string_view where) {
     const std::string p = fmt::format("{}/response_time/{}", path, k);
     if (!(*rt)[k].is_object()) return usage_error(fmt::format("{}: expected an object", p));
     c.response_time.push_back(OPENLOOP_TRY(read_interval(Fields{(*rt)[k], p})));
+  }
+  if (j.contains("until")) {
+    const json* until = OPENLOOP_TRY(f.array("until"));
+    for (std::size_t k = 0; k < until->size(); ++k) {
+      const std::string p = fmt::format("{}/until/{}", path, k);
+      if (!(*until)[k].is_object()) return usage_error(fmt::format("{}: expected an object", p));
+      const Fields u{(*until)[k], p};
+      UntilOutcome o;
+      const std::string target = OPENLOOP_TRY(u.string("target"));
+      o.target = OPENLOOP_TRY(parse_until(target));
+      o.met = OPENLOOP_TRY(u.boolean("met"));
+      o.achieved = OPENLOOP_TRY(u.optional_number("achieved"));
+      o.samples = OPENLOOP_TRY(u.count("samples"));
+      const auto more = OPENLOOP_TRY(u.optional_number("more_seconds"));
+      o.more_seconds = more ? *more : std::numeric_limits<double>::infinity();
+      c.until.push_back(std::move(o));
+    }
   }
   return c;
 }
