@@ -61,6 +61,9 @@ struct RunPlan {
   bool round_robin = false;  ///< pick the mix's requests in turn (a targets file without weights), not by weight
   bool insecure = false;              ///< skip TLS verification
   std::string ca_file;
+  /// --server-timing-metric: which Server-Timing metric is the server's time (empty: the sum of every
+  /// metric's dur).
+  std::string server_timing_metric;
 
   // Workload.
   Model model = Model::open;
