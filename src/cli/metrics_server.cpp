@@ -23,14 +23,25 @@ namespace openloop::cli {
 
 Result<std::unique_ptr<MetricsServer>> MetricsServer::start(std::string_view address,
                                                             report::MetricsContext context) {
+  return start(address, std::vector<report::MetricsContext>{std::move(context)});
+}
+
+Result<std::unique_ptr<MetricsServer>> MetricsServer::start(std::string_view address,
+                                                            std::vector<report::MetricsContext> parts) {
   auto socket = OPENLOOP_TRY(lab::ListenSocket::open(address, "--metrics-listen"));
   const int wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   if (wake < 0) return runtime_error(fmt::format("--metrics-listen: eventfd: {}", std::strerror(errno)));
-  return std::unique_ptr<MetricsServer>(new MetricsServer(std::move(socket), std::move(context), wake));
+  return std::unique_ptr<MetricsServer>(new MetricsServer(std::move(socket), std::move(parts), wake));
 }
 
-MetricsServer::MetricsServer(lab::ListenSocket socket, report::MetricsContext context, int wake_fd)
-    : m_socket(std::move(socket)), m_context(std::move(context)), m_wake_fd(wake_fd) {
+MetricsServer::MetricsServer(lab::ListenSocket socket, std::vector<report::MetricsContext> parts, int wake_fd)
+    : m_socket(std::move(socket)),
+      m_contexts(std::move(parts)),
+      m_wake_fd(wake_fd),
+      m_states(m_contexts.size()) {
+  for (const report::MetricsContext& c : m_contexts) {
+    m_views.emplace_back(report::LivePlan{Nanos(0), Nanos(0), c.target_rps > 0, ""});
+  }
   // Created before the run's signal watcher: SIGINT and SIGTERM must never be delivered to this thread (their
   // default action would end the process before the results are written), so it starts with them blocked.
   sigset_t block, old;
@@ -50,11 +61,31 @@ MetricsServer::~MetricsServer() {
   close(m_wake_fd);
 }
 
-void MetricsServer::update(const results::RunResults& so_far) {
+void MetricsServer::update(const results::RunResults& so_far, bool final, std::size_t part) {
   report::MetricsState next = report::MetricsState::of(so_far);
+  using Verdict = report::MetricsState::Verdict;
+  if (final) {
+    next.verdict = so_far.verdict.valid ? Verdict::valid : Verdict::invalid;
+  } else if (!so_far.intervals.empty()) {
+    m_views.at(part).update(so_far);
+    next.verdict = m_views[part].invalid_so_far() ? Verdict::invalid : Verdict::valid;
+  }
   std::lock_guard lock(m_mutex);
-  next.updates = m_state.updates + 1;
-  m_state = std::move(next);
+  next.updates = m_states[part].updates + 1;
+  m_states[part] = std::move(next);
+}
+
+void MetricsServer::linger(Nanos d) {
+  if (d.count() <= 0) return;
+  sigset_t set, old;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &set, &old);
+  const timespec wait{static_cast<time_t>(d.count() / 1'000'000'000),
+                      static_cast<long>(d.count() % 1'000'000'000)};
+  sigtimedwait(&set, nullptr, &wait);
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
 }
 
 void MetricsServer::loop() {
@@ -130,17 +161,20 @@ void MetricsServer::serve(int fd) {
   // Prometheus asks for protobuf first when native histograms are enabled, and only protobuf carries them.
   const bool protobuf = accept.find("application/vnd.google.protobuf") != std::string::npos;
   const bool openmetrics = !protobuf && accept.find("application/openmetrics-text") != std::string::npos;
-  report::MetricsState state;
+  std::vector<report::MetricsState> states;
   {
     std::lock_guard lock(m_mutex);  // a copy, so the coordinator's next update never waits for a render
-    state = m_state;
+    states = m_states;
   }
+  std::vector<std::vector<report::MetricFamily>> parts;
+  for (std::size_t i = 0; i < states.size(); ++i)
+    parts.push_back(report::run_metric_families(states[i], m_contexts[i]));
+  const std::vector<report::MetricFamily> families = report::merge_families(std::move(parts));
   if (protobuf) {
-    send_all(fd,
-             response("200 OK", report::k_protobuf_type, report::render_metrics_protobuf(state, m_context)));
+    send_all(fd, response("200 OK", report::k_protobuf_type, report::render_families_protobuf(families)));
     return;
   }
-  const std::string body = report::render_metrics(state, m_context, openmetrics);
+  const std::string body = report::render_families_text(families, openmetrics);
   send_all(fd, response("200 OK", openmetrics ? report::k_openmetrics_type : report::k_prometheus_text_type,
                         body));
 }

@@ -16,11 +16,23 @@
 #include "cli/run_pipeline.h"
 #include "core/redact.h"
 #include "core/units.h"
+#include "lab/control_endpoint.h"
 #include "procedures/probe_report.h"
 #include "procedures/probe_runner.h"
+#include "report/observed_summary.h"
+#include "sim/lab_options.h"
+#include "sim/probe.h"
+#include "sim/simulate.h"
 
 namespace openloop::cli {
 namespace {
+
+// The probe's runs' results (its repeats), for the observed section of its summary.
+std::vector<const results::RunResults*> probe_results(const procedures::ProbeReport& r) {
+  std::vector<const results::RunResults*> out;
+  for (const auto& run : r.runs) out.push_back(&run.results);
+  return out;
+}
 
 using procedures::ProbeSettings;
 
@@ -30,7 +42,10 @@ struct ProbeFlags {
   std::string window = "30s", descend_step = "10%", descend_for, lab_control, arrival = "constant";
   unsigned descend = 0, repeats = 1;
   std::uint64_t seed = 1;
+  std::string simulate;  ///< --simulate: the lab's flags of a simulated service
   CLI::Option* trigger_for_option = nullptr;
+  CLI::Option* simulate_option = nullptr;
+  bool simulated() const { return simulate_option != nullptr && simulate_option->count() > 0; }
 };
 
 void add_probe_options(CLI::App& sub, ProbeFlags& f) {
@@ -68,6 +83,12 @@ void add_probe_options(CLI::App& sub, ProbeFlags& f) {
       "origin + /_lab/config); given explicitly, the lab's stats are polled for any trigger");
   sub.add_option("--arrival", f.arrival, "Arrival process: constant | poisson")->capture_default_str();
   sub.add_option("--seed", f.seed, "Seed for Poisson arrivals")->capture_default_str();
+  f.simulate_option =
+      sub.add_option("--simulate", f.simulate,
+                     "Probe a simulated lab service in virtual time instead of the network: the flags of "
+                     "`openloop lab` as one string, e.g. '--workers 1 --service 25ms --queue lifo' "
+                     "(docs/simulate.md)")
+          ->type_name("'LAB OPTIONS'");
 }
 
 Result<double> parse_fraction(const std::string& text, std::string_view what) {
@@ -112,7 +133,27 @@ struct Setup {
   procedures::ProbePlan plan;
   engine::RunPlan run_plan;
   procedures::ProbeContext ctx;
+  std::optional<lab::LabConfig> simulated;  ///< --simulate: the simulated service
+  std::string simulate_text;                ///< --simulate as given
 };
+
+// --simulate: the probe's run goes to a simulated lab of those flags, one worker on virtual time.
+Result<void> simulated(RunOptions& o, const ProbeFlags& f, Setup& s) {
+  if (!f.simulated()) return {};
+  s.simulated = OPENLOOP_TRY(sim::parse_lab_options(f.simulate, "--simulate"));
+  s.simulate_text = f.simulate.empty() ? std::string("(defaults)") : f.simulate;
+  if (o.threads > 1)
+    return usage_error(
+        fmt::format("--threads: a simulated client is one worker; drop --threads {}", o.threads));
+  if (o.coalesce != "0") return usage_error("--coalesce: a simulated client wakes exactly when due; drop it");
+  if (!f.lab_control.empty()) {
+    return usage_error(
+        "--lab-control: a simulated probe triggers and watches its simulated lab itself; drop it");
+  }
+  o.threads = 1;
+  o.spin_below = "0";
+  return {};
+}
 
 Result<Setup> prepare(RunOptions o, const ProbeFlags& f) {
   if (is_plan_file(o.url)) {
@@ -121,6 +162,7 @@ Result<Setup> prepare(RunOptions o, const ProbeFlags& f) {
         "sets the rate: a targets file gives the request mix)");
   }
   Setup s;
+  OPENLOOP_TRY_VOID(simulated(o, f, s));
   ProbeSettings settings = OPENLOOP_TRY(settings_from(f));
   s.plan = OPENLOOP_TRY(procedures::make_probe_plan(std::move(settings)));
   o.stages = s.plan.stages_text();
@@ -132,7 +174,10 @@ Result<Setup> prepare(RunOptions o, const ProbeFlags& f) {
   s.ctx.slos = OPENLOOP_TRY(parse_slos(o, {s.run_plan.requests.front().name}));
   if (s.ctx.slos.size() == 1 && s.ctx.slos.front().is_default) s.ctx.slos.clear();  // probe judges no default
   const bool needs_lab = s.plan.settings.trigger.needs_lab();
-  if (needs_lab || !f.lab_control.empty()) {
+  if (s.simulated) {
+    s.run_plan.dns_time = Nanos(-1);  // resolved for real, but no part of the simulation
+    OPENLOOP_TRY_VOID(sim::check_simulable(s.run_plan, *s.simulated));
+  } else if (needs_lab || !f.lab_control.empty()) {
     const std::string url =
         f.lab_control.empty() ? procedures::default_control_url(s.run_plan.url) : f.lab_control;
     auto client = OPENLOOP_TRY(procedures::ControlClient::create(url, std::chrono::seconds(2)));
@@ -147,15 +192,30 @@ Result<Setup> prepare(RunOptions o, const ProbeFlags& f) {
   return s;
 }
 
-std::vector<OutputFile<procedures::ProbeReport>> probe_outputs(const RunOptions& o) {
+std::vector<OutputFile<procedures::ProbeReport>> probe_outputs(
+    const RunOptions& o, const std::optional<lab::LabConfig>& simulated) {
+  std::optional<nlohmann::json> service_model;
+  if (simulated) {
+    service_model = lab::config_to_json(*simulated);
+    service_model->erase("listen");
+    service_model->erase("duration");
+  }
   return {
-      {"--json", o.json, [](const procedures::ProbeReport& r) -> Result<std::string> {
-         return json_text(procedures::probe_json(r));
+      {"--json", o.json,
+       [service_model](const procedures::ProbeReport& r) -> Result<std::string> {
+         nlohmann::json j = procedures::probe_json(r);
+         if (service_model) {
+           j["simulated"] = true;
+           j["service_model"] = *service_model;
+         }
+         return json_text(j);
        }},
-      {"--html", o.html, [](const procedures::ProbeReport& r) -> Result<std::string> {
+      {"--html", o.html,
+       [](const procedures::ProbeReport& r) -> Result<std::string> {
          return procedures::render_probe_html(r);
        }},
-      {"--junit", o.junit, [](const procedures::ProbeReport& r) -> Result<std::string> {
+      {"--junit", o.junit,
+       [](const procedures::ProbeReport& r) -> Result<std::string> {
          return report::render_junit(probe_junit(r));
        }},
   };
@@ -177,11 +237,12 @@ int exit_code(const procedures::ProbeReport& report) {
 void announce(const Setup& setup) {
   const auto& s = setup.plan.settings;
   fmt::print(stderr,
-             "openloop probe metastable: {} at {}, trigger {}; {} warm-up, then {} measured per run on {} "
-             "thread(s)\n",
+             "openloop probe metastable: {} at {}, trigger {}; {} warm-up, then {} measured per run {}\n",
              redact_url(setup.run_plan.url_text), format_rate(s.base_rate),
              procedures::describe(s.trigger, s.trigger_for), format_duration(s.warmup),
-             format_duration(setup.plan.measured), setup.run_plan.threads);
+             format_duration(setup.plan.measured),
+             setup.simulated ? fmt::format("in virtual time against lab {}", setup.simulate_text)
+                             : fmt::format("on {} thread(s)", setup.run_plan.threads));
 }
 
 int probe_metastable(const RunOptions& o, const ProbeFlags& f) {
@@ -190,7 +251,7 @@ int probe_metastable(const RunOptions& o, const ProbeFlags& f) {
   if (!setup) return report_error(command, setup.error());
   Pipeline<procedures::ProbeReport> p;
   p.command = command;
-  p.outputs = probe_outputs(o);
+  p.outputs = probe_outputs(o, setup->simulated);
   auto observer = make_observer(o.observe, setup->run_plan.url_text);
   if (!observer) return report_error(command, observer.error());
   p.run = [&](std::atomic<int>& stop) -> Result<procedures::ProbeReport> {
@@ -203,8 +264,12 @@ int probe_metastable(const RunOptions& o, const ProbeFlags& f) {
     if (setup->ctx.log != nullptr) announce(*setup);
     for (unsigned i = 0; i < s.repeats && stop.load() == 0; ++i) {
       if (s.repeats > 1 && setup->ctx.log != nullptr) fmt::print(stderr, "run {} of {}\n", i + 1, s.repeats);
-      auto run = OPENLOOP_TRY(observed(
-          observer->get(), [&] { return procedures::run_probe(setup->run_plan, setup->plan, setup->ctx, stop); }));
+      auto run = OPENLOOP_TRY(observed(observer->get(), [&] {
+        if (setup->simulated) {
+          return sim::simulate_probe(setup->run_plan, setup->plan, setup->ctx, *setup->simulated, stop);
+        }
+        return procedures::run_probe(setup->run_plan, setup->plan, setup->ctx, stop);
+      }));
       run.results.info.environment = run_environment();
       if (*observer) (*observer)->attach(run.results);
       report.runs.push_back(std::move(run));
@@ -212,7 +277,9 @@ int probe_metastable(const RunOptions& o, const ProbeFlags& f) {
     report.interrupted = stop.load() != 0;
     return report;
   };
-  p.summary = [](const procedures::ProbeReport& r) { return procedures::render_probe_text(r); };
+  p.summary = [](const procedures::ProbeReport& r) {
+    return procedures::render_probe_text(r) + report::render_observed_runs(probe_results(r));
+  };
   p.exit_code = exit_code;
   return execute(p);
 }

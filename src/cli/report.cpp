@@ -18,6 +18,7 @@
 #include "report/hgrm.h"
 #include "report/hlog_export.h"
 #include "report/html.h"
+#include "report/observed_summary.h"
 #include "report/report_input.h"
 #include "report/summary.h"
 #include "results/results_json.h"
@@ -106,7 +107,11 @@ Result<std::string> render_probe(const nlohmann::json& doc, const ReportOptions&
   }
   if (o.format == "json") return doc.dump(1) + "\n";
   const procedures::ProbeReport probe = OPENLOOP_TRY(procedures::probe_from_json(doc, o.file));
-  if (o.format == "text") return procedures::render_probe_text(probe);
+  if (o.format == "text") {
+    std::vector<const results::RunResults*> runs;
+    for (const auto& run : probe.runs) runs.push_back(&run.results);
+    return procedures::render_probe_text(probe) + report::render_observed_runs(runs);
+  }
   return procedures::render_probe_html(probe);
 }
 

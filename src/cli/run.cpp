@@ -23,6 +23,7 @@
 #include "report/hlog_export.h"
 #include "report/html.h"
 #include "report/junit.h"
+#include "report/observed_csv.h"
 #include "cli/metrics_server.h"
 #include "report/live_ticker.h"
 #include "report/summary.h"
@@ -37,7 +38,8 @@ namespace {
 // --quiet: none) and, with --abort-on-slo, `slo_abort` judging every finalized interval.
 Result<results::RunResults> run_with_live_view(const engine::RunPlan& plan, const RunOptions& o,
                                                std::atomic<int>& stop, results::SloAbort* slo_abort,
-                                               MetricsServer* metrics, results::UntilWatcher* until) {
+                                               MetricsServer* metrics, const observe::Observer* observer,
+                                               results::UntilWatcher* until) {
   const auto judge_slos = [&o, &stop, slo_abort, metrics, until](const results::RunResults& so_far) {
     if (metrics != nullptr) metrics->update(so_far);
     if (until != nullptr && until->stop_if_done(so_far, stop) && !o.quiet) {
@@ -65,7 +67,9 @@ Result<results::RunResults> run_with_live_view(const engine::RunPlan& plan, cons
   const bool terminal = isatty(fileno(stderr)) != 0;
   report::LiveTicker live(
       report::LiveView({plan.warmup, plan.duration, plan.model == engine::Model::open, shard}), stderr, terminal,
-      terminal ? std::chrono::seconds(1) : std::chrono::seconds(10), &stop);
+      terminal ? std::chrono::seconds(1) : std::chrono::seconds(10), &stop,
+      observer != nullptr ? [observer] { return observer->sampler().latest(); }
+                          : std::function<std::vector<results::LatestObserved>()>());
   auto results = engine::run(plan, stop, [&live, &judge_slos](const results::RunResults& so_far) {
     live.update(so_far);
     judge_slos(so_far);
@@ -87,18 +91,36 @@ void stamp_context(results::RunResults& r, const engine::RunPlan& plan,
 
 }  // namespace
 
+OutputFile<results::RunResults> observed_companion(const std::string& hlog) {
+  return {"--hlog", report::observed_companion_path(hlog),
+          [](const results::RunResults& r) -> Result<std::string> { return report::render_observed_csv(r); }};
+}
+
+namespace {
+
+// A long run's histograms were read back from its spill file while rendering: a failed read leaves gaps, so the
+// output is refused rather than written incomplete.
+Result<std::string> unless_spill_failed(const results::RunResults& r, Result<std::string> text) {
+  if (r.spill && !r.spill->failed().empty()) return runtime_error(r.spill->failed());
+  return text;
+}
+
+}  // namespace
+
 std::vector<OutputFile<results::RunResults>> run_outputs(const RunOptions& o) {
   const std::string source = o.json.empty() ? std::string("this run") : o.json;
   return {
       {"--json", o.json, [](const results::RunResults& r) -> Result<std::string> {
-         return json_text(results::to_json(r));
+         return unless_spill_failed(r, json_text(results::to_json(r)));
        }},
-      {"--hlog", o.hlog, [](const results::RunResults& r) { return report::render_interval_log(r); }},
+      {"--hlog", o.hlog,
+       [](const results::RunResults& r) { return unless_spill_failed(r, report::render_interval_log(r)); }},
+      observed_companion(o.observe.empty() ? std::string() : o.hlog),
       {"--html", o.html, [source](const results::RunResults& r) -> Result<std::string> {
          report::ReportInput in;
          in.source = source;
          in.results = r;
-         return report::render_html(in);
+         return unless_spill_failed(r, report::render_html(in));
        }},
       {"--junit", o.junit, [](const results::RunResults& r) -> Result<std::string> {
          return report::render_junit(report::junit_for_run(r));
@@ -148,6 +170,22 @@ void finish_request_log(engine::RequestLog* log, Result<results::RunResults>& ra
   if (!finished) ran->warnings.push_back(finished.error().message);
 }
 
+Result<Nanos> parse_metrics_linger(const RunOptions& o) {
+  const Nanos linger = OPENLOOP_TRY(parse_duration(o.metrics_linger, "--metrics-linger"));
+  if (linger.count() > 0 && o.metrics_listen.empty()) {
+    return usage_error("--metrics-linger: has no effect without --metrics-listen ADDR");
+  }
+  return linger;
+}
+
+Result<std::unique_ptr<MetricsServer>> start_metrics(const RunOptions& o, std::vector<report::MetricsContext> parts,
+                                                     const std::string& command) {
+  if (o.metrics_listen.empty()) return std::unique_ptr<MetricsServer>();
+  auto server = OPENLOOP_TRY(MetricsServer::start(o.metrics_listen, std::move(parts)));
+  if (!o.quiet) fmt::print(stderr, "{}: metrics at http://{}/metrics\n", command, server->address());
+  return server;
+}
+
 namespace {
 
 int run_command(const RunOptions& o) {
@@ -156,11 +194,6 @@ int run_command(const RunOptions& o) {
     if (!o.until.empty() || !o.max_duration.empty()) {
       return report_error(command, usage_error("--until: not supported with a scenario file yet (use it with a "
                                                "run from flags at one --rate)")
-                                       .value());
-    }
-    if (!o.metrics_listen.empty()) {
-      return report_error(command, usage_error("--metrics-listen: not supported with a scenario file yet (use it "
-                                               "with a run from flags)")
                                        .value());
     }
     return run_plan_file(o);
@@ -174,19 +207,11 @@ int run_command(const RunOptions& o) {
   auto slos = parse_slos(o, names);
   if (!slos) return report_error(command, slos.error());
   // Bound before anything is sent: a bad address or a port in use ends the command with nothing sent.
-  std::unique_ptr<MetricsServer> metrics;
-  const auto linger = parse_duration(o.metrics_linger, "--metrics-linger");
+  const auto linger = parse_metrics_linger(o);
   if (!linger) return report_error(command, linger.error());
-  if (linger->count() > 0 && o.metrics_listen.empty()) {
-    return report_error(command, usage_error("--metrics-linger: has no effect without --metrics-listen ADDR").value());
-  }
-  if (!o.metrics_listen.empty()) {
-    auto server = MetricsServer::start(
-        o.metrics_listen, {start->run_id, "", names, plan->user_driven() ? 0.0 : plan->profile.max_rate()});
-    if (!server) return report_error(command, server.error());
-    metrics = std::move(*server);
-    if (!o.quiet) fmt::print(stderr, "openloop run: metrics at http://{}/metrics\n", metrics->address());
-  }
+  auto metrics = start_metrics(
+      o, {{start->run_id, "", names, plan->user_driven() ? 0.0 : plan->profile.max_rate(), {}}}, command);
+  if (!metrics) return report_error(command, metrics.error());
   Pipeline<results::RunResults> p;
   p.command = command;
   p.outputs = run_outputs(o);
@@ -219,8 +244,8 @@ int run_command(const RunOptions& o) {
   p.summary_to = o.log_requests == "-" ? stderr : stdout;
   p.run = [&](std::atomic<int>& stop) -> Result<results::RunResults> {
     auto ran = observed(observer->get(), [&] {
-      return run_with_live_view(*plan, o, stop, slo_abort ? &*slo_abort : nullptr, metrics.get(),
-                                until ? &*until : nullptr);
+      return run_with_live_view(*plan, o, stop, slo_abort ? &*slo_abort : nullptr, metrics->get(),
+                                observer->get(), until ? &*until : nullptr);
     });
     finish_request_log(request_log->get(), ran);
     auto r = OPENLOOP_TRY(std::move(ran));
@@ -234,27 +259,14 @@ int run_command(const RunOptions& o) {
     stamp_context(r, *plan, std::chrono::system_clock::now());
     stamp_start(*start, r);
     r.dns_ns = plan->dns_time.count();
-    if (metrics) metrics->update(r);  // the final totals, as the results file holds them
+    if (*metrics) (*metrics)->update(r, true);  // the final totals, as the results file holds them
     if (*observer) (*observer)->attach(r);
     return r;
   };
   p.summary = [](const results::RunResults& r) { return report::render_summary(r); };
   p.exit_code = [&command](const results::RunResults& r) { return run_exit_code(r, command); };
   const int code = execute(p);
-  // A user-asked wait, after every output is written: the endpoint keeps the final totals for the scraper.
-  // SIGINT and SIGTERM are blocked (the metrics thread has them blocked since its start) and waited for here,
-  // so either ends the wait at once.
-  if (metrics && linger->count() > 0) {
-    sigset_t set, old;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &set, &old);
-    const timespec wait{static_cast<time_t>(linger->count() / 1'000'000'000),
-                        static_cast<long>(linger->count() % 1'000'000'000)};
-    sigtimedwait(&set, nullptr, &wait);
-    pthread_sigmask(SIG_SETMASK, &old, nullptr);
-  }
+  if (*metrics) (*metrics)->linger(*linger);
   return code;
 }
 

@@ -185,7 +185,8 @@ void add_client_options(CLI::App& sub, RunOptions& o) {
          "--coalesce", o.coalesce,
          "Open model: wake at most once per D, e.g. 100us, sending every arrival due by then (up to D "
          "late, measured) and timing responses by the kernel's receive stamps; cuts CPU per request "
-         "(0: wake for each arrival and response)")
+         "(0: wake for each arrival and response; auto: a tenth of the measured p10 service time, at most "
+         "half the lateness bound or 1ms, chosen per interval)")
       ->capture_default_str()
       ->type_name("DURATION")
       ->group(k_advanced);
@@ -357,10 +358,11 @@ Result<std::optional<Nanos>> parse_spin_below(const std::string& text) {
 }
 
 Result<Nanos> parse_coalesce(const std::string& text) {
+  if (text == "auto") return engine::k_coalesce_auto;
   const Nanos d = OPENLOOP_TRY(parse_duration(text, "--coalesce"));
   if (d > std::chrono::milliseconds(100)) {
     return usage_error(
-        fmt::format("--coalesce: \"{}\" is more than 100ms; use 0 (off) or a window such as 100us", text));
+        fmt::format("--coalesce: \"{}\" is more than 100ms; use 0 (off), auto or a window such as 100us", text));
   }
   return d;
 }
@@ -576,7 +578,7 @@ Result<void> build_client(const RunOptions& o, engine::RunPlan& plan) {
   plan.spin_below = OPENLOOP_TRY(parse_spin_below(o.spin_below));
   plan.coalesce = OPENLOOP_TRY(parse_coalesce(o.coalesce));
   plan.accept_bunching = o.accept_bunching;
-  if (plan.coalesce.count() > 0 && plan.model != engine::Model::open) {
+  if (plan.coalesce.count() != 0 && plan.model != engine::Model::open) {
     return usage_error(
         fmt::format("--coalesce: applies to the open model (--rate or --stages); a {} run sends "
                     "on responses, which it must not sleep through",

@@ -120,7 +120,7 @@ Result<void> check_shard_part(const engine::RunPlan& plan);
 
 /// --spin-below: "auto" (nullopt: measure the cost of a timed wait) or a duration up to 10ms.
 Result<std::optional<Nanos>> parse_spin_below(const std::string& text);
-/// --coalesce: 0 (off) up to 100ms.
+/// --coalesce: 0 (off) up to 100ms, or auto (engine::k_coalesce_auto).
 Result<Nanos> parse_coalesce(const std::string& text);
 
 /// The results' `environment`: host name, cores and openloop version.

@@ -112,6 +112,8 @@ int execute(const Pipeline<Outcome>& p) {
 
 /// The outputs of `run` and of a scenario file's run: --json (the results file), --hlog, --html.
 std::vector<OutputFile<results::RunResults>> run_outputs(const RunOptions& o);
+/// The .hlog's observed companion (report/observed_csv.h) beside `hlog`; no path (nothing written) for "".
+OutputFile<results::RunResults> observed_companion(const std::string& hlog);
 
 /// --log-requests: opens the log (truncating FILE) with one ring per worker of `plans` (a scenario file's
 /// scenarios share it: worker plan.worker_base + index) and starts its writer; points every plan at it. Null

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/metrics_server.h"
 #include "cli/observe_options.h"
 #include "cli/run_options.h"
 #include "cli/run_pipeline.h"
@@ -140,9 +141,25 @@ int run_plan_file(const RunOptions& o) {
   for (auto& plan : *prepared) each.push_back(&plan);
   auto start = prepare_start(o, plan_file_identity(*prepared));
   if (!start) return report_error(command, start.error());
+  // Bound before anything is sent, as for a run from flags; each scenario's series carry its name.
+  const auto linger = parse_metrics_linger(o);
+  if (!linger) return report_error(command, linger.error());
+  std::vector<report::MetricsContext> metric_parts;
+  for (const engine::RunPlan& plan : *prepared) {
+    std::vector<std::string> request_names;
+    for (const auto& r : plan.requests) request_names.push_back(r.name);
+    metric_parts.push_back({start->run_id,
+                            plan.scenario,
+                            std::move(request_names),
+                            plan.user_driven() ? 0.0 : plan.profile.max_rate(),
+                            {}});
+  }
+  auto metrics = start_metrics(o, std::move(metric_parts), command);
+  if (!metrics) return report_error(command, metrics.error());
   Pipeline<results::RunResults> p;
   p.command = command;
   p.outputs = run_outputs(o);  // the .hlog describes the run as a whole; the HTML the scenarios too
+  if (o.observe.empty() && !specs.empty()) p.outputs.push_back(observed_companion(o.hlog));
   if (auto manifest = manifest_output(*start, p.outputs)) p.outputs.push_back(std::move(*manifest));
   // As for a run from flags: refusals before the wait, the wait before any thread that could take a Ctrl-C.
   if (start->start) {
@@ -166,9 +183,12 @@ int run_plan_file(const RunOptions& o) {
   p.summary_to = o.log_requests == "-" ? stderr : stdout;
   p.run = [&](std::atomic<int>& stop) -> Result<results::RunResults> {
     engine::MultiProgressFn judge_slos;
-    if (slo_abort) {
+    if (slo_abort || *metrics) {
       judge_slos = [&](const std::vector<const results::RunResults*>& so_far) {
-        if (!slo_abort->stop_if_certain(so_far, stop) || o.quiet) return;
+        if (*metrics) {
+          for (std::size_t i = 0; i < so_far.size(); ++i) (*metrics)->update(*so_far[i], false, i);
+        }
+        if (!slo_abort || !slo_abort->stop_if_certain(so_far, stop) || o.quiet) return;
         fmt::print(stderr,
                    "\nSLO {} is certain to fail: stopping early (--abort-on-slo); waiting for in-flight "
                    "requests\n",
@@ -182,6 +202,10 @@ int run_plan_file(const RunOptions& o) {
             : Result<results::RunResults>(tl::unexpected(ran.error()));
     finish_request_log(request_log->get(), all);
     if (all) stamp_start(*start, *all);
+    if (all && *metrics) {  // each scenario's final totals, as the results file holds them
+      for (std::size_t i = 0; i < all->scenarios.size(); ++i)
+        (*metrics)->update(all->scenarios[i].results, true, i);
+    }
     if (all && *observer) {
       // The combined intervals start with the earliest scenario's measured period.
       for (const auto& part : all->scenarios) {
@@ -194,7 +218,9 @@ int run_plan_file(const RunOptions& o) {
   };
   p.summary = [](const results::RunResults& r) { return report::render_run_summary(r); };
   p.exit_code = [&command](const results::RunResults& r) { return run_exit_code(r, command); };
-  return execute(p);
+  const int code = execute(p);
+  if (*metrics) (*metrics)->linger(*linger);
+  return code;
 }
 
 }  // namespace openloop::cli

@@ -19,12 +19,15 @@
 #include "report/html.h"
 #include "report/junit.h"
 #include "report/summary.h"
+#include "results/slo_abort.h"
 #include "sim/lab_options.h"
 #include "sim/simulate.h"
 #include "workload/scenario_file.h"
 
 namespace openloop::cli {
 namespace {
+
+using ProgressFn = std::function<void(const results::RunResults&)>;
 
 struct SimulateOptions {
   RunOptions run;
@@ -121,8 +124,11 @@ int simulate_command(const SimulateOptions& so) {
   for (const auto& r : plan->requests) names.push_back(r.name);
   auto slos = parse_slos(o, names);
   if (!slos) return report_error(command, slos.error());
-  if (o.abort_on_slo)
-    return report_error(command, usage_error("--abort-on-slo: not available in a simulation").value());
+  // --abort-on-slo: judged on every finalized interval of virtual time, as a run judges its intervals.
+  std::optional<results::SloAbort> slo_abort;
+  if (o.abort_on_slo) {
+    slo_abort.emplace(*slos, std::vector{results::SloAbortPart{names, planned_intended(*plan)}});
+  }
   if (auto ok = sim::check_simulable(*plan, *lab); !ok) return report_error(command, ok.error());
   // A simulation finishes an interval every few hundred microseconds, each freeing and allocating histograms
   // of 256 KB: above glibc's mmap threshold, each would be a fresh mmap (and its page faults, zeroed by the
@@ -140,7 +146,13 @@ int simulate_command(const SimulateOptions& so) {
     }
     const auto began = std::chrono::system_clock::now();
     const double cpu_before = static_cast<double>(std::clock()) / CLOCKS_PER_SEC;
-    auto ran = OPENLOOP_TRY(sim::simulate(*plan, *lab, stop));
+    const auto judge_slos = [&](const results::RunResults& so_far) {
+      if (!slo_abort->stop_if_certain({&so_far}, stop) || o.quiet) return;
+      fmt::print(stderr, "openloop simulate: SLO {} is certain to fail: stopping early (--abort-on-slo)\n",
+                 slo_abort->failed()->text);
+    };
+    auto ran = OPENLOOP_TRY(sim::simulate(*plan, *lab, stop, slo_abort ? judge_slos : ProgressFn()));
+    if (slo_abort) slo_abort->mark(ran.results, stop.load());
     const double cpu = static_cast<double>(std::clock()) / CLOCKS_PER_SEC - cpu_before;
     results::RunResults& r = ran.results;
     r.slos = results::evaluate_slos(*slos, r);

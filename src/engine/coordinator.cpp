@@ -156,7 +156,7 @@ results::RunResults finish(PlanRun& p, const std::atomic<int>& stop, SteadyTime 
       break;
     }
   }
-  r.warnings = key_warnings(plan, p.workers, r.totals);
+  for (auto& w : key_warnings(plan, p.workers, r.totals)) r.warnings.push_back(std::move(w));
   for (auto& w : p.workers) {
     if (w->report().loop_failure.empty()) continue;
     r.verdict.valid = false;

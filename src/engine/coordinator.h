@@ -14,8 +14,10 @@
 namespace openloop::engine {
 
 /// How long after run_all() is called its schedule begins at the earliest (every worker is ready by then);
-/// RunPlan::start_at may set a later start.
-inline constexpr std::chrono::milliseconds k_start_delay{20};
+/// RunPlan::start_at may set a later start. Building and starting two workers took 35-55 ms on the 2-core VM
+/// (their histograms' spares, threads): at 20 ms the first arrivals of a 2-thread run were sent ~35 ms late,
+/// enough to make a short low-rate run INVALID on an idle machine.
+inline constexpr std::chrono::milliseconds k_start_delay{100};
 
 /// Called about once per finalized interval on the coordinator's thread (live progress) with the results so
 /// far; may be empty. That thread is run_all's own, at the lowest priority (nice 19), never the caller's.

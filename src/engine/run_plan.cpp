@@ -29,13 +29,18 @@ nlohmann::json RunPlan::describe() const {
       {"max_connections", max_connections},
       {"on_saturation", on_saturation == OnSaturation::drop ? "drop" : "queue"},
       {"spin_below_us", spin_below ? nlohmann::json(to_seconds(*spin_below) * 1e6) : nlohmann::json("auto")},
-      {"coalesce_us", to_seconds(coalesce) * 1e6},
       {"timeout_s", to_seconds(timeout)},
       {"success_statuses", std::to_string(success_min) + "-" + std::to_string(success_max)},
       {"warmup_s", to_seconds(warmup)},
       {"duration_s", to_seconds(duration)},
       {"interval_s", to_seconds(interval)},
       {"insecure", insecure}};
+  // coalesce_us stays a number (readers of older files expect one): auto is said by "coalesce" instead.
+  if (coalesce == k_coalesce_auto) {
+    j["coalesce"] = "auto";
+  } else {
+    j["coalesce_us"] = to_seconds(coalesce) * 1e6;
+  }
   if (deadline.count() > 0) j["deadline_s"] = to_seconds(deadline);
   if (max_lateness.count() > 0) j["max_lateness_ms"] = to_seconds(max_lateness) * 1e3;
   if (accept_bunching) j["accept_bunching"] = true;

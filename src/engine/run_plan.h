@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/time.h"
+#include "engine/coalesce_auto.h"
 #include "engine/retry_policy.h"
 #include "http/request.h"
 #include "net/resolver.h"
@@ -94,6 +95,7 @@ struct RunPlan {
   /// Open model: a worker wakes at most once per `coalesce` (0 = off). It sends every arrival due by then
   /// (each up to that late, measured as send lateness) and sleeps through responses meanwhile: their times
   /// come from the kernel's receive stamps, so response and service times do not include the wait.
+  /// k_coalesce_auto (engine/coalesce_auto.h): the window follows the measured service times, per interval.
   Nanos coalesce{0};
   /// --accept-bunching: the self-check of the achieved arrival process still runs and is reported, but a
   /// failure (sends bunched or uneven against the plan) does not make the run INVALID.

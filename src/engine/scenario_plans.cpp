@@ -83,7 +83,7 @@ Result<std::vector<RunPlan>> plans_from_workload(std::shared_ptr<const workload:
     p.spin_below = settings.spin_below;
     p.coalesce = settings.coalesce;
     p.accept_bunching = settings.accept_bunching;
-    if (p.coalesce.count() > 0 && p.model != Model::open) {
+    if (p.coalesce.count() != 0 && p.model != Model::open) {
       return usage_error(
           fmt::format("--coalesce: scenario \"{}\" is {}: it sends on responses, which it must "
                       "not sleep through; coalescing applies to open-model scenarios only",

@@ -113,10 +113,16 @@ Result<void> Worker::init(Nanos measured_spin_below, net::SimulatedNetwork* sim)
   // Sleeping until a deadline costs CPU (a kernel timer, two context switches): measured before each run,
   // that cost is the wait below which polling through is no dearer than sleeping, and far more punctual.
   // Coalesced wake-ups never spin: the point is to wake seldom.
+  // --coalesce auto starts precise (window 0, spinning as usual) until service times are measured.
   m_spin_below = m_plan.coalesce.count() > 0 ? Nanos(0)
                  : m_plan.spin_below         ? *m_plan.spin_below
                                              : measured_spin_below;
-  m_config.stamp_receipts = m_plan.coalesce.count() > 0;
+  if (m_plan.coalesce == k_coalesce_auto) {
+    m_auto.emplace(m_plan.max_lateness);
+  } else {
+    m_window = m_plan.coalesce;
+  }
+  m_config.stamp_receipts = m_plan.coalesce.count() != 0;
   m_report.spin_below = m_spin_below;
   // The first intervals come from these; later ones reuse spent intervals the coordinator gives back.
   m_recorder.make_spares(k_max_spares);
@@ -245,7 +251,7 @@ SteadyTime Worker::next_wakeup() const {
 
 void Worker::wait_until(SteadyTime wake) {
   SteadyTime now = this->now();
-  if (m_plan.coalesce.count() > 0) {
+  if (m_window.count() > 0) {
     // Arrivals beyond one round's batch are still due: read what is ready and go on issuing them, still
     // within this window.
     if (m_capped) {
@@ -255,8 +261,8 @@ void Worker::wait_until(SteadyTime wake) {
     // Wake at most once per window: sleep through responses (kernel-stamped) and send what fell due meanwhile
     // late. A longer wait (nothing due soon) sleeps on the descriptors as usual, so a response is never read
     // more than a window or a millisecond after it came.
-    if (wake - now <= std::max<Nanos>(m_plan.coalesce, std::chrono::milliseconds(1))) {
-      m_loop->poll_after(std::max(wake, m_woke + m_plan.coalesce));
+    if (wake - now <= std::max<Nanos>(m_window, std::chrono::milliseconds(1))) {
+      m_loop->poll_after(std::max(wake, m_woke + m_window));
     } else {
       m_loop->poll(wake);
     }
@@ -294,6 +300,11 @@ void Worker::hand_over(bool all) {
     m_recorder.take_all(m_finished);
   } else {
     m_recorder.take_finished(horizon(now()), m_finished);
+  }
+  // --coalesce auto: once per finished interval, off the per-request path, from its service times (the
+  // kernel's stamps while coalescing, so the window does not feed on itself).
+  if (m_auto) {
+    for (const auto& s : m_finished) m_window = m_auto->update(s.service_time);
   }
   std::lock_guard lock(m_outbox_mutex);
   for (auto& s : m_finished) m_outbox.push_back(std::move(s));
@@ -424,7 +435,9 @@ void Worker::start_request(Connection& c, SteadyTime intended, std::int64_t inte
   // the protocol's; connection setup is part of service time, as it is for a real client on a fresh
   // connection.
   const SteadyTime dispatched = now();
-  results::record_ns(stats(interval).send_lateness, (dispatched - intended).count());
+  results::IntervalStats& s = stats(interval);
+  results::record_ns(s.send_lateness, (dispatched - intended).count());
+  if (m_auto) s.coalesce_ns = std::max<std::int64_t>(s.coalesce_ns, m_window.count());
   m_budget.on_request(dispatched);
   InFlight r{intended, dispatched, intended + m_plan.timeout, interval, {}, request, user, spec.head()};
   r.attempt_start = dispatched;

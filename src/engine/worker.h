@@ -228,6 +228,8 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
   Nanos m_spin_below{0};  // waits shorter than this are polled through, not slept
   Nanos m_spun{0};        // time spent in polls that found nothing while spinning
   SteadyTime m_woke{};    // --coalesce: when the last wait ended
+  Nanos m_window{0};      // --coalesce: the wake-up window in use (0: precise)
+  std::optional<AutoCoalesce> m_auto;  // --coalesce auto: the rule, applied at each hand-over
   results::Recorder m_recorder;
   Rng m_rng;                                        // request mix and think times
   std::optional<workload::RenderContext> m_render;  // templated requests: this worker's variable draws

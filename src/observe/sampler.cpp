@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -72,6 +73,7 @@ void Sampler::sample_slot(Slot& slot, double unix_s, std::vector<Reading>& scrat
     return;
   }
   auto& index = m_index[k];
+  std::lock_guard lock(m_series_mutex);
   for (auto& r : scratch) {
     if (r.meta == nullptr) continue;
     auto it = std::find_if(index.begin(), index.end(), [&r](const auto& e) { return e.first == r.name; });
@@ -141,6 +143,29 @@ void Sampler::loop() {
   }
   m_stats.cpu_s += thread_cpu_s() - cpu0;
   m_stats.wall_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - steady0).count();
+}
+
+std::vector<results::LatestObserved> Sampler::latest(std::chrono::milliseconds window) const {
+  const double w = std::chrono::duration<double>(window).count();
+  std::vector<results::LatestObserved> out;
+  std::lock_guard lock(m_series_mutex);
+  for (const Series& s : m_series) {
+    const bool self = s.source == "self";
+    const bool main = self ? s.name == "cpu"
+                           : s.name == "cpu_of_allowed" || s.name == "runq_wait" || s.name == "cpu_busy" ||
+                                 s.name == "cpu_of_max";
+    if (!main || s.points.empty()) continue;
+    const double t = s.points.back().first;
+    double v = s.points.back().second;
+    if (s.meta.kind == Kind::counter) {
+      if (s.points.front().first > t - w) continue;
+      v = counter_rate(s, t - w, t);
+    } else if (s.meta.kind != Kind::gauge) {
+      continue;
+    }
+    if (std::isfinite(v)) out.push_back({s.source, s.name, s.meta.label, s.meta.unit, v});
+  }
+  return out;
 }
 
 std::vector<std::string> Sampler::warnings() const {

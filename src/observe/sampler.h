@@ -35,6 +35,12 @@ class Sampler {
   void open_all();
 
   const std::vector<Series>& series() const { return m_series; }
+  /// The main signals' latest values for the live view, from the readings so far (any thread; the sampler's
+  /// lock is held while they are computed, never by a worker): each process's CPU of its allowed cores and
+  /// run-queue wait, the host's and a cgroup's CPU, the generator's own CPU. Counters as their rate over
+  /// the last `window`; a signal without readings that far back is left out.
+  std::vector<results::LatestObserved> latest(
+      std::chrono::milliseconds window = std::chrono::seconds(1)) const;
   /// One sentence per source that failed to open, failed samples or went away.
   std::vector<std::string> warnings() const;
   const results::SamplerStats& stats() const { return m_stats; }
@@ -61,6 +67,7 @@ class Sampler {
   results::SamplerStats m_stats;
   std::thread m_thread;
   std::mutex m_mutex;
+  mutable std::mutex m_series_mutex;  ///< m_series while the thread samples and latest() reads
   std::condition_variable m_wake;
   bool m_stop = false;
 };

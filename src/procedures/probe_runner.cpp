@@ -21,6 +21,8 @@ constexpr auto k_tick = std::chrono::milliseconds(50);
 constexpr auto k_poll_every = std::chrono::seconds(1);
 constexpr int k_poll_failures_to_give_up = 3;
 
+}  // namespace
+
 std::optional<LabSample> lab_sample_of(const nlohmann::json& s, double t_s) {
   if (!s.is_object() || !s.contains("queue_depth")) return std::nullopt;
   LabSample x;
@@ -37,6 +39,8 @@ std::optional<LabSample> lab_sample_of(const nlohmann::json& s, double t_s) {
   x.expired = s.value("expired", std::uint64_t{0});
   return x;
 }
+
+namespace {
 
 /// The control thread: lab trigger at the phase boundaries, stats polling, stop forwarding, early stop.
 class ControlLoop {
@@ -157,68 +161,6 @@ class ControlLoop {
   std::thread m_thread;
 };
 
-/// The coordinator's progress callback: decodes new intervals, logs a status line, and looks for the first
-/// healthy window at the base load (window by window as intervals arrive, so each check is one window's
-/// work).
-class ProgressWatch {
- public:
-  ProgressWatch(const ProbePlan& plan, std::FILE* log) : m_plan(plan), m_log(log) {}
-  /// True once a healthy window in the observe phase is known.
-  bool update(const results::RunResults& so_far) {
-    auto fresh = samples_of(so_far, m_samples.size());
-    if (!fresh) return m_recovered;
-    for (auto& s : *fresh) m_samples.push_back(std::move(s));
-    log_status();
-    if (!m_recovered) check_window();
-    return m_recovered;
-  }
-
- private:
-  void log_status() {
-    if (m_log == nullptr || m_samples.size() < m_logged + 5) return;
-    m_logged = m_samples.size();
-    const auto last = std::span<const Sample>(m_samples).last(5);
-    const Stats s = stats_of(last);
-    std::string phase = "?";
-    for (const Phase& p : m_plan.phases) {
-      if (last.back().start_s >= to_seconds(p.start) - 1e-6) phase = p.name();
-    }
-    fmt::print(m_log, "[{:4.0f}s] {:<9} goodput {:>9}  p99 {:>8}  in flight {:.1f}\n",
-               last.back().start_s + last.back().length_s, phase, rate_of(s.goodput),
-               format_duration(Nanos(s.p99_ns)), s.in_flight);
-    std::fflush(m_log);
-  }
-  void check_window() {
-    const Phase& baseline = m_plan.phase(Phase::Kind::baseline);
-    const Phase& observe = m_plan.phase(Phase::Kind::observe);
-    const ProbeSettings& s = m_plan.settings;
-    if (!m_baseline) {
-      const auto span = span_of(m_samples, baseline.start, baseline.end());
-      if (span.size() < static_cast<std::size_t>(to_seconds(baseline.length) + 0.5)) return;
-      m_baseline = judge_baseline(span);
-    }
-    if (!m_baseline->steady) return;
-    const auto span = span_of(m_samples, observe.start, observe.end());
-    const auto w = static_cast<std::size_t>(to_seconds(s.window) + 0.5);
-    for (; m_next_window + w <= span.size(); ++m_next_window) {
-      if (judge_window(span.subspan(m_next_window, w), observe.rate, m_baseline->stats, s.base_rate,
-                       s.criteria)
-              .met) {
-        m_recovered = true;
-        return;
-      }
-    }
-  }
-
-  const ProbePlan& m_plan;
-  std::FILE* m_log;
-  std::vector<Sample> m_samples;
-  std::size_t m_logged = 0;
-  std::optional<BaselineJudgement> m_baseline;
-  std::size_t m_next_window = 0;
-  bool m_recovered = false;
-};
-
 std::vector<std::string> baseline_slo_failures(const std::vector<results::SloResult>& slos) {
   std::vector<std::string> out;
   for (const auto& s : slos) {
@@ -228,6 +170,53 @@ std::vector<std::string> baseline_slo_failures(const std::vector<results::SloRes
 }
 
 }  // namespace
+
+ProbeProgress::ProbeProgress(const ProbePlan& plan, std::FILE* log) : m_plan(plan), m_log(log) {}
+
+bool ProbeProgress::update(const results::RunResults& so_far) {
+  auto fresh = samples_of(so_far, m_samples.size());
+  if (!fresh) return m_recovered;
+  for (auto& s : *fresh) m_samples.push_back(std::move(s));
+  log_status();
+  if (!m_recovered) check_window();
+  return m_recovered;
+}
+
+void ProbeProgress::log_status() {
+  if (m_log == nullptr || m_samples.size() < m_logged + 5) return;
+  m_logged = m_samples.size();
+  const auto last = std::span<const Sample>(m_samples).last(5);
+  const Stats s = stats_of(last);
+  std::string phase = "?";
+  for (const Phase& p : m_plan.phases) {
+    if (last.back().start_s >= to_seconds(p.start) - 1e-6) phase = p.name();
+  }
+  fmt::print(m_log, "[{:4.0f}s] {:<9} goodput {:>9}  p99 {:>8}  in flight {:.1f}\n",
+             last.back().start_s + last.back().length_s, phase, rate_of(s.goodput),
+             format_duration(Nanos(s.p99_ns)), s.in_flight);
+  std::fflush(m_log);
+}
+
+void ProbeProgress::check_window() {
+  const Phase& baseline = m_plan.phase(Phase::Kind::baseline);
+  const Phase& observe = m_plan.phase(Phase::Kind::observe);
+  const ProbeSettings& s = m_plan.settings;
+  if (!m_baseline) {
+    const auto span = span_of(m_samples, baseline.start, baseline.end());
+    if (span.size() < static_cast<std::size_t>(to_seconds(baseline.length) + 0.5)) return;
+    m_baseline = judge_baseline(span);
+  }
+  if (!m_baseline->steady) return;
+  const auto span = span_of(m_samples, observe.start, observe.end());
+  const auto w = static_cast<std::size_t>(to_seconds(s.window) + 0.5);
+  for (; m_next_window + w <= span.size(); ++m_next_window) {
+    if (judge_window(span.subspan(m_next_window, w), observe.rate, m_baseline->stats, s.base_rate, s.criteria)
+            .met) {
+      m_recovered = true;
+      return;
+    }
+  }
+}
 
 Result<results::RunResults> phase_results(const results::RunResults& r, Nanos start, Nanos end) {
   GoodputDeadline none;  // a phase counts the run's own ok responses
@@ -268,10 +257,10 @@ Result<RunFacts> facts_of(ProbeRun& run, const ProbePlan& plan, const ProbeConte
 Result<ProbeRun> run_probe(const engine::RunPlan& run_plan, const ProbePlan& plan, const ProbeContext& ctx,
                            std::atomic<int>& user_stop) {
   std::atomic<int> engine_stop{0};
-  ProgressWatch watch(plan, ctx.log);
+  ProbeProgress watch(plan, ctx.log);
   // The engine starts its schedule 20 ms after run() is called (coordinator.cpp); phases count from the
   // warm-up's end.
-  const SteadyTime measure_start = SteadyClock::now() + std::chrono::milliseconds(20) + run_plan.warmup;
+  const SteadyTime measure_start = SteadyClock::now() + engine::k_start_delay + run_plan.warmup;
   ControlLoop control(plan, ctx, measure_start, engine_stop, user_stop);
   auto results = engine::run(run_plan, engine_stop, [&](const results::RunResults& so_far) {
     if (watch.update(so_far)) control.recovered_at_base();
@@ -291,11 +280,19 @@ Result<ProbeRun> run_probe(const engine::RunPlan& run_plan, const ProbePlan& pla
   run.results.interrupted = user_stop.load() != 0;
   run.lab = std::move(control.lab());
   run.lab_actions = control.actions();
+  std::vector<std::string> invalid;
+  if (lab_errors.restore) invalid.push_back("the lab's settings could not be restored after the trigger");
+  OPENLOOP_TRY_VOID(judge_probe_run(run, plan, ctx, control.stopped_early(), invalid));
+  return run;
+}
+
+Result<void> judge_probe_run(ProbeRun& run, const ProbePlan& plan, const ProbeContext& ctx,
+                             bool stopped_early, const std::vector<std::string>& invalid) {
   const auto samples = OPENLOOP_TRY(samples_of(run.results));
-  RunFacts facts = OPENLOOP_TRY(facts_of(run, plan, ctx, control.stopped_early()));
-  if (lab_errors.restore) {
+  RunFacts facts = OPENLOOP_TRY(facts_of(run, plan, ctx, stopped_early));
+  if (!invalid.empty()) {
     facts.valid = false;
-    facts.reasons.push_back("the lab's settings could not be restored after the trigger");
+    facts.reasons.insert(facts.reasons.end(), invalid.begin(), invalid.end());
   }
   run.outcome = classify(plan, samples, facts);
   if (!run.results.verdict.valid && facts.valid) {
@@ -305,7 +302,7 @@ Result<ProbeRun> run_probe(const engine::RunPlan& run_plan, const ProbePlan& pla
                                   "lateness per compared phase");
     }
   }
-  return run;
+  return {};
 }
 
 }  // namespace openloop::procedures

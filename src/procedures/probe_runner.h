@@ -8,11 +8,14 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/error.h"
 #include "engine/run_plan.h"
 #include "procedures/control_client.h"
 #include "procedures/probe_plan.h"
 #include "procedures/probe_verdict.h"
+#include "procedures/probe_window.h"
 #include "results/run_results.h"
 #include "results/slo.h"
 
@@ -42,6 +45,39 @@ struct ProbeRun {
 /// the steps have begun. Errors: runtime (the engine; the lab refusing or not answering a trigger's request).
 Result<ProbeRun> run_probe(const engine::RunPlan& run_plan, const ProbePlan& plan, const ProbeContext& ctx,
                            std::atomic<int>& user_stop);
+
+/// Judges a finished probe run into run.outcome (and its baseline SLOs): the verdict from its intervals and
+/// the facts (its lab samples, whether it `stopped_early` after recovering at the base load). `invalid`:
+/// reasons the run cannot be judged beyond its own (the lab's settings not restored). The part of run_probe()
+/// after the run, shared with a probe on virtual time (sim::simulate_probe).
+Result<void> judge_probe_run(ProbeRun& run, const ProbePlan& plan, const ProbeContext& ctx,
+                             bool stopped_early, const std::vector<std::string>& invalid = {});
+
+/// One sample of the lab's own view from the JSON of GET /_lab/stats at `t_s` since the start of measurement;
+/// nullopt when it is not such a document.
+std::optional<LabSample> lab_sample_of(const nlohmann::json& stats, double t_s);
+
+/// The engine's progress callback of a probe run: decodes new intervals, logs a status line every five to
+/// `log` (nullptr: silent), and looks for the first healthy window at the base load (window by window as
+/// intervals arrive, so each check is one window's work).
+class ProbeProgress {
+ public:
+  ProbeProgress(const ProbePlan& plan, std::FILE* log);
+  /// True once a healthy window in the observe phase is known.
+  bool update(const results::RunResults& so_far);
+
+ private:
+  void log_status();
+  void check_window();
+
+  const ProbePlan& m_plan;
+  std::FILE* m_log;
+  std::vector<Sample> m_samples;
+  std::size_t m_logged = 0;
+  std::optional<BaselineJudgement> m_baseline;
+  std::size_t m_next_window = 0;
+  bool m_recovered = false;
+};
 
 /// The run's results restricted to [start, end) of the measured period, for judging SLOs on one phase: the
 /// same window a ramp step is (slice_run, procedures/ramp_slice.h), counting the run's own ok responses.

@@ -61,11 +61,11 @@ Result<std::vector<Sample>> samples_of(const results::RunResults& r, std::size_t
     s.length_s = in.length_s;
     s.counters = in.counters;
     s.attempts = attempts_of(in.counters);
-    const std::pair<const std::string*, hdr::Histogram*> hists[] = {
+    const std::pair<const results::EncodedHistogram*, hdr::Histogram*> hists[] = {
         {&in.response_time_hist, &s.response_time}, {&in.send_lateness_hist, &s.send_lateness}};
     for (const auto& [text, into] : hists) {
       if (text->empty()) continue;
-      auto h = hdr::from_compressed_base64(*text);
+      auto h = hdr::from_compressed_base64(text->text());
       if (!h) return runtime_error(fmt::format("interval {}: latency histogram: {}", i, h.error().message));
       into->add(*h);
     }

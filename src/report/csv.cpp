@@ -60,8 +60,8 @@ const hdr::Histogram& total(const results::RunResults& r, int slot) {
   return slot == 0 ? r.response_time : (slot == 1 ? r.service_time : r.send_lateness);
 }
 
-const std::string& hist(const results::IntervalResult& i, int slot) {
-  return slot == 0 ? i.response_time_hist : (slot == 1 ? i.service_time_hist : i.send_lateness_hist);
+std::string hist(const results::IntervalResult& i, int slot) {
+  return (slot == 0 ? i.response_time_hist : (slot == 1 ? i.service_time_hist : i.send_lateness_hist)).text();
 }
 
 /// Which columns exist: counts for a results file; from an .hlog the latencies it holds.

@@ -32,9 +32,9 @@ Result<std::string> render_interval_log(const results::RunResults& r) {
   writer.write_header(wall_clock_ms(r.info.start_unix_s));
   for (std::size_t k = 0; k < r.intervals.size(); ++k) {
     const results::IntervalResult& i = r.intervals[k];
-    const std::string* texts[] = {&i.response_time_hist, &i.service_time_hist, &i.send_lateness_hist};
+    const results::EncodedHistogram* texts[] = {&i.response_time_hist, &i.service_time_hist, &i.send_lateness_hist};
     for (int slot = 0; slot < 3; ++slot) {
-      auto h = hdr::from_compressed_base64(*texts[slot]);
+      auto h = hdr::from_compressed_base64(texts[slot]->text());
       if (!h)
         return usage_error(
             fmt::format("interval {}: {} histogram: {}", k, k_latency_tags[slot], h.error().message));
@@ -42,11 +42,11 @@ Result<std::string> render_interval_log(const results::RunResults& r) {
           writer.write_interval(from_seconds(i.start_s), from_seconds(i.length_s), *h, k_latency_tags[slot]));
     }
     // Server-Timing, in the intervals whose responses carried it (2 significant digits).
-    const std::pair<const std::string*, const char*> server[] = {{&i.server_time_hist, "server_time"},
+    const std::pair<const results::EncodedHistogram*, const char*> server[] = {{&i.server_time_hist, "server_time"},
                                                                  {&i.outside_server_hist, "outside_server"}};
     for (const auto& [text, tag] : server) {
       if (text->empty()) continue;
-      auto h = hdr::from_compressed_base64(*text);
+      auto h = hdr::from_compressed_base64(text->text());
       if (!h) return usage_error(fmt::format("interval {}: {} histogram: {}", k, tag, h.error().message));
       OPENLOOP_TRY_VOID(writer.write_interval(from_seconds(i.start_s), from_seconds(i.length_s), *h, tag));
     }

@@ -11,7 +11,7 @@ namespace openloop::report {
 namespace {
 
 bool charted(const results::ObservedSignal& s) {
-  if (s.source == "self")
+  if (results::is_self_source(s.source))
     return s.name == "cpu" || s.name == "cpu_busiest_thread" || s.name == "runq_wait" ||
            s.name == "ports_in_use";
   return s.role != results::SignalRole::other;
@@ -56,7 +56,7 @@ std::string observed_panels(const results::RunResults& r) {
         "id=\"chart-observed-{}\"></div>\n"
         "<p class=\"caption\">{}</p>\n</section>\n",
         html::escape(source == "self" ? "the generator (self)" : source), k,
-        source == "self"
+        results::is_self_source(source)
             ? "openloop's own USE line, sampled every 100 ms and averaged per second on the same axis as the "
               "latency: CPU of all its threads and of its busiest one (cores), run-queue wait (seconds spent "
               "waiting for a CPU per second) and ephemeral ports in use. If these saturate with the latency, "

@@ -10,12 +10,14 @@
 namespace openloop::report {
 
 LiveTicker::LiveTicker(LiveView view, std::FILE* out, bool terminal, Nanos period,
-                       const std::atomic<int>* stop)
+                       const std::atomic<int>* stop,
+                       std::function<std::vector<results::LatestObserved>()> observed)
     : m_view(std::move(view)),
       m_out(out),
       m_terminal(terminal),
       m_period(period),
       m_stop(stop),
+      m_observed(std::move(observed)),
       m_start(SteadyClock::now()) {
   m_thread = std::thread([this] { loop(); });
 }
@@ -74,6 +76,7 @@ void LiveTicker::loop() {
 }
 
 void LiveTicker::draw(Nanos elapsed) {
+  if (m_observed) m_view.set_observed(m_observed());
   if (!m_terminal) {
     std::fprintf(m_out, "%s\n", m_view.plain_line(elapsed).c_str());
     std::fflush(m_out);

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdio>
+#include <functional>
 #include <mutex>
 #include <thread>
 
@@ -23,8 +24,11 @@ class LiveTicker {
   /// `stop`, when given, is the run's stop request (1: interrupted, finishing in-flight requests; 2: stopping
   /// now): on a terminal the view shows it as a line of its own, so the caller's signal handling need not
   /// write between the redrawn lines (which would leave stale live lines above the summary).
+  /// `observed`, when given, is called on the ticker's thread before each line is drawn (--observe: the
+  /// sampler's latest values; never a worker's work).
   LiveTicker(LiveView view, std::FILE* out, bool terminal, Nanos period,
-             const std::atomic<int>* stop = nullptr);
+             const std::atomic<int>* stop = nullptr,
+             std::function<std::vector<results::LatestObserved>()> observed = {});
   ~LiveTicker();
   LiveTicker(const LiveTicker&) = delete;
   LiveTicker& operator=(const LiveTicker&) = delete;
@@ -44,6 +48,7 @@ class LiveTicker {
   bool m_terminal;
   Nanos m_period;
   const std::atomic<int>* m_stop;
+  std::function<std::vector<results::LatestObserved>()> m_observed;
   SteadyTime m_start;
   std::mutex m_mutex;
   std::condition_variable m_wake;

@@ -120,13 +120,38 @@ std::string LiveView::totals() const {
 }
 
 std::vector<std::string> LiveView::lines(Nanos elapsed, std::size_t width) const {
-  return {fit_columns(fmt::format("openloop {}{}  {}", prefix(), progress(elapsed), verdict_so_far()), width),
-          fit_columns(fmt::format("  {}  |  {}", latest(), totals()), width)};
+  std::vector<std::string> out{
+      fit_columns(fmt::format("openloop {}{}  {}", prefix(), progress(elapsed), verdict_so_far()), width),
+      fit_columns(fmt::format("  {}  |  {}", latest(), totals()), width)};
+  if (const std::string o = observed_line(); !o.empty()) out.push_back(fit_columns("  " + o, width));
+  return out;
+}
+
+std::string LiveView::observed_line() const {
+  std::string out, source;
+  for (const auto& s : m_observed) {
+    const bool self = s.source == "self";
+    // "CPU (cores)" says its unit in its label; the value says it here.
+    std::string label = s.label;
+    if (label.ends_with(" (cores)")) label.erase(label.size() - 8);
+    std::string value = s.unit == "s/s"     ? fmt::format("{:.3g}s/s", s.value)
+                        : s.unit == "cores" ? fmt::format("{:.2f} cores", s.value)
+                                            : fmt::format("{:.2f}", s.value);
+    if (s.source != source) {
+      out += fmt::format("{}{} {} {}", out.empty() ? "observed: " : " · ", self ? "generator" : s.source,
+                         label, value);
+      source = s.source;
+    } else {
+      out += fmt::format(", {} {}", label, value);
+    }
+  }
+  return out;
 }
 
 std::string LiveView::plain_line(Nanos elapsed) const {
-  return fmt::format("openloop: {}{}  {}  |  {}  |  {}", prefix(), progress(elapsed), verdict_so_far(), latest(),
-                     totals());
+  const std::string o = observed_line();
+  return fmt::format("openloop: {}{}  {}  |  {}  |  {}{}", prefix(), progress(elapsed), verdict_so_far(),
+                     latest(), totals(), o.empty() ? "" : "  |  " + o);
 }
 
 }  // namespace openloop::report

@@ -33,9 +33,14 @@ class LiveView {
   void update(const results::RunResults& so_far);
   /// Requests currently in flight, when the engine can tell (shown only once set).
   void set_in_flight(std::uint64_t n) { m_in_flight = n; }
+  /// --observe: the sampler's latest values of the main signals (shown as a line of their own once any).
+  void set_observed(std::vector<results::LatestObserved> latest) { m_observed = std::move(latest); }
+  /// "observed: pid:12 CPU of its allowed cores 0.93, run-queue wait 0.41s/s · generator CPU 0.12 cores";
+  /// empty without values.
+  std::string observed_line() const;
 
-  /// Two status lines for a terminal at `elapsed` since the run started (warm-up included), each cut to
-  /// `width` columns (UTF-8 aware), no control characters.
+  /// Two status lines (three with observed values) for a terminal at `elapsed` since the run started (warm-up
+  /// included), each cut to `width` columns (UTF-8 aware), no control characters.
   std::vector<std::string> lines(Nanos elapsed, std::size_t width) const;
   /// One self-contained line for logs and pipes.
   std::string plain_line(Nanos elapsed) const;
@@ -58,6 +63,7 @@ class LiveView {
   results::Counters m_totals;
   std::vector<std::string> m_problems;
   std::optional<std::uint64_t> m_in_flight;
+  std::vector<results::LatestObserved> m_observed;
 };
 
 /// Cuts `text` to at most `width` display columns (code points), ending with "…" when cut.

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "hdr/histogram.h"
+#include "report/metric_families.h"
 #include "results/counters.h"
 #include "results/run_results.h"
 
@@ -18,6 +19,8 @@ struct MetricsContext {
   std::string scenario;                    ///< "" for a run from flags
   std::vector<std::string> request_names;  ///< the plan's requests, in index order
   double target_rps = 0;                   ///< the plan's peak offered rate (0: closed model)
+  /// Labels after run_id and scenario on every series (a ramp's step, a probe's phase); empty for a run.
+  MetricLabels extra_labels;
 };
 
 /// What a scrape shows: the results so far (finalized intervals, as the live view sees them), copied from the
@@ -29,20 +32,24 @@ struct MetricsState {
   hdr::Histogram send_lateness = results::make_latency_histogram();
   std::vector<results::RequestTotals> by_request;  ///< empty with one request
   std::uint64_t in_flight = 0;
+  /// The verdict so far: waiting (nothing measured yet), valid or invalid (the live view's bounds while the
+  /// run goes: drops, sent fraction, send lateness; the run's own verdict once it has ended).
+  enum class Verdict : unsigned char { waiting, valid, invalid };
+  Verdict verdict = Verdict::waiting;
   std::uint64_t updates = 0;  ///< progress reports received (0: nothing final yet)
   /// Copies what a scrape shows from the results so far (the interval series is left out).
   static MetricsState of(const results::RunResults& so_far);
 };
 
-/// The upper bounds (seconds) of the classic histogram buckets: 100 µs to 10 s, 1-2-5 steps, then +Inf.
-const std::vector<double>& classic_bucket_bounds();
+/// Every family of a run's state: counters (requests intended, sent, ok, timeouts, dropped, unfinished,
+/// retries, retry budget denials; responses by status class; errors by kind), gauges (in flight, the verdict
+/// so far as openloop_verdict{state=...} 1, target rate, progress reports), and the response time, service
+/// time and send lateness as classic histograms in seconds (per request too when the plan has several).
+/// Labels run_id, scenario and request ("" = every request) on each series (then
+/// MetricsContext::extra_labels). The histograms point into `state`: it must outlive the families.
+std::vector<MetricFamily> run_metric_families(const MetricsState& state, const MetricsContext& context);
 
-/// Renders every family: counters (requests intended, sent, ok, timeouts, dropped, unfinished, retries, retry
-/// budget denials; responses by status class; errors by kind), gauges (in flight, target rate, progress
-/// reports), and the response time, service time and send lateness as classic histograms in seconds (per
-/// request too when the plan has several). Labels run_id, scenario and request ("" = every request) on each
-/// series. `openmetrics`: OpenMetrics 1.0 text (counter families named without `_total`, `# EOF` at the end);
-/// otherwise Prometheus text 0.0.4. Label values are escaped (\\, \", \n).
+/// render_families_text() of run_metric_families().
 std::string render_metrics(const MetricsState& state, const MetricsContext& context, bool openmetrics);
 
 /// The Content-Type of each format.

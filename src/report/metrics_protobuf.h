@@ -31,7 +31,7 @@ struct NativeBuckets {
 /// seconds): an HDR bucket is narrower than a native one, so a count moves by at most one native bucket.
 NativeBuckets native_buckets(const hdr::Histogram& h, int schema = k_native_schema);
 
-/// Every family of render_metrics(), as protobuf MetricFamily messages, each prefixed by its length (varint).
+/// render_families_protobuf() of run_metric_families().
 std::string render_metrics_protobuf(const MetricsState& state, const MetricsContext& context);
 
 }  // namespace openloop::report

@@ -19,7 +19,7 @@ std::string number(double v, const std::string& unit) {
 }
 
 bool shown(const results::ObservedSignal& s, const results::ObservedSummary& sum) {
-  if (s.source == "self") {
+  if (results::is_self_source(s.source)) {
     return s.name == "cpu" || s.name == "cpu_busiest_thread" || s.name == "runq_wait" || s.name == "fds" ||
            s.name == "ports_in_use";
   }
@@ -48,10 +48,24 @@ std::string render_observed(const results::RunResults& r) {
       if (sum.intervals == 0 || !shown(s, sum)) continue;
       line += fmt::format("   {} {} / {}", s.label, number(sum.mean, s.unit), number(sum.max, s.unit));
     }
-    if (source == "self" && !std::isnan(ports_available))
+    if (results::is_self_source(source) && !std::isnan(ports_available))
       line += fmt::format(" (of {:.0f} ephemeral ports)", ports_available);
     if (line.empty()) line = "   (no values: see the warnings)";
-    out += fmt::format("  {}{}{}\n", source == "self" ? "generator (self)" : source, line, "");
+    const std::string who = source == "self"                  ? std::string("generator (self)")
+                            : results::is_self_source(source) ? "generator (" + source + ")"
+                                                              : source;
+    out += fmt::format("  {}{}\n", who, line);
+  }
+  if (!o.merged.empty()) out += fmt::format("  ({})\n", o.merged);
+  return out;
+}
+
+std::string render_observed_runs(const std::vector<const results::RunResults*>& runs) {
+  if (runs.size() == 1) return render_observed(*runs.front());
+  std::string out;
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    const std::string one = render_observed(*runs[k]);
+    if (!one.empty()) out += fmt::format("\nrun {} of {}:{}", k + 1, runs.size(), one);
   }
   return out;
 }

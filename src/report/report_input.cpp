@@ -147,7 +147,7 @@ Result<std::vector<hdr::Histogram>> interval_histograms(const ReportInput& in, s
                     tag));
   }
   for (std::size_t k = 0; k < in.results.intervals.size(); ++k) {
-    auto h = hdr::from_compressed_base64(*hist_text(in.results.intervals[k], slot));
+    auto h = hdr::from_compressed_base64(hist_text(in.results.intervals[k], slot)->text());
     if (!h) return usage_error(fmt::format("{}: /intervals/{}: {}", in.source, k, h.error().message));
     out.push_back(std::move(*h));
   }

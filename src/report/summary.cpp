@@ -273,6 +273,9 @@ void request_log_line(std::string& out, const results::RunResults& r) {
 }
 
 std::string coalesce_note(const nlohmann::json& plan) {
+  if (const auto a = plan.find("coalesce"); a != plan.end() && a->is_string() && *a == "auto")
+    return "   wake-ups coalesced: --coalesce auto, a window per interval from the measured service time "
+           "(intervals' coalesce_us; responses timed by the kernel)";
   const auto it = plan.find("coalesce_us");
   if (it == plan.end() || !it->is_number() || it->get<double>() <= 0) return {};
   return fmt::format(

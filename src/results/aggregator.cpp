@@ -7,8 +7,8 @@
 
 namespace openloop::results {
 
-Aggregator::Aggregator(unsigned workers, Nanos interval_length)
-    : m_workers(workers), m_length(interval_length) {}
+Aggregator::Aggregator(unsigned workers, Nanos interval_length, std::size_t resident)
+    : m_workers(workers), m_length(interval_length), m_resident(resident) {}
 
 void Aggregator::add(unsigned /*worker*/, std::vector<IntervalStats>& intervals,
                      std::vector<IntervalStats>* spent) {
@@ -46,6 +46,7 @@ void Aggregator::finalize(Pending& p) {
   r.counters = s.counters;
   set_latencies(r, s.response_time, s.service_time, s.send_lateness, s.attempt_time);
   r.flows = s.flows;
+  if (s.coalesce_ns >= 0) r.coalesce_us = static_cast<double>(s.coalesce_ns) / 1e3;
   set_session_time(r, s.session_time);
   set_server_timing(r, s.server_timing);
   for (std::size_t i = 0; i < s.by_request.size(); ++i) {
@@ -65,6 +66,27 @@ void Aggregator::finalize(Pending& p) {
   m_results.phases.add(s.phases);
   m_results.server_timing.add(s.server_timing);
   m_results.intervals.push_back(std::move(r));
+  park_old_intervals();
+}
+
+void Aggregator::park_old_intervals() {
+  while (!m_spill_failed && m_results.intervals.size() - m_parked > m_resident) {
+    if (!m_results.spill) {
+      auto file = SpillFile::open();
+      if (!file) {
+        m_spill_failed = true;
+        m_results.warnings.push_back(file.error().message + "; every interval's histograms stay in memory");
+        return;
+      }
+      m_results.spill = std::move(*file);
+    }
+    if (auto parked = m_results.intervals[m_parked].park(m_results.spill); !parked) {
+      m_spill_failed = true;
+      m_results.warnings.push_back(parked.error().message + "; later intervals' histograms stay in memory");
+      return;
+    }
+    ++m_parked;
+  }
 }
 
 RunResults Aggregator::finish(double measured_s) {

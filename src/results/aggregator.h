@@ -12,11 +12,16 @@
 namespace openloop::results {
 
 /// Coordinator-side merge. Each worker hands over its intervals in index order (see Recorder); an interval is
-/// final once every worker has handed it over, and is then encoded, summarised and added to the totals, so
-/// memory stays flat however long the run. Single-threaded (the coordinator's thread).
+/// final once every worker has handed it over, and is then encoded, summarised and added to the totals. The
+/// encoded histograms of all but the latest `resident` finalized intervals are parked in a spill file, so memory
+/// stays flat however long the run (a few hundred bytes of counters and summaries per interval remain).
+/// Single-threaded (the coordinator's thread).
 class Aggregator {
  public:
-  Aggregator(unsigned workers, Nanos interval_length);
+  /// Intervals whose histograms stay in memory by default (those the live view and SLO aborts look at).
+  static constexpr std::size_t k_resident_intervals = 60;
+
+  Aggregator(unsigned workers, Nanos interval_length, std::size_t resident = k_resident_intervals);
 
   /// Takes the intervals worker `worker` handed over (in index order; index −1 is its warm-up). With `spent`,
   /// the intervals it no longer needs (merged into another, or finalized) are moved there, not destroyed, so
@@ -38,9 +43,13 @@ class Aggregator {
     unsigned delivered = 0;
   };
   void finalize(Pending& p);
+  void park_old_intervals();
 
   unsigned m_workers;
   Nanos m_length;
+  std::size_t m_resident;
+  std::size_t m_parked = 0;  ///< intervals [0, m_parked) are parked (or could not be)
+  bool m_spill_failed = false;
   std::map<std::int64_t, Pending> m_pending;
   RunResults m_results;
 };

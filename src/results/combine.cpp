@@ -86,11 +86,11 @@ RunResults combine_scenarios(const std::vector<ScenarioResults>& scenarios) {
       slot.length_s = std::max(slot.length_s, i.length_s);
       slot.counters.add(i.counters);
       slot.flows.add(i.flows);
-      add_encoded(slot.rt, i.response_time_hist);
-      add_encoded(slot.st, i.service_time_hist);
-      add_encoded(slot.sl, i.send_lateness_hist);
-      add_encoded(slot.at, i.attempt_time_hist);
-      add_encoded(slot.session, i.session_time_hist);
+      add_encoded(slot.rt, i.response_time_hist.text());
+      add_encoded(slot.st, i.service_time_hist.text());
+      add_encoded(slot.sl, i.send_lateness_hist.text());
+      add_encoded(slot.at, i.attempt_time_hist.text());
+      add_encoded(slot.session, i.session_time_hist.text());
       add_interval_requests(slot, i, r, request_index_of[n], out.info.request_names.size());
     }
   }

@@ -1,6 +1,8 @@
 // Interval construction and merging.
 #include "results/interval_stats.h"
 
+#include <algorithm>
+
 namespace openloop::results {
 
 hdr::Histogram make_latency_histogram() {
@@ -30,6 +32,7 @@ void IntervalStats::clear() {
   flows = FlowCounters{};
   phases.clear();
   server_timing.clear();
+  coalesce_ns = -1;
   for (auto& r : by_request) {
     r.counters = Counters{};
     r.response_time.reset();
@@ -56,6 +59,7 @@ void IntervalStats::add(const IntervalStats& other) {
   session_time.add(other.session_time);
   phases.add(other.phases);
   server_timing.add(other.server_timing);
+  coalesce_ns = std::max(coalesce_ns, other.coalesce_ns);
   if (by_request.size() < other.by_request.size()) by_request.resize(other.by_request.size());
   for (std::size_t i = 0; i < other.by_request.size(); ++i) by_request[i].add(other.by_request[i]);
 }

@@ -54,6 +54,8 @@ struct IntervalStats {
   std::vector<RequestStats> by_request;  ///< per request index; empty when the plan has a single request
   PhaseStats phases;  ///< connect, TLS, first byte and body of the attempts that received a response
   ServerTimingStats server_timing;  ///< responses with a Server-Timing header: server time, time outside it
+  /// --coalesce auto: the widest wake-up window any worker used for this interval's sends (−1: not auto).
+  std::int64_t coalesce_ns = -1;
 
   /// Exact merge of another interval's data (same or different index).
   void add(const IntervalStats& other);

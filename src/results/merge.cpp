@@ -10,6 +10,7 @@
 
 #include "hdr/codec.h"
 #include "results/aggregator.h"
+#include "results/merge_observed.h"
 #include "results/run_identity.h"
 #include "results/shard_checks.h"
 #include "results/slo.h"
@@ -240,16 +241,16 @@ Result<void> merge_intervals(const std::vector<MergeInput>& inputs, const std::v
       }
       if (!from.session_time_hist.empty()) {
         OPENLOOP_TRY_VOID(
-            add_histogram(s.session_time, from.session_time_hist, inputs[in], k, "session_time"));
+            add_histogram(s.session_time, from.session_time_hist.text(), inputs[in], k, "session_time"));
       }
       OPENLOOP_TRY_VOID(
-          add_histogram(s.response_time, from.response_time_hist, inputs[in], k, "response_time"));
-      OPENLOOP_TRY_VOID(add_histogram(s.service_time, from.service_time_hist, inputs[in], k, "service_time"));
+          add_histogram(s.response_time, from.response_time_hist.text(), inputs[in], k, "response_time"));
+      OPENLOOP_TRY_VOID(add_histogram(s.service_time, from.service_time_hist.text(), inputs[in], k, "service_time"));
       OPENLOOP_TRY_VOID(
-          add_histogram(s.send_lateness, from.send_lateness_hist, inputs[in], k, "send_lateness"));
+          add_histogram(s.send_lateness, from.send_lateness_hist.text(), inputs[in], k, "send_lateness"));
       if (!from.attempt_time_hist.empty()) {
         OPENLOOP_TRY_VOID(
-            add_histogram(s.attempt_time, from.attempt_time_hist, inputs[in], k, "attempt_time"));
+            add_histogram(s.attempt_time, from.attempt_time_hist.text(), inputs[in], k, "attempt_time"));
       }
     }
     batch.clear();
@@ -526,6 +527,15 @@ Result<RunResults> merge_all(const std::vector<MergeInput>& inputs, const ShardC
   }
   r.verdict.valid = r.verdict.reasons.empty();
   r.slos = merged_slos(inputs, r);
+  std::vector<ObservedPart> observed(inputs.size());
+  for (std::size_t in = 0; in < inputs.size(); ++in) {
+    const ShardInfo s = shard_of(inputs[in].results.info);
+    observed[in].label = shards != nullptr ? fmt::format("shard {}/{}", s.index, s.count) : inputs[in].name;
+    observed[in].results = &inputs[in].results;
+    observed[in].landed.assign(inputs[in].results.intervals.size(), -1);
+  }
+  for (const auto& [index, in, k] : placements) observed[in].landed[k] = index;
+  merge_observed(observed, r);
   OPENLOOP_TRY_VOID(merge_scenarios(inputs, shards, r));
   return r;
 }

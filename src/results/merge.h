@@ -44,6 +44,8 @@ inline constexpr const char* k_merge_must_match[] = {
 /// - scenario files' runs: when every input has the same scenarios (names, in order), each scenario is merged
 ///   the same way, by name, its offset the smallest of the inputs'; otherwise the merged run has no
 ///   scenarios and a warning names the inputs that differ.
+/// - --observe signals (merge_observed.h): each input's kept under its label ("host [shard 1/2]",
+///   "self [b.json]"), never summed; summary.observed.merged says so;
 /// - warnings (RunResults::warnings) when the inputs do not overlap in time (the merged period then includes
 ///   time when not every run was sending) or their plans differ in anything but threads, seed, spin and
 ///   coalescing (the merged run adds different loads).

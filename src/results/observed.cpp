@@ -64,6 +64,14 @@ double number_of(const nlohmann::json& j) {
 
 }  // namespace
 
+bool is_self_source(std::string_view source) {
+  return source == "self" || source.starts_with("self [");
+}
+
+std::string labelled_source(std::string_view spec, std::string_view label) {
+  return fmt::format("{} [{}]", spec, label);
+}
+
 nlohmann::json observed_summary_json(const Observed& o, const std::vector<std::vector<double>>& values) {
   nlohmann::json signals = nlohmann::json::array();
   for (std::size_t c = 0; c < o.signals.size(); ++c) {
@@ -78,14 +86,16 @@ nlohmann::json observed_summary_json(const Observed& o, const std::vector<std::v
                        {"max", number_or_null(sum.max)},
                        {"intervals", sum.intervals}});
   }
-  return {{"sources", o.sources},
-          {"sampler",
-           {{"period_s", o.sampler.period_s},
-            {"samples", o.sampler.samples},
-            {"cpu_s", o.sampler.cpu_s},
-            {"wall_s", o.sampler.wall_s},
-            {"cpu_share", o.sampler.cpu_share()}}},
-          {"signals", std::move(signals)}};
+  nlohmann::json out = {{"sources", o.sources},
+                        {"sampler",
+                         {{"period_s", o.sampler.period_s},
+                          {"samples", o.sampler.samples},
+                          {"cpu_s", o.sampler.cpu_s},
+                          {"wall_s", o.sampler.wall_s},
+                          {"cpu_share", o.sampler.cpu_share()}}},
+                        {"signals", std::move(signals)}};
+  if (!o.merged.empty()) out["merged"] = o.merged;
+  return out;
 }
 
 nlohmann::json observed_interval_json(const Observed& o, const std::vector<double>& values) {
@@ -128,6 +138,7 @@ Result<Observed> observed_from_json(const nlohmann::json& j) {
     o.sampler.cpu_s = number_of(s.value("cpu_s", nlohmann::json(0.0)));
     o.sampler.wall_s = number_of(s.value("wall_s", nlohmann::json(0.0)));
   }
+  if (j.contains("merged") && j["merged"].is_string()) o.merged = j["merged"].get<std::string>();
   return o;
 }
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -34,6 +35,13 @@ struct ObservedSignal {
   std::string label;  ///< a few words for people: "CPU of one core", "run-queue wait"
 };
 
+/// A signal's latest value while the run goes on (the live view): the rate over the last second for a
+/// counter, the last reading for a gauge.
+struct LatestObserved {
+  std::string source, name, label, unit;
+  double value = 0;
+};
+
 /// The sampler's own cost and reach.
 struct SamplerStats {
   double period_s = 0.1;      ///< time between samples
@@ -49,10 +57,18 @@ struct Observed {
   std::vector<std::string> sources;  ///< the SPECs as given, in order
   std::vector<ObservedSignal> signals;
   SamplerStats sampler;
+  /// Set by `openloop merge`: what it did with the inputs' observations (each kept under its shard's or
+  /// file's label, nothing summed); empty for a run's own results.
+  std::string merged;
   bool empty() const { return sources.empty(); }
   /// The column of `source`/`name`, if observed.
   std::optional<std::size_t> find(std::string_view source, std::string_view name) const;
 };
+
+/// True for the generator's own source: "self", or "self [LABEL]" in merged results.
+bool is_self_source(std::string_view source);
+/// A source as `openloop merge` labels it: "SPEC [LABEL]" (e.g. "host [shard 1/2]", "self [b.json]").
+std::string labelled_source(std::string_view spec, std::string_view label);
 
 /// One signal over the measured period: mean and max of the intervals that have a value (NaN: none).
 struct ObservedSummary {

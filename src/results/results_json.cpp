@@ -261,10 +261,10 @@ nlohmann::json to_json(const RunResults& r) {
                          {"attempt_time_ms", latency_json(i.attempt_time)},
                          {"histograms",
                           {{"unit", "ns"},
-                           {"response_time", i.response_time_hist},
-                           {"service_time", i.service_time_hist},
-                           {"send_lateness", i.send_lateness_hist},
-                           {"attempt_time", i.attempt_time_hist}}}});
+                           {"response_time", i.response_time_hist.text()},
+                           {"service_time", i.service_time_hist.text()},
+                           {"send_lateness", i.send_lateness_hist.text()},
+                           {"attempt_time", i.attempt_time_hist.text()}}}});
     if (i.server_time.count > 0 || i.server_timing_malformed > 0 || i.server_timing_no_duration > 0) {
       auto& st = intervals.back()["server_timing"];
       st = {{"responses", i.server_time.count},
@@ -274,15 +274,16 @@ nlohmann::json to_json(const RunResults& r) {
       if (i.server_time.count > 0) {
         st["server_time_ms"] = latency_json(i.server_time);
         st["outside_server_ms"] = latency_json(i.outside_server);
-        intervals.back()["histograms"]["server_time"] = i.server_time_hist;
-        intervals.back()["histograms"]["outside_server"] = i.outside_server_hist;
+        intervals.back()["histograms"]["server_time"] = i.server_time_hist.text();
+        intervals.back()["histograms"]["outside_server"] = i.outside_server_hist.text();
       }
     }
     if (r.info.model != Model::open) {
       intervals.back()["flows"] = flows_counts_json(i.flows);
       if (i.session_time.count > 0) intervals.back()["session_time_ms"] = latency_json(i.session_time);
-      if (!i.session_time_hist.empty()) intervals.back()["histograms"]["session_time"] = i.session_time_hist;
+      if (!i.session_time_hist.empty()) intervals.back()["histograms"]["session_time"] = i.session_time_hist.text();
     }
+    if (i.coalesce_us >= 0) intervals.back()["coalesce_us"] = i.coalesce_us;
     if (!i.by_request.empty()) {
       nlohmann::json by = nlohmann::json::object();
       for (std::size_t k = 0; k < i.by_request.size() && k < r.info.request_names.size(); ++k) {

@@ -193,10 +193,11 @@ Result<Counters> counts_at(const Reader& rd, const Node& obj) {
 }
 
 Result<hdr::Histogram> read_histogram(const Reader& rd, const Node& hists, std::string_view key,
-                                      std::string& text, hdr::Histogram& total) {
-  text = OPENLOOP_TRY(rd.string(hists, key));
+                                      EncodedHistogram& out, hdr::Histogram& total) {
+  std::string text = OPENLOOP_TRY(rd.string(hists, key));
   const std::string path = fmt::format("{}/{}", hists.path, key);
   auto h = hdr::from_compressed_base64(text);
+  out = std::move(text);
   if (!h) return rd.fail(path, "not an HdrHistogram (compressed V2, base64): " + h.error().message);
   if (!total.add(*h))
     return rd.fail(path, "holds values beyond the 1 h range of openloop's latency histograms");
@@ -209,6 +210,10 @@ Result<void> read_interval(const Reader& rd, const Node& n, RunResults& r) {
   i.length_s = OPENLOOP_TRY(rd.number(n, "length_s"));
   if (!(i.length_s >= 0)) return rd.fail(n.path + "/length_s", "must be 0 or more");
   i.counters = OPENLOOP_TRY(counts_at(rd, n));
+  if (rd.has(n, "coalesce_us")) {  // --coalesce auto's window for this interval
+    i.coalesce_us = OPENLOOP_TRY(rd.number(n, "coalesce_us"));
+    if (!(i.coalesce_us >= 0)) return rd.fail(n.path + "/coalesce_us", "must be 0 or more");
+  }
   if (rd.has(n, "flows")) {
     const Node flows = OPENLOOP_TRY(rd.field(n, "flows", Kind::object));
     i.flows = OPENLOOP_TRY(read_flows(rd, flows));
@@ -294,7 +299,7 @@ Result<bool> read_request_totals(const Reader& rd, const Node& n, RequestTotals&
   t.counters = OPENLOOP_TRY(counts_at(rd, n));
   if (!rd.has(n, "histograms")) return false;
   const Node hists = OPENLOOP_TRY(rd.field(n, "histograms", Kind::object));
-  std::string text;  // not kept: the writer encodes the totals again
+  EncodedHistogram text;  // not kept: the writer encodes the totals again
   OPENLOOP_TRY_VOID(read_histogram(rd, hists, "response_time", text, t.response_time));
   OPENLOOP_TRY_VOID(read_histogram(rd, hists, "service_time", text, t.service_time));
   return true;
@@ -386,7 +391,7 @@ Result<void> read_phases(const Reader& rd, const Node& summary, RunResults& r) {
       while (i < k_phases && to_string(static_cast<Phase>(i)) != name) ++i;
       if (i == k_phases)
         return rd.fail(side.path + "/" + name, "not a phase (expected connect, tls, ttfb or body)");
-      std::string text;
+      EncodedHistogram text;
       OPENLOOP_TRY_VOID(read_histogram(rd, side, name, text, r.phases.at(fresh, static_cast<Phase>(i))));
     }
   }

@@ -52,6 +52,15 @@ void set_server_timing(IntervalResult& r, const ServerTimingStats& s) {
   r.server_timing_no_duration = s.no_duration;
 }
 
+Result<void> IntervalResult::park(const std::shared_ptr<SpillFile>& file) {
+  for (EncodedHistogram* h :
+       {&response_time_hist, &service_time_hist, &send_lateness_hist, &attempt_time_hist, &session_time_hist,
+        &server_time_hist, &outside_server_hist}) {
+    OPENLOOP_TRY_VOID(h->park(file));
+  }
+  return {};
+}
+
 void set_session_time(IntervalResult& r, const hdr::Histogram& session_time) {
   r.session_time = LatencySummary::of(session_time);
   r.session_time_hist = session_time.total_count() > 0 ? hdr::to_compressed_base64(session_time) : "";
@@ -123,7 +132,7 @@ Result<RunResults> interval_as_run(const IntervalResult& in, const std::vector<s
   run.info.request_names = request_names;
   run.totals = in.counters;
   run.flows = in.flows;
-  const std::pair<const std::string*, hdr::Histogram*> histograms[] = {
+  const std::pair<const EncodedHistogram*, hdr::Histogram*> histograms[] = {
       {&in.response_time_hist, &run.response_time}, {&in.service_time_hist, &run.service_time},
       {&in.send_lateness_hist, &run.send_lateness}, {&in.attempt_time_hist, &run.attempt_time},
       {&in.session_time_hist, &run.session_time},   {&in.server_time_hist, &run.server_timing.server_time},
@@ -133,7 +142,7 @@ Result<RunResults> interval_as_run(const IntervalResult& in, const std::vector<s
   for (std::size_t k = 0; k < std::size(histograms); ++k) {
     const auto& [text, into] = histograms[k];
     if (text->empty()) continue;
-    auto h = hdr::from_compressed_base64(*text);
+    auto h = hdr::from_compressed_base64(text->text());
     if (!h) {
       return usage_error(
           fmt::format("interval at {}s: {} histogram: {}", in.start_s, tags[k], h.error().message));

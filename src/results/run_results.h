@@ -12,6 +12,7 @@
 #include "results/counters.h"
 #include "results/interval_stats.h"
 #include "results/model.h"
+#include "results/encoded_histogram.h"
 #include "results/observed.h"
 #include "results/run_checks.h"
 #include "results/slo.h"
@@ -32,22 +33,28 @@ struct IntervalResult {
   double length_s = 1;
   Counters counters;
   LatencySummary response_time, service_time, send_lateness;
-  std::string response_time_hist, service_time_hist, send_lateness_hist;  ///< "HISTFAAAA..."
+  EncodedHistogram response_time_hist, service_time_hist, send_lateness_hist;  ///< "HISTFAAAA..."
   LatencySummary attempt_time;    ///< each attempt's start → its outcome (several per request with retries)
-  std::string attempt_time_hist;  ///< empty in files written before attempts were recorded
+  EncodedHistogram attempt_time_hist;  ///< empty in files written before attempts were recorded
   FlowCounters flows;             ///< iterations and sessions started in this interval
   LatencySummary session_time;    ///< sessions model: session end − session intended start
-  std::string session_time_hist;  ///< its histogram; empty when no session ended in this interval
+  EncodedHistogram session_time_hist;  ///< its histogram; empty when no session ended in this interval
   std::vector<Counters>
       by_request;  ///< per request (index as RunInfo::request_names); empty with one request
   /// Responses with a Server-Timing header (see ServerTimingStats): server-reported time and time outside
   /// the server, their histograms (empty when no response in this interval carried a usable header), and
   /// the counts of negative differences, unreadable headers and headers without a duration.
   LatencySummary server_time, outside_server;
-  std::string server_time_hist, outside_server_hist;
+  EncodedHistogram server_time_hist, outside_server_hist;
   std::uint64_t server_timing_negative = 0, server_timing_malformed = 0, server_timing_no_duration = 0;
   /// --observe: one value per RunResults::observed signal (NaN: none sampled); empty without --observe.
   std::vector<double> observed;
+  /// --coalesce auto: the wake-up window used for this interval's sends, µs (the widest of the workers'; −1:
+  /// not auto).
+  double coalesce_us = -1;
+
+  /// Moves the histograms' texts into `file` (long runs: see Aggregator); they read back through text().
+  Result<void> park(const std::shared_ptr<SpillFile>& file);
 };
 
 /// Fills an interval's latency summaries and its compressed V2 base64 histograms from the four histograms.
@@ -132,6 +139,9 @@ struct ScenarioResults;
 struct RunResults {
   RunInfo info;
   std::vector<IntervalResult> intervals;
+  /// Where intervals' histograms were parked on a long run (null when none was): whoever writes the results
+  /// checks its failed() before calling them complete.
+  std::shared_ptr<SpillFile> spill;
   Counters totals;                                            ///< measured period only
   Counters warmup;                                            ///< the warm-up, reported apart
   hdr::Histogram response_time, service_time, send_lateness;  ///< totals over the measured period

@@ -24,7 +24,7 @@ double share_of(const nlohmann::json& weights, std::uint64_t index, std::uint64_
 // input has no interval.
 Result<std::string> histogram_settings(const MergeInput& in) {
   if (in.results.intervals.empty()) return std::string();
-  auto h = hdr::from_compressed_base64(in.results.intervals.front().response_time_hist);
+  auto h = hdr::from_compressed_base64(in.results.intervals.front().response_time_hist.text());
   if (!h) {
     return usage_error(
         fmt::format("{}: interval 0: response_time histogram: {}", in.name, h.error().message));

@@ -15,9 +15,6 @@
 namespace openloop::sim {
 
 namespace {
-// Virtual time zero of every simulation: a fixed instant, so nothing in a run depends on when it ran.
-const SteadyTime k_epoch = SteadyTime(std::chrono::hours(1));
-
 double mean_service_s(const lab::ModelConfig& m) {
   double s = m.cache > 0 ? to_seconds(std::min(m.hit.mean(), m.miss.mean())) : to_seconds(m.service.mean());
   if (m.dependency) s += to_seconds(m.dependency->mean());
@@ -68,12 +65,14 @@ nlohmann::json to_json(const SimulatedRun& run) {
 }
 
 Result<SimulatedRun> simulate(const engine::RunPlan& plan, const lab::LabConfig& lab, std::atomic<int>& stop,
-                              const std::function<void(const results::RunResults&)>& progress) {
+                              const std::function<void(const results::RunResults&)>& progress,
+                              const std::function<void(Simulator&)>& setup) {
   OPENLOOP_TRY_VOID(check_simulable(plan, lab));
   Simulator world(lab, k_epoch);
   // A guard the estimate cannot give: closed users answered at once (429s, 503s) send again at the same
   // virtual instant, without end.
   world.limit_requests(static_cast<std::uint64_t>(k_max_simulated_requests), stop);
+  if (setup) setup(world);
   auto ran = engine::run_simulated(plan, world, k_epoch, stop, progress);
   if (!ran) return tl::unexpected(ran.error());
   SimulatedRun out{std::move(*ran), lab::config_to_json(lab)};

@@ -13,6 +13,11 @@
 
 namespace openloop::sim {
 
+class Simulator;
+
+/// Virtual time zero of every simulation: a fixed instant, so nothing in a run depends on when it ran.
+inline const SteadyTime k_epoch = SteadyTime(std::chrono::hours(1));
+
 /// The most requests (attempts) a simulation may send: beyond this a plan is refused before it runs, and a
 /// run that gets there anyway (closed users answered in zero time) is stopped and marked INVALID.
 inline constexpr double k_max_simulated_requests = 1e9;
@@ -43,8 +48,11 @@ nlohmann::json to_json(const SimulatedRun& run);
 /// `lab`'s configuration, in virtual time, on the calling thread. Deterministic: the same plan and
 /// configuration give the same results apart from the wall-clock timestamps. `stop` is honoured as in a real
 /// run (checked every loop round). Errors (usage, nothing run): those of check_simulable(). `progress` as
-/// engine::run's, once per finalized interval of virtual time (a ramp judges its steps there).
+/// engine::run's, once per finalized interval of virtual time (a ramp judges its steps there). `setup`, when
+/// given, is called with the world before the run starts (at virtual time k_epoch, where the plan's schedule
+/// starts too): a probe schedules its lab triggers on it (Simulator::at).
 Result<SimulatedRun> simulate(const engine::RunPlan& plan, const lab::LabConfig& lab, std::atomic<int>& stop,
-                              const std::function<void(const results::RunResults&)>& progress = {});
+                              const std::function<void(const results::RunResults&)>& progress = {},
+                              const std::function<void(Simulator&)>& setup = {});
 
 }  // namespace openloop::sim

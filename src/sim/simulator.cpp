@@ -48,7 +48,36 @@ void Simulator::every(Nanos period, std::function<void()> f) {
   if (m_tick && period.count() > 0) m_timers.schedule(m_now + period, this, m_tick_generation);
 }
 
+namespace {
+constexpr std::uint64_t k_action_bit = std::uint64_t{1} << 63;  // a timer cookie naming an at() action
+}  // namespace
+
+void Simulator::at(SteadyTime when, std::function<void()> f) {
+  m_actions.push_back(std::move(f));
+  m_timers.schedule(std::max(when, m_now), this, k_action_bit | (m_actions.size() - 1));
+}
+
+void Simulator::reconfigure(const lab::LabConfig& config) {
+  const bool header_changed = config.deadline_header != m_config.deadline_header;
+  m_config = config;
+  m_model->configure(config.model, m_now);
+  if (!header_changed) return;
+  m_cache_valid = false;  // a request's bytes may mean another deadline now
+  for (auto& s : m_sockets) {
+    if (s.parser) s.parser->watch_header(m_config.deadline_header);
+  }
+}
+
 void Simulator::on_timer(std::uint64_t cookie) {
+  if ((cookie & k_action_bit) != 0) {
+    const std::size_t i = static_cast<std::size_t>(cookie & ~k_action_bit);
+    if (i < m_actions.size() && m_actions[i]) {
+      auto f = std::move(m_actions[i]);
+      m_actions[i] = nullptr;
+      f();
+    }
+    return;
+  }
   if (cookie != m_tick_generation || !m_tick) return;
   m_timers.schedule(m_now + m_tick_period, this, m_tick_generation);
   m_tick();
@@ -101,7 +130,7 @@ int Simulator::poll(SteadyTime deadline) {
     if (const int n = dispatch_ready(); n > 0) return n;
     const SteadyTime next = m_timers.next_deadline();
     if (next > deadline) {
-      if (deadline > m_now && deadline != SteadyTime::max()) m_now = deadline;
+      if (deadline > m_now && deadline != SteadyTime::max()) m_now = deadline + m_wake_delay;
       return 0;
     }
     m_now = std::max(m_now, next);

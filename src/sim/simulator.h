@@ -49,6 +49,22 @@ class Simulator final : public net::SimulatedNetwork, private lab::ModelSink, pr
   /// Requests the service received so far.
   std::uint64_t requests() const { return m_requests; }
 
+  /// The service's configuration now (as GET /_lab/config would show it).
+  const lab::LabConfig& config() const { return m_config; }
+  /// Replaces the service's configuration at the current virtual instant, as POST /_lab/config does on the
+  /// lab server (lab::ServiceModel::configure: the seed is kept, a changed stall schedule re-applies).
+  void reconfigure(const lab::LabConfig& config);
+  /// The model's state now, as GET /_lab/stats reports it.
+  lab::ModelSnapshot snapshot() { return m_model->snapshot(m_now); }
+  /// Every wait that ends at its deadline (no event before it) ends `delay` after it instead, as an
+  /// oversleeping epoll_wait does on a busy machine: the client's sends that were due then go out late by
+  /// `delay`. For tests of the verdict's lateness rule on virtual time; 0 (the default) wakes exactly when
+  /// due.
+  void delay_wakeups(Nanos delay) { m_wake_delay = delay; }
+  /// Runs `f` once at virtual time `when` (at once on the next event if `when` has passed), in the order
+  /// scheduled among actions due at one instant. `f` may call at() again (a periodic action).
+  void at(SteadyTime when, std::function<void()> f);
+
   // net::SimulatedNetwork
   SteadyTime now() const override { return m_now; }
   void every(Nanos period, std::function<void()> f) override;
@@ -118,6 +134,7 @@ class Simulator final : public net::SimulatedNetwork, private lab::ModelSink, pr
   std::vector<int> m_free;
   std::vector<int> m_ready, m_dispatching;
   bool m_dispatching_now = false;
+  std::vector<std::function<void()>> m_actions;  // at(): indexed by the timer cookie's low bits
   std::function<void()> m_tick;
   Nanos m_tick_period{0};
   std::uint64_t m_tick_generation = 0;
@@ -125,6 +142,7 @@ class Simulator final : public net::SimulatedNetwork, private lab::ModelSink, pr
   std::string m_cached_bytes;  // the last whole request parsed, and what it said
   Parsed m_cached;
   bool m_cache_valid = false;
+  Nanos m_wake_delay{0};
   std::uint64_t m_request_limit = UINT64_MAX;
   std::atomic<int>* m_stop = nullptr;
   bool m_limit_reached = false;

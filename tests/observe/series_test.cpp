@@ -181,6 +181,48 @@ TEST(Sampler, RecordsReadingsAndCountsFailuresAsWarnings) {
   EXPECT_NE(w[0].find("1 of 5 samples failed"), std::string::npos) << w[0];
 }
 
+const SignalMeta k_cpu_allowed{Kind::counter,      "share", results::SignalRole::utilization,
+                               "CPU of its cores", "",      0};
+const SignalMeta k_threads{Kind::gauge, "count", results::SignalRole::other, "threads", "", 0};
+
+/// A process-like source: CPU seconds rising by `per_s` per second of sampling, and a thread count.
+class CpuSource : public Source {
+ public:
+  explicit CpuSource(std::string spec) : Source(std::move(spec)) {}
+  Result<void> sample(std::vector<Reading>& out) override {
+    out.push_back({"cpu_of_allowed", cpu, &k_cpu_allowed});
+    out.push_back({"threads", 4, &k_threads});
+    return {};
+  }
+  double cpu = 0;
+};
+
+TEST(Sampler, LatestGivesTheMainSignalsRateOverTheLastSecondOnceItHasOne) {
+  auto owned = std::make_unique<CpuSource>("pid:42");
+  CpuSource* src = owned.get();
+  std::vector<std::unique_ptr<Source>> sources;
+  sources.push_back(std::move(owned));
+  Sampler sampler(std::move(sources));
+  sampler.open_all();
+  for (int k = 0; k <= 5; ++k) {
+    src->cpu = 0.09 * k;  // 0.9 of its cores while k ≤ 5 (readings every 0.1 s)
+    sampler.sample_once(1000 + 0.1 * k);
+  }
+  EXPECT_TRUE(sampler.latest().empty()) << "half a second of readings: no rate over the last second yet";
+  for (int k = 6; k <= 15; ++k) {
+    src->cpu = 0.45 + 0.05 * (k - 5);  // then 0.5
+    sampler.sample_once(1000 + 0.1 * k);
+  }
+  const auto latest = sampler.latest();
+  ASSERT_EQ(latest.size(), 1U) << "threads is not a main signal";
+  EXPECT_EQ(latest[0].source, "pid:42");
+  EXPECT_EQ(latest[0].name, "cpu_of_allowed");
+  EXPECT_EQ(latest[0].label, "CPU of its cores");
+  EXPECT_NEAR(latest[0].value, 0.5, 1e-9);
+  // Over 1.5 s: from the first reading (0 at 1000.0) to the last (0.95 at 1001.5).
+  EXPECT_NEAR(sampler.latest(std::chrono::milliseconds(1500))[0].value, 0.95 / 1.5, 1e-9);
+}
+
 TEST(Observed, AttachedSignalsRoundTripThroughTheResultsFile) {
   results::RunResults r;
   r.info.start_unix_s = 1000;

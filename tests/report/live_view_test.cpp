@@ -64,5 +64,22 @@ TEST(LiveView, LinesFitTheTerminalWidth) {
   EXPECT_EQ(fit_columns("abc", 0), "");
 }
 
+TEST(LiveView, TheSamplersLatestValuesAreALineOfTheirOwn) {
+  LiveView view({0s, 30s, true, ""});
+  view.update(test::make_run({{1000}}, 1.0));
+  EXPECT_EQ(view.lines(1s, 200).size(), 2U) << "no line before any value";
+  EXPECT_EQ(view.observed_line(), "");
+  view.set_observed({{"pid:42", "cpu_of_allowed", "CPU of its allowed cores", "share", 0.934},
+                     {"pid:42", "runq_wait", "run-queue wait", "s/s", 0.41},
+                     {"self", "cpu", "CPU (cores)", "cores", 0.124}});
+  const auto lines = view.lines(1s, 200);
+  ASSERT_EQ(lines.size(), 3U);
+  EXPECT_EQ(
+      lines[2],
+      "  observed: pid:42 CPU of its allowed cores 0.93, run-queue wait 0.41s/s · generator CPU 0.12 cores");
+  EXPECT_THAT(view.plain_line(1s), HasSubstr("  |  observed: pid:42 CPU of its allowed cores 0.93"));
+  EXPECT_LE(view.lines(1s, 40)[2].size(), 42U);
+}
+
 }  // namespace
 }  // namespace openloop::report

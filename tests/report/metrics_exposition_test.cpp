@@ -26,7 +26,7 @@ bool has(const std::string& text, const std::string& line) {
 }
 
 TEST(RenderMetrics, CountersAndClassicBucketsAreExact) {
-  const std::string t = render_metrics(sample_state(), {"r1", "", {"GET /"}, 500}, false);
+  const std::string t = render_metrics(sample_state(), {"r1", "", {"GET /"}, 500, {}}, false);
   const std::string l = "run_id=\"r1\",scenario=\"\",request=\"\"";
   EXPECT_TRUE(has(t, "# TYPE openloop_requests_intended_total counter")) << t;
   EXPECT_TRUE(has(t, "openloop_requests_intended_total{" + l + "} 100")) << t;
@@ -35,6 +35,9 @@ TEST(RenderMetrics, CountersAndClassicBucketsAreExact) {
   EXPECT_TRUE(has(t, "openloop_responses_total{" + l + ",class=\"2xx\"} 90"));
   EXPECT_TRUE(has(t, "openloop_in_flight{" + l + "} 7"));
   EXPECT_TRUE(has(t, "openloop_target_rate{" + l + "} 500"));
+  EXPECT_TRUE(has(t, "openloop_verdict{" + l + ",state=\"waiting\"} 1"));
+  EXPECT_TRUE(has(t, "openloop_verdict{" + l + ",state=\"valid\"} 0"));
+  EXPECT_TRUE(has(t, "openloop_verdict{" + l + ",state=\"invalid\"} 0"));
   EXPECT_TRUE(has(t, "openloop_response_time_seconds_bucket{" + l + ",le=\"0.0005\"} 0"));
   EXPECT_TRUE(has(t, "openloop_response_time_seconds_bucket{" + l + ",le=\"0.001\"} 60"));
   EXPECT_TRUE(has(t, "openloop_response_time_seconds_bucket{" + l + ",le=\"0.02\"} 60"));
@@ -44,8 +47,35 @@ TEST(RenderMetrics, CountersAndClassicBucketsAreExact) {
   EXPECT_EQ(t.find("# EOF"), std::string::npos);
 }
 
+TEST(RenderMetrics, VerdictSoFarIsOneStateAtOne) {
+  MetricsState s = sample_state();
+  s.verdict = MetricsState::Verdict::invalid;
+  const std::string t = render_metrics(s, {"r1", "", {}, 500, {}}, false);
+  const std::string l = "run_id=\"r1\",scenario=\"\",request=\"\"";
+  EXPECT_TRUE(has(t, "# TYPE openloop_verdict gauge")) << t;
+  EXPECT_TRUE(has(t, "openloop_verdict{" + l + ",state=\"waiting\"} 0")) << t;
+  EXPECT_TRUE(has(t, "openloop_verdict{" + l + ",state=\"valid\"} 0"));
+  EXPECT_TRUE(has(t, "openloop_verdict{" + l + ",state=\"invalid\"} 1"));
+}
+
+TEST(RenderMetrics, MergedPartsShareOneFamilyWithASeriesEach) {
+  const MetricsState a = sample_state(), b = sample_state();
+  const std::string t = render_families_text(
+      merge_families({run_metric_families(a, {"r1", "browse", {}, 100, {}}),
+                      run_metric_families(b, {"r1", "buyers", {}, 50, {}})}),
+      false);
+  std::size_t types = 0;
+  for (std::size_t at = t.find("# TYPE openloop_target_rate gauge\n"); at != std::string::npos;
+       at = t.find("# TYPE openloop_target_rate gauge\n", at + 1)) {
+    ++types;
+  }
+  EXPECT_EQ(types, 1u) << t;
+  EXPECT_TRUE(has(t, "openloop_target_rate{run_id=\"r1\",scenario=\"browse\",request=\"\"} 100")) << t;
+  EXPECT_TRUE(has(t, "openloop_target_rate{run_id=\"r1\",scenario=\"buyers\",request=\"\"} 50")) << t;
+}
+
 TEST(RenderMetrics, OpenMetricsNamesCounterFamiliesWithoutTotalAndEnds) {
-  const std::string t = render_metrics(sample_state(), {"r\"1\\", "checkout", {}, 0}, true);
+  const std::string t = render_metrics(sample_state(), {"r\"1\\", "checkout", {}, 0, {}}, true);
   EXPECT_TRUE(has(t, "# TYPE openloop_requests_intended counter")) << t;
   EXPECT_NE(t.find("openloop_requests_intended_total{run_id=\"r\\\"1\\\\\",scenario=\"checkout\""),
             std::string::npos)

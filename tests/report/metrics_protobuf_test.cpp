@@ -1,7 +1,10 @@
 // Native buckets from an HdrHistogram, and the protobuf's length-delimited framing.
 #include "report/metrics_protobuf.h"
 
+#include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -30,29 +33,56 @@ TEST(NativeBuckets, EachCountLandsInTheBucketHoldingItsValue) {
   EXPECT_EQ(nb.buckets[1].second, 5u);
 }
 
+// The names of the length-delimited MetricFamily messages in `pb`, in order; fails the test on a bad frame.
+std::vector<std::string> family_names(const std::string& pb) {
+  std::vector<std::string> names;
+  std::size_t at = 0;
+  const auto varint = [&] {
+    std::uint64_t v = 0;
+    int shift = 0;
+    while (at < pb.size()) {
+      const auto b = static_cast<unsigned char>(pb[at++]);
+      v |= static_cast<std::uint64_t>(b & 0x7f) << shift;
+      shift += 7;
+      if ((b & 0x80) == 0) break;
+    }
+    return v;
+  };
+  while (at < pb.size()) {
+    const std::uint64_t len = varint();
+    EXPECT_LE(at + len, pb.size());
+    if (at + len > pb.size()) break;
+    const std::size_t end = at + len;
+    EXPECT_EQ(pb[at], 0x0a);  // field 1 (name), length-delimited
+    ++at;
+    const std::uint64_t name_len = varint();
+    names.push_back(pb.substr(at, name_len));
+    at = end;
+  }
+  return names;
+}
+
 TEST(RenderMetricsProtobuf, IsASequenceOfLengthDelimitedFamilies) {
   MetricsState s;
   s.totals.intended = 5;
   s.response_time.record(1'000'000, 5);
-  const std::string pb = render_metrics_protobuf(s, {"r1", "", {}, 10});
-  std::size_t at = 0, families = 0;
-  while (at < pb.size()) {
-    std::uint64_t len = 0;
-    int shift = 0;
-    while (true) {
-      const auto b = static_cast<unsigned char>(pb[at++]);
-      len |= static_cast<std::uint64_t>(b & 0x7f) << shift;
-      shift += 7;
-      if ((b & 0x80) == 0) break;
-    }
-    ASSERT_LE(at + len, pb.size());
-    EXPECT_EQ(pb[at], 0x0a);  // field 1 (name), length-delimited
-    at += len;
-    ++families;
+  const std::vector<std::string> names = family_names(render_metrics_protobuf(s, {"r1", "", {}, 10, {}}));
+  EXPECT_EQ(names.size(), 18u);
+  EXPECT_NE(std::find(names.begin(), names.end(), "openloop_response_time_seconds"), names.end());
+}
+
+TEST(RenderMetricsProtobuf, CarriesEveryFamilyOfTheTextInOrder) {
+  MetricsState s;
+  s.response_time.record(2'000'000, 3);
+  const MetricsContext c{"r1", "", {"a", "b"}, 10, {{"step", "3"}}};
+  std::vector<std::string> text_names;
+  const std::string text = render_metrics(s, c, false);
+  for (std::size_t at = text.find("# TYPE "); at != std::string::npos; at = text.find("# TYPE ", at + 1)) {
+    const std::size_t start = at + 7;
+    text_names.push_back(text.substr(start, text.find(' ', start) - start));
   }
-  EXPECT_EQ(at, pb.size());
-  EXPECT_EQ(families, 17u);
-  EXPECT_NE(pb.find("openloop_response_time_seconds"), std::string::npos);
+  EXPECT_EQ(family_names(render_metrics_protobuf(s, c)), text_names);
+  EXPECT_NE(text.find("{run_id=\"r1\",scenario=\"\",step=\"3\",request=\"\"}"), std::string::npos) << text;
 }
 
 }  // namespace

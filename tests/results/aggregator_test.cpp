@@ -55,7 +55,7 @@ TEST(Aggregator, MergedPercentilesEqualThoseOfOneHistogramFedEverySample) {
   }
   EXPECT_EQ(r.totals.intended, 1200u);
   // Interval histograms are stored as compressed V2 and decode back to the same counts.
-  auto decoded = hdr::from_compressed_base64(r.intervals[2].response_time_hist);
+  auto decoded = hdr::from_compressed_base64(r.intervals[2].response_time_hist.text());
   ASSERT_TRUE(decoded);
   EXPECT_EQ(decoded->total_count(), 3000);
 }
@@ -99,4 +99,64 @@ TEST(IntervalStats, ClearEmptiesEverythingAndKeepsTheLayout) {
   EXPECT_TRUE(s.has_layout(length, 2));
   EXPECT_FALSE(s.has_layout(length, 0));  // a different breakdown
   EXPECT_EQ(s.response_time.value_at_percentile(100), 0);
+}
+
+TEST(Aggregator, ParksAllButTheLatestIntervalsHistogramsAndReadsThemBackUnchanged) {
+  // Two runs of the same 150 intervals: one keeps every histogram in memory, one keeps only the latest 5.
+  Aggregator all_resident(1, 1s, 1000), bounded(1, 1s, 5);
+  Rng rng(3);
+  std::size_t peak_resident = 0;
+  for (std::int64_t i = -1; i < 150; ++i) {
+    IntervalStats s = interval(i, 50);
+    for (int k = 0; k < 50; ++k) record_ns(s.response_time, static_cast<std::int64_t>(1e5 + 1e6 * rng.uniform01()));
+    IntervalStats copy = s;
+    std::vector<IntervalStats> a{std::move(s)}, b{std::move(copy)};
+    all_resident.add(0, a);
+    bounded.add(0, b);
+    std::size_t resident = 0;
+    for (const auto& r : bounded.results().intervals) resident += r.response_time_hist.resident_bytes();
+    peak_resident = std::max(peak_resident, resident);
+  }
+  const RunResults kept = all_resident.finish(150), parked = bounded.finish(150);
+  ASSERT_EQ(parked.intervals.size(), 150u);
+  EXPECT_EQ(kept.spill, nullptr);
+  ASSERT_NE(parked.spill, nullptr);
+  EXPECT_TRUE(parked.intervals[0].response_time_hist.parked());
+  EXPECT_FALSE(parked.intervals[149].response_time_hist.parked());
+  // Memory: only the latest 5 intervals' texts are held; all 150 are 30 times as many.
+  std::size_t all_bytes = 0;
+  for (const auto& r : kept.intervals) all_bytes += r.response_time_hist.resident_bytes();
+  EXPECT_LT(peak_resident * 20, all_bytes);
+  for (std::size_t i = 0; i < 150; ++i) {
+    EXPECT_EQ(parked.intervals[i].response_time_hist.text(), kept.intervals[i].response_time_hist.text()) << i;
+    EXPECT_EQ(parked.intervals[i].service_time_hist.text(), kept.intervals[i].service_time_hist.text()) << i;
+    EXPECT_EQ(parked.intervals[i].session_time_hist.empty(), kept.intervals[i].session_time_hist.empty()) << i;
+  }
+  EXPECT_EQ(parked.spill->failed(), "");
+}
+
+TEST(EncodedHistogram, ACopyOfAParkedTextReadsTheSameAndReassigningUnparks) {
+  auto file = SpillFile::open();
+  ASSERT_TRUE(file) << file.error().message;
+  EncodedHistogram h(std::string("HISTFAAAAB"));
+  ASSERT_TRUE(h.park(*file));
+  EXPECT_TRUE(h.parked());
+  EXPECT_EQ(h.resident_bytes(), 0u);
+  const EncodedHistogram copy = h;
+  EXPECT_EQ(copy.text(), "HISTFAAAAB");
+  h = std::string("other");
+  EXPECT_FALSE(h.parked());
+  EXPECT_EQ(h.text(), "other");
+  EXPECT_EQ(copy.text(), "HISTFAAAAB");
+  EncodedHistogram none;
+  ASSERT_TRUE(none.park(*file));
+  EXPECT_TRUE(none.empty());
+  EXPECT_FALSE(none.parked());
+}
+
+TEST(SpillFile, ANonexistentDirectoryIsNamedWithWhatToDo) {
+  auto file = SpillFile::open("/nonexistent/openloop-test");
+  ASSERT_FALSE(file);
+  EXPECT_NE(file.error().message.find("/nonexistent/openloop-test"), std::string::npos);
+  EXPECT_NE(file.error().message.find("TMPDIR"), std::string::npos);
 }

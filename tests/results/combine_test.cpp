@@ -44,7 +44,7 @@ TEST(CombineScenarios, AlignsIntervalsByOffsetAndAddsCountsExactly) {
   EXPECT_EQ(all.response_time.total_count(), 55);
   EXPECT_LT(all.response_time.value_at_percentile(50), 1'001'000);
   EXPECT_GT(all.response_time.value_at_percentile(90), 2'990'000);
-  auto third = openloop::hdr::from_compressed_base64(all.intervals[2].response_time_hist);
+  auto third = openloop::hdr::from_compressed_base64(all.intervals[2].response_time_hist.text());
   ASSERT_TRUE(third);
   EXPECT_EQ(third->total_count(), 15);
 }

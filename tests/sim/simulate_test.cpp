@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "sim/lab_options.h"
+#include "sim/simulator.h"
 #include "sim_plans.h"
 
 using namespace openloop;
@@ -76,4 +77,35 @@ TEST(SimulatedRun, LabelledWithItsServiceModel) {
   EXPECT_EQ(j.at("service_model").at("service"), "exp:2ms");
   EXPECT_FALSE(j.at("service_model").contains("listen"));
   EXPECT_EQ(j.at("generator").at("cpu_s"), 0.0);
+}
+
+namespace {
+// 100/s (constant arrivals, mean gap 10 ms: the lateness bound is its floor, 1 ms) with every wake-up late by
+// `delay`, against a service that keeps up.
+results::RunResults late_by(Nanos delay) {
+  std::atomic<int> stop{0};
+  auto r = sim::simulate(open_plan(100, 2s, 0s, workload::ArrivalKind::constant),
+                         lab_of("--workers 4 --service 1ms"), stop, {},
+                         [delay](sim::Simulator& world) { world.delay_wakeups(delay); });
+  EXPECT_TRUE(r) << r.error().message;
+  return r ? std::move(r->results) : results::RunResults{};
+}
+}  // namespace
+
+TEST(SimulatedLateness, TheVerdictsBoundAtItsBoundary) {
+  const auto on_time = late_by(0ms);
+  EXPECT_TRUE(on_time.verdict.valid);
+  EXPECT_EQ(on_time.send_lateness.max(), 0) << "a simulated client wakes exactly when due";
+
+  const auto under = late_by(900us);
+  EXPECT_TRUE(under.verdict.valid) << (under.verdict.reasons.empty() ? "" : under.verdict.reasons.front());
+  EXPECT_NEAR(ms(under.send_lateness.value_at_percentile(99)), 0.9, 0.01);
+
+  const auto over = late_by(1100us);
+  EXPECT_FALSE(over.verdict.valid);
+  ASSERT_EQ(over.verdict.reasons.size(), 1U);
+  EXPECT_EQ(over.verdict.reasons.front().rfind("send lateness p99 1.1", 0), 0U)
+      << over.verdict.reasons.front();
+  EXPECT_NE(over.verdict.reasons.front().find("> 1.000 ms"), std::string::npos)
+      << over.verdict.reasons.front();
 }

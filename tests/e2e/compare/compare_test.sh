@@ -1,9 +1,8 @@
-# openloop compare on two runs of one plan against the lab, the second made twice as slow (--service through
-# POST /_lab/config; repetitions_test.sh measures the power against 20 %): the finding flags p50, --fail-on
-# 'p50>+10%' exits 1 and 'p50>+300%' does not; --json,
-# --html (both spectra, no script) and --junit (valid against tests/report/junit.xsd, one case per --fail-on) are
-# written; runs of different plans, unreadable or foreign files (a ramp's), bad gates and bad output paths exit 2
-# naming the input.
+# openloop compare on two short runs of one plan against the lab, the second made twice as slow (--service through
+# POST /_lab/config; repetitions_test.sh measures the error rates over 20 seeded repetitions in virtual time): the
+# finding flags p50, --fail-on 'p50>+10%' exits 1 and 'p50>+300%' does not; --json, --html (both spectra, no
+# script) and --junit (valid against tests/report/junit.xsd, one case per --fail-on) are written; runs of
+# different plans, unreadable or foreign files (a ramp's), bad gates and bad output paths exit 2 naming the input.
 source "$OPENLOOP_E2E_LIB"
 require_tools xmllint
 xsd="$(cd "$(dirname "$0")/../.." && pwd)/report/junit.xsd"
@@ -13,12 +12,12 @@ cd "$E2E_TMP"
 start_lab --workers 100 --service lognormal:20ms,0.3 --seed 5
 # The runs may be INVALID on a busy machine (send lateness): compare reads them all the same and says so.
 run() {
-  "$OPENLOOP" run "$LAB_URL/" --rate 300/s -d "$2" --warmup 1s --timeout 1s -q --json "$1" >"$1.txt" 2>&1 || true
+  "$OPENLOOP" run "$LAB_URL/" --rate 300/s -d "$2" --warmup "$3" --timeout 1s -q --json "$1" >"$1.txt" 2>&1 || true
 }
-run base.json 8s
+run base.json 3s 1s
 curl -sS --max-time 5 -o /dev/null -X POST -d '{"service":"lognormal:40ms,0.3"}' "$LAB_URL/_lab/config"
-run slow.json 8s
-run other.json 1s
+run slow.json 3s 1s
+run other.json 1s 0s
 for f in base slow other; do [[ -s $f.json ]] || fail "no $f.json"; done
 
 code=0

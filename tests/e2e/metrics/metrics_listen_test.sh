@@ -1,6 +1,7 @@
 # --metrics-listen: while a run goes, GET /metrics serves its live state (Prometheus text; OpenMetrics on
-# request, ending in # EOF), counters within the plan and classic buckets cumulative up to +Inf = _count; another
-# path is 404; a bad address exits 2 before anything is sent; SIGTERM still interrupts the run cleanly (exit 130).
+# request, ending in # EOF), counters within the plan, the verdict so far (one state at 1) and
+# classic buckets cumulative up to +Inf = _count; another path is 404; a bad address exits 2 before anything is
+# sent; SIGTERM still interrupts the run cleanly (exit 130).
 source "$OPENLOOP_E2E_LIB"
 cd "$E2E_TMP"
 start_lab --workers 50 --service 2ms
@@ -28,6 +29,13 @@ intended=$(value openloop_requests_intended_total)
 assert_cmp "$intended" ">=" 200 "intended so far: at least one second's arrivals"
 assert_cmp "$intended" "<=" 800 "intended so far: within the plan"
 assert_cmp "$(value openloop_target_rate)" == 200 "target rate"
+# The verdict so far: exactly one state is 1, and it is no longer "waiting" once an interval is final (valid or
+# invalid: a busy machine may break the lateness bound).
+states=$(awk '/^openloop_verdict\{/ && $2 == 1 {n++} END {print n + 0}' m.txt)
+[[ $states == 1 ]] || fail "openloop_verdict: $states states at 1: $(grep openloop_verdict m.txt)"
+grep -q '^openloop_verdict{.*state="waiting"} 0$' m.txt || fail "still waiting: $(grep openloop_verdict m.txt)"
+grep -q '^openloop_verdict{.*state="valid"} 1$' m.txt || grep -q '^openloop_verdict{.*state="invalid"} 1$' m.txt ||
+  fail "neither valid nor invalid: $(grep openloop_verdict m.txt)"
 grep -q '^# TYPE openloop_response_time_seconds histogram$' m.txt || fail "no response-time histogram"
 inf=$(awk '/^openloop_response_time_seconds_bucket\{.*le="\+Inf"/ {print $2}' m.txt)
 [[ $inf == "$(value openloop_response_time_seconds_count)" ]] || fail "+Inf bucket $inf != _count"

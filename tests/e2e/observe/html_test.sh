@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The HTML report of an observed run in headless Chromium: one chart per source (host, the lab's process, self)
-# beside the four of every run, all drawn offline with no script error or console output.
+# beside the four of every run, all drawn offline with no script error or console output; the same run's .hlog has
+# its observed companion (r.observed.csv) on its time axis.
 source "${OPENLOOP_E2E_LIB:-$(dirname "$0")/../lib.sh}"
 chromium=/usr/bin/chromium
 [[ -x $chromium ]] || { echo "SKIP: $chromium is not installed (scripts/install-deps)"; exit 77; }
@@ -8,9 +9,26 @@ require_tools jq timeout
 start_lab --workers 4 --service 1ms
 cd "$E2E_TMP"
 code=0
-timeout 30 "$OPENLOOP" run "$LAB_URL/" --rate 200/s --duration 3s -t 1 -q --max-lateness 100ms \
-  --observe host --observe "pid:$LAB_PID" --json r.json --html r.html >out.txt 2>err.txt || code=$?
+timeout 30 "$OPENLOOP" run "$LAB_URL/" --rate 200/s --duration 2s -t 1 -q --max-lateness 100ms \
+  --observe host --observe "pid:$LAB_PID" --json r.json --html r.html --hlog r.hlog >out.txt 2>err.txt || code=$?
 [[ $code == 0 ]] || fail "exit $code: $(cat err.txt)"
+# Beside the .hlog: r.observed.csv, its StartTime the .hlog's and one row per .hlog interval with the same start and
+# length as written there, holding the results file's values.
+[[ -s r.observed.csv ]] || fail "r.observed.csv beside r.hlog: $(ls)"
+hlog_start=$(sed -n 's/^#\[StartTime: \([0-9.]*\) .*/\1/p' r.hlog)
+csv_start=$(sed -n 's/^#\[StartTime: \([0-9.]*\) .*/\1/p' r.observed.csv)
+[[ -n $hlog_start && $hlog_start == "$csv_start" ]] || fail "the same StartTime: $hlog_start vs $csv_start"
+grep '^Tag=response_time,' r.hlog | cut -d, -f2,3 >hlog.times
+grep -v '^#' r.observed.csv | tail -n +2 | cut -d, -f1,2 >csv.times
+[[ $(wc -l <hlog.times) == $(jq '.intervals | length' r.json) ]] || fail "an .hlog interval per results interval"
+diff hlog.times csv.times >/dev/null || fail "rows on the .hlog's intervals: $(paste hlog.times csv.times | head)"
+col=$(grep -v '^#' r.observed.csv | head -1 | tr ',' '\n' | grep -nx 'host/cpu_busy' | cut -d: -f1)
+[[ -n $col ]] || fail "a host/cpu_busy column: $(grep -v '^#' r.observed.csv | head -1)"
+csv_value=$(grep -v '^#' r.observed.csv | sed -n 2p | cut -d, -f"$col")
+json_value=$(jq '.intervals[0].observed.host.cpu_busy' r.json)
+awk -v a="$csv_value" -v b="$json_value" 'BEGIN { d = a - b; exit !(d < 1e-9 && d > -1e-9) }' ||
+  fail "interval 0's host CPU: $csv_value in the CSV, $json_value in the results"
+pass "r.observed.csv lines up with r.hlog ($(wc -l <csv.times) intervals from StartTime $csv_start)"
 [[ $(grep -c 'id="chart-observed-' r.html) == 3 ]] || fail "a chart per source (host, pid, self)"
 rm -rf "$E2E_TMP/profile"
 timeout 60 "$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \

@@ -16,8 +16,8 @@ OPENLOOP=$real
 [[ $(taskset -pc "$LAB_PID" | sed 's/.*: //') == 0 ]] || fail "the lab is pinned to CPU 0: $(taskset -pc "$LAB_PID")"
 
 code=0
-timeout 100 taskset -c 1 "$OPENLOOP" ramp "$LAB_URL/" --from 150/s --step-add 100/s --to 950/s --hold 3s \
-  --warmup 1s --timeout 1s --slo 'p99<=50ms' -t 1 --max-lateness 50ms --observe "pid:$LAB_PID" --observe host \
+timeout 100 taskset -c 1 "$OPENLOOP" ramp "$LAB_URL/" --from 150/s --step-add 150/s --to 900/s --hold 2s \
+  --warmup 0.5s --timeout 1s --slo 'p99<=50ms' -t 1 --max-lateness 50ms --observe "pid:$LAB_PID" --observe host \
   --json "$E2E_TMP/ramp.json" >"$E2E_TMP/out.txt" 2>"$E2E_TMP/err.txt" || code=$?
 r=$E2E_TMP/ramp.json
 [[ $code == 0 || $code == 1 ]] || fail "exit $code: $(cat "$E2E_TMP/out.txt" "$E2E_TMP/err.txt")"

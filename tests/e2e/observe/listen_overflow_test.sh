@@ -15,12 +15,17 @@ cd "$E2E_TMP"
 ( sleep 1.2; kill -STOP "$worker"; sleep 1; kill -CONT "$worker" ) &
 E2E_PIDS+=("$!")
 code=0
+# --slo none: the stall fails the default goodput SLO by design (exit 1 when the run is VALID); this test is about
+# the observation, not the target's service level.
 timeout 40 "$OPENLOOP" run "http://127.0.0.1:$port/" --rate 400/s --duration 4s --timeout 2s -t 1 -q --max-lateness 100ms \
-  --observe host --observe "pid:$worker" --json r.json --no-html >out.txt 2>err.txt || code=$?
+  --slo none --observe host --observe "pid:$worker" --json r.json --no-html >out.txt 2>err.txt || code=$?
 kill -CONT "$worker" 2>/dev/null || true
 after=$(awk '/^TcpExt:/ { if (!h) { for (i = 1; i <= NF; i++) n[i] = $i; h = 1 } else for (i = 1; i <= NF; i++) if (n[i] == "ListenOverflows") print $i }' /proc/net/netstat)
 ((after > before)) || { echo "SKIP: the kernel did not count listen overflows here ($before → $after)"; exit 77; }
+# While the worker is stopped the full accept queue holds new connections back, so fewer than 99 % may be sent
+# (INVALID for that, or for the generator's own lateness on a loaded machine); any other reason fails the test.
 [[ $code == 0 || $code == 3 ]] || fail "exit $code: $(cat err.txt)"
+accept_invalid_only_for "$code" r.json '^sent [0-9]+ of [0-9]+ intended requests' '^dropped ' 'send lateness' '^generator CPU '
 max=$(jq -r '.summary.observed.signals[] | select(.source == "host" and .name == "ListenOverflows") | .max' r.json)
 assert_cmp "$max" ">" 0 "ListenOverflows per second rose in some interval (kernel counted $((after - before)))"
 # The intervals' overflows (rate × 1 s) are part of what the kernel counted between before and after (the

@@ -1,12 +1,13 @@
 # A load spike against a lab with a bounded LIFO queue and shedding: the probe sees it recover within seconds at the
-# base load, exits 0, and writes a JSON document (verdict, phases, the run's full results) and an HTML page.
+# base load, exits 0, and writes a JSON document (verdict, phases, the run's full results) and an HTML page. The
+# probe's one real-socket outcome test; the others run on virtual time (probe --simulate).
 source "${OPENLOOP_E2E_LIB:-$(dirname "$0")/../lib.sh}"
 # Capacity 40/s (1 worker × 25 ms); the spike is 3× capacity; at most 20 wait, the rest are refused at once (429).
 start_lab --workers 1 --service 25ms --queue lifo --queue-limit 50 --shed-at 20
 cd "$E2E_TMP"
 
 code=0
-probe_metastable "$LAB_URL/" --base 20/s --trigger load:120/s --trigger-for 3s --baseline-for 4s --observe-for 8s \
+probe_metastable "$LAB_URL/" --base 20/s --trigger load:120/s --trigger-for 2s --baseline-for 3s --observe-for 6s \
   --window 3s --warmup 1s --timeout 2s --threads 1 --json p.json --html p.html -q || code=$?
 cat p.txt
 [[ $code == 0 ]] || fail "probe exit $code (expected 0, RECOVERED): $(cat p.err)"
@@ -18,7 +19,7 @@ assert_cmp "$(json p.json '.runs[0].phases[1].stats.goodput_rps')" "<" 60 "the s
 assert_cmp "$(json p.json '.runs[0].phases[1].stats.not_ok_fraction')" ">" 0.3 "the spike was shed"
 jq '.runs[0].results' p.json >r.json
 assert_conserved r.json
-assert_cmp "$(json r.json '.intervals | length')" ">=" 15 "the run's intervals cover every phase"
+assert_cmp "$(json r.json '.intervals | length')" ">=" 11 "the run's intervals cover every phase"
 grep -q 'RECOVERED' p.html && grep -q 'openloop-probe-data' p.html || fail "HTML report lacks the probe section"
 grep -q '^RECOVERED .* after the trigger ended' p.txt || fail "terminal verdict sentence"
 if [[ -x /usr/bin/chromium ]]; then  # the page draws offline: the run report's charts and the probe's own

@@ -6,7 +6,7 @@ start_lab --workers 4 --service 5ms
 code=0
 # One worker thread is plenty for 1,250/s and leaves the other core to the lab; --max-lateness tolerates a busy CI
 # machine's late wake-ups (they show in the JSON), which the 1 ms default would call INVALID.
-timeout 100 "$OPENLOOP" ramp "$LAB_URL/" --from 200/s --step-add 150/s --to 1700/s --hold 3s --warmup 1s \
+timeout 100 "$OPENLOOP" ramp "$LAB_URL/" --from 500/s --step-add 150/s --to 1700/s --hold 2s --warmup 1s \
   --timeout 1s --slo 'p99<=100ms' --slo 'goodput>=99%' -t 1 --max-lateness 50ms \
   --json "$E2E_TMP/ramp.json" --html "$E2E_TMP/ramp.html" >"$E2E_TMP/out.txt" 2>"$E2E_TMP/err.txt" || code=$?
 r=$E2E_TMP/ramp.json

@@ -1,9 +1,21 @@
 # Retry budgets cap amplification and count their denials: Finagle's ratio (10 % of recent requests), gRPC's tokens
-# and the AWS SDK's quota, against a lab failing 30 % of requests with a 3-attempt policy (unbudgeted: 1.39).
+# and the AWS SDK's quota, against a lab failing 30 % of requests with a 3-attempt policy (unbudgeted: 1.39). The
+# budgets' logic on virtual time (openloop simulate against the lab's model: deterministic, well under a second per
+# run); retries over real sockets are amplification_test.sh and same_bytes_test.sh.
 source "$OPENLOOP_E2E_LIB"
 source "$(dirname "$0")/retry_lib.sh"
-start_lab --workers 16 --service 1ms --error-rate 0.3
-flags=(--rate 500/s --duration 3s --threads 2 --timeout 2s --retry-attempts 3 --retry-on 5xx)
+lab=(--lab '--workers 16 --service 1ms --error-rate 0.3')
+flags=(--rate 500/s --duration 3s --timeout 2s --retry-attempts 3 --retry-on 5xx)
+run_checked() {  # as retry_lib.sh's, on virtual time: a simulated run is never late, so it must be VALID
+  local name=$1 code=0
+  shift
+  "$OPENLOOP" simulate "$@" "${lab[@]}" --slo none -q --json "$E2E_TMP/$name.json" >"$E2E_TMP/$name.txt" \
+    2>"$E2E_TMP/$name.err" || code=$?
+  [[ $code == 0 ]] || fail "$name: exit $code: $(cat "$E2E_TMP/$name.err" "$E2E_TMP/$name.txt")"
+  [[ $(json "$E2E_TMP/$name.json" .simulated) == true ]] || fail "$name: not labelled simulated"
+  assert_conserved "$E2E_TMP/$name.json"
+}
+LAB_URL=http://127.0.0.1:9  # only a label: nothing is sent
 
 run_checked ratio "$LAB_URL/" "${flags[@]}" --retry-budget 'ratio:10%,min=0/s'
 r=$E2E_TMP/ratio.json
@@ -37,7 +49,7 @@ pass "quota:500 at 30 % errors: $(counts quota)"
 
 # At 80 % failures retries mostly fail too and spend the quota (−5.6 per request): it empties within a second
 # and then only first-try successes (+1 each) fund a retry now and then. Unbudgeted this would be 1 + 0.8 + 0.64.
-start_lab --workers 16 --service 1ms --error-rate 0.8
+lab=(--lab '--workers 16 --service 1ms --error-rate 0.8')
 run_checked drained "$LAB_URL/" "${flags[@]}" --retry-budget 'quota:500'
 assert_cmp "$(json "$E2E_TMP/drained.json" .summary.counts.amplification)" "<=" 1.3 "the quota caps retries"
 assert_cmp "$(json "$E2E_TMP/drained.json" .summary.counts.retry_budget_denied)" ">=" 500 "quota denials counted"

@@ -6,7 +6,7 @@ command -v nginx >/dev/null || { echo "SKIP: nginx is not installed"; exit 77; }
 port=$(free_port)
 start_nginx "$port" 'location = /busy { add_header Retry-After 1 always; return 503; }'
 url=http://127.0.0.1:$port/busy
-flags=(--rate 20/s --duration 2s --threads 1 --retry-attempts 2 --retry-on 5xx)
+flags=(--rate 20/s --duration 1s --threads 1 --retry-attempts 2 --retry-on 5xx)
 
 run_checked honored "$url" "${flags[@]}" --timeout 3s --honor-retry-after
 h=$E2E_TMP/honored.json
@@ -17,10 +17,10 @@ pass "Retry-After 1 within a 3 s deadline: $(counts honored)"
 
 run_checked late "$url" "${flags[@]}" --timeout 500ms --honor-retry-after
 assert_cmp "$(json "$E2E_TMP/late.json" .summary.counts.retries)" == 0 "Retry-After beyond the deadline: no retry"
-assert_cmp "$(json "$E2E_TMP/late.json" .summary.counts.completed)" == 40 "each request ends as its 503"
+assert_cmp "$(json "$E2E_TMP/late.json" .summary.counts.completed)" == 20 "each request ends as its 503"
 pass "Retry-After 1 beyond a 500 ms deadline: $(counts late)"
 
 run_checked ignored "$url" "${flags[@]}" --timeout 3s
-assert_cmp "$(json "$E2E_TMP/ignored.json" .summary.counts.retries)" == 40 "retried on the backoff"
+assert_cmp "$(json "$E2E_TMP/ignored.json" .summary.counts.retries)" == 20 "retried on the backoff"
 assert_cmp "$(json "$E2E_TMP/ignored.json" .summary.response_time_ms.max)" "<=" 200 "without waiting a second"
 pass "Retry-After ignored without the flag: $(counts ignored)"

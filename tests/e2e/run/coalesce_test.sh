@@ -32,10 +32,25 @@ assert_cmp "$(json "$E2E_TMP/narrow.json" .summary.counts.ok)" == 4000 "every re
 assert_cmp "$(json "$E2E_TMP/narrow.json" .summary.service_time_ms.p50)" "<" 1.6 "service time from the kernel's stamps"
 assert_cmp "$(json "$E2E_TMP/narrow.json" .generator.spin_s)" == 0 "a coalescing worker never spins"
 
+# --coalesce auto: precise until an interval's service times are measured, then a tenth of their p10 (the lab's
+# 1 ms: about 100 µs on a quiet machine), recorded per interval.
+code=0
+"$OPENLOOP" run "$LAB_URL/" --rate 1000/s --duration 3s --threads 1 --coalesce auto -q --json "$E2E_TMP/auto.json" \
+  >/dev/null || code=$?
+accept_invalid_only_for "$code" "$E2E_TMP/auto.json" '^send lateness' '^arrival process: sends bunched'
+assert_conserved "$E2E_TMP/auto.json"
+assert_cmp "$(json "$E2E_TMP/auto.json" .plan.coalesce)" == auto "the plan says auto"
+assert_cmp "$(jq '[.intervals[] | select(has("coalesce_us"))] | length' "$E2E_TMP/auto.json")" == 3 \
+  "every interval records its window"
+assert_cmp "$(json "$E2E_TMP/auto.json" '.intervals[0].coalesce_us')" == 0 "precise before anything is measured"
+# At least a tenth of the lab's 1 ms (a busy machine only lengthens service times), at most half the 1 ms bound.
+assert_cmp "$(json "$E2E_TMP/auto.json" '.intervals[2].coalesce_us')" ">=" 90 "a tenth of the lab's 1 ms or more"
+assert_cmp "$(json "$E2E_TMP/auto.json" '.intervals[2].coalesce_us')" "<=" 500 "capped at half the lateness bound"
+
 # Only the open model: the others send on responses, which a coalescing worker sleeps through.
 expect_usage '--coalesce: applies to the open model (--rate or --stages); a closed run sends on responses' \
   "$LAB_URL/" --vus 2 --duration 1s --coalesce 1ms
-expect_usage '--coalesce: "1s" is more than 100ms; use 0 (off) or a window such as 100us' "$LAB_URL/" --rate 10 \
+expect_usage '--coalesce: "1s" is more than 100ms; use 0 (off), auto or a window such as 100us' "$LAB_URL/" --rate 10 \
   --coalesce 1s
 expect_usage '--coalesce: "often" is not a duration' "$LAB_URL/" --rate 10 --coalesce often
 # Scenario files: an open scenario coalesces; a plan with a session scenario is refused, naming it.

@@ -7,7 +7,8 @@ code=0
 "$OPENLOOP" run "$LAB_URL/" --rate 20/s -d 1s --threads 1 -H 'Authorization: Bearer s3cretA' \
   -H 'Cookie: session=s3cretB' -H 'proxy-authorization: Basic s3cretC' -H 'X-Trace: visible' \
   --json r.json --html r.html --hlog r.hlog >out.txt 2>err.txt || code=$?
-[[ $code == 0 || $code == 3 ]] || fail "run exit $code: $(cat err.txt)"
+# This test is about what is written down; a loaded machine may make the run late (INVALID for that only).
+accept_invalid_only_for "$code" r.json 'send lateness' '^generator CPU '
 [[ $(json r.json .summary.counts.ok) == 20 ]] || fail "the requests were sent and answered"
 jq -e '.plan.headers | index("Authorization: [redacted]") and index("X-Trace: visible")' r.json >/dev/null ||
   fail "the plan lists the headers, credentials redacted: $(jq -c .plan.headers r.json)"
@@ -40,6 +41,6 @@ scenarios:
 YAML
 code=0
 "$OPENLOOP" run plan.yaml --threads 1 --json s.json --html s.html >out.txt 2>err.txt || code=$?
-[[ $code == 0 || $code == 3 ]] || fail "scenario run exit $code: $(cat err.txt)"
+accept_invalid_only_for "$code" s.json 'send lateness' '^generator CPU '
 if grep -l 's3cretE' out.txt err.txt s.json s.html; then fail "a scenario file's credential was written down"; fi
 pass "credential headers of a scenario file redacted"

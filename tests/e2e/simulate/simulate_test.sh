@@ -58,3 +58,15 @@ done
 assert_cmp "$(json "$E2E_TMP/t1.json" .summary.response_time_ms.mean)" ">" 4.99 "a 1-key cache misses every time"
 assert_cmp "$(json "$E2E_TMP/t2.json" .summary.response_time_ms.mean)" "<" 0.03 "a 2-key cache hits after two misses"
 pass "the cache key is the request's path"
+
+# --abort-on-slo judges every interval of virtual time: p99<=10ms against one 10-ms worker at 150/s is certain to
+# fail within seconds, so a 20-s run stops early, exit 1, naming the SLO (not an interruption).
+code=0
+"$OPENLOOP" simulate "$url" --lab '--workers 1 --service 10ms' --rate 150/s -d 20s --slo 'p99<=10ms' --abort-on-slo \
+  -q --json "$E2E_TMP/abort.json" >"$E2E_TMP/abort.txt" 2>&1 || code=$?
+[[ $code == 1 ]] || fail "--abort-on-slo: exit $code, expected 1: $(cat "$E2E_TMP/abort.txt")"
+[[ $(json "$E2E_TMP/abort.json" .verdict.aborted_by_slo) == 'p99<=10ms' ]] || fail "aborted_by_slo names the SLO"
+[[ $(json "$E2E_TMP/abort.json" .verdict.interrupted) == false ]] || fail "an SLO's stop is not an interruption"
+assert_cmp "$(json "$E2E_TMP/abort.json" .summary.counts.intended)" "<" 1500 "stopped within 10 s of virtual time"
+grep -q 'stopped early (--abort-on-slo): p99<=10ms was certain to fail' "$E2E_TMP/abort.txt" || fail "summary line"
+pass "--abort-on-slo stops a simulation at the interval its SLO became certain to fail"
