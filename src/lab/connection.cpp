@@ -19,23 +19,6 @@ constexpr std::size_t k_max_unwritten = 1 << 20;
 // Reads per readiness event, so one busy connection cannot starve the others.
 constexpr int k_reads_per_event = 4;
 
-// A pre-rendered response with `Server-Timing: queue;dur=X, app;dur=Y` (milliseconds, µs resolution) added
-// as its last header line. No allocation once `out` has grown to its working size.
-void append_with_server_timing(std::string& out, std::string_view response, Nanos queue_wait, Nanos service) {
-  const std::size_t end = response.find("\r\n\r\n");
-  if (end == std::string_view::npos) {
-    out.append(response);
-    return;
-  }
-  out.append(response.substr(0, end + 2));
-  char line[128];
-  const int n = std::snprintf(line, sizeof line, "Server-Timing: queue;dur=%.3f, app;dur=%.3f\r\n",
-                              static_cast<double>(queue_wait.count()) / 1e6,
-                              static_cast<double>(service.count()) / 1e6);
-  if (n > 0) out.append(line, static_cast<std::size_t>(n) < sizeof line ? static_cast<std::size_t>(n) : 0);
-  out.append(response.substr(end + 2));
-}
-
 thread_local char t_read_buffer[k_read_chunk];
 // Marks the timer that resumes parsing a backlog (the other connection timer is the read timeout).
 constexpr std::uint64_t k_resume_cookie = 1ULL << 63;

@@ -19,7 +19,9 @@ struct ServerTimingStats {
   /// before the server's timer started. A negative difference (the server claims more than the whole
   /// response took) is recorded as 0 and counted in `negative`.
   hdr::Histogram outside_server = make_histogram();
-  std::uint64_t negative = 0;     ///< outside-the-server times below 0, recorded as 0
+  /// A negative difference within this is the header's rounding (dur printed to the microsecond), not counted.
+  static constexpr Nanos k_dur_rounding{1000};
+  std::uint64_t negative = 0;  ///< outside-the-server times below −k_dur_rounding, recorded as 0
   std::uint64_t malformed = 0;    ///< responses whose Server-Timing was unreadable: ignored
   std::uint64_t no_duration = 0;  ///< Server-Timing present but no dur (or not the selected metric's)
 
