@@ -253,6 +253,8 @@ Result<engine::RunPlan> base_from_file(const RampFlags& f) {
   rs.ca_file = f.run.cacert;
   rs.retry = f.run.retry;
   std::vector<engine::RunPlan> plans = OPENLOOP_TRY(engine::plans_from_workload(loaded, rs));
+  const std::string metric = OPENLOOP_TRY(check_server_timing_metric(f.run.server_timing_metric));
+  for (auto& p : plans) p.server_timing_metric = metric;
   if (plans.size() != 1 || plans.front().model != engine::Model::open) {
     return usage_error(
         fmt::format("ramp: {} has {} scenario(s); a ramp drives one open-model scenario (its requests "

@@ -29,6 +29,7 @@
 #include "report/summary.h"
 #include "results/results_json.h"
 #include "results/slo_abort.h"
+#include "results/until.h"
 
 namespace openloop::cli {
 namespace {
@@ -37,9 +38,13 @@ namespace {
 // --quiet: none) and, with --abort-on-slo, `slo_abort` judging every finalized interval.
 Result<results::RunResults> run_with_live_view(const engine::RunPlan& plan, const RunOptions& o,
                                                std::atomic<int>& stop, results::SloAbort* slo_abort,
-                                               MetricsServer* metrics, const observe::Observer* observer) {
-  const auto judge_slos = [&o, &stop, slo_abort, metrics](const results::RunResults& so_far) {
+                                               MetricsServer* metrics, const observe::Observer* observer,
+                                               results::UntilWatcher* until) {
+  const auto judge_slos = [&o, &stop, slo_abort, metrics, until](const results::RunResults& so_far) {
     if (metrics != nullptr) metrics->update(so_far);
+    if (until != nullptr && until->stop_if_done(so_far, stop) && !o.quiet) {
+      fmt::print(stderr, "\nevery --until target holds: stopping; waiting for in-flight requests\n");
+    }
     if (slo_abort == nullptr || !slo_abort->stop_if_certain({&so_far}, stop) || o.quiet) return;
     fmt::print(stderr,
                "\nSLO {} is certain to fail: stopping early (--abort-on-slo); waiting for in-flight "
@@ -48,7 +53,8 @@ Result<results::RunResults> run_with_live_view(const engine::RunPlan& plan, cons
   };
   if (o.quiet) {
     return engine::run(plan, stop,
-                       slo_abort != nullptr || metrics != nullptr ? engine::ProgressFn(judge_slos)
+                       slo_abort != nullptr || metrics != nullptr || until != nullptr
+                           ? engine::ProgressFn(judge_slos)
                                                                   : engine::ProgressFn());
   }
   const std::string shard =
@@ -173,7 +179,14 @@ namespace {
 
 int run_command(const RunOptions& o) {
   const std::string command = "openloop run";
-  if (is_plan_file(o.url)) return run_plan_file(o);
+  if (is_plan_file(o.url)) {
+    if (!o.until.empty() || !o.max_duration.empty()) {
+      return report_error(command, usage_error("--until: not supported with a scenario file yet (use it with a "
+                                               "run from flags at one --rate)")
+                                       .value());
+    }
+    return run_plan_file(o);
+  }
   auto plan = build_plan(o);
   if (!plan) return report_error(command, plan.error());
   auto start = prepare_start(o, plan->describe());
@@ -206,6 +219,14 @@ int run_command(const RunOptions& o) {
   if (o.abort_on_slo) {
     slo_abort.emplace(*slos, std::vector{results::SloAbortPart{names, planned_intended(*plan)}});
   }
+  std::optional<results::UntilWatcher> until;
+  if (!o.until.empty()) {
+    auto targets = parse_until_targets(o);
+    if (!targets) return report_error(command, targets.error());
+    const auto min = parse_duration(o.duration, "--duration");
+    if (!min) return report_error(command, min.error());
+    until.emplace(std::move(*targets), to_seconds(*min));
+  }
   // On a terminal the live view shows the interruption in place of the watcher's own line.
   p.announce = o.quiet || isatty(fileno(stderr)) == 0;
   // With the log on standard output, the summary goes to standard error so a pipe reads only log lines.
@@ -213,11 +234,16 @@ int run_command(const RunOptions& o) {
   p.run = [&](std::atomic<int>& stop) -> Result<results::RunResults> {
     auto ran = observed(observer->get(), [&] {
       return run_with_live_view(*plan, o, stop, slo_abort ? &*slo_abort : nullptr, metrics->get(),
-                                observer->get());
+                                observer->get(), until ? &*until : nullptr);
     });
     finish_request_log(request_log->get(), ran);
     auto r = OPENLOOP_TRY(std::move(ran));
     if (slo_abort) slo_abort->mark(r, stop.load());
+    if (until) {
+      until->mark(r, stop.load());
+      r.info.plan["until"] = o.until;
+      r.info.plan["min_duration_s"] = until->min_measured_s();
+    }
     r.slos = results::evaluate_slos(*slos, r);
     stamp_context(r, *plan, std::chrono::system_clock::now());
     stamp_start(*start, r);

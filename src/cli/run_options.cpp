@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <thread>
 
@@ -64,6 +65,11 @@ void add_target_options(CLI::App& sub, RunOptions& o) {
   sub.add_flag("--insecure", o.insecure, "Do not verify the server's TLS certificate")->group(k_target);
   sub.add_option("--cacert", o.cacert, "Extra CA certificate (PEM) to trust")
       ->type_name("FILE")
+      ->group(k_target);
+  sub.add_option("--server-timing-metric", o.server_timing_metric,
+                 "Which metric of a Server-Timing response header is the server's time (default: the sum of "
+                 "every metric's dur); the rest of the response time is reported as outside the server")
+      ->type_name("NAME")
       ->group(k_target);
 }
 
@@ -246,8 +252,8 @@ void add_output_options(CLI::App& sub, RunOptions& o) {
       ->group(k_outputs);
   sub.add_option(
          "--hlog", o.hlog,
-         "Write an HdrHistogram interval log (format 1.3; tags response_time, service_time, send_lateness) "
-         "to FILE, atomically")
+         "Write an HdrHistogram interval log (format 1.3; tags response_time, service_time, send_lateness; "
+         "server_time and outside_server with Server-Timing) to FILE, atomically")
       ->type_name("FILE")
       ->group(k_outputs);
   sub.add_option("--html", o.html, "Write a self-contained HTML report (opens offline) to FILE, atomically")
@@ -284,6 +290,17 @@ void add_output_options(CLI::App& sub, RunOptions& o) {
 }
 
 void add_judging_options(CLI::App& sub, RunOptions& o) {
+  sub.add_option("--until", o.until,
+                 "Run past --duration until the response time's PERCENTILE is known within ±PERCENT (its 95 % "
+                 "interval), e.g. p99:±5% (repeatable: all must hold); needs --max-duration, an open run at one "
+                 "--rate")
+      ->type_name("P:±W%")
+      ->group(k_judging);
+  sub.add_option("--max-duration", o.max_duration,
+                 "With --until: the longest the measured period may last; the summary says how much longer a "
+                 "target not met would have needed")
+      ->type_name("DURATION")
+      ->group(k_judging);
   sub.add_option("--deadline", o.deadline,
                  "Goodput counts successes within D of their intended time; the client still waits up to "
                  "--timeout, so later responses count as throughput only (default: --timeout)")
@@ -416,6 +433,7 @@ Result<void> build_request(const RunOptions& o, engine::RunPlan& plan) {
   plan.method = o.method;
   plan.insecure = o.insecure;
   plan.ca_file = o.cacert;
+  plan.server_timing_metric = OPENLOOP_TRY(check_server_timing_metric(o.server_timing_metric));
   for (const auto& h : o.headers) plan.headers.push_back(OPENLOOP_TRY(http::parse_header_arg(h)));
   if (!o.targets.empty()) return build_targets(o, plan);
   const bool body_file = !o.body.empty() && o.body.front() == '@';
@@ -507,7 +525,31 @@ Result<void> build_workload(const RunOptions& o, engine::RunPlan& plan) {
   const double rate = OPENLOOP_TRY(parse_rate(o.rate, "--rate"));
   if (rate <= 0) return usage_error(fmt::format("--rate: \"{}\" must be greater than 0", o.rate));
   if (plan.duration.count() == 0) return usage_error("--duration: must be greater than 0");
+  if (!o.until.empty()) {
+    // Planned to the cap; the run stops earlier once every target holds (results/until.h).
+    const Nanos cap = OPENLOOP_TRY(parse_duration(o.max_duration, "--max-duration"));
+    if (cap < plan.duration) {
+      return usage_error(fmt::format("--max-duration: {} is shorter than --duration {}; the run lasts at least "
+                                     "--duration and at most --max-duration",
+                                     format_duration(cap), format_duration(plan.duration)));
+    }
+    plan.duration = cap;
+  }
   plan.profile = workload::RateProfile::constant(rate, plan.warmup + plan.duration);
+  return {};
+}
+
+// --until and --max-duration go together, on an open run at one --rate from flags.
+Result<void> check_until_model(const RunOptions& o) {
+  if (o.until.empty() && o.max_duration.empty()) return {};
+  if (o.until.empty()) return usage_error("--max-duration: applies with --until (e.g. --until p99:±5%)");
+  if (o.max_duration.empty())
+    return usage_error("--until: needs --max-duration D, the longest the run may go on (e.g. --max-duration 5m)");
+  if (o.rate.empty()) {
+    return usage_error(
+        "--until: applies to an open run at one --rate (not --stages, --vus or --session-rate: their shape "
+        "is the plan)");
+  }
   return {};
 }
 
@@ -685,8 +727,29 @@ Result<std::vector<results::Slo>> parse_slos(const RunOptions& o,
   return out;
 }
 
+Result<std::string> check_server_timing_metric(const std::string& name) {
+  const bool token = std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || std::string_view("!#$%&'*+-.^_`|~").find(c) !=
+                                                                   std::string_view::npos;
+  });
+  if (!token) {
+    return usage_error(fmt::format("--server-timing-metric: \"{}\" is not a metric name (letters, digits and "
+                                   "!#$%&'*+-.^_`|~, as in `app;dur=12.3`)",
+                                   name));
+  }
+  return name;
+}
+
+Result<std::vector<results::UntilTarget>> parse_until_targets(const RunOptions& o) {
+  std::vector<results::UntilTarget> out;
+  for (const auto& t : o.until) out.push_back(OPENLOOP_TRY(results::parse_until(t)));
+  return out;
+}
+
 Result<engine::RunPlan> build_plan(const RunOptions& o) {
   engine::RunPlan plan;
+  OPENLOOP_TRY_VOID(check_until_model(o));
+  OPENLOOP_TRY_VOID(parse_until_targets(o));
   OPENLOOP_TRY_VOID(build_request(o, plan));
   OPENLOOP_TRY_VOID(build_workload(o, plan));
   OPENLOOP_TRY_VOID(build_client(o, plan));

@@ -53,6 +53,7 @@ struct RunOptions {
   std::string body;
   bool insecure = false;
   std::string cacert;
+  std::string server_timing_metric;  ///< --server-timing-metric (empty: the sum of every metric's dur)
   std::string success = "100-399";
   std::string deadline;      ///< --deadline: goodput counts successes within it (empty: the timeout)
   std::string max_lateness;  ///< --max-lateness: the verdict's send-lateness floor (empty: 1ms)
@@ -68,6 +69,8 @@ struct RunOptions {
   engine::RetryOptions retry;     ///< --retry-* flags, --per-try-timeout, --backoff*, --send-deadline
   std::vector<std::string> slos;  ///< --slo, as typed (parsed by parse_slos)
   bool abort_on_slo = false;      ///< --abort-on-slo: stop once an SLO is certain to fail
+  std::vector<std::string> until;  ///< --until p99:±5% (repeatable): run past --duration until met
+  std::string max_duration;        ///< --max-duration: the cap of a run with --until
   std::vector<std::string> env;   ///< -e NAME=value: ${NAME} in a plan or targets file (wins over the environment)
   std::string retarget;           ///< --target URL: replaces the plan's or targets' scheme://host:port
   std::string targets;            ///< --targets FILE|-: the requests, in Vegeta's targets format
@@ -129,6 +132,10 @@ nlohmann::json run_environment();
 
 /// Validates and resolves everything (DNS once); errors name the flag, the value and what is accepted.
 Result<engine::RunPlan> build_plan(const RunOptions& o);
+/// --until targets, checked (empty without --until).
+Result<std::vector<results::UntilTarget>> parse_until_targets(const RunOptions& o);
+/// --server-timing-metric's value, checked: empty or a token (usage error naming the flag otherwise).
+Result<std::string> check_server_timing_metric(const std::string& name);
 
 /// Raises RLIMIT_NOFILE to its hard limit; returns the limit now in force.
 std::uint64_t raise_fd_limit();

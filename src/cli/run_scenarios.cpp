@@ -120,7 +120,9 @@ int run_plan_file(const RunOptions& o) {
     const workload::ShardSpec shard = OPENLOOP_TRY(shard_spec(o, workload::shard_environment()));
     if (!o.quiet) fmt::print(stderr, "{}\n", plan->describe());
     auto plans = OPENLOOP_TRY(engine::plans_from_workload(plan, s));
+    const std::string metric = OPENLOOP_TRY(check_server_timing_metric(o.server_timing_metric));
     for (auto& p : plans) {
+      p.server_timing_metric = metric;
       p.shard = shard;
       OPENLOOP_TRY_VOID(check_shard_part(p));
     }

@@ -23,6 +23,7 @@ constexpr int k_max_reads_per_event = 16;
 Connection::Connection(ConnectionOwner& owner, net::EventLoop& loop, const ConnectionConfig& config)
     : m_owner(owner), m_loop(loop), m_config(config) {
   if (config.capture_retry_after) m_parser.capture_retry_after(true);
+  if (config.capture_server_timing) m_parser.capture_server_timing(true, config.server_timing_metric);
   m_transport.stamp_receipts(config.stamp_receipts);
 }
 

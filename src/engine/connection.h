@@ -40,6 +40,10 @@ struct ConnectionConfig {
   std::size_t read_buffer_size = 0;
   std::uint64_t* open_count = nullptr;  ///< the worker's count of open sockets (connecting or connected)
   bool capture_retry_after = false;     ///< keep each response's Retry-After (--honor-retry-after)
+  /// Read each response's Server-Timing (always on in a run): empty = the sum of every metric's dur, else the
+  /// named metric's (--server-timing-metric). The view must outlive the connection (the plan's string).
+  bool capture_server_timing = false;
+  std::string_view server_timing_metric;
   /// A response completes when the kernel received its last bytes, not when the worker read them
   /// (--coalesce: the worker sleeps while responses come in).
   bool stamp_receipts = false;
@@ -97,6 +101,9 @@ class Connection final : public net::IoHandler {
   /// The last response's Retry-After value (empty when absent or not captured); valid until the next
   /// assign().
   std::string_view retry_after() const { return m_parser.retry_after(); }
+  /// The last response's Server-Timing (http::ResponseParser::server_timing); valid in on_response.
+  http::ServerTimingValue server_timing() const { return m_parser.server_timing(); }
+  bool has_server_timing() const { return m_parser.has_server_timing(); }
   /// The phases of the response just completed (valid in on_response until the next assign()). On the first
   /// request a connection carries (new_connection), the connection's setup: connect (open → connected) and,
   /// for TLS, the handshake (connected → ready), whether the request waited for them or the connection was

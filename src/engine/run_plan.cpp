@@ -44,6 +44,7 @@ nlohmann::json RunPlan::describe() const {
   if (deadline.count() > 0) j["deadline_s"] = to_seconds(deadline);
   if (max_lateness.count() > 0) j["max_lateness_ms"] = to_seconds(max_lateness) * 1e3;
   if (accept_bunching) j["accept_bunching"] = true;
+  if (!server_timing_metric.empty()) j["server_timing_metric"] = server_timing_metric;
   if (model == Model::open || model == Model::sessions) {
     j["arrival"] = arrival == workload::ArrivalKind::constant ? "constant" : "poisson";
     j["seed"] = seed;

@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -62,6 +63,12 @@ struct RunPlan {
   bool round_robin = false;  ///< pick the mix's requests in turn (a targets file without weights), not by weight
   bool insecure = false;              ///< skip TLS verification
   std::string ca_file;
+  /// --server-timing-metric: which Server-Timing metric is the server's time (empty: the sum of every
+  /// metric's dur).
+  std::string server_timing_metric;
+  /// Windows of the measured period, [from, to) in seconds after the warm-up, whose response times are checked
+  /// for independence on their own (a ramp's steps, a probe's phases: results::RunChecks::windows).
+  std::vector<std::pair<double, double>> check_windows;
 
   // Workload.
   Model model = Model::open;

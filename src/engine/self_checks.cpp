@@ -173,32 +173,76 @@ results::LaneArrivals check_lane(const RunPlan& plan, unsigned worker,
   return lane;
 }
 
+namespace {
+// Rank autocorrelation of response times already in send order, and the effective sample size it implies.
+results::IndependenceCheck independence_of(const std::vector<double>& x) {
+  const stats::Autocorrelation a = stats::rank_autocorrelation(x, std::max<std::size_t>(1, x.size() / 4));
+  results::IndependenceCheck c;
+  c.tested = true;
+  c.samples = a.n;
+  c.lag1 = a.rho.empty() ? 0 : a.rho.front();
+  c.vanish_lag = a.vanish_lag;
+  c.vanished = a.vanished;
+  c.threshold = a.threshold;
+  c.effective_fraction = a.effective_n / static_cast<double>(a.n);
+  return c;
+}
+
+bool by_intended(const LatencyStamp& a, const LatencyStamp& b) {
+  return a.intended < b.intended;
+}
+}  // namespace
+
 void check_latencies(std::vector<LatencyStamp> stamps, const hdr::Histogram& response_time,
                      results::RunChecks& out) {
   static constexpr double k_percentiles[] = {50, 90, 99, 99.9};
-  double fraction = 1;
+  std::vector<double> x;
   if (stamps.size() >= k_min_latencies) {
-    std::sort(stamps.begin(), stamps.end(),
-              [](const LatencyStamp& a, const LatencyStamp& b) { return a.intended < b.intended; });
-    std::vector<double> x(stamps.size());
+    std::sort(stamps.begin(), stamps.end(), by_intended);
+    x.resize(stamps.size());
     for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<double>(stamps[i].response_ns);
-    const stats::Autocorrelation a = stats::rank_autocorrelation(x, std::max<std::size_t>(1, x.size() / 4));
-    results::IndependenceCheck& c = out.independence;
-    c.tested = true;
-    c.samples = a.n;
-    c.lag1 = a.rho.empty() ? 0 : a.rho.front();
-    c.vanish_lag = a.vanish_lag;
-    c.vanished = a.vanished;
-    c.threshold = a.threshold;
-    c.effective_fraction = a.effective_n / static_cast<double>(a.n);
-    fraction = c.effective_fraction;
+    out.independence = independence_of(x);
   }
-  const double n = static_cast<double>(response_time.total_count());
+  std::vector<double> below(x.size());
   for (double p : k_percentiles) {
-    const stats::QuantileEstimate wide = stats::estimate_quantile(response_time, p, 1.96, n * fraction);
-    const stats::QuantileEstimate naive = stats::estimate_quantile(response_time, p);
-    out.response_time.push_back(
-        {p, wide.value, wide.low, wide.high, naive.low, naive.high, wide.effective_count});
+    if (!out.independence.tested) {
+      out.response_time.push_back(results::percentile_interval(response_time, p, nullptr));
+      continue;
+    }
+    // What an order-statistic interval's width depends on is the variance of the count of samples below the
+    // quantile, so the correlation that matters is that of the indicator "below the p-th percentile" in send
+    // order (the ranks' autocorrelation understates it in the tail: a p90 interval on the ranks' n_eff
+    // covered the truth in 86 % of 200 simulated M/M/1 runs at ρ 0.5). The smaller of the two n_eff is used.
+    const auto v = static_cast<double>(response_time.value_at_percentile(p));
+    std::size_t ones = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      below[i] = x[i] <= v ? 1.0 : 0.0;
+      ones += x[i] <= v ? 1 : 0;
+    }
+    results::IndependenceCheck at = out.independence;
+    if (ones > 0 && ones < x.size()) {  // a constant indicator has no correlation to measure
+      at.effective_fraction = std::min(at.effective_fraction, independence_of(below).effective_fraction);
+    }
+    out.response_time.push_back(results::percentile_interval(response_time, p, &at));
+  }
+}
+
+void check_windows(const std::vector<LatencyStamp>& stamps, Nanos warmup,
+                   const std::vector<std::pair<double, double>>& windows, results::RunChecks& out) {
+  if (windows.empty()) return;
+  std::vector<LatencyStamp> sorted = stamps;
+  std::sort(sorted.begin(), sorted.end(), by_intended);
+  std::vector<double> x;
+  for (const auto& [from_s, to_s] : windows) {
+    results::WindowIndependence w{from_s, to_s, {}};
+    const auto from = warmup + std::chrono::duration_cast<Nanos>(std::chrono::duration<double>(from_s));
+    const auto to = warmup + std::chrono::duration_cast<Nanos>(std::chrono::duration<double>(to_s));
+    const auto first = std::lower_bound(sorted.begin(), sorted.end(), LatencyStamp{from, 0}, by_intended);
+    const auto last = std::lower_bound(first, sorted.end(), LatencyStamp{to, 0}, by_intended);
+    x.clear();
+    for (auto it = first; it != last; ++it) x.push_back(static_cast<double>(it->response_ns));
+    if (x.size() >= k_min_latencies) w.independence = independence_of(x);
+    out.windows.push_back(w);
   }
 }
 
@@ -238,6 +282,7 @@ results::RunChecks self_check(const RunPlan& plan, const std::vector<std::unique
   for (const auto& w : workers)
     for (const auto& s : w->report().trace.latencies)
       if (s.intended <= cut) merged.push_back(s);
+  check_windows(merged, plan.warmup, plan.check_windows, out);
   check_latencies(std::move(merged), response_time, out);
   return out;
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "core/time.h"
@@ -79,5 +80,11 @@ results::LaneArrivals check_lane(const RunPlan& plan, unsigned worker,
 /// The independence check and intervals from merged latency stamps (exposed for tests).
 void check_latencies(std::vector<LatencyStamp> stamps, const hdr::Histogram& response_time,
                      results::RunChecks& out);
+
+/// The independence check of each window [from_s, to_s) of the measured period (seconds after `warmup`) on the
+/// stamps whose intended time falls in it, into out.windows (exposed for tests); a window with fewer than 100
+/// samples is left untested.
+void check_windows(const std::vector<LatencyStamp>& stamps, Nanos warmup,
+                   const std::vector<std::pair<double, double>>& windows, results::RunChecks& out);
 
 }  // namespace openloop::engine

@@ -83,6 +83,8 @@ Worker::Worker(const RunPlan& plan, unsigned index, SSL_CTX* tls, const std::ato
   m_config.read_buffer_size = m_read_buffer.size();
   m_config.open_count = &m_open_count;
   m_config.capture_retry_after = plan.retry.honor_retry_after;
+  m_config.capture_server_timing = true;
+  m_config.server_timing_metric = plan.server_timing_metric;
   if (plan.request_log != nullptr) m_log = &plan.request_log->ring(plan.worker_base + index);
   double sum = 0;
   for (const auto& r : plan.requests) m_mix_cumulative.push_back(sum += r.weight);
@@ -497,6 +499,7 @@ void Worker::on_response(Connection& c, SteadyTime now, int status, std::uint64_
     finish_request(c, now, Outcome::failed);
     return;
   }
+  if (c.has_server_timing()) record_server_timing(c.server_timing(), r, now);
   const bool ok = status >= spec.success_min && status <= spec.success_max;
   const std::int32_t user = r.user;
   if (end_attempt(r, c, AttemptEnd{AttemptEnd::Kind::response, ok, status, ErrorKind::connect, now})) {
@@ -529,6 +532,23 @@ void Worker::on_failure(Connection& c, ErrorKind kind, bool had_request) {
   auto it = std::find(m_idle.begin(), m_idle.end(), &c);
   if (it != m_idle.end()) m_idle.erase(it);
   release(c);
+}
+
+// Server-Timing of a response received in time: the server's reported time beside the response time (from
+// the intended time, as the response-time histogram), or the count of a header set aside.
+void Worker::record_server_timing(const http::ServerTimingValue& v, const InFlight& r, SteadyTime now) {
+  results::ServerTimingStats& st = stats(r.interval).server_timing;
+  switch (v.status) {
+    case http::ServerTimingValue::Status::valid:
+      st.record(v.duration, now - r.intended);
+      break;
+    case http::ServerTimingValue::Status::no_duration:
+      ++st.no_duration;
+      break;
+    case http::ServerTimingValue::Status::malformed:
+      ++st.malformed;
+      break;
+  }
 }
 
 // An attempt that ended without a response still took the phases it completed (a connect, a handshake, a

@@ -156,6 +156,7 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
   void expire(SteadyTime now);
   void cut(Connection& c, SteadyTime now);
   void finish_request(Connection& c, SteadyTime now, Outcome outcome);
+  void record_server_timing(const http::ServerTimingValue& v, const InFlight& r, SteadyTime now);
   void record_reached_phases(const Connection& c, InFlight& r);
   void settle(const InFlight& r, const AttemptEnd& e);
   void resolve_unfinished(SteadyTime end);

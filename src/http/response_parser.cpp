@@ -7,6 +7,15 @@ namespace {
 constexpr const char* k_closed_early = "connection closed before the response was complete";
 constexpr const char* k_closed_before = "connection closed before a response was received";
 constexpr std::string_view k_retry_after = "retry-after";  // matched case-insensitively
+constexpr std::string_view k_server_timing = "server-timing";
+
+// Advances an incremental case-insensitive match of a header name by one character (−1: no match).
+void advance_match(int& match, std::string_view name, char raw) {
+  if (match < 0) return;
+  const char c = raw >= 'A' && raw <= 'Z' ? static_cast<char>(raw - 'A' + 'a') : raw;
+  const auto k = static_cast<std::size_t>(match);
+  match = k < name.size() && name[k] == c ? match + 1 : -1;
+}
 
 ResponseParser* self(llhttp_t* p) {
   return static_cast<ResponseParser*>(p->data);
@@ -40,8 +49,32 @@ ResponseParser::ResponseParser() {
 }
 
 void ResponseParser::capture_retry_after(bool on) {
-  llhttp_init(&m_parser, HTTP_RESPONSE, &settings(on));
+  m_capture_retry_after = on;
+  apply_settings();
+}
+
+void ResponseParser::capture_server_timing(bool on, std::string_view metric) {
+  m_capture_server_timing = on;
+  m_server_timing_metric = metric;
+  apply_settings();
+}
+
+void ResponseParser::apply_settings() {
+  llhttp_init(&m_parser, HTTP_RESPONSE, &settings(m_capture_retry_after || m_capture_server_timing));
   reset(m_head, true);
+}
+
+void ResponseParser::clear_headers() {
+  m_retry_after_len = 0;
+  m_has_retry_after = false;
+  m_field_match = 0;
+  m_in_retry_after = false;
+  m_st_match = 0;
+  m_in_server_timing = false;
+  m_server_timing_seen = false;
+  m_st_len = 0;
+  m_st_overflow = false;
+  m_server_timing = ServerTimingValue{};
 }
 
 void ResponseParser::reset(bool head_request, bool /*new_connection*/) {
@@ -56,42 +89,54 @@ void ResponseParser::reset(bool head_request, bool /*new_connection*/) {
   m_body_bytes = 0;
   m_trailing = 0;
   m_error_reason = "";
-  m_retry_after_len = 0;
-  m_has_retry_after = false;
-  m_field_match = 0;
-  m_in_retry_after = false;
+  clear_headers();
 }
 
 int ResponseParser::on_message_begin(llhttp_t* p) {
   auto* s = self(p);
   s->m_started = true;
   s->m_body_bytes = 0;
-  s->m_retry_after_len = 0;  // a 1xx interim response's headers do not belong to the final one
-  s->m_has_retry_after = false;
+  s->clear_headers();  // a 1xx interim response's headers do not belong to the final one
   return 0;
 }
 
 int ResponseParser::on_header_field(llhttp_t* p, const char* at, std::size_t len) {
   // Matched incrementally: llhttp may deliver one name in several pieces.
   auto* s = self(p);
-  for (std::size_t i = 0; i < len && s->m_field_match >= 0; ++i) {
-    const char c = at[i] >= 'A' && at[i] <= 'Z' ? static_cast<char>(at[i] - 'A' + 'a') : at[i];
-    const auto k = static_cast<std::size_t>(s->m_field_match);
-    s->m_field_match = k < k_retry_after.size() && k_retry_after[k] == c ? s->m_field_match + 1 : -1;
+  for (std::size_t i = 0; i < len && (s->m_field_match >= 0 || s->m_st_match >= 0); ++i) {
+    advance_match(s->m_field_match, k_retry_after, at[i]);
+    advance_match(s->m_st_match, k_server_timing, at[i]);
   }
   return 0;
 }
 
 int ResponseParser::on_header_field_complete(llhttp_t* p) {
   auto* s = self(p);
-  s->m_in_retry_after = s->m_field_match == static_cast<int>(k_retry_after.size()) &&
+  s->m_in_retry_after = s->m_capture_retry_after &&
+                        s->m_field_match == static_cast<int>(k_retry_after.size()) &&
                         !s->m_has_retry_after;  // the first Retry-After counts
+  s->m_in_server_timing =
+      s->m_capture_server_timing && s->m_st_match == static_cast<int>(k_server_timing.size());
+  if (s->m_in_server_timing) {
+    s->m_server_timing_seen = true;
+    s->m_st_len = 0;
+    s->m_st_overflow = false;
+  }
   s->m_field_match = 0;
+  s->m_st_match = 0;
   return 0;
 }
 
 int ResponseParser::on_header_value(llhttp_t* p, const char* at, std::size_t len) {
   auto* s = self(p);
+  if (s->m_in_server_timing) {
+    const std::size_t room = sizeof s->m_st_value - s->m_st_len;
+    if (len > room) s->m_st_overflow = true;
+    const std::size_t n = len < room ? len : room;
+    for (std::size_t i = 0; i < n; ++i) s->m_st_value[s->m_st_len + i] = at[i];
+    s->m_st_len += n;
+    return 0;
+  }
   if (!s->m_in_retry_after) return 0;
   const std::size_t room = sizeof s->m_retry_after - s->m_retry_after_len;
   const std::size_t n = len < room ? len : room;
@@ -104,7 +149,29 @@ int ResponseParser::on_header_value_complete(llhttp_t* p) {
   auto* s = self(p);
   if (s->m_in_retry_after) s->m_has_retry_after = true;
   s->m_in_retry_after = false;
+  if (s->m_in_server_timing) {
+    s->m_in_server_timing = false;
+    s->add_server_timing();
+  }
   return 0;
+}
+
+void ResponseParser::add_server_timing() {
+  using Status = ServerTimingValue::Status;
+  if (m_server_timing.status == Status::malformed) return;  // one unreadable line spoils the response's account
+  const ServerTimingValue v = m_st_overflow
+                                  ? ServerTimingValue{Status::malformed, Nanos(0)}
+                                  : parse_server_timing({m_st_value, m_st_len}, m_server_timing_metric);
+  if (v.status == Status::malformed) {
+    m_server_timing = v;
+  } else if (v.status == Status::valid) {
+    // Several lines: their durations add up (sum), or the first line holding the named metric counts.
+    if (m_server_timing.status != Status::valid) {
+      m_server_timing = v;
+    } else if (m_server_timing_metric.empty()) {
+      m_server_timing.duration += v.duration;
+    }
+  }
 }
 
 int ResponseParser::on_headers_complete(llhttp_t* p) {

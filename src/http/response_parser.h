@@ -8,6 +8,8 @@
 
 #include <llhttp.h>
 
+#include "http/server_timing.h"
+
 namespace openloop::http {
 
 /// Parses the responses on one client connection, one at a time (no pipelining). Single-threaded. No
@@ -44,6 +46,18 @@ class ResponseParser {
   /// or empty when absent or not captured. Meaningful once complete, until the next reset().
   std::string_view retry_after() const { return {m_retry_after, m_retry_after_len}; }
 
+  /// Reads the Server-Timing header(s) of each final response (off by default). `metric` empty: the sum of
+  /// every metric's dur; else the dur of the metric so named (http/server_timing.h). The view must outlive
+  /// the parser (the plan's string). Call between responses (it re-initialises the parser).
+  void capture_server_timing(bool on, std::string_view metric = {});
+  /// The final response's Server-Timing: no_duration when absent (or not captured) or without the duration
+  /// sought; malformed when a header was unreadable (bad grammar, or a value over 255 bytes). Several
+  /// Server-Timing lines add up (sum) or the first holding the metric counts. Meaningful once complete, until
+  /// the next reset().
+  ServerTimingValue server_timing() const { return m_server_timing; }
+  /// Whether the final response carried a Server-Timing header at all.
+  bool has_server_timing() const { return m_server_timing_seen; }
+
   State state() const { return m_state; }
   /// Status code of the final response (meaningful once complete).
   int status() const { return m_status; }
@@ -69,6 +83,9 @@ class ResponseParser {
   static int on_header_value(llhttp_t* p, const char* at, std::size_t len);
   static int on_header_value_complete(llhttp_t* p);
   static const llhttp_settings_t& settings(bool headers);
+  void apply_settings();
+  void clear_headers();
+  void add_server_timing();
 
   llhttp_t m_parser{};
   State m_state = State::incomplete;
@@ -86,6 +103,18 @@ class ResponseParser {
   bool m_has_retry_after = false;
   char m_retry_after[31] = {};
   std::size_t m_retry_after_len = 0;
+  bool m_capture_retry_after = false;
+  // Server-Timing capture: the same incremental name match, the current value (fixed buffer; longer values
+  // are unreadable and counted as malformed) and the result so far.
+  bool m_capture_server_timing = false;
+  std::string_view m_server_timing_metric;
+  int m_st_match = 0;
+  bool m_in_server_timing = false;
+  bool m_server_timing_seen = false;
+  char m_st_value[255] = {};
+  std::size_t m_st_len = 0;
+  bool m_st_overflow = false;
+  ServerTimingValue m_server_timing;
 };
 
 }  // namespace openloop::http

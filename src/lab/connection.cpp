@@ -2,6 +2,7 @@
 #include "lab/connection.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <functional>
 
 #include <sys/socket.h>
@@ -104,6 +105,7 @@ Connection::Pending& Connection::push_pending(bool close) {
   p.reply = Reply::ok;
   p.head = false;
   p.close = close;
+  p.timed = false;
   p.control.clear();
   ++m_next_seq;
   if (close) m_stop_reading = true;  // nothing after a closing answer is read
@@ -211,6 +213,14 @@ void Connection::on_outcome(std::uint16_t seq, Outcome outcome) {
   if (!m_in_io) settle(false);
 }
 
+void Connection::on_timing(std::uint16_t seq, Nanos queue_wait, Nanos service) {
+  Pending& p = m_pending[seq % k_max_pending];
+  if (p.state != SlotState::waiting) return;
+  p.timed = true;
+  p.queue_wait = queue_wait;
+  p.service = service;
+}
+
 void Connection::settle(bool may_submit) {
   flush();
   if (m_fd < 0) return;
@@ -247,7 +257,13 @@ void Connection::flush() {
     Pending& p = m_pending[m_head_seq % k_max_pending];
     if (p.state == SlotState::waiting) break;
     if (p.state == SlotState::ready) {
-      m_out.append(p.control.empty() ? responses.get(p.reply, p.close, p.head) : std::string_view(p.control));
+      if (!p.control.empty()) {
+        m_out.append(p.control);
+      } else if (p.timed) {
+        append_with_server_timing(m_out, responses.get(p.reply, p.close, p.head), p.queue_wait, p.service);
+      } else {
+        m_out.append(responses.get(p.reply, p.close, p.head));
+      }
     }
     p.state = SlotState::free;
     ++m_head_seq;

@@ -72,6 +72,9 @@ class Connection final : public net::IoHandler, public net::TimerHandler {
   bool client_waiting() const { return m_fd >= 0; }
   /// The model's answer to request `seq`; written as soon as every earlier answer is.
   void on_outcome(std::uint16_t seq, Outcome outcome);
+  /// The model's queue wait and service time of request `seq` (before its on_outcome), sent with its answer
+  /// as `Server-Timing: queue;dur=X, app;dur=Y` (milliseconds).
+  void on_timing(std::uint16_t seq, Nanos queue_wait, Nanos service);
   /// Applies a changed deadline header name.
   void watch_header(std::string_view name) { m_parser.watch_header(name); }
   /// Closes the socket now (server shutdown).
@@ -87,6 +90,9 @@ class Connection final : public net::IoHandler, public net::TimerHandler {
     Reply reply = Reply::ok;
     bool head = false;
     bool close = false;
+    bool timed = false;  // the model reported queue_wait and service (a Server-Timing header goes out)
+    Nanos queue_wait{0};
+    Nanos service{0};
     std::string control;  // whole response for /_lab/* requests
   };
 

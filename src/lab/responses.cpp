@@ -1,6 +1,8 @@
 // Rendering of HTTP/1.1 responses: status line, Content-Length, Content-Type, optional Connection: close.
 #include "lab/responses.h"
 
+#include <cstdio>
+
 #include <fmt/format.h>
 
 namespace openloop::lab {
@@ -103,6 +105,21 @@ Reply reply_for(Outcome outcome) {
       break;
   }
   return Reply::server_error;
+}
+
+void append_with_server_timing(std::string& out, std::string_view response, Nanos queue_wait, Nanos service) {
+  const std::size_t end = response.find("\r\n\r\n");
+  if (end == std::string_view::npos) {
+    out.append(response);
+    return;
+  }
+  out.append(response.substr(0, end + 2));
+  char line[128];
+  const int n = std::snprintf(line, sizeof line, "Server-Timing: queue;dur=%.3f, app;dur=%.3f\r\n",
+                              static_cast<double>(queue_wait.count()) / 1e6,
+                              static_cast<double>(service.count()) / 1e6);
+  if (n > 0) out.append(line, static_cast<std::size_t>(n) < sizeof line ? static_cast<std::size_t>(n) : 0);
+  out.append(response.substr(end + 2));
 }
 
 }  // namespace openloop::lab

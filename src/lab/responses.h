@@ -49,6 +49,11 @@ class ResponseCatalog {
 /// maps to 500).
 Reply reply_for(Outcome outcome);
 
+/// Appends `response` to `out` with `Server-Timing: queue;dur=X, app;dur=Y` (milliseconds, µs resolution) added as
+/// its last header line (the lab server's and the simulator's answers). No allocation once `out` has grown to
+/// its working size.
+void append_with_server_timing(std::string& out, std::string_view response, Nanos queue_wait, Nanos service);
+
 /// Renders one response (control plane; allocates).
 std::string render_response(int status, std::string_view content_type, std::string_view body, bool close);
 

@@ -137,6 +137,10 @@ void Server::on_outcome(std::uint64_t tag, Outcome outcome, SteadyTime /*at*/) {
   if (Connection* c = connection_for(tag)) c->on_outcome(tag_seq(tag), outcome);
 }
 
+void Server::on_timing(std::uint64_t tag, Nanos queue_wait, Nanos service) {
+  if (Connection* c = connection_for(tag)) c->on_timing(tag_seq(tag), queue_wait, service);
+}
+
 bool Server::still_wanted(std::uint64_t tag) {
   const Connection* c = connection_for(tag);
   return c != nullptr && c->client_waiting();

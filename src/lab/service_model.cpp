@@ -65,6 +65,7 @@ void ServiceModel::begin_service(std::uint32_t w, const Job& job, SteadyTime t) 
   Worker& wk = m_workers[w];
   wk.phase = Phase::service;
   wk.job = job;
+  wk.service_start = t;
   ++m_busy;
   Nanos d{0};
   if (m_config.cache > 0) {
@@ -122,10 +123,10 @@ void ServiceModel::complete(std::uint32_t w, SteadyTime t) {
   --m_busy;
   // Workers beyond a reduced --workers retire here instead of taking more work.
   if (w < m_config.workers) m_idle.push_back(w);
-  finish(wk.job, failed ? Outcome::error : Outcome::ok, t);
+  finish(wk.job, failed ? Outcome::error : Outcome::ok, t, wk.service_start);
 }
 
-void ServiceModel::finish(const Job& job, Outcome outcome, SteadyTime t) {
+void ServiceModel::finish(const Job& job, Outcome outcome, SteadyTime t, SteadyTime service_start) {
   roll(t);
   switch (outcome) {
     case Outcome::ok:
@@ -147,6 +148,10 @@ void ServiceModel::finish(const Job& job, Outcome outcome, SteadyTime t) {
       m_stats.count(&ModelCounters::cancelled);
       break;
   }
+  const bool served = service_start != SteadyTime::max();
+  const SteadyTime queue_end = served ? service_start : t;
+  m_sink.on_timing(job.arrival.tag, std::max(Nanos(0), queue_end - job.arrived),
+                   served ? std::max(Nanos(0), t - service_start) : Nanos(0));
   m_sink.on_outcome(job.arrival.tag, outcome, t);
 }
 

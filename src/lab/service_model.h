@@ -43,6 +43,15 @@ class ModelSink {
   /// tolerate being called from inside their own submit() call. It must not call submit() or configure()
   /// itself (the model is in the middle of an event): defer such work, e.g. to a timer due now.
   virtual void on_outcome(std::uint64_t tag, Outcome outcome, SteadyTime at) = 0;
+  /// How long arrival `tag` waited before a worker took it (queue wait: arrival → start of service, or →
+  /// outcome when it was never served) and how long its service took (start of service → outcome, a
+  /// dependency call included; 0 when never served). Called just before on_outcome() for the same tag, with
+  /// the same restrictions; the lab sends both in a Server-Timing header.
+  virtual void on_timing(std::uint64_t tag, Nanos queue_wait, Nanos service) {
+    (void)tag;
+    (void)queue_wait;
+    (void)service;
+  }
   /// With --cancel: whether anyone still waits for `tag` (checked when it would be dequeued).
   virtual bool still_wanted(std::uint64_t tag) {
     (void)tag;
@@ -111,6 +120,7 @@ class ServiceModel final : private net::TimerHandler {
     Phase phase = Phase::idle;
     std::uint32_t generation = 0;
     SteadyTime phase_end;
+    SteadyTime service_start;  // when this worker took its job (for the job's queue wait and service time)
     Job job;
   };
   enum class TimerKind : std::uint64_t { worker = 0, stall_begin = 1, stall_end = 2 };
@@ -128,7 +138,8 @@ class ServiceModel final : private net::TimerHandler {
   void end_dependency(std::uint32_t w, SteadyTime t);
   void release_pool(SteadyTime t);
   void complete(std::uint32_t w, SteadyTime t);
-  void finish(const Job& job, Outcome outcome, SteadyTime t);
+  /// `service_start`: when a worker took the job; SteadyTime::max() when it was never served.
+  void finish(const Job& job, Outcome outcome, SteadyTime t, SteadyTime service_start = SteadyTime::max());
   bool pool_available() const;
   void set_workers(std::uint32_t count);
 

@@ -4,6 +4,7 @@
 
 #include "hdr/codec.h"
 #include "procedures/ramp_report.h"
+#include "results/run_checks.h"
 #include "results/results_json.h"
 
 namespace openloop::procedures {
@@ -27,6 +28,10 @@ json latency_json(const StepAnalysis& a) {
   j["mean"] = a.results.response_time.mean() / 1e6;
   j["max"] = static_cast<double>(a.results.response_time.max()) / 1e6;
   j["p99_censored"] = a.p99_censored;
+  j["effective_count"] = a.latency[0].effective_count;
+  j["independence"] = results::to_json(a.independence);
+  const std::string flag = results::correlation_flag(a.independence);
+  if (!flag.empty()) j["correlation"] = flag;
   return j;
 }
 

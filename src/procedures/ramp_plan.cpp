@@ -42,6 +42,11 @@ engine::RunPlan staircase_plan(const engine::RunPlan& base, const std::vector<do
   plan.warmup = Nanos(0);
   plan.duration = plan.profile.duration();
   plan.start_offset = Nanos(0);
+  plan.check_windows.clear();
+  for (std::size_t k = 0; k < rates.size(); ++k) {
+    const StepWindow w = staircase_window(k, rates[k], s.warmup, s.hold);
+    plan.check_windows.emplace_back(w.from_s, w.to_s);
+  }
   return plan;
 }
 
@@ -56,6 +61,8 @@ engine::RunPlan single_step_plan(const engine::RunPlan& base, double rate, Nanos
   plan.warmup = Nanos(0);
   plan.duration = plan.profile.duration();
   plan.start_offset = Nanos(0);
+  const StepWindow w = single_step_window(rate, silence, s);
+  plan.check_windows = {{w.from_s, w.to_s}};
   return plan;
 }
 

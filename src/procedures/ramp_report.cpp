@@ -100,6 +100,9 @@ std::string step_reasons(const RampOutcome& o) {
       out += fmt::format("  step {} ({}/s) {}: {}\n", s.number, per_s(s.analysis.window.offered_rps),
                          to_string(s.analysis.state), why);
     }
+    if (const std::string flag = results::correlation_flag(s.analysis.independence); !flag.empty()) {
+      out += fmt::format("  step {} ({}/s): {}\n", s.number, per_s(s.analysis.window.offered_rps), flag);
+    }
     if (!s.analysis.goodput_exact) {
       out += fmt::format("  step {}: goodput is a lower bound (non-success statuses among the responses)\n",
                          s.number);

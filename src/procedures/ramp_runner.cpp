@@ -84,6 +84,9 @@ void adopt_info(RampOutcome& out, std::size_t run_index, const results::RunResul
     info.duration_s = w.to_s - w.from_s;
     info.warmup_s = 0;
     if (run.info.start_unix_s > 0) info.start_unix_s = run.info.start_unix_s + w.from_s;
+    // Judged live, before the run's checks existed: the intervals on the step's effective n now. The knee is
+    // found after every run, on these.
+    widen_intervals(step.analysis, run.checks);
   }
 }
 

@@ -151,6 +151,17 @@ const char* to_string(StepState s) {
   return "?";
 }
 
+void widen_intervals(StepAnalysis& a, const results::RunChecks& checks) {
+  const results::IndependenceCheck* c = checks.window(a.window.from_s, a.window.to_s);
+  if (c == nullptr || !c->tested) return;
+  a.independence = *c;
+  const double n = static_cast<double>(a.results.response_time.total_count());
+  for (std::size_t i = 0; i < a.latency.size(); ++i) {
+    a.latency[i] =
+        stats::estimate_quantile(a.results.response_time, k_percentiles[i], 1.96, n * c->effective_fraction);
+  }
+}
+
 Result<StepAnalysis> analyse_step(const results::RunResults& run, const StepWindow& w,
                                   const StepContext& ctx) {
   StepAnalysis a;
@@ -166,6 +177,7 @@ Result<StepAnalysis> analyse_step(const results::RunResults& run, const StepWind
   a.goodput_rps = r.goodput_rps();
   for (std::size_t i = 0; i < a.latency.size(); ++i)
     a.latency[i] = stats::estimate_quantile(r.response_time, k_percentiles[i]);
+  widen_intervals(a, run.checks);  // a finished run's (a single step's, a file read back); live: not yet
   const std::int64_t timeout_ns = ctx.timeout.count();
   a.p99_censored = a.latency[2].count > 0 && timeout_ns > 0 &&
                    a.latency[2].value >= r.response_time.lowest_equivalent(timeout_ns);

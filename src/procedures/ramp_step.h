@@ -55,7 +55,10 @@ struct StepAnalysis {
       0;                   ///< the window's own requests that got a response (eventually), per second
   double goodput_rps = 0;  ///< the window's own requests that succeeded within the deadline, per second
   std::array<stats::QuantileEstimate, 4>
-      latency{};  ///< response time p50, p90, p99, p99.9 (ns) with 95 % CIs
+      latency{};  ///< response time p50, p90, p99, p99.9 (ns) with 95 % CIs (on the effective n once checked)
+  /// The step's response times checked for independence in send order (results::RunChecks::windows); untested
+  /// while its run goes on (the checks come after it) and in files written before steps were checked.
+  results::IndependenceCheck independence;
   bool p99_censored =
       false;  ///< p99 reached the client's timeout: timeouts are recorded there, the truth is worse
   double mean_in_flight = 0;  ///< Little's law per second (time in system / length), averaged over the window
@@ -67,6 +70,10 @@ struct StepAnalysis {
   StepState state = StepState::steady;
   std::vector<std::string> reasons;  ///< why INVALID or UNSTEADY, one sentence each with the measured value
 };
+
+/// The step's percentile intervals on its window's effective sample size, when `checks` (its run's) checked that
+/// window: correlated samples widen them. Nothing changes when the window was not checked.
+void widen_intervals(StepAnalysis& a, const results::RunChecks& checks);
 
 /// How goodput is counted and the bounds a step is judged by.
 struct StepContext {

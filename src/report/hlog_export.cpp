@@ -25,7 +25,8 @@ Result<std::string> render_interval_log(const results::RunResults& r) {
   writer.write_comment(fmt::format(
       "[openloop {}run of {}: {} intervals; values in ns, Interval_Max in ms; tags: "
       "response_time (completion - intended time), service_time (completion - send), "
-      "send_lateness (send - intended time)]",
+      "send_lateness (send - intended time); with Server-Timing responses also server_time (the server's "
+      "reported dur) and outside_server (response_time - server_time)]",
       r.info.model == results::Model::unknown ? "" : fmt::format("{} ", results::to_string(r.info.model)),
       r.info.target.empty() ? "(unknown target)" : r.info.target, r.intervals.size()));
   writer.write_header(wall_clock_ms(r.info.start_unix_s));
@@ -39,6 +40,15 @@ Result<std::string> render_interval_log(const results::RunResults& r) {
             fmt::format("interval {}: {} histogram: {}", k, k_latency_tags[slot], h.error().message));
       OPENLOOP_TRY_VOID(
           writer.write_interval(from_seconds(i.start_s), from_seconds(i.length_s), *h, k_latency_tags[slot]));
+    }
+    // Server-Timing, in the intervals whose responses carried it (2 significant digits).
+    const std::pair<const results::EncodedHistogram*, const char*> server[] = {{&i.server_time_hist, "server_time"},
+                                                                 {&i.outside_server_hist, "outside_server"}};
+    for (const auto& [text, tag] : server) {
+      if (text->empty()) continue;
+      auto h = hdr::from_compressed_base64(text->text());
+      if (!h) return usage_error(fmt::format("interval {}: {} histogram: {}", k, tag, h.error().message));
+      OPENLOOP_TRY_VOID(writer.write_interval(from_seconds(i.start_s), from_seconds(i.length_s), *h, tag));
     }
   }
   return out.str();

@@ -15,7 +15,8 @@ std::chrono::system_clock::time_point wall_clock_ms(double unix_s);
 
 /// The .hlog text: the 1.3 header with StartTime = BaseTime = the start of measurement (info.start_unix_s;
 /// the epoch when unknown), a comment naming the run, then for every interval three lines, Tag=response_time,
-/// Tag=service_time and Tag=send_lateness, each `start,length,max_ms,histogram` with start relative to
+/// Tag=service_time and Tag=send_lateness (and, in intervals with Server-Timing responses, Tag=server_time
+/// and Tag=outside_server), each `start,length,max_ms,histogram` with start relative to
 /// StartTime. Histograms are re-encoded exactly as Java's writer would (compressed V2, zlib level 9). Errors
 /// (usage): an interval histogram that does not decode.
 Result<std::string> render_interval_log(const results::RunResults& r);

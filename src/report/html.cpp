@@ -202,6 +202,7 @@ std::string render_html(const ReportInput& in, const HtmlExtras& extras) {
   page += html::latency_section(in);
   page += html::checks_section(in);
   page += html::phases_section(in);
+  page += html::server_timing_section(in);
   page += html::requests_section(in);
   page += html::sessions_section(in);
   page +=

@@ -418,6 +418,30 @@ std::string latency_section(const ReportInput& in) {
   return out;
 }
 
+std::string server_timing_section(const ReportInput& in) {
+  const auto& st = in.results.server_timing;
+  if (st.empty()) return {};
+  std::string out =
+      "<section class=\"panel\"><h2>Server-Timing: the server's time and the rest</h2>\n<table "
+      "class=\"latency\" id=\"server-timing\">\n<tr><th></th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</"
+      "th><th>p99.99</th><th>max</th><th>mean</th><th>count</th></tr>\n";
+  out += latency_row("server-reported time", LatencySummary::of(st.server_time));
+  out += latency_row("outside the server", LatencySummary::of(st.outside_server));
+  const auto& plan = in.results.info.plan;
+  const auto metric = plan.is_object() ? plan.value("server_timing_metric", std::string()) : std::string();
+  out += fmt::format(
+      "</table>\n<p class=\"caption\">From the <code>Server-Timing</code> header of {} responses: the "
+      "<b>server-reported time</b> is {}; <b>outside the server</b> is the response time (from the intended "
+      "time) minus it: the client, the network and any queueing before the server's timer started. {} "
+      "responses reported more than the whole response took (counted as 0 outside); {} headers were "
+      "unreadable and {} carried no duration (both set aside). Two significant digits.</p>\n</section>\n",
+      st.count(),
+      metric.empty() ? "the sum of every metric's <code>dur</code>"
+                     : fmt::format("the <code>dur</code> of metric <code>{}</code>", escape(metric)),
+      st.negative, st.malformed, st.no_duration);
+  return out;
+}
+
 std::string phases_section(const ReportInput& in) {
   const auto& r = in.results;
   if (r.phases.empty() && r.dns_ns < 0 && !r.logged) return {};

@@ -26,5 +26,7 @@ std::string latency_section(const ReportInput& in);
 /// Per-phase timings (connect, TLS, first byte, body) of attempts on new and on reused connections, with the
 /// one DNS resolution and the per-request log's counts; empty when the results hold no phases.
 std::string phases_section(const ReportInput& in);
+/// Server-Timing: server-reported time and time outside the server (empty when no response carried it).
+std::string server_timing_section(const ReportInput& in);
 
 }  // namespace openloop::report::html

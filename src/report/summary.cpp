@@ -230,6 +230,38 @@ void phases_block(std::string& out, const results::RunResults& r) {
   }
 }
 
+// Server-Timing: what the server said it spent, and the rest of the response time (client, network, queueing
+// before the server's timer), p50 / p99 / p99.9; with the headers set aside and the negatives clamped.
+void server_timing_block(std::string& out, const results::RunResults& r) {
+  const results::ServerTimingStats& st = r.server_timing;
+  if (st.empty()) return;
+  const auto metric =
+      r.info.plan.is_object() ? r.info.plan.value("server_timing_metric", std::string()) : std::string();
+  const std::string which = metric.empty() ? "sum of every metric's dur" : "metric \"" + metric + "\"";
+  if (st.count() > 0) {
+    const auto server = results::LatencySummary::of(st.server_time);
+    const auto outside = results::LatencySummary::of(st.outside_server);
+    fmt::format_to(std::back_inserter(out),
+                   "server-timing ({} responses; {})\n  server-reported   p50 {}   p99 {}   p99.9 {}\n  outside "
+                   "server    p50 {}   p99 {}   p99.9 {}   (response time − server time)\n",
+                   st.count(), which, ms(server.p50), ms(server.p99), ms(server.p999), ms(outside.p50),
+                   ms(outside.p99), ms(outside.p999));
+  } else {
+    fmt::format_to(std::back_inserter(out), "server-timing  no usable duration ({})\n", which);
+  }
+  if (st.negative > 0) {
+    fmt::format_to(std::back_inserter(out),
+                   "  {} responses where the server reported more than the whole response took: counted as 0 "
+                   "outside the server\n",
+                   st.negative);
+  }
+  if (st.malformed > 0 || st.no_duration > 0) {
+    fmt::format_to(std::back_inserter(out),
+                   "  set aside: {} unreadable Server-Timing headers, {} without the duration sought\n",
+                   st.malformed, st.no_duration);
+  }
+}
+
 // --log-requests: how many lines were written, and how many records the writer could not keep up with.
 void request_log_line(std::string& out, const results::RunResults& r) {
   if (!r.logged) return;
@@ -355,6 +387,7 @@ std::string render_summary(const results::RunResults& r) {
     fmt::format_to(std::back_inserter(out), "  e.g. {}: {}\n", kind, message);
   }
   phases_block(out, r);
+  server_timing_block(out, r);
   request_log_line(out, r);
   by_request_block(out, r);
   model_block(out, r);

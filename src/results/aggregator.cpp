@@ -48,6 +48,7 @@ void Aggregator::finalize(Pending& p) {
   r.flows = s.flows;
   if (s.coalesce_ns >= 0) r.coalesce_us = static_cast<double>(s.coalesce_ns) / 1e3;
   set_session_time(r, s.session_time);
+  set_server_timing(r, s.server_timing);
   for (std::size_t i = 0; i < s.by_request.size(); ++i) {
     r.by_request.push_back(s.by_request[i].counters);
     RequestTotals& t = m_results.by_request[i];
@@ -63,6 +64,7 @@ void Aggregator::finalize(Pending& p) {
   m_results.send_lateness.add(s.send_lateness);
   m_results.attempt_time.add(s.attempt_time);
   m_results.phases.add(s.phases);
+  m_results.server_timing.add(s.server_timing);
   m_results.intervals.push_back(std::move(r));
   park_old_intervals();
 }

@@ -31,6 +31,7 @@ void IntervalStats::clear() {
     h->reset();
   flows = FlowCounters{};
   phases.clear();
+  server_timing.clear();
   coalesce_ns = -1;
   for (auto& r : by_request) {
     r.counters = Counters{};
@@ -45,7 +46,7 @@ bool IntervalStats::has_layout(std::int32_t counts_length, std::size_t requests)
   for (const auto& r : by_request)
     if (!fits(r.response_time) || !fits(r.service_time)) return false;
   return fits(response_time) && fits(service_time) && fits(send_lateness) && fits(attempt_time) &&
-         fits(session_time) && phases.has_layout();
+         fits(session_time) && phases.has_layout() && server_timing.has_layout();
 }
 
 void IntervalStats::add(const IntervalStats& other) {
@@ -57,6 +58,7 @@ void IntervalStats::add(const IntervalStats& other) {
   flows.add(other.flows);
   session_time.add(other.session_time);
   phases.add(other.phases);
+  server_timing.add(other.server_timing);
   coalesce_ns = std::max(coalesce_ns, other.coalesce_ns);
   if (by_request.size() < other.by_request.size()) by_request.resize(other.by_request.size());
   for (std::size_t i = 0; i < other.by_request.size(); ++i) by_request[i].add(other.by_request[i]);

@@ -7,6 +7,7 @@
 #include "hdr/histogram.h"
 #include "results/counters.h"
 #include "results/phase_stats.h"
+#include "results/server_timing_stats.h"
 
 namespace openloop::results {
 
@@ -52,6 +53,7 @@ struct IntervalStats {
   hdr::Histogram session_time = make_latency_histogram();  ///< session end − session intended start
   std::vector<RequestStats> by_request;  ///< per request index; empty when the plan has a single request
   PhaseStats phases;  ///< connect, TLS, first byte and body of the attempts that received a response
+  ServerTimingStats server_timing;  ///< responses with a Server-Timing header: server time, time outside it
   /// --coalesce auto: the widest wake-up window any worker used for this interval's sends (−1: not auto).
   std::int64_t coalesce_ns = -1;
 

@@ -138,6 +138,23 @@ nlohmann::json phases_json(const PhaseStats& p, std::int64_t dns_ns) {
   return j;
 }
 
+// "server_timing": server-reported time and time outside the server, for responses with a usable
+// Server-Timing header; the counts of what was set aside.
+nlohmann::json server_timing_json(const ServerTimingStats& st) {
+  nlohmann::json j = {{"responses", st.count()},
+                      {"negative_outside", st.negative},
+                      {"malformed", st.malformed},
+                      {"no_duration", st.no_duration}};
+  if (st.count() > 0) {
+    j["server_time_ms"] = latency_json(LatencySummary::of(st.server_time));
+    j["outside_server_ms"] = latency_json(LatencySummary::of(st.outside_server));
+    j["histograms"] = {{"unit", "ns"},
+                       {"server_time", hdr::to_compressed_base64(st.server_time)},
+                       {"outside_server", hdr::to_compressed_base64(st.outside_server)}};
+  }
+  return j;
+}
+
 }  // namespace
 
 nlohmann::json clock_json(const StartTiming& t) {
@@ -193,6 +210,7 @@ nlohmann::json to_json(const RunResults& r) {
     j["summary"]["error_examples"] = std::move(ex);
   }
   if (!r.phases.empty() || r.dns_ns >= 0) j["summary"]["phases"] = phases_json(r.phases, r.dns_ns);
+  if (!r.server_timing.empty()) j["summary"]["server_timing"] = server_timing_json(r.server_timing);
   if (r.logged) j["summary"]["request_log"] = {{"written", r.log_written}, {"dropped", r.log_dropped}};
   if (r.info.model != Model::open)
     j["summary"]["flows"] = flows_json(r.flows, r.session_time, r.measured_s, r.info);
@@ -247,6 +265,19 @@ nlohmann::json to_json(const RunResults& r) {
                            {"service_time", i.service_time_hist.text()},
                            {"send_lateness", i.send_lateness_hist.text()},
                            {"attempt_time", i.attempt_time_hist.text()}}}});
+    if (i.server_time.count > 0 || i.server_timing_malformed > 0 || i.server_timing_no_duration > 0) {
+      auto& st = intervals.back()["server_timing"];
+      st = {{"responses", i.server_time.count},
+            {"negative_outside", i.server_timing_negative},
+            {"malformed", i.server_timing_malformed},
+            {"no_duration", i.server_timing_no_duration}};
+      if (i.server_time.count > 0) {
+        st["server_time_ms"] = latency_json(i.server_time);
+        st["outside_server_ms"] = latency_json(i.outside_server);
+        intervals.back()["histograms"]["server_time"] = i.server_time_hist.text();
+        intervals.back()["histograms"]["outside_server"] = i.outside_server_hist.text();
+      }
+    }
     if (r.info.model != Model::open) {
       intervals.back()["flows"] = flows_counts_json(i.flows);
       if (i.session_time.count > 0) intervals.back()["session_time_ms"] = latency_json(i.session_time);

@@ -236,6 +236,20 @@ Result<void> read_interval(const Reader& rd, const Node& n, RunResults& r) {
     i.session_time = LatencySummary::of(
         OPENLOOP_TRY(read_histogram(rd, hists, "session_time", i.session_time_hist, r.session_time)));
   }
+  // Server-Timing (responses that carried it): the histograms add up to the run's; the counts are the
+  // interval's.
+  if (rd.has(hists, "server_time") || rd.has(hists, "outside_server")) {
+    i.server_time = LatencySummary::of(OPENLOOP_TRY(
+        read_histogram(rd, hists, "server_time", i.server_time_hist, r.server_timing.server_time)));
+    i.outside_server = LatencySummary::of(OPENLOOP_TRY(
+        read_histogram(rd, hists, "outside_server", i.outside_server_hist, r.server_timing.outside_server)));
+  }
+  if (rd.has(n, "server_timing")) {
+    const Node st = OPENLOOP_TRY(rd.field(n, "server_timing", Kind::object));
+    i.server_timing_negative = OPENLOOP_TRY(rd.count_or_zero(st, "negative_outside"));
+    i.server_timing_malformed = OPENLOOP_TRY(rd.count_or_zero(st, "malformed"));
+    i.server_timing_no_duration = OPENLOOP_TRY(rd.count_or_zero(st, "no_duration"));
+  }
   r.intervals.push_back(std::move(i));
   return {};
 }
@@ -420,6 +434,12 @@ Result<void> read_head(const Reader& rd, const Node& root, RunResults& r) {
     }
   }
   OPENLOOP_TRY_VOID(read_phases(rd, summary, r));
+  if (rd.has(summary, "server_timing")) {  // the histograms are the intervals' sum (read_interval)
+    const Node st = OPENLOOP_TRY(rd.field(summary, "server_timing", Kind::object));
+    r.server_timing.negative = OPENLOOP_TRY(rd.count_or_zero(st, "negative_outside"));
+    r.server_timing.malformed = OPENLOOP_TRY(rd.count_or_zero(st, "malformed"));
+    r.server_timing.no_duration = OPENLOOP_TRY(rd.count_or_zero(st, "no_duration"));
+  }
   if (rd.has(summary, "request_log")) {
     const Node log = OPENLOOP_TRY(rd.field(summary, "request_log", Kind::object));
     r.logged = true;

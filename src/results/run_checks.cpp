@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/units.h"
+#include "stats/quantile_ci.h"
 
 namespace openloop::results {
 
@@ -42,6 +43,29 @@ std::string comparison(const LaneArrivals& l, const std::string& level) {
   return s;
 }
 }  // namespace
+
+const IndependenceCheck* RunChecks::window(double from_s, double to_s) const {
+  for (const auto& w : windows)
+    if (std::abs(w.from_s - from_s) <= 1e-3 && std::abs(w.to_s - to_s) <= 1e-3) return &w.independence;
+  return nullptr;
+}
+
+PercentileInterval percentile_interval(const hdr::Histogram& h, double p, const IndependenceCheck* check) {
+  const double n = static_cast<double>(h.total_count());
+  const double fraction = check != nullptr && check->tested ? check->effective_fraction : 1.0;
+  const stats::QuantileEstimate wide = stats::estimate_quantile(h, p, 1.96, n * fraction);
+  const stats::QuantileEstimate naive = stats::estimate_quantile(h, p);
+  return {p, wide.value, wide.low, wide.high, naive.low, naive.high, wide.effective_count};
+}
+
+std::string correlation_flag(const IndependenceCheck& i) {
+  if (!i.correlated()) return {};
+  const auto effective =
+      static_cast<std::uint64_t>(std::llround(i.effective_fraction * static_cast<double>(i.samples)));
+  return fmt::format("samples correlated at lag {}{}, effective n {} of {}; interval widened ×{:.2g}",
+                     i.vanished ? "" : "> ", i.vanished ? i.vanish_lag : i.vanish_lag - 1, thousands(effective),
+                     thousands(i.samples), i.widening());
+}
 
 bool ArrivalCheck::passed() const {
   return std::all_of(lanes.begin(), lanes.end(), [](const LaneArrivals& l) { return l.passed; });
@@ -129,8 +153,10 @@ std::string checks_line(const RunChecks& c) {
     const auto w = p.relative_half_width();
     parts.push_back(w ? fmt::format("p99 ± {:.1f} %", *w * 100) : std::string("p99 ± ? (too few samples)"));
   }
-  std::string line = "checks: ";
+  std::string line = parts.empty() ? "" : "checks: ";
   for (std::size_t k = 0; k < parts.size(); ++k) line += (k > 0 ? ", " : "") + parts[k];
+  // --until: one line per target, after the checks they rest on.
+  for (const auto& u : c.until) line += (line.empty() ? "until: " : "\nuntil: ") + u.sentence();
   return line;
 }
 

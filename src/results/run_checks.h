@@ -11,6 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "hdr/histogram.h"
+#include "results/until.h"
 
 namespace openloop::results {
 
@@ -67,6 +69,14 @@ struct IndependenceCheck {
   bool correlated() const { return tested && widening() >= 1.1; }
 };
 
+/// The independence check over one window of the measured period (a ramp step, a probe phase): the plan names
+/// the windows (engine::RunPlan::check_windows) and the run checks each on the samples whose intended time falls
+/// in it, so a window's intervals are widened by its own correlation, not the whole run's.
+struct WindowIndependence {
+  double from_s = 0, to_s = 0;  ///< measured time (seconds after the warm-up), [from_s, to_s)
+  IndependenceCheck independence;
+};
+
 /// One percentile of the response time with its 95 % interval on the effective sample size, and the interval
 /// independence would have given. Nanoseconds.
 struct PercentileInterval {
@@ -83,8 +93,25 @@ struct RunChecks {
   ArrivalCheck arrivals;
   IndependenceCheck independence;
   std::vector<PercentileInterval> response_time;  ///< p50, p90, p99, p99.9
-  bool empty() const { return !arrivals.tested && !independence.tested && response_time.empty(); }
+  /// --until: each target, met or not, judged on the final intervals (effective sample size).
+  std::vector<UntilOutcome> until;
+  /// The windows the plan named, each checked on its own samples (empty when it named none).
+  std::vector<WindowIndependence> windows;
+  bool empty() const {
+    return !arrivals.tested && !independence.tested && response_time.empty() && until.empty() &&
+           windows.empty();
+  }
+  /// The check of the window [from_s, to_s) (either end within 1 ms), or null when it was not checked.
+  const IndependenceCheck* window(double from_s, double to_s) const;
 };
+
+/// Percentile `p` of `h` with its 95 % interval on the effective sample size `check` gives (the naive interval
+/// beside it); `check` null or untested: both on n.
+PercentileInterval percentile_interval(const hdr::Histogram& h, double p, const IndependenceCheck* check);
+
+/// "samples correlated at lag 12, effective n 310 of 2,000; interval widened ×2.5" when `check` found the samples
+/// correlated, "" otherwise: the flag a ramp step or a probe phase prints beside its percentiles.
+std::string correlation_flag(const IndependenceCheck& check);
 
 /// Adds the reasons the checks make a run INVALID (a failed arrival check not accepted) to `reasons`.
 void add_check_reasons(const RunChecks& c, std::vector<std::string>& reasons);
@@ -94,6 +121,8 @@ void add_check_reasons(const RunChecks& c, std::vector<std::string>& reasons);
 std::string checks_line(const RunChecks& c);
 
 nlohmann::json to_json(const RunChecks& c);
+/// One independence check as the results file holds it (the run's, a window's, a ramp step's).
+nlohmann::json to_json(const IndependenceCheck& c);
 /// Reads what to_json wrote; errors (usage) name the field after `where` (e.g. "run.json: " for the root,
 /// "run.json: /scenarios/0" for a scenario).
 Result<RunChecks> run_checks_from_json(const nlohmann::json& j, std::string_view where);

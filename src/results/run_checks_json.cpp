@@ -1,4 +1,7 @@
 // The results file's "checks" block: written from RunChecks and read back with every field checked.
+#include <cmath>
+#include <limits>
+
 #include <fmt/format.h>
 
 #include "results/run_checks.h"
@@ -131,6 +134,21 @@ Result<PercentileInterval> read_interval(const Fields& f) {
 }
 }  // namespace
 
+json to_json(const IndependenceCheck& i) {
+  json independence = {{"tested", i.tested}};
+  if (i.tested) {
+    independence.update({{"samples", i.samples},
+                         {"lag1", i.lag1},
+                         {"vanish_lag", i.vanish_lag},
+                         {"vanished", i.vanished},
+                         {"threshold", i.threshold},
+                         {"effective_fraction", i.effective_fraction},
+                         {"widening", i.widening()},
+                         {"correlated", i.correlated()}});
+  }
+  return independence;
+}
+
 json to_json(const RunChecks& c) {
   json j = json::object();
   const ArrivalCheck& a = c.arrivals;
@@ -162,19 +180,12 @@ json to_json(const RunChecks& c) {
     }
   }
   j["arrivals"] = std::move(arrivals);
-  const IndependenceCheck& i = c.independence;
-  json independence = {{"tested", i.tested}};
-  if (i.tested) {
-    independence.update({{"samples", i.samples},
-                         {"lag1", i.lag1},
-                         {"vanish_lag", i.vanish_lag},
-                         {"vanished", i.vanished},
-                         {"threshold", i.threshold},
-                         {"effective_fraction", i.effective_fraction},
-                         {"widening", i.widening()},
-                         {"correlated", i.correlated()}});
+  j["independence"] = to_json(c.independence);
+  if (!c.windows.empty()) {
+    j["windows"] = json::array();
+    for (const auto& w : c.windows)
+      j["windows"].push_back({{"from_s", w.from_s}, {"to_s", w.to_s}, {"independence", to_json(w.independence)}});
   }
-  j["independence"] = std::move(independence);
   j["response_time"] = json::array();
   for (const auto& p : c.response_time) {
     j["response_time"].push_back({{"percentile", p.percentile},
@@ -184,6 +195,19 @@ json to_json(const RunChecks& c) {
                                   {"naive_low_ns", optional_ns(p.naive_low)},
                                   {"naive_high_ns", optional_ns(p.naive_high)},
                                   {"effective_count", p.effective_count}});
+  }
+  if (!c.until.empty()) {
+    j["until"] = json::array();
+    for (const auto& u : c.until) {
+      j["until"].push_back({{"target", u.target.text},
+                            {"percentile", u.target.percentile},
+                            {"relative", u.target.relative},
+                            {"met", u.met},
+                            {"achieved", u.achieved ? json(*u.achieved) : json(nullptr)},
+                            {"samples", u.samples},
+                            {"more_seconds", std::isfinite(u.more_seconds) ? json(u.more_seconds) : json(nullptr)},
+                            {"sentence", u.sentence()}});
+    }
   }
   return j;
 }
@@ -203,6 +227,37 @@ Result<RunChecks> run_checks_from_json(const json& j, std::string_view where) {
     const std::string p = fmt::format("{}/response_time/{}", path, k);
     if (!(*rt)[k].is_object()) return usage_error(fmt::format("{}: expected an object", p));
     c.response_time.push_back(OPENLOOP_TRY(read_interval(Fields{(*rt)[k], p})));
+  }
+  if (j.contains("windows")) {
+    const json* windows = OPENLOOP_TRY(f.array("windows"));
+    for (std::size_t k = 0; k < windows->size(); ++k) {
+      const std::string p = fmt::format("{}/windows/{}", path, k);
+      if (!(*windows)[k].is_object()) return usage_error(fmt::format("{}: expected an object", p));
+      const Fields w{(*windows)[k], p};
+      WindowIndependence out;
+      out.from_s = OPENLOOP_TRY(w.number("from_s"));
+      out.to_s = OPENLOOP_TRY(w.number("to_s"));
+      const Fields window_independence = OPENLOOP_TRY(w.object("independence"));
+      out.independence = OPENLOOP_TRY(read_independence(window_independence));
+      c.windows.push_back(out);
+    }
+  }
+  if (j.contains("until")) {
+    const json* until = OPENLOOP_TRY(f.array("until"));
+    for (std::size_t k = 0; k < until->size(); ++k) {
+      const std::string p = fmt::format("{}/until/{}", path, k);
+      if (!(*until)[k].is_object()) return usage_error(fmt::format("{}: expected an object", p));
+      const Fields u{(*until)[k], p};
+      UntilOutcome o;
+      const std::string target = OPENLOOP_TRY(u.string("target"));
+      o.target = OPENLOOP_TRY(parse_until(target));
+      o.met = OPENLOOP_TRY(u.boolean("met"));
+      o.achieved = OPENLOOP_TRY(u.optional_number("achieved"));
+      o.samples = OPENLOOP_TRY(u.count("samples"));
+      const auto more = OPENLOOP_TRY(u.optional_number("more_seconds"));
+      o.more_seconds = more ? *more : std::numeric_limits<double>::infinity();
+      c.until.push_back(std::move(o));
+    }
   }
   return c;
 }

@@ -41,9 +41,21 @@ void set_latencies(IntervalResult& r, const hdr::Histogram& response_time, const
   r.attempt_time_hist = hdr::to_compressed_base64(attempt_time);
 }
 
+void set_server_timing(IntervalResult& r, const ServerTimingStats& s) {
+  r.server_time = LatencySummary::of(s.server_time);
+  r.outside_server = LatencySummary::of(s.outside_server);
+  const bool any = s.count() > 0;
+  r.server_time_hist = any ? hdr::to_compressed_base64(s.server_time) : "";
+  r.outside_server_hist = any ? hdr::to_compressed_base64(s.outside_server) : "";
+  r.server_timing_negative = s.negative;
+  r.server_timing_malformed = s.malformed;
+  r.server_timing_no_duration = s.no_duration;
+}
+
 Result<void> IntervalResult::park(const std::shared_ptr<SpillFile>& file) {
   for (EncodedHistogram* h :
-       {&response_time_hist, &service_time_hist, &send_lateness_hist, &attempt_time_hist, &session_time_hist}) {
+       {&response_time_hist, &service_time_hist, &send_lateness_hist, &attempt_time_hist, &session_time_hist,
+        &server_time_hist, &outside_server_hist}) {
     OPENLOOP_TRY_VOID(h->park(file));
   }
   return {};
@@ -100,6 +112,7 @@ void RunResults::add(const RunResults& other, const std::vector<std::string>& na
   attempt_time.add(other.attempt_time);
   session_time.add(other.session_time);
   phases.add(other.phases);
+  server_timing.add(other.server_timing);
   for (const auto& name : names) request(name);  // every request is listed, sent or not
   if (other.by_request.empty()) {
     if (names.size() != 1) return;
@@ -122,8 +135,10 @@ Result<RunResults> interval_as_run(const IntervalResult& in, const std::vector<s
   const std::pair<const EncodedHistogram*, hdr::Histogram*> histograms[] = {
       {&in.response_time_hist, &run.response_time}, {&in.service_time_hist, &run.service_time},
       {&in.send_lateness_hist, &run.send_lateness}, {&in.attempt_time_hist, &run.attempt_time},
-      {&in.session_time_hist, &run.session_time}};
-  const char* tags[] = {"response_time", "service_time", "send_lateness", "attempt_time", "session_time"};
+      {&in.session_time_hist, &run.session_time},   {&in.server_time_hist, &run.server_timing.server_time},
+      {&in.outside_server_hist, &run.server_timing.outside_server}};
+  const char* tags[] = {"response_time", "service_time", "send_lateness", "attempt_time",
+                        "session_time",  "server_time",  "outside_server"};
   for (std::size_t k = 0; k < std::size(histograms); ++k) {
     const auto& [text, into] = histograms[k];
     if (text->empty()) continue;
@@ -134,6 +149,9 @@ Result<RunResults> interval_as_run(const IntervalResult& in, const std::vector<s
     }
     into->add(*h);
   }
+  run.server_timing.negative = in.server_timing_negative;
+  run.server_timing.malformed = in.server_timing_malformed;
+  run.server_timing.no_duration = in.server_timing_no_duration;
   for (std::size_t i = 0; i < in.by_request.size() && i < request_names.size(); ++i) {
     run.request(request_names[i]).counters = in.by_request[i];
   }

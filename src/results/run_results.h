@@ -41,6 +41,12 @@ struct IntervalResult {
   EncodedHistogram session_time_hist;  ///< its histogram; empty when no session ended in this interval
   std::vector<Counters>
       by_request;  ///< per request (index as RunInfo::request_names); empty with one request
+  /// Responses with a Server-Timing header (see ServerTimingStats): server-reported time and time outside
+  /// the server, their histograms (empty when no response in this interval carried a usable header), and
+  /// the counts of negative differences, unreadable headers and headers without a duration.
+  LatencySummary server_time, outside_server;
+  EncodedHistogram server_time_hist, outside_server_hist;
+  std::uint64_t server_timing_negative = 0, server_timing_malformed = 0, server_timing_no_duration = 0;
   /// --observe: one value per RunResults::observed signal (NaN: none sampled); empty without --observe.
   std::vector<double> observed;
   /// --coalesce auto: the wake-up window used for this interval's sends, µs (the widest of the workers'; −1:
@@ -54,6 +60,9 @@ struct IntervalResult {
 /// Fills an interval's latency summaries and its compressed V2 base64 histograms from the four histograms.
 void set_latencies(IntervalResult& r, const hdr::Histogram& response_time, const hdr::Histogram& service_time,
                    const hdr::Histogram& send_lateness, const hdr::Histogram& attempt_time);
+/// Fills an interval's Server-Timing summaries, histograms and counts (histograms left empty when no
+/// response carried a usable header).
+void set_server_timing(IntervalResult& r, const ServerTimingStats& s);
 /// Fills an interval's session-time summary and histogram (left empty when no session ended in it).
 void set_session_time(IntervalResult& r, const hdr::Histogram& session_time);
 
@@ -141,6 +150,9 @@ struct RunResults {
   hdr::Histogram session_time = make_latency_histogram();
   std::vector<RequestTotals> by_request;  ///< per request when the plan has several; empty otherwise
   PhaseStats phases;  ///< connect, TLS, first byte, body: attempts that received a response (measured period)
+  /// Server-Timing: server-reported time and time outside the server (measured period); empty when no
+  /// response carried the header.
+  ServerTimingStats server_timing;
   /// How long resolving the target's name took, once before the run (requests never resolve it again), in
   /// nanoseconds; −1 when unknown (a file without it, a merge or a scenario file's run).
   std::int64_t dns_ns = -1;

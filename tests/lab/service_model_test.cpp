@@ -27,7 +27,15 @@ class Recorder final : public ModelSink {
   void on_outcome(std::uint64_t tag, Outcome outcome, SteadyTime at) override {
     answers.push_back({tag, outcome, at - SteadyTime{}});
   }
+  void on_timing(std::uint64_t tag, Nanos queue_wait, Nanos service) override {
+    timings.push_back({tag, queue_wait, service});
+  }
   bool still_wanted(std::uint64_t tag) override { return gone.count(tag) == 0; }
+  struct Timing {
+    std::uint64_t tag;
+    Nanos queue_wait, service;
+  };
+  std::vector<Timing> timings;  // before the matching answer, for the lab's Server-Timing header
   std::vector<Answer> answers;
   std::set<std::uint64_t> gone;
 };
@@ -292,4 +300,34 @@ TEST(ServiceModel, HistoryCountsPerSecond) {
   EXPECT_EQ(history[0].second, 0);
   EXPECT_EQ(history[1].counts.arrivals, 1000u);
   EXPECT_EQ(history[1].counts.ok, 1000u);
+}
+
+TEST(ServiceModel, ReportsEachRequestsQueueWaitAndServiceTimeBeforeItsOutcome) {
+  // One worker, 2 ms service, queue limit 2: three arrivals at once are served one after the other; the fourth
+  // is refused at once (no wait, no service); a fifth, 2 ms in, waits behind the two still ahead of it.
+  ModelConfig c = workers(1, 2ms);
+  c.queue_limit = 2;
+  Harness h(c);
+  for (std::uint64_t i = 0; i < 4; ++i) h.submit(i);
+  h.advance(2ms);
+  h.submit(4);  // the worker took 1 at 2 ms; 2 runs 4..6 ms, so 4 waits 6 − 2 = 4 ms
+  h.advance(20ms);
+  ASSERT_EQ(h.sink.timings.size(), h.sink.answers.size());
+  for (std::size_t k = 0; k < h.sink.answers.size(); ++k) EXPECT_EQ(h.sink.timings[k].tag, h.sink.answers[k].tag);
+  const auto timing = [&h](std::uint64_t tag) {
+    for (const auto& t : h.sink.timings)
+      if (t.tag == tag) return t;
+    ADD_FAILURE() << "no timing for " << tag;
+    return Recorder::Timing{};
+  };
+  EXPECT_EQ(timing(0).queue_wait, 0ms);
+  EXPECT_EQ(timing(0).service, 2ms);
+  EXPECT_EQ(timing(1).queue_wait, 2ms);
+  EXPECT_EQ(timing(2).queue_wait, 4ms);
+  EXPECT_EQ(timing(2).service, 2ms);
+  EXPECT_EQ(h.count(Outcome::rejected), 1u);
+  EXPECT_EQ(timing(3).queue_wait, 0ms);  // refused at once
+  EXPECT_EQ(timing(3).service, 0ms);
+  EXPECT_EQ(timing(4).queue_wait, 4ms);
+  EXPECT_EQ(timing(4).service, 2ms);
 }

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "results/interval_stats.h"
 #include "results/verdict.h"
 
 using namespace openloop::results;
@@ -98,4 +99,46 @@ TEST(RunChecks, ABadFieldIsNamedWithItsPath) {
   r = run_checks_from_json(j, "x: ");
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().message.find("expected anderson-darling or dispersion"), std::string::npos);
+}
+
+TEST(RunChecks, WindowsReadBackAndAreFoundByTheirBounds) {
+  RunChecks c = failed_arrivals(false);
+  IndependenceCheck quiet;
+  quiet.tested = true;
+  quiet.samples = 2000;
+  c.windows.push_back({2, 12, quiet});
+  c.windows.push_back({14, 24, c.independence});
+  const auto back = run_checks_from_json(to_json(c), "run.json: ");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(to_json(*back), to_json(c));
+  ASSERT_NE(back->window(14.0004, 24), nullptr);
+  EXPECT_TRUE(back->window(14, 24)->correlated());
+  EXPECT_FALSE(back->window(2, 12)->correlated());
+  EXPECT_EQ(back->window(2, 13), nullptr);
+  EXPECT_EQ(correlation_flag(*back->window(2, 12)), "");
+  EXPECT_EQ(correlation_flag(*back->window(14, 24)),
+            "samples correlated at lag 37, effective n 2,711 of 100,000; interval widened ×6.1");
+  auto j = to_json(c);
+  j["windows"][1]["independence"]["effective_fraction"] = 2;
+  const auto bad = run_checks_from_json(j, "x: ");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("/checks/windows/1/independence/effective_fraction"), std::string::npos)
+      << bad.error().message;
+}
+
+TEST(RunChecks, APercentileIntervalOnTheEffectiveSampleSizeIsWider) {
+  openloop::hdr::Histogram h = make_latency_histogram();
+  for (std::int64_t v = 1; v <= 10'000; ++v) h.record(v * 1000);
+  IndependenceCheck c;
+  c.tested = true;
+  c.samples = 10'000;
+  c.effective_fraction = 0.04;  // intervals 5 × wider
+  const PercentileInterval p = percentile_interval(h, 50, &c);
+  ASSERT_TRUE(p.low && p.high && p.naive_low && p.naive_high);
+  EXPECT_NEAR(static_cast<double>(*p.high - *p.low), 5.0 * static_cast<double>(*p.naive_high - *p.naive_low),
+              0.1 * static_cast<double>(*p.naive_high - *p.naive_low) * 5);
+  EXPECT_DOUBLE_EQ(p.effective_count, 400);
+  const PercentileInterval naive = percentile_interval(h, 50, nullptr);
+  EXPECT_EQ(naive.low, p.naive_low);
+  EXPECT_EQ(naive.high, p.naive_high);
 }
