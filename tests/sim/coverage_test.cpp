@@ -25,7 +25,7 @@ double mm1_sojourn_quantile_ns(double p, double service_ns, double rho) {
 
 }  // namespace
 
-TEST(PercentileIntervals, CoverTheTruePercentileInAtLeast93PercentOf200SeededRuns) {
+TEST(PercentileIntervals, P50CoversTheTruthIn93PercentOf200SeededRunsP90In88Percent) {
   // ρ 0.5 with S = 1 ms: samples are correlated over a few requests (the independence check widens the
   // intervals); 1,000 measured requests a run after a 1 s warm-up from the empty queue (stationary within
   // about 50 ms: the relaxation time S/(1 − √ρ)² is 12 ms).
