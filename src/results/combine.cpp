@@ -4,7 +4,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "hdr/codec.h"
+#include "results/interval_server_timing.h"
 #include "results/verdict.h"
 
 namespace openloop::results {
@@ -17,6 +20,7 @@ struct Slot {
   hdr::Histogram at = make_latency_histogram(), session = make_latency_histogram();
   std::vector<Counters> by_request;  ///< by combined request index
   double length_s = 0;
+  ServerTimingStats server_timing;
   double coalesce_us = -1;  ///< --coalesce auto: the widest window any scenario used (−1: none was auto)
   bool used = false;
 };
@@ -93,6 +97,8 @@ RunResults combine_scenarios(const std::vector<ScenarioResults>& scenarios) {
       add_encoded(slot.sl, i.send_lateness_hist.text());
       add_encoded(slot.at, i.attempt_time_hist.text());
       add_encoded(slot.session, i.session_time_hist.text());
+      if (auto added = add_interval_server_timing(slot.server_timing, i); !added)
+        out.warnings.push_back(fmt::format("{}: interval {}: {}", s.name, index, added.error().message));
       add_interval_requests(slot, i, r, request_index_of[n], out.info.request_names.size());
     }
   }
@@ -113,6 +119,7 @@ RunResults combine_scenarios(const std::vector<ScenarioResults>& scenarios) {
     r.coalesce_us = slot.coalesce_us;
     set_latencies(r, slot.rt, slot.st, slot.sl, slot.at);
     set_session_time(r, slot.session);
+    set_server_timing(r, slot.server_timing);
     if (breakdown) {
       r.by_request = std::move(slot.by_request);
       r.by_request.resize(out.info.request_names.size());

@@ -10,6 +10,7 @@
 
 #include "hdr/codec.h"
 #include "results/aggregator.h"
+#include "results/interval_server_timing.h"
 #include "results/merge_observed.h"
 #include "results/run_identity.h"
 #include "results/shard_checks.h"
@@ -250,6 +251,8 @@ Result<void> merge_intervals(const std::vector<MergeInput>& inputs, const std::v
       OPENLOOP_TRY_VOID(add_histogram(s.service_time, from.service_time_hist.text(), inputs[in], k, "service_time"));
       OPENLOOP_TRY_VOID(
           add_histogram(s.send_lateness, from.send_lateness_hist.text(), inputs[in], k, "send_lateness"));
+      if (auto added = add_interval_server_timing(s.server_timing, from); !added)
+        return usage_error(fmt::format("{}: interval {}: {}", inputs[in].name, k, added.error().message));
       if (!from.attempt_time_hist.empty()) {
         OPENLOOP_TRY_VOID(
             add_histogram(s.attempt_time, from.attempt_time_hist.text(), inputs[in], k, "attempt_time"));
