@@ -167,6 +167,23 @@ nlohmann::json to_json(const Comparison& c) {
   return j;
 }
 
+void add_gate_cases(report::JunitReport& r, const std::vector<FailOnResult>& gates, const std::string& finding) {
+  for (const FailOnResult& g : gates) {
+    report::JunitCase k;
+    k.name = "fail-on " + g.gate.text;
+    k.status = g.failed ? report::JunitCase::Status::failed : report::JunitCase::Status::passed;
+    if (g.failed) k.message = g.message;
+    k.detail = g.message + "\n" + finding;
+    r.cases.push_back(std::move(k));
+  }
+  if (gates.empty()) {
+    report::JunitCase k;
+    k.name = "compare";
+    k.detail = finding;
+    r.cases.push_back(std::move(k));
+  }
+}
+
 report::JunitReport junit_for_compare(const Comparison& c) {
   report::JunitReport r;
   r.suite = "openloop compare";
@@ -176,20 +193,7 @@ report::JunitReport junit_for_compare(const Comparison& c) {
                   {"candidate plan", c.candidate_plan_hash},
                   {"confidence", fmt::format("{:g} %", c.confidence * 100)},
                   {"finding", c.finding}};
-  for (const FailOnResult& g : c.gates) {
-    report::JunitCase k;
-    k.name = "fail-on " + g.gate.text;
-    k.status = g.failed ? report::JunitCase::Status::failed : report::JunitCase::Status::passed;
-    if (g.failed) k.message = g.message;
-    k.detail = g.message + "\n" + c.finding;
-    r.cases.push_back(std::move(k));
-  }
-  if (c.gates.empty()) {
-    report::JunitCase k;
-    k.name = "compare";
-    k.detail = c.finding;
-    r.cases.push_back(std::move(k));
-  }
+  add_gate_cases(r, c.gates, c.finding);
   return r;
 }
 

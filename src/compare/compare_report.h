@@ -24,6 +24,9 @@ nlohmann::json to_json(const Comparison& c);
 /// One case per --fail-on gate (failed when it tripped or could not be judged); without gates, one case
 /// "compare" that passes and carries the finding. Properties: both files, plans, confidence, the finding.
 report::JunitReport junit_for_compare(const Comparison& c);
+/// The JUnit cases of a comparison: one per --fail-on gate (failed as the gate did), or one passing "compare" case
+/// when there is none; each carries the finding. Shared by run and ramp comparisons.
+void add_gate_cases(report::JunitReport& r, const std::vector<FailOnResult>& gates, const std::string& finding);
 
 /// A self-contained page (no script): the finding, the table, and both response-time spectra overlaid
 /// (latency against percentile on the usual 1/(1 − p) axis, as an inline SVG).

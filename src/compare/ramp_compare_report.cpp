@@ -136,20 +136,7 @@ report::JunitReport junit_for_ramp_compare(const RampComparison& c) {
                   {"baseline plan", c.baseline_plan_hash},
                   {"candidate plan", c.candidate_plan_hash},
                   {"finding", c.finding}};
-  for (const FailOnResult& g : c.gates) {
-    report::JunitCase k;
-    k.name = "fail-on " + g.gate.text;
-    k.status = g.failed ? report::JunitCase::Status::failed : report::JunitCase::Status::passed;
-    if (g.failed) k.message = g.message;
-    k.detail = g.message + "\n" + c.finding;
-    r.cases.push_back(std::move(k));
-  }
-  if (c.gates.empty()) {
-    report::JunitCase k;
-    k.name = "compare";
-    k.detail = c.finding;
-    r.cases.push_back(std::move(k));
-  }
+  add_gate_cases(r, c.gates, c.finding);
   return r;
 }
 
