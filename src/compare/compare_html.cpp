@@ -82,23 +82,32 @@ std::string chart(const Comparison& c) {
 
 }  // namespace
 
-std::string render_html(const Comparison& c) {
+std::string comparison_page(const std::string& heading, const std::string& css, const std::string& baseline,
+                            const std::string& candidate, const std::string& finding, const std::string& chart_title,
+                            const std::string& chart, const std::string& table) {
   using report::html::escape;
   std::string page =
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>openloop compare</title>\n"
-      "<style>body{font-family:sans-serif;margin:2em;max-width:60em}table{border-collapse:collapse}"
-      "td,th{padding:.2em .6em;border-bottom:1px solid #ddd;text-align:right}td:first-child,th:first-child{"
-      "text-align:left}.increased{color:#b00}.decreased{color:#070}.b{color:#1f77b4}.c{color:#d62728}"
-      "pre{white-space:pre-wrap}</style></head><body>\n";
+      "<style>body{font-family:sans-serif;margin:2em;max-width:60em}" +
+      css + ".b{color:#1f77b4}.c{color:#d62728}pre{white-space:pre-wrap}</style></head><body>\n";
   page += fmt::format(
-      "<h1>openloop compare</h1>\n<p><span class=\"b\">&#9632; baseline</span> {} &nbsp; "
+      "<h1>{}</h1>\n<p><span class=\"b\">&#9632; baseline</span> {} &nbsp; "
       "<span class=\"c\">&#9632; candidate</span> {}</p>\n",
-      escape(c.baseline_source), escape(c.candidate_source));
-  page += fmt::format("<p id=\"finding\"><strong>{}</strong></p>\n", escape(c.finding));
-  page += "<h2>Response time by percentile</h2>\n" + chart(c);
-  page += "<h2>Comparison</h2>\n<pre id=\"table\">" + escape(render_text(c)) + "</pre>\n";
+      escape(heading), escape(baseline), escape(candidate));
+  page += fmt::format("<p id=\"finding\"><strong>{}</strong></p>\n", escape(finding));
+  page += "<h2>" + chart_title + "</h2>\n" + chart;
+  page += "<h2>Comparison</h2>\n<pre id=\"table\">" + escape(table) + "</pre>\n";
   page += "</body></html>\n";
   return page;
+}
+
+std::string render_html(const Comparison& c) {
+  return comparison_page("openloop compare",
+                         "table{border-collapse:collapse}td,th{padding:.2em .6em;border-bottom:1px solid #ddd;"
+                         "text-align:right}td:first-child,th:first-child{text-align:left}.increased{color:#b00}"
+                         ".decreased{color:#070}",
+                         c.baseline_source, c.candidate_source, c.finding, "Response time by percentile", chart(c),
+                         render_text(c));
 }
 
 }  // namespace openloop::compare

@@ -28,6 +28,12 @@ report::JunitReport junit_for_compare(const Comparison& c);
 /// when there is none; each carries the finding. Shared by run and ramp comparisons.
 void add_gate_cases(report::JunitReport& r, const std::vector<FailOnResult>& gates, const std::string& finding);
 
+/// The page every comparison renders: both sources' legend, the finding, `chart_title` (HTML) over `chart` (inline SVG)
+/// and the text table; `css` is added to the common style.
+std::string comparison_page(const std::string& heading, const std::string& css, const std::string& baseline,
+                            const std::string& candidate, const std::string& finding, const std::string& chart_title,
+                            const std::string& chart, const std::string& table);
+
 /// A self-contained page (no script): the finding, the table, and both response-time spectra overlaid
 /// (latency against percentile on the usual 1/(1 − p) axis, as an inline SVG).
 std::string render_html(const Comparison& c);

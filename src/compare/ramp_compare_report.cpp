@@ -198,20 +198,8 @@ std::string chart(const RampComparison& c) {
 }  // namespace
 
 std::string render_ramp_compare_html(const RampComparison& c) {
-  using report::html::escape;
-  std::string page =
-      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>openloop compare</title>\n"
-      "<style>body{font-family:sans-serif;margin:2em;max-width:60em}.b{color:#1f77b4}.c{color:#d62728}"
-      "pre{white-space:pre-wrap}</style></head><body>\n";
-  page += fmt::format(
-      "<h1>openloop compare: two ramps</h1>\n<p><span class=\"b\">&#9632; baseline</span> {} &nbsp; "
-      "<span class=\"c\">&#9632; candidate</span> {}</p>\n",
-      escape(c.baseline_source), escape(c.candidate_source));
-  page += fmt::format("<p id=\"finding\"><strong>{}</strong></p>\n", escape(c.finding));
-  page += "<h2>p99 by offered rate (bars: each step's 95 % interval)</h2>\n" + chart(c);
-  page += "<h2>Comparison</h2>\n<pre id=\"table\">" + escape(render_ramp_text(c)) + "</pre>\n";
-  page += "</body></html>\n";
-  return page;
+  return comparison_page("openloop compare: two ramps", "", c.baseline_source, c.candidate_source, c.finding,
+                         "p99 by offered rate (bars: each step's 95 % interval)", chart(c), render_ramp_text(c));
 }
 
 }  // namespace openloop::compare
