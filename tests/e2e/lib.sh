@@ -193,6 +193,32 @@ start_lab() {
   LAB_URL=http://127.0.0.1:$PORT
 }
 
+# start_prometheus JOB=HOST:PORT...: a real Prometheus ($PROMETHEUS) scraping each target every second (native
+# histograms on), on a free loopback port, storage under $E2E_TMP; waits (≤ 20 s) until it is ready. Sets
+# PROMETHEUS_API (http://127.0.0.1:PORT); its process is in E2E_PIDS, its log in $E2E_TMP/prom.log.
+start_prometheus() {
+  local pport job
+  pport=$(free_port)
+  {
+    echo "global: {scrape_interval: 1s, evaluation_interval: 1s}"
+    echo "scrape_configs:"
+    for job in "$@"; do
+      echo "  - job_name: ${job%%=*}"
+      echo "    static_configs: [{targets: [\"${job#*=}\"]}]"
+    done
+  } >"$E2E_TMP/prom.yml"
+  "$PROMETHEUS" --config.file="$E2E_TMP/prom.yml" --storage.tsdb.path="$E2E_TMP/tsdb" \
+    --web.listen-address="127.0.0.1:$pport" --enable-feature=native-histograms >"$E2E_TMP/prom.log" 2>&1 &
+  E2E_PIDS+=("$!")
+  PROMETHEUS_API=http://127.0.0.1:$pport
+  for _ in $(seq 200); do
+    curl -sf --max-time 1 "$PROMETHEUS_API/-/ready" >/dev/null 2>&1 && break
+    sleep 0.1
+  done
+  curl -sf --max-time 1 "$PROMETHEUS_API/-/ready" >/dev/null ||
+    fail "prometheus not ready within 20 s: $(tail -5 "$E2E_TMP/prom.log")"
+}
+
 # stop_lab: SIGTERM to the lab started last, then expects a clean exit 0 within 5 s.
 stop_lab() {
   kill -TERM "$LAB_PID"

@@ -10,24 +10,8 @@ cd "$E2E_TMP"
 lport=$(free_port)
 start_lab --workers 50 --service 2ms --metrics-listen "127.0.0.1:$lport"
 mport=$(free_port)
-pport=$(free_port)
-cat >prom.yml <<YML
-global: {scrape_interval: 1s, evaluation_interval: 1s}
-scrape_configs:
-  - job_name: openloop
-    static_configs: [{targets: ["127.0.0.1:$mport"]}]
-  - job_name: lab
-    static_configs: [{targets: ["127.0.0.1:$lport"]}]
-YML
-"$PROMETHEUS" --config.file=prom.yml --storage.tsdb.path="$E2E_TMP/tsdb" --web.listen-address="127.0.0.1:$pport" \
-  --enable-feature=native-histograms >prom.log 2>&1 &
-E2E_PIDS+=("$!")
-api=http://127.0.0.1:$pport
-for _ in $(seq 200); do
-  curl -sf --max-time 1 "$api/-/ready" >/dev/null 2>&1 && break
-  sleep 0.1
-done
-curl -sf --max-time 1 "$api/-/ready" >/dev/null || fail "prometheus not ready within 20 s: $(tail -5 prom.log)"
+start_prometheus openloop="127.0.0.1:$mport" lab="127.0.0.1:$lport"
+api=$PROMETHEUS_API
 
 code=0
 "$OPENLOOP" ramp "$LAB_URL/" --from 100/s --step-add 100/s --to 200/s --hold 2s --warmup 1s --stop-at never \
