@@ -4,6 +4,12 @@ BUILD_DIR := build/$(PRESET)
 WERROR ?= OFF
 JOBS ?= $(shell nproc)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# ccache (installed by scripts/install-deps) keeps compiled objects between clones of the repository: the base
+# directory makes its keys independent of where the clone lives, so a fresh clone rebuilds only what changed.
+CCACHE := $(shell command -v ccache)
+LAUNCHER := $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := 1
 
 .PHONY: all deps configure build binary test unit-test e2e-test test-sanitize fuzz demo bench format clean
 
@@ -13,7 +19,7 @@ deps:
 	@$(SUDO) scripts/install-deps
 
 configure: deps
-	@cmake --preset $(PRESET) -DOPENLOOP_WERROR=$(WERROR) >/dev/null
+	@cmake --preset $(PRESET) $(LAUNCHER) -DOPENLOOP_WERROR=$(WERROR) >/dev/null
 
 build: configure
 	@cmake --build --preset $(PRESET) -j $(JOBS)
@@ -49,12 +55,12 @@ empty :=
 space := $(empty) $(empty)
 
 test-sanitize: deps
-	@cmake --preset asan-ubsan -DOPENLOOP_BENCH=OFF -DOPENLOOP_WERROR=$(WERROR) >/dev/null
+	@cmake --preset asan-ubsan $(LAUNCHER) -DOPENLOOP_BENCH=OFF -DOPENLOOP_WERROR=$(WERROR) >/dev/null
 	@cmake --build --preset asan-ubsan -j $(JOBS)
 	@cd build/asan-ubsan && $(SANITIZE_ENV) ctest --output-on-failure -j $(JOBS) -L unit
 	@cd build/asan-ubsan && $(SANITIZE_ENV) ctest --output-on-failure --timeout 300 \
 	  -R '^e2e\.($(subst $(space),|,$(SANITIZE_E2E)))$$'
-	@cmake --preset tsan -DOPENLOOP_BENCH=OFF -DOPENLOOP_WERROR=$(WERROR) >/dev/null
+	@cmake --preset tsan $(LAUNCHER) -DOPENLOOP_BENCH=OFF -DOPENLOOP_WERROR=$(WERROR) >/dev/null
 	@cmake --build --preset tsan -j $(JOBS) --target $(TSAN_TESTS)
 	@set -e; for t in $(TSAN_TESTS); do echo "tsan: $$t"; $(SANITIZE_ENV) build/tsan/tests/$$t --gtest_brief=1; done
 
@@ -62,7 +68,7 @@ test-sanitize: deps
 # any crash, leak or timeout (fuzz/run; docs/reliability.md).
 FUZZ_SECONDS ?= 60
 fuzz: deps
-	@cmake --preset fuzz >/dev/null
+	@cmake --preset fuzz $(LAUNCHER) >/dev/null
 	@cmake --build --preset fuzz -j $(JOBS)
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/run build/fuzz
 

@@ -12,10 +12,8 @@ using namespace openloop::workload;
 
 namespace {
 
-// The repository's examples/ folder, found from this source file's path (tests/workload/examples_test.cpp).
-std::filesystem::path examples_dir() {
-  return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() / "examples";
-}
+// The repository's examples/ folder (tests/CMakeLists.txt defines its path).
+std::filesystem::path examples_dir() { return OPENLOOP_EXAMPLES_DIR; }
 
 std::vector<std::filesystem::path> example_files() {
   std::vector<std::filesystem::path> files;
