@@ -175,8 +175,9 @@ results::LaneArrivals check_lane(const RunPlan& plan, unsigned worker,
 
 namespace {
 // Rank autocorrelation of response times already in send order, and the effective sample size it implies.
-results::IndependenceCheck independence_of(const std::vector<double>& x) {
-  const stats::Autocorrelation a = stats::rank_autocorrelation(x, std::max<std::size_t>(1, x.size() / 4));
+results::IndependenceCheck independence_of(const std::vector<double>& x, bool batch_means = false) {
+  const stats::Autocorrelation a =
+      stats::rank_autocorrelation(x, std::max<std::size_t>(1, x.size() / 4), batch_means);
   results::IndependenceCheck c;
   c.tested = true;
   c.samples = a.n;
@@ -221,7 +222,9 @@ void check_latencies(std::vector<LatencyStamp> stamps, const hdr::Histogram& res
     }
     results::IndependenceCheck at = out.independence;
     if (ones > 0 && ones < x.size()) {  // a constant indicator has no correlation to measure
-      at.effective_fraction = std::min(at.effective_fraction, independence_of(below).effective_fraction);
+      // (the indicator's n_eff with batch means: stats/autocorrelation.h, docs/statistics.md)
+      at.effective_fraction =
+          std::min(at.effective_fraction, independence_of(below, true).effective_fraction);
     }
     out.response_time.push_back(results::percentile_interval(response_time, p, &at));
   }
