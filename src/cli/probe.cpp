@@ -174,6 +174,7 @@ Result<Setup> prepare(RunOptions o, const ProbeFlags& f) {
   o.arrival = f.arrival;
   o.seed = f.seed;
   s.run_plan = OPENLOOP_TRY(build_plan(o));
+  s.run_plan.check_windows = s.plan.check_windows();  // each phase's intervals on its own effective n
   s.ctx.slos = OPENLOOP_TRY(parse_slos(o, {s.run_plan.requests.front().name}));
   if (s.ctx.slos.size() == 1 && s.ctx.slos.front().is_default) s.ctx.slos.clear();  // probe judges no default
   const bool needs_lab = s.plan.settings.trigger.needs_lab();

@@ -90,6 +90,12 @@ const Phase& ProbePlan::phase(Phase::Kind kind) const {
   return phases.front();
 }
 
+std::vector<std::pair<double, double>> ProbePlan::check_windows() const {
+  std::vector<std::pair<double, double>> out;
+  for (const Phase& p : phases) out.emplace_back(to_seconds(p.start), to_seconds(p.end()));
+  return out;
+}
+
 std::string ProbePlan::stages_text() const {
   const ProbeSettings& s = settings;
   // A leading zero-length step: the profile would otherwise ramp up from 0 during the warm-up.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -70,6 +71,9 @@ struct ProbePlan {
   /// first; durations in whole milliseconds and rates in full precision, so the text parses back to the exact
   /// profile.
   std::string stages_text() const;
+  /// Each phase as [from_s, to_s) of measured time: the windows the run checks for independence on their own
+  /// (engine::RunPlan::check_windows), so each phase's intervals are widened by its own correlation.
+  std::vector<std::pair<double, double>> check_windows() const;
   nlohmann::json describe() const;
 };
 

@@ -314,6 +314,9 @@ Result<ProbeReport> probe_from_json(const json& doc, std::string_view source) {
     lab_from(rd, runs[i], p, run);
     run.baseline_slos = OPENLOOP_TRY(slos_from(rd, runs[i], p));
     run.outcome = outcome_from(rd, runs[i], p);
+    // The phases' intervals, from the run's intervals and checks as written (as a ramp's steps are).
+    const auto samples = OPENLOOP_TRY(samples_of(run.results));
+    add_phase_intervals(run.outcome.phases, samples, run.results.checks);
     r.runs.push_back(std::move(run));
   }
   if (rd.error) return tl::unexpected(*rd.error);

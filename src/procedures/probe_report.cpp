@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/units.h"
 #include "results/results_json.h"
+#include "results/run_checks.h"
 
 namespace openloop::procedures {
 namespace {
@@ -30,6 +31,26 @@ std::string row_text(const PhaseRow& row, bool lab) {
                   rate_of(s.throughput), format_duration(Nanos(s.p99_ns)), s.in_flight,
                   pct(s.timeout_fraction), pct(s.not_ok_fraction), s.amplification);
   if (lab) line += fmt::format(" {:>9}", row.lab_queue_max ? std::to_string(*row.lab_queue_max) : "–");
+  return line + "\n";
+}
+
+// "  observe    p50 1.02ms (0.98ms–1.07ms), p90 …, p99 …, 95 % intervals" and, when the phase's samples were
+// correlated, the flag ("samples correlated at lag 12, effective n 310 of 2,000; interval widened ×2.5").
+std::string intervals_text(const PhaseRow& row) {
+  if (row.skipped || row.latency[0].count == 0) return {};
+  const auto side = [](const std::optional<std::int64_t>& ns) {
+    return ns ? format_duration(Nanos(*ns)) : std::string("…");
+  };
+  std::string line = fmt::format("  {:<10}", row.phase.name());
+  static constexpr const char* k_names[] = {"p50", "p90", "p99", "p99.9"};
+  for (std::size_t i = 0; i < row.latency.size(); ++i) {
+    const stats::QuantileEstimate& q = row.latency[i];
+    line += fmt::format("{} {} {} ({}–{})", i == 0 ? "" : ",", k_names[i], format_duration(Nanos(q.value)),
+                        side(q.low), side(q.high));
+  }
+  line += "; 95 % intervals";
+  if (const std::string flag = results::correlation_flag(row.independence); !flag.empty())
+    line += "; " + flag;
   return line + "\n";
 }
 
@@ -86,6 +107,7 @@ std::string run_text(const ProbeRun& run, std::size_t index, std::size_t of) {
                      "time", "planned", "offered", "goodput", "throughput", "p99", "in flight", "timeouts",
                      "not ok", "ampl.", lab ? "  lab queue" : "");
   for (const PhaseRow& row : o.phases) out += row_text(row, lab);
+  for (const PhaseRow& row : o.phases) out += intervals_text(row);
   for (const auto& s : run.baseline_slos) {
     out += fmt::format("baseline SLO {}: {} (measured {})\n", s.slo.text,
                        s.evaluated && s.met ? "met" : "MISSED", s.measured_text);

@@ -296,6 +296,7 @@ Result<void> judge_probe_run(ProbeRun& run, const ProbePlan& plan, const ProbeCo
     facts.reasons.insert(facts.reasons.end(), invalid.begin(), invalid.end());
   }
   run.outcome = classify(plan, samples, facts);
+  add_phase_intervals(run.outcome.phases, samples, run.results.checks);
   if (!run.results.verdict.valid && facts.valid) {
     for (const auto& reason : run.results.verdict.reasons) {
       run.outcome.notes.push_back("the run as a whole is INVALID (" + reason +

@@ -49,7 +49,9 @@ std::vector<PhaseRow> phase_rows(const ProbePlan& plan, const std::vector<Sample
                                  const RunFacts& facts) {
   std::vector<PhaseRow> rows;
   for (const Phase& p : plan.phases) {
-    PhaseRow row{p, stats_of(span_of(samples, p.start, p.end())), std::nullopt, false};
+    PhaseRow row;
+    row.phase = p;
+    row.stats = stats_of(span_of(samples, p.start, p.end()));
     // Once recovered at the base load the probe stops: a step cut short says nothing either.
     row.skipped = facts.stopped_after_recovery && p.kind == Phase::Kind::descend;
     for (const LabSample& s : facts.lab) {
@@ -368,6 +370,40 @@ ProbeOutcome classify(const ProbePlan& plan, const std::vector<Sample>& samples,
   return out;
 }
 
+void add_phase_intervals(std::vector<PhaseRow>& rows, const std::vector<Sample>& samples,
+                         const results::RunChecks& checks) {
+  static constexpr double k_percentiles[] = {50, 90, 99, 99.9};
+  for (PhaseRow& row : rows) {
+    hdr::Histogram h = results::make_latency_histogram();
+    for (const Sample& s : span_of(samples, row.phase.start, row.phase.end())) h.add(s.response_time);
+    const results::IndependenceCheck* c =
+        checks.window(to_seconds(row.phase.start), to_seconds(row.phase.end()));
+    row.independence = c != nullptr ? *c : results::IndependenceCheck{};
+    const double n = static_cast<double>(h.total_count());
+    const double effective = row.independence.tested ? n * row.independence.effective_fraction : 0;
+    for (std::size_t i = 0; i < row.latency.size(); ++i)
+      row.latency[i] = stats::estimate_quantile(h, k_percentiles[i], 1.96, effective);
+  }
+}
+
+nlohmann::json phase_intervals_json(const PhaseRow& row) {
+  static constexpr const char* k_names[] = {"p50", "p90", "p99", "p999"};
+  const auto ms = [](const std::optional<std::int64_t>& ns) {
+    return ns ? nlohmann::json(static_cast<double>(*ns) / 1e6) : nlohmann::json(nullptr);
+  };
+  nlohmann::json j = nlohmann::json::object();
+  for (std::size_t i = 0; i < row.latency.size(); ++i) {
+    const stats::QuantileEstimate& q = row.latency[i];
+    j[k_names[i]] = {{"value", static_cast<double>(q.value) / 1e6}, {"ci95", {ms(q.low), ms(q.high)}}};
+  }
+  j["count"] = row.latency[0].count;
+  j["effective_count"] = row.latency[0].effective_count;
+  j["independence"] = results::to_json(row.independence);
+  if (const std::string flag = results::correlation_flag(row.independence); !flag.empty())
+    j["correlation"] = flag;
+  return j;
+}
+
 nlohmann::json ProbeOutcome::to_json() const {
   nlohmann::json phases_json = nlohmann::json::array();
   for (const PhaseRow& r : phases) {
@@ -376,7 +412,8 @@ nlohmann::json ProbeOutcome::to_json() const {
                           {"start_s", to_seconds(r.phase.start)},
                           {"end_s", to_seconds(r.phase.end())},
                           {"skipped", r.skipped},
-                          {"stats", r.stats.to_json()}};
+                          {"stats", r.stats.to_json()},
+                          {"response_time_ms", phase_intervals_json(r)}};
     if (r.lab_queue_max) row["lab_queue_max"] = *r.lab_queue_max;
     phases_json.push_back(std::move(row));
   }

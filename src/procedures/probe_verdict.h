@@ -3,6 +3,7 @@
 // construct series.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +12,8 @@
 
 #include "procedures/probe_plan.h"
 #include "procedures/probe_window.h"
+#include "results/run_checks.h"
+#include "stats/quantile_ci.h"
 
 namespace openloop::procedures {
 
@@ -53,7 +56,22 @@ struct PhaseRow {
   Stats stats;
   std::optional<std::uint64_t> lab_queue_max;  ///< deepest lab queue seen in the phase (lab polled)
   bool skipped = false;  ///< not run, or cut short: the probe stopped after recovering at the base load
+  /// Response time p50, p90, p99, p99.9 (ns) with 95 % intervals on the phase's effective sample size (on n
+  /// when its samples were not checked: add_phase_intervals).
+  std::array<stats::QuantileEstimate, 4> latency{};
+  /// The phase's response times checked for independence in send order (the run's check of the window the
+  /// phase is); untested when the run did not check it (files written before phases were checked).
+  results::IndependenceCheck independence;
 };
+
+/// Each row's percentiles and intervals, from `samples` (the run's intervals) and the run's check of the
+/// phase's window in `checks` (correlated samples widen them; unchecked: intervals on n).
+void add_phase_intervals(std::vector<PhaseRow>& rows, const std::vector<Sample>& samples,
+                         const results::RunChecks& checks);
+/// One phase's intervals as a JSON object: {"p50": {"value", "ci95": [low, high]}, ..., "count",
+/// "effective_count", "independence", "correlation" (when correlated)}; milliseconds, null for a side too few
+/// samples bound.
+nlohmann::json phase_intervals_json(const PhaseRow& row);
 
 /// Everything the probe concluded from one run.
 struct ProbeOutcome {

@@ -59,6 +59,7 @@ ProbeReport recovered_probe() {
   facts.timeout_s = 1;
   facts.lab = run.lab;
   run.outcome = classify(r.plan, *samples_of(run.results), facts);
+  add_phase_intervals(run.outcome.phases, *samples_of(run.results), run.results.checks);  // as judge_probe_run
   // As a results file holds them: the synthetic run through the results reader (what a real run's results
   // already are), so only the probe's own reading is under test.
   run.results = *results::parse_results(results::to_json(run.results).dump(), "synthetic");

@@ -2,6 +2,7 @@
 // sleeps).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <functional>
 
 #include "procedures/probe_report.h"
@@ -423,6 +424,71 @@ TEST(ProbeVerdict, LabQueueAndLabCompletionsFeedTheSignals) {
   EXPECT_TRUE(has_signal(o, "lab queue"));
   ASSERT_TRUE(o.phases[2].lab_queue_max);
   EXPECT_EQ(*o.phases[2].lab_queue_max, 200U * 25U);  // the last poll inside observe, at 34 s
+}
+
+// Each phase gets the ramp step's percentile intervals: on n when its window was not checked, on the window's
+// effective n when it was (wider by √(n / n_eff)), with the correlation flag in the JSON and the text.
+TEST(ProbeVerdict, EachPhaseHasPercentileIntervalsOnItsEffectiveN) {
+  // Baseline: 10 s of 100 requests each at 10 µs, 20 µs, ..., 1 ms: 1,000 samples, each value 10 times.
+  Series x;
+  x.add(10,
+        [](int) {
+          Sample s = second(0, 0ms);
+          s.counters.intended = s.counters.sent = s.counters.completed = s.counters.ok = 100;
+          for (int k = 1; k <= 100; ++k) s.response_time.record(Nanos(10us * k).count());
+          return s;
+        })
+      .add(5, overloaded)
+      .add(20, healthy);
+  const ProbePlan p = plan();
+  ProbeOutcome o = classify(p, x.samples, {});
+  results::RunChecks checks;
+  results::WindowIndependence w;
+  w.from_s = 0;
+  w.to_s = 10;
+  w.independence.tested = true;
+  w.independence.samples = 1000;
+  w.independence.lag1 = 0.8;
+  w.independence.vanish_lag = 12;
+  w.independence.threshold = 1.96 / std::sqrt(1000.0);
+  w.independence.effective_fraction = 0.25;
+  checks.windows.push_back(w);
+  add_phase_intervals(o.phases, x.samples, checks);
+  ASSERT_EQ(o.phases.size(), 3U);
+  const PhaseRow& base = o.phases[0];
+  EXPECT_TRUE(base.independence.tested);
+  ASSERT_EQ(base.latency[1].count, 1000);
+  EXPECT_DOUBLE_EQ(base.latency[1].effective_count, 250.0);
+  // p90 of 1,000: ranks 900 ∓ 1.96·1000·√(0.09/250) = 900 ∓ 37.2 → 862 and 938: 870 µs and 940 µs (10 of each
+  // value); the naive interval (n = 1,000) is 900 ∓ 18.6 → 881 and 919: 890 µs and 920 µs.
+  EXPECT_EQ(base.latency[1].value, x.samples[0].response_time.highest_equivalent(900000));
+  ASSERT_TRUE(base.latency[1].low && base.latency[1].high);
+  const hdr::Histogram& any = x.samples[0].response_time;
+  EXPECT_EQ(*base.latency[1].low, any.highest_equivalent(870000));
+  EXPECT_EQ(*base.latency[1].high, any.highest_equivalent(940000));
+  // The trigger's window was not checked: its intervals are on n.
+  const PhaseRow& trigger = o.phases[1];
+  EXPECT_FALSE(trigger.independence.tested);
+  EXPECT_EQ(trigger.latency[0].count, 500);
+  EXPECT_DOUBLE_EQ(trigger.latency[0].effective_count, 500.0);
+
+  const nlohmann::json j = o.to_json();
+  const auto& rt = j["phases"][0]["response_time_ms"];
+  EXPECT_DOUBLE_EQ(rt["p90"]["ci95"][0].get<double>(), static_cast<double>(*base.latency[1].low) / 1e6);
+  EXPECT_DOUBLE_EQ(rt["effective_count"].get<double>(), 250.0);
+  EXPECT_TRUE(rt["independence"]["tested"].get<bool>());
+  EXPECT_NE(rt.value("correlation", std::string()).find("samples correlated at lag 12"), std::string::npos)
+      << rt.dump();
+  EXPECT_FALSE(j["phases"][1]["response_time_ms"].contains("correlation"));
+
+  ProbeReport r;
+  r.plan = p;
+  ProbeRun run;
+  run.outcome = o;
+  r.runs.push_back(run);
+  const std::string text = render_probe_text(r);
+  EXPECT_NE(text.find("samples correlated at lag 12, effective n 250 of 1,000"), std::string::npos) << text;
+  EXPECT_NE(text.find("p90 900µs (870µs–940µs)"), std::string::npos) << text;
 }
 
 TEST(ProbeReport, RepeatsReportKOfNAndTheWorstFinding) {

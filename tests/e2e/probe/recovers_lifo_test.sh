@@ -17,6 +17,15 @@ assert_cmp "$(json p.json .recovery_s)" "<=" 3 "recovered within 3 s of the spik
 [[ $(json p.json '.runs[0].phases | length') == 3 ]] || fail "three phases"
 assert_cmp "$(json p.json '.runs[0].phases[1].stats.goodput_rps')" "<" 60 "the spike was past capacity (goodput)"
 assert_cmp "$(json p.json '.runs[0].phases[1].stats.not_ok_fraction')" ">" 0.3 "the spike was shed"
+# Each phase's percentiles have 95 % intervals on its own effective n (the trigger's 240 requests were checked for
+# independence on their own; the baseline's 60 are too few to check: its intervals are on n).
+rt='.runs[0].phases[1].response_time_ms'
+[[ $(json p.json "$rt.independence.tested") == true ]] || fail "trigger phase unchecked: $(jq -c "$rt" p.json)"
+assert_cmp "$(json p.json "$rt.effective_count")" "<=" "$(json p.json "$rt.count")" "effective n at most n"
+assert_cmp "$(json p.json "$rt.p50.ci95[0]")" "<=" "$(json p.json "$rt.p50.value")" "trigger p50 interval's low side"
+assert_cmp "$(json p.json "$rt.p50.ci95[1]")" ">=" "$(json p.json "$rt.p50.value")" "trigger p50 interval's high side"
+[[ $(json p.json '.runs[0].phases[0].response_time_ms.independence.tested') == false ]] || fail "baseline checked"
+grep -q '^  trigger .*p99 .*; 95 % intervals' p.txt || fail "no interval line for the trigger phase"
 jq '.runs[0].results' p.json >r.json
 assert_conserved r.json
 assert_cmp "$(json r.json '.intervals | length')" ">=" 11 "the run's intervals cover every phase"
