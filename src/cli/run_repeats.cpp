@@ -66,10 +66,18 @@ double idle(Nanos d, const std::atomic<int>& stop) {
   return std::chrono::duration<double>(SteadyNow::now() - from).count();
 }
 
+// A count from the lab's stats: 0 when the lab does not report it, −1 when it is not a number (an answer we
+// cannot read is never "idle").
+double stat(const nlohmann::json& stats, const char* field) {
+  const auto it = stats.find(field);
+  if (it == stats.end()) return 0;
+  return it->is_number() ? it->get<double>() : -1.0;
+}
+
 // The lab's model is at rest: nothing queued, held, in service or waiting on its dependency.
 bool lab_idle(const nlohmann::json& stats) {
   for (const char* field : {"queue_depth", "held", "busy_workers", "dependency_in_use", "dependency_waiting"}) {
-    if (stats.value(field, 0) != 0) return false;
+    if (stat(stats, field) != 0) return false;
   }
   return true;
 }
@@ -83,7 +91,7 @@ void reset_lab(const procedures::ControlClient& lab, const std::atomic<int>& sto
     c.reset_detail = flushed.error().message;
     return;
   }
-  nlohmann::json stats;
+  nlohmann::json stats = nlohmann::json::object();
   while (stop.load() == 0) {
     auto s = lab.stats();
     if (!s) {
@@ -103,7 +111,7 @@ void reset_lab(const procedures::ControlClient& lab, const std::atomic<int>& sto
   }
   c.reset = "failed";
   c.reset_detail = fmt::format("the lab still had {} queued and {} in service after {:.1f} s{}",
-                               stats.value("queue_depth", 0), stats.value("busy_workers", 0),
+                               stat(stats, "queue_depth"), stat(stats, "busy_workers"),
                                std::chrono::duration<double>(SteadyNow::now() - from).count(),
                                stop.load() != 0 ? " (interrupted)" : "");
 }
@@ -242,7 +250,11 @@ int run_repeated(const RunOptions& o, const RepeatSettings& s) {
       results::RepeatContext c;
       c.seed = seeds[k];
       if (k > 0) {
+        if (!o.quiet && s.cooldown.count() > 0) {
+          fmt::print(stderr, "cooldown {:g} s before repeat {}/{}\n", to_seconds(s.cooldown), k + 1, plans.size());
+        }
         c.cooldown_s = idle(s.cooldown, stop);
+        if (stop.load() != 0) break;
         if (lab) reset_lab(*lab, stop, c);
         if (stop.load() != 0) break;
       }
