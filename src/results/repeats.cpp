@@ -167,6 +167,11 @@ RunResults add_repeats(const std::vector<RunResults>& runs) {
     }
     total.interrupted = total.interrupted || r.interrupted;
   }
+  // add() counts a run without a breakdown as its one request's totals; one request has no breakdown (its
+  // intervals carry none either).
+  if (std::all_of(runs.begin(), runs.end(), [](const RunResults& r) { return r.by_request.empty(); })) {
+    total.by_request.clear();
+  }
   return total;
 }
 

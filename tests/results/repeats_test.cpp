@@ -157,6 +157,7 @@ TEST(AddRepeats, SumsCountsAndHistogramsAndKeepsIntervalsInTime) {
   EXPECT_FALSE(total.verdict.valid);
   ASSERT_EQ(total.verdict.reasons.size(), 1u);
   EXPECT_EQ(total.verdict.reasons[0], "repeat 2: sends fell behind");
+  EXPECT_TRUE(total.by_request.empty());  // one request: no breakdown, as in each repeat
 }
 
 TEST(PercentileSpreads, OnePerReportedPercentileAndRepeat) {

@@ -56,4 +56,6 @@ else
   ! grep -q "run-to-run variation dominates" "$E2E_TMP/out.txt" || fail "flag printed but not in the JSON"
 fi
 grep -q 'repeat 2/3 (seed [0-9]*), lab reset done' "$E2E_TMP/err.txt" || fail "stderr: $(cat "$E2E_TMP/err.txt")"
+# The file reads back (every counter block balances, the intervals add up to the summary).
+"$OPENLOOP" report "$r" --html "$E2E_TMP/again.html" >/dev/null || fail "openloop report refused the file"
 pass "three repeats kept, conserved, summed; lab reset between them"
