@@ -76,7 +76,8 @@ double stat(const nlohmann::json& stats, const char* field) {
 
 // The lab's model is at rest: nothing queued, held, in service or waiting on its dependency.
 bool lab_idle(const nlohmann::json& stats) {
-  for (const char* field : {"queue_depth", "held", "busy_workers", "dependency_in_use", "dependency_waiting"}) {
+  for (const char* field :
+       {"queue_depth", "held", "busy_workers", "dependency_in_use", "dependency_waiting"}) {
     if (stat(stats, field) != 0) return false;
   }
   return true;
@@ -84,7 +85,8 @@ bool lab_idle(const nlohmann::json& stats) {
 
 // Before a repeat: empties the lab's cache and waits until the requests left from the previous repeat have
 // drained from its model, so one repeat's queue does not leak into the next.
-void reset_lab(const procedures::ControlClient& lab, const std::atomic<int>& stop, results::RepeatContext& c) {
+void reset_lab(const procedures::ControlClient& lab, const std::atomic<int>& stop,
+               results::RepeatContext& c) {
   const auto from = SteadyNow::now();
   if (auto flushed = lab.post_config({{"cache-flush", true}}); !flushed) {
     c.reset = "failed";
@@ -120,8 +122,8 @@ void reset_lab(const procedures::ControlClient& lab, const std::atomic<int>& sto
 std::optional<procedures::ControlClient> find_lab(const engine::RunPlan& plan) {
   auto url = net::parse_url(plan.url_text, "URL");
   if (!url || url->scheme != "http") return std::nullopt;
-  auto client = procedures::ControlClient::create(procedures::default_control_url(*url), std::chrono::seconds(2),
-                                                  "--repeat");
+  auto client = procedures::ControlClient::create(procedures::default_control_url(*url),
+                                                  std::chrono::seconds(2), "--repeat");
   if (!client || !client->config()) return std::nullopt;
   return std::move(*client);
 }
@@ -152,19 +154,22 @@ int worst_exit_code(const RepeatedRun& r, const std::string& command) {
 std::vector<OutputFile<RepeatedRun>> repeat_outputs(const RunOptions& o) {
   const std::string source = o.json.empty() ? std::string("this run") : o.json;
   return {
-      {"--json", o.json, [](const RepeatedRun& r) -> Result<std::string> {
+      {"--json", o.json,
+       [](const RepeatedRun& r) -> Result<std::string> {
          nlohmann::json j = results::to_json(r.total);
          j.update(results::repeats_json(r.set, r.spreads));
          return json_text(j);
        }},
       {"--hlog", o.hlog, [](const RepeatedRun& r) { return report::render_interval_log(r.total); }},
-      {"--html", o.html, [source](const RepeatedRun& r) -> Result<std::string> {
+      {"--html", o.html,
+       [source](const RepeatedRun& r) -> Result<std::string> {
          report::ReportInput in;
          in.source = source;
          in.results = r.total;
          return report::render_html(in);
        }},
-      {"--junit", o.junit, [](const RepeatedRun& r) -> Result<std::string> {
+      {"--junit", o.junit,
+       [](const RepeatedRun& r) -> Result<std::string> {
          return report::render_junit(report::junit_for_run(r.total));
        }},
   };
@@ -173,11 +178,12 @@ std::vector<OutputFile<RepeatedRun>> repeat_outputs(const RunOptions& o) {
 }  // namespace
 
 void add_repeat_options(CLI::App& sub, RunOptions& o) {
-  sub.add_option("--repeat", o.repeat,
-                 "Run the plan N times (2 to 100), one after the other, each with its own seed derived from "
-                 "--seed; every repeat is kept, the totals add them up, and the summary gives each percentile's "
-                 "spread across repeats (docs/statistics.md, Repeats). Against the lab, its model is reset "
-                 "between repeats")
+  sub.add_option(
+         "--repeat", o.repeat,
+         "Run the plan N times (2 to 100), one after the other, each with its own seed derived from "
+         "--seed; every repeat is kept, the totals add them up, and the summary gives each percentile's "
+         "spread across repeats (docs/statistics.md, Repeats). Against the lab, its model is reset "
+         "between repeats")
       ->type_name("N")
       ->group(help_group::judging);
   sub.add_option("--cooldown", o.cooldown, "With --repeat: idle time between repeats (default 0)")
@@ -192,8 +198,9 @@ Result<RepeatSettings> parse_repeat_options(const RunOptions& o) {
     return s;
   }
   const auto bad = [&o] {
-    return usage_error(fmt::format("--repeat: '{}' is not a count of repeats: give a whole number from 2 to {}",
-                                   o.repeat, results::k_max_repeats));
+    return usage_error(
+        fmt::format("--repeat: '{}' is not a count of repeats: give a whole number from 2 to {}", o.repeat,
+                    results::k_max_repeats));
   };
   if (o.repeat.empty() || o.repeat.size() > 4 ||
       !std::all_of(o.repeat.begin(), o.repeat.end(), [](char c) { return c >= '0' && c <= '9'; })) {
@@ -220,16 +227,20 @@ int run_repeated(const RunOptions& o, const RepeatSettings& s) {
     each.seed = results::repeat_seed(o.seed, k);
     auto plan = build_plan(each);
     if (!plan) return report_error(command, plan.error());
-    if (plan->shard.sharded()) return report_error(command, usage_error("--repeat: not supported with a sharded run "
-                                                                        "(--shard or the environment) yet").value());
+    if (plan->shard.sharded())
+      return report_error(command, usage_error("--repeat: not supported with a sharded run "
+                                               "(--shard or the environment) yet")
+                                       .value());
     seeds.push_back(each.seed);
     plans.push_back(std::move(*plan));
   }
   auto start = prepare_start(o, plans.front().describe());
   if (!start) return report_error(command, start.error());
   if (start->manifest) {
-    return report_error(command, usage_error("--repeat: not supported with --run-id or OPENLOOP_RUN_ID yet (the "
-                                             "manifest covers one run)").value());
+    return report_error(command,
+                        usage_error("--repeat: not supported with --run-id or OPENLOOP_RUN_ID yet (the "
+                                    "manifest covers one run)")
+                            .value());
   }
   std::vector<std::string> names;
   for (const auto& r : plans.front().requests) names.push_back(r.name);
@@ -251,7 +262,8 @@ int run_repeated(const RunOptions& o, const RepeatSettings& s) {
       c.seed = seeds[k];
       if (k > 0) {
         if (!o.quiet && s.cooldown.count() > 0) {
-          fmt::print(stderr, "cooldown {:g} s before repeat {}/{}\n", to_seconds(s.cooldown), k + 1, plans.size());
+          fmt::print(stderr, "cooldown {:g} s before repeat {}/{}\n", to_seconds(s.cooldown), k + 1,
+                     plans.size());
         }
         c.cooldown_s = idle(s.cooldown, stop);
         if (stop.load() != 0) break;

@@ -31,11 +31,17 @@ double binomial_half_below(std::size_t n, std::size_t k) {
   return sum;
 }
 
-double ms(double ns) { return ns / 1e6; }
+double ms(double ns) {
+  return ns / 1e6;
+}
 
-std::string percentile_name(double p) { return p == 99.9 ? "p99.9" : fmt::format("p{:g}", p); }
+std::string percentile_name(double p) {
+  return p == 99.9 ? "p99.9" : fmt::format("p{:g}", p);
+}
 
-std::string ms_text(double ns) { return fmt::format("{:.3g} ms", ms(ns)); }
+std::string ms_text(double ns) {
+  return fmt::format("{:.3g} ms", ms(ns));
+}
 
 }  // namespace
 
@@ -97,7 +103,8 @@ SpreadJudgement judge_spread(const std::vector<RepeatEstimate>& estimates) {
   }
   j.dominated = j.covering * 2 < j.repeats;
   const double width = median_of(widths);
-  j.spread_over_width = width > 0 ? (hi - lo) / width : (hi > lo ? std::numeric_limits<double>::infinity() : 0.0);
+  j.spread_over_width =
+      width > 0 ? (hi - lo) / width : (hi > lo ? std::numeric_limits<double>::infinity() : 0.0);
   return j;
 }
 
@@ -155,10 +162,12 @@ RunResults add_repeats(const std::vector<RunResults>& runs) {
     total.generator.cpu_seconds += r.generator.cpu_seconds;
     total.generator.spin_seconds += r.generator.spin_seconds;
     total.generator.wall_seconds += r.generator.wall_seconds;
-    total.generator.peak_connections = std::max(total.generator.peak_connections, r.generator.peak_connections);
+    total.generator.peak_connections =
+        std::max(total.generator.peak_connections, r.generator.peak_connections);
     total.generator.max_rss_kb = std::max(total.generator.max_rss_kb, r.generator.max_rss_kb);
     if (!r.verdict.valid) total.verdict.valid = false;
-    for (const auto& why : r.verdict.reasons) total.verdict.reasons.push_back(fmt::format("repeat {}: {}", k + 1, why));
+    for (const auto& why : r.verdict.reasons)
+      total.verdict.reasons.push_back(fmt::format("repeat {}: {}", k + 1, why));
     for (const auto& w : r.warnings) total.warnings.push_back(fmt::format("repeat {}: {}", k + 1, w));
     for (const auto& example : r.error_examples) {
       const bool known = std::any_of(total.error_examples.begin(), total.error_examples.end(),
@@ -203,13 +212,20 @@ nlohmann::json repeats_json(const RepeatSet& set, const std::vector<PercentileSp
         {"median_ms", ms(m.median)},
         {"min_ms", ms(m.min)},
         {"max_ms", ms(m.max)},
-        {"median_interval", {{"low_ms", ms(m.low)}, {"high_ms", ms(m.high)}, {"rank", m.rank},
-                             {"confidence", m.confidence}, {"reaches_95", m.reaches_95}}},
-        {"within_run", {{"judged", g.judged}, {"why_not", g.why_not}, {"covering", g.covering},
-                        {"repeats", g.repeats}, {"dominated", g.dominated},
-                        {"spread_over_width", std::isfinite(g.spread_over_width)
-                                                  ? nlohmann::json(g.spread_over_width)
-                                                  : nlohmann::json()}}}};
+        {"median_interval",
+         {{"low_ms", ms(m.low)},
+          {"high_ms", ms(m.high)},
+          {"rank", m.rank},
+          {"confidence", m.confidence},
+          {"reaches_95", m.reaches_95}}},
+        {"within_run",
+         {{"judged", g.judged},
+          {"why_not", g.why_not},
+          {"covering", g.covering},
+          {"repeats", g.repeats},
+          {"dominated", g.dominated},
+          {"spread_over_width",
+           std::isfinite(g.spread_over_width) ? nlohmann::json(g.spread_over_width) : nlohmann::json()}}}};
   }
   const bool dominated = variation_dominates(spreads);
   nlohmann::json summary = {
@@ -218,8 +234,9 @@ nlohmann::json repeats_json(const RepeatSet& set, const std::vector<PercentileSp
       {"cooldown_s", set.cooldown_s},
       {"lab", set.lab},
       {"totals", "the main results are every repeat's counters and histograms added exactly"},
-      {"rule", "dominated when fewer than half of the repeats' 95 % within-run intervals contain the median of "
-               "the other repeats (3 or more repeats)"},
+      {"rule",
+       "dominated when fewer than half of the repeats' 95 % within-run intervals contain the median of "
+       "the other repeats (3 or more repeats)"},
       {"response_time", per},
       {"variation_dominates", dominated},
       {"flag", dominated ? nlohmann::json(k_variation_flag) : nlohmann::json()}};
@@ -227,9 +244,9 @@ nlohmann::json repeats_json(const RepeatSet& set, const std::vector<PercentileSp
 }
 
 std::string render_repeats(const RepeatSet& set, const std::vector<PercentileSpread>& spreads) {
-  std::string out = fmt::format("\nrepeats: {} of {}{} (totals above: every repeat's histograms added)\n",
-                                set.runs.size(), set.planned,
-                                set.cooldown_s > 0 ? fmt::format(", {:g} s cooldown", set.cooldown_s) : "");
+  std::string out =
+      fmt::format("\nrepeats: {} of {}{} (totals above: every repeat's histograms added)\n", set.runs.size(),
+                  set.planned, set.cooldown_s > 0 ? fmt::format(", {:g} s cooldown", set.cooldown_s) : "");
   for (std::size_t k = 0; k < set.runs.size(); ++k) {
     const RunResults& r = set.runs[k];
     const RepeatContext& c = set.contexts[k];

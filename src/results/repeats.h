@@ -1,6 +1,7 @@
 // `run --repeat N`: the repeats' spread per percentile (median, min–max, an order-statistic interval for the
-// median across repeats), the rule that says when run-to-run variation dominates the within-run intervals, the
-// repeats added into one run, and how all of it is written (JSON, terminal). docs/statistics.md, "Repeats".
+// median across repeats), the rule that says when run-to-run variation dominates the within-run intervals,
+// the repeats added into one run, and how all of it is written (JSON, terminal). docs/statistics.md,
+// "Repeats".
 #pragma once
 
 #include <cstdint>
@@ -17,8 +18,9 @@ namespace openloop::results {
 /// Most repeats `--repeat` accepts (each one is a full run; more belongs in a script).
 inline constexpr std::uint64_t k_max_repeats = 100;
 
-/// The seed of repeat `k` (1-based) of a run with seed `base`: a SplitMix64 step of base + k·φ, kept to 53 bits
-/// (exact as a JSON double), so repeats are independent streams and the whole is reproducible from `base`.
+/// The seed of repeat `k` (1-based) of a run with seed `base`: a SplitMix64 step of base + k·φ, kept to 53
+/// bits (exact as a JSON double), so repeats are independent streams and the whole is reproducible from
+/// `base`.
 std::uint64_t repeat_seed(std::uint64_t base, std::uint64_t k);
 
 /// A distribution-free interval for the median of the population the repeats' values are drawn from: the k-th

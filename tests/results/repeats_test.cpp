@@ -9,7 +9,8 @@ namespace {
 
 // Repeats whose estimates scatter by `within` (the sampling noise each within-run 95 % interval describes,
 // ±1.96·within) plus a run-to-run shift of standard deviation `between`.
-std::vector<RepeatEstimate> synthetic_repeats(std::mt19937_64& rng, std::size_t n, double within, double between) {
+std::vector<RepeatEstimate> synthetic_repeats(std::mt19937_64& rng, std::size_t n, double within,
+                                              double between) {
   std::normal_distribution<double> z(0.0, 1.0);
   std::vector<RepeatEstimate> out;
   for (std::size_t i = 0; i < n; ++i) {
@@ -23,7 +24,8 @@ double flagged_share(std::size_t n, double within, double between) {
   std::mt19937_64 rng(42);
   int flagged = 0;
   const int trials = 2000;
-  for (int t = 0; t < trials; ++t) flagged += judge_spread(synthetic_repeats(rng, n, within, between)).dominated;
+  for (int t = 0; t < trials; ++t)
+    flagged += judge_spread(synthetic_repeats(rng, n, within, between)).dominated;
   return flagged / static_cast<double>(trials);
 }
 
