@@ -166,6 +166,8 @@ std::vector<OutputFile<RepeatedRun>> repeat_outputs(const RunOptions& o) {
          report::ReportInput in;
          in.source = source;
          in.results = r.total;
+         in.document = results::to_json(r.total);
+         in.document.update(results::repeats_json(r.set, r.spreads));
          return report::render_html(in);
        }},
       {"--junit", o.junit,

@@ -58,4 +58,8 @@ fi
 grep -q 'repeat 2/3 (seed [0-9]*), lab reset done' "$E2E_TMP/err.txt" || fail "stderr: $(cat "$E2E_TMP/err.txt")"
 # The file reads back (every counter block balances, the intervals add up to the summary).
 "$OPENLOOP" report "$r" --html "$E2E_TMP/again.html" >/dev/null || fail "openloop report refused the file"
+for page in "$E2E_TMP/r.html" "$E2E_TMP/again.html"; do
+  [[ $(grep -c '<table class="latency" id="repeats">' "$page") == 1 && $(grep -c 'id="repeat-spread"' "$page") == 1 ]] ||
+    fail "$page: no repeats panel"
+done
 pass "three repeats kept, conserved, summed; lab reset between them"
