@@ -84,7 +84,10 @@ SpreadJudgement judge_spread(const std::vector<RepeatEstimate>& estimates) {
   std::vector<double> widths;
   for (std::size_t i = 0; i < estimates.size(); ++i) {
     if (!estimates[i].low || !estimates[i].high) {
-      j.why_not = fmt::format("repeat {} has too few samples to bound this percentile on both sides", i + 1);
+      j.why_not = fmt::format(
+          "repeat {} has too few samples (after any widening for correlation) to bound this percentile on "
+          "both sides",
+          i + 1);
       return j;
     }
     widths.push_back(*estimates[i].high - *estimates[i].low);
