@@ -16,6 +16,7 @@
 #include "cli/observe_options.h"
 #include "cli/run_options.h"
 #include "cli/run_pipeline.h"
+#include "cli/run_repeats.h"
 #include "cli/start_options.h"
 #include "core/units.h"
 #include "engine/coordinator.h"
@@ -32,7 +33,6 @@
 #include "results/until.h"
 
 namespace openloop::cli {
-namespace {
 
 // Runs the plan with the live view on stderr (a terminal: redrawn every second; otherwise a line every 10 s;
 // --quiet: none) and, with --abort-on-slo, `slo_abort` judging every finalized interval.
@@ -88,8 +88,6 @@ void stamp_context(results::RunResults& r, const engine::RunPlan& plan,
     r.info.start_unix_s = ended_s - r.generator.wall_seconds + to_seconds(plan.warmup);
   }
 }
-
-}  // namespace
 
 OutputFile<results::RunResults> observed_companion(const std::string& hlog) {
   return {"--hlog", report::observed_companion_path(hlog),
@@ -179,6 +177,9 @@ namespace {
 
 int run_command(const RunOptions& o) {
   const std::string command = "openloop run";
+  const auto repeat = parse_repeat_options(o);
+  if (!repeat) return report_error(command, repeat.error());
+  if (repeat->count > 0) return run_repeated(o, *repeat);
   if (is_plan_file(o.url)) {
     if (!o.until.empty() || !o.max_duration.empty()) {
       return report_error(command, usage_error("--until: not supported with a scenario file yet (use it with a "
@@ -288,6 +289,7 @@ double planned_intended(const engine::RunPlan& plan) {
 Action setup_run(CLI::App& sub) {
   auto options = std::make_shared<RunOptions>();
   add_run_options(sub, *options);
+  add_repeat_options(sub, *options);
   return [options] { return run_command(*options); };
 }
 

@@ -85,6 +85,8 @@ struct RunOptions {
   std::string log_requests;         ///< --log-requests FILE|-: one line per request (empty: no log)
   std::string log_format = "json";  ///< --log-format json|csv
   std::vector<std::string> observe;  ///< --observe SPEC (cli/observe_options.h)
+  std::string repeat;    ///< --repeat N: run the plan N times (empty: once; cli/run_repeats.h)
+  std::string cooldown;  ///< --cooldown: idle between repeats (empty: 0)
 };
 
 /// Registers the options on `sub`, one group per function.

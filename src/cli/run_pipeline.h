@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <exception>
 #include <functional>
@@ -21,7 +22,17 @@
 #include "results/encoded_histogram.h"
 #include "results/run_results.h"
 
+namespace openloop::observe {
+class Observer;
+}  // namespace openloop::observe
+namespace openloop::results {
+class SloAbort;
+class UntilWatcher;
+}  // namespace openloop::results
+
 namespace openloop::cli {
+
+class MetricsServer;
 
 /// One output file a command writes after its run: the flag that asked for it, its path (empty: not asked
 /// for) and how to render it from the command's outcome.
@@ -129,6 +140,18 @@ Result<std::unique_ptr<engine::RequestLog>> open_request_log(const RunOptions& o
 /// After every worker has ended: drains and closes `log` (null: nothing to do) and, when the run succeeded,
 /// notes in its results what the log wrote and dropped; a write error becomes one of its warnings.
 void finish_request_log(engine::RequestLog* log, Result<results::RunResults>& ran);
+
+/// One run of `plan` with the live view on stderr (a terminal: redrawn every second; otherwise a line every 10
+/// s; --quiet: none) and, when not null, --abort-on-slo's judge, the metrics endpoint, the observer and the
+/// --until watcher fed every finalized interval (cli/run.cpp).
+Result<results::RunResults> run_with_live_view(const engine::RunPlan& plan, const RunOptions& o,
+                                               std::atomic<int>& stop, results::SloAbort* slo_abort,
+                                               MetricsServer* metrics, const observe::Observer* observer,
+                                               results::UntilWatcher* until);
+/// Host, cores, version, and the wall-clock start of measurement (unless the engine already set it), from the
+/// time the run `ended`.
+void stamp_context(results::RunResults& r, const engine::RunPlan& plan,
+                   std::chrono::system_clock::time_point ended);
 
 /// exit_code_for(r); when the target was unreachable, also says so on stderr with an example of each error.
 int run_exit_code(const results::RunResults& r, const std::string& command);

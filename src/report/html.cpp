@@ -12,6 +12,7 @@
 #include "report/html_breakdown.h"
 #include "report/html_observed.h"
 #include "report/html_checks.h"
+#include "report/html_repeats.h"
 #include "report/html_sections.h"
 
 namespace openloop::report {
@@ -201,6 +202,7 @@ std::string render_html(const ReportInput& in, const HtmlExtras& extras) {
   page += html::plan_and_outcomes_section(in);
   page += html::latency_section(in);
   page += html::checks_section(in);
+  page += html::repeats_section(in);
   page += html::phases_section(in);
   page += html::server_timing_section(in);
   page += html::requests_section(in);

@@ -1,0 +1,323 @@
+// `openloop run --repeat N [--cooldown D]`: N independent runs of one plan (each with its own derived seed),
+// idle and a lab reset between them, every repeat kept and the spread across them judged (results/repeats.h).
+#include "cli/run_repeats.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "cli/run_pipeline.h"
+#include "cli/start_options.h"
+#include "core/units.h"
+#include "net/url.h"
+#include "procedures/control_client.h"
+#include "report/hlog_export.h"
+#include "report/html.h"
+#include "report/junit.h"
+#include "report/summary.h"
+#include "results/repeats.h"
+#include "results/results_json.h"
+
+namespace openloop::cli {
+namespace {
+
+using SteadyNow = std::chrono::steady_clock;
+
+/// How long a lab may take to empty its queue between repeats before the reset is reported as failed.
+constexpr std::chrono::seconds k_drain_limit{30};
+/// How often the wait for the cooldown's end or the lab's drain looks at the stop flag (Ctrl-C).
+constexpr std::chrono::milliseconds k_poll{20};
+
+struct RepeatedRun {
+  results::RepeatSet set;
+  results::RunResults total;
+  std::vector<results::PercentileSpread> spreads;
+};
+
+// Flags that --repeat does not combine with yet: each names what it would need.
+Result<void> refuse_combinations(const RunOptions& o) {
+  const auto refuse = [](const char* flag) {
+    return usage_error(fmt::format("--repeat: not supported with {} yet (drop one of them)", flag));
+  };
+  if (is_plan_file(o.url)) {
+    return usage_error("--repeat: not supported with a scenario file yet (use it with a run from flags)");
+  }
+  if (!o.until.empty()) return refuse("--until");
+  if (o.abort_on_slo) return refuse("--abort-on-slo");
+  if (!o.metrics_listen.empty()) return refuse("--metrics-listen");
+  if (!o.observe.empty()) return refuse("--observe");
+  if (!o.log_requests.empty()) return refuse("--log-requests");
+  if (!o.start_at.empty()) return refuse("--start-at");
+  if (!o.shard.empty()) return refuse("--shard");
+  return {};
+}
+
+// Waits `d` unless a stop is requested; returns the time actually waited.
+double idle(Nanos d, const std::atomic<int>& stop) {
+  const auto from = SteadyNow::now();
+  const auto until = from + d;
+  while (stop.load() == 0 && SteadyNow::now() < until) {
+    std::this_thread::sleep_for(std::min<Nanos>(k_poll, until - SteadyNow::now()));
+  }
+  return std::chrono::duration<double>(SteadyNow::now() - from).count();
+}
+
+// A count from the lab's stats: 0 when the lab does not report it, −1 when it is not a number (an answer we
+// cannot read is never "idle").
+double stat(const nlohmann::json& stats, const char* field) {
+  const auto it = stats.find(field);
+  if (it == stats.end()) return 0;
+  return it->is_number() ? it->get<double>() : -1.0;
+}
+
+// The lab's model is at rest: nothing queued, held, in service or waiting on its dependency.
+bool lab_idle(const nlohmann::json& stats) {
+  for (const char* field :
+       {"queue_depth", "held", "busy_workers", "dependency_in_use", "dependency_waiting"}) {
+    if (stat(stats, field) != 0) return false;
+  }
+  return true;
+}
+
+// Before a repeat: empties the lab's cache and waits until the requests left from the previous repeat have
+// drained from its model, so one repeat's queue does not leak into the next.
+void reset_lab(const procedures::ControlClient& lab, const std::atomic<int>& stop,
+               results::RepeatContext& c) {
+  const auto from = SteadyNow::now();
+  if (auto flushed = lab.post_config({{"cache-flush", true}}); !flushed) {
+    c.reset = "failed";
+    c.reset_detail = flushed.error().message;
+    return;
+  }
+  nlohmann::json stats = nlohmann::json::object();
+  while (stop.load() == 0) {
+    auto s = lab.stats();
+    if (!s) {
+      c.reset = "failed";
+      c.reset_detail = s.error().message;
+      return;
+    }
+    stats = std::move(*s);
+    if (lab_idle(stats)) {
+      c.reset = "done";
+      c.reset_detail = fmt::format("cache flushed, model idle after {:.3f} s (nothing queued or in service)",
+                                   std::chrono::duration<double>(SteadyNow::now() - from).count());
+      return;
+    }
+    if (SteadyNow::now() - from > k_drain_limit) break;
+    std::this_thread::sleep_for(k_poll);
+  }
+  c.reset = "failed";
+  c.reset_detail = fmt::format("the lab still had {} queued and {} in service after {:.1f} s{}",
+                               stat(stats, "queue_depth"), stat(stats, "busy_workers"),
+                               std::chrono::duration<double>(SteadyNow::now() - from).count(),
+                               stop.load() != 0 ? " (interrupted)" : "");
+}
+
+// A lab answers GET /_lab/config at the target's origin: then it is reset between repeats.
+std::optional<procedures::ControlClient> find_lab(const engine::RunPlan& plan) {
+  auto url = net::parse_url(plan.url_text, "URL");
+  if (!url || url->scheme != "http") return std::nullopt;
+  auto client = procedures::ControlClient::create(procedures::default_control_url(*url),
+                                                  std::chrono::seconds(2), "--repeat");
+  if (!client || !client->config()) return std::nullopt;
+  return std::move(*client);
+}
+
+// The worst of the repeats' exit codes (DESIGN.md order: interrupted, unreachable, invalid, SLO), saying on
+// stderr which repeat made it so.
+int worst_exit_code(const RepeatedRun& r, const std::string& command) {
+  const int order[] = {static_cast<int>(ExitCode::interrupted), static_cast<int>(ExitCode::runtime),
+                       static_cast<int>(ExitCode::invalid_run), static_cast<int>(ExitCode::slo_failed)};
+  std::vector<int> codes;
+  for (const auto& run : r.set.runs) codes.push_back(exit_code_for(run));
+  for (const int code : order) {
+    for (std::size_t k = 0; k < codes.size(); ++k) {
+      if (codes[k] != code) continue;
+      if (code == static_cast<int>(ExitCode::invalid_run)) {
+        std::string why;
+        for (const auto& reason : r.set.runs[k].verdict.reasons) why += "; " + reason;
+        fmt::print(stderr, "{}: repeat {} of {} is INVALID{}\n", command, k + 1, r.set.runs.size(), why);
+      } else if (code == static_cast<int>(ExitCode::runtime)) {
+        return run_exit_code(r.set.runs[k], fmt::format("{} (repeat {})", command, k + 1));
+      }
+      return code;
+    }
+  }
+  return static_cast<int>(ExitCode::ok);
+}
+
+std::vector<OutputFile<RepeatedRun>> repeat_outputs(const RunOptions& o) {
+  const std::string source = o.json.empty() ? std::string("this run") : o.json;
+  return {
+      {"--json", o.json,
+       [](const RepeatedRun& r) -> Result<std::string> {
+         nlohmann::json j = results::to_json(r.total);
+         j.update(results::repeats_json(r.set, r.spreads));
+         return json_text(j);
+       }},
+      {"--hlog", o.hlog, [](const RepeatedRun& r) { return report::render_interval_log(r.total); }},
+      {"--html", o.html,
+       [source](const RepeatedRun& r) -> Result<std::string> {
+         report::ReportInput in;
+         in.source = source;
+         in.results = r.total;
+         in.document = results::to_json(r.total);
+         in.document.update(results::repeats_json(r.set, r.spreads));
+         return report::render_html(in);
+       }},
+      {"--junit", o.junit,
+       [](const RepeatedRun& r) -> Result<std::string> {
+         return report::render_junit(report::junit_for_run(r.total));
+       }},
+  };
+}
+
+}  // namespace
+
+void add_repeat_options(CLI::App& sub, RunOptions& o) {
+  sub.add_option(
+         "--repeat", o.repeat,
+         "Run the plan N times (2 to 100), one after the other, each with its own seed derived from "
+         "--seed; every repeat is kept, the totals add them up, and the summary gives each percentile's "
+         "spread across repeats (docs/statistics.md, Repeats). Against the lab, its model is reset "
+         "between repeats")
+      ->type_name("N")
+      ->group(help_group::judging);
+  sub.add_option("--cooldown", o.cooldown, "With --repeat: idle time between repeats (default 0)")
+      ->type_name("DURATION")
+      ->group(help_group::judging);
+}
+
+Result<RepeatSettings> parse_repeat_options(const RunOptions& o) {
+  RepeatSettings s;
+  if (o.repeat.empty()) {
+    if (!o.cooldown.empty()) return usage_error("--cooldown: has no effect without --repeat N");
+    return s;
+  }
+  const auto bad = [&o] {
+    return usage_error(
+        fmt::format("--repeat: '{}' is not a count of repeats: give a whole number from 2 to {}", o.repeat,
+                    results::k_max_repeats));
+  };
+  if (o.repeat.empty() || o.repeat.size() > 4 ||
+      !std::all_of(o.repeat.begin(), o.repeat.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    return bad();
+  }
+  s.count = std::stoull(o.repeat);
+  if (s.count < 2 || s.count > results::k_max_repeats) return bad();
+  if (!o.cooldown.empty()) {
+    s.cooldown = OPENLOOP_TRY(parse_duration(o.cooldown, "--cooldown"));
+    if (s.cooldown > std::chrono::hours(1)) {
+      return usage_error(fmt::format("--cooldown: {} is longer than the 1h accepted", o.cooldown));
+    }
+  }
+  OPENLOOP_TRY_VOID(refuse_combinations(o));
+  return s;
+}
+
+int run_repeated(const RunOptions& o, const RepeatSettings& s) {
+  const std::string command = "openloop run";
+  std::vector<engine::RunPlan> plans;
+  std::vector<std::uint64_t> seeds;
+  for (std::uint64_t k = 1; k <= s.count; ++k) {
+    RunOptions each = o;
+    each.seed = results::repeat_seed(o.seed, k);
+    auto plan = build_plan(each);
+    if (!plan) return report_error(command, plan.error());
+    if (plan->shard.sharded())
+      return report_error(command, usage_error("--repeat: not supported with a sharded run "
+                                               "(--shard or the environment) yet")
+                                       .value());
+    seeds.push_back(each.seed);
+    plans.push_back(std::move(*plan));
+  }
+  auto start = prepare_start(o, plans.front().describe());
+  if (!start) return report_error(command, start.error());
+  if (start->manifest) {
+    return report_error(command,
+                        usage_error("--repeat: not supported with --run-id or OPENLOOP_RUN_ID yet (the "
+                                    "manifest covers one run)")
+                            .value());
+  }
+  std::vector<std::string> names;
+  for (const auto& r : plans.front().requests) names.push_back(r.name);
+  auto slos = parse_slos(o, names);
+  if (!slos) return report_error(command, slos.error());
+  const std::optional<procedures::ControlClient> lab = find_lab(plans.front());
+
+  Pipeline<RepeatedRun> p;
+  p.command = command;
+  p.outputs = repeat_outputs(o);
+  p.announce = o.quiet || isatty(fileno(stderr)) == 0;
+  p.run = [&](std::atomic<int>& stop) -> Result<RepeatedRun> {
+    RepeatedRun out;
+    out.set.planned = s.count;
+    out.set.cooldown_s = to_seconds(s.cooldown);
+    out.set.lab = lab.has_value();
+    for (std::size_t k = 0; k < plans.size() && stop.load() == 0; ++k) {
+      results::RepeatContext c;
+      c.seed = seeds[k];
+      if (k > 0) {
+        if (!o.quiet && s.cooldown.count() > 0) {
+          fmt::print(stderr, "cooldown {:g} s before repeat {}/{}\n", to_seconds(s.cooldown), k + 1,
+                     plans.size());
+        }
+        c.cooldown_s = idle(s.cooldown, stop);
+        if (stop.load() != 0) break;
+        if (lab) reset_lab(*lab, stop, c);
+        if (stop.load() != 0) break;
+      }
+      if (!o.quiet) {
+        fmt::print(stderr, "repeat {}/{} (seed {}){}\n", k + 1, plans.size(), c.seed,
+                   c.reset == "none" ? "" : fmt::format(", lab reset {}: {}", c.reset, c.reset_detail));
+      }
+      auto ran = run_with_live_view(plans[k], o, stop, nullptr, nullptr, nullptr, nullptr);
+      if (!ran) {
+        if (out.set.runs.empty()) return tl::unexpected(ran.error());
+        // Results so far are kept: the failure ends the repeats and is said in the totals' warnings.
+        out.total.warnings.push_back(fmt::format("repeat {} failed: {}", k + 1, ran.error().message));
+        break;
+      }
+      results::RunResults r = std::move(*ran);
+      r.slos = results::evaluate_slos(*slos, r);
+      stamp_context(r, plans[k], std::chrono::system_clock::now());
+      stamp_start(*start, r);
+      r.dns_ns = plans[k].dns_time.count();
+      r.info.plan["seed"] = c.seed;
+      out.set.runs.push_back(std::move(r));
+      out.set.contexts.push_back(std::move(c));
+    }
+    const auto failures = out.total.warnings;
+    out.total = results::add_repeats(out.set.runs);
+    out.total.warnings.insert(out.total.warnings.end(), failures.begin(), failures.end());
+    if (out.set.runs.size() < s.count) {
+      out.total.interrupted = out.total.interrupted || stop.load() != 0;
+      out.total.warnings.push_back(
+          fmt::format("{} of {} repeats ran (the rest were not started)", out.set.runs.size(), s.count));
+    }
+    out.total.info.plan["seed"] = o.seed;
+    out.total.info.plan["repeat"] = s.count;
+    out.total.info.plan["cooldown_s"] = to_seconds(s.cooldown);
+    out.total.info.plan["repeat_seeds"] = seeds;
+    out.total.slos = results::evaluate_slos(*slos, out.total);
+    out.spreads = results::percentile_spreads(out.set.runs);
+    if (results::variation_dominates(out.spreads)) out.total.warnings.push_back(results::k_variation_flag);
+    return out;
+  };
+  p.summary = [](const RepeatedRun& r) {
+    return report::render_summary(r.total) + results::render_repeats(r.set, r.spreads);
+  };
+  p.exit_code = [&command](const RepeatedRun& r) {
+    const int worst = worst_exit_code(r, command);
+    // Interrupted between repeats: every repeat that ran is whole, but the set is not.
+    return r.total.interrupted ? static_cast<int>(ExitCode::interrupted) : worst;
+  };
+  return execute(p);
+}
+
+}  // namespace openloop::cli

@@ -1,0 +1,34 @@
+# Ctrl-C during a --repeat cooldown ends the whole thing at once with the repeats so far written and exit 130.
+# Robust by construction: the signal is sent once the run says the cooldown began (not after a sleep), and the
+# cooldown (60 s) is far longer than the bound on the exit.
+source "$OPENLOOP_E2E_LIB"
+require_tools jq
+start_lab
+"$OPENLOOP" run "$LAB_URL/" --rate 50/s --duration 1s --threads 1 --repeat 3 --cooldown 60s \
+  --json "$E2E_TMP/r.json" >"$E2E_TMP/out.txt" 2>"$E2E_TMP/err.txt" &
+pid=$!
+for _ in $(seq 1000); do  # ≤ 20 s
+  grep -q '^cooldown 60 s before repeat 2/3' "$E2E_TMP/err.txt" && break
+  sleep 0.02
+done
+grep -q '^cooldown 60 s before repeat 2/3' "$E2E_TMP/err.txt" || fail "no cooldown within 20 s: $(cat "$E2E_TMP/err.txt")"
+signalled=$(date +%s%N)
+kill -INT "$pid"
+set +e
+wait "$pid"
+code=$?
+set -e
+exit_s=$(awk -v a="$signalled" -v b="$(date +%s%N)" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
+[[ $code == 130 ]] || fail "exit $code, expected 130"
+assert_cmp "$exit_s" "<" 10 "ended promptly, not after the 60 s cooldown"
+r=$E2E_TMP/r.json
+[[ $(json "$r" .verdict.interrupted) == true ]] || fail "not marked interrupted"
+assert_cmp "$(json "$r" '.repeats | length')" == 1 "the repeat that ran is kept"
+assert_cmp "$(json "$r" .repeat_summary.planned)" == 3 "planned"
+assert_cmp "$(json "$r" .repeat_summary.completed)" == 1 "completed"
+assert_cmp "$(json "$r" .summary.counts.intended)" == 50 "the first repeat's requests"
+assert_conserved "$r"
+jq -e '.warnings | index("1 of 3 repeats ran (the rest were not started)")' "$r" >/dev/null ||
+  fail "warnings: $(jq -c .warnings "$r")"
+grep -q '^repeats: 1 of 3' "$E2E_TMP/out.txt" || fail "summary: $(cat "$E2E_TMP/out.txt")"
+pass "interrupted in a cooldown after ${exit_s}s: one repeat written, exit 130"
