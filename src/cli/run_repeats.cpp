@@ -83,16 +83,21 @@ bool lab_idle(const nlohmann::json& stats) {
   return true;
 }
 
-// Before a repeat: empties the lab's cache and waits until the requests left from the previous repeat have
-// drained from its model, so one repeat's queue does not leak into the next.
+// Before a repeat: restarts the lab's model (cache emptied, a stall in progress ended, the stall clock at zero),
+// waits until the requests left from the previous repeat have drained from it, so one repeat's queue does not
+// leak into the next, and restarts it again so the repeat meets the lab as the first repeat met a fresh one.
 void reset_lab(const procedures::ControlClient& lab, const std::atomic<int>& stop,
                results::RepeatContext& c) {
   const auto from = SteadyNow::now();
-  if (auto flushed = lab.post_config({{"cache-flush", true}}); !flushed) {
-    c.reset = "failed";
-    c.reset_detail = flushed.error().message;
-    return;
-  }
+  const auto restart = [&] {
+    auto done = lab.post_config({{"restart", true}});
+    if (!done) {
+      c.reset = "failed";
+      c.reset_detail = done.error().message;
+    }
+    return done.has_value();
+  };
+  if (!restart()) return;
   nlohmann::json stats = nlohmann::json::object();
   while (stop.load() == 0) {
     auto s = lab.stats();
@@ -103,8 +108,9 @@ void reset_lab(const procedures::ControlClient& lab, const std::atomic<int>& sto
     }
     stats = std::move(*s);
     if (lab_idle(stats)) {
+      if (!restart()) return;
       c.reset = "done";
-      c.reset_detail = fmt::format("cache flushed, model idle after {:.3f} s (nothing queued or in service)",
+      c.reset_detail = fmt::format("model restarted, idle after {:.3f} s (nothing queued or in service)",
                                    std::chrono::duration<double>(SteadyNow::now() - from).count());
       return;
     }

@@ -52,13 +52,17 @@ Result<std::string> as_setting_text(const json& v, std::string_view what) {
 
 Result<void> apply_field(ConfigChange& change, const std::string& name, const json& value) {
   const std::string what = fmt::format("config field \"{}\"", name);
-  if (name == "cache-flush") {
-    change.flush_cache = OPENLOOP_TRY(as_setting_text(value, what)) == "true";
+  if (name == "cache-flush" || name == "restart") {
+    const std::string text = OPENLOOP_TRY(as_setting_text(value, what));
+    if (text != "true" && text != "false") {
+      return usage_error(fmt::format("{}: {} is not accepted; use true or false", what, value.dump()));
+    }
+    (name == "restart" ? change.restart : change.flush_cache) = text == "true";
     return {};
   }
   const SettingInfo* info = find_setting(name);
   if (info == nullptr || !info->runtime) {
-    return usage_error(fmt::format("{}: {}; fields accepted while running: {}, cache-flush", what,
+    return usage_error(fmt::format("{}: {}; fields accepted while running: {}, cache-flush, restart", what,
                                    info == nullptr ? "unknown field" : "can only be set at start",
                                    setting_names(true)));
   }
@@ -137,7 +141,7 @@ Result<ConfigChange> apply_config_json(const LabConfig& current, std::string_vie
   if (parsed.is_discarded() || !parsed.is_object()) {
     return usage_error(
         fmt::format("config: the body must be a JSON object of settings, e.g. "
-                    "{{\"service\": \"exp:2ms\", \"workers\": 4}}; fields accepted: {}, cache-flush",
+                    "{{\"service\": \"exp:2ms\", \"workers\": 4}}; fields accepted: {}, cache-flush, restart",
                     setting_names(true)));
   }
   ConfigChange change{current, false};

@@ -24,6 +24,7 @@ std::string stats_json(const ModelSnapshot& model, const ServerCounters& server,
 struct ConfigChange {
   LabConfig config;          ///< the current configuration with the request's fields applied
   bool flush_cache = false;  ///< {"cache-flush": true}: empty the cache
+  bool restart = false;      ///< {"restart": true}: ServiceModel::restart (cache emptied, stall clock at zero)
 };
 
 /// Applies a JSON object of settings ({"service": "exp:2ms", "workers": 4, "stall-at": ["1s+1s"]}) to a

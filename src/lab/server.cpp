@@ -190,6 +190,7 @@ std::string Server::handle_config_post(std::string_view body, bool close) {
   if (change->flush_cache) m_model->flush_cache();
   // Last: more workers may start (and finish zero-time) work at once, answering other connections.
   m_model->configure(m_config.model, m_clock.now());
+  if (change->restart) m_model->restart(m_clock.now());
   return render_response(200, "application/json", config_to_json(m_config).dump() + "\n", close);
 }
 

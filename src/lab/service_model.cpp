@@ -10,6 +10,7 @@ ServiceModel::ServiceModel(ModelConfig config, net::TimerQueue& timers, ModelSin
       m_timers(timers),
       m_sink(sink),
       m_start(start),
+      m_stall_origin(start),
       m_rng(m_config.seed, 0x1ab),
       m_cache(m_config.cache) {
   set_workers(m_config.workers);
@@ -219,6 +220,18 @@ void ServiceModel::configure(const ModelConfig& config, SteadyTime now) {
   dispatch(now);
 }
 
+void ServiceModel::restart(SteadyTime now) {
+  roll(now);
+  m_cache.clear();
+  m_stall_origin = now;
+  ++m_stall_generation;  // pending stall timers are now stale
+  if (m_frozen) {
+    end_stall(now);  // schedules the next stall from the new origin
+  } else {
+    schedule_next_stall(now);
+  }
+}
+
 ModelSnapshot ServiceModel::snapshot(SteadyTime now) {
   roll(now);
   ModelSnapshot s;
@@ -237,21 +250,21 @@ ModelSnapshot ServiceModel::snapshot(SteadyTime now) {
 
 void ServiceModel::schedule_next_stall(SteadyTime now) {
   if (m_config.stalls.empty()) return;
-  const Nanos rel = now - m_start;
+  const Nanos rel = now - m_stall_origin;
   if (!m_frozen && m_config.stalls.stall_at(rel)) return begin_stall(now);
   const auto next = m_config.stalls.next_start_after(rel);
   if (!next) return;
-  m_next_stall = m_start + *next;
+  m_next_stall = m_stall_origin + *next;
   m_timers.schedule(m_next_stall, this, cookie(TimerKind::stall_begin, 0, m_stall_generation));
 }
 
 void ServiceModel::begin_stall(SteadyTime t) {
-  const auto window = m_config.stalls.stall_at(t - m_start);
+  const auto window = m_config.stalls.stall_at(t - m_stall_origin);
   if (!window) return schedule_next_stall(t);
   roll(t);
   m_frozen = true;
   m_frozen_since = t;
-  m_frozen_until = m_start + window->end;
+  m_frozen_until = m_stall_origin + window->end;
   m_timers.schedule(m_frozen_until, this, cookie(TimerKind::stall_end, 0, m_stall_generation));
 }
 

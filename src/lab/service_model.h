@@ -103,6 +103,10 @@ class ServiceModel final : private net::TimerHandler {
   void configure(const ModelConfig& config, SteadyTime now);
   /// Empties the cache (a cold start, as after a deploy).
   void flush_cache() { m_cache.clear(); }
+  /// Starts the model afresh at `now`, as a restarted process would: the cache emptied and the stall windows
+  /// counted from `now` (a stall in progress ends; a one-off stall at 10s comes 10 s after this). Work already
+  /// queued or in service goes on; the random stream and the counters go on too (repeats draw anew).
+  void restart(SteadyTime now);
 
   const ModelConfig& config() const { return m_config; }
   bool frozen() const { return m_frozen; }
@@ -156,6 +160,7 @@ class ServiceModel final : private net::TimerHandler {
   net::TimerQueue& m_timers;
   ModelSink& m_sink;
   SteadyTime m_start;
+  SteadyTime m_stall_origin;  // time zero of the stall windows: the start, or the latest restart()
   Rng m_rng;
   LruCache m_cache;
   ModelStats m_stats;

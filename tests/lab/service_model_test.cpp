@@ -289,6 +289,29 @@ TEST(ServiceModel, ConfigureStallEndsTheStallInProgress) {
   EXPECT_EQ(h.sink.answers[0].at, 6ms);
 }
 
+TEST(ServiceModel, RestartCountsTheStallWindowsFromThenAndEndsAStallInProgress) {
+  ModelConfig c = workers(1, 5ms);
+  c.stalls.add_once(StallWindow{10ms, 20ms});
+  Harness h(c);
+  h.advance_to(50ms);  // the lab's own stall (10..20 ms) is over
+  h.model->restart(h.clock.now());
+  h.advance_to(58ms);
+  h.submit(0);  // in service 58..63 ms, frozen 60..70 ms: the stall is now 10..20 ms after the restart
+  h.advance_to(100ms);
+  ASSERT_EQ(h.sink.answers.size(), 1u);
+  EXPECT_EQ(h.sink.answers[0].at, 73ms);
+
+  h.model->restart(h.clock.now());  // at 100 ms: stall due 110..120 ms
+  h.advance_to(115ms);
+  EXPECT_TRUE(h.model->frozen());
+  h.model->restart(h.clock.now());  // ends it; the next one is 10 ms from now
+  EXPECT_FALSE(h.model->frozen());
+  h.submit(1);
+  h.advance_to(200ms);
+  ASSERT_EQ(h.sink.answers.size(), 2u);
+  EXPECT_EQ(h.sink.answers[1].at, 120ms);  // 115..120 ms, before the stall at 125 ms
+}
+
 TEST(ServiceModel, HistoryCountsPerSecond) {
   Harness h(workers(1, 1ms));
   for (int i = 0; i < 3000; ++i) {

@@ -32,4 +32,8 @@ pass "bad config: 400, names the field ($(jq -r .error "$E2E_TMP/post.json"))"
 [[ $(post 'not json') == 400 ]] || fail "non-JSON body not refused"
 [[ $(http_status "$LAB_URL/_lab/nothing") == 404 ]] || fail "unknown control path should be 404"
 pass "unknown field, non-JSON body and unknown path refused"
+[[ $(post '{"restart": true}') == 200 ]] || fail "restart refused: $(cat "$E2E_TMP/post.json")"
+[[ $(post '{"restart": "soon"}') == 400 ]] && grep -q 'true or false' "$E2E_TMP/post.json" ||
+  fail "a restart that is not a boolean must be refused naming what is accepted: $(cat "$E2E_TMP/post.json")"
+pass "restart accepted; a non-boolean restart refused"
 stop_lab
