@@ -63,3 +63,17 @@ for page in "$E2E_TMP/r.html" "$E2E_TMP/again.html"; do
     fail "$page: no repeats panel"
 done
 pass "three repeats kept, conserved, summed; lab reset between them"
+
+# The lab is restarted between repeats: a one-off stall 2 s after the lab's start falls 2 s into every repeat,
+# not only into the first (without the restart the second repeat begins after it).
+start_lab --workers 1 --service 1ms --stall-at 2s+300ms
+code=0
+"$OPENLOOP" run "$LAB_URL/" --rate 20/s --duration 3s --threads 1 --repeat 2 --slo none \
+  --json "$E2E_TMP/stall.json" >/dev/null 2>"$E2E_TMP/stall.err" || code=$?
+accept_invalid_only_for "$code" "$E2E_TMP/stall.json" '^repeat [12]: (send lateness|arrival process: )'
+for k in 0 1; do
+  assert_cmp "$(jq ".repeats[$k].summary.response_time_ms.max" "$E2E_TMP/stall.json")" ">=" 200 \
+    "repeat $((k + 1)) met the lab's stall at 2s (max response time, ms)"
+done
+stop_lab
+pass "every repeat meets the restarted lab's one-off stall"
