@@ -47,7 +47,7 @@ void ProbeMetrics::publish(const results::RunResults& run, bool final) {
     if (!window || window->intervals.empty()) continue;
     auto [at, added] = m_parts.try_emplace({m_repeat, i}, 0);
     if (added) {
-      report::MetricsContext c{m_run_id, "", m_names, phase.rate, {}};
+      report::MetricsContext c{m_run_id, "", m_names, phase.rate, {}, {}};
       c.extra_labels = {{"repeat", std::to_string(m_repeat)}, {"phase", phase.name()}};
       at->second = m_server.add_part(std::move(c));
     }

@@ -35,7 +35,7 @@ procedures::RunFn RampMetrics::wrap(procedures::RunFn inner) {
 
 std::size_t RampMetrics::part(std::size_t number, double rate) {
   if (auto found = m_parts.find(number); found != m_parts.end()) return found->second;
-  report::MetricsContext c{m_run_id, "", m_names, rate, {}};
+  report::MetricsContext c{m_run_id, "", m_names, rate, {}, {}};
   c.extra_labels = {{"step", std::to_string(number)}, {"rate", fmt::format("{:g}", rate)}};
   const std::size_t index = m_server.add_part(std::move(c));
   m_parts.emplace(number, index);

@@ -49,7 +49,8 @@ MetricsServer::MetricsServer(lab::ListenSocket socket, std::vector<report::Metri
       m_wake_fd(wake_fd),
       m_source(std::move(source)),
       m_contexts(std::move(parts)),
-      m_states(m_contexts.size()) {
+      m_states(m_contexts.size()),
+      m_initial_parts(m_contexts.size()) {
   for (const report::MetricsContext& c : m_contexts) {
     m_views.emplace_back(report::LivePlan{Nanos(0), Nanos(0), c.target_rps > 0, ""});
   }
@@ -203,8 +204,12 @@ void MetricsServer::serve(int fd) {
     contexts = m_contexts;
     parts.push_back(m_extra);
   }
-  for (std::size_t i = 0; i < states.size(); ++i)
+  for (std::size_t i = 0; i < states.size(); ++i) {
+    // A part added while the run goes (a ramp's step, a probe's phase) shows once update() has given it a state:
+    // a scrape between add_part() and that update would record a step's counters at 0.
+    if (i >= m_initial_parts && states[i].updates == 0) continue;
     parts.push_back(report::run_metric_families(states[i], contexts[i]));
+  }
   const std::vector<report::MetricFamily> families = report::merge_families(std::move(parts));
   if (protobuf) {
     send_all(fd, response("200 OK", report::k_protobuf_type, report::render_families_protobuf(families)));
@@ -213,6 +218,13 @@ void MetricsServer::serve(int fd) {
   const std::string body = report::render_families_text(families, openmetrics);
   send_all(fd, response("200 OK", openmetrics ? report::k_openmetrics_type : report::k_prometheus_text_type,
                         body));
+}
+
+report::OfferedRate offered_rate_of(const engine::RunPlan& plan) {
+  if (plan.user_driven()) return {};
+  return [profile = plan.profile, warmup = plan.warmup](double from_s, double to_s) {
+    return profile.mean_rate(warmup + from_seconds(from_s), warmup + from_seconds(to_s));
+  };
 }
 
 void add_metrics_options(CLI::App& sub, RunOptions& o, const std::string& what) {

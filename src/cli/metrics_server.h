@@ -15,6 +15,7 @@
 
 #include "core/error.h"
 #include "core/time.h"
+#include "engine/run_plan.h"
 #include "lab/listen_socket.h"
 #include "report/live_view.h"
 #include "report/metrics_exposition.h"
@@ -77,10 +78,15 @@ class MetricsServer {
   std::vector<report::MetricsContext> m_contexts;  // one per part; guarded by m_mutex
   std::vector<report::MetricsState> m_states;      // one per part; guarded by m_mutex
   std::vector<report::MetricFamily> m_extra;       // guarded by m_mutex
+  std::size_t m_initial_parts = 0;  // parts given to start(), shown from the first scrape; add_part()'s after
   std::thread m_thread;
 };
 
 struct RunOptions;
+
+/// `plan`'s offered rate over its measured period (report::OfferedRate: its profile, the warm-up before 0),
+/// as a scrape's openloop_target_rate shows it; empty for a closed or pacing model (no arrival schedule).
+report::OfferedRate offered_rate_of(const engine::RunPlan& plan);
 
 /// --metrics-listen and --metrics-linger on a command other than run (ramp, probe), serving `what`.
 void add_metrics_options(CLI::App& sub, RunOptions& o, const std::string& what);

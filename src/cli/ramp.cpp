@@ -14,6 +14,7 @@
 #include "cli/observe_options.h"
 #include "cli/run_options.h"
 #include "cli/run_pipeline.h"
+#include "cli/start_options.h"
 #include "core/redact.h"
 #include "core/units.h"
 #include "engine/coordinator.h"
@@ -316,6 +317,9 @@ Result<void> parse_slos_into(const RampFlags& f, const engine::RunPlan& plan, Ra
 struct Prepared {
   RampSettings settings;
   engine::RunPlan base;
+  /// The ramp's id, made as run's (OPENLOOP_RUN_ID, else random): its file's run_id, its runs' and the
+  /// run_id label of its metrics.
+  std::string run_id;
 };
 
 // --simulate: every run of the ramp goes to a simulated lab of those flags, one worker on virtual time.
@@ -375,8 +379,11 @@ std::vector<OutputFile<procedures::RampOutcome>> ramp_outputs(const RampFlags& f
   const std::string target = redact_url(prepared.base.url_text);
   const std::string source = f.run.json.empty() ? std::string("this ramp") : f.run.json;
   return {
-      {"--json", f.run.json, [&s, target, simulated_lab](const procedures::RampOutcome& o) -> Result<std::string> {
+      {"--json", f.run.json,
+       [&s, target, simulated_lab,
+        run_id = prepared.run_id](const procedures::RampOutcome& o) -> Result<std::string> {
          nlohmann::json j = procedures::ramp_to_json(o, s);
+         j["run_id"] = run_id;
          j["target"] = target;
          if (simulated_lab) {
            j["simulated"] = true;
@@ -416,6 +423,9 @@ int ramp_command(RampFlags& f) {
   const std::string command = "openloop ramp";
   auto prepared = prepare(f);
   if (!prepared) return report_error(command, prepared.error());
+  const auto start = prepare_start(f.run, prepared->base.describe());
+  if (!start) return report_error(command, start.error());
+  prepared->run_id = start->run_id;
   // Bound before anything is sent: a bad address or a port in use ends the command with nothing sent.
   const auto linger = parse_metrics_linger(f.run);
   if (!linger) return report_error(command, linger.error());
@@ -425,7 +435,7 @@ int ramp_command(RampFlags& f) {
   if (*metrics) {
     std::vector<std::string> names;
     for (const auto& r : prepared->base.requests) names.push_back(r.name);
-    ramp_metrics.emplace(**metrics, prepared->settings, results::random_run_id(), std::move(names));
+    ramp_metrics.emplace(**metrics, prepared->settings, prepared->run_id, std::move(names));
     prepared->settings.runner = ramp_metrics->wrap(std::move(prepared->settings.runner));
   }
   const RampSettings& s = prepared->settings;
@@ -446,6 +456,7 @@ int ramp_command(RampFlags& f) {
         observed(observer->get(), [&] { return procedures::run_ramp(prepared->base, s, stop, on_step); }));
     if (ramp_metrics) ramp_metrics->on_end(outcome.findings);
     for (auto& r : outcome.runs) {
+      r.info.run_id = prepared->run_id;
       r.info.environment = run_environment();
       if (*observer) (*observer)->attach(r);
     }

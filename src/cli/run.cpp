@@ -199,8 +199,14 @@ int run_command(const RunOptions& o) {
   // Bound before anything is sent: a bad address or a port in use ends the command with nothing sent.
   const auto linger = parse_metrics_linger(o);
   if (!linger) return report_error(command, linger.error());
-  auto metrics = start_metrics(
-      o, {{start->run_id, "", names, plan->user_driven() ? 0.0 : plan->profile.max_rate(), {}}}, command);
+  auto metrics = start_metrics(o,
+                               {{start->run_id,
+                                 "",
+                                 names,
+                                 plan->user_driven() ? 0.0 : plan->profile.max_rate(),
+                                 {},
+                                 offered_rate_of(*plan)}},
+                               command);
   if (!metrics) return report_error(command, metrics.error());
   Pipeline<results::RunResults> p;
   p.command = command;

@@ -152,7 +152,8 @@ int run_plan_file(const RunOptions& o) {
                             plan.scenario,
                             std::move(request_names),
                             plan.user_driven() ? 0.0 : plan.profile.max_rate(),
-                            {}});
+                            {},
+                            offered_rate_of(plan)});
   }
   auto metrics = start_metrics(o, std::move(metric_parts), command);
   if (!metrics) return report_error(command, metrics.error());

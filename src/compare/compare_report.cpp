@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "compare/text_table.h"
 #include "core/units.h"
 
 namespace openloop::compare {
@@ -57,6 +58,16 @@ nlohmann::json slos_json(const std::vector<results::SloResult>& slos) {
 
 }  // namespace
 
+TextTable comparison_table(std::size_t name_width, std::size_t value_width) {
+  using Align = TextTable::Align;
+  return TextTable({{Align::left, 0, name_width},
+                    {Align::right, 1, value_width},
+                    {Align::right, 1, value_width},
+                    {Align::right, 1, 10},
+                    {Align::left, 2, 22},
+                    {Align::left, 1, 0}});
+}
+
 std::string render_text(const Comparison& c) {
   std::string out =
       fmt::format("compare: baseline {}, candidate {}\n", c.baseline_source, c.candidate_source);
@@ -66,25 +77,25 @@ std::string render_text(const Comparison& c) {
                                      c.baseline_plan_hash.substr(0, 12), c.candidate_plan_hash.substr(0, 12));
   }
   out += fmt::format("finding: {}\n\n", c.finding);
-  out += fmt::format("{:<12} {:>12} {:>12} {:>10}  {:<22} {}\n", "", "baseline", "candidate", "change",
-                     fmt::format("{:g} % interval", c.confidence * 100), "judgement");
+  TextTable table = comparison_table(12, 12);
+  table.add({"", "baseline", "candidate", "change", fmt::format("{:g} % interval", c.confidence * 100),
+             "judgement"});
   for (const QuantileChange& q : c.percentiles) {
-    out += fmt::format("{:<12} {:>12} {:>12} {:>10}  {:<22} {}\n", fmt::format("p{}", q.percentile),
-                       q.baseline.count ? ms(q.baseline.value) : "-",
-                       q.candidate.count ? ms(q.candidate.value) : "-", opt_change(q.change, false),
-                       interval(q.low, q.high, false), to_string(q.direction));
+    table.add({fmt::format("p{}", q.percentile), q.baseline.count ? ms(q.baseline.value) : "-",
+               q.candidate.count ? ms(q.candidate.value) : "-", opt_change(q.change, false),
+               interval(q.low, q.high, false), std::string(to_string(q.direction))});
   }
   for (const NamedRate& r : c.rates) {
-    out += fmt::format("{:<12} {:>12} {:>12} {:>10}  {:<22} {}\n", r.name, format_rate(r.change.baseline),
-                       format_rate(r.change.candidate), opt_change(r.change.change, false),
-                       interval(r.change.low, r.change.high, false), to_string(r.change.direction));
+    table.add({r.name, format_rate(r.change.baseline), format_rate(r.change.candidate),
+               opt_change(r.change.change, false), interval(r.change.low, r.change.high, false),
+               std::string(to_string(r.change.direction))});
   }
   for (const NamedFraction& f : c.fractions) {
-    out += fmt::format("{:<12} {:>12} {:>12} {:>10}  {:<22} {}\n", f.name,
-                       fmt::format("{:.3g} %", f.change.baseline * 100),
-                       fmt::format("{:.3g} %", f.change.candidate * 100), opt_change(f.change.change, true),
-                       interval(f.change.low, f.change.high, true), to_string(f.change.direction));
+    table.add({f.name, fmt::format("{:.3g} %", f.change.baseline * 100),
+               fmt::format("{:.3g} %", f.change.candidate * 100), opt_change(f.change.change, true),
+               interval(f.change.low, f.change.high, true), std::string(to_string(f.change.direction))});
   }
+  out += table.render();
   out += fmt::format("\nverdict: baseline {}, candidate {}\n",
                      verdict_text(c.baseline_has_verdict, c.baseline_verdict),
                      verdict_text(c.candidate_has_verdict, c.candidate_verdict));
@@ -167,7 +178,8 @@ nlohmann::json to_json(const Comparison& c) {
   return j;
 }
 
-void add_gate_cases(report::JunitReport& r, const std::vector<FailOnResult>& gates, const std::string& finding) {
+void add_gate_cases(report::JunitReport& r, const std::vector<FailOnResult>& gates,
+                    const std::string& finding) {
   for (const FailOnResult& g : gates) {
     report::JunitCase k;
     k.name = "fail-on " + g.gate.text;

@@ -58,23 +58,23 @@ std::string render_ramp_text(const RampComparison& c) {
                      : fmt::format("plan: DIFFERENT (baseline {}, candidate {})\n",
                                    c.baseline_plan_hash.substr(0, 12), c.candidate_plan_hash.substr(0, 12));
   out += fmt::format("finding: {}\n\n", c.finding);
-  out += fmt::format("{:<16} {:>26} {:>26} {:>10}  {:<22} {}\n", "", "baseline [interval]",
-                     "candidate [interval]", "change", "interval", "judgement");
+  TextTable rates = comparison_table(16, 26);
+  rates.add({"", "baseline [interval]", "candidate [interval]", "change", "interval", "judgement"});
   for (const RampRateChange& r : c.rates) {
-    out += fmt::format("{:<16} {:>26} {:>26} {:>10}  {:<22} {}\n", r.name, rate_text(r.baseline),
-                       rate_text(r.candidate), opt_change(r.change), interval(r.low, r.high),
-                       to_string(r.direction));
+    rates.add({r.name, rate_text(r.baseline), rate_text(r.candidate), opt_change(r.change),
+               interval(r.low, r.high), std::string(to_string(r.direction))});
   }
+  out += rates.render();
   if (!c.steps.empty()) {
-    out += fmt::format("\n{:<16} {:>12} {:>12} {:>10}  {:<22} {}\n", "p99 at", "baseline", "candidate",
-                       "change", "interval", "judgement");
+    TextTable steps = comparison_table(16, 12);
+    steps.add({"p99 at", "baseline", "candidate", "change", "interval", "judgement"});
     for (const RampStepChange& s : c.steps) {
       const QuantileChange& q = s.p99;
-      out += fmt::format("{:<16} {:>12} {:>12} {:>10}  {:<22} {}\n", format_rate(s.offered_rps),
-                         q.baseline.count ? ms(q.baseline.value) : "-",
-                         q.candidate.count ? ms(q.candidate.value) : "-", opt_change(q.change),
-                         interval(q.low, q.high), to_string(q.direction));
+      steps.add({format_rate(s.offered_rps), q.baseline.count ? ms(q.baseline.value) : "-",
+                 q.candidate.count ? ms(q.candidate.value) : "-", opt_change(q.change),
+                 interval(q.low, q.high), std::string(to_string(q.direction))});
     }
+    out += "\n" + steps.render();
   }
   out += fmt::format("\nbaseline:  {}\ncandidate: {}\n", c.baseline_finding, c.candidate_finding);
   for (const FailOnResult& g : c.gates) out += fmt::format("fail-on {}: {}\n", g.gate.text, g.message);
@@ -199,7 +199,8 @@ std::string chart(const RampComparison& c) {
 
 std::string render_ramp_compare_html(const RampComparison& c) {
   return comparison_page("openloop compare: two ramps", "", c.baseline_source, c.candidate_source, c.finding,
-                         "p99 by offered rate (bars: each step's 95 % interval)", chart(c), render_ramp_text(c));
+                         "p99 by offered rate (bars: each step's 95 % interval)", chart(c),
+                         render_ramp_text(c));
 }
 
 }  // namespace openloop::compare

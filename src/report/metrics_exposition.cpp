@@ -14,7 +14,16 @@ MetricsState MetricsState::of(const results::RunResults& so_far) {
   s.by_request = so_far.by_request;
   s.in_flight = so_far.in_flight_now;
   s.connections_open = so_far.connections_open_now;
+  if (!so_far.intervals.empty()) {
+    s.latest_from_s = so_far.intervals.back().start_s;
+    s.latest_to_s = s.latest_from_s + so_far.intervals.back().length_s;
+  }
   return s;
+}
+
+double target_rate_now(const MetricsState& s, const MetricsContext& c) {
+  if (!c.offered) return c.target_rps;
+  return c.offered(s.latest_from_s, s.latest_to_s);
 }
 
 std::vector<MetricFamily> run_metric_families(const MetricsState& s, const MetricsContext& c) {
@@ -71,7 +80,11 @@ std::vector<MetricFamily> run_metric_families(const MetricsState& s, const Metri
   for (const auto& [name, state] : k_states) {
     m.value(s.verdict == state ? 1 : 0, {{"request", ""}, {"state", name}});
   }
-  gauge("openloop_target_rate", "The plan's peak offered rate, requests per second (0: closed model).",
+  gauge("openloop_target_rate",
+        "The offered rate the plan asks for now (its mean over the latest finalized interval), requests per "
+        "second (0: closed model).",
+        target_rate_now(s, c));
+  gauge("openloop_target_rate_peak", "The plan's peak offered rate, requests per second (0: closed model).",
         c.target_rps);
   gauge("openloop_progress_reports", "Progress reports received from the run (0: nothing final yet).",
         static_cast<double>(s.updates));

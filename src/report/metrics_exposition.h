@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,10 @@
 
 namespace openloop::report {
 
+/// The plan's offered rate (requests/s) as a function of the measured period: its mean over [from_s, to_s)
+/// seconds after the warm-up (negative: in the warm-up), or its rate at from_s when to_s ≤ from_s.
+using OfferedRate = std::function<double(double from_s, double to_s)>;
+
 /// Labels every series carries, and the plan's facts a scrape reports as gauges.
 struct MetricsContext {
   std::string run_id;
@@ -21,6 +26,9 @@ struct MetricsContext {
   double target_rps = 0;                   ///< the plan's peak offered rate (0: closed model)
   /// Labels after run_id and scenario on every series (a ramp's step, a probe's phase); empty for a run.
   MetricLabels extra_labels;
+  /// The offered rate over time (a run's stages: ramps and steps); empty: target_rps throughout (a ramp's
+  /// step, a probe's phase, a closed model).
+  OfferedRate offered;
 };
 
 /// What a scrape shows: the results so far (finalized intervals, as the live view sees them), copied from the
@@ -38,15 +46,22 @@ struct MetricsState {
   enum class Verdict : unsigned char { waiting, valid, invalid };
   Verdict verdict = Verdict::waiting;
   std::uint64_t updates = 0;  ///< progress reports received (0: nothing final yet)
+  /// The latest finalized interval, [from, to) seconds of the measured period; both 0 before the first.
+  double latest_from_s = 0, latest_to_s = 0;
   /// Copies what a scrape shows from the results so far (the interval series is left out).
   static MetricsState of(const results::RunResults& so_far);
 };
 
+/// The rate the plan asks for now, requests/s: context.offered's mean over the state's latest finalized
+/// interval (the "now" of every other series; before the first, its rate as measurement starts), or
+/// context.target_rps when offered is empty.
+double target_rate_now(const MetricsState& state, const MetricsContext& context);
+
 /// Every family of a run's state: counters (requests intended, sent, ok, timeouts, dropped, unfinished,
 /// retries, retry budget denials; responses by status class; errors by kind), gauges (in flight, the verdict
-/// so far as openloop_verdict{state=...} 1, target rate, progress reports), and the response time, service
-/// time and send lateness as classic histograms in seconds (per request too when the plan has several).
-/// Labels run_id, scenario and request ("" = every request) on each series (then
+/// so far as openloop_verdict{state=...} 1, target rate now and at its peak, progress reports), and the
+/// response time, service time and send lateness as classic histograms in seconds (per request too when the
+/// plan has several). Labels run_id, scenario and request ("" = every request) on each series (then
 /// MetricsContext::extra_labels). The histograms point into `state`: it must outlive the families.
 std::vector<MetricFamily> run_metric_families(const MetricsState& state, const MetricsContext& context);
 

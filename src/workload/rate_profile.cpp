@@ -139,6 +139,11 @@ double RateProfile::rate_at(Nanos t) const {
   return seg.rate0 + 2.0 * seg.half_slope * to_seconds(t - seg.start);
 }
 
+double RateProfile::mean_rate(Nanos from, Nanos to) const {
+  if (to <= from) return rate_at(from);
+  return (cumulative(to) - cumulative(from)) / to_seconds(to - from);
+}
+
 double RateProfile::cumulative(Nanos t) const {
   if (t <= Nanos(0)) return 0.0;
   if (t >= m_duration) return m_total;

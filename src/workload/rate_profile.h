@@ -38,6 +38,9 @@ class RateProfile {
   double rate_at(Nanos t) const;
   /// Λ(t): expected arrivals in [0, t); clamped to [0, Λ(duration)].
   double cumulative(Nanos t) const;
+  /// The mean rate over [from, to) in requests/s: (Λ(to) − Λ(from)) / (to − from); rate_at(from) when
+  /// to ≤ from.
+  double mean_rate(Nanos from, Nanos to) const;
   /// Smallest t with Λ(t) ≥ x, for 0 ≤ x ≤ Λ(duration); Nanos::max() when x > Λ(duration) (or x is NaN).
   /// Exact inverse of the piecewise-quadratic Λ (the quadratic solved per segment in its numerically stable
   /// form), rounded to the nearest nanosecond. Where Λ is flat at level x (a zero-rate stretch), the end of

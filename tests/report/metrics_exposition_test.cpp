@@ -27,7 +27,7 @@ bool has(const std::string& text, const std::string& line) {
 }
 
 TEST(RenderMetrics, CountersAndClassicBucketsAreExact) {
-  const std::string t = render_metrics(sample_state(), {"r1", "", {"GET /"}, 500, {}}, false);
+  const std::string t = render_metrics(sample_state(), {"r1", "", {"GET /"}, 500, {}, {}}, false);
   const std::string l = "run_id=\"r1\",scenario=\"\",request=\"\"";
   EXPECT_TRUE(has(t, "# TYPE openloop_requests_intended_total counter")) << t;
   EXPECT_TRUE(has(t, "openloop_requests_intended_total{" + l + "} 100")) << t;
@@ -49,10 +49,44 @@ TEST(RenderMetrics, CountersAndClassicBucketsAreExact) {
   EXPECT_EQ(t.find("# EOF"), std::string::npos);
 }
 
+// openloop_target_rate is the rate the plan asks for at the latest finalized interval (the offered function's
+// mean over it); the peak is a gauge of its own.
+TEST(RenderMetrics, TargetRateIsTheOfferedRateOverTheLatestInterval) {
+  MetricsContext c{"r1", "", {}, 300, {}, {}};
+  std::vector<std::pair<double, double>> asked;
+  c.offered = [&asked](double from_s, double to_s) {
+    asked.emplace_back(from_s, to_s);
+    return from_s < 2 ? 100.0 : 300.0;  // a step at 2 s
+  };
+  MetricsState s = sample_state();
+  const std::string l = "run_id=\"r1\",scenario=\"\",request=\"\"";
+  EXPECT_DOUBLE_EQ(target_rate_now(s, c), 100.0);  // nothing final yet: the rate as measurement starts
+  ASSERT_EQ(asked.size(), 1u);
+  EXPECT_EQ(asked[0], std::make_pair(0.0, 0.0));
+  results::RunResults so_far;
+  so_far.intervals.resize(2);
+  so_far.intervals[1].start_s = 1;
+  so_far.intervals[1].length_s = 1;
+  s = MetricsState::of(so_far);
+  EXPECT_TRUE(has(render_metrics(s, c, false), "openloop_target_rate{" + l + "} 100"));
+  EXPECT_EQ(asked.back(), std::make_pair(1.0, 2.0));
+  so_far.intervals.resize(3);
+  so_far.intervals[2].start_s = 2;
+  so_far.intervals[2].length_s = 1;
+  s = MetricsState::of(so_far);
+  const std::string t = render_metrics(s, c, false);
+  EXPECT_EQ(asked.back(), std::make_pair(2.0, 3.0));
+  EXPECT_TRUE(has(t, "openloop_target_rate{" + l + "} 300")) << t;
+  EXPECT_TRUE(has(t, "openloop_target_rate_peak{" + l + "} 300")) << t;
+  c.offered = {};  // a ramp's step, a probe's phase: the context's rate throughout
+  c.target_rps = 250;
+  EXPECT_DOUBLE_EQ(target_rate_now(s, c), 250.0);
+}
+
 TEST(RenderMetrics, VerdictSoFarIsOneStateAtOne) {
   MetricsState s = sample_state();
   s.verdict = MetricsState::Verdict::invalid;
-  const std::string t = render_metrics(s, {"r1", "", {}, 500, {}}, false);
+  const std::string t = render_metrics(s, {"r1", "", {}, 500, {}, {}}, false);
   const std::string l = "run_id=\"r1\",scenario=\"\",request=\"\"";
   EXPECT_TRUE(has(t, "# TYPE openloop_verdict gauge")) << t;
   EXPECT_TRUE(has(t, "openloop_verdict{" + l + ",state=\"waiting\"} 0")) << t;
@@ -62,10 +96,10 @@ TEST(RenderMetrics, VerdictSoFarIsOneStateAtOne) {
 
 TEST(RenderMetrics, MergedPartsShareOneFamilyWithASeriesEach) {
   const MetricsState a = sample_state(), b = sample_state();
-  const std::string t = render_families_text(
-      merge_families({run_metric_families(a, {"r1", "browse", {}, 100, {}}),
-                      run_metric_families(b, {"r1", "buyers", {}, 50, {}})}),
-      false);
+  const std::string t =
+      render_families_text(merge_families({run_metric_families(a, {"r1", "browse", {}, 100, {}, {}}),
+                                           run_metric_families(b, {"r1", "buyers", {}, 50, {}, {}})}),
+                           false);
   std::size_t types = 0;
   for (std::size_t at = t.find("# TYPE openloop_target_rate gauge\n"); at != std::string::npos;
        at = t.find("# TYPE openloop_target_rate gauge\n", at + 1)) {
@@ -77,7 +111,7 @@ TEST(RenderMetrics, MergedPartsShareOneFamilyWithASeriesEach) {
 }
 
 TEST(RenderMetrics, OpenMetricsNamesCounterFamiliesWithoutTotalAndEnds) {
-  const std::string t = render_metrics(sample_state(), {"r\"1\\", "checkout", {}, 0, {}}, true);
+  const std::string t = render_metrics(sample_state(), {"r\"1\\", "checkout", {}, 0, {}, {}}, true);
   EXPECT_TRUE(has(t, "# TYPE openloop_requests_intended counter")) << t;
   EXPECT_NE(t.find("openloop_requests_intended_total{run_id=\"r\\\"1\\\\\",scenario=\"checkout\""),
             std::string::npos)

@@ -66,15 +66,15 @@ TEST(RenderMetricsProtobuf, IsASequenceOfLengthDelimitedFamilies) {
   MetricsState s;
   s.totals.intended = 5;
   s.response_time.record(1'000'000, 5);
-  const std::vector<std::string> names = family_names(render_metrics_protobuf(s, {"r1", "", {}, 10, {}}));
-  EXPECT_EQ(names.size(), 19u);  // every family of run_metric_families(), connections open included
+  const std::vector<std::string> names = family_names(render_metrics_protobuf(s, {"r1", "", {}, 10, {}, {}}));
+  EXPECT_EQ(names.size(), 20u);  // every family of run_metric_families(), connections open included
   EXPECT_NE(std::find(names.begin(), names.end(), "openloop_response_time_seconds"), names.end());
 }
 
 TEST(RenderMetricsProtobuf, CarriesEveryFamilyOfTheTextInOrder) {
   MetricsState s;
   s.response_time.record(2'000'000, 3);
-  const MetricsContext c{"r1", "", {"a", "b"}, 10, {{"step", "3"}}};
+  const MetricsContext c{"r1", "", {"a", "b"}, 10, {{"step", "3"}}, {}};
   std::vector<std::string> text_names;
   const std::string text = render_metrics(s, c, false);
   for (std::size_t at = text.find("# TYPE "); at != std::string::npos; at = text.find("# TYPE ", at + 1)) {

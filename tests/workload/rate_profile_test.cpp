@@ -95,6 +95,21 @@ TEST(RateProfileParsing, ErrorsNameTheFlagTheItemAndTheAcceptedForm) {
       std::string::npos);
 }
 
+// What a scrape's openloop_target_rate shows: the mean over an interval, exact on ramps and across a step.
+TEST(RateProfile, MeanRateOverAnIntervalFollowsRampsAndSteps) {
+  // 0 → 100/s over 10 s, a step to 300/s held 5 s.
+  const RateProfile p = RateProfile::from_stages({{10s, 100.0}, {0s, 300.0}, {5s, 300.0}}, 0.0);
+  EXPECT_DOUBLE_EQ(p.mean_rate(0s, 1s), 5.0);
+  EXPECT_DOUBLE_EQ(p.mean_rate(4s, 6s), 50.0);
+  EXPECT_DOUBLE_EQ(p.mean_rate(9s, 10s), 95.0);
+  EXPECT_DOUBLE_EQ(p.mean_rate(10s, 11s), 300.0);
+  EXPECT_DOUBLE_EQ(p.mean_rate(9500ms, 10500ms), (97.5 * 0.5 + 300.0 * 0.5) / 1.0);
+  EXPECT_DOUBLE_EQ(p.mean_rate(14s, 15s), 300.0);
+  EXPECT_DOUBLE_EQ(p.mean_rate(15s, 16s), 0.0);    // after the plan
+  EXPECT_DOUBLE_EQ(p.mean_rate(5s, 5s), 50.0);     // an instant: the rate there
+  EXPECT_DOUBLE_EQ(p.mean_rate(10s, 10s), 300.0);  // right-continuous at the step
+}
+
 TEST(RateProfile, ConstantIsOneFlatStage) {
   const RateProfile p = RateProfile::constant(500.0, 10s);
   EXPECT_EQ(p.duration(), 10s);

@@ -1,9 +1,10 @@
 # --metrics-listen on ramp: every step has series of its own (labels step and rate). On virtual time (ramp
 # --simulate, staircase and --fresh --refine) the final scrape (during --metrics-linger) shows each step's
-# counters equal to its counts in the ramp file, its verdict gauge valid/invalid as its state, and the ramp's
-# capacity gauge equal to the file's; on the network a scrape while the first step is measured already shows it
-# (live, before it is judged; the ramp may end INVALID only for the generator's lateness or CPU); a bad address exits 2
-# before anything is sent; promtool accepts the text.
+# counters equal to its counts in the ramp file, its verdict gauge valid/invalid as its state, its target rate
+# its offered rate, the ramp's capacity gauge equal to the file's, and every series' run_id label the file's
+# run_id (OPENLOOP_RUN_ID when set, else random as run's; the file's runs carry it too); on the network a scrape
+# while the first step is measured already shows it (live, before it is judged; the ramp may end INVALID only for
+# the generator's lateness or CPU); a bad address exits 2 before anything is sent; promtool accepts the text.
 source "$OPENLOOP_E2E_LIB"
 require_tools jq curl
 cd "$E2E_TMP"
@@ -45,6 +46,11 @@ check_steps() {
       got=$(scraped "openloop_requests_${field}_total" "step=\"$n\"" 'request=""')
       [[ $got == "$want" ]] || fail "step $n: $field $got scraped, $want in $r: $(grep "step=\"$n\"" "$M" | head -5)"
     done
+    local offered
+    offered=$(jq ".steps[$i].offered_rps" "$r")
+    awk -v a="$(scraped openloop_target_rate "step=\"$n\"" 'request=""')" -v b="$offered" \
+      'BEGIN { d = a - b; exit !(d < 1e-6 && d > -1e-6) }' ||
+      fail "step $n: target rate $(scraped openloop_target_rate "step=\"$n\"") scraped, the step offers $offered"
     state=$(jq -r ".steps[$i].state" "$r")
     verdict=$([[ $state == INVALID ]] && echo invalid || echo valid)
     [[ $(scraped openloop_verdict "step=\"$n\"" "state=\"$verdict\"") == 1 ]] ||
@@ -58,6 +64,14 @@ check_steps() {
     awk -v a="$(scraped openloop_ramp_capacity_rps)" -v b="$capacity" 'BEGIN { d = a - b; exit !(d < 1e-6 && d > -1e-6) }' ||
       fail "capacity $(scraped openloop_ramp_capacity_rps) scraped, $capacity in $r"
   fi
+  # One run id: the file's, each of its runs', and the run_id label of every series.
+  local id others
+  id=$(jq -r '.run_id' "$r")
+  [[ -n $id && $id != null ]] || fail "$r has no run_id"
+  [[ $(jq --arg id "$id" '[.runs[] | select(.run_id != $id)] | length' "$r") == 0 ]] ||
+    fail "a run of $r has another run_id than the file's $id: $(jq -c '[.runs[].run_id]' "$r")"
+  others=$(grep -v '^#' "$M" | grep -v "run_id=\"$id\"" | head -3 || true)
+  [[ -z $others ]] || fail "series without run_id=\"$id\" (the file's): $others"
   local dup
   dup=$(grep -v '^#' "$M" | sed 's/ [^ ]*$//' | sort | uniq -d | head -3)
   [[ -z $dup ]] || fail "series with the same name and labels (Prometheus rejects them): $dup"
@@ -74,7 +88,7 @@ pass "bad address: exit 2 naming --metrics-listen"
 
 # A staircase in virtual time, every planned step run.
 port=$(free_port)
-timeout 100 "$OPENLOOP" ramp http://127.0.0.1:9/ --simulate '--workers 4 --service 5ms' --from 400/s \
+OPENLOOP_RUN_ID=stair-1 timeout 100 "$OPENLOOP" ramp http://127.0.0.1:9/ --simulate '--workers 4 --service 5ms' --from 400/s \
   --step-add 200/s --to 1000/s --hold 2s --warmup 1s --stop-at never -q --json s.json \
   --metrics-listen "127.0.0.1:$port" --metrics-linger 30s >s.txt 2>&1 &
 pid=$!
@@ -85,6 +99,7 @@ kill -TERM "$pid"
 wait "$pid" || true
 check_steps s.json
 grep -q '^openloop_requests_intended_total{.*step="1",rate="400"' "$M" || fail "no step=\"1\" rate=\"400\" series"
+[[ $(jq -r .run_id s.json) == stair-1 ]] || fail "OPENLOOP_RUN_ID=stair-1: the ramp file's run_id is $(jq -r .run_id s.json)"
 pass "staircase: each step's counters and verdict as in the ramp file, capacity $(scraped openloop_ramp_capacity_rps)"
 
 # --fresh --refine: one run per step, refinement steps numbered after the planned ones.
@@ -100,6 +115,7 @@ kill -TERM "$pid"
 wait "$pid" || true
 assert_cmp "$(jq '[.steps[] | select(.refinement)] | length' f.json)" ">=" 1 "refinement steps ran"
 check_steps f.json
+[[ $(jq -r .run_id f.json) =~ ^r[0-9a-f]{16}$ ]] || fail "a random run id (as run's) expected: $(jq -r .run_id f.json)"
 pass "--fresh --refine: every step, refinements included, as in the ramp file"
 
 # On the network: the first step's series appear while it is measured, before it is judged.
