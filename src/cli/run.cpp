@@ -97,11 +97,10 @@ OutputFile<results::RunResults> observed_companion(const std::string& hlog) {
 std::vector<OutputFile<results::RunResults>> run_outputs(const RunOptions& o) {
   const std::string source = o.json.empty() ? std::string("this run") : o.json;
   return {
-      {"--json", o.json, [](const results::RunResults& r) -> Result<std::string> {
-         return json_text(results::to_json(r));
-       }},
-      {"--hlog", o.hlog,
-       [](const results::RunResults& r) { return report::render_interval_log(r); }},
+      {"--json", o.json, nullptr,
+       [](const results::RunResults& r, const WriteSink& sink) { return results::write_json(r, sink); }},
+      {"--hlog", o.hlog, nullptr,
+       [](const results::RunResults& r, const WriteSink& sink) { return report::write_interval_log(r, sink); }},
       observed_companion(o.observe.empty() ? std::string() : o.hlog),
       {"--html", o.html, [source](const results::RunResults& r) -> Result<std::string> {
          report::ReportInput in;

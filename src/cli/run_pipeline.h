@@ -41,6 +41,9 @@ struct OutputFile {
   const char* flag = "";
   std::string path;
   std::function<Result<std::string>(const Outcome&)> render;
+  /// Instead of `render`: writes the file piece by piece (an output as long as the run, e.g. --json), so it
+  /// is never held whole in memory.
+  std::function<Result<void>(const Outcome&, const WriteSink&)> write{};
 };
 
 /// What a command plugs into the pipeline. `Outcome` is what its run produces (RunResults, a ramp's outcome,
@@ -57,7 +60,8 @@ struct Pipeline {
   std::function<int(const Outcome&)> exit_code;        ///< DESIGN.md exit codes
   /// The signal watcher says each stop request on stderr; false where a live view shows it in place.
   bool announce = true;
-  std::FILE* summary_to = stdout;  ///< where the summary is printed (stderr when stdout carries a request log)
+  std::FILE* summary_to =
+      stdout;  ///< where the summary is printed (stderr when stdout carries a request log)
 };
 
 /// Checks every output path as check_output_path() does; the first failure (usage) names its flag.
@@ -76,10 +80,11 @@ int report_error(const std::string& command, const Error& e);
 /// header or a URL typed with them) are written as U+FFFD instead of throwing after the run.
 std::string json_text(const nlohmann::json& j);
 
-/// `render(outcome)`, with an exception (a bug: errors are Result values) turned into a runtime error naming
-/// `what`, so that one renderer failing cannot take the other outputs down with it.
+/// `render(outcome)` (a Result), with an exception (a bug: errors are Result values) turned into a runtime
+/// error naming `what`, so that one renderer failing cannot take the other outputs down with it.
 template <class Outcome, class Render>
-Result<std::string> render_guarded(const Render& render, const Outcome& outcome, const std::string& what) {
+auto render_guarded(const Render& render, const Outcome& outcome, const std::string& what)
+    -> decltype(render(outcome)) {
   try {
     return render(outcome);
   } catch (const std::exception& e) {
@@ -101,8 +106,8 @@ int execute(const Pipeline<Outcome>& p) {
   if (!outcome) return report_error(p.command, outcome.error());
   watcher.finishing();
   bool written = true;
-  const auto summary = render_guarded(
-      [&p](const Outcome& o) -> Result<std::string> { return p.summary(o); }, *outcome, "the summary");
+  const auto summary = render_guarded([&p](const Outcome& o) -> Result<std::string> { return p.summary(o); },
+                                      *outcome, "the summary");
   if (summary) {
     std::fputs(summary->c_str(), p.summary_to);
     std::fflush(p.summary_to);
@@ -113,11 +118,24 @@ int execute(const Pipeline<Outcome>& p) {
   for (const auto& out : p.outputs) {
     if (out.path.empty()) continue;
     const auto spill_failures = results::SpillFile::read_failures().count;
-    auto text = render_guarded(out.render, *outcome, std::string(out.flag) + " " + out.path);
-    // A long run's parked histograms that could not be read back leave gaps: refused, not written incomplete.
-    if (text && results::SpillFile::read_failures().count != spill_failures)
-      text = runtime_error(results::SpillFile::read_failures().latest);
-    auto done = text ? write_file_atomically(out.path, *text) : Result<void>(tl::unexpected(text.error()));
+    const std::string what = std::string(out.flag) + " " + out.path;
+    // A long run's parked intervals that could not be read back leave gaps: refused, not written incomplete.
+    const auto check_spill = [spill_failures](Result<void> r) -> Result<void> {
+      if (r && results::SpillFile::read_failures().count != spill_failures)
+        return runtime_error(results::SpillFile::read_failures().latest);
+      return r;
+    };
+    Result<void> done;
+    if (out.write) {
+      done = write_file_atomically_streamed(out.path, [&](const WriteSink& sink) {
+        return check_spill(render_guarded(
+            [&](const Outcome& o) -> Result<void> { return out.write(o, sink); }, *outcome, what));
+      });
+    } else {
+      const auto text = render_guarded(out.render, *outcome, what);
+      done = text ? check_spill({}) : Result<void>(tl::unexpected(text.error()));
+      if (done) done = write_file_atomically(out.path, *text);
+    }
     if (!done) {
       report_error(p.command, Error{ExitCode::runtime, done.error().message});
       written = false;

@@ -192,9 +192,10 @@ Result<std::string> simulated_observe_spec(const RunOptions& o, const std::vecto
 std::vector<OutputFile<sim::SimulatedRun>> simulate_outputs(const RunOptions& o) {
   const std::string source = o.json.empty() ? std::string("this simulation") : o.json;
   return {
-      {"--json", o.json,
-       [](const sim::SimulatedRun& r) -> Result<std::string> { return json_text(sim::to_json(r)); }},
-      {"--hlog", o.hlog, [](const sim::SimulatedRun& r) { return report::render_interval_log(r.results); }},
+      {"--json", o.json, nullptr,
+       [](const sim::SimulatedRun& r, const WriteSink& sink) { return sim::write_json(r, sink); }},
+      {"--hlog", o.hlog, nullptr,
+       [](const sim::SimulatedRun& r, const WriteSink& sink) { return report::write_interval_log(r.results, sink); }},
       {"--html", o.html,
        [source](const sim::SimulatedRun& r) -> Result<std::string> {
          report::ReportInput in;

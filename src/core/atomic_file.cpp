@@ -21,7 +21,8 @@ namespace {
 class TempFile {
  public:
   explicit TempFile(std::string path)
-      : m_path(std::move(path)), m_fd(::open(m_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) {}
+      : m_path(std::move(path)),
+        m_fd(::open(m_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) {}
   ~TempFile() {
     if (m_fd >= 0) ::close(m_fd);
     if (!m_kept) ::unlink(m_path.c_str());
@@ -47,15 +48,12 @@ class TempFile {
 
 }  // namespace
 
-Result<void> write_file_atomically(const std::string& path, std::string_view content) {
-  TempFile tmp(fmt::format("{}.tmp.{}", path, ::getpid()));
-  if (tmp.fd() < 0) {
-    const int err = errno;
-    return runtime_error(fmt::format("{}: cannot write: {}", path, std::strerror(err)));
-  }
+namespace {
+
+Result<void> write_all(int fd, const std::string& path, std::string_view content) {
   std::size_t done = 0;
   while (done < content.size()) {
-    const ssize_t n = ::write(tmp.fd(), content.data() + done, content.size() - done);
+    const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
     if (n < 0) {
       if (errno == EINTR) continue;
       const int err = errno;
@@ -63,6 +61,18 @@ Result<void> write_file_atomically(const std::string& path, std::string_view con
     }
     done += static_cast<std::size_t>(n);
   }
+  return {};
+}
+
+// Temp file, the content written by `write(fd)`, fsync, close, rename.
+template <class Write>
+Result<void> write_through_temp(const std::string& path, const Write& write) {
+  TempFile tmp(fmt::format("{}.tmp.{}", path, ::getpid()));
+  if (tmp.fd() < 0) {
+    const int err = errno;
+    return runtime_error(fmt::format("{}: cannot write: {}", path, std::strerror(err)));
+  }
+  OPENLOOP_TRY_VOID(write(tmp.fd()));
   if (::fsync(tmp.fd()) != 0) {
     const int err = errno;
     return runtime_error(fmt::format("{}: write failed (fsync): {}", path, std::strerror(err)));
@@ -76,6 +86,32 @@ Result<void> write_file_atomically(const std::string& path, std::string_view con
   }
   tmp.keep();
   return {};
+}
+
+}  // namespace
+
+Result<void> write_file_atomically(const std::string& path, std::string_view content) {
+  return write_through_temp(path, [&](int fd) { return write_all(fd, path, content); });
+}
+
+Result<void> write_file_atomically_streamed(const std::string& path,
+                                            const std::function<Result<void>(const WriteSink&)>& produce) {
+  return write_through_temp(path, [&](int fd) -> Result<void> {
+    constexpr std::size_t k_buffer = 1 << 16;
+    std::string buffer;
+    buffer.reserve(k_buffer);
+    const WriteSink sink = [&](std::string_view piece) -> Result<void> {
+      if (buffer.size() + piece.size() > k_buffer) {
+        OPENLOOP_TRY_VOID(write_all(fd, path, buffer));
+        buffer.clear();
+      }
+      if (piece.size() >= k_buffer) return write_all(fd, path, piece);
+      buffer.append(piece);
+      return {};
+    };
+    OPENLOOP_TRY_VOID(produce(sink));
+    return write_all(fd, path, buffer);
+  });
 }
 
 Result<void> check_output_path(const std::string& path, std::string_view flag) {

@@ -131,7 +131,13 @@ void attach_series(results::RunResults& r, const std::vector<std::string>& specs
   }
   Aligned a = align(series, interval_windows(r));
   r.observed.signals = std::move(a.signals);
-  for (std::size_t k = 0; k < r.intervals.size(); ++k) r.intervals[k].observed = std::move(a.values[k]);
+  for (std::size_t k = 0; k < r.intervals.size(); ++k) {
+    auto set = r.intervals.update(k, [&](results::IntervalResult& i) { i.observed = std::move(a.values[k]); });
+    if (!set) {
+      r.warnings.push_back("--observe: " + set.error().message + "; the intervals' signals are not recorded");
+      break;
+    }
+  }
 }
 
 void Observer::attach(results::RunResults& r) const {

@@ -38,7 +38,7 @@ double slope(const std::vector<double>& x, const std::vector<double>& y) {
   return den > 0 ? (n * sxy - sx * sy) / den : 0.0;
 }
 
-void backlog(const std::vector<results::IntervalResult>& in, double window_s, StepAnalysis& a) {
+void backlog(const results::IntervalSeries& in, double window_s, StepAnalysis& a) {
   std::vector<double> t, l;
   for (const auto& i : in) {
     t.push_back(i.start_s + i.length_s / 2);
@@ -52,7 +52,7 @@ void backlog(const std::vector<results::IntervalResult>& in, double window_s, St
 
 // Coefficient of variation of each second's goodput, normalised by that second's arrivals (ok / intended ×
 // the step's rate), so a Poisson schedule's own burstiness is not mistaken for an unsteady system.
-double goodput_cv(const std::vector<results::IntervalResult>& in) {
+double goodput_cv(const results::IntervalSeries& in) {
   std::vector<double> g;
   for (const auto& i : in) {
     if (i.counters.intended > 0) g.push_back(ratio(i.counters.ok, i.counters.intended));
@@ -71,7 +71,7 @@ struct Half {
   double mean_ms = 0;
 };
 
-Half half_of(const std::vector<results::IntervalResult>& in, std::size_t from, std::size_t to) {
+Half half_of(const results::IntervalSeries& in, std::size_t from, std::size_t to) {
   std::uint64_t ok = 0, intended = 0;
   double time_ns = 0, count = 0;
   for (std::size_t i = from; i < to; ++i) {
@@ -83,7 +83,7 @@ Half half_of(const std::vector<results::IntervalResult>& in, std::size_t from, s
   return {ratio(ok, intended), count > 0 ? time_ns / count / 1e6 : 0.0};
 }
 
-void halves(const std::vector<results::IntervalResult>& in, StepAnalysis& a) {
+void halves(const results::IntervalSeries& in, StepAnalysis& a) {
   const std::size_t h = in.size() / 2;
   const Half first = half_of(in, 0, h), second = half_of(in, in.size() - h, in.size());
   a.first_half_goodput = first.goodput;

@@ -19,9 +19,15 @@ std::chrono::system_clock::time_point wall_clock_ms(double unix_s) {
       std::chrono::milliseconds(static_cast<std::int64_t>(std::floor(unix_s * 1000.0 + 1e-3))));
 }
 
-Result<std::string> render_interval_log(const results::RunResults& r) {
+Result<void> write_interval_log(const results::RunResults& r, const WriteSink& sink) {
   std::ostringstream out;
   hdr::IntervalLogWriter writer(out);
+  // The text so far goes to the sink, so that the log is held one interval at a time.
+  const auto flush = [&out, &sink]() -> Result<void> {
+    const std::string text = out.str();
+    out.str("");
+    return sink(text);
+  };
   writer.write_comment(fmt::format(
       "[openloop {}run of {}: {} intervals; values in ns, Interval_Max in ms; tags: "
       "response_time (completion - intended time), service_time (completion - send), "
@@ -30,9 +36,11 @@ Result<std::string> render_interval_log(const results::RunResults& r) {
       r.info.model == results::Model::unknown ? "" : fmt::format("{} ", results::to_string(r.info.model)),
       r.info.target.empty() ? "(unknown target)" : r.info.target, r.intervals.size()));
   writer.write_header(wall_clock_ms(r.info.start_unix_s));
+  OPENLOOP_TRY_VOID(flush());
   for (std::size_t k = 0; k < r.intervals.size(); ++k) {
     const results::IntervalResult& i = r.intervals[k];
-    const results::EncodedHistogram* texts[] = {&i.response_time_hist, &i.service_time_hist, &i.send_lateness_hist};
+    const results::EncodedHistogram* texts[] = {&i.response_time_hist, &i.service_time_hist,
+                                                &i.send_lateness_hist};
     for (int slot = 0; slot < 3; ++slot) {
       auto h = hdr::from_compressed_base64(texts[slot]->text());
       if (!h)
@@ -42,16 +50,26 @@ Result<std::string> render_interval_log(const results::RunResults& r) {
           writer.write_interval(from_seconds(i.start_s), from_seconds(i.length_s), *h, k_latency_tags[slot]));
     }
     // Server-Timing, in the intervals whose responses carried it (2 significant digits).
-    const std::pair<const results::EncodedHistogram*, const char*> server[] = {{&i.server_time_hist, "server_time"},
-                                                                 {&i.outside_server_hist, "outside_server"}};
+    const std::pair<const results::EncodedHistogram*, const char*> server[] = {
+        {&i.server_time_hist, "server_time"}, {&i.outside_server_hist, "outside_server"}};
     for (const auto& [text, tag] : server) {
       if (text->empty()) continue;
       auto h = hdr::from_compressed_base64(text->text());
       if (!h) return usage_error(fmt::format("interval {}: {} histogram: {}", k, tag, h.error().message));
       OPENLOOP_TRY_VOID(writer.write_interval(from_seconds(i.start_s), from_seconds(i.length_s), *h, tag));
     }
+    OPENLOOP_TRY_VOID(flush());
   }
-  return out.str();
+  return {};
+}
+
+Result<std::string> render_interval_log(const results::RunResults& r) {
+  std::string text;
+  OPENLOOP_TRY_VOID(write_interval_log(r, [&text](std::string_view piece) -> Result<void> {
+    text.append(piece);
+    return {};
+  }));
+  return text;
 }
 
 }  // namespace openloop::report

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <string>
 
+#include "core/atomic_file.h"
 #include "core/error.h"
 #include "results/run_results.h"
 
@@ -20,5 +21,8 @@ std::chrono::system_clock::time_point wall_clock_ms(double unix_s);
 /// StartTime. Histograms are re-encoded exactly as Java's writer would (compressed V2, zlib level 9). Errors
 /// (usage): an interval histogram that does not decode.
 Result<std::string> render_interval_log(const results::RunResults& r);
+/// The same log written to `sink` one interval at a time (a long run's log is never held whole). Errors: as
+/// render_interval_log(), or the sink's.
+Result<void> write_interval_log(const results::RunResults& r, const WriteSink& sink);
 
 }  // namespace openloop::report

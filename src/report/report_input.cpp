@@ -65,7 +65,8 @@ Result<ReportInput> from_interval_log(hdr::IntervalLog log, std::string source) 
   in.source = std::move(source);
   in.has_counts = false;
   results::RunResults& r = in.results;
-  std::map<std::int64_t, std::size_t> by_start;  // absolute start in ms → interval
+  std::map<std::int64_t, std::size_t> by_start;    // absolute start in ms → interval
+  std::vector<results::IntervalResult> intervals;  // the log is in memory whole: so are its intervals
   std::optional<hdr::Histogram> totals[3];
   double first = 0, end = 0;
   for (const hdr::IntervalLogEntry& e : log.intervals) {
@@ -73,21 +74,22 @@ Result<ReportInput> from_interval_log(hdr::IntervalLog log, std::string source) 
     if (slot < 0) continue;
     const double start = log.absolute_start_seconds(e);
     const auto ms = static_cast<std::int64_t>(std::llround(start * 1000.0));
-    auto [it, fresh] = by_start.try_emplace(ms, r.intervals.size());
+    auto [it, fresh] = by_start.try_emplace(ms, intervals.size());
     if (fresh) {
-      if (r.intervals.empty()) first = start;
-      r.intervals.emplace_back();
-      r.intervals.back().start_s = start - first;
-      r.intervals.back().length_s = e.length.count();
+      if (intervals.empty()) first = start;
+      intervals.emplace_back();
+      intervals.back().start_s = start - first;
+      intervals.back().length_s = e.length.count();
     }
-    results::IntervalResult& i = r.intervals[it->second];
+    results::IntervalResult& i = intervals[it->second];
     *hist_text(i, slot) = hdr::to_compressed_base64(e.histogram);
     *summary_of(i, slot) = results::LatencySummary::of(e.histogram);
     accumulate(totals[slot], e.histogram);
     end = std::max(end, start - first + e.length.count());
   }
-  std::sort(r.intervals.begin(), r.intervals.end(),
+  std::sort(intervals.begin(), intervals.end(),
             [](const auto& a, const auto& b) { return a.start_s < b.start_s; });
+  r.intervals = std::move(intervals);
   for (int slot = 0; slot < 3; ++slot) {
     if (totals[slot]) *total_of(r, slot) = std::move(*totals[slot]);
   }
@@ -147,7 +149,8 @@ Result<std::vector<hdr::Histogram>> interval_histograms(const ReportInput& in, s
                     tag));
   }
   for (std::size_t k = 0; k < in.results.intervals.size(); ++k) {
-    auto h = hdr::from_compressed_base64(hist_text(in.results.intervals[k], slot)->text());
+    const results::IntervalResult interval = in.results.intervals[k];
+    auto h = hdr::from_compressed_base64(hist_text(interval, slot)->text());
     if (!h) return usage_error(fmt::format("{}: /intervals/{}: {}", in.source, k, h.error().message));
     out.push_back(std::move(*h));
   }

@@ -13,8 +13,8 @@ Aggregator::Aggregator(unsigned workers, Nanos interval_length, std::size_t resi
 void Aggregator::add(unsigned /*worker*/, std::vector<IntervalStats>& intervals,
                      std::vector<IntervalStats>* spent) {
   for (auto& s : intervals) {
-    // The first delivery of an interval becomes its merge (constructed from it: a default-constructed one would
-    // allocate and zero its histograms, 1.3 MB, only to be overwritten).
+    // The first delivery of an interval becomes its merge (constructed from it: a default-constructed one
+    // would allocate and zero its histograms, 1.3 MB, only to be overwritten).
     auto it = m_pending.find(s.index);
     if (it == m_pending.end()) {
       it = m_pending.emplace(s.index, Pending{std::move(s), 0}).first;
@@ -70,22 +70,19 @@ void Aggregator::finalize(Pending& p) {
 }
 
 void Aggregator::park_old_intervals() {
-  while (!m_spill_failed && m_results.intervals.size() - m_parked > m_resident) {
-    if (!m_results.spill) {
-      auto file = SpillFile::open();
-      if (!file) {
-        m_spill_failed = true;
-        m_results.warnings.push_back(file.error().message + "; every interval's histograms stay in memory");
-        return;
-      }
-      m_results.spill = std::move(*file);
-    }
-    if (auto parked = m_results.intervals[m_parked].park(m_results.spill); !parked) {
+  if (m_spill_failed || m_results.intervals.size() - m_results.intervals.parked() <= m_resident) return;
+  if (!m_spill) {
+    auto file = SpillFile::open();
+    if (!file) {
       m_spill_failed = true;
-      m_results.warnings.push_back(parked.error().message + "; later intervals' histograms stay in memory");
+      m_results.warnings.push_back(file.error().message + "; every interval stays in memory");
       return;
     }
-    ++m_parked;
+    m_spill = std::move(*file);
+  }
+  if (auto parked = m_results.intervals.park(m_spill, m_resident); !parked) {
+    m_spill_failed = true;
+    m_results.warnings.push_back(parked.error().message + "; later intervals stay in memory");
   }
 }
 
@@ -93,9 +90,18 @@ RunResults Aggregator::finish(double measured_s) {
   for (auto& [index, p] : m_pending) finalize(p);
   m_pending.clear();
   m_results.measured_s = measured_s;
-  // The last interval may be cut short by the end of the measured period.
-  for (auto& r : m_results.intervals)
-    r.length_s = std::max(0.0, std::min(r.length_s, measured_s - r.start_s));
+  // The last interval may be cut short by the end of the measured period (and any later one is empty): only
+  // the intervals at the end can change, so the walk stops at the first that does not.
+  auto& series = m_results.intervals;
+  for (std::size_t k = series.size(); k-- > 0;) {
+    IntervalResult r = series[k];
+    const double length = std::max(0.0, std::min(r.length_s, measured_s - r.start_s));
+    if (length == r.length_s) break;
+    r.length_s = length;
+    if (auto replaced = series.set(k, std::move(r)); !replaced)
+      m_results.warnings.push_back(replaced.error().message +
+                                   "; the last interval's length is not cut short");
+  }
   return std::move(m_results);
 }
 

@@ -12,13 +12,13 @@
 namespace openloop::results {
 
 /// Coordinator-side merge. Each worker hands over its intervals in index order (see Recorder); an interval is
-/// final once every worker has handed it over, and is then encoded, summarised and added to the totals. The
-/// encoded histograms of all but the latest `resident` finalized intervals are parked in a spill file, so memory
-/// stays flat however long the run (a few hundred bytes of counters and summaries per interval remain).
+/// final once every worker has handed it over, and is then encoded, summarised and added to the totals. All but
+/// the latest `resident` finalized intervals are parked whole in a spill file (IntervalSeries), so memory stays
+/// flat however long the run (16 bytes of index per interval remain).
 /// Single-threaded (the coordinator's thread).
 class Aggregator {
  public:
-  /// Intervals whose histograms stay in memory by default (those the live view and SLO aborts look at).
+  /// Intervals that stay in memory by default (those the live view and SLO aborts look at).
   static constexpr std::size_t k_resident_intervals = 60;
 
   Aggregator(unsigned workers, Nanos interval_length, std::size_t resident = k_resident_intervals);
@@ -52,7 +52,7 @@ class Aggregator {
   unsigned m_workers;
   Nanos m_length;
   std::size_t m_resident;
-  std::size_t m_parked = 0;  ///< intervals [0, m_parked) are parked (or could not be)
+  std::shared_ptr<SpillFile> m_spill;  ///< created when the first interval is parked
   bool m_spill_failed = false;
   std::map<std::int64_t, Pending> m_pending;
   RunResults m_results;

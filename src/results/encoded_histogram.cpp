@@ -71,6 +71,13 @@ SpillFile::ReadFailures SpillFile::read_failures() {
   return g_failures;
 }
 
+void SpillFile::note_failure(std::string why) const {
+  if (m_failure.empty()) m_failure = why;
+  std::lock_guard lock(g_failures_mutex);
+  ++g_failures.count;
+  g_failures.latest = std::move(why);
+}
+
 std::string SpillFile::read(std::int64_t offset, std::size_t size) const {
   std::string out(size, '\0');
   std::size_t done = 0;
@@ -80,10 +87,7 @@ std::string SpillFile::read(std::int64_t offset, std::size_t size) const {
     if (n <= 0) {
       std::string why = fmt::format("{}: cannot read back the interval spill file: {}", m_where,
                                     n < 0 ? error_text(errno) : std::string("it is shorter than written"));
-      if (m_failure.empty()) m_failure = why;
-      std::lock_guard lock(g_failures_mutex);
-      ++g_failures.count;
-      g_failures.latest = std::move(why);
+      note_failure(std::move(why));
       return "";
     }
     done += static_cast<std::size_t>(n);

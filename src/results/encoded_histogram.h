@@ -26,6 +26,8 @@ class SpillFile {
   Result<std::int64_t> append(std::string_view text);
   /// Reads `size` bytes at `offset`; on failure returns "" and records the failure (see failed()).
   std::string read(std::int64_t offset, std::size_t size) const;
+  /// Records a failure to use what was read back (e.g. a record that does not decode) as read() records its own.
+  void note_failure(std::string why) const;
   /// The first read failure, empty when none happened.
   const std::string& failed() const { return m_failure; }
   /// Read failures of every spill file in this process so far, and the latest one's message: an output rendered

@@ -22,7 +22,9 @@ void merge_observed(const std::vector<ObservedPart>& parts, RunResults& r) {
   if (labels.empty()) return;
   Observed out;
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  for (auto& i : r.intervals) i.observed.assign(columns, nan);
+  // The merged run's intervals were just built in memory (merge), so updating them cannot fail.
+  for (std::size_t k = 0; k < r.intervals.size(); ++k)
+    (void)r.intervals.update(k, [&](IntervalResult& i) { i.observed.assign(columns, nan); });
   std::size_t first = 0;
   for (const ObservedPart& p : parts) {
     const Observed& o = p.results->observed;
@@ -36,9 +38,10 @@ void merge_observed(const std::vector<ObservedPart>& parts, RunResults& r) {
     for (std::size_t k = 0; k < intervals.size() && k < p.landed.size(); ++k) {
       const std::int64_t at = p.landed[k];
       if (at < 0 || static_cast<std::size_t>(at) >= r.intervals.size()) continue;
-      auto& into = r.intervals[static_cast<std::size_t>(at)].observed;
-      for (std::size_t c = 0; c < intervals[k].observed.size() && c < o.signals.size(); ++c)
-        into[first + c] = intervals[k].observed[c];
+      const std::vector<double> from = intervals[k].observed;
+      (void)r.intervals.update(static_cast<std::size_t>(at), [&](IntervalResult& i) {
+        for (std::size_t c = 0; c < from.size() && c < o.signals.size(); ++c) i.observed[first + c] = from[c];
+      });
     }
     first += o.signals.size();
     out.sampler.period_s = o.sampler.period_s;

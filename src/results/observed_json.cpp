@@ -11,9 +11,6 @@ void write_observed(nlohmann::json& j, const RunResults& r) {
   values.reserve(r.intervals.size());
   for (const auto& i : r.intervals) values.push_back(i.observed);
   j["summary"]["observed"] = observed_summary_json(r.observed, values);
-  if (!j.contains("intervals") || !j["intervals"].is_array()) return;
-  for (std::size_t k = 0; k < r.intervals.size() && k < j["intervals"].size(); ++k)
-    j["intervals"][k]["observed"] = observed_interval_json(r.observed, r.intervals[k].observed);
 }
 
 Result<void> read_observed(const nlohmann::json& root, RunResults& r) {
@@ -28,7 +25,8 @@ Result<void> read_observed(const nlohmann::json& root, RunResults& r) {
     if (!values) {
       return usage_error(fmt::format("/intervals/{}: {}", k, values.error().message));
     }
-    r.intervals[k].observed = std::move(*values);
+    // Read from a file, the intervals are all in memory: updating cannot fail.
+    (void)r.intervals.update(k, [&](IntervalResult& i) { i.observed = std::move(*values); });
   }
   return {};
 }

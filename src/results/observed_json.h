@@ -8,8 +8,8 @@
 
 namespace openloop::results {
 
-/// Adds `summary.observed` and every `intervals[i].observed` to `j` (a results document as to_json builds
-/// it); nothing when the run observed nothing.
+/// Adds `summary.observed` to `j` (a results document as to_json builds it); nothing when the run observed
+/// nothing. Each `intervals[i].observed` is written with its interval (results_json).
 void write_observed(nlohmann::json& j, const RunResults& r);
 /// Reads them back into r.observed and r.intervals[i].observed (after the intervals were read). A file
 /// without them leaves both empty. Errors (usage) name the field.

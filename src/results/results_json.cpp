@@ -164,7 +164,10 @@ nlohmann::json clock_json(const StartTiming& t) {
           {"esterror_s", t.clock_esterror_s}};
 }
 
-nlohmann::json to_json(const RunResults& r) {
+namespace {
+
+// Everything but `intervals` and `scenarios`, which are written apart (to_json, write_json).
+nlohmann::json head_json(const RunResults& r) {
   nlohmann::json j;
   j["schema"] = k_results_schema;
   j["verdict"] = {{"valid", r.verdict.valid}, {"reasons", r.verdict.reasons}, {"interrupted", r.interrupted}};
@@ -250,51 +253,131 @@ nlohmann::json to_json(const RunResults& r) {
     j["environment"]["start_unix_s"] = r.info.start_unix_s;
     j["environment"]["start_utc"] = utc_iso8601(r.info.start_unix_s);
   }
-  nlohmann::json intervals = nlohmann::json::array();
-  for (const auto& i : r.intervals) {
-    intervals.push_back({{"start_s", i.start_s},
-                         {"length_s", i.length_s},
-                         {"counts", counters_json(i.counters)},
-                         {"response_time_ms", latency_json(i.response_time)},
-                         {"service_time_ms", latency_json(i.service_time)},
-                         {"send_lateness_ms", latency_json(i.send_lateness)},
-                         {"attempt_time_ms", latency_json(i.attempt_time)},
-                         {"histograms",
-                          {{"unit", "ns"},
-                           {"response_time", i.response_time_hist.text()},
-                           {"service_time", i.service_time_hist.text()},
-                           {"send_lateness", i.send_lateness_hist.text()},
-                           {"attempt_time", i.attempt_time_hist.text()}}}});
-    if (i.server_time.count > 0 || i.server_timing_malformed > 0 || i.server_timing_no_duration > 0) {
-      auto& st = intervals.back()["server_timing"];
-      st = {{"responses", i.server_time.count},
-            {"negative_outside", i.server_timing_negative},
-            {"malformed", i.server_timing_malformed},
-            {"no_duration", i.server_timing_no_duration}};
-      if (i.server_time.count > 0) {
-        st["server_time_ms"] = latency_json(i.server_time);
-        st["outside_server_ms"] = latency_json(i.outside_server);
-        intervals.back()["histograms"]["server_time"] = i.server_time_hist.text();
-        intervals.back()["histograms"]["outside_server"] = i.outside_server_hist.text();
-      }
-    }
-    if (r.info.model != Model::open) {
-      intervals.back()["flows"] = flows_counts_json(i.flows);
-      if (i.session_time.count > 0) intervals.back()["session_time_ms"] = latency_json(i.session_time);
-      if (!i.session_time_hist.empty()) intervals.back()["histograms"]["session_time"] = i.session_time_hist.text();
-    }
-    if (i.coalesce_us >= 0) intervals.back()["coalesce_us"] = i.coalesce_us;
-    if (!i.by_request.empty()) {
-      nlohmann::json by = nlohmann::json::object();
-      for (std::size_t k = 0; k < i.by_request.size() && k < r.info.request_names.size(); ++k) {
-        by[r.info.request_names[k]] = counters_json(i.by_request[k]);
-      }
-      intervals.back()["by_request"] = std::move(by);
-    }
-  }
-  j["intervals"] = std::move(intervals);
   write_observed(j, r);
   if (!r.info.source.empty()) j["source"] = r.info.source;
+  return j;
+}
+
+nlohmann::json interval_json(const RunResults& r, const IntervalResult& i) {
+  nlohmann::json j({{"start_s", i.start_s},
+                    {"length_s", i.length_s},
+                    {"counts", counters_json(i.counters)},
+                    {"response_time_ms", latency_json(i.response_time)},
+                    {"service_time_ms", latency_json(i.service_time)},
+                    {"send_lateness_ms", latency_json(i.send_lateness)},
+                    {"attempt_time_ms", latency_json(i.attempt_time)},
+                    {"histograms",
+                     {{"unit", "ns"},
+                      {"response_time", i.response_time_hist.text()},
+                      {"service_time", i.service_time_hist.text()},
+                      {"send_lateness", i.send_lateness_hist.text()},
+                      {"attempt_time", i.attempt_time_hist.text()}}}});
+  if (i.server_time.count > 0 || i.server_timing_malformed > 0 || i.server_timing_no_duration > 0) {
+    auto& st = j["server_timing"];
+    st = {{"responses", i.server_time.count},
+          {"negative_outside", i.server_timing_negative},
+          {"malformed", i.server_timing_malformed},
+          {"no_duration", i.server_timing_no_duration}};
+    if (i.server_time.count > 0) {
+      st["server_time_ms"] = latency_json(i.server_time);
+      st["outside_server_ms"] = latency_json(i.outside_server);
+      j["histograms"]["server_time"] = i.server_time_hist.text();
+      j["histograms"]["outside_server"] = i.outside_server_hist.text();
+    }
+  }
+  if (r.info.model != Model::open) {
+    j["flows"] = flows_counts_json(i.flows);
+    if (i.session_time.count > 0) j["session_time_ms"] = latency_json(i.session_time);
+    if (!i.session_time_hist.empty()) j["histograms"]["session_time"] = i.session_time_hist.text();
+  }
+  if (i.coalesce_us >= 0) j["coalesce_us"] = i.coalesce_us;
+  if (!i.by_request.empty()) {
+    nlohmann::json by = nlohmann::json::object();
+    for (std::size_t k = 0; k < i.by_request.size() && k < r.info.request_names.size(); ++k) {
+      by[r.info.request_names[k]] = counters_json(i.by_request[k]);
+    }
+    j["by_request"] = std::move(by);
+  }
+  if (!r.observed.empty()) j["observed"] = observed_interval_json(r.observed, i.observed);
+  return j;
+}
+
+// Writes `text` with `indent` after each of its line breaks (JSON strings hold no raw line break).
+Result<void> write_indented(const WriteSink& sink, std::string_view text, std::string_view indent) {
+  for (std::size_t at = text.find('\n'); at != std::string_view::npos; at = text.find('\n')) {
+    OPENLOOP_TRY_VOID(sink(text.substr(0, at + 1)));
+    OPENLOOP_TRY_VOID(sink(indent));
+    text.remove_prefix(at + 1);
+  }
+  return sink(text);
+}
+
+std::string dumped(const nlohmann::json& j) {
+  return j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// The text of a placeholder for a top-level array written apart: a key at one space of indent, which only a
+// top-level key has, so no value of the document can look like it.
+std::string placeholder(std::string_view key) {
+  return fmt::format("\n \"{}\": \"\\u0001openloop:{}\\u0001\"", key, key);
+}
+
+Result<void> write_object(const RunResults& r, const nlohmann::json& extra, const WriteSink& sink,
+                          const std::string& indent);
+
+// The elements of an array at `indent` (the array's key's own indent is `indent` + 1 space).
+template <class Each>
+Result<void> write_array(std::size_t n, const WriteSink& sink, const std::string& indent, Each each) {
+  if (n == 0) return sink("[]");
+  OPENLOOP_TRY_VOID(sink("["));
+  for (std::size_t k = 0; k < n; ++k) {
+    OPENLOOP_TRY_VOID(sink(k == 0 ? "\n" : ",\n"));
+    OPENLOOP_TRY_VOID(sink(indent + "  "));
+    OPENLOOP_TRY_VOID(each(k, indent + "  "));
+  }
+  OPENLOOP_TRY_VOID(sink("\n"));
+  return sink(indent + " ]");
+}
+
+Result<void> write_object(const RunResults& r, const nlohmann::json& extra, const WriteSink& sink,
+                          const std::string& indent) {
+  nlohmann::json j = head_json(r);
+  for (const auto& [key, value] : extra.items()) j[key] = value;
+  // Placeholders for the two arrays that grow with the run, then the document's text cut at them.
+  j["intervals"] = "\x01openloop:intervals\x01";
+  if (!r.scenarios.empty()) j["scenarios"] = "\x01openloop:scenarios\x01";
+  const std::string text = dumped(j);
+  std::string_view rest = text;
+  for (const char* key : {"intervals", "scenarios"}) {
+    const std::string mark = placeholder(key);
+    const std::size_t at = rest.find(mark);
+    if (at == std::string_view::npos) continue;
+    const std::size_t value_at = at + mark.find(": ") + 2;
+    OPENLOOP_TRY_VOID(write_indented(sink, rest.substr(0, value_at), indent));
+    rest.remove_prefix(at + mark.size());
+    if (std::string_view(key) == "intervals") {
+      OPENLOOP_TRY_VOID(
+          write_array(r.intervals.size(), sink, indent, [&](std::size_t k, const std::string& in) {
+            return write_indented(sink, dumped(interval_json(r, r.intervals[k])), in);
+          }));
+    } else {
+      OPENLOOP_TRY_VOID(
+          write_array(r.scenarios.size(), sink, indent, [&](std::size_t k, const std::string& in) {
+            const ScenarioResults& part = r.scenarios[k];
+            return write_object(part.results, {{"name", part.name}, {"offset_s", part.offset_s}}, sink, in);
+          }));
+    }
+  }
+  return write_indented(sink, rest, indent);
+}
+
+}  // namespace
+
+nlohmann::json to_json(const RunResults& r) {
+  nlohmann::json j = head_json(r);
+  nlohmann::json intervals = nlohmann::json::array();
+  for (const auto& i : r.intervals) intervals.push_back(interval_json(r, i));
+  j["intervals"] = std::move(intervals);
   if (!r.scenarios.empty()) {
     j["scenarios"] = nlohmann::json::array();
     for (const ScenarioResults& part : r.scenarios) {
@@ -305,6 +388,11 @@ nlohmann::json to_json(const RunResults& r) {
     }
   }
   return j;
+}
+
+Result<void> write_json(const RunResults& r, const WriteSink& sink, const nlohmann::json& extra) {
+  OPENLOOP_TRY_VOID(write_object(r, extra, sink, ""));
+  return sink("\n");
 }
 
 }  // namespace openloop::results

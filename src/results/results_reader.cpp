@@ -335,9 +335,13 @@ Result<void> read_by_request(const Reader& rd, const Node& root, RunResults& r) 
   std::vector<Counters> sums(names.size());
   for (std::size_t k = 0; k < r.intervals.size(); ++k) {
     const Node n = rd.element(intervals, k);
-    IntervalResult& i = r.intervals[k];
+    // Read from a file, the intervals are all in memory: replacing one cannot fail.
+    IntervalResult i = r.intervals[k];
     i.by_request.assign(names.size(), Counters{});
-    if (!rd.has(n, "by_request")) continue;
+    if (!rd.has(n, "by_request")) {
+      (void)r.intervals.set(k, std::move(i));
+      continue;
+    }
     const Node in = OPENLOOP_TRY(rd.field(n, "by_request", Kind::object));
     for (const auto& [name, value] : in.value->items()) {
       const auto at = std::find(names.begin(), names.end(), name);
@@ -351,6 +355,7 @@ Result<void> read_by_request(const Reader& rd, const Node& root, RunResults& r) 
       i.by_request[index] = OPENLOOP_TRY(read_counters(rd, counts));
       sums[index].add(i.by_request[index]);
     }
+    (void)r.intervals.set(k, std::move(i));
   }
   for (std::size_t k = 0; k < names.size(); ++k) {
     if (!same_outcomes(sums[k], totals[k].counters)) {

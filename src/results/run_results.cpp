@@ -52,15 +52,6 @@ void set_server_timing(IntervalResult& r, const ServerTimingStats& s) {
   r.server_timing_no_duration = s.no_duration;
 }
 
-Result<void> IntervalResult::park(const std::shared_ptr<SpillFile>& file) {
-  for (EncodedHistogram* h :
-       {&response_time_hist, &service_time_hist, &send_lateness_hist, &attempt_time_hist, &session_time_hist,
-        &server_time_hist, &outside_server_hist}) {
-    OPENLOOP_TRY_VOID(h->park(file));
-  }
-  return {};
-}
-
 void set_session_time(IntervalResult& r, const hdr::Histogram& session_time) {
   r.session_time = LatencySummary::of(session_time);
   r.session_time_hist = session_time.total_count() > 0 ? hdr::to_compressed_base64(session_time) : "";

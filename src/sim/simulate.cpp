@@ -83,12 +83,23 @@ Result<void> check_simulable(const std::vector<engine::RunPlan>& plans, const la
   return {};
 }
 
-nlohmann::json to_json(const SimulatedRun& run) {
-  nlohmann::json j = results::to_json(run.results);
-  j["simulated"] = true;
-  j["service_model"] = run.service_model;
+namespace {
+nlohmann::json simulated_fields(const SimulatedRun& run) {
+  nlohmann::json j = {{"simulated", true}, {"service_model", run.service_model}};
   if (!run.service_stats.is_null()) j["service_stats"] = run.service_stats;
   return j;
+}
+}  // namespace
+
+nlohmann::json to_json(const SimulatedRun& run) {
+  nlohmann::json j = results::to_json(run.results);
+  const nlohmann::json fields = simulated_fields(run);
+  for (const auto& [key, value] : fields.items()) j[key] = value;
+  return j;
+}
+
+Result<void> write_json(const SimulatedRun& run, const WriteSink& sink) {
+  return results::write_json(run.results, sink, simulated_fields(run));
 }
 
 Result<SimulatedRuns> simulate_all(const std::vector<engine::RunPlan>& plans, const lab::LabConfig& lab,

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/atomic_file.h"
 #include "core/error.h"
 #include "engine/coordinator.h"
 #include "engine/run_plan.h"
@@ -53,6 +54,8 @@ struct SimulatedRun {
 /// The results file of a simulated run: results::to_json of its results with "simulated": true, its
 /// "service_model" and "service_stats".
 nlohmann::json to_json(const SimulatedRun& run);
+/// The same document written one interval at a time (results::write_json).
+Result<void> write_json(const SimulatedRun& run, const WriteSink& sink);
 
 /// A simulated run of several plans at once (a scenario file's scenarios against one service): one result
 /// per plan, in order, as engine::run_all() returns them, and the service model.

@@ -42,7 +42,8 @@ ProbeReport recovered_probe() {
   ProbeRun run;
   run.results = ramp_test::run_of(specs);
   // As a worker writes them: each attempt's time (one attempt per request here) beside the other histograms.
-  for (auto& in : run.results.intervals) {
+  for (std::size_t k = 0; k < run.results.intervals.size(); ++k) {
+    auto& in = run.results.intervals.resident(k);
     in.attempt_time_hist = in.service_time_hist;
     run.results.totals.add(in.counters);  // the summary's counts are the intervals' sum
   }

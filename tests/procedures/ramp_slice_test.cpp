@@ -14,7 +14,8 @@ using namespace std::chrono_literals;
 results::RunResults run_with_attempts_and_sessions() {
   results::RunResults r = run_of(steady(0, 5, 100, 5'000'000));
   r.info.request_names = {"home"};
-  for (auto& in : r.intervals) {
+  for (std::size_t k = 0; k < r.intervals.size(); ++k) {
+    auto& in = r.intervals.resident(k);
     auto attempts = results::make_latency_histogram(), sessions = results::make_latency_histogram();
     attempts.record(2'000'000, 200);
     sessions.record(40'000'000, 1);
@@ -56,7 +57,7 @@ TEST(RampSlice, ADeadlineRecountsGoodputAndNamesABadHistogram) {
   EXPECT_TRUE(goodput.exact);
 
   results::RunResults bad = run_of(specs);
-  bad.intervals[1].attempt_time_hist = "HISTFAAAAnotbase64!!";
+  bad.intervals.resident(1).attempt_time_hist = "HISTFAAAAnotbase64!!";
   auto e = procedures::slice_run(bad, 0, 2, goodput);
   ASSERT_FALSE(e);
   EXPECT_NE(e.error().message.find("interval at 1s: attempt_time histogram"), std::string::npos)

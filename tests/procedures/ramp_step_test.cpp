@@ -133,6 +133,6 @@ TEST(RampStep, ThroughputCountsResponsesWhenTheyArrived) {
 
 TEST(RampStep, ABrokenHistogramIsAnError) {
   auto run = ramp_test::run_of(ramp_test::steady(0, 3, 100, 5'000'000));
-  run.intervals[1].response_time_hist = "HISTFAAAnot-a-histogram";
+  run.intervals.resident(1).response_time_hist = "HISTFAAAnot-a-histogram";
   EXPECT_FALSE(analyse_step(run, StepWindow{100, 0, 0, 3}, context()).has_value());
 }

@@ -139,7 +139,7 @@ TEST(Merge, WithoutABreakdownInEveryInputThereIsNone) {
   // b as read from a file written before per-request histograms were kept.
   auto b = test::make_breakdown_run({{3000}}, 1000.0);
   b.by_request.clear();
-  for (auto& i : b.intervals) i.by_request.clear();
+  for (std::size_t k = 0; k < b.intervals.size(); ++k) b.intervals.resident(k).by_request.clear();
   auto merged = merge_results({{"a.json", test::make_breakdown_run({{1000, 2000}}, 1000.0)}, {"b.json", b}});
   ASSERT_TRUE(merged) << merged.error().message;
   EXPECT_TRUE(merged->by_request.empty());

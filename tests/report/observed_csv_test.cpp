@@ -32,7 +32,7 @@ results::RunResults observed_run() {
   r.observed.signals = {{"pid:7", "cpu_of_allowed", "share", results::SignalRole::utilization, "CPU"},
                         {"prometheus:http://127.0.0.1:9/m", "x{quantile=\"0.5\",a=\"b\"}", "", {}, "x"}};
   for (std::size_t k = 0; k < r.intervals.size(); ++k)
-    r.intervals[k].observed = {0.25 * static_cast<double>(k + 1), k == 1 ? NAN : 7.0};
+    r.intervals.resident(k).observed = {0.25 * static_cast<double>(k + 1), k == 1 ? NAN : 7.0};
   return r;
 }
 

@@ -52,8 +52,8 @@ TEST(CombineScenarios, AlignsIntervalsByOffsetAndAddsCountsExactly) {
 TEST(CombineScenarios, KeepsTheWidestAutoCoalesceWindowOfEachInterval) {
   std::vector<ScenarioResults> parts{{"a", 0.0, scenario("open", 2, 10, 1'000'000)},
                                      {"b", 1.0, scenario("open", 2, 5, 3'000'000)}};
-  parts[0].results.intervals[1].coalesce_us = 8;
-  parts[1].results.intervals[0].coalesce_us = 30;  // lands in the combined interval 1 too
+  parts[0].results.intervals.resident(1).coalesce_us = 8;
+  parts[1].results.intervals.resident(0).coalesce_us = 30;  // lands in the combined interval 1 too
   const RunResults all = combine_scenarios(parts);
   ASSERT_EQ(all.intervals.size(), 3u);
   EXPECT_DOUBLE_EQ(all.intervals[0].coalesce_us, -1);

@@ -22,7 +22,7 @@ RunResults observed_run(double start, double cpu) {
                         {"self", "cpu", "cores", SignalRole::utilization, "CPU"}};
   r.observed.sampler = {0.1, 30, 0.01, 3.0};
   for (std::size_t k = 0; k < r.intervals.size(); ++k)
-    r.intervals[k].observed = {cpu + static_cast<double>(k), 0.1};
+    r.intervals.resident(k).observed = {cpu + static_cast<double>(k), 0.1};
   return r;
 }
 

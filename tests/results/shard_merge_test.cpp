@@ -63,8 +63,8 @@ TEST(ShardMerge, IntervalsAlignByIndexAndCountsAddExactly) {
 
 TEST(ShardMerge, KeepsTheWidestAutoCoalesceWindowOfEachInterval) {
   auto in = four_shards();
-  in[1].results.intervals[0].coalesce_us = 12.5;
-  in[3].results.intervals[0].coalesce_us = 40;
+  in[1].results.intervals.resident(0).coalesce_us = 12.5;
+  in[3].results.intervals.resident(0).coalesce_us = 40;
   const auto merged = merge_results(in);
   ASSERT_TRUE(merged) << merged.error().message;
   EXPECT_DOUBLE_EQ(merged->intervals[0].coalesce_us, 40);
@@ -179,7 +179,7 @@ TEST(ShardMerge, RefusesDifferentHistogramSettings) {
   auto in = four_shards();
   hdr::Histogram coarse(1, 3'600'000'000'000, 2);
   coarse.record(1000);
-  in[1].results.intervals[0].response_time_hist = hdr::to_compressed_base64(coarse);
+  in[1].results.intervals.resident(0).response_time_hist = hdr::to_compressed_base64(coarse);
   const auto r = merge_results(in);
   ASSERT_FALSE(r);
   EXPECT_THAT(r.error().message, HasSubstr("shard-1.json: its histograms have"));

@@ -152,7 +152,7 @@ TEST(Verdict, InvalidWhenAnIntervalsCountsDoNotAddUp) {
   bad.start_s = 3;
   bad.counters = r.totals;
   bad.counters.status_class[2] = 999;  // one 2xx short: a completed request without a status
-  r.intervals = {good, bad};
+  r.intervals = std::vector<IntervalResult>{good, bad};
   const Verdict v = judge(r);
   ASSERT_FALSE(v.valid);
   EXPECT_NE(v.reasons.back().find("the counts do not add up in the interval at 3s: the status classes add up "

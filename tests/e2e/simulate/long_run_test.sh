@@ -19,7 +19,7 @@ assert_cmp "$(jq '.intervals | length' "$parked")" == 150 "every interval writte
 assert_conserved "$parked"
 jq -e '[.warnings[]? | select(test("interval spill file"))] | length == 0' "$parked" >/dev/null ||
   fail "a spill warning although the directory exists: $(jq -c .warnings "$parked")"
-jq -e '[.warnings[]? | select(test("nowhere: cannot create the interval spill file.*stay in memory"))] | length == 1' \
+jq -e '[.warnings[]? | select(test("nowhere: cannot create the interval spill file.*stays in memory"))] | length == 1' \
   "$kept" >/dev/null || fail "no warning naming the spill directory: $(jq -c .warnings "$kept")"
 jq -c '.intervals[].histograms' "$parked" >"$E2E_TMP/parked.hists"
 jq -c '.intervals[].histograms' "$kept" >"$E2E_TMP/kept.hists"
