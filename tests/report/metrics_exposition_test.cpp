@@ -65,14 +65,14 @@ TEST(RenderMetrics, TargetRateIsTheOfferedRateOverTheLatestInterval) {
   EXPECT_EQ(asked[0], std::make_pair(0.0, 0.0));
   results::RunResults so_far;
   so_far.intervals.resize(2);
-  so_far.intervals[1].start_s = 1;
-  so_far.intervals[1].length_s = 1;
+  so_far.intervals.resident(1).start_s = 1;
+  so_far.intervals.resident(1).length_s = 1;
   s = MetricsState::of(so_far);
   EXPECT_TRUE(has(render_metrics(s, c, false), "openloop_target_rate{" + l + "} 100"));
   EXPECT_EQ(asked.back(), std::make_pair(1.0, 2.0));
   so_far.intervals.resize(3);
-  so_far.intervals[2].start_s = 2;
-  so_far.intervals[2].length_s = 1;
+  so_far.intervals.resident(2).start_s = 2;
+  so_far.intervals.resident(2).length_s = 1;
   s = MetricsState::of(so_far);
   const std::string t = render_metrics(s, c, false);
   EXPECT_EQ(asked.back(), std::make_pair(2.0, 3.0));
