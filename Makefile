@@ -6,8 +6,8 @@ JOBS ?= $(shell nproc)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # ccache (installed by scripts/install-deps) keeps compiled objects between clones of the repository: the base
 # directory makes its keys independent of where the clone lives, so a fresh clone rebuilds only what changed.
-CCACHE := $(shell command -v ccache)
-LAUNCHER := $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+# Expanded when a recipe runs (`=`, not `:=`), after `deps` has installed ccache on a fresh machine.
+LAUNCHER = $(if $(shell command -v ccache),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 

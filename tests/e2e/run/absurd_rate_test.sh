@@ -4,9 +4,10 @@
 # for minutes inside the loop issuing due arrivals) with complete, conserved results and exit 130.
 source "$OPENLOOP_E2E_LIB"
 port=$(free_port)
-# A server that accepts, counts connections in a file, and never answers.
+# A server that accepts, counts connections in a file (replaced whole, so a reader never sees it half written), and
+# never answers.
 python3 - "$port" "$E2E_TMP/accepted" <<'PY' &
-import socket, sys, time
+import os, socket, sys, time
 s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(256)
 s.settimeout(0.1)
@@ -15,12 +16,17 @@ end = time.time() + 100
 while time.time() < end:
     try:
         conns.append(s.accept()[0])
-        open(sys.argv[2], "w").write(str(len(conns)))
+        open(sys.argv[2] + ".tmp", "w").write(str(len(conns)))
+        os.replace(sys.argv[2] + ".tmp", sys.argv[2])
     except OSError: pass
 PY
 E2E_PIDS+=($!)
 wait_port "$port"
-rm -f "$E2E_TMP/accepted"  # wait_port's probe connection
+accepted() { cat "$E2E_TMP/accepted" 2>/dev/null || echo 0; }
+# wait_port's probe is the first connection; wait until the server has counted it.
+for _ in $(seq 100); do (($(accepted) >= 1)) && break; sleep 0.05; done
+probes=$(accepted)
+(( probes >= 1 )) || fail "the server did not count wait_port's connection within 5 s"
 url=http://127.0.0.1:$port/
 
 # 1. Refused before anything is sent, whatever the path: flags, then a scenario file.
@@ -51,7 +57,7 @@ set -e
 [[ $code == 2 ]] || fail "scenario file: exit $code, expected 2: $(tail -3 "$E2E_TMP/out.txt")"
 grep -qF "scenario 'flood'" "$E2E_TMP/out.txt" || fail "the message names the scenario: $(cat "$E2E_TMP/out.txt")"
 pass "a scenario file's absurd rate refused with exit 2"
-[[ ! -e $E2E_TMP/accepted ]] || fail "a refused run connected $(cat "$E2E_TMP/accepted") time(s)"
+(($(accepted) == probes)) || fail "a refused run connected $(($(accepted) - probes)) time(s)"
 pass "nothing was sent"
 
 # 2. The highest accepted rate on one thread: the worker can never catch up with its schedule. The server holds
@@ -60,8 +66,8 @@ pass "nothing was sent"
   --json "$E2E_TMP/r.json" >"$E2E_TMP/run.txt" 2>&1 &
 pid=$!
 E2E_PIDS+=("$pid")
-for _ in $(seq 100); do [[ -s $E2E_TMP/accepted ]] && break; sleep 0.05; done
-[[ -s $E2E_TMP/accepted ]] || fail "the run did not connect within 5 s"
+for _ in $(seq 100); do (($(accepted) > probes)) && break; sleep 0.05; done
+(($(accepted) > probes)) || fail "the run did not connect within 5 s"
 sleep 1
 kill -INT "$pid"
 sleep 0.5
