@@ -1,4 +1,5 @@
 # Every --help shows real placeholders, grouped options, examples and the exit codes; merge takes FILE...
+# e2e: parallel-safe (no timing judged: see tests/e2e/CMakeLists.txt)
 source "$OPENLOOP_E2E_LIB"
 help() { "$OPENLOOP" "$@" --help >"$E2E_TMP/help.txt" 2>&1 || fail "'$* --help' exit $?"; }
 has() { grep -qE -- "$1" "$E2E_TMP/help.txt" || fail "'$2 --help' lacks /$1/: $(cat "$E2E_TMP/help.txt")"; }

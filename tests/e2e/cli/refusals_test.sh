@@ -1,5 +1,6 @@
 # Refused at parse time with the reason, exit 2, nothing sent: counts of 0 that cannot mean "none", report flags that
 # would change nothing, --deadline beyond --timeout, a word where a subcommand belongs.
+# e2e: parallel-safe (no timing judged: see tests/e2e/CMakeLists.txt)
 source "$OPENLOOP_E2E_LIB"
 url=http://127.0.0.1:9/
 expect_usage '--threads: 0 is not accepted: give at least 1 worker thread' "$url" --rate 10 -t 0

@@ -6,6 +6,7 @@
 # Same plan, same lab: at most one of the 20 pairs may be significant (capacity, knees, or p99 at any common
 # rate: compare's JSON "significant"); the slower lab must be flagged in all 20. The seeds make every ramp
 # reproducible: a failure names the files, and findings.txt holds every finding.
+# e2e: parallel-safe (no timing judged: see tests/e2e/CMakeLists.txt)
 source "$OPENLOOP_E2E_LIB"
 require_tools jq
 cd "$E2E_TMP"
@@ -17,21 +18,43 @@ ramp_sim() {
     --step-add 75/s --to 525/s --hold 2s --warmup 1s --stop-at never -q --json "$1" >"$1.txt" 2>&1 || code=$?
   [[ $code == 0 ]] || fail "ramp $1 (seed $3): exit $code (0: a capacity found): $(tail -5 "$1.txt")"
 }
-# flagged A B: 0 when compare finds a significant difference between the two ramp files.
+# flagged A B: 0 when compare finds a significant difference between the two ramp files (its JSON and text beside
+# A, so repetitions can run at once).
 flagged() {
-  "$OPENLOOP" compare "$1" "$2" --json c.json >c.txt 2>&1 || fail "compare $1 $2 exit $?: $(cat c.txt)"
-  [[ $(jq -r .kind c.json) == ramp ]] || fail "compare $1 $2: not a ramp comparison"
-  echo "$1 vs $2: $(jq -r .finding c.json)" >>findings.txt
-  [[ $(jq -r .significant c.json) == true ]]
+  "$OPENLOOP" compare "$1" "$2" --json "$1.$2.c.json" >"$1.$2.c.txt" 2>&1 || fail "compare $1 $2 exit $?: $(cat "$1.$2.c.txt")"
+  [[ $(jq -r .kind "$1.$2.c.json") == ramp ]] || fail "compare $1 $2: not a ramp comparison"
+  echo "$1 vs $2: $(jq -r .finding "$1.$2.c.json")" >"finding.$1.$2.txt"
+  [[ $(jq -r .significant "$1.$2.c.json") == true ]]
 }
-
-same=0 slow=0
-for i in $(seq 1 20); do
+# repetition I: its three ramps and two comparisons; writes rep.I ("same slow", 1 when flagged) once all passed.
+repetition() {
+  local i=$1 same=0 slow=0
   ramp_sim "base.$i.json" lognormal:20ms,0.3 $((1000 + i))
   ramp_sim "same.$i.json" lognormal:20ms,0.3 $((2000 + i))
   ramp_sim "slow.$i.json" lognormal:24ms,0.3 $((3000 + i))
-  if flagged "base.$i.json" "same.$i.json"; then same=$((same + 1)); fi
-  if flagged "base.$i.json" "slow.$i.json"; then slow=$((slow + 1)); fi
+  if flagged "base.$i.json" "same.$i.json"; then same=1; fi
+  if flagged "base.$i.json" "slow.$i.json"; then slow=1; fi
+  echo "$same $slow" >"rep.$i"
+}
+
+# The repetitions are independent (virtual time, their own seeds): two at a time, one per core. A repetition that
+# fails exits its subshell with the message on stderr; its missing rep.I fails the test below.
+pids=()
+for i in $(seq 1 20); do
+  (repetition "$i") &
+  pids+=($!)
+  if ((${#pids[@]} == 2)); then
+    wait "${pids[0]}" || true
+    pids=("${pids[@]:1}")
+  fi
+done
+for pid in "${pids[@]}"; do wait "$pid" || true; done
+same=0 slow=0
+for i in $(seq 1 20); do
+  [[ -s rep.$i ]] || fail "repetition $i did not complete (its error is above)"
+  read -r s w <"rep.$i"
+  same=$((same + s)) slow=$((slow + w))
+  cat "finding.base.$i.json.same.$i.json.txt" "finding.base.$i.json.slow.$i.json.txt" >>findings.txt
 done
 [[ $(jq -r .simulated base.1.json) == true ]] || fail "base.1.json is not marked simulated"
 [[ $(jq '.steps | length' base.1.json) == 4 ]] || fail "steps: $(jq '.steps | length' base.1.json), expected 4"

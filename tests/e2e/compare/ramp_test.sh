@@ -4,6 +4,7 @@
 # against itself is no significant difference (exit 0); --json (kind ramp), --html (the p99-by-rate chart) and
 # --junit (valid against tests/report/junit.xsd, a case per gate) are written; a ramp with a run file, a percentile
 # gate on ramps and ramps of different plans exit 2 naming the input.
+# e2e: parallel-safe (no timing judged: see tests/e2e/CMakeLists.txt)
 source "$OPENLOOP_E2E_LIB"
 require_tools jq xmllint
 xsd="$(cd "$(dirname "$0")/../.." && pwd)/report/junit.xsd"

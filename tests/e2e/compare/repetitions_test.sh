@@ -6,6 +6,7 @@
 # in all 20. A simulation has no rig (no network, no scheduler): what compare sees is the service's own spread,
 # so the check is on the statistics, not on a busy machine; compare_test.sh keeps a pair of real-lab runs. The
 # seeds make every run reproducible: a failure names the seed to rerun.
+# e2e: parallel-safe (no timing judged: see tests/e2e/CMakeLists.txt)
 source "$OPENLOOP_E2E_LIB"
 cd "$E2E_TMP"
 
@@ -15,22 +16,44 @@ sim() {
     --json "$1" --lab "--workers 100 --service $2 --seed $3" >"$1.txt" 2>&1 ||
     fail "simulate $1 (seed $3): exit $?: $(cat "$1.txt")"
 }
-# flagged A B: 0 when compare finds a significant difference between the two files (its finding line says which).
+# flagged A B: 0 when compare finds a significant difference between the two files (its finding line says which;
+# the line is kept beside A, so repetitions can run at once).
 flagged() {
-  "$OPENLOOP" compare "$1" "$2" >c.txt 2>&1 || fail "compare $1 $2 exit $?: $(cat c.txt)"
+  "$OPENLOOP" compare "$1" "$2" >"$1.$2.c.txt" 2>&1 || fail "compare $1 $2 exit $?: $(cat "$1.$2.c.txt")"
   local finding
-  finding=$(grep '^finding: ' c.txt) || fail "compare $1 $2: no finding: $(cat c.txt)"
-  echo "$1 vs $2: $finding" >>findings.txt
+  finding=$(grep '^finding: ' "$1.$2.c.txt") || fail "compare $1 $2: no finding: $(cat "$1.$2.c.txt")"
+  echo "$1 vs $2: $finding" >"finding.$1.$2.txt"
   [[ $finding != 'finding: no significant difference'* ]]
 }
-
-same=0 slow=0
-for i in $(seq 1 20); do
+# repetition I: its three runs and two comparisons; writes rep.I ("same slow", 1 when flagged) once all passed.
+repetition() {
+  local i=$1 same=0 slow=0
   sim "base.$i.json" lognormal:20ms,0.3 $((1000 + i))
   sim "same.$i.json" lognormal:20ms,0.3 $((2000 + i))
   sim "slow.$i.json" lognormal:24ms,0.3 $((3000 + i))
-  if flagged "base.$i.json" "same.$i.json"; then same=$((same + 1)); fi
-  if flagged "base.$i.json" "slow.$i.json"; then slow=$((slow + 1)); fi
+  if flagged "base.$i.json" "same.$i.json"; then same=1; fi
+  if flagged "base.$i.json" "slow.$i.json"; then slow=1; fi
+  echo "$same $slow" >"rep.$i"
+}
+
+# The repetitions are independent (virtual time, their own seeds): two at a time, one per core. A repetition that
+# fails exits its subshell with the message on stderr; its missing rep.I fails the test below.
+pids=()
+for i in $(seq 1 20); do
+  (repetition "$i") &
+  pids+=($!)
+  if ((${#pids[@]} == 2)); then
+    wait "${pids[0]}" || true
+    pids=("${pids[@]:1}")
+  fi
+done
+for pid in "${pids[@]}"; do wait "$pid" || true; done
+same=0 slow=0
+for i in $(seq 1 20); do
+  [[ -s rep.$i ]] || fail "repetition $i did not complete (its error is above)"
+  read -r s w <"rep.$i"
+  same=$((same + s)) slow=$((slow + w))
+  cat "finding.base.$i.json.same.$i.json.txt" "finding.base.$i.json.slow.$i.json.txt" >>findings.txt
 done
 [[ $(jq -r .simulated base.1.json) == true ]] || fail "base.1.json is not marked simulated"
 [[ $(jq -r .summary.counts.intended base.1.json) == 3000 ]] || fail "intended $(jq -r .summary.counts.intended base.1.json)"

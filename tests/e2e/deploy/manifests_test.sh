@@ -2,6 +2,7 @@
 # API schema (npm kubernetes-models: unknown kinds, wrong types and enum values are refused) and hold what the
 # shards need (Indexed Job, the shard count where openloop reads it, exit 75 failing the Job, the results volume);
 # the pdsh, Slurm and GNU parallel scripts parse. Offline: no cluster is contacted.
+# e2e: parallel-safe (no timing judged: see tests/e2e/CMakeLists.txt)
 source "$OPENLOOP_E2E_LIB"
 require_tools kubectl node python3
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)

@@ -2,6 +2,7 @@
 # On virtual time (probe --simulate; the final scrape during --metrics-linger) each phase's intended and ok equal
 # the sums over the results file's intervals inside that phase, each run's verdict gauge is the file's verdict,
 # and promtool accepts the text.
+# e2e: parallel-safe (no timing judged: see tests/e2e/CMakeLists.txt)
 source "$OPENLOOP_E2E_LIB"
 require_tools jq curl
 cd "$E2E_TMP"

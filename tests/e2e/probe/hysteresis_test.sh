@@ -2,6 +2,7 @@
 # system has not recovered there within the observe phase; one descending step at a much lower rate lets it drain,
 # and a healthy window follows: RECOVERED-AT-LOWER-LOAD (exit 1), naming the rate it recovered at. On virtual time
 # (probe --simulate): the procedure's logic, deterministic, in well under a second.
+# e2e: parallel-safe (no timing judged: see tests/e2e/CMakeLists.txt)
 source "${OPENLOOP_E2E_LIB:-$(dirname "$0")/../lib.sh}"
 # Capacity 40/s (4 workers × 100 ms). Base 36/s; a 3-s spike at 120/s leaves ~240 queued, which drain at 4/s at the
 # base load (none of it in a 6-s observe phase) and at ~33/s at 36 × (1 − 0.8) = 7.2/s.

@@ -1,6 +1,7 @@
 # A base load above the target's capacity has no steady baseline to compare with: the probe says INCONCLUSIVE
 # (exit 3), names the unsteady baseline, and does not call the system metastable. On virtual time (probe
 # --simulate): the procedure's logic, deterministic, in well under a second.
+# e2e: parallel-safe (no timing judged: see tests/e2e/CMakeLists.txt)
 source "${OPENLOOP_E2E_LIB:-$(dirname "$0")/../lib.sh}"
 # Capacity 40/s (1 worker × 25 ms); a base of 60/s builds a backlog from the first second.
 cd "$E2E_TMP"

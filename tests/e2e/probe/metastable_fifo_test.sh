@@ -3,6 +3,7 @@
 # before: METASTABLE (exit 1), naming the backlog as the sustaining signal, with the lab's own queue depth beside it.
 # On virtual time (probe --simulate, deterministic, well under a second); the real-socket probe is
 # recovers_lifo_test.sh, the real lab triggers lab_triggers_test.sh.
+# e2e: parallel-safe (no timing judged: see tests/e2e/CMakeLists.txt)
 source "${OPENLOOP_E2E_LIB:-$(dirname "$0")/../lib.sh}"
 cd "$E2E_TMP"
 # Capacity 40/s; a 3-s spike at 120/s leaves ~240 queued, which drain at only 40 − 20 = 20/s at the base load.

@@ -2,6 +2,7 @@
 # the lab's 800/s; with the client waiting longer than the goodput deadline, throughput and goodput part past it.
 # The procedure's logic, on virtual time (ramp --simulate, deterministic, about a second); the real-socket ramp is
 # knee_test.sh.
+# e2e: parallel-safe (no timing judged: see tests/e2e/CMakeLists.txt)
 source "$OPENLOOP_E2E_LIB"
 command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
 code=0

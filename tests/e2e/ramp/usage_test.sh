@@ -1,4 +1,5 @@
 # Bad ramp flags exit 2 with the flag named, before anything is sent.
+# e2e: parallel-safe (no timing judged: see tests/e2e/CMakeLists.txt)
 source "$OPENLOOP_E2E_LIB"
 url=http://127.0.0.1:9/
 expect_ramp_usage() {

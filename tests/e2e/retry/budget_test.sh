@@ -2,6 +2,7 @@
 # and the AWS SDK's quota, against a lab failing 30 % of requests with a 3-attempt policy (unbudgeted: 1.39). The
 # budgets' logic on virtual time (openloop simulate against the lab's model: deterministic, well under a second per
 # run); retries over real sockets are amplification_test.sh and same_bytes_test.sh.
+# e2e: parallel-safe (no timing judged: see tests/e2e/CMakeLists.txt)
 source "$OPENLOOP_E2E_LIB"
 source "$(dirname "$0")/retry_lib.sh"
 lab=(--lab '--workers 16 --service 1ms --error-rate 0.3')

@@ -1,5 +1,6 @@
 # Bad retry flags are refused before anything is sent (exit 2), each message naming the flag, the value and what is
 # accepted; --help lists the retry flags.
+# e2e: parallel-safe (no timing judged: see tests/e2e/CMakeLists.txt)
 source "$OPENLOOP_E2E_LIB"
 url=http://127.0.0.1:9/
 refused() {  # refused EXPECTED_TEXT ARGS...

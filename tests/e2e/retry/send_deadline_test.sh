@@ -2,6 +2,7 @@
 # capacity the lab drops at dequeue (504, no work) the requests whose client has given up; without the header it
 # serves them all, for nobody. On virtual time (openloop simulate: the lab's own deadline parsing and model,
 # deterministic, well under a second); the header's bytes over real sockets are same_bytes_test.sh's.
+# e2e: parallel-safe (no timing judged: see tests/e2e/CMakeLists.txt)
 source "$OPENLOOP_E2E_LIB"
 source "$(dirname "$0")/retry_lib.sh"
 url=http://127.0.0.1:9/  # only a label: nothing is sent

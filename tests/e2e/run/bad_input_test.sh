@@ -1,4 +1,5 @@
 # Bad flags: exit 2, a message naming the flag, the value and what is accepted; nothing is sent.
+# e2e: parallel-safe (no timing judged: see tests/e2e/CMakeLists.txt)
 source "$OPENLOOP_E2E_LIB"
 expect_usage '--rate: "abc" is not a rate; use e.g. 500/s, 30000/m' http://127.0.0.1:9/ --rate abc
 expect_usage '--duration: "10" is not a duration' http://127.0.0.1:9/ --rate 10 --duration 10

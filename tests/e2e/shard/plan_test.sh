@@ -1,4 +1,4 @@
-# Three weighted shards (2,1,1) of one plan, run one after another against the lab, each told its shard a
+# Three weighted shards (2,1,1) of one plan, run at once against the lab (as shards run), each told its shard a
 # different way (--shard, OPENLOOP_SHARD, Slurm's variables): each sends exactly its striped part of the
 # plan, records the whole plan plus plan.shard, and says so in its summary; bad shard usage exits 2.
 source "$OPENLOOP_E2E_LIB"
@@ -8,15 +8,33 @@ start_lab --workers 50 --service 1ms --duration 60s
 common=(run "$LAB_URL/" --rate 200/s --duration 2s --threads 2 --shard-weights 2,1,1 -q)
 want_intended=(200 100 100)
 want_share=(0.5 0.25 0.25)
+# in_background NAME COMMAND...: starts COMMAND, its standard output in $E2E_TMP/out-NAME.txt and its exit code
+# (once it ended) in $E2E_TMP/NAME.code; its pid is appended to BG.
+BG=()
+in_background() {
+  local name=$1
+  shift
+  (
+    code=0
+    "$@" >"$E2E_TMP/out-$name.txt" || code=$?
+    echo "$code" >"$E2E_TMP/$name.code"
+  ) &
+  BG+=("$!")
+  E2E_PIDS+=("$!")
+}
+wait_background() {
+  local pid
+  for pid in "${BG[@]}"; do wait "$pid" || true; done
+  BG=()
+}
+in_background 0 "$OPENLOOP" "${common[@]}" --shard 0/3 --json "$E2E_TMP/shard-0.json" --no-html
+in_background 1 env OPENLOOP_SHARD=1/3 "$OPENLOOP" "${common[@]}" --json "$E2E_TMP/shard-1.json" --no-html
+in_background 2 env SLURM_PROCID=2 SLURM_NTASKS=3 "$OPENLOOP" "${common[@]}" --json "$E2E_TMP/shard-2.json" --no-html
+wait_background
 for i in 0 1 2; do
   r=$E2E_TMP/shard-$i.json
-  code=0
-  case $i in
-    0) "$OPENLOOP" "${common[@]}" --shard 0/3 --json "$r" --no-html >"$E2E_TMP/out-$i.txt" || code=$? ;;
-    1) OPENLOOP_SHARD=1/3 "$OPENLOOP" "${common[@]}" --json "$r" --no-html >"$E2E_TMP/out-$i.txt" || code=$? ;;
-    2) SLURM_PROCID=2 SLURM_NTASKS=3 "$OPENLOOP" "${common[@]}" --json "$r" --no-html >"$E2E_TMP/out-$i.txt" ||
-      code=$? ;;
-  esac
+  [[ -s $E2E_TMP/$i.code ]] || fail "shard $i did not end"
+  code=$(cat "$E2E_TMP/$i.code")
   # On a loaded machine the generator's own send lateness may pass its bound; nothing else may fail.
   accept_invalid_only_for "$code" "$r" '^send lateness'
   assert_conserved "$r"
@@ -39,7 +57,7 @@ done
 pass "three weighted shards ran exactly their parts and recorded the whole plan"
 
 # A scenario file: a Poisson scenario (striped: the shards' arrivals are exactly the unsharded run's) beside a
-# closed one (3 users split 2 + 1), unsharded and as 2 shards.
+# closed one (3 users split 2 + 1), unsharded and as 2 shards (the three runs at once).
 cat >"$E2E_TMP/plan.yaml" <<YAML
 target: $LAB_URL/
 requests:
@@ -49,14 +67,16 @@ scenarios:
   batch: {model: closed, vus: 3, think: 100ms, duration: 2s, request: get}
 YAML
 sum=0
+in_background plan-none "$OPENLOOP" run "$E2E_TMP/plan.yaml" --threads 2 -q --json "$E2E_TMP/plan-none.json" --no-html
+for s in 0/2 1/2; do
+  in_background "plan-${s//\//-}" "$OPENLOOP" run "$E2E_TMP/plan.yaml" --threads 2 -q --shard "$s" \
+    --json "$E2E_TMP/plan-${s//\//-}.json" --no-html
+done
+wait_background
 for s in none 0/2 1/2; do
   r=$E2E_TMP/plan-${s//\//-}.json
-  code=0
-  if [[ $s == none ]]; then
-    "$OPENLOOP" run "$E2E_TMP/plan.yaml" --threads 2 -q --json "$r" --no-html >/dev/null || code=$?
-  else
-    "$OPENLOOP" run "$E2E_TMP/plan.yaml" --threads 2 -q --shard "$s" --json "$r" --no-html >/dev/null || code=$?
-  fi
+  [[ -s $E2E_TMP/plan-${s//\//-}.code ]] || fail "plan run $s did not end"
+  code=$(cat "$E2E_TMP/plan-${s//\//-}.code")
   accept_invalid_only_for "$code" "$r" 'send lateness'
   public=$(jq '.scenarios[] | select(.name == "public") | .summary.counts.intended' "$r")
   if [[ $s == none ]]; then
@@ -75,10 +95,14 @@ pass "a scenario file's Poisson scenario splits exactly across 2 shards"
 # A sessions cap of 2 split over 2 shards leaves each 1 for its 2 threads: each worker still gets a slot, so
 # sessions 400 ms apart per worker (1 ms each) are never dropped.
 for i in 0 1; do
+  in_background "sessions-$i" "$OPENLOOP" run "$LAB_URL/" --session-rate 10/s --max-sessions 2 --duration 2s \
+    --threads 2 --shard "$i/2" -q --json "$E2E_TMP/sessions-$i.json" --no-html
+done
+wait_background
+for i in 0 1; do
   r=$E2E_TMP/sessions-$i.json
-  code=0
-  "$OPENLOOP" run "$LAB_URL/" --session-rate 10/s --max-sessions 2 --duration 2s --threads 2 --shard "$i/2" -q \
-    --json "$r" --no-html >/dev/null || code=$?
+  [[ -s $E2E_TMP/sessions-$i.code ]] || fail "sessions shard $i did not end"
+  code=$(cat "$E2E_TMP/sessions-$i.code")
   accept_invalid_only_for "$code" "$r" '^send lateness'
   assert_cmp "$(json "$r" .summary.flows.sessions_intended)" == 10 "sessions shard $i: half of 20 arrivals"
   assert_cmp "$(json "$r" .summary.flows.sessions_dropped)" == 0 "sessions shard $i: nothing dropped"

@@ -2,6 +2,7 @@
 # $TMPDIR and read back for the outputs. In virtual time, 150 s of a seeded run is the same run whether or not the
 # spill could be created (TMPDIR pointing nowhere: a warning, everything stays in memory), so every interval's
 # histograms must come out identical, and the spill must be gone after the run.
+# e2e: parallel-safe (no timing judged: see tests/e2e/CMakeLists.txt)
 source "$OPENLOOP_E2E_LIB"
 url=http://127.0.0.1:9/  # only a label: nothing is sent
 

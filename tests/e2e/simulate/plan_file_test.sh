@@ -1,6 +1,7 @@
 # openloop simulate with a plan file of several scenarios (each scenario's worker against one simulated service)
 # and --log-requests (the simulator drains the log as it fills it): results per scenario as a real plan file's
 # run writes them, one log line per request outcome, both deterministic apart from timestamps.
+# e2e: parallel-safe (no timing judged: see tests/e2e/CMakeLists.txt)
 source "$OPENLOOP_E2E_LIB"
 cd "$E2E_TMP"
 # The target only labels the simulated service: nothing is sent (port 9, discard, is never listened on here).

@@ -1,5 +1,6 @@
 # ramp --simulate: the knee of a 4-worker service (exp:5ms: capacity 800/s) found in virtual time, the ramp's
 # JSON labelled simulated; a bad lab option refused with exit 2 before any step.
+# e2e: parallel-safe (no timing judged: see tests/e2e/CMakeLists.txt)
 source "$OPENLOOP_E2E_LIB"
 url=http://127.0.0.1:9/  # only a label: nothing is sent
 set +e

@@ -1,5 +1,6 @@
 # openloop simulate: bad input refused with exit 2 and nothing run; a run writes run's results files labelled
 # simulated; two runs of one command write byte-identical results apart from the wall-clock timestamps.
+# e2e: parallel-safe (no timing judged: see tests/e2e/CMakeLists.txt)
 source "$OPENLOOP_E2E_LIB"
 url=http://127.0.0.1:9/  # only a label: nothing is sent (port 9, discard, is never listened on here)
 

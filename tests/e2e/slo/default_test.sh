@@ -4,6 +4,7 @@
 # --slo none measures without judging. Runs from flags and from a scenario file alike. The judging is logic: it runs
 # on virtual time (openloop simulate against the lab's model: deterministic, never late, well under a second a run);
 # the SLO scripts beside this one judge real runs.
+# e2e: parallel-safe (no timing judged: see tests/e2e/CMakeLists.txt)
 source "$(dirname "$0")/lib.sh"
 LAB_URL=http://127.0.0.1:9  # only a label: nothing is sent
 slow=(--lab '--workers 1 --service 10ms')

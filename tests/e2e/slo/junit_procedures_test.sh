@@ -2,6 +2,7 @@
 # against the JUnit schema (tests/report/junit.xsd); the ramp's has a case per --slo (met at the capacity step:
 # passed; never met: failed), `capacity` passed and `ramp verdict` passed; the probe's has its baseline SLO and
 # `probe verdict` failing with the verdict (RECOVERED-AT-LOWER-LOAD), as its exit code 1 says.
+# e2e: parallel-safe (no timing judged: see tests/e2e/CMakeLists.txt)
 source "$OPENLOOP_E2E_LIB"
 require_tools xmllint jq
 xsd="$(cd "$(dirname "$0")/../.." && pwd)/report/junit.xsd"

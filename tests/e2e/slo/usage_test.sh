@@ -1,5 +1,6 @@
 # Bad SLOs exit 2 before anything is sent, quoting the SLO and listing what is accepted; so does an SLO naming a
 # request the plan does not have, and --abort-on-slo without an SLO.
+# e2e: parallel-safe (no timing judged: see tests/e2e/CMakeLists.txt)
 source "$(dirname "$0")/lib.sh"
 url=http://127.0.0.1:9/
 expect_usage '--slo "p99=200ms": no comparison' $url --rate 10 --slo 'p99=200ms'
