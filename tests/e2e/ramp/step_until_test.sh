@@ -14,28 +14,35 @@ ramp() {
 code=0
 ramp --step-until 'p50:±10%' --step-max-hold 10s --json "$E2E_TMP/met.json" >"$E2E_TMP/met.txt" \
   2>"$E2E_TMP/met.err" || code=$?
-# Exit 0 (the step passed) or 1 (it did not: a finding about the lab, not about --step-until, which is checked here).
-[[ $code == 0 || $code == 1 ]] || fail "met: exit $code: $(cat "$E2E_TMP/met.txt" "$E2E_TMP/met.err")"
+# Exit 0 (the step passed), 1 (it did not) or 3 (INVALID: a machine too busy to send on time, e.g. under parallel
+# builds): findings about the lab or the rig, not about --step-until, which is what is checked here.
+[[ $code == 0 || $code == 1 || $code == 3 ]] || fail "met: exit $code: $(cat "$E2E_TMP/met.txt" "$E2E_TMP/met.err")"
 echo "--- met"; cat "$E2E_TMP/met.txt"
 r=$E2E_TMP/met.json
 [[ $(jq '.steps | length' "$r") == 1 ]] || fail "one step"
 [[ $(json "$r" .settings.step_until[0]) == 'p50:±10%' ]] || fail "settings.step_until"
 [[ $(json "$r" .settings.step_max_hold_s) == 10 ]] || fail "settings.step_max_hold_s"
-[[ $(json "$r" .steps[0].until[0].met) == true ]] || fail "p50 ±10 % not met: $(json "$r" .steps[0].until[0].sentence)"
+# The run stopped on the in-run (naive) judgement; the step's final one is on its effective sample size, so it may
+# say "not met" only when the step's samples were correlated (a busy machine's stalls), and then says why.
+if [[ $(json "$r" .steps[0].until[0].met) != true ]]; then
+  [[ $(json "$r" .steps[0].response_time_ms.independence.correlated) == true ]] ||
+    fail "p50 ±10 % not met on an uncorrelated step: $(json "$r" .steps[0].until[0].sentence)"
+  echo "note: stopped on the naive judgement, not met on the effective n: $(json "$r" .steps[0].response_time_ms.correlation)"
+fi
 held=$(json "$r" .steps[0].window.measured_s)
 assert_cmp "$held" ">=" 1.999 "the step held at least --hold"
 assert_cmp "$held" "<" 8 "the step ended well before its 10-s cap"
 # The run itself ended soon after the step's window, and a ramp's own stop is not an interruption.
-assert_cmp "$(json "$r" .runs[0].measured_s)" "<" 9 "the step's run ended before its cap"
+assert_cmp "$(json "$r" .runs[0].summary.duration_s)" "<" 9 "the step's run ended before its cap"
 [[ $(json "$r" .runs[0].verdict.interrupted) == false ]] || fail "the ramp's own stop is not an interruption"
 jq -r '.runs[0].warnings[]' "$r" | grep -q 'every --step-until target held' || fail "the run says why it ended"
-grep -q -- '--step-until met' "$E2E_TMP/met.err" || fail "the step line says --step-until met"
-grep -q 'p50 ±10 %: met' "$E2E_TMP/met.txt" || fail "the summary's --step-until block"
+grep -q -- 'held .* s; --step-until ' "$E2E_TMP/met.err" || fail "the step line says how --step-until ended"
+grep -q 'step 1 (400/s, held .*): .*p50 ±10 %' "$E2E_TMP/met.txt" || fail "the summary's --step-until block"
 
 code=0
 ramp --step-until 'p99.99:±0.1%' --step-max-hold 3s --json "$E2E_TMP/cap.json" >"$E2E_TMP/cap.txt" \
   2>"$E2E_TMP/cap.err" || code=$?
-[[ $code == 0 || $code == 1 ]] || fail "cap: exit $code: $(cat "$E2E_TMP/cap.txt" "$E2E_TMP/cap.err")"
+[[ $code == 0 || $code == 1 || $code == 3 ]] || fail "cap: exit $code: $(cat "$E2E_TMP/cap.txt" "$E2E_TMP/cap.err")"
 echo "--- cap"; cat "$E2E_TMP/cap.txt"
 r=$E2E_TMP/cap.json
 [[ $(json "$r" .steps[0].until[0].met) == false ]] || fail "p99.99 ±0.1 % cannot be met in 3 s"
