@@ -63,4 +63,4 @@ code=0
 "$OPENLOOP" ramp "$LAB_URL/" --from 400/s --hold 2s --step-until 'p99:±5%' >"$E2E_TMP/out" 2>"$E2E_TMP/err" || code=$?
 [[ $code == 2 ]] || fail "--step-until without --fresh: exit $code, expected 2"
 grep -q -- '--step-until: needs --fresh' "$E2E_TMP/err" || fail "names both flags: $(cat "$E2E_TMP/err")"
-pass "p50 ±10 % met after $held s (cap 10 s); p99.99 ±0.1 % not met at the 3-s cap, about $more more seconds"
+pass "p50 ±10 %: the step stopped after $held s (cap 10 s); p99.99 ±0.1 % not met at the 3-s cap, about $more more seconds"
