@@ -19,11 +19,12 @@
 #include "core/units.h"
 #include "engine/coordinator.h"
 #include "engine/scenario_plans.h"
+#include "lab/control_endpoint.h"
 #include "observe/ramp_observed.h"
 #include "procedures/ramp_report.h"
 #include "procedures/ramp_runner.h"
-#include "lab/control_endpoint.h"
 #include "results/run_identity.h"
+#include "results/until.h"
 #include "sim/lab_options.h"
 #include "sim/simulate.h"
 #include "workload/scenario_file.h"
@@ -38,6 +39,8 @@ struct RampFlags {
   RunOptions run;
   std::string from, to, step_mult, step_add, hold = "30s", warmup = "5s", deadline, tolerance = "2%";
   std::string stop_at = "collapse", cooldown = "5s", max_lateness;
+  std::vector<std::string> step_until;  ///< --step-until targets as typed
+  std::string step_max_hold;            ///< --step-max-hold (default 4 × --hold)
   std::size_t max_steps = 30;
   bool refine = false, fresh = false;
   std::string simulate;  ///< --simulate: the lab's flags of a simulated service (empty: the network)
@@ -103,6 +106,19 @@ void add_judging_options(CLI::App& sub, RampFlags& f) {
                  "Objective a step must meet to count towards capacity (repeatable): "
                  "p99<=200ms, errors<=0.1%, goodput>=99%, ... (default goodput>=99%)")
       ->type_name("SLO")
+      ->group(g);
+  sub.add_option(
+         "--step-until", f.step_until,
+         "With --fresh: each step goes on past --hold until the response time's PERCENTILE is known "
+         "within ±PERCENT on the step (its 95 % interval), e.g. p99:±5% (repeatable: all must hold), or "
+         "--step-max-hold")
+      ->type_name("P:±W%")
+      ->group(g);
+  sub.add_option(
+         "--step-max-hold", f.step_max_hold,
+         "With --step-until: the longest a step's measured part may last (default 4 × --hold); the step "
+         "says how much longer a target not met would have needed")
+      ->type_name("DURATION")
       ->group(g);
   sub.add_flag("--refine", f.refine, "Bisect between the capacity step and the first failing step above it")
       ->group(g);
@@ -219,6 +235,42 @@ Result<void> parse_timing(const RampFlags& f, RampSettings& s) {
   s.refine = f.refine;
   s.fresh = f.fresh;
   s.stop_at = OPENLOOP_TRY(procedures::parse_stop_at(f.stop_at));
+  return {};
+}
+
+// --step-until and --step-max-hold: only with --fresh (each step its own run, which can end when its targets
+// hold; without it the steps are one run with a fixed plan). Needs s.hold.
+Result<void> parse_step_until(const RampFlags& f, RampSettings& s) {
+  if (f.step_until.empty()) {
+    if (!f.step_max_hold.empty())
+      return usage_error("--step-max-hold: applies with --step-until (e.g. --step-until p99:±5%)");
+    return {};
+  }
+  if (!f.fresh) {
+    return usage_error(
+        "--step-until: needs --fresh (each step its own run, ended when its targets hold); without --fresh "
+        "the ramp is one continuous run whose steps are planned ahead");
+  }
+  for (const auto& text : f.step_until) {
+    auto target = results::parse_until(text);
+    if (!target) {
+      // parse_until names run's flag ("--until: ..."); the same form, given to ramp's.
+      std::string message = target.error().message;
+      if (message.rfind("--until", 0) == 0) message.insert(2, "step-");
+      return usage_error(message);
+    }
+    s.step_until.push_back(std::move(*target));
+  }
+  s.step_max_hold = 4 * s.hold;
+  if (!f.step_max_hold.empty()) {
+    s.step_max_hold = OPENLOOP_TRY(parse_duration(f.step_max_hold, "--step-max-hold"));
+    if (s.step_max_hold < s.hold) {
+      return usage_error(
+          fmt::format("--step-max-hold: {} is shorter than --hold {}; a step holds at least --hold "
+                      "and at most --step-max-hold",
+                      f.step_max_hold, f.hold));
+    }
+  }
   return {};
 }
 
@@ -346,6 +398,7 @@ Result<Prepared> prepare(RampFlags& f) {
   OPENLOOP_TRY_VOID(simulated(f, p.settings));
   OPENLOOP_TRY_VOID(parse_steps(f, p.settings));
   OPENLOOP_TRY_VOID(parse_timing(f, p.settings));
+  OPENLOOP_TRY_VOID(parse_step_until(f, p.settings));
   OPENLOOP_TRY_VOID(resolve_deadline(f, p.settings));
   p.base = OPENLOOP_TRY(base_plan(f, p.settings));
   p.settings.step.timeout = p.base.timeout;
@@ -358,11 +411,15 @@ void announce(const Prepared& p) {
   const std::vector<double> rates = procedures::planned_rates(s);
   const std::string step =
       s.step_add > 0 ? fmt::format("+{}", format_rate(s.step_add)) : fmt::format("×{}", s.step_mult);
+  std::string until;
+  for (const auto& t : s.step_until) until += (until.empty() ? "" : ", ") + t.text;
+  if (!until.empty())
+    until = fmt::format(" (up to {} until {})", format_duration(procedures::longest_hold(s)), until);
   fmt::print(
       stderr,
-      "openloop ramp: {} {}: up to {} steps {} → {} ({}), each {} warm-up + {} hold; {}; stop at {}{}\n",
+      "openloop ramp: {} {}: up to {} steps {} → {} ({}), each {} warm-up + {} hold{}; {}; stop at {}{}\n",
       p.base.method, p.base.url_text, rates.size(), format_rate(rates.front()), format_rate(rates.back()),
-      step, format_duration(s.warmup), format_duration(s.hold),
+      step, format_duration(s.warmup), format_duration(s.hold), until,
       s.fresh ? "one run per step" : "one run (connections carry over)", to_string(s.stop_at),
       s.refine ? fmt::format("; then refine to ±{:.1f}%", 100 * s.tolerance) : "");
 }

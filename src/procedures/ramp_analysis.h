@@ -8,6 +8,7 @@
 
 #include "procedures/ramp_step.h"
 #include "results/slo.h"
+#include "results/until.h"
 
 namespace openloop::procedures {
 
@@ -18,6 +19,10 @@ struct StepRecord {
   StepAnalysis analysis;
   std::vector<results::SloResult> slos;  ///< every SLO evaluated on the step's own results
   bool slos_met = false;
+  /// --step-until: each target judged on the step's measured window (its intervals on the window's effective
+  /// sample size once its run was checked), met or not with the "would need about N more seconds" estimate;
+  /// empty without --step-until.
+  std::vector<results::UntilOutcome> until;
   /// STEADY and every SLO met: the step counts towards capacity.
   bool passes() const { return analysis.state == StepState::steady && slos_met; }
   /// A finding against the target: a valid step (generator fine) that did not pass.

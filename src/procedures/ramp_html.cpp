@@ -106,6 +106,12 @@ std::string findings_section(const RampOutcome& o, const RampSettings& s) {
   if (s.default_slo)
     notes += "<li>No --slo given: a step passes when steady with goodput ≥ 99% of its arrivals.</li>\n";
   for (const auto& n : o.notes) notes += "<li>" + escape(n) + ".</li>\n";
+  for (const auto& step : o.steps) {
+    for (const auto& u : step.until) {
+      notes += fmt::format("<li>--step-until, step {} (held {:.1f} s): {}.</li>\n", step.number,
+                           step.analysis.results.measured_s, escape(u.sentence()));
+    }
+  }
   return "<section class=\"panel\"><h2>Findings</h2>\n<p><b>" +
          escape(findings_sentence(o.steps, o.findings)) + "</b></p>\n" +
          (notes.empty() ? "" : "<ul>\n" + notes + "</ul>\n") + "</section>\n";

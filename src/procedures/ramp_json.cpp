@@ -1,5 +1,7 @@
 // The ramp's JSON document (openloop.ramp/1): settings, step summaries, findings, and every run's full
 // results.
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "hdr/codec.h"
@@ -54,42 +56,62 @@ json slos_json(const StepRecord& s) {
   return out;
 }
 
+// --step-until's outcomes as run's checks.until writes them (results/run_checks_json.cpp).
+json until_json(const StepRecord& s) {
+  json out = json::array();
+  for (const auto& u : s.until) {
+    out.push_back({{"target", u.target.text},
+                   {"percentile", u.target.percentile},
+                   {"relative", u.target.relative},
+                   {"met", u.met},
+                   {"achieved", u.achieved ? json(*u.achieved) : json(nullptr)},
+                   {"samples", u.samples},
+                   {"more_seconds", std::isfinite(u.more_seconds) ? json(u.more_seconds) : json(nullptr)},
+                   {"sentence", u.sentence()}});
+  }
+  return out;
+}
+
 json step_json(const RampOutcome& o, std::size_t i) {
   const StepRecord& s = o.steps[i];
   const StepAnalysis& a = s.analysis;
-  return {{"number", s.number},
-          {"refinement", s.refinement},
-          {"offered_rps", a.window.offered_rps},
-          {"window",
-           {{"run", a.window.run},
-            {"from_s", a.window.from_s},
-            {"to_s", a.window.to_s},
-            {"measured_s", a.results.measured_s}}},
-          {"state", to_string(a.state)},
-          {"reasons", a.reasons},
-          {"passes", s.passes()},
-          {"slos", slos_json(s)},
-          {"marks", step_marks(o, i)},
-          {"counts", counts_json(a.results.totals)},
-          {"sent_rps", a.sent_rps},
-          {"throughput_rps", a.completed_rps},
-          {"completed_of_arrivals_rps", a.completed_of_arrivals_rps},
-          {"goodput_rps", a.goodput_rps},
-          {"goodput_exact", a.goodput_exact},
-          {"response_time_ms", latency_json(a)},
-          {"in_flight", {{"mean", a.mean_in_flight}, {"growth", a.in_flight_growth}}},
-          {"steadiness",
-           {{"goodput_cv", a.goodput_cv},
-            {"halves_goodput", {a.first_half_goodput, a.second_half_goodput}},
-            {"halves_mean_ms", {a.first_half_mean_ms, a.second_half_mean_ms}},
-            {"send_lateness_p99_ms", a.lateness_p99_ms}}},
-          {"histograms",
-           {{"unit", "ns"}, {"response_time", hdr::to_compressed_base64(a.results.response_time)}}}};
+  json j = {{"number", s.number},
+            {"refinement", s.refinement},
+            {"offered_rps", a.window.offered_rps},
+            {"window",
+             {{"run", a.window.run},
+              {"from_s", a.window.from_s},
+              {"to_s", a.window.to_s},
+              {"measured_s", a.results.measured_s}}},
+            {"state", to_string(a.state)},
+            {"reasons", a.reasons},
+            {"passes", s.passes()},
+            {"slos", slos_json(s)},
+            {"marks", step_marks(o, i)},
+            {"counts", counts_json(a.results.totals)},
+            {"sent_rps", a.sent_rps},
+            {"throughput_rps", a.completed_rps},
+            {"completed_of_arrivals_rps", a.completed_of_arrivals_rps},
+            {"goodput_rps", a.goodput_rps},
+            {"goodput_exact", a.goodput_exact},
+            {"response_time_ms", latency_json(a)},
+            {"in_flight", {{"mean", a.mean_in_flight}, {"growth", a.in_flight_growth}}},
+            {"steadiness",
+             {{"goodput_cv", a.goodput_cv},
+              {"halves_goodput", {a.first_half_goodput, a.second_half_goodput}},
+              {"halves_mean_ms", {a.first_half_mean_ms, a.second_half_mean_ms}},
+              {"send_lateness_p99_ms", a.lateness_p99_ms}}},
+            {"histograms",
+             {{"unit", "ns"}, {"response_time", hdr::to_compressed_base64(a.results.response_time)}}}};
+  if (!s.until.empty()) j["until"] = until_json(s);
+  return j;
 }
 
 json settings_json(const RampSettings& s) {
   json slos = json::array();
   for (const auto& slo : s.slos) slos.push_back(slo.text);
+  json until = json::array();
+  for (const auto& t : s.step_until) until.push_back(t.text);
   return {{"from_rps", s.from_rps},
           {"to_rps", s.to_rps > 0 ? json(s.to_rps) : json(nullptr)},
           {"step_mult", s.step_mult > 0 ? json(s.step_mult) : json(nullptr)},
@@ -105,7 +127,9 @@ json settings_json(const RampSettings& s) {
           {"deadline_s", s.step.deadline.count() > 0 ? json(to_seconds(s.step.deadline)) : json(nullptr)},
           {"slos", slos},
           {"default_slo", s.default_slo},
-          {"max_lateness_ms", s.step.bounds.generator.lateness_floor_ms}};
+          {"max_lateness_ms", s.step.bounds.generator.lateness_floor_ms},
+          {"step_until", until},
+          {"step_max_hold_s", s.step_until.empty() ? json(nullptr) : json(to_seconds(s.step_max_hold))}};
 }
 
 json opt_step(const RampOutcome& o, const std::optional<std::size_t>& i) {

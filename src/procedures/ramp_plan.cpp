@@ -1,6 +1,7 @@
 // Planned rates and the run plans of a ramp: a staircase of zero-length steps, or one run per step.
 #include "procedures/ramp_plan.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace openloop::procedures {
@@ -56,7 +57,7 @@ engine::RunPlan single_step_plan(const engine::RunPlan& base, double rate, Nanos
   std::vector<workload::Stage> stages;
   if (silence.count() > 0) stages.push_back({silence, 0.0});
   stages.push_back({Nanos(0), rate});
-  stages.push_back({s.warmup + s.hold, rate});
+  stages.push_back({s.warmup + longest_hold(s), rate});
   plan.profile = workload::RateProfile::from_stages(std::move(stages), silence.count() > 0 ? 0.0 : rate);
   plan.warmup = Nanos(0);
   plan.duration = plan.profile.duration();
@@ -70,8 +71,12 @@ StepWindow single_step_window(double rate, Nanos silence, const RampSettings& s)
   StepWindow w;
   w.offered_rps = rate;
   w.from_s = to_seconds(silence + s.warmup);
-  w.to_s = to_seconds(silence + s.warmup + s.hold);
+  w.to_s = to_seconds(silence + s.warmup + longest_hold(s));
   return w;
+}
+
+Nanos longest_hold(const RampSettings& s) {
+  return s.step_until.empty() ? s.hold : std::max(s.hold, s.step_max_hold);
 }
 
 }  // namespace openloop::procedures

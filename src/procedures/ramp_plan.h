@@ -14,6 +14,7 @@
 #include "procedures/ramp_step.h"
 #include "results/run_results.h"
 #include "results/slo.h"
+#include "results/until.h"
 #include "workload/rate_profile.h"
 
 namespace openloop::procedures {
@@ -42,6 +43,10 @@ struct RampSettings {
   StepContext step;                          ///< goodput deadline and steadiness bounds
   std::vector<results::Slo> slos;            ///< capacity = the highest steady step meeting all of them
   bool default_slo = false;  ///< `slos` holds the default (goodput>=99%) because none was given
+  /// --step-until (--fresh only): each step holds at least `hold`, then goes on until every target's 95 %
+  /// interval on the step's measured window is within its half-width, or `step_max_hold` (StepUntilWatcher).
+  std::vector<results::UntilTarget> step_until;
+  Nanos step_max_hold{0};    ///< with step_until: the longest a step's measured part may last (≥ hold)
   RunFn runner;              ///< how each run is made (empty: engine::run)
 };
 
@@ -61,12 +66,16 @@ StepWindow staircase_window(std::size_t k, double rate, Nanos warmup, Nanos hold
 engine::RunPlan staircase_plan(const engine::RunPlan& base, const std::vector<double>& rates,
                                const RampSettings& s);
 
+/// The longest a step's measured part may last: `step_max_hold` with --step-until, else `hold`.
+Nanos longest_hold(const RampSettings& s);
+
 /// `base` turned into a run of one step at `rate`: `silence` of no arrivals (a previous step's backlog may
-/// drain), the step's warm-up, then its hold. The run's warm-up is 0, so its intervals cover the step's
-/// warm-up too: the responses to warm-up requests that arrive during the hold count in its throughput.
+/// drain), the step's warm-up, then its hold (the longest_hold(): with --step-until the run is stopped
+/// earlier once its targets hold). The run's warm-up is 0, so its intervals cover the step's warm-up too: the
+/// responses to warm-up requests that arrive during the hold count in its throughput.
 engine::RunPlan single_step_plan(const engine::RunPlan& base, double rate, Nanos silence,
                                  const RampSettings& s);
-/// The measured window of that run: [silence + warm-up, silence + warm-up + hold).
+/// The planned measured window of that run: [silence + warm-up, silence + warm-up + longest_hold()).
 StepWindow single_step_window(double rate, Nanos silence, const RampSettings& s);
 
 }  // namespace openloop::procedures

@@ -55,6 +55,17 @@ Result<RampSettings> settings_from(const json& j, std::string_view source) {
       s.slos.push_back(std::move(*slo));
     }
   }
+  if (const auto until = j.find("step_until"); until != j.end() && until->is_array()) {
+    for (std::size_t i = 0; i < until->size(); ++i) {
+      const json& text = (*until)[i];
+      const std::string path = fmt::format("{}/step_until/{}", p, i);
+      if (!text.is_string()) return tl::unexpected(bad(source, path, "not a string"));
+      auto target = results::parse_until(text.get<std::string>());
+      if (!target) return tl::unexpected(bad(source, path, target.error().message));
+      s.step_until.push_back(std::move(*target));
+    }
+  }
+  s.step_max_hold = from_seconds(OPENLOOP_TRY(number(j, "step_max_hold_s", source, p, 0)));
   return s;
 }
 

@@ -111,6 +111,30 @@ std::string step_reasons(const RampOutcome& o) {
   return out;
 }
 
+// --step-until, one line per step and target: how long the step held and what its intervals reached.
+std::string until_lines(const RampOutcome& o) {
+  std::string out;
+  for (const std::size_t i : steps_by_offered(o)) {
+    const auto& s = o.steps[i];
+    for (const auto& u : s.until) {
+      out += fmt::format("  step {} ({}/s, held {:.1f} s): {}\n", s.number,
+                         per_s(s.analysis.window.offered_rps), s.analysis.results.measured_s, u.sentence());
+    }
+  }
+  return out;
+}
+
+// The step line's --step-until part: " held 12.0 s; --step-until met" or "...; not met: p99.9 ±1 %".
+std::string until_part(const StepRecord& step) {
+  if (step.until.empty()) return {};
+  std::vector<std::string> missed;
+  for (const auto& u : step.until) {
+    if (!u.met) missed.push_back(fmt::format("p{:g} ±{:g} %", u.target.percentile, u.target.relative * 100));
+  }
+  return fmt::format("  held {:.1f} s; --step-until {}", step.analysis.results.measured_s,
+                     missed.empty() ? std::string("met") : "not met: " + join(missed, ", "));
+}
+
 }  // namespace
 
 std::string format_ms(double v) {
@@ -147,10 +171,10 @@ std::string step_line(const StepRecord& step) {
   const StepAnalysis& a = step.analysis;
   return fmt::format(
       "step {}{}: offered {}/s  completed {}/s  goodput {}/s (of its requests)  resp/s {}  p99 {} ms  {}  "
-      "SLO {}",
+      "SLO {}{}",
       step.number, step.refinement ? " (refine)" : "", per_s(a.window.offered_rps),
       per_s(a.completed_of_arrivals_rps), per_s(a.goodput_rps), per_s(a.completed_rps), p99_cell(a),
-      to_string(a.state), slo_cell(step));
+      to_string(a.state), slo_cell(step), until_part(step));
 }
 
 std::string render_ramp_summary(const RampOutcome& o, const RampSettings& s) {
@@ -167,6 +191,7 @@ std::string render_ramp_summary(const RampOutcome& o, const RampSettings& s) {
         "than "
         "--deadline to count the work done too late as throughput.\n";
   }
+  if (const std::string until = until_lines(o); !until.empty()) out += "--step-until:\n" + until;
   const std::string reasons = step_reasons(o);
   if (!reasons.empty()) out += "Why steps did not pass:\n" + reasons;
   if (!o.stopped.empty()) out += "Stopped: " + o.stopped + ".\n";

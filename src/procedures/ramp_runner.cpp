@@ -2,9 +2,14 @@
 // then bisection runs for --refine.
 #include "procedures/ramp_runner.h"
 
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
 #include <fmt/format.h>
 
 #include "engine/coordinator.h"
+#include "procedures/ramp_until.h"
 
 namespace openloop::procedures {
 namespace {
@@ -120,15 +125,51 @@ Result<void> run_staircase(const engine::RunPlan& base, const RampSettings& s,
   return {};
 }
 
-// One run of one step after `silence`; judged when its hold was measured whole. Returns false when
+// --step-until: the step's window as measured. Stopped by its watcher: up to the end of the interval the
+// targets were met on (the requests sent in the moment the stop took to act are left out, as a warm-up's
+// are); else up to where the run's measurement ended (the plan's end, or earlier for a signal).
+void fit_until_window(const StepUntilWatcher& until, results::RunResults& run, StepWindow& w) {
+  const double planned_to = w.to_s;
+  w.to_s = std::min(w.to_s, until.stopped() ? until.met_at_s() : run.measured_s);
+  // The run checked the samples intended in the planned window, which past the stop are those of the step's
+  // window and that short tail: the check is the step's (widen_intervals finds it by the window it judges).
+  for (auto& cw : run.checks.windows) {
+    if (std::abs(cw.from_s - w.from_s) <= 1e-3 && std::abs(cw.to_s - planned_to) <= 1e-3) cw.to_s = w.to_s;
+  }
+}
+
+// One run of one step after `silence`; judged when its hold was measured whole. With --step-until the run is
+// planned to --step-max-hold and a watcher stops it once the targets hold after --hold. Returns false when
 // interrupted.
 Result<bool> run_single(const engine::RunPlan& base, const RampSettings& s, double rate, Nanos silence,
                         bool refinement, std::atomic<int>& stop, const StepFn& on_step, RampOutcome& out) {
-  results::RunResults run = OPENLOOP_TRY(run_plan(s, single_step_plan(base, rate, silence, s), stop, {}));
+  const engine::RunPlan plan = single_step_plan(base, rate, silence, s);
   StepWindow w = single_step_window(rate, silence, s);
   w.run = out.runs.size();
+  const double min_to_s = w.from_s + to_seconds(s.hold);
+  std::optional<StepUntilWatcher> until;
+  engine::ProgressFn progress;
+  if (!s.step_until.empty()) {
+    until.emplace(s.step_until, w.from_s, min_to_s);
+    progress = [&until, &stop](const results::RunResults& so_far) { until->update(so_far, stop); };
+  }
+  results::RunResults run = OPENLOOP_TRY(run_plan(s, plan, stop, progress));
+  if (until) {
+    if (!until->error().empty()) return runtime_error(until->error());
+    // The watcher's stop is the plan working, not an interruption: taken back 1 → 0 in one step, so a signal
+    // that raised it meanwhile is never lost.
+    int own = 1;
+    if (until->stopped() && stop.compare_exchange_strong(own, 0)) {
+      run.interrupted = false;
+      run.warnings.push_back(fmt::format(
+          "the ramp ended this step's run after {:.1f} s of its planned {:.0f} s: every --step-until "
+          "target held on the step's {:.1f} s window",
+          run.measured_s, to_seconds(plan.duration), until->met_at_s() - w.from_s));
+    }
+    fit_until_window(*until, run, w);
+  }
   out.interrupted = stop.load() != 0;
-  if (!out.interrupted || run.measured_s + k_edge_slack_s >= w.to_s) {
+  if (!out.interrupted || run.measured_s + k_edge_slack_s >= (until ? min_to_s : w.to_s)) {
     out.steps.push_back(OPENLOOP_TRY(judge_step(run, w, s, out.steps.size() + 1, refinement)));
     if (on_step) on_step(out.steps.back());
   }
@@ -177,6 +218,11 @@ Result<StepRecord> judge_step(const results::RunResults& run, const StepWindow& 
   r.refinement = refinement;
   r.analysis = OPENLOOP_TRY(analyse_step(run, w, s.step));
   judge_slos(r, s.slos);
+  if (!s.step_until.empty()) {
+    const results::IndependenceCheck& c = r.analysis.independence;
+    r.until = results::judge_until(s.step_until, r.analysis.results.response_time,
+                                   r.analysis.results.measured_s, c.tested ? c.effective_fraction : 1.0);
+  }
   return r;
 }
 

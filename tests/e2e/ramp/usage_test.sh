@@ -19,4 +19,9 @@ expect_ramp_usage --tol --from 100/s --refine --tol 80%
 expect_ramp_usage --stop-at --from 100/s --stop-at knee
 expect_ramp_usage per-request --from 100/s --slo 'GET /:p99<=1s'
 expect_ramp_usage --from --from 0/s
+expect_ramp_usage '--step-until: needs --fresh' --from 100/s --step-until 'p99:±5%'
+expect_ramp_usage '--step-max-hold: applies with --step-until' --from 100/s --fresh --step-max-hold 1m
+expect_ramp_usage '--step-until: "p99"' --from 100/s --fresh --step-until p99
+expect_ramp_usage '--step-max-hold: 5s is shorter than --hold 10s' --from 100/s --fresh --hold 10s \
+  --step-until 'p99:±5%' --step-max-hold 5s
 pass "bad flags exit 2 naming the flag"
