@@ -14,9 +14,18 @@ ramp() {
 code=0
 ramp --step-until 'p50:±10%' --step-max-hold 10s --json "$E2E_TMP/met.json" >"$E2E_TMP/met.txt" \
   2>"$E2E_TMP/met.err" || code=$?
-# Exit 0 (the step passed), 1 (it did not) or 3 (INVALID: a machine too busy to send on time, e.g. under parallel
-# builds): findings about the lab or the rig, not about --step-until, which is what is checked here.
-[[ $code == 0 || $code == 1 || $code == 3 ]] || fail "met: exit $code: $(cat "$E2E_TMP/met.txt" "$E2E_TMP/met.err")"
+# Exit 0 (the step passed), 1 (it did not: a finding about the lab, not about --step-until, which is what is
+# checked here) or 3 only when the step's run was INVALID for the generator's own schedule (a machine too busy to
+# send on time, e.g. under parallel builds), never for anything else.
+accept_step() { # CODE FILE WHAT
+  [[ $1 == 0 || $1 == 1 ]] && return 0
+  [[ $1 == 3 ]] || fail "$3: exit $1: $(cat "$E2E_TMP/$3.txt" "$E2E_TMP/$3.err")"
+  jq '.runs[0]' "$2" >"$E2E_TMP/$3.run.json"
+  only_schedule_reasons "$E2E_TMP/$3.run.json" ||
+    fail "$3: INVALID for a reason other than the generator's schedule: $(jq -c '.runs[0].verdict.reasons' "$2")"
+  echo "note: $3: INVALID only for the generator's schedule: $(jq -c '.runs[0].verdict.reasons' "$2") ($(uptime))"
+}
+accept_step "$code" "$E2E_TMP/met.json" met
 echo "--- met"; cat "$E2E_TMP/met.txt"
 r=$E2E_TMP/met.json
 [[ $(jq '.steps | length' "$r") == 1 ]] || fail "one step"
@@ -42,7 +51,7 @@ grep -q 'step 1 (400/s, held .*): .*p50 ±10 %' "$E2E_TMP/met.txt" || fail "the 
 code=0
 ramp --step-until 'p99.99:±0.1%' --step-max-hold 3s --json "$E2E_TMP/cap.json" >"$E2E_TMP/cap.txt" \
   2>"$E2E_TMP/cap.err" || code=$?
-[[ $code == 0 || $code == 1 || $code == 3 ]] || fail "cap: exit $code: $(cat "$E2E_TMP/cap.txt" "$E2E_TMP/cap.err")"
+accept_step "$code" "$E2E_TMP/cap.json" cap
 echo "--- cap"; cat "$E2E_TMP/cap.txt"
 r=$E2E_TMP/cap.json
 [[ $(json "$r" .steps[0].until[0].met) == false ]] || fail "p99.99 ±0.1 % cannot be met in 3 s"
