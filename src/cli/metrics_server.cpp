@@ -48,11 +48,9 @@ MetricsServer::MetricsServer(lab::ListenSocket socket, std::vector<report::Metri
     : m_socket(std::move(socket)),
       m_wake_fd(wake_fd),
       m_source(std::move(source)),
-      m_contexts(std::move(parts)),
-      m_states(m_contexts.size()),
-      m_initial_parts(m_contexts.size()) {
-  for (const report::MetricsContext& c : m_contexts) {
-    m_views.emplace_back(report::LivePlan{Nanos(0), Nanos(0), c.target_rps > 0, ""});
+      m_board(std::move(parts)) {
+  for (const report::MetricsSnapshot::Part& p : m_board.latest()->parts) {
+    m_views.emplace_back(report::LivePlan{Nanos(0), Nanos(0), p.context->target_rps > 0, ""});
   }
   // Created before the run's signal watcher: SIGINT and SIGTERM must never be delivered to this thread (their
   // default action would end the process before the results are written), so it starts with them blocked.
@@ -87,24 +85,18 @@ void MetricsServer::update(const results::RunResults& so_far, bool final, std::s
 
 void MetricsServer::update(const results::RunResults& so_far, report::MetricsState::Verdict verdict,
                            std::size_t part) {
-  report::MetricsState next = report::MetricsState::of(so_far);
+  report::MetricsState next = report::MetricsState::of(so_far);  // the copy, on the caller's thread
   next.verdict = verdict;
-  std::lock_guard lock(m_mutex);
-  next.updates = m_states[part].updates + 1;
-  m_states[part] = std::move(next);
+  m_board.update(part, std::move(next));
 }
 
 std::size_t MetricsServer::add_part(report::MetricsContext context) {
   m_views.emplace_back(report::LivePlan{Nanos(0), Nanos(0), context.target_rps > 0, ""});
-  std::lock_guard lock(m_mutex);
-  m_contexts.push_back(std::move(context));
-  m_states.emplace_back();
-  return m_states.size() - 1;
+  return m_board.add_part(std::move(context));
 }
 
 void MetricsServer::set_extra(std::vector<report::MetricFamily> families) {
-  std::lock_guard lock(m_mutex);
-  m_extra = std::move(families);
+  m_board.set_extra(std::move(families));
 }
 
 void MetricsServer::linger(Nanos d) {
@@ -193,24 +185,10 @@ void MetricsServer::serve(int fd) {
   // Prometheus asks for protobuf first when native histograms are enabled, and only protobuf carries them.
   const bool protobuf = accept.find("application/vnd.google.protobuf") != std::string::npos;
   const bool openmetrics = !protobuf && accept.find("application/openmetrics-text") != std::string::npos;
-  std::vector<report::MetricsState> states;
-  std::vector<report::MetricsContext> contexts;
-  std::vector<std::vector<report::MetricFamily>> parts;
-  if (m_source) {
-    parts.push_back(m_source());
-  } else {
-    std::lock_guard lock(m_mutex);  // a copy, so the coordinator's next update never waits for a render
-    states = m_states;
-    contexts = m_contexts;
-    parts.push_back(m_extra);
-  }
-  for (std::size_t i = 0; i < states.size(); ++i) {
-    // A part added while the run goes (a ramp's step, a probe's phase) shows once update() has given it a state:
-    // a scrape between add_part() and that update would record a step's counters at 0.
-    if (i >= m_initial_parts && states[i].updates == 0) continue;
-    parts.push_back(report::run_metric_families(states[i], contexts[i]));
-  }
-  const std::vector<report::MetricFamily> families = report::merge_families(std::move(parts));
+  // The latest snapshot, held for the whole render (the families point into its histograms): no copy, and no
+  // lock the coordinator's next update() would wait on.
+  const std::shared_ptr<const report::MetricsSnapshot> snapshot = m_source ? nullptr : m_board.latest();
+  const std::vector<report::MetricFamily> families = m_source ? m_source() : snapshot->families();
   if (protobuf) {
     send_all(fd, response("200 OK", report::k_protobuf_type, report::render_families_protobuf(families)));
     return;

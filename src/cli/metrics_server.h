@@ -5,7 +5,6 @@
 #include <atomic>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -18,14 +17,16 @@
 #include "engine/run_plan.h"
 #include "lab/listen_socket.h"
 #include "report/live_view.h"
+#include "report/metrics_board.h"
 #include "report/metrics_exposition.h"
 #include "results/run_results.h"
 
 namespace openloop::cli {
 
 /// Binds at construction (start()), serves until destroyed. update() is called from the coordinator's
-/// progress callback (once per finalized interval) and copies the few totals a scrape shows under a mutex; a
-/// scrape renders from that copy on the server's thread. One connection at a time, each answered and closed
+/// progress callback (once per finalized interval): it copies the totals a scrape shows and publishes them as
+/// an immutable snapshot (report::MetricsBoard); a scrape renders the latest snapshot on the server's thread,
+/// with no lock the coordinator waits on, and never copies a histogram. One connection at a time, each answered and closed
 /// (a scraper reconnects every scrape); a client that sends nothing within 2 s is dropped.
 class MetricsServer {
  public:
@@ -72,13 +73,10 @@ class MetricsServer {
   lab::ListenSocket m_socket;
   std::vector<report::LiveView> m_views;  // each part's verdict so far; touched by update() only
   int m_wake_fd = -1;
-  FamilySource m_source;  // set: the families come from it, not from parts
+  FamilySource m_source;  // set: the families come from it, not from the board
   std::atomic<bool> m_stop{false};
-  std::mutex m_mutex;
-  std::vector<report::MetricsContext> m_contexts;  // one per part; guarded by m_mutex
-  std::vector<report::MetricsState> m_states;      // one per part; guarded by m_mutex
-  std::vector<report::MetricFamily> m_extra;       // guarded by m_mutex
-  std::size_t m_initial_parts = 0;  // parts given to start(), shown from the first scrape; add_part()'s after
+  // What the scrapes render: update() publishes a new snapshot, a scrape reads the latest without waiting.
+  report::MetricsBoard m_board;
   std::thread m_thread;
 };
 

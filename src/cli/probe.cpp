@@ -16,12 +16,12 @@
 #include "cli/observe_options.h"
 #include "cli/run_options.h"
 #include "cli/run_pipeline.h"
+#include "cli/start_options.h"
 #include "core/redact.h"
 #include "core/units.h"
 #include "lab/control_endpoint.h"
 #include "procedures/probe_report.h"
 #include "procedures/probe_runner.h"
-#include "results/run_identity.h"
 #include "report/observed_summary.h"
 #include "sim/lab_options.h"
 #include "sim/probe.h"
@@ -253,6 +253,11 @@ int probe_metastable(const RunOptions& o, const ProbeFlags& f) {
   const std::string command = "openloop probe metastable";
   auto setup = prepare(o, f);
   if (!setup) return report_error(command, setup.error());
+  // The probe's id, made as run's and ramp's (OPENLOOP_RUN_ID, else random): its file's run_id, its runs' and
+  // the run_id label of its metrics.
+  const auto start = prepare_start(o, setup->run_plan.describe());
+  if (!start) return report_error(command, start.error());
+  const std::string run_id = start->run_id;
   // Bound before anything is sent: a bad address or a port in use ends the command with nothing sent.
   const auto linger = parse_metrics_linger(o);
   if (!linger) return report_error(command, linger.error());
@@ -262,7 +267,7 @@ int probe_metastable(const RunOptions& o, const ProbeFlags& f) {
   if (*metrics) {
     std::vector<std::string> names;
     for (const auto& r : setup->run_plan.requests) names.push_back(r.name);
-    probe_metrics.emplace(**metrics, setup->plan, results::random_run_id(), std::move(names));
+    probe_metrics.emplace(**metrics, setup->plan, run_id, std::move(names));
     setup->ctx.on_progress = [&probe_metrics](const results::RunResults& so_far) {
       probe_metrics->progress(so_far);
     };
@@ -277,7 +282,8 @@ int probe_metastable(const RunOptions& o, const ProbeFlags& f) {
                                    redact_url(setup->run_plan.url_text),
                                    setup->ctx.lab ? setup->ctx.lab->config_url() : "",
                                    {},
-                                   false};
+                                   false,
+                                   run_id};
     const auto& s = setup->plan.settings;
     if (setup->ctx.log != nullptr) announce(*setup);
     for (unsigned i = 0; i < s.repeats && stop.load() == 0; ++i) {
@@ -290,6 +296,7 @@ int probe_metastable(const RunOptions& o, const ProbeFlags& f) {
         return procedures::run_probe(setup->run_plan, setup->plan, setup->ctx, stop);
       }));
       run.results.info.environment = run_environment();
+      run.results.info.run_id = run_id;
       if (probe_metrics) probe_metrics->end_run(run.results, run.outcome);
       if (*observer) (*observer)->attach(run.results);
       report.runs.push_back(std::move(run));

@@ -220,7 +220,7 @@ nlohmann::json probe_json(const ProbeReport& r) {
     for (const Signal& s : run.outcome.signals) signals.push_back({{"name", s.name}, {"text", s.text}});
     break;
   }
-  return {{"schema", k_probe_schema},
+  nlohmann::json j = {{"schema", k_probe_schema},
           {"procedure", "metastable"},
           {"target", r.target},
           {"lab_control", r.lab_control},
@@ -233,6 +233,8 @@ nlohmann::json probe_json(const ProbeReport& r) {
           {"interrupted", r.interrupted},
           {"probe", r.plan.describe()},
           {"runs", runs}};
+  if (!r.run_id.empty()) j["run_id"] = r.run_id;
+  return j;
 }
 
 }  // namespace openloop::procedures

@@ -21,6 +21,9 @@ struct ProbeReport {
   std::string lab_control;  ///< the control endpoint used ("" when none)
   std::vector<ProbeRun> runs;
   bool interrupted = false;
+  /// The probe's id (OPENLOOP_RUN_ID, else random, as run's and ramp's): the file's run_id, its runs' and the
+  /// run_id label of its metrics; "" leaves it out of the file.
+  std::string run_id;
 };
 
 /// Over repeats: METASTABLE if any run was, else RECOVERED-AT-LOWER-LOAD if any, else RECOVERED if any, else

@@ -64,6 +64,23 @@ std::uint64_t count_at_most(const hdr::Histogram& h, double bound_s) {
   return static_cast<std::uint64_t>(below);
 }
 
+std::vector<std::uint64_t> classic_bucket_counts(const hdr::Histogram& h) {
+  const std::vector<double>& bounds = classic_bucket_bounds();
+  std::vector<std::uint64_t> out(bounds.size(), 0);
+  // An index's highest equivalent value grows with the index: each bound's count is the running sum up to the
+  // first index beyond it, so one walk serves every bound (the bounds ascend).
+  std::int64_t below = 0;
+  std::size_t b = 0;
+  const auto bound_ns = [&](std::size_t k) { return static_cast<std::int64_t>(bounds[k] * 1e9); };
+  for (std::int32_t i = 0; i < h.counts_length() && b < bounds.size(); ++i) {
+    const std::int64_t top = h.highest_equivalent(h.value_from_index(i));
+    while (b < bounds.size() && top > bound_ns(b)) out[b++] = static_cast<std::uint64_t>(below);
+    below += h.count_at_index(i);
+  }
+  for (; b < bounds.size(); ++b) out[b] = static_cast<std::uint64_t>(below);
+  return out;
+}
+
 namespace {
 
 std::string escape_label(const std::string& v) {
@@ -119,9 +136,10 @@ std::string render_families_text(const std::vector<MetricFamily>& families, bool
         continue;
       }
       const hdr::Histogram& h = *s.histogram;
-      for (double le : classic_bucket_bounds()) {
-        out += fmt::format("{}_bucket{} {}\n", f.name, label_set(s.labels, fmt::format("le=\"{}\"", le)),
-                           count_at_most(h, le));
+      const std::vector<std::uint64_t> counts = classic_bucket_counts(h);
+      for (std::size_t k = 0; k < counts.size(); ++k) {
+        out += fmt::format("{}_bucket{} {}\n", f.name,
+                           label_set(s.labels, fmt::format("le=\"{}\"", classic_bucket_bounds()[k])), counts[k]);
       }
       out += fmt::format("{}_bucket{} {}\n", f.name, label_set(s.labels, "le=\"+Inf\""), h.total_count());
       out += fmt::format("{}_sum{} {}\n", f.name, label_set(s.labels),

@@ -62,6 +62,10 @@ const std::vector<double>& classic_bucket_bounds();
 /// equivalent value is within the bound count whole (3-digit resolution).
 std::uint64_t count_at_most(const hdr::Histogram& h, double bound_s);
 
+/// count_at_most() of every classic_bucket_bounds() bound, in one pass over `h`'s counts (a scrape renders a
+/// histogram's buckets with this: one count_at_most() per bound walked the counts sixteen times).
+std::vector<std::uint64_t> classic_bucket_counts(const hdr::Histogram& h);
+
 /// Prometheus text 0.0.4, or OpenMetrics 1.0 text (`openmetrics`: counter families named without `_total`,
 /// `# EOF` at the end). Histograms as classic buckets (classic_bucket_bounds()), _sum and _count, in seconds.
 /// Label values are escaped (\\, \", \n).

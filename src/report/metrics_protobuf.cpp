@@ -84,10 +84,11 @@ std::string histogram_message(const hdr::Histogram& h) {
   std::string hist;
   field_varint(hist, 1, static_cast<std::uint64_t>(h.total_count()));
   field_double(hist, 2, h.mean() * static_cast<double>(h.total_count()) / 1e9);
-  for (double le : classic_bucket_bounds()) {
+  const std::vector<std::uint64_t> counts = classic_bucket_counts(h);
+  for (std::size_t k = 0; k < counts.size(); ++k) {
     std::string bucket;
-    field_varint(bucket, 1, count_at_most(h, le));
-    field_double(bucket, 2, le);
+    field_varint(bucket, 1, counts[k]);
+    field_double(bucket, 2, classic_bucket_bounds()[k]);
     field_bytes(hist, 3, bucket);
   }
   const NativeBuckets nb = native_buckets(h);

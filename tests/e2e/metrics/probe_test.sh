@@ -1,13 +1,14 @@
 # --metrics-listen on probe metastable: each phase of each run has series of its own (labels repeat and phase).
 # On virtual time (probe --simulate; the final scrape during --metrics-linger) each phase's intended and ok equal
 # the sums over the results file's intervals inside that phase, each run's verdict gauge is the file's verdict,
-# and promtool accepts the text.
+# and promtool accepts the text. One run id: OPENLOOP_RUN_ID is the file's run_id, each run's, and the run_id label
+# of every series; without it the probe file still has one (random), carried by its runs.
 # e2e: parallel-safe (no timing judged: see tests/e2e/CMakeLists.txt)
 source "$OPENLOOP_E2E_LIB"
 require_tools jq curl
 cd "$E2E_TMP"
 port=$(free_port)
-"$OPENLOOP" probe metastable http://127.0.0.1:9/ --simulate '--workers 4 --service 100ms' --base 36/s \
+OPENLOOP_RUN_ID=probe-7 "$OPENLOOP" probe metastable http://127.0.0.1:9/ --simulate '--workers 4 --service 100ms' --base 36/s \
   --trigger load:120/s --trigger-for 3s --baseline-for 4s --observe-for 6s --window 3s --warmup 1s --descend 1 \
   --descend-step 80% --descend-for 12s --timeout 30s --json p.json -q \
   --metrics-listen "127.0.0.1:$port" --metrics-linger 30s >p.txt 2>p.err &
@@ -45,6 +46,21 @@ if command -v promtool >/dev/null; then
   promtool check metrics <m.txt >lint.txt 2>&1 || fail "promtool: $(cat lint.txt)"
 fi
 pass "probe: $phases phases, each one's intended and ok as in p.json; verdict $verdict"
+
+[[ $(jq -r .run_id p.json) == probe-7 ]] || fail "OPENLOOP_RUN_ID=probe-7: the probe file's run_id is $(jq -r .run_id p.json)"
+[[ $(jq '[.runs[] | select(.results.run_id != "probe-7")] | length' p.json) == 0 ]] ||
+  fail "a run of p.json has another run_id than probe-7: $(jq -c '[.runs[].results.run_id]' p.json)"
+others=$(grep -v '^#' m.txt | grep -v 'run_id="probe-7"' | head -3 || true)
+[[ -z $others ]] || fail "series without run_id=\"probe-7\" (the file's): $others"
+env -u OPENLOOP_RUN_ID "$OPENLOOP" probe metastable http://127.0.0.1:9/ --simulate '--workers 4 --service 100ms' \
+  --base 36/s --trigger load:120/s --trigger-for 3s --baseline-for 4s --observe-for 6s --window 3s --warmup 1s \
+  --timeout 30s --json q.json -q >q.txt 2>q.err || true
+[[ -s q.json ]] || fail "no q.json: $(cat q.err)"
+id=$(jq -r .run_id q.json)
+[[ -n $id && $id != null && $id != probe-7 ]] || fail "without OPENLOOP_RUN_ID: run_id '$id'"
+[[ $(jq --arg id "$id" '[.runs[] | select(.results.run_id != $id)] | length' q.json) == 0 ]] ||
+  fail "a run of q.json has another run_id than the file's $id: $(jq -c '[.runs[].results.run_id]' q.json)"
+pass "run_id: OPENLOOP_RUN_ID in the file, its runs and every series; else random ($id), carried by the runs"
 
 code=0
 "$OPENLOOP" probe metastable http://127.0.0.1:9/ --simulate '--workers 4 --service 100ms' --base 36/s \
