@@ -16,7 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!decoded) return 0;
   const auto& h = *decoded;
   volatile double sink = static_cast<double>(h.value_at_percentile(99.9)) + h.mean() + h.stddev() +
-                         static_cast<double>(h.max() + h.min());
+                         static_cast<double>(h.max()) + static_cast<double>(h.min());
   (void)sink;
   const auto encoded = openloop::hdr::encode_v2(h);
   auto again = openloop::hdr::decode(encoded.data(), encoded.size());
