@@ -59,16 +59,7 @@ json slos_json(const StepRecord& s) {
 // --step-until's outcomes as run's checks.until writes them (results/run_checks_json.cpp).
 json until_json(const StepRecord& s) {
   json out = json::array();
-  for (const auto& u : s.until) {
-    out.push_back({{"target", u.target.text},
-                   {"percentile", u.target.percentile},
-                   {"relative", u.target.relative},
-                   {"met", u.met},
-                   {"achieved", u.achieved ? json(*u.achieved) : json(nullptr)},
-                   {"samples", u.samples},
-                   {"more_seconds", std::isfinite(u.more_seconds) ? json(u.more_seconds) : json(nullptr)},
-                   {"sentence", u.sentence()}});
-  }
+  for (const auto& u : s.until) out.push_back(results::to_json(u));
   return out;
 }
 

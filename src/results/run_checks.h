@@ -123,6 +123,8 @@ std::string checks_line(const RunChecks& c);
 nlohmann::json to_json(const RunChecks& c);
 /// One independence check as the results file holds it (the run's, a window's, a ramp step's).
 nlohmann::json to_json(const IndependenceCheck& c);
+/// One --until (or a ramp step's --step-until) target's outcome as the results file holds it.
+nlohmann::json to_json(const UntilOutcome& u);
 /// Reads what to_json wrote; errors (usage) name the field after `where` (e.g. "run.json: " for the root,
 /// "run.json: /scenarios/0" for a scenario).
 Result<RunChecks> run_checks_from_json(const nlohmann::json& j, std::string_view where);

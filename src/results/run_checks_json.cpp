@@ -149,6 +149,17 @@ json to_json(const IndependenceCheck& i) {
   return independence;
 }
 
+json to_json(const UntilOutcome& u) {
+  return {{"target", u.target.text},
+          {"percentile", u.target.percentile},
+          {"relative", u.target.relative},
+          {"met", u.met},
+          {"achieved", u.achieved ? json(*u.achieved) : json(nullptr)},
+          {"samples", u.samples},
+          {"more_seconds", std::isfinite(u.more_seconds) ? json(u.more_seconds) : json(nullptr)},
+          {"sentence", u.sentence()}};
+}
+
 json to_json(const RunChecks& c) {
   json j = json::object();
   const ArrivalCheck& a = c.arrivals;
@@ -198,16 +209,7 @@ json to_json(const RunChecks& c) {
   }
   if (!c.until.empty()) {
     j["until"] = json::array();
-    for (const auto& u : c.until) {
-      j["until"].push_back({{"target", u.target.text},
-                            {"percentile", u.target.percentile},
-                            {"relative", u.target.relative},
-                            {"met", u.met},
-                            {"achieved", u.achieved ? json(*u.achieved) : json(nullptr)},
-                            {"samples", u.samples},
-                            {"more_seconds", std::isfinite(u.more_seconds) ? json(u.more_seconds) : json(nullptr)},
-                            {"sentence", u.sentence()}});
-    }
+    for (const auto& u : c.until) j["until"].push_back(to_json(u));
   }
   return j;
 }
