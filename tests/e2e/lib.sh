@@ -282,3 +282,18 @@ wrk_rate() {
   timeout 30 wrk "$@" "$LAB_URL/" >"$E2E_TMP/wrk.out" 2>&1 || fail "wrk failed: $(cat "$E2E_TMP/wrk.out")"
   awk '/^Requests\/sec:/ {print $2}' "$E2E_TMP/wrk.out"
 }
+
+# two_at_a_time N FUNC: runs FUNC 1 … FUNC N, each in its own subshell, two at a time (one per core), and waits for
+# all of them. A call that fails only ends its subshell (its message on stderr): the caller checks what each left.
+two_at_a_time() {
+  local n=$1 func=$2 i pids=()
+  for i in $(seq 1 "$n"); do
+    ("$func" "$i") &
+    pids+=($!)
+    if ((${#pids[@]} == 2)); then
+      wait "${pids[0]}" || true
+      pids=("${pids[@]:1}")
+    fi
+  done
+  for i in "${pids[@]}"; do wait "$i" || true; done
+}

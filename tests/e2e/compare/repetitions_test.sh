@@ -38,16 +38,7 @@ repetition() {
 
 # The repetitions are independent (virtual time, their own seeds): two at a time, one per core. A repetition that
 # fails exits its subshell with the message on stderr; its missing rep.I fails the test below.
-pids=()
-for i in $(seq 1 20); do
-  (repetition "$i") &
-  pids+=($!)
-  if ((${#pids[@]} == 2)); then
-    wait "${pids[0]}" || true
-    pids=("${pids[@]:1}")
-  fi
-done
-for pid in "${pids[@]}"; do wait "$pid" || true; done
+two_at_a_time 20 repetition
 same=0 slow=0
 for i in $(seq 1 20); do
   [[ -s rep.$i ]] || fail "repetition $i did not complete (its error is above)"
