@@ -1,17 +1,15 @@
 // What io_uring could save this generator: CPU per request of the generator's wake-up pattern, driven two
 // ways against one local HTTP/1.1 server (nginx in bench/uring_cost.sh), alternating in rounds.
-//   epoll: epoll_pwait2 with a timeout to the next send time, one send() per request, recv() until EAGAIN on
-//   each
-//          readable connection (what net::EventLoop and the worker do today).
-//   uring: one io_uring_enter per wake-up carrying the wake-up's K sends (IOSQE_CQE_SKIP_SUCCESS: a send that
-//          succeeds posts nothing), the absolute timeout to the next send time (IORING_TIMEOUT_ABS) and the
-//          wait; responses arrive through one multishot recv per connection with provided buffers (a buffer
-//          ring).
+// - epoll: epoll_pwait2 with a timeout to the next send time, one send() per request, recv() until EAGAIN on
+//   each readable connection (what net::EventLoop and the worker do today).
+// - uring: one io_uring_enter per wake-up carrying the wake-up's K sends (IOSQE_CQE_SKIP_SUCCESS: a send that
+//   succeeds posts nothing), the absolute timeout to the next send time (IORING_TIMEOUT_ABS) and the wait;
+//   responses arrive through one multishot recv per connection with provided buffers (a buffer ring).
 // Each wake-up sends K requests on K idle keep-alive connections; wake-ups are K / RATE apart, so the request
 // rate is the same at every K (K = 1 is the precise default, about 50 the `--coalesce 1ms` window at 50k/s).
-// CPU is getrusage(RUSAGE_SELF) user + sys over a phase, divided by the responses read in it. Usage:
-// uring_cost PORT [RATE=20000] [SECONDS_PER_PHASE=2] [ROUNDS=3] [CONNS=100] [KS=1,5,20,50] Traffic only to
-// 127.0.0.1:PORT. Pin it (taskset -c 1) and the server (core 0) yourself; the script does.
+// CPU is getrusage(RUSAGE_SELF) user + sys over a phase, divided by the responses read in it.
+// Usage: uring_cost PORT [RATE=20000] [SECONDS_PER_PHASE=2] [ROUNDS=3] [CONNS=100] [KS=1,5,20,50]
+// Traffic only to 127.0.0.1:PORT. Pin it (taskset -c 1) and the server (core 0) yourself; the script does.
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <liburing.h>
