@@ -132,6 +132,9 @@ class Driver {
     }
     drain(p);
     p.cpu = cpu_us() - cpu0;
+    if (const long lost = outstanding(); lost > 0) {
+      std::fprintf(stderr, "uring_cost: %ld responses still missing 5 s after the phase (K=%d)\n", lost, k);
+    }
     return p;
   }
 

@@ -8,7 +8,9 @@ set -euo pipefail
 BUILD=${1:-build/release}
 BENCH=$BUILD/bench/uring_cost
 [[ -x $BENCH ]] || { echo "uring_cost: $BENCH not built (liburing-dev missing when configured)"; exit 77; }
-export OPENLOOP_E2E_LIB=$(dirname "$0")/../tests/e2e/lib.sh
+OPENLOOP_E2E_LIB=$(dirname "$0")/../tests/e2e/lib.sh
+export OPENLOOP_E2E_LIB
+# shellcheck source=tests/e2e/lib.sh
 source "$OPENLOOP_E2E_LIB" "$BUILD/src/cli/openloop"
 
 port=$(free_port)
