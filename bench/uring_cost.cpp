@@ -8,7 +8,7 @@
 // Each wake-up sends K requests on K idle keep-alive connections; wake-ups are K / RATE apart, so the request
 // rate is the same at every K (K = 1 is the precise default, about 50 the `--coalesce 1ms` window at 50k/s).
 // CPU is getrusage(RUSAGE_SELF) user + sys over a phase, divided by the responses read in it.
-// Usage: uring_cost PORT [RATE=20000] [SECONDS_PER_PHASE=2] [ROUNDS=3] [CONNS=100] [KS=1,5,20,50]
+// Usage: uring_cost PORT [RATE=20000] [SECONDS_PER_PHASE=2] [ROUNDS=3] [CONNS=100] [KS=1,5,20,50] [STAMPS=0]
 // Traffic only to 127.0.0.1:PORT. Pin it (taskset -c 1) and the server (core 0) yourself; the script does.
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -38,6 +38,20 @@ constexpr std::size_t k_request_len = sizeof k_request - 1;
 constexpr unsigned k_buf_count = 1024;
 constexpr unsigned k_buf_size = 4096;
 constexpr int k_buf_group = 0;
+// STAMPS=1: every read also takes the kernel's receive stamp (SO_TIMESTAMPNS), as the worker's reads do while
+// coalescing: recvmsg with a control buffer, or multishot IORING_OP_RECVMSG. The stamps are summed into a
+// sink.
+bool g_stamps = false;
+long long g_stamp_sink = 0;
+
+// Adds the SCM_TIMESTAMPNS of a control message, if any, to the sink.
+void take_stamp(const cmsghdr* c) {
+  if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
+    timespec ts{};
+    std::memcpy(&ts, CMSG_DATA(c), sizeof ts);
+    g_stamp_sink += ts.tv_sec * 1'000'000'000LL + ts.tv_nsec;
+  }
+}
 
 [[noreturn]] void die(const char* what, int err) {
   std::fprintf(stderr, "uring_cost: %s: %s\n", what, std::strerror(err));
@@ -110,7 +124,12 @@ class Driver {
  public:
   Driver(int port, int conns, std::size_t resp_len) : m_resp_len(resp_len) {
     m_conns.resize(static_cast<std::size_t>(conns));
-    for (auto& c : m_conns) c.fd = connect_to(port);
+    for (auto& c : m_conns) {
+      c.fd = connect_to(port);
+      const int one = 1;
+      if (g_stamps && setsockopt(c.fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one) != 0)
+        die("SO_TIMESTAMPNS", errno);
+    }
   }
   virtual ~Driver() {
     for (auto& c : m_conns) ::close(c.fd);
@@ -208,6 +227,21 @@ class EpollDriver final : public Driver {
       if (left == 0) return;
     }
   }
+  // recv, or with stamps recvmsg keeping SCM_TIMESTAMPNS (as net::Transport does).
+  static ssize_t receive(int fd, char* buf, std::size_t len) {
+    if (!g_stamps) return ::recv(fd, buf, len, 0);
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(timespec))];
+    iovec iov{buf, len};
+    msghdr msg{};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof control;
+    const ssize_t n = ::recvmsg(fd, &msg, 0);
+    if (n > 0)
+      for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c != nullptr; c = CMSG_NXTHDR(&msg, c)) take_stamp(c);
+    return n;
+  }
   void poll_once(const timespec* ts, Phase& p) {
     epoll_event evs[128];
     const int n = epoll_pwait2(m_ep, evs, 128, ts, nullptr);
@@ -217,7 +251,7 @@ class EpollDriver final : public Driver {
       const int i = static_cast<int>(evs[e].data.u64);
       char buf[k_buf_size];
       for (;;) {
-        const ssize_t got = ::recv(m_conns[static_cast<std::size_t>(i)].fd, buf, sizeof buf, 0);
+        const ssize_t got = receive(m_conns[static_cast<std::size_t>(i)].fd, buf, sizeof buf);
         if (got > 0) {
           received(i, static_cast<std::size_t>(got), p);
           continue;
@@ -295,7 +329,12 @@ class UringDriver final : public Driver {
   }
   void arm_recv(int i) {
     io_uring_sqe* s = sqe();
-    io_uring_prep_recv_multishot(s, m_conns[static_cast<std::size_t>(i)].fd, nullptr, 0, 0);
+    if (g_stamps) {
+      m_msg.msg_controllen = CMSG_SPACE(sizeof(timespec));  // the kernel reads only the lengths
+      io_uring_prep_recvmsg_multishot(s, m_conns[static_cast<std::size_t>(i)].fd, &m_msg, 0);
+    } else {
+      io_uring_prep_recv_multishot(s, m_conns[static_cast<std::size_t>(i)].fd, nullptr, 0, 0);
+    }
     s->flags |= IOSQE_BUFFER_SELECT;
     s->buf_group = k_buf_group;
     io_uring_sqe_set_data64(s, static_cast<std::uint64_t>(i));
@@ -327,7 +366,19 @@ class UringDriver final : public Driver {
         die("send", -cqe->res);  // only failures post (IOSQE_CQE_SKIP_SUCCESS)
       } else {
         const int i = static_cast<int>(tag);
-        if (cqe->res > 0) {
+        if (cqe->res > 0 && g_stamps) {
+          // The buffer holds an io_uring_recvmsg_out, the control messages, then the payload.
+          char* buf =
+              m_bufs.data() + static_cast<std::size_t>(cqe->flags >> IORING_CQE_BUFFER_SHIFT) * k_buf_size;
+          io_uring_recvmsg_out* o = io_uring_recvmsg_validate(buf, cqe->res, &m_msg);
+          if (o == nullptr) die("recvmsg (short buffer)", EPROTO);
+          for (cmsghdr* c = io_uring_recvmsg_cmsg_firsthdr(o, &m_msg); c != nullptr;
+               c = io_uring_recvmsg_cmsg_nexthdr(o, &m_msg, c))
+            take_stamp(c);
+          const unsigned n = io_uring_recvmsg_payload_length(o, cqe->res, &m_msg);
+          if (n == 0) die("recvmsg", ECONNRESET);
+          received(i, n, p);
+        } else if (cqe->res > 0) {
           received(i, static_cast<std::size_t>(cqe->res), p);
         } else if (cqe->res != -ENOBUFS) {
           die("recv", cqe->res < 0 ? -cqe->res : ECONNRESET);
@@ -379,6 +430,7 @@ class UringDriver final : public Driver {
   io_uring_buf_ring* m_br = nullptr;
   std::vector<char> m_bufs;
   __kernel_timespec m_ts{};
+  msghdr m_msg{};  // multishot recvmsg's template: no name, one SCM_TIMESTAMPNS of control
   bool m_timer_armed = false;
 };
 
@@ -393,7 +445,8 @@ int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(
         stderr,
-        "usage: uring_cost PORT [RATE=20000] [SECONDS_PER_PHASE=2] [ROUNDS=3] [CONNS=100] [KS=1,5,20,50]\n");
+        "usage: uring_cost PORT [RATE=20000] [SECONDS_PER_PHASE=2] [ROUNDS=3] [CONNS=100] [KS=1,5,20,50] "
+        "[STAMPS=0]\n");
     return 2;
   }
   const int port = std::atoi(argv[1]);
@@ -407,6 +460,7 @@ int main(int argc, char** argv) {
     for (char* tok = std::strtok(list.data(), ","); tok != nullptr; tok = std::strtok(nullptr, ","))
       ks.push_back(std::atoi(tok));
   }
+  g_stamps = argc > 7 && std::atoi(argv[7]) != 0;
   if (port <= 0 || port > 65535 || rate <= 0 || secs <= 0 || rounds <= 0 || conns <= 0 || ks.empty()) {
     std::fprintf(stderr, "uring_cost: bad arguments (PORT 1-65535, RATE/SECONDS/ROUNDS/CONNS > 0)\n");
     return 2;
@@ -450,8 +504,9 @@ int main(int argc, char** argv) {
       std::fflush(stdout);
     }
   }
-  std::printf("\nMedians over %d rounds (%.0f requests/s, %.1f s per phase, %d connections):\n\n", rounds,
-              rate, secs, conns);
+  std::printf("\nMedians over %d rounds (%.0f requests/s, %.1f s per phase, %d connections, %s):\n\n", rounds,
+              rate, secs, conns,
+              g_stamps ? "receive stamps: recvmsg / multishot recvmsg" : "recv / multishot recv");
   std::printf(
       "| K (sends per wake-up) | epoll µs/req | uring µs/req | uring/epoll (median of rounds' ratios) | "
       "waits per wake-up e / u | lateness µs e / u | skipped (no idle conn) |\n");
@@ -461,5 +516,7 @@ int main(int argc, char** argv) {
                 median(cpu_u[k]), median(ratio[k]), median(wake_e[k]), median(wake_u[k]), median(late_e[k]),
                 median(late_u[k]), skipped[k]);
   }
+  if (g_stamps && g_stamp_sink == 0)
+    std::fprintf(stderr, "uring_cost: STAMPS=1 but no receive stamp was read\n");
   return 0;
 }
