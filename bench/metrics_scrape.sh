@@ -12,8 +12,10 @@
 # (generator.cpu_s / sent) and send lateness; then per round the ratio to `none` of each, and each ratio's median
 # with its spread (min–max) over the rounds whose four runs were VALID, and over every round. The scrape costs
 # nothing measurable when its ratios lie within the A/A control's spread.
-# Usage: bench/metrics_scrape.sh BUILD_DIR   (env: SECONDS_PER_RUN=10, RATE=20000, ROUNDS=3; PRIORITY=-N runs
-# nginx and the generator at nice -N, so a busy machine's builds take the cores' leftovers; says so below).
+# Usage: bench/metrics_scrape.sh BUILD_DIR   (env: SECONDS_PER_RUN=10, RATE=20000, ROUNDS=3; FLAGS="--coalesce
+# 100us" adds run flags to every run (a precise run at 20k/s keeps one core nearly busy, so any other work on that
+# core shows as lateness; a coalesced one leaves it headroom); PRIORITY=-N runs nginx and the generator at nice -N,
+# so a busy machine's builds take the cores' leftovers; says so below).
 # Traffic only to 127.0.0.1; every run is bounded.
 set -euo pipefail
 BUILD=${1:-build/release}
@@ -35,6 +37,7 @@ if [[ -n ${PRIORITY:-} ]]; then
   echo "nginx's worker and the generator run at nice $PRIORITY"
 fi
 
+[[ -n ${FLAGS:-} ]] && echo "every run with $FLAGS"
 variants=(none none2 listen scrape)
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "| round | run | verdict | worker CPU µs/request | send lateness p50 / p99 / p99.9 µs | scrapes |"
@@ -49,8 +52,9 @@ for round in $(seq "$ROUNDS"); do
       mport=$(free_port)
       extra=(--metrics-listen "127.0.0.1:$mport")
     fi
+    # shellcheck disable=SC2086 # FLAGS is several words on purpose
     "${GEN[@]}" "$OPENLOOP" run "$url" --rate "$RATE/s" --duration "${SECS}s" --warmup 1s --threads 1 -q \
-      "${extra[@]}" --json "$t.json" >/dev/null 2>&1 &
+      ${FLAGS:-} "${extra[@]}" --json "$t.json" >/dev/null 2>&1 &
     pid=$!
     if [[ $v == scrape ]]; then
       for _ in $(seq $((SECS + 3))); do
