@@ -58,7 +58,7 @@ test-sanitize: deps
 	@cmake --preset asan-ubsan $(LAUNCHER) -DOPENLOOP_BENCH=OFF -DOPENLOOP_WERROR=$(WERROR) >/dev/null
 	@cmake --build --preset asan-ubsan -j $(JOBS)
 	@cd build/asan-ubsan && $(SANITIZE_ENV) ctest --output-on-failure -j $(JOBS) -L unit
-	@cd build/asan-ubsan && $(SANITIZE_ENV) ctest --output-on-failure --timeout 300 \
+	@cd build/asan-ubsan && $(SANITIZE_ENV) ctest --output-on-failure -j $(JOBS) \
 	  -R '^e2e\.($(subst $(space),|,$(SANITIZE_E2E)))$$'
 	@cmake --preset tsan $(LAUNCHER) -DOPENLOOP_BENCH=OFF -DOPENLOOP_WERROR=$(WERROR) >/dev/null
 	@cmake --build --preset tsan -j $(JOBS) --target $(TSAN_TESTS)
