@@ -98,10 +98,14 @@ TEST(RampRepeats, RepeatsThatAgreeAreNotFlagged) {
   const StepRecord step = combine_repeats(
       {repeat_of(5, s, 5), repeat_of(5, s, 5), repeat_of(5, s, 5), repeat_of(5, s, 5)}, set_of(4));
   EXPECT_TRUE(step.disagreement.empty()) << step.disagreement;
-  for (const auto& p : step.spreads) {
+  for (std::size_t i = 0; i < 3; ++i) {  // p50, p90, p99
+    const results::PercentileSpread& p = step.spreads[i];
     EXPECT_TRUE(p.judgement.judged) << p.percentile << ": " << p.judgement.why_not;
     EXPECT_EQ(p.judgement.covering, 4U) << p.percentile;
   }
+  // 2,000 samples bound no p99.9 from above: not judged, and said so.
+  EXPECT_FALSE(step.spreads[3].judgement.judged);
+  EXPECT_NE(step.spreads[3].judgement.why_not.find("too few samples"), std::string::npos);
   EXPECT_FALSE(results::variation_dominates(step.spreads));
   EXPECT_EQ(repeats_line(step).find(results::k_variation_flag), std::string::npos) << repeats_line(step);
   EXPECT_EQ(repeats_line(step).find("disagree"), std::string::npos) << repeats_line(step);
