@@ -7,18 +7,9 @@ start_lab
 "$OPENLOOP" ramp "$LAB_URL/" --from 50/s --to 100/s --step-add 50/s --hold 2s --warmup 0s --fresh --repeat 2 \
   --cooldown 60s -t 1 --max-lateness 50ms --json "$E2E_TMP/r.json" >"$E2E_TMP/out.txt" 2>"$E2E_TMP/err.txt" &
 pid=$!
-for _ in $(seq 1000); do  # ≤ 20 s
-  grep -q '^lab reset' "$E2E_TMP/err.txt" && break
-  sleep 0.02
-done
-grep -q '^lab reset' "$E2E_TMP/err.txt" || fail "no reset within 20 s: $(cat "$E2E_TMP/err.txt")"
-signalled=$(date +%s%N)
-kill -INT "$pid"
-set +e
-wait "$pid"
-code=$?
-set -e
-exit_s=$(awk -v a="$signalled" -v b="$(date +%s%N)" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
+interrupt_on_line "$pid" "$E2E_TMP/err.txt" '^lab reset'
+code=$INTERRUPT_CODE
+exit_s=$INTERRUPT_EXIT_S
 [[ $code == 130 ]] || fail "exit $code, expected 130: $(cat "$E2E_TMP/err.txt")"
 assert_cmp "$exit_s" "<" 10 "ended promptly, not after the 60 s cooldown"
 r=$E2E_TMP/r.json
