@@ -14,6 +14,7 @@
 #include "cli/observe_options.h"
 #include "cli/run_options.h"
 #include "cli/run_pipeline.h"
+#include "cli/run_repeats.h"
 #include "cli/start_options.h"
 #include "core/redact.h"
 #include "core/units.h"
@@ -39,6 +40,7 @@ struct RampFlags {
   RunOptions run;
   std::string from, to, step_mult, step_add, hold = "30s", warmup = "5s", deadline, tolerance = "2%";
   std::string stop_at = "collapse", cooldown = "5s", max_lateness;
+  std::string repeat;                   ///< --repeat N as typed (empty: each step once)
   std::vector<std::string> step_until;  ///< --step-until targets as typed
   std::string step_max_hold;            ///< --step-max-hold (default 4 × --hold)
   std::size_t max_steps = 30;
@@ -88,7 +90,15 @@ void add_step_options(CLI::App& sub, RampFlags& f) {
   sub.add_flag("--fresh", f.fresh,
                "One run per step with new connections (default: one run, connections carry over)")
       ->group(g);
-  sub.add_option("--cooldown", f.cooldown, "Silence before each separate run (--fresh steps, --refine steps)")
+  sub.add_option("--repeat", f.repeat,
+                 "With --fresh: run each step N times (2 to 100), each repeat with its own seed derived from "
+                 "--seed and --cooldown before it; the step is judged on its upper median repeat by p99 and "
+                 "shows each percentile's spread across them (docs/ramp.md). Against the lab, its model is "
+                 "reset before each run")
+      ->type_name("N")
+      ->group(g);
+  sub.add_option("--cooldown", f.cooldown,
+                 "Silence before each separate run (--fresh steps, their --repeat runs, --refine steps)")
       ->capture_default_str()
       ->type_name("DURATION")
       ->group(g);
@@ -234,6 +244,14 @@ Result<void> parse_timing(const RampFlags& f, RampSettings& s) {
   }
   s.refine = f.refine;
   s.fresh = f.fresh;
+  if (!f.repeat.empty()) {
+    s.repeat = OPENLOOP_TRY(parse_repeat_count(f.repeat));
+    if (!f.fresh) {
+      return usage_error(
+          "--repeat: needs --fresh (each repeat is a run of its own); without --fresh the ramp is one "
+          "continuous run whose steps cannot be repeated");
+    }
+  }
   s.stop_at = OPENLOOP_TRY(procedures::parse_stop_at(f.stop_at));
   return {};
 }
@@ -420,8 +438,9 @@ void announce(const Prepared& p) {
       "openloop ramp: {} {}: up to {} steps {} → {} ({}), each {} warm-up + {} hold{}; {}; stop at {}{}\n",
       p.base.method, p.base.url_text, rates.size(), format_rate(rates.front()), format_rate(rates.back()),
       step, format_duration(s.warmup), format_duration(s.hold), until,
-      s.fresh ? "one run per step" : "one run (connections carry over)", to_string(s.stop_at),
-      s.refine ? fmt::format("; then refine to ±{:.1f}%", 100 * s.tolerance) : "");
+      s.fresh ? (s.repeat >= 2 ? fmt::format("{} runs per step", s.repeat) : std::string("one run per step"))
+              : std::string("one run (connections carry over)"),
+      to_string(s.stop_at), s.refine ? fmt::format("; then refine to ±{:.1f}%", 100 * s.tolerance) : "");
 }
 
 std::vector<OutputFile<procedures::RampOutcome>> ramp_outputs(const RampFlags& f, const Prepared& prepared) {
@@ -483,6 +502,16 @@ int ramp_command(RampFlags& f) {
   const auto start = prepare_start(f.run, prepared->base.describe());
   if (!start) return report_error(command, start.error());
   prepared->run_id = start->run_id;
+  // --repeat against a lab (not simulated: each simulated run has a fresh model): reset before each run.
+  std::optional<procedures::ControlClient> lab;
+  if (prepared->settings.repeat >= 2 && !prepared->settings.runner) lab = find_lab(prepared->base);
+  if (lab) {
+    prepared->settings.reset_between = [&lab, quiet = f.run.quiet](const std::atomic<int>& stop,
+                                                                   results::RepeatContext& c) {
+      reset_lab(*lab, stop, c);
+      if (!quiet) fmt::print(stderr, "lab reset {}: {}\n", c.reset, c.reset_detail);
+    };
+  }
   // Bound before anything is sent: a bad address or a port in use ends the command with nothing sent.
   const auto linger = parse_metrics_linger(f.run);
   if (!linger) return report_error(command, linger.error());

@@ -83,57 +83,6 @@ bool lab_idle(const nlohmann::json& stats) {
   return true;
 }
 
-// Before a repeat: restarts the lab's model (cache emptied, a stall in progress ended, the stall clock at zero),
-// waits until the requests left from the previous repeat have drained from it, so one repeat's queue does not
-// leak into the next, and restarts it again so the repeat meets the lab as the first repeat met a fresh one.
-void reset_lab(const procedures::ControlClient& lab, const std::atomic<int>& stop,
-               results::RepeatContext& c) {
-  const auto from = SteadyNow::now();
-  const auto restart = [&] {
-    auto done = lab.post_config({{"restart", true}});
-    if (!done) {
-      c.reset = "failed";
-      c.reset_detail = done.error().message;
-    }
-    return done.has_value();
-  };
-  if (!restart()) return;
-  nlohmann::json stats = nlohmann::json::object();
-  while (stop.load() == 0) {
-    auto s = lab.stats();
-    if (!s) {
-      c.reset = "failed";
-      c.reset_detail = s.error().message;
-      return;
-    }
-    stats = std::move(*s);
-    if (lab_idle(stats)) {
-      if (!restart()) return;
-      c.reset = "done";
-      c.reset_detail = fmt::format("model restarted, idle after {:.3f} s (nothing queued or in service)",
-                                   std::chrono::duration<double>(SteadyNow::now() - from).count());
-      return;
-    }
-    if (SteadyNow::now() - from > k_drain_limit) break;
-    std::this_thread::sleep_for(k_poll);
-  }
-  c.reset = "failed";
-  c.reset_detail = fmt::format("the lab still had {} queued and {} in service after {:.1f} s{}",
-                               stat(stats, "queue_depth"), stat(stats, "busy_workers"),
-                               std::chrono::duration<double>(SteadyNow::now() - from).count(),
-                               stop.load() != 0 ? " (interrupted)" : "");
-}
-
-// A lab answers GET /_lab/config at the target's origin: then it is reset between repeats.
-std::optional<procedures::ControlClient> find_lab(const engine::RunPlan& plan) {
-  auto url = net::parse_url(plan.url_text, "URL");
-  if (!url || url->scheme != "http") return std::nullopt;
-  auto client = procedures::ControlClient::create(procedures::default_control_url(*url),
-                                                  std::chrono::seconds(2), "--repeat");
-  if (!client || !client->config()) return std::nullopt;
-  return std::move(*client);
-}
-
 // The worst of the repeats' exit codes (DESIGN.md order: interrupted, unreachable, invalid, SLO), saying on
 // stderr which repeat made it so.
 int worst_exit_code(const RepeatedRun& r, const std::string& command) {
@@ -185,6 +134,57 @@ std::vector<OutputFile<RepeatedRun>> repeat_outputs(const RunOptions& o) {
 
 }  // namespace
 
+// Before a repeat: restarts the lab's model (cache emptied, a stall in progress ended, the stall clock at
+// zero), waits until the requests left from the previous repeat have drained from it, so one repeat's queue
+// does not leak into the next, and restarts it again so the repeat meets the lab as the first repeat met a
+// fresh one.
+void reset_lab(const procedures::ControlClient& lab, const std::atomic<int>& stop,
+               results::RepeatContext& c) {
+  const auto from = SteadyNow::now();
+  const auto restart = [&] {
+    auto done = lab.post_config({{"restart", true}});
+    if (!done) {
+      c.reset = "failed";
+      c.reset_detail = done.error().message;
+    }
+    return done.has_value();
+  };
+  if (!restart()) return;
+  nlohmann::json stats = nlohmann::json::object();
+  while (stop.load() == 0) {
+    auto s = lab.stats();
+    if (!s) {
+      c.reset = "failed";
+      c.reset_detail = s.error().message;
+      return;
+    }
+    stats = std::move(*s);
+    if (lab_idle(stats)) {
+      if (!restart()) return;
+      c.reset = "done";
+      c.reset_detail = fmt::format("model restarted, idle after {:.3f} s (nothing queued or in service)",
+                                   std::chrono::duration<double>(SteadyNow::now() - from).count());
+      return;
+    }
+    if (SteadyNow::now() - from > k_drain_limit) break;
+    std::this_thread::sleep_for(k_poll);
+  }
+  c.reset = "failed";
+  c.reset_detail = fmt::format("the lab still had {} queued and {} in service after {:.1f} s{}",
+                               stat(stats, "queue_depth"), stat(stats, "busy_workers"),
+                               std::chrono::duration<double>(SteadyNow::now() - from).count(),
+                               stop.load() != 0 ? " (interrupted)" : "");
+}
+
+std::optional<procedures::ControlClient> find_lab(const engine::RunPlan& plan) {
+  auto url = net::parse_url(plan.url_text, "URL");
+  if (!url || url->scheme != "http") return std::nullopt;
+  auto client = procedures::ControlClient::create(procedures::default_control_url(*url),
+                                                  std::chrono::seconds(2), "--repeat");
+  if (!client || !client->config()) return std::nullopt;
+  return std::move(*client);
+}
+
 void add_repeat_options(CLI::App& sub, RunOptions& o) {
   sub.add_option(
          "--repeat", o.repeat,
@@ -199,23 +199,28 @@ void add_repeat_options(CLI::App& sub, RunOptions& o) {
       ->group(help_group::judging);
 }
 
+Result<std::uint64_t> parse_repeat_count(const std::string& text) {
+  const auto bad = [&text] {
+    return usage_error(
+        fmt::format("--repeat: '{}' is not a count of repeats: give a whole number from 2 to {}", text,
+                    results::k_max_repeats));
+  };
+  if (text.empty() || text.size() > 4 ||
+      !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    return bad();
+  }
+  const std::uint64_t count = std::stoull(text);
+  if (count < 2 || count > results::k_max_repeats) return bad();
+  return count;
+}
+
 Result<RepeatSettings> parse_repeat_options(const RunOptions& o) {
   RepeatSettings s;
   if (o.repeat.empty()) {
     if (!o.cooldown.empty()) return usage_error("--cooldown: has no effect without --repeat N");
     return s;
   }
-  const auto bad = [&o] {
-    return usage_error(
-        fmt::format("--repeat: '{}' is not a count of repeats: give a whole number from 2 to {}", o.repeat,
-                    results::k_max_repeats));
-  };
-  if (o.repeat.empty() || o.repeat.size() > 4 ||
-      !std::all_of(o.repeat.begin(), o.repeat.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-    return bad();
-  }
-  s.count = std::stoull(o.repeat);
-  if (s.count < 2 || s.count > results::k_max_repeats) return bad();
+  s.count = OPENLOOP_TRY(parse_repeat_count(o.repeat));
   if (!o.cooldown.empty()) {
     s.cooldown = OPENLOOP_TRY(parse_duration(o.cooldown, "--cooldown"));
     if (s.cooldown > std::chrono::hours(1)) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "procedures/ramp_step.h"
+#include "results/repeats.h"
 #include "results/slo.h"
 #include "results/until.h"
 
@@ -23,6 +24,14 @@ struct StepRecord {
   /// sample size once its run was checked), met or not with the "would need about N more seconds" estimate;
   /// empty without --step-until.
   std::vector<results::UntilOutcome> until;
+  /// --repeat N (with --fresh): every repeat of the step judged on its own, in the order they ran; the fields
+  /// above are those of the repeat the step is judged on (`judged_on`, procedures/ramp_repeats.h). Empty
+  /// without --repeat.
+  std::vector<StepRecord> repeats;
+  results::RepeatSet repeat_set;  ///< the repeats' windows as runs, their seeds and lab resets
+  std::vector<results::PercentileSpread> spreads;  ///< each percentile across the repeats
+  std::size_t judged_on = 0;                       ///< index into `repeats`
+  std::string disagreement;  ///< empty when every repeat has the same verdict, else what each said
   /// STEADY and every SLO met: the step counts towards capacity.
   bool passes() const { return analysis.state == StepState::steady && slos_met; }
   /// A finding against the target: a valid step (generator fine) that did not pass.

@@ -6,6 +6,7 @@
 #include "report/html.h"
 #include "report/html_knee.h"
 #include "report/html_sections.h"
+#include "results/repeats.h"
 
 namespace openloop::procedures {
 namespace {
@@ -88,6 +89,36 @@ std::string step_table(const RampOutcome& o) {
          "whichever step's requests they answered: the chart's throughput.</p>\n</section>\n";
 }
 
+// --repeat: a row per step with each percentile's spread across its repeats and the repeat it is judged on.
+std::string repeats_table(const RampOutcome& o) {
+  std::string rows;
+  for (const std::size_t i : steps_by_offered(o)) {
+    const StepRecord& s = o.steps[i];
+    if (s.repeats.empty()) continue;
+    std::string spread_cells;
+    for (const auto& p : s.spreads) {
+      const results::MedianInterval& m = p.across;
+      spread_cells += cell(fmt::format("{} ({} – {}) [{}, {}] {:.0f} %", format_ms(m.median / 1e6),
+                                       format_ms(m.min / 1e6), format_ms(m.max / 1e6), format_ms(m.low / 1e6),
+                                       format_ms(m.high / 1e6), 100 * m.confidence));
+    }
+    rows += "<tr>" + cell(std::to_string(s.number)) +
+            cell(fmt::format("{:.0f}/s", s.analysis.window.offered_rps)) +
+            cell(fmt::format("{} of {}", s.repeats.size(), s.repeat_set.planned)) + spread_cells +
+            cell(fmt::format("#{}", s.judged_on + 1)) +
+            cell(results::variation_dominates(s.spreads) ? results::k_variation_flag : "–") +
+            cell(s.disagreement.empty() ? "agree" : s.disagreement) + "</tr>\n";
+  }
+  if (rows.empty()) return {};
+  return "<section class=\"panel\"><h2>Repeats</h2>\n<table class=\"numbers\"><thead><tr><th>step</th>"
+         "<th>offered</th><th>repeats</th><th>p50 ms</th><th>p90 ms</th><th>p99 ms</th><th>p99.9 ms</th>"
+         "<th>judged on</th><th>variation</th><th>verdicts</th></tr></thead>\n<tbody>\n" +
+         rows +
+         "</tbody></table>\n<p class=\"caption\">Each percentile across the step's repeats: median (min – "
+         "max) [interval for the median, its coverage]. A step is judged on its upper median repeat by p99 "
+         "(INVALID repeats ranked last); the step table and the chart show that repeat.</p>\n</section>\n";
+}
+
 // Between the ramp's own sections and the run report below them, so the run's verdict is read as the run's.
 std::string run_heading(const RampOutcome& o, const RampSettings& s) {
   const bool staircase = o.runs.size() >= 1 && !s.fresh;
@@ -125,8 +156,8 @@ std::string render_ramp_html(const RampOutcome& o, const RampSettings& s, const 
   if (!o.runs.empty()) in.results = s.fresh ? o.runs.back() : o.runs.front();
   report::HtmlExtras extras;
   extras.title = "Ramp report: knee and capacity";
-  extras.lead_html =
-      findings_section(o, s) + report::knee_panel(knee_chart(o)) + step_table(o) + run_heading(o, s);
+  extras.lead_html = findings_section(o, s) + report::knee_panel(knee_chart(o)) + step_table(o) +
+                     repeats_table(o) + run_heading(o, s);
   extras.script = std::string(report::knee_script());
   return report::render_html(in, extras);
 }

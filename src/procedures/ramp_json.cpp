@@ -6,8 +6,9 @@
 
 #include "hdr/codec.h"
 #include "procedures/ramp_report.h"
-#include "results/run_checks.h"
+#include "results/repeats.h"
 #include "results/results_json.h"
+#include "results/run_checks.h"
 
 namespace openloop::procedures {
 namespace {
@@ -63,8 +64,7 @@ json until_json(const StepRecord& s) {
   return out;
 }
 
-json step_json(const RampOutcome& o, std::size_t i) {
-  const StepRecord& s = o.steps[i];
+json record_json(const StepRecord& s, const std::vector<std::string>& marks) {
   const StepAnalysis& a = s.analysis;
   json j = {{"number", s.number},
             {"refinement", s.refinement},
@@ -78,7 +78,7 @@ json step_json(const RampOutcome& o, std::size_t i) {
             {"reasons", a.reasons},
             {"passes", s.passes()},
             {"slos", slos_json(s)},
-            {"marks", step_marks(o, i)},
+            {"marks", marks},
             {"counts", counts_json(a.results.totals)},
             {"sent_rps", a.sent_rps},
             {"throughput_rps", a.completed_rps},
@@ -95,6 +95,32 @@ json step_json(const RampOutcome& o, std::size_t i) {
             {"histograms",
              {{"unit", "ns"}, {"response_time", hdr::to_compressed_base64(a.results.response_time)}}}};
   if (!s.until.empty()) j["until"] = until_json(s);
+  return j;
+}
+
+// --repeat: each repeat as a step of its own (its window, verdict, percentiles, histogram) with its seed and
+// lab reset, and the spread across them as `run --repeat` writes it (results/repeats.h).
+void add_repeats(const StepRecord& s, json& j) {
+  if (s.repeats.empty()) return;
+  json repeats = json::array();
+  for (std::size_t k = 0; k < s.repeats.size(); ++k) {
+    json r = record_json(s.repeats[k], {});
+    r.update(results::repeat_entry_json(s.repeat_set, s.spreads, k));
+    repeats.push_back(std::move(r));
+  }
+  j["repeats"] = std::move(repeats);
+  json summary = results::repeat_summary_json(s.repeat_set, s.spreads);
+  summary["totals"] =
+      "the step's fields are those of the repeat it is judged on (judged_on): the upper median by p99, "
+      "INVALID repeats ranked last";
+  summary["judged_on"] = s.judged_on + 1;
+  summary["disagree"] = s.disagreement.empty() ? json(nullptr) : json(s.disagreement);
+  j["repeat_summary"] = std::move(summary);
+}
+
+json step_json(const RampOutcome& o, std::size_t i) {
+  json j = record_json(o.steps[i], step_marks(o, i));
+  add_repeats(o.steps[i], j);
   return j;
 }
 
@@ -115,6 +141,7 @@ json settings_json(const RampSettings& s) {
           {"stop_at", to_string(s.stop_at)},
           {"fresh", s.fresh},
           {"cooldown_s", to_seconds(s.cooldown)},
+          {"repeat", s.repeat >= 2 ? json(s.repeat) : json(nullptr)},
           {"deadline_s", s.step.deadline.count() > 0 ? json(to_seconds(s.step.deadline)) : json(nullptr)},
           {"slos", slos},
           {"default_slo", s.default_slo},

@@ -12,6 +12,7 @@
 #include "engine/run_plan.h"
 #include "procedures/ramp_analysis.h"
 #include "procedures/ramp_step.h"
+#include "results/repeats.h"
 #include "results/run_results.h"
 #include "results/slo.h"
 #include "results/until.h"
@@ -48,6 +49,13 @@ struct RampSettings {
   std::vector<results::UntilTarget> step_until;
   Nanos step_max_hold{0};    ///< with step_until: the longest a step's measured part may last (≥ hold)
   RunFn runner;              ///< how each run is made (empty: engine::run)
+  /// --repeat N (--fresh only): each step's rate is run N times (≥ 2), repeat k with the seed
+  /// results::repeat_seed(base seed, k), `cooldown` of silence before each; 0 = once.
+  std::size_t repeat = 0;
+  /// With `repeat`: called before each run after the ramp's first, to put the target back in the state the
+  /// first run met (the lab's model restarted, cli/run_repeats.h); says what it did in the context. Empty:
+  /// nothing to reset (not a lab, or simulated: every simulated run starts from a fresh model).
+  std::function<void(const std::atomic<int>& stop, results::RepeatContext& context)> reset_between;
 };
 
 /// The planned rates: from_rps, then × step_mult or + step_add, while ≤ to_rps (when set), at most max_steps.

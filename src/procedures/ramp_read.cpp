@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "procedures/ramp_repeats.h"
 #include "procedures/ramp_report.h"
 #include "results/results_reader.h"
 
@@ -39,6 +40,7 @@ Result<RampSettings> settings_from(const json& j, std::string_view source) {
   s.tolerance = OPENLOOP_TRY(number(j, "tolerance", source, p, 0.02));
   s.fresh = j.value("fresh", false);
   s.cooldown = from_seconds(OPENLOOP_TRY(number(j, "cooldown_s", source, p, 5)));
+  s.repeat = static_cast<std::size_t>(OPENLOOP_TRY(number(j, "repeat", source, p, 0)));
   s.step.deadline = from_seconds(OPENLOOP_TRY(number(j, "deadline_s", source, p, 0)));
   s.step.bounds.generator.lateness_floor_ms = OPENLOOP_TRY(number(j, "max_lateness_ms", source, p, 1.0));
   s.default_slo = j.value("default_slo", false);
@@ -86,6 +88,39 @@ Result<StepWindow> window_from(const json& step, std::size_t i, std::size_t runs
   return out;
 }
 
+// A step written with --repeat: each repeat judged again on its window, then made into the step as the ramp
+// made it.
+Result<StepRecord> repeated_step_from(const json& step, std::size_t i, const ReadRamp& r,
+                                      std::string_view source) {
+  const json& entries = step.at("repeats");
+  const json summary = step.value("repeat_summary", json::object());
+  results::RepeatSet set;
+  set.planned = static_cast<std::uint64_t>(
+      OPENLOOP_TRY(number(summary, "planned", source, fmt::format("/steps/{}/repeat_summary", i),
+                          static_cast<double>(entries.size()))));
+  set.cooldown_s = summary.value("cooldown_s", 0.0);
+  set.lab = summary.value("lab", false);
+  std::vector<StepRecord> repeats;
+  for (std::size_t k = 0; k < entries.size(); ++k) {
+    const json& e = entries[k];
+    if (!e.is_object())
+      return tl::unexpected(bad(source, fmt::format("/steps/{}/repeats/{}", i, k), "not an object"));
+    const StepWindow w = OPENLOOP_TRY(window_from(e, i, r.outcome.runs.size(), source));
+    const auto n = static_cast<std::size_t>(step.value("number", static_cast<double>(i + 1)));
+    repeats.push_back(
+        OPENLOOP_TRY(judge_step(r.outcome.runs[w.run], w, r.settings, n, step.value("refinement", false))));
+    results::RepeatContext c;
+    c.seed = e.value("seed", std::uint64_t{0});
+    c.cooldown_s = e.value("cooldown_s", 0.0);
+    const json reset = e.value("lab_reset", json::object());
+    c.reset = reset.value("state", std::string("none"));
+    c.reset_detail = reset.value("detail", std::string());
+    set.contexts.push_back(std::move(c));
+  }
+  if (repeats.empty()) return tl::unexpected(bad(source, fmt::format("/steps/{}/repeats", i), "empty"));
+  return combine_repeats(std::move(repeats), std::move(set));
+}
+
 }  // namespace
 
 Result<ReadRamp> ramp_from_json(const json& doc, std::string_view source) {
@@ -105,6 +140,10 @@ Result<ReadRamp> ramp_from_json(const json& doc, std::string_view source) {
   r.settings.step.timeout = from_seconds(r.outcome.runs.front().info.timeout_s);
   const json steps = doc.value("steps", json::array());
   for (std::size_t i = 0; i < steps.size(); ++i) {
+    if (const auto it = steps[i].find("repeats"); it != steps[i].end() && it->is_array()) {
+      r.outcome.steps.push_back(OPENLOOP_TRY(repeated_step_from(steps[i], i, r, source)));
+      continue;
+    }
     const StepWindow w = OPENLOOP_TRY(window_from(steps[i], i, r.outcome.runs.size(), source));
     const auto number_in_file =
         static_cast<std::size_t>(steps[i].value("number", static_cast<double>(i + 1)));

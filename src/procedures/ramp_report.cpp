@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "procedures/ramp_repeats.h"
+
 namespace openloop::procedures {
 namespace {
 
@@ -111,6 +113,18 @@ std::string step_reasons(const RampOutcome& o) {
   return out;
 }
 
+// --repeat, one line per step: the spread of its p99 across the repeats, which one it is judged on.
+std::string repeat_lines(const RampOutcome& o) {
+  std::string out;
+  for (const std::size_t i : steps_by_offered(o)) {
+    const auto& s = o.steps[i];
+    if (s.repeats.empty()) continue;
+    out += fmt::format("  step {} ({}/s): {}\n", s.number, per_s(s.analysis.window.offered_rps),
+                       repeats_line(s));
+  }
+  return out;
+}
+
 // --step-until, one line per step and target: how long the step held and what its intervals reached.
 std::string until_lines(const RampOutcome& o) {
   std::string out;
@@ -171,10 +185,11 @@ std::string step_line(const StepRecord& step) {
   const StepAnalysis& a = step.analysis;
   return fmt::format(
       "step {}{}: offered {}/s  completed {}/s  goodput {}/s (of its requests)  resp/s {}  p99 {} ms  {}  "
-      "SLO {}{}",
+      "SLO {}{}{}",
       step.number, step.refinement ? " (refine)" : "", per_s(a.window.offered_rps),
       per_s(a.completed_of_arrivals_rps), per_s(a.goodput_rps), per_s(a.completed_rps), p99_cell(a),
-      to_string(a.state), slo_cell(step), until_part(step));
+      to_string(a.state), slo_cell(step), until_part(step),
+      step.repeats.empty() ? std::string() : "  " + repeats_line(step));
 }
 
 std::string render_ramp_summary(const RampOutcome& o, const RampSettings& s) {
@@ -192,6 +207,10 @@ std::string render_ramp_summary(const RampOutcome& o, const RampSettings& s) {
         "--deadline to count the work done too late as throughput.\n";
   }
   if (const std::string until = until_lines(o); !until.empty()) out += "--step-until:\n" + until;
+  if (const std::string repeats = repeat_lines(o); !repeats.empty()) {
+    out += "Repeats (each step judged on its upper median repeat by p99; the table shows that repeat):\n" +
+           repeats;
+  }
   const std::string reasons = step_reasons(o);
   if (!reasons.empty()) out += "Why steps did not pass:\n" + reasons;
   if (!o.stopped.empty()) out += "Stopped: " + o.stopped + ".\n";

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "engine/coordinator.h"
+#include "procedures/ramp_repeats.h"
 #include "procedures/ramp_until.h"
 
 namespace openloop::procedures {
@@ -138,11 +139,12 @@ void fit_until_window(const StepUntilWatcher& until, results::RunResults& run, S
   }
 }
 
-// One run of one step after `silence`; judged when its hold was measured whole. With --step-until the run is
-// planned to --step-max-hold and a watcher stops it once the targets hold after --hold. Returns false when
-// interrupted.
-Result<bool> run_single(const engine::RunPlan& base, const RampSettings& s, double rate, Nanos silence,
-                        bool refinement, std::atomic<int>& stop, const StepFn& on_step, RampOutcome& out) {
+// One run of one step after `silence`, judged as step `number` when its hold was measured whole (nullopt
+// when a signal came first). With --step-until the run is planned to --step-max-hold and a watcher stops it
+// once the targets hold after --hold.
+Result<std::optional<StepRecord>> measure_step(const engine::RunPlan& base, const RampSettings& s,
+                                               double rate, Nanos silence, bool refinement,
+                                               std::atomic<int>& stop, RampOutcome& out) {
   const engine::RunPlan plan = single_step_plan(base, rate, silence, s);
   StepWindow w = single_step_window(rate, silence, s);
   w.run = out.runs.size();
@@ -169,11 +171,61 @@ Result<bool> run_single(const engine::RunPlan& base, const RampSettings& s, doub
     fit_until_window(*until, run, w);
   }
   out.interrupted = stop.load() != 0;
+  std::optional<StepRecord> step;
   if (!out.interrupted || run.measured_s + k_edge_slack_s >= (until ? min_to_s : w.to_s)) {
-    out.steps.push_back(OPENLOOP_TRY(judge_step(run, w, s, out.steps.size() + 1, refinement)));
-    if (on_step) on_step(out.steps.back());
+    step = OPENLOOP_TRY(judge_step(run, w, s, out.steps.size() + 1, refinement));
   }
   out.runs.push_back(std::move(run));
+  return step;
+}
+
+// --repeat: the step's rate run s.repeat times, repeat k with its own seed and `cooldown` of silence before
+// it (the first after `silence`), the target reset before each run but the ramp's first; the repeats measured
+// whole make the step (nullopt: none was).
+Result<std::optional<StepRecord>> measure_repeats(const engine::RunPlan& base, const RampSettings& s,
+                                                  double rate, Nanos silence, bool refinement,
+                                                  std::atomic<int>& stop, RampOutcome& out) {
+  results::RepeatSet set;
+  set.planned = s.repeat;
+  set.cooldown_s = to_seconds(s.cooldown);
+  set.lab = static_cast<bool>(s.reset_between);
+  std::vector<StepRecord> repeats;
+  for (std::size_t k = 0; k < s.repeat; ++k) {
+    results::RepeatContext c;
+    c.seed = results::repeat_seed(base.seed, k + 1);
+    const Nanos gap = k == 0 ? silence : s.cooldown;
+    c.cooldown_s = to_seconds(gap);
+    if (s.reset_between && !out.runs.empty()) {
+      s.reset_between(stop, c);
+      if (stop.load() != 0) {
+        out.interrupted = true;
+        break;
+      }
+    }
+    engine::RunPlan plan = base;
+    plan.seed = c.seed;
+    auto step = OPENLOOP_TRY(measure_step(plan, s, rate, gap, refinement, stop, out));
+    if (step) {
+      repeats.push_back(std::move(*step));
+      set.contexts.push_back(std::move(c));
+    }
+    if (out.interrupted) break;
+  }
+  if (repeats.empty()) return std::optional<StepRecord>();
+  return std::optional<StepRecord>(combine_repeats(std::move(repeats), std::move(set)));
+}
+
+// One step, once or --repeat times, after `silence`; added to the outcome when measured. Returns false when
+// interrupted.
+Result<bool> run_single(const engine::RunPlan& base, const RampSettings& s, double rate, Nanos silence,
+                        bool refinement, std::atomic<int>& stop, const StepFn& on_step, RampOutcome& out) {
+  std::optional<StepRecord> step =
+      s.repeat >= 2 ? OPENLOOP_TRY(measure_repeats(base, s, rate, silence, refinement, stop, out))
+                    : OPENLOOP_TRY(measure_step(base, s, rate, silence, refinement, stop, out));
+  if (step) {
+    out.steps.push_back(std::move(*step));
+    if (on_step) on_step(out.steps.back());
+  }
   return !out.interrupted;
 }
 

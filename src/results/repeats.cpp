@@ -187,26 +187,35 @@ RunResults add_repeats(const std::vector<RunResults>& runs) {
   return total;
 }
 
+nlohmann::json repeat_entry_json(const RepeatSet& set, const std::vector<PercentileSpread>& spreads,
+                                 std::size_t k) {
+  const RepeatContext& c = set.contexts[k];
+  nlohmann::json percentiles = nlohmann::json::object();
+  for (const PercentileSpread& s : spreads) {
+    const RepeatEstimate& e = s.estimates[k];
+    percentiles[percentile_name(s.percentile)] = {
+        {"value_ms", ms(e.value)},
+        {"low_ms", e.low ? nlohmann::json(ms(*e.low)) : nlohmann::json()},
+        {"high_ms", e.high ? nlohmann::json(ms(*e.high)) : nlohmann::json()}};
+  }
+  return {{"repeat", k + 1},
+          {"seed", c.seed},
+          {"cooldown_s", c.cooldown_s},
+          {"lab_reset", {{"state", c.reset}, {"detail", c.reset_detail}}},
+          {"response_time_intervals", percentiles}};
+}
+
 nlohmann::json repeats_json(const RepeatSet& set, const std::vector<PercentileSpread>& spreads) {
   nlohmann::json repeats = nlohmann::json::array();
   for (std::size_t k = 0; k < set.runs.size(); ++k) {
     nlohmann::json j = to_json(set.runs[k]);
-    const RepeatContext& c = set.contexts[k];
-    j["repeat"] = k + 1;
-    j["seed"] = c.seed;
-    j["cooldown_s"] = c.cooldown_s;
-    j["lab_reset"] = {{"state", c.reset}, {"detail", c.reset_detail}};
-    nlohmann::json percentiles = nlohmann::json::object();
-    for (const PercentileSpread& s : spreads) {
-      const RepeatEstimate& e = s.estimates[k];
-      percentiles[percentile_name(s.percentile)] = {
-          {"value_ms", ms(e.value)},
-          {"low_ms", e.low ? nlohmann::json(ms(*e.low)) : nlohmann::json()},
-          {"high_ms", e.high ? nlohmann::json(ms(*e.high)) : nlohmann::json()}};
-    }
-    j["response_time_intervals"] = percentiles;
+    j.update(repeat_entry_json(set, spreads, k));
     repeats.push_back(std::move(j));
   }
+  return {{"repeats", repeats}, {"repeat_summary", repeat_summary_json(set, spreads)}};
+}
+
+nlohmann::json repeat_summary_json(const RepeatSet& set, const std::vector<PercentileSpread>& spreads) {
   nlohmann::json per = nlohmann::json::object();
   for (const PercentileSpread& s : spreads) {
     const MedianInterval& m = s.across;
@@ -231,19 +240,29 @@ nlohmann::json repeats_json(const RepeatSet& set, const std::vector<PercentileSp
            std::isfinite(g.spread_over_width) ? nlohmann::json(g.spread_over_width) : nlohmann::json()}}}};
   }
   const bool dominated = variation_dominates(spreads);
-  nlohmann::json summary = {
-      {"planned", set.planned},
-      {"completed", set.runs.size()},
-      {"cooldown_s", set.cooldown_s},
-      {"lab", set.lab},
-      {"totals", "the main results are every repeat's counters and histograms added exactly"},
-      {"rule",
-       "dominated when fewer than half of the repeats' 95 % within-run intervals contain the median of "
-       "the other repeats (3 or more repeats)"},
-      {"response_time", per},
-      {"variation_dominates", dominated},
-      {"flag", dominated ? nlohmann::json(k_variation_flag) : nlohmann::json()}};
-  return {{"repeats", repeats}, {"repeat_summary", summary}};
+  return {{"planned", set.planned},
+          {"completed", set.runs.size()},
+          {"cooldown_s", set.cooldown_s},
+          {"lab", set.lab},
+          {"totals", "the main results are every repeat's counters and histograms added exactly"},
+          {"rule",
+           "dominated when fewer than half of the repeats' 95 % within-run intervals contain the median of "
+           "the other repeats (3 or more repeats)"},
+          {"response_time", per},
+          {"variation_dominates", dominated},
+          {"flag", dominated ? nlohmann::json(k_variation_flag) : nlohmann::json()}};
+}
+
+std::string render_spread(const PercentileSpread& s, std::size_t runs) {
+  const MedianInterval& m = s.across;
+  const SpreadJudgement& g = s.judgement;
+  return fmt::format(
+      "{:<6} median {}, range {} – {}, median in [{}, {}] at {:.1f} %{}; {}", percentile_name(s.percentile),
+      ms_text(m.median), ms_text(m.min), ms_text(m.max), ms_text(m.low), ms_text(m.high), 100 * m.confidence,
+      m.reaches_95 || runs < 2 ? "" : fmt::format(" (too few repeats for 95 %: {} needs 6)", runs),
+      g.judged ? fmt::format("{} of {} within-run intervals cover the others' median{}", g.covering,
+                             g.repeats, g.dominated ? " ✗" : "")
+               : "not judged: " + g.why_not);
 }
 
 std::string render_repeats(const RepeatSet& set, const std::vector<PercentileSpread>& spreads) {
@@ -261,19 +280,7 @@ std::string render_repeats(const RepeatSet& set, const std::vector<PercentileSpr
                        r.verdict.valid ? "valid" : "INVALID", r.interrupted ? " (interrupted)" : "", pcts,
                        c.reset == "none" ? std::string() : fmt::format("  lab reset: {}", c.reset));
   }
-  for (const PercentileSpread& s : spreads) {
-    const MedianInterval& m = s.across;
-    const SpreadJudgement& g = s.judgement;
-    out += fmt::format("  {:<6} median {}, range {} – {}, median in [{}, {}] at {:.1f} %{}; {}\n",
-                       percentile_name(s.percentile), ms_text(m.median), ms_text(m.min), ms_text(m.max),
-                       ms_text(m.low), ms_text(m.high), 100 * m.confidence,
-                       m.reaches_95 || set.runs.size() < 2
-                           ? ""
-                           : fmt::format(" (too few repeats for 95 %: {} needs 6)", set.runs.size()),
-                       g.judged ? fmt::format("{} of {} within-run intervals cover the others' median{}",
-                                              g.covering, g.repeats, g.dominated ? " ✗" : "")
-                                : "not judged: " + g.why_not);
-  }
+  for (const PercentileSpread& s : spreads) out += "  " + render_spread(s, set.runs.size()) + "\n";
   if (variation_dominates(spreads)) out += fmt::format("  {}\n", k_variation_flag);
   return out;
 }

@@ -105,6 +105,16 @@ RunResults add_repeats(const std::vector<RunResults>& runs);
 
 /// The `repeats` array and `repeat_summary` object the results file gains.
 nlohmann::json repeats_json(const RepeatSet& set, const std::vector<PercentileSpread>& spreads);
+/// repeats_json's parts, for a document that keeps its repeats in its own form (a ramp's steps): the
+/// `repeat_summary` object, and repeat `k`'s (0-based) `response_time_intervals` and context fields (repeat,
+/// seed, cooldown_s, lab_reset).
+nlohmann::json repeat_summary_json(const RepeatSet& set, const std::vector<PercentileSpread>& spreads);
+nlohmann::json repeat_entry_json(const RepeatSet& set, const std::vector<PercentileSpread>& spreads,
+                                 std::size_t k);
+/// One percentile's line across `runs` repeats (no indent, no newline): "p99 median 12.1 ms, range 11.0 ms –
+/// 14.2 ms, median in [...] at 75.0 % (too few repeats for 95 %: 3 needs 6); 2 of 3 within-run intervals
+/// cover the others' median".
+std::string render_spread(const PercentileSpread& s, std::size_t runs);
 /// The terminal block printed after the combined run's summary: one line per repeat, one per percentile, the
 /// flag when it fires.
 std::string render_repeats(const RepeatSet& set, const std::vector<PercentileSpread>& spreads);

@@ -297,3 +297,22 @@ two_at_a_time() {
   done
   for i in "${pids[@]}"; do wait "$i" || true; done
 }
+
+# interrupt_on_line PID FILE PATTERN: once FILE (a command's stderr) has a line matching PATTERN (≤ 20 s, polled),
+# sends SIGINT to PID and waits for it; sets INTERRUPT_CODE (its exit code) and INTERRUPT_EXIT_S (seconds from the
+# signal to its exit). Fails when the line never comes.
+interrupt_on_line() {
+  local pid=$1 file=$2 pattern=$3 signalled
+  for _ in $(seq 1000); do
+    grep -q -- "$pattern" "$file" && break
+    sleep 0.02
+  done
+  grep -q -- "$pattern" "$file" || fail "no line matching '$pattern' within 20 s: $(cat "$file")"
+  signalled=$(date +%s%N)
+  kill -INT "$pid"
+  set +e
+  wait "$pid"
+  INTERRUPT_CODE=$?
+  set -e
+  INTERRUPT_EXIT_S=$(awk -v a="$signalled" -v b="$(date +%s%N)" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
+}

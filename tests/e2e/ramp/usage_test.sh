@@ -24,4 +24,10 @@ expect_ramp_usage '--step-max-hold: applies with --step-until' --from 100/s --fr
 expect_ramp_usage '--step-until: "p99"' --from 100/s --fresh --step-until p99
 expect_ramp_usage '--step-max-hold: 5s is shorter than --hold 10s' --from 100/s --fresh --hold 10s \
   --step-until 'p99:±5%' --step-max-hold 5s
+expect_ramp_usage '--repeat: needs --fresh' --from 100/s --repeat 3
+expect_ramp_usage "--repeat: '1' is not a count of repeats: give a whole number from 2 to 100" --from 100/s \
+  --fresh --repeat 1
+expect_ramp_usage "--repeat: '101' is not a count" --from 100/s --fresh --repeat 101
+expect_ramp_usage "--repeat: '99999' is not a count" --from 100/s --fresh --repeat 99999
+expect_ramp_usage "--repeat: 'two' is not a count" --from 100/s --fresh --repeat two
 pass "bad flags exit 2 naming the flag"

@@ -7,18 +7,9 @@ start_lab
 "$OPENLOOP" run "$LAB_URL/" --rate 50/s --duration 1s --threads 1 --repeat 3 --cooldown 60s \
   --json "$E2E_TMP/r.json" >"$E2E_TMP/out.txt" 2>"$E2E_TMP/err.txt" &
 pid=$!
-for _ in $(seq 1000); do  # ≤ 20 s
-  grep -q '^cooldown 60 s before repeat 2/3' "$E2E_TMP/err.txt" && break
-  sleep 0.02
-done
-grep -q '^cooldown 60 s before repeat 2/3' "$E2E_TMP/err.txt" || fail "no cooldown within 20 s: $(cat "$E2E_TMP/err.txt")"
-signalled=$(date +%s%N)
-kill -INT "$pid"
-set +e
-wait "$pid"
-code=$?
-set -e
-exit_s=$(awk -v a="$signalled" -v b="$(date +%s%N)" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
+interrupt_on_line "$pid" "$E2E_TMP/err.txt" '^cooldown 60 s before repeat 2/3'
+code=$INTERRUPT_CODE
+exit_s=$INTERRUPT_EXIT_S
 [[ $code == 130 ]] || fail "exit $code, expected 130"
 assert_cmp "$exit_s" "<" 10 "ended promptly, not after the 60 s cooldown"
 r=$E2E_TMP/r.json
