@@ -10,9 +10,9 @@
 
 #include <sys/resource.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "core/clock.h"
+#include "core/thread_priority.h"
 #include "engine/simulated_run.h"
 #include "engine/self_checks.h"
 #include "engine/worker.h"
@@ -275,15 +275,16 @@ Result<std::vector<results::RunResults>> run_all(const std::vector<RunPlan>& pla
   for (auto& p : runs) {
     for (auto& w : p.workers) threads.emplace_back([worker = w.get()] { worker->run(); });
   }
-  // The coordinator's work (merging, encoding, the live view, the progress callback) comes in bursts of a few
-  // milliseconds each interval; on a thread of its own at the lowest priority it waits for a worker sharing
-  // its core instead of delaying that worker's sends. Only that thread is reniced: threads inherit their
-  // creator's nice value, so renicing the caller would start every later run's workers (ramp --fresh, probe
-  // --repeats) at the lowest priority too, and an unprivileged process cannot undo it.
+  // The coordinator's work (merging, the live view, the progress callback) comes in bursts each interval
+  // (generator.coordinator_cpu_ms); on a thread of its own under SCHED_IDLE it waits for a worker sharing its
+  // core instead of delaying that worker's sends: a waking normal thread always preempts a SCHED_IDLE one,
+  // while under EEVDF it may wait out a nice-19 thread's slice (a few ms). Only that thread's policy changes:
+  // threads inherit their creator's, so changing the caller's would start every later run's workers (ramp
+  // --fresh, probe --repeats) under SCHED_IDLE too, and an unprivileged process cannot undo it.
   std::exception_ptr failed;
   CoordinatorCpu cpu;
   std::thread coordinator([&] {
-    setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 19);
+    lower_this_thread_priority();
     try {
       coordinate(runs, progress, cpu);
     } catch (...) {
