@@ -33,9 +33,15 @@ TEST(ThreadPriority, LowersOnlyTheCallingThread) {
     nice = own_nice();
   }).join();
   switch (got) {
-    case LowPriority::idle: EXPECT_EQ(policy, SCHED_IDLE); break;
-    case LowPriority::nice19: EXPECT_EQ(nice, 19); break;
-    case LowPriority::unchanged: ADD_FAILURE() << "neither SCHED_IDLE nor nice 19 was allowed"; break;
+    case LowPriority::idle:
+      EXPECT_EQ(policy, SCHED_IDLE);
+      break;
+    case LowPriority::nice19:
+      EXPECT_EQ(nice, 19);
+      break;
+    case LowPriority::unchanged:
+      ADD_FAILURE() << "neither SCHED_IDLE nor nice 19 was allowed";
+      break;
   }
   EXPECT_EQ(sched_getscheduler(0), policy_before);
   EXPECT_EQ(own_nice(), nice_before);
