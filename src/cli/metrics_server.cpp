@@ -19,6 +19,7 @@
 
 #include "cli/command.h"
 #include "cli/run_options.h"
+#include "core/thread_priority.h"
 #include "report/metrics_protobuf.h"
 
 namespace openloop::cli {
@@ -113,6 +114,8 @@ void MetricsServer::linger(Nanos d) {
 }
 
 void MetricsServer::loop() {
+  // A scrape (rendering every series) never delays a worker sharing this thread's core.
+  lower_this_thread_priority();
   while (!m_stop.load()) {
     pollfd fds[2] = {{m_socket.fd(), POLLIN, 0}, {m_wake_fd, POLLIN, 0}};
     if (poll(fds, 2, -1) < 0) {

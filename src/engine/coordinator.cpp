@@ -9,9 +9,10 @@
 #include <vector>
 
 #include <sys/resource.h>
-#include <unistd.h>
+#include <time.h>
 
 #include "core/clock.h"
+#include "core/thread_priority.h"
 #include "engine/simulated_run.h"
 #include "engine/self_checks.h"
 #include "engine/worker.h"
@@ -34,16 +35,54 @@ struct PlanRun {
   std::unique_ptr<results::Aggregator> aggregator;
 };
 
-void collect(PlanRun& p, std::vector<results::IntervalStats>& scratch) {
+/// CPU time of the calling thread, in ms.
+double thread_cpu_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
+
+/// The coordinator's CPU per round and per piece of a round (GeneratorStats::coordinator_*).
+struct CoordinatorCpu {
+  std::uint64_t rounds = 0;
+  double total_ms = 0, max_ms = 0, merge_max_ms = 0, clear_max_ms = 0, progress_max_ms = 0;
+  double merge_ms = 0, clear_ms = 0, progress_ms = 0;  // the round in progress
+
+  void end_round(double round_ms) {
+    ++rounds;
+    total_ms += round_ms;
+    max_ms = std::max(max_ms, round_ms);
+    merge_max_ms = std::max(merge_max_ms, merge_ms);
+    clear_max_ms = std::max(clear_max_ms, clear_ms);
+    progress_max_ms = std::max(progress_max_ms, progress_ms);
+    merge_ms = clear_ms = progress_ms = 0;
+  }
+  void write(results::GeneratorStats& g) const {
+    g.coordinator_rounds = rounds;
+    g.coordinator_cpu_ms_mean = rounds > 0 ? total_ms / static_cast<double>(rounds) : 0.0;
+    g.coordinator_cpu_ms_max = max_ms;
+    g.coordinator_merge_ms_max = merge_max_ms;
+    g.coordinator_clear_ms_max = clear_max_ms;
+    g.coordinator_progress_ms_max = progress_max_ms;
+  }
+};
+
+void collect(PlanRun& p, std::vector<results::IntervalStats>& scratch, CoordinatorCpu* cpu = nullptr) {
   std::vector<results::IntervalStats> spent;
   for (unsigned i = 0; i < p.workers.size(); ++i) {
     p.workers[i]->take_intervals(scratch);
     if (scratch.empty()) continue;
+    const double t0 = cpu != nullptr ? thread_cpu_ms() : 0.0;
     p.aggregator->add(i, scratch, &spent);
+    const double t1 = cpu != nullptr ? thread_cpu_ms() : 0.0;
     // Cleared here, on the coordinator's time, the spent intervals save the worker allocating new ones.
     for (auto& s : spent) s.clear();
     p.workers[i]->give_spares(spent);
     spent.clear();
+    if (cpu != nullptr) {
+      cpu->merge_ms += t1 - t0;
+      cpu->clear_ms += thread_cpu_ms() - t1;
+    }
   }
 }
 
@@ -169,15 +208,16 @@ results::RunResults finish(PlanRun& p, const std::atomic<int>& stop, SteadyTime 
 }
 
 // Merges the workers' intervals every 50 ms until every worker is done, reporting progress on the way.
-void coordinate(std::vector<PlanRun>& runs, const MultiProgressFn& progress) {
+void coordinate(std::vector<PlanRun>& runs, const MultiProgressFn& progress, CoordinatorCpu& cpu) {
   std::vector<results::IntervalStats> scratch;
   std::size_t reported = 0;
   for (;;) {
+    const double round_start = thread_cpu_ms();
     bool all_done = true;
     std::size_t finalized = 0;
     for (auto& p : runs) {
       for (auto& w : p.workers) all_done = all_done && w->done();
-      collect(p, scratch);
+      collect(p, scratch, &cpu);
       finalized += p.aggregator->finalized();
     }
     for (auto& p : runs) {
@@ -192,8 +232,11 @@ void coordinate(std::vector<PlanRun>& runs, const MultiProgressFn& progress) {
       reported = finalized;
       std::vector<const results::RunResults*> so_far;
       for (auto& p : runs) so_far.push_back(&p.aggregator->results());
+      const double t0 = thread_cpu_ms();
       progress(so_far);
+      cpu.progress_ms += thread_cpu_ms() - t0;
     }
+    cpu.end_round(thread_cpu_ms() - round_start);
     if (all_done) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
@@ -232,16 +275,18 @@ Result<std::vector<results::RunResults>> run_all(const std::vector<RunPlan>& pla
   for (auto& p : runs) {
     for (auto& w : p.workers) threads.emplace_back([worker = w.get()] { worker->run(); });
   }
-  // The coordinator's work (merging, encoding, the live view, the progress callback) comes in bursts of a few
-  // milliseconds each interval; on a thread of its own at the lowest priority it waits for a worker sharing
-  // its core instead of delaying that worker's sends. Only that thread is reniced: threads inherit their
-  // creator's nice value, so renicing the caller would start every later run's workers (ramp --fresh, probe
-  // --repeats) at the lowest priority too, and an unprivileged process cannot undo it.
+  // The coordinator's work (merging, the live view, the progress callback) comes in bursts each interval
+  // (generator.coordinator_cpu_ms); on a thread of its own under SCHED_IDLE it waits for a worker sharing its
+  // core instead of delaying that worker's sends: a waking normal thread always preempts a SCHED_IDLE one,
+  // while under EEVDF it may wait out a nice-19 thread's slice (a few ms). Only that thread's policy changes:
+  // threads inherit their creator's, so changing the caller's would start every later run's workers (ramp
+  // --fresh, probe --repeats) under SCHED_IDLE too, and an unprivileged process cannot undo it.
   std::exception_ptr failed;
+  CoordinatorCpu cpu;
   std::thread coordinator([&] {
-    setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 19);
+    lower_this_thread_priority();
     try {
-      coordinate(runs, progress);
+      coordinate(runs, progress, cpu);
     } catch (...) {
       failed = std::current_exception();
       stop.store(static_cast<int>(StopRequest::immediate));
@@ -256,6 +301,7 @@ Result<std::vector<results::RunResults>> run_all(const std::vector<RunPlan>& pla
   for (auto& p : runs) {
     collect(p, scratch);
     out.push_back(finish(p, stop, start, finished));
+    cpu.write(out.back().generator);  // the one coordinator serves every plan: each result shows it whole
     out.back().info.start_unix_s = start_unix_s + to_seconds(p.plan->start_offset + p.plan->warmup);
   }
   return out;

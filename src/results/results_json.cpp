@@ -238,6 +238,12 @@ nlohmann::json head_json(const RunResults& r) {
                     {"max_connections", g.max_connections},
                     {"peak_connections", g.peak_connections},
                     {"max_rss_kb", g.max_rss_kb}};
+  if (g.coordinator_rounds > 0) {
+    j["generator"]["coordinator_cpu_ms"] = {
+        {"rounds", g.coordinator_rounds},          {"mean", g.coordinator_cpu_ms_mean},
+        {"max", g.coordinator_cpu_ms_max},         {"merge_max", g.coordinator_merge_ms_max},
+        {"clear_max", g.coordinator_clear_ms_max}, {"progress_max", g.coordinator_progress_ms_max}};
+  }
   j["plan"] = r.info.plan;
   j["plan_hash"] = plan_hash_of(r.info);
   if (!r.info.run_id.empty()) j["run_id"] = r.info.run_id;

@@ -489,6 +489,16 @@ Result<void> read_generator(const Reader& rd, const Node& root, RunResults& r) {
   r.generator.max_connections = OPENLOOP_TRY(rd.count_or_zero(g, "max_connections"));
   r.generator.peak_connections = OPENLOOP_TRY(rd.count_or_zero(g, "peak_connections"));
   r.generator.max_rss_kb = static_cast<std::int64_t>(OPENLOOP_TRY(rd.count_or_zero(g, "max_rss_kb")));
+  // Absent in files written before the coordinator's CPU was measured, and in simulated runs.
+  if (rd.has(g, "coordinator_cpu_ms")) {
+    const Node c = OPENLOOP_TRY(rd.field(g, "coordinator_cpu_ms", Kind::object));
+    r.generator.coordinator_rounds = OPENLOOP_TRY(rd.count(c, "rounds"));
+    r.generator.coordinator_cpu_ms_mean = OPENLOOP_TRY(rd.number(c, "mean"));
+    r.generator.coordinator_cpu_ms_max = OPENLOOP_TRY(rd.number(c, "max"));
+    r.generator.coordinator_merge_ms_max = OPENLOOP_TRY(rd.number(c, "merge_max"));
+    r.generator.coordinator_clear_ms_max = OPENLOOP_TRY(rd.number(c, "clear_max"));
+    r.generator.coordinator_progress_ms_max = OPENLOOP_TRY(rd.number(c, "progress_max"));
+  }
   return {};
 }
 

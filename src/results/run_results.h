@@ -59,6 +59,14 @@ struct GeneratorStats {
   std::uint64_t max_connections = 0;   ///< the pool cap (open) or users (closed)
   std::uint64_t peak_connections = 0;  ///< most connections open at once (sum of per-worker peaks)
   std::int64_t max_rss_kb = 0;
+  /// CPU time of the coordinator thread's rounds (one every 50 ms: merging the workers' intervals, the live
+  /// view, the progress callback), in ms; `coordinator_rounds` 0 when not measured (simulated runs, old
+  /// files). The max is the burst a worker sharing the coordinator's core may wait behind.
+  std::uint64_t coordinator_rounds = 0;
+  double coordinator_cpu_ms_mean = 0, coordinator_cpu_ms_max = 0;
+  /// The largest of each piece of a round: merging (Aggregator::add, finalizing intervals), clearing the
+  /// spent intervals for reuse, and the progress callback.
+  double coordinator_merge_ms_max = 0, coordinator_clear_ms_max = 0, coordinator_progress_ms_max = 0;
 };
 
 /// How the run was started together with other shards (--start-at); `at_unix_s` 0 when it was not.

@@ -6,6 +6,7 @@
 #include <string>
 #include <thread>
 
+#include <sched.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -47,11 +48,35 @@ engine::RunPlan short_plan(const net::testing::Listener& target) {
 TEST(Coordinator, LeavesTheCallersPriorityAsItWas) {
   net::testing::Listener target;
   const int before = nice_of_thread(gettid());
+  const int policy_before = sched_getscheduler(0);
   ASSERT_LT(before, 19) << "the test needs to start below the coordinator's nice 19";
+  ASSERT_NE(policy_before, SCHED_IDLE) << "the test needs to start above the coordinator's SCHED_IDLE";
   std::atomic<int> stop{0};
   const auto r = engine::run(short_plan(target), stop);
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(nice_of_thread(gettid()), before);
+  EXPECT_EQ(sched_getscheduler(0), policy_before);
+}
+
+TEST(Coordinator, CoordinatesAtTheLowestPriority) {
+  // The progress callback runs on the coordinator's thread: SCHED_IDLE there (nice 19 where that is refused).
+  net::testing::Listener target;
+  engine::RunPlan plan = short_plan(target);
+  plan.interval = 50ms;
+  int policy = -1, nice = -100, calls = 0;
+  std::atomic<int> stop{0};
+  const auto r = engine::run(plan, stop, [&](const results::RunResults&) {
+    ++calls;
+    policy = sched_getscheduler(0);
+    nice = nice_of_thread(gettid());
+  });
+  ASSERT_TRUE(r) << r.error().message;
+  ASSERT_GT(calls, 0);
+  EXPECT_TRUE(policy == SCHED_IDLE || nice == 19) << "policy " << policy << ", nice " << nice;
+  // Its CPU per round is measured and reported.
+  EXPECT_GT(r->generator.coordinator_rounds, 0U);
+  EXPECT_GE(r->generator.coordinator_cpu_ms_max, r->generator.coordinator_cpu_ms_mean);
+  EXPECT_GT(r->generator.coordinator_cpu_ms_max, 0.0);
 }
 
 TEST(Coordinator, ThreadsStartedAfterARunRunAtTheOriginalPriority) {
@@ -62,9 +87,14 @@ TEST(Coordinator, ThreadsStartedAfterARunRunAtTheOriginalPriority) {
   ASSERT_LT(before, 19);
   std::atomic<int> stop{0};
   ASSERT_TRUE(engine::run(short_plan(target), stop));
-  int worker_like = -100;
-  std::thread([&worker_like] { worker_like = nice_of_thread(gettid()); }).join();
+  int worker_like = -100, worker_policy = -1;
+  std::thread([&] {
+    worker_like = nice_of_thread(gettid());
+    worker_policy = sched_getscheduler(0);
+  }).join();
   EXPECT_EQ(worker_like, before);
+  EXPECT_EQ(worker_policy, sched_getscheduler(0));
+  EXPECT_NE(worker_policy, SCHED_IDLE);
 }
 
 TEST(Coordinator, RefusesAnInfeasibleRateBeforeSendingAnything) {
