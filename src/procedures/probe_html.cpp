@@ -7,6 +7,7 @@
 #include "procedures/probe_report.h"
 #include "report/html.h"
 #include "report/html_sections.h"
+#include "results/run_checks.h"
 
 namespace openloop::procedures {
 namespace {
@@ -80,9 +81,20 @@ const char* verdict_class(ProbeVerdict v) {
   }
 }
 
+// The phase's p99 with its 95 % interval from order statistics on the effective sample size ("1.2ms
+// (1.1ms–1.4ms)"), as the terminal's interval lines give it; the bare p99 when the phase had no samples.
+std::string p99_with_interval(const PhaseRow& row) {
+  const stats::QuantileEstimate& q = row.latency[2];
+  if (row.skipped || q.count == 0 || !q.low || !q.high) return format_duration(Nanos(row.stats.p99_ns));
+  return fmt::format("{} <span class=\"ci\">({}–{})</span>", format_duration(Nanos(q.value)),
+                     format_duration(Nanos(*q.low)), format_duration(Nanos(*q.high)));
+}
+
 std::string phase_table(const ProbeRun& run) {
-  std::string rows;
+  std::string rows, flags;
   for (const PhaseRow& row : run.outcome.phases) {
+    if (const std::string flag = results::correlation_flag(row.independence); !row.skipped && !flag.empty())
+      flags += fmt::format("<li>{}: {}</li>", escape(row.phase.name()), escape(flag));
     const Stats& s = row.stats;
     rows += fmt::format(
         "<tr><th>{}</th><td class=\"num\">{:.0f}–{:.0f}s</td><td class=\"num\">{}</td>"
@@ -90,13 +102,13 @@ std::string phase_table(const ProbeRun& run) {
         "<td class=\"num\">{:.1f}</td><td class=\"num\">{:.1f}%</td><td class=\"num\">{:.2f}</td></tr>\n",
         escape(row.phase.name()), to_seconds(row.phase.start), to_seconds(row.phase.end()),
         rate_of(row.phase.rate), row.skipped ? "skipped" : rate_of(s.goodput), rate_of(s.throughput),
-        format_duration(Nanos(s.p99_ns)), s.in_flight, 100 * s.not_ok_fraction, s.amplification);
+        p99_with_interval(row), s.in_flight, 100 * s.not_ok_fraction, s.amplification);
   }
   return "<table "
          "class=\"latency\"><tr><th>phase</th><th>time</th><th>planned</th><th>goodput</th><th>throughput</"
          "th>"
-         "<th>p99</th><th>in flight</th><th>not ok</th><th>ampl.</th></tr>\n" +
-         rows + "</table>\n";
+         "<th>p99 (95 % interval)</th><th>in flight</th><th>not ok</th><th>ampl.</th></tr>\n" +
+         rows + "</table>\n" + (flags.empty() ? "" : "<ul class=\"caption\">" + flags + "</ul>\n");
 }
 
 std::string run_panel(const ProbeRun& run, std::size_t i, std::size_t n) {

@@ -1,7 +1,9 @@
 // Reading a probe's document back (openloop report p.json): the text and HTML rendered from the file are the
 // probe's own; a broken file is refused naming the JSON path.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "core/units.h"
 #include "procedures/probe_read.h"
 #include "procedures/probe_report.h"
 #include "procedures/probe_verdict.h"
@@ -80,6 +82,21 @@ TEST(ProbeRead, TextAndHtmlFromTheFileAreTheProbes) {
   EXPECT_EQ(render_probe_html(*read), render_probe_html(probe));
   EXPECT_EQ(probe_json(*read).dump(), probe_json(probe).dump());
   EXPECT_EQ(probe_exit_code(*read), probe_exit_code(probe));
+}
+
+TEST(ProbeHtml, EachPhasesP99CarriesItsInterval) {
+  const ProbeReport probe = recovered_probe();
+  const std::string html = render_probe_html(probe);
+  std::size_t with_interval = 0;
+  for (const PhaseRow& row : probe.runs.front().outcome.phases) {
+    const stats::QuantileEstimate& q = row.latency[2];
+    if (row.skipped || q.count == 0 || !q.low || !q.high) continue;
+    ++with_interval;
+    const std::string cell = fmt::format("{} <span class=\"ci\">({}–{})</span>", format_duration(Nanos(q.value)),
+                                         format_duration(Nanos(*q.low)), format_duration(Nanos(*q.high)));
+    EXPECT_NE(html.find(cell), std::string::npos) << row.phase.name() << ": " << cell;
+  }
+  EXPECT_GE(with_interval, 2U);  // baseline and observe at least
 }
 
 TEST(ProbeRead, RepeatsKeepEveryRunAndTheOverallSentence) {
