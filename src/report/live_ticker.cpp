@@ -31,8 +31,8 @@ void LiveTicker::update(const results::RunResults& so_far) {
   const bool was_invalid = m_view.invalid_so_far();
   m_view.update(so_far);
   m_view.set_in_flight(so_far.in_flight_now);
-  if (!was_invalid && m_view.invalid_so_far()) {
-    m_turned_invalid = true;
+  if (!was_invalid && m_view.invalid_so_far() && !m_told_invalid) {
+    m_turned_invalid = m_told_invalid = true;
     m_wake.notify_one();
   }
 }

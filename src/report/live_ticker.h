@@ -54,6 +54,7 @@ class LiveTicker {
   std::condition_variable m_wake;
   bool m_stopping = false;
   bool m_turned_invalid = false;  // plain mode: report a verdict change at once
+  bool m_told_invalid = false;    // ... once: a verdict so far that flips back and forth is not news each time
   std::size_t m_drawn_lines = 0;
   std::thread m_thread;
 };
