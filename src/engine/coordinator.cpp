@@ -9,9 +9,9 @@
 #include <vector>
 
 #include <sys/resource.h>
-#include <time.h>
 
 #include "core/clock.h"
+#include "core/thread_cpu.h"
 #include "core/thread_priority.h"
 #include "engine/simulated_run.h"
 #include "engine/self_checks.h"
@@ -36,11 +36,7 @@ struct PlanRun {
 };
 
 /// CPU time of the calling thread, in ms.
-double thread_cpu_ms() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
-}
+double thread_cpu_ms() { return to_seconds(thread_cpu_time()) * 1e3; }
 
 /// The coordinator's CPU per round and per piece of a round (GeneratorStats::coordinator_*).
 struct CoordinatorCpu {

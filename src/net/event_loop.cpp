@@ -12,6 +12,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+#include "core/thread_cpu.h"
 #include "net/errno_text.h"
 #include "net/transport.h"
 
@@ -187,21 +188,14 @@ int EventLoop::poll_after(SteadyTime t) {
 }
 
 Nanos EventLoop::timed_wait_cost() {
-  // The thread's exact run time (getrusage's user/system split is adjusted to stay monotonic and can stand
-  // still over a short batch).
-  const auto thread_cpu = [] {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return Nanos(ts.tv_sec * 1'000'000'000LL + ts.tv_nsec);
-  };
   // The cheapest of a few batches: another process running on this core only ever adds to a batch.
   constexpr int k_batches = 4, k_waits = 32;
   poll(SteadyTime{});  // sets the timer slack first
   Nanos best = Nanos::max();
   for (int b = 0; b < k_batches; ++b) {
-    const Nanos before = thread_cpu();
+    const Nanos before = thread_cpu_time();
     for (int i = 0; i < k_waits; ++i) poll(SteadyClock::now() + std::chrono::microseconds(10));
-    best = std::min(best, (thread_cpu() - before) / k_waits);
+    best = std::min(best, (thread_cpu_time() - before) / k_waits);
   }
   return best;
 }

@@ -10,14 +10,12 @@
 
 #include <fmt/format.h>
 
+#include "core/thread_cpu.h"
+
 namespace openloop::observe {
 namespace {
 
-double thread_cpu_s() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
-}
+double thread_cpu_s() { return to_seconds(thread_cpu_time()); }
 
 // A source's message without the "SPEC: " it may begin with (the warning names the SPEC once).
 std::string without_prefix(const std::string& message, const std::string& spec) {
