@@ -96,4 +96,32 @@ void BM_AddInterval(benchmark::State& state) {
 }
 BENCHMARK(BM_AddInterval);
 
+// What the coordinator, the reports and a scrape read of an interval's histogram: its mean (a walk over the
+// counts), a percentile, and clearing it for reuse after a few values (a spent interval going back to its
+// worker).
+void BM_MeanOfInterval(benchmark::State& state) {
+  const auto values = latencies(100000);
+  Histogram interval(1, k_hour_ns, 3);
+  for (auto v : values) interval.record(v);
+  for (auto _ : state) benchmark::DoNotOptimize(interval.mean());
+}
+BENCHMARK(BM_MeanOfInterval);
+
+void BM_P99OfInterval(benchmark::State& state) {
+  const auto values = latencies(100000);
+  Histogram interval(1, k_hour_ns, 3);
+  for (auto v : values) interval.record(v);
+  for (auto _ : state) benchmark::DoNotOptimize(interval.value_at_percentile(99));
+}
+BENCHMARK(BM_P99OfInterval);
+
+void BM_RecordAndReset(benchmark::State& state) {
+  Histogram h(1, k_hour_ns, 3);
+  for (auto _ : state) {
+    h.record(2000000);  // 2 ms
+    h.reset();
+  }
+}
+BENCHMARK(BM_RecordAndReset);
+
 }  // namespace

@@ -133,7 +133,7 @@ bool Histogram::add(const Histogram& other) {
 
 void Histogram::add_same_layout(const Histogram& other) {
   std::int64_t added = 0;
-  const std::size_t n = other.m_counts.size();
+  const auto n = static_cast<std::size_t>(other.used_length());  // same layout: the same array length
   for (std::size_t i = 0; i < n; ++i) {
     const std::int64_t count = other.m_counts[i];
     if (count > 0) {
@@ -147,7 +147,7 @@ void Histogram::add_same_layout(const Histogram& other) {
 }
 
 void Histogram::reset() {
-  std::fill(m_counts.begin(), m_counts.end(), 0);
+  std::fill_n(m_counts.begin(), used_length(), 0);  // the rest is zero already
   m_total_count = 0;
   m_max = 0;
   m_min = std::numeric_limits<std::int64_t>::max();
@@ -205,7 +205,7 @@ std::int64_t Histogram::value_at_percentile(double percentile) const {
   const double fractional = requested * static_cast<double>(m_total_count) / 100.0;
   const auto target = std::max<std::int64_t>(static_cast<std::int64_t>(std::ceil(fractional)), 1);
   std::int64_t cumulative = 0;
-  const std::int32_t length = counts_length();
+  const std::int32_t length = used_length();
   for (std::int32_t i = 0; i < length; ++i) {
     cumulative += count_at_index(i);
     if (cumulative >= target) {
@@ -216,11 +216,16 @@ std::int64_t Histogram::value_at_percentile(double percentile) const {
   return 0;
 }
 
+std::int32_t Histogram::used_length() const {
+  // Every count-changing path (record, add, decode) moves m_max up to the value it counts.
+  return m_total_count == 0 ? 0 : std::min(counts_length(), counts_index_for(m_max) + 1);
+}
+
 double Histogram::mean() const {
   if (m_total_count == 0) return 0.0;
   // Same summation order and operations as Java's getMean (index order, double accumulation).
   double total = 0.0;
-  const std::int32_t length = counts_length();
+  const std::int32_t length = used_length();
   for (std::int32_t i = 0; i < length; ++i) {
     const std::int64_t count = count_at_index(i);
     if (count != 0) {
@@ -234,7 +239,7 @@ double Histogram::stddev() const {
   if (m_total_count == 0) return 0.0;
   const double mean_value = mean();
   double deviation_total = 0.0;
-  const std::int32_t length = counts_length();
+  const std::int32_t length = used_length();
   for (std::int32_t i = 0; i < length; ++i) {
     const std::int64_t count = count_at_index(i);
     if (count != 0) {

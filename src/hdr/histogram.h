@@ -72,6 +72,10 @@ class Histogram {
   std::int64_t value_from_index(std::int32_t index) const;
   /// Precondition: 0 ≤ index < counts_length().
   std::int64_t count_at_index(std::int32_t index) const { return m_counts[static_cast<std::size_t>(index)]; }
+  /// One past the highest index holding a count (0 when empty): every count from there on is zero, so a walk over
+  /// the counts stops there. The array spans the whole trackable range (about 33,000 counts for nanoseconds up to
+  /// an hour), a run's values seldom a third of it.
+  std::int32_t used_length() const;
   std::int64_t size_of_equivalent_range(std::int64_t value) const;
   std::int64_t lowest_equivalent(std::int64_t value) const;
   std::int64_t highest_equivalent(std::int64_t value) const;

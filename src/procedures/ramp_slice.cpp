@@ -92,7 +92,7 @@ Result<double> completions_per_second(const results::RunResults& run, double fro
     if (in.start_s + in.length_s <= from_s - timeout_s || in.start_s >= to_s || in.length_s <= 0) continue;
     const hdr::Histogram rt = OPENLOOP_TRY(decode(in.response_time_hist.text(), in.start_s, "response_time"));
     const std::int64_t censored = timeout.count() > 0 ? rt.lowest_equivalent(timeout.count()) : INT64_MAX;
-    for (std::int32_t i = 0; i < rt.counts_length(); ++i) {
+    for (std::int32_t i = 0, used = rt.used_length(); i < used; ++i) {
       const std::int64_t count = rt.count_at_index(i);
       const std::int64_t value = rt.value_from_index(i);
       if (count == 0) continue;

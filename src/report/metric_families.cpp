@@ -57,9 +57,11 @@ const std::vector<double>& classic_bucket_bounds() {
 std::uint64_t count_at_most(const hdr::Histogram& h, double bound_s) {
   const auto bound_ns = static_cast<std::int64_t>(bound_s * 1e9);
   std::int64_t below = 0;
-  for (std::int32_t i = 0; i < h.counts_length() && h.highest_equivalent(h.value_from_index(i)) <= bound_ns;
-       ++i) {
-    below += h.count_at_index(i);
+  for (std::int32_t i = 0, used = h.used_length(); i < used; ++i) {
+    const std::int64_t count = h.count_at_index(i);
+    if (count == 0) continue;
+    if (h.highest_equivalent(h.value_from_index(i)) > bound_ns) break;
+    below += count;
   }
   return static_cast<std::uint64_t>(below);
 }
@@ -68,14 +70,17 @@ std::vector<std::uint64_t> classic_bucket_counts(const hdr::Histogram& h) {
   const std::vector<double>& bounds = classic_bucket_bounds();
   std::vector<std::uint64_t> out(bounds.size(), 0);
   // An index's highest equivalent value grows with the index: each bound's count is the running sum up to the
-  // first index beyond it, so one walk serves every bound (the bounds ascend).
+  // first index beyond it, so one walk serves every bound (the bounds ascend). An empty index adds nothing: only
+  // the counted ones are looked at, up to the highest (a scrape's cost is mostly this walk).
   std::int64_t below = 0;
   std::size_t b = 0;
   const auto bound_ns = [&](std::size_t k) { return static_cast<std::int64_t>(bounds[k] * 1e9); };
-  for (std::int32_t i = 0; i < h.counts_length() && b < bounds.size(); ++i) {
+  for (std::int32_t i = 0, used = h.used_length(); i < used && b < bounds.size(); ++i) {
+    const std::int64_t count = h.count_at_index(i);
+    if (count == 0) continue;
     const std::int64_t top = h.highest_equivalent(h.value_from_index(i));
     while (b < bounds.size() && top > bound_ns(b)) out[b++] = static_cast<std::uint64_t>(below);
-    below += h.count_at_index(i);
+    below += count;
   }
   for (; b < bounds.size(); ++b) out[b] = static_cast<std::uint64_t>(below);
   return out;

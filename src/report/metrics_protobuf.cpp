@@ -4,7 +4,6 @@
 
 #include <cmath>
 #include <cstring>
-#include <map>
 
 #include <fmt/format.h>
 
@@ -13,9 +12,10 @@ namespace openloop::report {
 NativeBuckets native_buckets(const hdr::Histogram& h, int schema) {
   NativeBuckets nb;
   nb.schema = schema;
-  std::map<std::int32_t, std::uint64_t> counts;
   const double scale = std::ldexp(1.0, schema);
-  for (std::int32_t i = 0; i < h.counts_length(); ++i) {
+  // A native bucket's index grows with the value, and the counts are walked in value order: a bucket's counts
+  // are neighbours, added to the last bucket or opening the next.
+  for (std::int32_t i = 0, used = h.used_length(); i < used; ++i) {
     const std::int64_t c = h.count_at_index(i);
     if (c <= 0) continue;
     const std::int64_t mid = h.median_equivalent(h.value_from_index(i));
@@ -25,9 +25,12 @@ NativeBuckets native_buckets(const hdr::Histogram& h, int schema) {
     }
     const double seconds = static_cast<double>(mid) / 1e9;
     const auto index = static_cast<std::int32_t>(std::ceil(std::log2(seconds) * scale));
-    counts[index] += static_cast<std::uint64_t>(c);
+    if (!nb.buckets.empty() && nb.buckets.back().first == index) {
+      nb.buckets.back().second += static_cast<std::uint64_t>(c);
+    } else {
+      nb.buckets.emplace_back(index, static_cast<std::uint64_t>(c));
+    }
   }
-  nb.buckets.assign(counts.begin(), counts.end());
   return nb;
 }
 

@@ -150,7 +150,7 @@ std::uint64_t failed_requests(const Counters& c) {
 // `threshold` (or at it or above, when `inclusive`).
 std::int64_t count_above(const hdr::Histogram& h, double threshold, bool inclusive) {
   std::int64_t n = 0;
-  for (std::int32_t i = 0; i < h.counts_length(); ++i) {
+  for (std::int32_t i = 0, used = h.used_length(); i < used; ++i) {
     const std::int64_t count = h.count_at_index(i);
     if (count == 0) continue;
     const auto value = static_cast<double>(h.highest_equivalent(h.value_from_index(i)));

@@ -18,7 +18,7 @@ std::int64_t value_at_rank(const hdr::Histogram& h, std::int64_t k) {
   if (n == 0) return 0;
   k = std::clamp<std::int64_t>(k, 1, n);
   std::int64_t seen = 0;
-  for (std::int32_t i = 0; i < h.counts_length(); ++i) {
+  for (std::int32_t i = 0, used = h.used_length(); i < used; ++i) {
     seen += h.count_at_index(i);
     if (seen >= k) return h.highest_equivalent(h.value_from_index(i));
   }
@@ -27,7 +27,7 @@ std::int64_t value_at_rank(const hdr::Histogram& h, std::int64_t k) {
 
 std::int64_t count_at_or_below(const hdr::Histogram& h, std::int64_t value) {
   std::int64_t seen = 0;
-  for (std::int32_t i = 0; i < h.counts_length() && h.value_from_index(i) <= value; ++i)
+  for (std::int32_t i = 0, used = h.used_length(); i < used && h.value_from_index(i) <= value; ++i)
     seen += h.count_at_index(i);
   return seen;
 }

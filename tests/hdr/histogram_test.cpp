@@ -254,5 +254,28 @@ TEST(HistogramMerge, ResetKeepsLayoutAndClearsCounts) {
   EXPECT_TRUE(h == Histogram(1, k_hour_ns, 3));
 }
 
+TEST(HistogramWalk, UsedLengthEndsJustPastTheHighestCount) {
+  Histogram h(1, k_hour_ns, 3);
+  EXPECT_EQ(h.used_length(), 0);
+  h.record(0);
+  EXPECT_EQ(h.used_length(), 1);
+  h.record(250000);  // 250 µs: about a third of the way into the 33,792 counts
+  const std::int32_t top = h.counts_index_for(250000);
+  EXPECT_EQ(h.used_length(), top + 1);
+  EXPECT_GT(h.count_at_index(top), 0);
+  for (std::int32_t i = h.used_length(); i < h.counts_length(); ++i) ASSERT_EQ(h.count_at_index(i), 0) << i;
+  // Merged and expected-interval counts stay below it too, and the statistics that stop there are unchanged.
+  const auto values = latencies(20000, 7);
+  Histogram other(1, k_hour_ns, 3);
+  for (const std::int64_t v : values) other.record_with_expected_interval(v, 100000);
+  ASSERT_TRUE(h.add(other));
+  EXPECT_EQ(h.used_length(), h.counts_index_for(h.raw_max()) + 1);
+  std::int64_t below = 0;
+  for (std::int32_t i = 0; i < h.used_length(); ++i) below += h.count_at_index(i);
+  EXPECT_EQ(below, h.total_count());
+  h.reset();  // clears only up to used_length(): every count must be zero after it all the same
+  EXPECT_EQ(h.used_length(), 0);
+  EXPECT_TRUE(h == Histogram(1, k_hour_ns, 3));
+}
 }  // namespace
 }  // namespace openloop::hdr
