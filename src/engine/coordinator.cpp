@@ -162,6 +162,7 @@ results::RunResults finish(PlanRun& p, const std::atomic<int>& stop, SteadyTime 
     gen.spin_seconds += w->report().spin_seconds;
     gen.spin_below_us = std::max(gen.spin_below_us, to_seconds(w->report().spin_below) * 1e6);
     gen.peak_connections += w->report().peak_connections;
+    gen.abandoned += w->report().abandoned;
   }
   gen.wall_seconds = to_seconds(finished - start);
   if (simulated) {

@@ -191,7 +191,12 @@ void Worker::run() {
     if (m_loop->failure() != 0 && m_report.loop_failure.empty())
       m_report.loop_failure =
           fmt::format("worker {}: waiting for I/O failed: {}", m_index, net::errno_text(m_loop->failure()));
-    if (m_scheduling && (stop != 0 || (users ? now >= m_end : !m_next_arrival))) {
+    // An open schedule ends with its last arrival, or one timeout after the end when the worker is still that
+    // far behind (a rate beyond this machine): every arrival left is then past its deadline, and issuing the
+    // backlog would overrun --duration by as long again.
+    const bool schedule_over = users ? now >= m_end : !m_next_arrival || now >= m_end + m_plan.timeout;
+    if (m_scheduling && (stop != 0 || schedule_over)) {
+      if (stop == 0 && m_next_arrival) abandon_schedule();
       m_scheduling = false;
       m_capped = false;
       m_report.stopped_scheduling = users || stop != 0 ? std::min(now, m_end) : m_end;
@@ -348,6 +353,26 @@ void Worker::issue_due_arrivals(SteadyTime now) {
       arrival(m_start + *m_next_arrival);
     }
     m_next_arrival = m_schedule.next();
+  }
+}
+
+void Worker::abandon_schedule() {
+  // Every arrival the schedule still holds was intended and is accounted for: dropped (never sent) in its own
+  // interval, and counted in the report for the verdict's reason (the generator's fault, not the pool's or the
+  // target's). A session's requests were never drawn, so an abandoned session is counted in the report only.
+  for (; m_next_arrival; m_next_arrival = m_schedule.next()) {
+    ++m_report.abandoned;
+    if (m_plan.model == Model::sessions) continue;
+    const SteadyTime intended = m_start + *m_next_arrival;
+    const std::int64_t interval = m_recorder.index_of(intended - m_measure_start);
+    const std::uint32_t request = pick_request();
+    account(interval, request, [](results::Counters& c, auto&, auto&) {
+      ++c.intended;
+      ++c.dropped;
+    });
+    if (m_log != nullptr)
+      push_record(intended, interval, request, nullptr, RecordOutcome::dropped, SteadyTime{}, 0,
+                  ErrorKind::generator);
   }
 }
 

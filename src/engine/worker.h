@@ -38,6 +38,9 @@ struct WorkerReport {
   Nanos spin_below{0};
   std::uint64_t peak_connections = 0;
   SteadyTime stopped_scheduling{};  ///< when the last arrival was issued (or scheduling was stopped)
+  /// Arrivals (open) or sessions (partly open) still unsent one timeout after the end: the worker fell that far
+  /// behind its schedule, so it stopped there rather than overrun the run by its backlog (counted as dropped).
+  std::uint64_t abandoned = 0;
   /// The first error message seen of each kind (e.g. "certificate verify failed: self-signed certificate").
   std::array<std::string, results::k_error_kinds> first_error;
   /// Per request template: the keys this worker rendered (for the single-key warning). Empty without
@@ -147,6 +150,7 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
 
   // Open-model arrivals and the shared request path (worker.cpp).
   void issue_due_arrivals(SteadyTime now);
+  void abandon_schedule();
   void arrival(SteadyTime intended);
   Connection* free_connection();
   void prewarm();

@@ -377,6 +377,7 @@ GeneratorStats merged_generator(const std::vector<MergeInput>& inputs) {
     thread_seconds += s.wall_seconds * s.threads;
     g.max_connections += s.max_connections;
     g.peak_connections += s.peak_connections;
+    g.abandoned += s.abandoned;
     g.max_rss_kb = std::max(g.max_rss_kb, s.max_rss_kb);
   }
   g.wall_seconds = g.threads > 0 ? thread_seconds / g.threads : 0.0;

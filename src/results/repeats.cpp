@@ -165,6 +165,7 @@ RunResults add_repeats(const std::vector<RunResults>& runs) {
     total.generator.cpu_seconds += r.generator.cpu_seconds;
     total.generator.spin_seconds += r.generator.spin_seconds;
     total.generator.wall_seconds += r.generator.wall_seconds;
+    total.generator.abandoned += r.generator.abandoned;
     total.generator.peak_connections =
         std::max(total.generator.peak_connections, r.generator.peak_connections);
     total.generator.max_rss_kb = std::max(total.generator.max_rss_kb, r.generator.max_rss_kb);

@@ -237,6 +237,7 @@ nlohmann::json head_json(const RunResults& r) {
                     {"wall_s", g.wall_seconds},
                     {"max_connections", g.max_connections},
                     {"peak_connections", g.peak_connections},
+                    {"abandoned", g.abandoned},
                     {"max_rss_kb", g.max_rss_kb}};
   if (g.coordinator_rounds > 0) {
     j["generator"]["coordinator_cpu_ms"] = {

@@ -488,6 +488,7 @@ Result<void> read_generator(const Reader& rd, const Node& root, RunResults& r) {
   r.generator.wall_seconds = OPENLOOP_TRY(rd.number(g, "wall_s"));
   r.generator.max_connections = OPENLOOP_TRY(rd.count_or_zero(g, "max_connections"));
   r.generator.peak_connections = OPENLOOP_TRY(rd.count_or_zero(g, "peak_connections"));
+  r.generator.abandoned = OPENLOOP_TRY(rd.count_or_zero(g, "abandoned"));  // absent before it was counted
   r.generator.max_rss_kb = static_cast<std::int64_t>(OPENLOOP_TRY(rd.count_or_zero(g, "max_rss_kb")));
   // Absent in files written before the coordinator's CPU was measured, and in simulated runs.
   if (rd.has(g, "coordinator_cpu_ms")) {

@@ -58,6 +58,10 @@ struct GeneratorStats {
   double wall_seconds = 0;             ///< from the first arrival to the end of the grace period
   std::uint64_t max_connections = 0;   ///< the pool cap (open) or users (closed)
   std::uint64_t peak_connections = 0;  ///< most connections open at once (sum of per-worker peaks)
+  /// Arrivals (or sessions) the workers had still not sent one timeout after the end of the run, when they
+  /// stopped rather than overrun it (engine/worker.cpp); counted as dropped. More than 0: the load applied was
+  /// not the load planned.
+  std::uint64_t abandoned = 0;
   std::int64_t max_rss_kb = 0;
   /// CPU time of the coordinator thread's rounds (one every 50 ms: merging the workers' intervals, the live
   /// view, the progress callback), in ms; `coordinator_rounds` 0 when not measured (simulated runs, old

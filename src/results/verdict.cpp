@@ -19,12 +19,15 @@ Verdict judge(const RunResults& r, const VerdictBounds& b) {
   const bool open = r.info.model == Model::open || r.info.model == Model::sessions;
   if (open && c.intended > 0) {
     const double intended = static_cast<double>(c.intended);
-    const double dropped = static_cast<double>(c.dropped) / intended;
+    // Arrivals a worker abandoned, too far behind its schedule, are dropped too: the pool's share is the rest.
+    const std::uint64_t abandoned = r.info.model == Model::open ? r.generator.abandoned : 0;
+    const std::uint64_t pool_dropped = c.dropped - std::min(c.dropped, abandoned);
+    const double dropped = static_cast<double>(pool_dropped) / intended;
     if (dropped > b.max_dropped_fraction) {
       v.reasons.push_back(fmt::format(
           "dropped {} of {} intended requests ({:.2f}% > {:.0f}%): the connection pool was full, so the load "
           "applied was not the load planned (raise --max-connections or use --on-saturation queue)",
-          c.dropped, c.intended, 100 * dropped, 100 * b.max_dropped_fraction));
+          pool_dropped, c.intended, 100 * dropped, 100 * b.max_dropped_fraction));
     }
     const double sent = static_cast<double>(c.sent) / intended;
     if (sent < b.min_sent_fraction) {
@@ -52,6 +55,15 @@ Verdict judge(const RunResults& r, const VerdictBounds& b) {
                       "load applied was not the load planned (raise --max-sessions)",
                       f.sessions_dropped, f.sessions_intended, 100 * dropped, 100 * b.max_dropped_fraction));
     }
+  }
+  if (r.generator.abandoned > 0) {
+    const bool sessions = r.info.model == Model::sessions;
+    v.reasons.push_back(fmt::format(
+        "the generator fell behind its schedule: {} {} still unsent one timeout ({:g} s) after the end, so it "
+        "stopped there ({}) rather than overrun the run; the load applied was not the load planned (more "
+        "--threads, --coalesce, a lower rate, or several generator hosts: docs/distributed.md)",
+        r.generator.abandoned, sessions ? "arriving sessions were" : "intended requests were", r.info.timeout_s,
+        sessions ? "they never started" : "counted as dropped"));
   }
   // Whatever the model: a request that failed because the generator could not open a socket says nothing about
   // the target, and the load planned was not applied.

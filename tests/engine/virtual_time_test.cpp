@@ -53,6 +53,34 @@ class StopAt final : public net::SimulatedNetwork {
   std::atomic<int>& m_stop;
 };
 
+// The simulator behind a client whose every write costs it `cost` of its own time (its clock runs ahead of the
+// world's by the sum): a generator too slow for its schedule, exactly.
+class SlowClient final : public net::SimulatedNetwork {
+ public:
+  SlowClient(sim::Simulator& world, Nanos cost) : m_world(world), m_cost(cost) {}
+  SteadyTime now() const override { return m_world.now() + m_ahead; }
+  int poll(SteadyTime deadline) override { return m_world.poll(deadline - m_ahead); }
+  void every(Nanos period, std::function<void()> f) override { m_world.every(period, std::move(f)); }
+  bool add(int fd, std::uint32_t events, net::IoHandler* h) override { return m_world.add(fd, events, h); }
+  bool modify(int fd, std::uint32_t events, net::IoHandler* h) override {
+    return m_world.modify(fd, events, h);
+  }
+  void remove(int fd) override { m_world.remove(fd); }
+  int connect(const net::Endpoint& ep) override { return m_world.connect(ep); }
+  int connect_result(int fd) override { return m_world.connect_result(fd); }
+  net::IoResult read(int fd, char* buf, std::size_t cap) override { return m_world.read(fd, buf, cap); }
+  net::IoResult write(int fd, const char* buf, std::size_t len) override {
+    m_ahead += m_cost;
+    return m_world.write(fd, buf, len);
+  }
+  void close(int fd) override { m_world.close(fd); }
+
+ private:
+  sim::Simulator& m_world;
+  Nanos m_cost;
+  Nanos m_ahead{0};
+};
+
 results::RunResults run_stopped_at(const engine::RunPlan& plan, const std::string& lab, Nanos at, int kind) {
   sim::Simulator world(lab_of(lab), k_epoch);
   std::atomic<int> stop{0};
@@ -107,6 +135,47 @@ TEST(VirtualTimeEngine, EveryIntervalConservedUnderImmediateStop) {
   EXPECT_TRUE(r.interrupted);
   expect_conserved_everywhere(r);
   EXPECT_GT(r.totals.unfinished, 0U) << "an immediate stop leaves the queue's requests unfinished";
+}
+
+TEST(VirtualTimeEngine, AGeneratorFarBehindItsScheduleStopsOneTimeoutAfterTheEnd) {
+  // 1000/s for 2 s, but every send costs the client 4 ms: sending them all would take 8 s. It stops one timeout
+  // (500 ms) after the end instead (at the first loop round past it: a round issues a bounded batch of due
+  // arrivals on one reading of the clock), and accounts for every arrival it abandoned as dropped, blaming
+  // itself.
+  engine::RunPlan plan = open_plan(1000, 2s, 0s, workload::ArrivalKind::constant);
+  plan.timeout = 500ms;
+  sim::Simulator world(lab_of("--workers 1000 --service 1ms"), k_epoch);
+  SlowClient net(world, 4ms);
+  std::atomic<int> stop{0};
+  auto r = engine::run_simulated(plan, net, k_epoch, stop);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->totals.intended, 2000U) << "every planned arrival is accounted for";
+  EXPECT_GT(r->generator.abandoned, 500U);
+  EXPECT_LE(r->generator.abandoned, r->totals.intended - r->totals.sent);
+  EXPECT_GE(r->totals.dropped, r->generator.abandoned);
+  expect_conserved_everywhere(*r);
+  EXPECT_LT(r->generator.wall_seconds, 4.0) << "stopped about one timeout after the end, not after the backlog";
+  EXPECT_FALSE(r->verdict.valid);
+  const auto& reasons = r->verdict.reasons;
+  EXPECT_TRUE(std::any_of(reasons.begin(), reasons.end(), [](const std::string& s) {
+    return s.find("the generator fell behind its schedule") != std::string::npos;
+  }));
+  EXPECT_TRUE(std::none_of(reasons.begin(), reasons.end(), [](const std::string& s) {
+    return s.find("connection pool was full") != std::string::npos;
+  }));
+}
+
+TEST(VirtualTimeEngine, AGeneratorThatCatchesUpAbandonsNothing) {
+  // Sends that cost 0.5 ms against arrivals every 1 ms: busy, never behind by a timeout.
+  engine::RunPlan plan = open_plan(1000, 2s, 0s, workload::ArrivalKind::constant);
+  plan.timeout = 500ms;
+  sim::Simulator world(lab_of("--workers 1000 --service 1ms"), k_epoch);
+  SlowClient net(world, 500us);
+  std::atomic<int> stop{0};
+  auto r = engine::run_simulated(plan, net, k_epoch, stop);
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->generator.abandoned, 0U);
+  EXPECT_EQ(r->totals.sent, 2000U);
 }
 
 TEST(VirtualTimeEngine, TimeoutsAreCensoredAtTheDeadline) {

@@ -36,6 +36,14 @@ TEST(ResultsReader, RoundTripsEveryFieldTheWriterWrites) {
   EXPECT_EQ(read->intervals[2].response_time.max, sample_run().intervals[2].response_time.max);
 }
 
+TEST(ResultsReader, RoundTripsTheAbandonedCount) {
+  auto run = sample_run();
+  run.generator.abandoned = 3;
+  auto read = parse_results(to_json(run).dump(1), "r.json");
+  ASSERT_TRUE(read) << read.error().message;
+  EXPECT_EQ(read->generator.abandoned, 3U);
+}
+
 TEST(ResultsReader, RoundTripsPhasesDnsAndTheRequestLogCounts) {
   RunResults run = sample_run();
   AttemptPhases fresh;

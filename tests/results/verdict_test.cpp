@@ -117,6 +117,33 @@ TEST(Verdict, DroppedAndUnsentAtOnceNameBothReasons) {
   EXPECT_TRUE(names(v, "sent 900 of 1000"));
 }
 
+TEST(Verdict, AbandonedArrivalsBlameTheGeneratorNotThePool) {
+  // 100 arrivals abandoned by a generator too far behind, 5 dropped at the pool's cap: the pool's share
+  // (0.5 %) is within its bound, and the abandonment is named with the timeout it waited.
+  auto r = open_run(1000, 895, 105);
+  r.info.timeout_s = 2;
+  r.generator.abandoned = 100;
+  const Verdict v = judge(r);
+  ASSERT_FALSE(v.valid);
+  EXPECT_FALSE(names(v, "connection pool was full"));
+  EXPECT_TRUE(names(v, "the generator fell behind its schedule: 100 intended requests were still unsent one "
+                       "timeout (2 s) after the end"));
+  EXPECT_TRUE(names(v, "counted as dropped"));
+  r.generator.abandoned = 50;  // now 55 pool drops: 5.5 %
+  EXPECT_TRUE(names(judge(r), "dropped 55 of 1000 intended requests"));
+}
+
+TEST(Verdict, AnyAbandonedSessionInvalidatesTheRun) {
+  auto r = open_run(1000, 1000, 0);
+  r.info.model = Model::sessions;
+  r.info.timeout_s = 5;
+  r.generator.abandoned = 1;
+  const Verdict v = judge(r);
+  ASSERT_FALSE(v.valid);
+  EXPECT_TRUE(names(v, "1 arriving sessions were still unsent one timeout (5 s) after the end"));
+  EXPECT_TRUE(names(v, "they never started"));
+}
+
 TEST(Verdict, AnyGeneratorErrorInvalidatesTheRunAndIsNamed) {
   auto r = open_run(1000, 999, 0);
   r.totals.completed = 999;
