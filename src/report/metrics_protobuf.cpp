@@ -14,7 +14,11 @@ NativeBuckets native_buckets(const hdr::Histogram& h, int schema) {
   nb.schema = schema;
   const double scale = std::ldexp(1.0, schema);
   // A native bucket's index grows with the value, and the counts are walked in value order: a bucket's counts
-  // are neighbours, added to the last bucket or opening the next.
+  // are neighbours, added to the last bucket or opening the next. Bucket `index` holds (2^((index-1)/scale),
+  // 2^(index/scale)] seconds; the logarithm is taken only when a value passes the current bucket's top (a few
+  // hundred times a scrape, not once per counted index: it was most of a scrape's cost).
+  std::int32_t index = 0;
+  double top_ns = -1;  // the current bucket's upper bound; below any value before the first
   for (std::int32_t i = 0, used = h.used_length(); i < used; ++i) {
     const std::int64_t c = h.count_at_index(i);
     if (c <= 0) continue;
@@ -23,8 +27,10 @@ NativeBuckets native_buckets(const hdr::Histogram& h, int schema) {
       nb.zero_count += static_cast<std::uint64_t>(c);
       continue;
     }
-    const double seconds = static_cast<double>(mid) / 1e9;
-    const auto index = static_cast<std::int32_t>(std::ceil(std::log2(seconds) * scale));
+    if (static_cast<double>(mid) > top_ns) {
+      index = static_cast<std::int32_t>(std::ceil(std::log2(static_cast<double>(mid) / 1e9) * scale));
+      top_ns = std::exp2(index / scale) * 1e9;
+    }
     if (!nb.buckets.empty() && nb.buckets.back().first == index) {
       nb.buckets.back().second += static_cast<std::uint64_t>(c);
     } else {

@@ -33,6 +33,33 @@ TEST(NativeBuckets, EachCountLandsInTheBucketHoldingItsValue) {
   EXPECT_EQ(nb.buckets[1].second, 5u);
 }
 
+TEST(NativeBuckets, EqualTheLogarithmOfEveryCountedValue) {
+  // The walk takes a logarithm only when a value passes the current bucket's top: on values from 1 µs to 100 s
+  // (every HdrHistogram bucket across eight decades, and around the exact powers of two in seconds) it must
+  // put every count where ceil(log2(value) * 2^schema) says.
+  hdr::Histogram h = results::make_latency_histogram();
+  for (double v = 1000; v < 1e11; v *= 1.0007) h.record(static_cast<std::int64_t>(v));
+  for (int e = -10; e <= 6; ++e) {
+    const auto at = static_cast<std::int64_t>(std::ldexp(1e9, e));
+    for (std::int64_t d = -3; d <= 3; ++d) h.record(at + d);
+  }
+  std::vector<std::pair<std::int32_t, std::uint64_t>> expected;
+  for (std::int32_t i = 0; i < h.counts_length(); ++i) {
+    const std::int64_t c = h.count_at_index(i);
+    if (c == 0) continue;
+    const double seconds = static_cast<double>(h.median_equivalent(h.value_from_index(i))) / 1e9;
+    const auto index = static_cast<std::int32_t>(std::ceil(std::log2(seconds) * 256));
+    if (!expected.empty() && expected.back().first == index) {
+      expected.back().second += static_cast<std::uint64_t>(c);
+    } else {
+      expected.emplace_back(index, static_cast<std::uint64_t>(c));
+    }
+  }
+  const NativeBuckets nb = native_buckets(h);
+  EXPECT_GT(nb.buckets.size(), 6000u);
+  EXPECT_EQ(nb.buckets, expected);
+}
+
 // The names of the length-delimited MetricFamily messages in `pb`, in order; fails the test on a bad frame.
 std::vector<std::string> family_names(const std::string& pb) {
   std::vector<std::string> names;
