@@ -69,20 +69,20 @@ std::uint64_t count_at_most(const hdr::Histogram& h, double bound_s) {
 std::vector<std::uint64_t> classic_bucket_counts(const hdr::Histogram& h) {
   const std::vector<double>& bounds = classic_bucket_bounds();
   std::vector<std::uint64_t> out(bounds.size(), 0);
-  // An index's highest equivalent value grows with the index: each bound's count is the running sum up to the
-  // first index beyond it, so one walk serves every bound (the bounds ascend). An empty index adds nothing: only
-  // the counted ones are looked at, up to the highest (a scrape's cost is mostly this walk).
+  // The indexes whose values all lie at or below a bound are a prefix of the counts (an index's highest equivalent
+  // value grows with the index), ending after the index holding the bound if that index's top is the bound. Each
+  // bound's count is the sum up to there, so one pass of plain sums serves every bound (the bounds ascend), with
+  // no arithmetic per index (the per-index walk was most of a text scrape's cost).
+  const std::int32_t used = h.used_length();
   std::int64_t below = 0;
-  std::size_t b = 0;
-  const auto bound_ns = [&](std::size_t k) { return static_cast<std::int64_t>(bounds[k] * 1e9); };
-  for (std::int32_t i = 0, used = h.used_length(); i < used && b < bounds.size(); ++i) {
-    const std::int64_t count = h.count_at_index(i);
-    if (count == 0) continue;
-    const std::int64_t top = h.highest_equivalent(h.value_from_index(i));
-    while (b < bounds.size() && top > bound_ns(b)) out[b++] = static_cast<std::uint64_t>(below);
-    below += count;
+  std::int32_t i = 0;
+  for (std::size_t b = 0; b < bounds.size(); ++b) {
+    const auto bound_ns = static_cast<std::int64_t>(bounds[b] * 1e9);
+    std::int32_t end = h.counts_index_for(bound_ns);
+    if (end < h.counts_length() && h.highest_equivalent(h.value_from_index(end)) <= bound_ns) ++end;
+    for (end = std::min(end, used); i < end; ++i) below += h.count_at_index(i);
+    out[b] = static_cast<std::uint64_t>(below);
   }
-  for (; b < bounds.size(); ++b) out[b] = static_cast<std::uint64_t>(below);
   return out;
 }
 
