@@ -9,6 +9,7 @@
 #include "cli/command.h"
 #include "cli/simulate.h"
 #include "core/error.h"
+#include "core/malloc_policy.h"
 
 namespace {
 
@@ -84,6 +85,7 @@ const char* unknown_subcommand(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  openloop::keep_freed_memory();  // before any thread: no TLB flushes on the workers' cores mid-run
   CLI::App app{"openloop: load testing that measures from the intended time", "openloop"};
   app.set_version_flag("--version", std::string("openloop ") + OPENLOOP_VERSION);
   app.require_subcommand(1);
