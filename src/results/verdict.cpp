@@ -56,14 +56,20 @@ Verdict judge(const RunResults& r, const VerdictBounds& b) {
                       f.sessions_dropped, f.sessions_intended, 100 * dropped, 100 * b.max_dropped_fraction));
     }
   }
-  if (r.generator.abandoned > 0) {
+  // Arrivals a worker abandoned, still unsent one timeout after the end, under the same bound as the pool's drops.
+  if (const std::uint64_t abandoned = r.generator.abandoned; abandoned > 0) {
     const bool sessions = r.info.model == Model::sessions;
-    v.reasons.push_back(fmt::format(
-        "the generator fell behind its schedule: {} {} still unsent one timeout ({:g} s) after the end, so it "
-        "stopped there ({}) rather than overrun the run; the load applied was not the load planned (more "
-        "--threads, --coalesce, a lower rate, or several generator hosts: docs/distributed.md)",
-        r.generator.abandoned, sessions ? "arriving sessions were" : "intended requests were", r.info.timeout_s,
-        sessions ? "they never started" : "counted as dropped"));
+    const std::uint64_t planned = sessions ? r.flows.sessions_intended + abandoned : std::max(c.intended, abandoned);
+    const double share = static_cast<double>(abandoned) / static_cast<double>(planned);
+    if (share > b.max_dropped_fraction) {
+      v.reasons.push_back(fmt::format(
+          "the generator fell behind its schedule: {} of {} {} ({:.2f}% > {:.0f}%) were still unsent one timeout "
+          "({:g} s) after the end, so it stopped there ({}) rather than overrun the run; the load applied was not "
+          "the load planned (more --threads, --coalesce, a lower rate, or several generator hosts: "
+          "docs/distributed.md)",
+          abandoned, planned, sessions ? "arriving sessions" : "intended requests", 100 * share,
+          100 * b.max_dropped_fraction, r.info.timeout_s, sessions ? "they never started" : "counted as dropped"));
+    }
   }
   // Whatever the model: a request that failed because the generator could not open a socket says nothing about
   // the target, and the load planned was not applied.
