@@ -7,7 +7,8 @@
 #   none    no --metrics-listen
 #   none2   the same again: the A/A control, whose ratio to `none` is this machine's noise
 #   listen  --metrics-listen, never scraped (what publishing the run's state each interval costs)
-#   scrape  --metrics-listen and a curl of /metrics every second, as a scraper would
+#   scrape  --metrics-listen and a curl of /metrics every second, as a scraper would (the curl pinned to core 0 with
+#           nginx: a scraper runs elsewhere, and starting a process on the worker's core would be its cost, not ours)
 # Printed: each run's verdict (an INVALID one with its reasons), the worker threads' CPU per request
 # (generator.cpu_s / sent) and send lateness; then per round the ratio to `none` of each, and each ratio's median
 # with its spread (min–max) over the rounds whose four runs were VALID, and over every round. The scrape costs
@@ -60,7 +61,7 @@ for round in $(seq "$ROUNDS"); do
       for _ in $(seq $((SECS + 3))); do
         sleep 1 # the scraper's period, not synchronisation
         kill -0 "$pid" 2>/dev/null || break
-        curl -sf --max-time 1 -o /dev/null "http://127.0.0.1:$mport/metrics" && scrapes=$((scrapes + 1)) || true
+        taskset -c 0 curl -sf --max-time 1 -o /dev/null "http://127.0.0.1:$mport/metrics" && scrapes=$((scrapes + 1)) || true
       done
     fi
     wait "$pid" || true
