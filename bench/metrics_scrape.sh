@@ -7,8 +7,9 @@
 #   none    no --metrics-listen
 #   none2   the same again: the A/A control, whose ratio to `none` is this machine's noise
 #   listen  --metrics-listen, never scraped (what publishing the run's state each interval costs)
-#   scrape  --metrics-listen and a curl of /metrics every second, as a scraper would (the curl pinned to core 0 with
-#           nginx: a scraper runs elsewhere, and starting a process on the worker's core would be its cost, not ours)
+#   scrape  --metrics-listen and a curl of /metrics every second, as a scraper would (the script, its sleep and the
+#           curl run on core 0 with nginx: a scraper runs elsewhere, and a process started a second on the
+#           worker's core would cost it milliseconds that are not the endpoint's)
 # Printed: each run's verdict (an INVALID one with its reasons), the worker threads' CPU per request
 # (generator.cpu_s / sent) and send lateness; then per round the ratio to `none` of each, and each ratio's median
 # with its spread (min–max) over the rounds whose four runs were VALID, and over every round. The scrape costs
@@ -31,6 +32,9 @@ port=$(free_port)
 start_nginx "$port"
 url=http://127.0.0.1:$port/
 taskset -pc 0 "$(nginx_worker_pid)" >/dev/null
+# This script, and every process it starts (the scraper's sleep and curl; taskset moves the generator), on core 0 too:
+# a fork and exec a second on the generator's core would cost it milliseconds that are not the endpoint's.
+taskset -pc 0 $$ >/dev/null
 GEN=(taskset -c 1)
 if [[ -n ${PRIORITY:-} ]]; then
   renice -n "$PRIORITY" -p "$(nginx_worker_pid)" >/dev/null
@@ -61,7 +65,7 @@ for round in $(seq "$ROUNDS"); do
       for _ in $(seq $((SECS + 3))); do
         sleep 1 # the scraper's period, not synchronisation
         kill -0 "$pid" 2>/dev/null || break
-        taskset -c 0 curl -sf --max-time 1 -o /dev/null "http://127.0.0.1:$mport/metrics" && scrapes=$((scrapes + 1)) || true
+        curl -sf --max-time 1 -o /dev/null "http://127.0.0.1:$mport/metrics" && scrapes=$((scrapes + 1)) || true
       done
     fi
     wait "$pid" || true
@@ -111,4 +115,4 @@ echo
 if ((valid < ROUNDS)); then
   echo "$((ROUNDS - valid)) of $ROUNDS rounds had an INVALID run (reasons above): their ratios compare saturated runs, not the scrape's cost; quote the VALID rounds' lines"
 fi
-echo "load average (1, 5, 15 min): before $load_before, after $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) CPUs"
+echo "load average (1, 5, 15 min): before $load_before, after $(cut -d' ' -f1-3 /proc/loadavg); $(nproc --all) CPUs"
