@@ -20,18 +20,12 @@ namespace {
 
 const SteadyTime k_epoch = SteadyTime(std::chrono::hours(1));
 
-// The simulator, asking the run to stop (`kind`: 1 graceful, 2 immediate) when the virtual clock reaches
-// `at`.
-class StopAt final : public net::SimulatedNetwork {
+// The simulator, every call passed through: a test's network overrides only what it changes.
+class Forwarding : public net::SimulatedNetwork {
  public:
-  StopAt(sim::Simulator& world, SteadyTime at, int kind, std::atomic<int>& stop)
-      : m_world(world), m_at(at), m_kind(kind), m_stop(stop) {}
+  explicit Forwarding(sim::Simulator& world) : m_world(world) {}
   SteadyTime now() const override { return m_world.now(); }
-  int poll(SteadyTime deadline) override {
-    const int n = m_world.poll(m_stop.load() == 0 ? std::min(deadline, m_at) : deadline);
-    if (m_world.now() >= m_at && m_stop.load() == 0) m_stop.store(m_kind);
-    return n;
-  }
+  int poll(SteadyTime deadline) override { return m_world.poll(deadline); }
   void every(Nanos period, std::function<void()> f) override { m_world.every(period, std::move(f)); }
   bool add(int fd, std::uint32_t events, net::IoHandler* h) override { return m_world.add(fd, events, h); }
   bool modify(int fd, std::uint32_t events, net::IoHandler* h) override {
@@ -46,8 +40,23 @@ class StopAt final : public net::SimulatedNetwork {
   }
   void close(int fd) override { m_world.close(fd); }
 
- private:
+ protected:
   sim::Simulator& m_world;
+};
+
+// The simulator, asking the run to stop (`kind`: 1 graceful, 2 immediate) when the virtual clock reaches
+// `at`.
+class StopAt final : public Forwarding {
+ public:
+  StopAt(sim::Simulator& world, SteadyTime at, int kind, std::atomic<int>& stop)
+      : Forwarding(world), m_at(at), m_kind(kind), m_stop(stop) {}
+  int poll(SteadyTime deadline) override {
+    const int n = m_world.poll(m_stop.load() == 0 ? std::min(deadline, m_at) : deadline);
+    if (m_world.now() >= m_at && m_stop.load() == 0) m_stop.store(m_kind);
+    return n;
+  }
+
+ private:
   SteadyTime m_at;
   int m_kind;
   std::atomic<int>& m_stop;
@@ -55,28 +64,17 @@ class StopAt final : public net::SimulatedNetwork {
 
 // The simulator behind a client whose every write costs it `cost` of its own time (its clock runs ahead of the
 // world's by the sum): a generator too slow for its schedule, exactly.
-class SlowClient final : public net::SimulatedNetwork {
+class SlowClient final : public Forwarding {
  public:
-  SlowClient(sim::Simulator& world, Nanos cost) : m_world(world), m_cost(cost) {}
+  SlowClient(sim::Simulator& world, Nanos cost) : Forwarding(world), m_cost(cost) {}
   SteadyTime now() const override { return m_world.now() + m_ahead; }
   int poll(SteadyTime deadline) override { return m_world.poll(deadline - m_ahead); }
-  void every(Nanos period, std::function<void()> f) override { m_world.every(period, std::move(f)); }
-  bool add(int fd, std::uint32_t events, net::IoHandler* h) override { return m_world.add(fd, events, h); }
-  bool modify(int fd, std::uint32_t events, net::IoHandler* h) override {
-    return m_world.modify(fd, events, h);
-  }
-  void remove(int fd) override { m_world.remove(fd); }
-  int connect(const net::Endpoint& ep) override { return m_world.connect(ep); }
-  int connect_result(int fd) override { return m_world.connect_result(fd); }
-  net::IoResult read(int fd, char* buf, std::size_t cap) override { return m_world.read(fd, buf, cap); }
   net::IoResult write(int fd, const char* buf, std::size_t len) override {
     m_ahead += m_cost;
     return m_world.write(fd, buf, len);
   }
-  void close(int fd) override { m_world.close(fd); }
 
  private:
-  sim::Simulator& m_world;
   Nanos m_cost;
   Nanos m_ahead{0};
 };
