@@ -19,6 +19,7 @@
 
 #include "cli/command.h"
 #include "cli/run_options.h"
+#include "core/thread_name.h"
 #include "core/thread_priority.h"
 #include "report/metrics_protobuf.h"
 
@@ -114,6 +115,7 @@ void MetricsServer::linger(Nanos d) {
 }
 
 void MetricsServer::loop() {
+  name_this_thread("openloop-metrics");
   // A scrape (rendering every series) never delays a worker sharing this thread's core.
   lower_this_thread_priority();
   while (!m_stop.load()) {

@@ -8,10 +8,13 @@
 #include <thread>
 #include <vector>
 
+#include <fmt/format.h>
 #include <sys/resource.h>
 
 #include "core/clock.h"
+#include "core/contention.h"
 #include "core/thread_cpu.h"
+#include "core/thread_name.h"
 #include "core/thread_priority.h"
 #include "engine/simulated_run.h"
 #include "engine/self_checks.h"
@@ -148,7 +151,7 @@ std::vector<std::string> key_warnings(const RunPlan& plan,
 }
 
 results::RunResults finish(PlanRun& p, const std::atomic<int>& stop, SteadyTime start, SteadyTime finished,
-                           bool simulated = false) {
+                           bool simulated = false, std::optional<double> steal = std::nullopt) {
   const RunPlan& plan = *p.plan;
   SteadyTime stopped = start + plan.start_offset;
   results::GeneratorStats gen;
@@ -163,6 +166,8 @@ results::RunResults finish(PlanRun& p, const std::atomic<int>& stop, SteadyTime 
     gen.spin_below_us = std::max(gen.spin_below_us, to_seconds(w->report().spin_below) * 1e6);
     gen.peak_connections += w->report().peak_connections;
     gen.abandoned += w->report().abandoned;
+    if (const auto d = w->report().run_delay)
+      gen.run_delay_seconds = gen.run_delay_seconds.value_or(0.0) + to_seconds(*d);
   }
   gen.wall_seconds = to_seconds(finished - start);
   if (simulated) {
@@ -171,6 +176,7 @@ results::RunResults finish(PlanRun& p, const std::atomic<int>& stop, SteadyTime 
     rusage ru{};
     getrusage(RUSAGE_SELF, &ru);
     gen.max_rss_kb = ru.ru_maxrss;
+    gen.steal_share = steal;
   }
 
   const bool interrupted = stop.load() != 0;
@@ -268,9 +274,16 @@ Result<std::vector<results::RunResults>> run_all(const std::vector<RunPlan>& pla
   const double start_unix_s = now_unix_s + to_seconds(start - now);
   std::vector<PlanRun> runs;
   for (const auto& plan : plans) runs.push_back(OPENLOOP_TRY(prepare(plan, stop, start, spin_below)));
+  // The hypervisor's steal over the run, machine-wide: it stalls workers as surely as an overloaded core.
+  const std::optional<CpuTicks> ticks_before = read_cpu_ticks();
   std::vector<std::thread> threads;
   for (auto& p : runs) {
-    for (auto& w : p.workers) threads.emplace_back([worker = w.get()] { worker->run(); });
+    for (auto& w : p.workers) {
+      threads.emplace_back([worker = w.get(), n = threads.size()] {
+        name_this_thread(fmt::format("openloop-w{}", n));
+        worker->run();
+      });
+    }
   }
   // The coordinator's work (merging, the live view, the progress callback) comes in bursts each interval
   // (generator.coordinator_cpu_ms); on a thread of its own under SCHED_IDLE it waits for a worker sharing its
@@ -281,6 +294,7 @@ Result<std::vector<results::RunResults>> run_all(const std::vector<RunPlan>& pla
   std::exception_ptr failed;
   CoordinatorCpu cpu;
   std::thread coordinator([&] {
+    name_this_thread("openloop-coord");
     lower_this_thread_priority();
     try {
       coordinate(runs, progress, cpu);
@@ -293,11 +307,14 @@ Result<std::vector<results::RunResults>> run_all(const std::vector<RunPlan>& pla
   for (auto& t : threads) t.join();
   if (failed) std::rethrow_exception(failed);
   const SteadyTime finished = SteadyClock::now();
+  std::optional<double> steal;
+  if (const auto ticks_after = ticks_before ? read_cpu_ticks() : std::nullopt)
+    steal = steal_share(*ticks_before, *ticks_after);
   std::vector<results::IntervalStats> scratch;
   std::vector<results::RunResults> out;
   for (auto& p : runs) {
     collect(p, scratch);
-    out.push_back(finish(p, stop, start, finished));
+    out.push_back(finish(p, stop, start, finished, false, steal));
     cpu.write(out.back().generator);  // the one coordinator serves every plan: each result shows it whole
     out.back().info.start_unix_s = start_unix_s + to_seconds(p.plan->start_offset + p.plan->warmup);
   }

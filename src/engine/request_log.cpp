@@ -11,6 +11,8 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include "core/thread_name.h"
+
 namespace openloop::engine {
 namespace {
 
@@ -224,6 +226,7 @@ RequestLog::~RequestLog() {
 
 void RequestLog::start() {
   m_thread = std::thread([this] {
+    name_this_thread("openloop-log");
     // A reader that went away (`| head`) must not kill the run with SIGPIPE: the write fails with EPIPE
     // instead, and the records from then on are counted as dropped. SIGINT/SIGTERM belong to the run's signal
     // watcher (this thread may start before it).

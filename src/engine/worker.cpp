@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <sys/resource.h>
 
+#include "core/contention.h"
 #include "net/errno_text.h"
 
 namespace openloop::engine {
@@ -174,6 +175,8 @@ Result<void> Worker::init(Nanos measured_spin_below, net::SimulatedNetwork* sim)
 
 void Worker::run() {
   const bool users = m_plan.user_driven();
+  const std::optional<Nanos> delay_before =
+      m_loop->simulated_network() == nullptr ? thread_run_delay() : std::nullopt;
   m_next_arrival = users ? std::nullopt : m_schedule.next();
   const SteadyTime begin = now();
   if (users) {
@@ -222,6 +225,8 @@ void Worker::run() {
   stop_users();
   for (auto& c : m_connections) c->close();
   m_report.cpu_seconds = thread_cpu_seconds();
+  if (const auto delay_after = delay_before ? thread_run_delay() : std::nullopt)
+    m_report.run_delay = *delay_after - *delay_before;
   m_report.spin_seconds = to_seconds(m_spun);
   if (m_render) {
     for (std::size_t i = 0; i < m_plan.workload->requests.size(); ++i)

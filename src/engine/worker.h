@@ -41,6 +41,9 @@ struct WorkerReport {
   /// Arrivals (open) or sessions (partly open) still unsent one timeout after the end: the worker fell that far
   /// behind its schedule, so it stopped there rather than overrun the run by its backlog (counted as dropped).
   std::uint64_t abandoned = 0;
+  /// Time this worker's thread was runnable but waited for a CPU during run() (/proc/thread-self/schedstat);
+  /// nullopt where the kernel lacks it and in simulated runs.
+  std::optional<Nanos> run_delay;
   /// The first error message seen of each kind (e.g. "certificate verify failed: self-signed certificate").
   std::array<std::string, results::k_error_kinds> first_error;
   /// Per request template: the keys this worker rendered (for the single-key warning). Empty without

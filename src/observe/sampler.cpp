@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "core/thread_cpu.h"
+#include "core/thread_name.h"
 
 namespace openloop::observe {
 namespace {
@@ -103,7 +104,10 @@ void Sampler::sample_once(double unix_s) {
 void Sampler::start() {
   if (m_thread.joinable() || m_slots.empty()) return;
   m_stop = false;  // a probe's repeats start the same sampler again; readings accumulate
-  m_thread = std::thread([this] { loop(); });
+  m_thread = std::thread([this] {
+    name_this_thread("openloop-sample");
+    loop();
+  });
 }
 
 void Sampler::stop() {

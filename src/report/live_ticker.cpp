@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <string>
 
+#include "core/thread_name.h"
+
 namespace openloop::report {
 
 LiveTicker::LiveTicker(LiveView view, std::FILE* out, bool terminal, Nanos period,
@@ -19,7 +21,10 @@ LiveTicker::LiveTicker(LiveView view, std::FILE* out, bool terminal, Nanos perio
       m_stop(stop),
       m_observed(std::move(observed)),
       m_start(SteadyClock::now()) {
-  m_thread = std::thread([this] { loop(); });
+  m_thread = std::thread([this] {
+    name_this_thread("openloop-live");
+    loop();
+  });
 }
 
 LiveTicker::~LiveTicker() {

@@ -272,6 +272,14 @@ void request_log_line(std::string& out, const results::RunResults& r) {
                         : "");
 }
 
+// What the machine took from the generator: the hypervisor's steal and the workers' wait for a CPU, where known.
+std::string contention_figures(const results::GeneratorStats& g) {
+  std::string out;
+  if (g.steal_share) out += fmt::format("   steal {:.1f}%", 100 * *g.steal_share);
+  if (g.run_delay_seconds) out += fmt::format("   waited for a CPU {:.1f} ms", 1e3 * *g.run_delay_seconds);
+  return out;
+}
+
 std::string coalesce_note(const nlohmann::json& plan) {
   if (const auto a = plan.find("coalesce"); a != plan.end() && a->is_string() && *a == "auto")
     return "   wake-ups coalesced: --coalesce auto, a window per interval from the measured service time "
@@ -396,13 +404,14 @@ std::string render_summary(const results::RunResults& r) {
   const auto& g = r.generator;
   fmt::format_to(std::back_inserter(out),
                  "generator  threads {}   connections opened {} (peak {} open, cap {})   CPU {:.2f}s{}   max "
-                 "RSS {} MiB{}\n",
+                 "RSS {} MiB{}{}\n",
                  g.threads, c.connections_opened + r.warmup.connections_opened, g.peak_connections,
                  g.max_connections, g.cpu_seconds,
                  g.spin_seconds > 0 ? fmt::format(" (of which {:.2f}s polling through waits under {:.1f} µs)",
                                                   g.spin_seconds, g.spin_below_us)
                                     : std::string(),
-                 g.max_rss_kb / 1024, coalesce_note(r.info.plan));
+                 g.max_rss_kb / 1024, coalesce_note(r.info.plan),
+                 contention_figures(g));
   // Last, so the interruption is the line left on screen, not scrolled away above the summary.
   if (r.interrupted) {
     fmt::format_to(

@@ -80,6 +80,7 @@ RunResults combine_scenarios(const std::vector<ScenarioResults>& scenarios) {
     out.generator.peak_connections += r.generator.peak_connections;
     out.generator.abandoned += r.generator.abandoned;
     out.generator.max_rss_kb = std::max(out.generator.max_rss_kb, r.generator.max_rss_kb);
+    add_contention(out.generator, r.generator);
     for (const auto& e : r.error_examples) out.error_examples.push_back(e);
     for (const auto& w : r.warnings) out.warnings.push_back(s.name + ": " + w);
     for (const auto& i : r.intervals) {

@@ -379,6 +379,7 @@ GeneratorStats merged_generator(const std::vector<MergeInput>& inputs) {
     g.peak_connections += s.peak_connections;
     g.abandoned += s.abandoned;
     g.max_rss_kb = std::max(g.max_rss_kb, s.max_rss_kb);
+    add_contention(g, s);
   }
   g.wall_seconds = g.threads > 0 ? thread_seconds / g.threads : 0.0;
   return g;

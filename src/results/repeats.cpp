@@ -149,6 +149,8 @@ RunResults add_repeats(const std::vector<RunResults>& runs) {
   total.measured_s = 0;
   total.intervals.clear();
   total.generator.cpu_seconds = total.generator.spin_seconds = total.generator.wall_seconds = 0;
+  total.generator.steal_share.reset();
+  total.generator.run_delay_seconds.reset();
   for (std::size_t k = 0; k < runs.size(); ++k) {
     const RunResults& r = runs[k];
     if (k > 0) total.add(r);
@@ -169,6 +171,7 @@ RunResults add_repeats(const std::vector<RunResults>& runs) {
     total.generator.peak_connections =
         std::max(total.generator.peak_connections, r.generator.peak_connections);
     total.generator.max_rss_kb = std::max(total.generator.max_rss_kb, r.generator.max_rss_kb);
+    add_contention(total.generator, r.generator);
     if (!r.verdict.valid) total.verdict.valid = false;
     for (const auto& why : r.verdict.reasons)
       total.verdict.reasons.push_back(fmt::format("repeat {}: {}", k + 1, why));

@@ -245,6 +245,8 @@ nlohmann::json head_json(const RunResults& r) {
         {"max", g.coordinator_cpu_ms_max},         {"merge_max", g.coordinator_merge_ms_max},
         {"clear_max", g.coordinator_clear_ms_max}, {"progress_max", g.coordinator_progress_ms_max}};
   }
+  if (g.steal_share) j["generator"]["steal_share"] = *g.steal_share;
+  if (g.run_delay_seconds) j["generator"]["run_delay_s"] = *g.run_delay_seconds;
   j["plan"] = r.info.plan;
   j["plan_hash"] = plan_hash_of(r.info);
   if (!r.info.run_id.empty()) j["run_id"] = r.info.run_id;

@@ -500,6 +500,17 @@ Result<void> read_generator(const Reader& rd, const Node& root, RunResults& r) {
     r.generator.coordinator_clear_ms_max = OPENLOOP_TRY(rd.number(c, "clear_max"));
     r.generator.coordinator_progress_ms_max = OPENLOOP_TRY(rd.number(c, "progress_max"));
   }
+  // Absent where unknown: files written before they were measured, simulated runs, no /proc.
+  if (rd.has(g, "steal_share")) {
+    const double s = OPENLOOP_TRY(rd.number(g, "steal_share"));
+    if (!(s >= 0 && s <= 1)) return rd.fail(g.path + "/steal_share", fmt::format("{} is not a share (0 to 1)", s));
+    r.generator.steal_share = s;
+  }
+  if (rd.has(g, "run_delay_s")) {
+    const double s = OPENLOOP_TRY(rd.number(g, "run_delay_s"));
+    if (!(s >= 0)) return rd.fail(g.path + "/run_delay_s", fmt::format("{} is not a duration (>= 0 s)", s));
+    r.generator.run_delay_seconds = s;
+  }
   return {};
 }
 

@@ -155,4 +155,10 @@ bool RunResults::unreachable() const {
          c.error(ErrorKind::connect) + c.error(ErrorKind::tls) == c.errors_total();
 }
 
+void add_contention(GeneratorStats& into, const GeneratorStats& from) {
+  if (from.steal_share) into.steal_share = std::max(into.steal_share.value_or(0.0), *from.steal_share);
+  if (from.run_delay_seconds)
+    into.run_delay_seconds = into.run_delay_seconds.value_or(0.0) + *from.run_delay_seconds;
+}
+
 }  // namespace openloop::results

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -71,7 +72,17 @@ struct GeneratorStats {
   /// The largest of each piece of a round: merging (Aggregator::add, finalizing intervals), clearing the
   /// spent intervals for reuse, and the progress callback.
   double coordinator_merge_ms_max = 0, coordinator_clear_ms_max = 0, coordinator_progress_ms_max = 0;
+  /// The share of the machine's CPU time the hypervisor stole during the run (0 to 1; /proc/stat, see
+  /// core/contention.h); nullopt where unknown (no /proc/stat, simulated runs, files written before it).
+  std::optional<double> steal_share;
+  /// Time the worker threads were runnable but waited for a CPU, summed over them, in seconds
+  /// (/proc/thread-self/schedstat); nullopt where unknown.
+  std::optional<double> run_delay_seconds;
 };
+
+/// Folds another part's contention (a scenario's, a host's, a repeat's) into `into`: the worst steal share and
+/// the summed run delay of those known.
+void add_contention(GeneratorStats& into, const GeneratorStats& from);
 
 /// How the run was started together with other shards (--start-at); `at_unix_s` 0 when it was not.
 struct StartTiming {

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace openloop::results {
 
@@ -12,6 +13,30 @@ double lateness_bound_ms(const RunResults& r, const VerdictBounds& b) {
   const double gap_ms = 1000.0 * r.measured_s / static_cast<double>(r.totals.intended);
   return std::max(b.lateness_floor_ms, b.lateness_gap_fraction * gap_ms);
 }
+
+namespace {
+
+// What took CPU from the generator while it ran late, when it is enough to explain stalls (2 % of the
+// machine's time stolen by the hypervisor, or of the workers' time spent waiting for a CPU): "" otherwise.
+std::string contention_note(const GeneratorStats& g) {
+  constexpr double k_worth_naming = 0.02;
+  std::vector<std::string> parts;
+  if (g.steal_share && *g.steal_share >= k_worth_naming)
+    parts.push_back(
+        fmt::format("the hypervisor stole {:.1f}% of this machine's CPU time (steal)", 100 * *g.steal_share));
+  const double thread_s = g.wall_seconds * g.threads;
+  if (g.run_delay_seconds && thread_s > 0 && *g.run_delay_seconds / thread_s >= k_worth_naming) {
+    parts.push_back(fmt::format("its worker thread(s) waited {:.0f} ms ({:.1f}% of their time) for a CPU held by "
+                                "other threads or processes",
+                                1e3 * *g.run_delay_seconds, 100 * *g.run_delay_seconds / thread_s));
+  }
+  if (parts.empty()) return "";
+  return fmt::format("; during the run {}: the rig, not the target (a quieter host or dedicated cores; "
+                     "--observe host shows when)",
+                     fmt::join(parts, " and "));
+}
+
+}  // namespace
 
 Verdict judge(const RunResults& r, const VerdictBounds& b) {
   Verdict v;
@@ -40,8 +65,8 @@ Verdict judge(const RunResults& r, const VerdictBounds& b) {
       if (p99_ms > bound_ms) {
         v.reasons.push_back(fmt::format(
             "send lateness p99 {:.3f} ms > {:.3f} ms: the generator could not send on schedule (overloaded "
-            "generator, too few threads, or slow connects)",
-            p99_ms, bound_ms));
+            "generator, too few threads, or slow connects){}",
+            p99_ms, bound_ms, contention_note(r.generator)));
       }
     }
   }
@@ -66,9 +91,10 @@ Verdict judge(const RunResults& r, const VerdictBounds& b) {
           "the generator fell behind its schedule: {} of {} {} ({:.2f}% > {:.0f}%) were still unsent one timeout "
           "({:g} s) after the end, so it stopped there ({}) rather than overrun the run; the load applied was not "
           "the load planned (more --threads, --coalesce, a lower rate, or several generator hosts: "
-          "docs/distributed.md)",
+          "docs/distributed.md){}",
           abandoned, planned, sessions ? "arriving sessions" : "intended requests", 100 * share,
-          100 * b.max_dropped_fraction, r.info.timeout_s, sessions ? "they never started" : "counted as dropped"));
+          100 * b.max_dropped_fraction, r.info.timeout_s, sessions ? "they never started" : "counted as dropped",
+          contention_note(r.generator)));
     }
   }
   // Whatever the model: a request that failed because the generator could not open a socket says nothing about

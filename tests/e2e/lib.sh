@@ -111,6 +111,15 @@ CONF
 # nginx_worker_pid: the (single) worker process of the nginx started by start_nginx.
 nginx_worker_pid() { pgrep -P "$NGINX_MASTER" | head -n1; }
 
+# cpu_ticks CPU: "steal total" clock ticks of one CPU so far (/proc/stat); steal_pct BEFORE AFTER: the share of
+# that CPU's time the hypervisor stole between two readings, in %. Benches pin a generator to a CPU and print it
+# beside each run: on a shared VM the host's steal stalls a generator for milliseconds at a time.
+cpu_ticks() { awk -v c="cpu$1" '$1 == c {print $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9}' /proc/stat; }
+steal_pct() {
+  awk -v a="$1" -v b="$2" 'BEGIN {split(a, x, " "); split(b, y, " "); t = y[2] - x[2];
+    printf "%.1f", (t > 0 ? 100 * (y[1] - x[1]) / t : 0)}'
+}
+
 # json FILE JQ_EXPR: prints a value from a results file.
 json() { jq -r "$2" "$1"; }
 

@@ -44,6 +44,28 @@ TEST(ResultsReader, RoundTripsTheAbandonedCount) {
   EXPECT_EQ(read->generator.abandoned, 3U);
 }
 
+TEST(ResultsReader, RoundTripsTheStealAndTheRunDelayAndRejectsImpossibleOnes) {
+  auto run = sample_run();
+  auto read = parse_results(to_json(run).dump(1), "r.json");
+  ASSERT_TRUE(read) << read.error().message;
+  EXPECT_FALSE(read->generator.steal_share);  // unknown stays unknown, not 0
+  EXPECT_FALSE(read->generator.run_delay_seconds);
+  run.generator.steal_share = 0.187;
+  run.generator.run_delay_seconds = 0.035;
+  const nlohmann::json written = to_json(run);
+  EXPECT_DOUBLE_EQ(written["generator"]["steal_share"].get<double>(), 0.187);
+  EXPECT_DOUBLE_EQ(written["generator"]["run_delay_s"].get<double>(), 0.035);
+  read = parse_results(written.dump(1), "r.json");
+  ASSERT_TRUE(read) << read.error().message;
+  EXPECT_EQ(to_json(*read), written);
+  nlohmann::json bad = written;
+  bad["generator"]["steal_share"] = 1.5;
+  EXPECT_THAT(error_of(bad.dump()), HasSubstr("r.json: /generator/steal_share: 1.5 is not a share (0 to 1)"));
+  bad = written;
+  bad["generator"]["run_delay_s"] = -1;
+  EXPECT_THAT(error_of(bad.dump()), HasSubstr("/generator/run_delay_s: -1 is not a duration"));
+}
+
 TEST(ResultsReader, RoundTripsPhasesDnsAndTheRequestLogCounts) {
   RunResults run = sample_run();
   AttemptPhases fresh;

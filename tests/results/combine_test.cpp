@@ -102,3 +102,21 @@ TEST(CombineScenarios, OneRequestOverallKeepsNoBreakdown) {
   EXPECT_TRUE(all.by_request.empty());
   EXPECT_EQ(all.info.request_names, (std::vector<std::string>{"GET /"}));
 }
+
+TEST(CombineScenarios, KeepsTheWorstStealAndAddsTheRunDelaysOfThoseKnown) {
+  std::vector<ScenarioResults> parts{{"a", 0.0, scenario("open", 2, 10, 1'000'000)},
+                                     {"b", 0.0, scenario("open", 2, 5, 3'000'000)},
+                                     {"c", 0.0, scenario("open", 2, 5, 3'000'000)}};
+  RunResults none = combine_scenarios(parts);
+  EXPECT_FALSE(none.generator.steal_share);  // nobody knew: still unknown, not 0
+  EXPECT_FALSE(none.generator.run_delay_seconds);
+  parts[0].results.generator.steal_share = 0.03;
+  parts[0].results.generator.run_delay_seconds = 0.25;
+  parts[1].results.generator.steal_share = 0.07;
+  parts[1].results.generator.run_delay_seconds = 0.5;
+  const RunResults all = combine_scenarios(parts);  // c knows neither
+  ASSERT_TRUE(all.generator.steal_share);
+  EXPECT_DOUBLE_EQ(*all.generator.steal_share, 0.07);
+  ASSERT_TRUE(all.generator.run_delay_seconds);
+  EXPECT_DOUBLE_EQ(*all.generator.run_delay_seconds, 0.75);
+}

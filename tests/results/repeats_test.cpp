@@ -162,6 +162,21 @@ TEST(AddRepeats, SumsCountsAndHistogramsAndKeepsIntervalsInTime) {
   EXPECT_TRUE(total.by_request.empty());  // one request: no breakdown, as in each repeat
 }
 
+TEST(AddRepeats, KeepsTheWorstStealAndAddsTheRunDelaysOnce) {
+  std::vector<RunResults> runs;
+  runs.push_back(run_with({1000000}, 100.0, true));
+  runs.push_back(run_with({3000000}, 102.5, true));
+  runs[0].generator.steal_share = 0.04;
+  runs[0].generator.run_delay_seconds = 0.1;
+  runs[1].generator.steal_share = 0.01;
+  runs[1].generator.run_delay_seconds = 0.2;
+  const RunResults total = add_repeats(runs);
+  ASSERT_TRUE(total.generator.steal_share);
+  EXPECT_DOUBLE_EQ(*total.generator.steal_share, 0.04);
+  ASSERT_TRUE(total.generator.run_delay_seconds);
+  EXPECT_DOUBLE_EQ(*total.generator.run_delay_seconds, 0.2 + 0.1);  // the first repeat's counted once
+}
+
 TEST(PercentileSpreads, OnePerReportedPercentileAndRepeat) {
   std::vector<RunResults> runs;
   for (int k = 0; k < 3; ++k) {

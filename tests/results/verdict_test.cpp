@@ -209,3 +209,39 @@ TEST(Verdict, InvalidWhenOkExceedsCompleted) {
   EXPECT_NE(v.reasons.back().find("in the totals: expected ok 1001 ≤ completed 1000"), std::string::npos)
       << v.reasons.back();
 }
+
+TEST(Verdict, LateSendsNameTheHypervisorsStealAndTheWaitForACpuWhenEitherIsLarge) {
+  auto r = open_run(1000, 1000, 0);
+  for (int i = 0; i < 100; ++i) r.send_lateness.record(5'000'000);
+  r.generator.threads = 2;
+  r.generator.wall_seconds = 10;  // 20 thread-seconds
+  // Unknown (no /proc, an older file): the reason as ever, no cause guessed.
+  const std::string plain = judge(r).reasons.back();
+  EXPECT_EQ(plain.find("during the run"), std::string::npos) << plain;
+  // Known but small (1.9 % stolen, 0.39 s = 1.95 % of the threads' time waiting): not named.
+  r.generator.steal_share = 0.019;
+  r.generator.run_delay_seconds = 0.39;
+  EXPECT_EQ(judge(r).reasons.back(), plain);
+  r.generator.steal_share = 0.187;
+  std::string why = judge(r).reasons.back();
+  EXPECT_NE(why.find("send lateness p99"), std::string::npos) << why;
+  EXPECT_NE(why.find("the hypervisor stole 18.7% of this machine's CPU time (steal)"), std::string::npos) << why;
+  EXPECT_EQ(why.find("waited"), std::string::npos) << why;
+  EXPECT_NE(why.find("the rig, not the target"), std::string::npos) << why;
+  r.generator.steal_share = 0.0;
+  r.generator.run_delay_seconds = 0.5;  // 2.5 %
+  why = judge(r).reasons.back();
+  EXPECT_EQ(why.find("hypervisor"), std::string::npos) << why;
+  EXPECT_NE(why.find("its worker thread(s) waited 500 ms (2.5% of their time) for a CPU"), std::string::npos) << why;
+}
+
+TEST(Verdict, AnAbandonedScheduleNamesTheStealToo) {
+  auto r = open_run(1000, 900, 100);
+  r.generator.abandoned = 100;
+  r.generator.threads = 1;
+  r.generator.wall_seconds = 10;
+  r.generator.steal_share = 0.05;
+  const Verdict v = judge(r, k_drops_only);
+  ASSERT_TRUE(names(v, "fell behind its schedule"));
+  EXPECT_TRUE(names(v, "the hypervisor stole 5.0%"));
+}

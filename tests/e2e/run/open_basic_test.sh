@@ -1,3 +1,14 @@
+# What the machine took from the generator is measured on Linux: the hypervisor's steal (0 on bare metal) and the
+# two workers' wait for a CPU, both in the results and on the summary's generator line.
+[[ $(json "$r" '.generator.steal_share | type') == number ]] || fail "steal share not measured"
+[[ $(json "$r" '.generator.run_delay_s | type') == number ]] || fail "run delay not measured"
+assert_cmp "$(json "$r" .generator.steal_share)" ">=" 0 "steal share is a share (at least 0)"
+assert_cmp "$(json "$r" .generator.steal_share)" "<=" 1 "steal share is a share (at most 1)"
+assert_cmp "$(json "$r" .generator.run_delay_s)" ">=" 0 "run delay is a duration"
+[[ $(json "$r" '.generator.steal_share | type') == number ]] || fail "steal share not measured"
+[[ $(json "$r" '.generator.run_delay_s | type') == number ]] || fail "run delay not measured"
+grep -Eq '^generator .*   steal [0-9.]+%   waited for a CPU [0-9.]+ ms' "$E2E_TMP/out.txt" ||
+  fail "generator line names steal and run delay: $(grep '^generator' "$E2E_TMP/out.txt")"
 # An open-model run against nginx applies its load: VALID, every request accounted for, rates as planned.
 source "$OPENLOOP_E2E_LIB"
 port=$(free_port)
@@ -23,4 +34,13 @@ assert_cmp "$(json "$r" .warmup.counts.intended)" == 300 "warm-up reported apart
 assert_cmp "$(json "$r" '.intervals | length')" == 3 "one interval per second"
 assert_cmp "$(json "$r" .summary.response_time_ms.p50)" ">" 0 "latency measured"
 head -1 "$E2E_TMP/out.txt" | grep -q '^verdict: ' || fail "summary starts with the verdict"
+# What the machine took from the generator is measured on Linux: the hypervisor's steal (0 on bare metal) and the
+# two workers' wait for a CPU, both in the results and on the summary's generator line.
+[[ $(json "$r" '.generator.steal_share | type') == number ]] || fail "steal share not measured"
+[[ $(json "$r" '.generator.run_delay_s | type') == number ]] || fail "run delay not measured"
+assert_cmp "$(json "$r" .generator.steal_share)" ">=" 0 "steal share is a share (at least 0)"
+assert_cmp "$(json "$r" .generator.steal_share)" "<=" 1 "steal share is a share (at most 1)"
+assert_cmp "$(json "$r" .generator.run_delay_s)" ">=" 0 "run delay is a duration"
+grep -Eq '^generator .*   steal [0-9.]+%   waited for a CPU [0-9.]+ ms' "$E2E_TMP/out.txt" ||
+  fail "generator line names steal and run delay: $(grep '^generator' "$E2E_TMP/out.txt")"
 pass "open run valid and conserved"
