@@ -294,8 +294,8 @@ Result<std::vector<results::RunResults>> run_all(const std::vector<RunPlan>& pla
   std::exception_ptr failed;
   CoordinatorCpu cpu;
   std::thread coordinator([&] {
-    name_this_thread("openloop-coord");
     lower_this_thread_priority();
+    name_this_thread("openloop-coord");  // after: a bench that finds it by name sees its policy settled
     try {
       coordinate(runs, progress, cpu);
     } catch (...) {

@@ -105,8 +105,10 @@ std::vector<double> autocorrelation(std::span<const double> x, std::size_t max_l
   if (n == 0) return out;
   out[0] = 1;
   const double mean = std::accumulate(x.begin(), x.end(), 0.0) / static_cast<double>(n);
+  // Zero padding to n + the largest lag wanted is enough for no product to wrap around (lag k pairs i with
+  // i + k < n + max_lag <= size): up to half the transform that padding to 2n takes.
   std::size_t size = 1;
-  while (size < 2 * n) size <<= 1;
+  while (size < n + out.size() - 1) size <<= 1;
   std::vector<std::complex<double>> a(size);
   for (std::size_t i = 0; i < n; ++i) a[i] = x[i] - mean;
   fft(a, false);

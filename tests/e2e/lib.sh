@@ -120,6 +120,23 @@ steal_pct() {
     printf "%.1f", (t > 0 ? 100 * (y[1] - x[1]) / t : 0)}'
 }
 
+# with_thread PID NAME CMD...: runs CMD with the id of process PID's thread named NAME appended (openloop names its
+# threads: openloop-w0…, openloop-coord, openloop-log; see core/thread_name.h), waiting up to 5 s for the thread
+# to appear; fails if it does not. pin_thread PID NAME CPU: moves that thread to CPU.
+with_thread() {
+  local pid=$1 name=$2 i task
+  shift 2
+  for ((i = 0; i < 500; i++)); do
+    for task in /proc/"$pid"/task/*; do
+      [[ $(cat "$task/comm" 2>/dev/null) == "$name" ]] && { "$@" "${task##*/}"; return; }
+    done
+    kill -0 "$pid" 2>/dev/null || return 1
+    sleep 0.01
+  done
+  return 1
+}
+pin_thread() { with_thread "$1" "$2" taskset -pc "$3" >/dev/null; }
+
 # json FILE JQ_EXPR: prints a value from a results file.
 json() { jq -r "$2" "$1"; }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -28,17 +29,24 @@ std::vector<double> ar1(std::uint64_t seed, std::size_t n, double phi) {
 }  // namespace
 
 TEST(Autocorrelation, FftEqualsTheDirectSum) {
-  const auto x = ar1(3, 300, 0.5);
-  const auto fast = autocorrelation(x, 20);
-  double mean = 0;
-  for (double v : x) mean += v;
-  mean /= static_cast<double>(x.size());
-  double c0 = 0;
-  for (double v : x) c0 += (v - mean) * (v - mean);
-  for (std::size_t k = 0; k <= 20; ++k) {
-    double ck = 0;
-    for (std::size_t i = 0; i + k < x.size(); ++i) ck += (x[i] - mean) * (x[i + k] - mean);
-    EXPECT_NEAR(fast[k], ck / c0, 1e-9) << "lag " << k;
+  // Lags up to 20, and up to the whole sequence: the zero padding (to n + the largest lag, rounded up to a power
+  // of two) must leave no product wrapped around, including where n + max_lag is a power of two exactly.
+  const std::pair<std::size_t, std::size_t> cases[] = {{300, 20},  {300, 75},  {300, 212},
+                                                       {300, 299}, {256, 255}, {257, 256}};
+  for (const auto& [n, max_lag] : cases) {
+    const auto x = ar1(3, n, 0.5);
+    const auto fast = autocorrelation(x, max_lag);
+    ASSERT_EQ(fast.size(), max_lag + 1);
+    double mean = 0;
+    for (double v : x) mean += v;
+    mean /= static_cast<double>(x.size());
+    double c0 = 0;
+    for (double v : x) c0 += (v - mean) * (v - mean);
+    for (std::size_t k = 0; k <= max_lag; ++k) {
+      double ck = 0;
+      for (std::size_t i = 0; i + k < x.size(); ++i) ck += (x[i] - mean) * (x[i + k] - mean);
+      EXPECT_NEAR(fast[k], ck / c0, 1e-9) << "n " << n << ", lag " << k << " of " << max_lag;
+    }
   }
 }
 
