@@ -35,6 +35,23 @@ void fft(std::vector<std::complex<double>>& a, bool inverse) {
     }
   }
 }
+
+// The spectrum A[0..N/2] of a real sequence of even length N, by one complex FFT of half its length: the even
+// samples as real parts, the odd ones as imaginary parts, then untangled (A[N - k] = conj(A[k]) gives the rest).
+std::vector<std::complex<double>> real_fft(const std::vector<double>& a) {
+  const std::size_t m = a.size() / 2;
+  std::vector<std::complex<double>> z(m);
+  for (std::size_t j = 0; j < m; ++j) z[j] = {a[2 * j], a[2 * j + 1]};
+  fft(z, false);
+  std::vector<std::complex<double>> out(m + 1);
+  const double angle = -std::numbers::pi / static_cast<double>(m);
+  for (std::size_t k = 0; k <= m; ++k) {
+    const std::complex<double> zk = z[k % m], zc = std::conj(z[(m - k) % m]);
+    const std::complex<double> even = (zk + zc) * 0.5, odd = (zk - zc) * std::complex<double>(0, -0.5);
+    out[k] = even + std::polar(1.0, angle * static_cast<double>(k)) * odd;
+  }
+  return out;
+}
 }  // namespace
 
 double initial_monotone_tau(std::span<const double> acf) {
@@ -106,17 +123,20 @@ std::vector<double> autocorrelation(std::span<const double> x, std::size_t max_l
   out[0] = 1;
   const double mean = std::accumulate(x.begin(), x.end(), 0.0) / static_cast<double>(n);
   // Zero padding to n + the largest lag wanted is enough for no product to wrap around (lag k pairs i with
-  // i + k < n + max_lag <= size): up to half the transform that padding to 2n takes.
-  std::size_t size = 1;
+  // i + k < n + max_lag <= size): up to half the transform that padding to 2n takes. Both transforms are of
+  // real sequences, each done by a complex FFT of half the size (real_fft): the power spectrum is real and
+  // even, so its transform back is the real part of its forward one, and only the lags up to max_lag are kept.
+  std::size_t size = 2;
   while (size < n + out.size() - 1) size <<= 1;
-  std::vector<std::complex<double>> a(size);
+  std::vector<double> a(size, 0.0);
   for (std::size_t i = 0; i < n; ++i) a[i] = x[i] - mean;
-  fft(a, false);
-  for (auto& c : a) c = std::norm(c);
-  fft(a, true);
-  const double c0 = a[0].real();
+  const std::vector<std::complex<double>> spectrum = real_fft(a);
+  for (std::size_t k = 0; k < spectrum.size(); ++k) a[k] = std::norm(spectrum[k]);
+  for (std::size_t k = spectrum.size(); k < size; ++k) a[k] = a[size - k];
+  const std::vector<std::complex<double>> back = real_fft(a);
+  const double c0 = back[0].real();
   if (!(c0 > 0)) return out;
-  for (std::size_t k = 1; k < out.size(); ++k) out[k] = a[k].real() / c0;
+  for (std::size_t k = 1; k < out.size(); ++k) out[k] = back[k].real() / c0;
   return out;
 }
 

@@ -30,9 +30,11 @@ std::vector<double> ar1(std::uint64_t seed, std::size_t n, double phi) {
 
 TEST(Autocorrelation, FftEqualsTheDirectSum) {
   // Lags up to 20, and up to the whole sequence: the zero padding (to n + the largest lag, rounded up to a power
-  // of two) must leave no product wrapped around, including where n + max_lag is a power of two exactly.
+  // of two) must leave no product wrapped around, including where n + max_lag is a power of two exactly; and the
+  // two real transforms, each done by a complex FFT of half the size, must agree at every size down to 2.
   const std::pair<std::size_t, std::size_t> cases[] = {{300, 20},  {300, 75},  {300, 212},
-                                                       {300, 299}, {256, 255}, {257, 256}};
+                                                       {300, 299}, {256, 255}, {257, 256},
+                                                       {2, 1},     {3, 2},     {5, 1}};
   for (const auto& [n, max_lag] : cases) {
     const auto x = ar1(3, n, 0.5);
     const auto fast = autocorrelation(x, max_lag);
