@@ -30,29 +30,40 @@ std::string value_text(double v, const std::string& unit) {
 }
 
 // A process's CPU demand: the share of its allowed cores it ran plus the share it waited for one (run-queue
-// wait per allowed core). A process on a core shared with others may run 0.5 of it and wait the other 0.5:
-// its CPU is saturated though its utilization alone is not.
+// wait per allowed core), of what the hypervisor left of them. A process on a core shared with others may run
+// 0.5 of it and wait the other 0.5; one on a core the hypervisor takes 15% of (steal, not counted as anyone's
+// CPU) runs at most 0.85 of it. Either way its CPU is saturated though its utilization alone is not. The
+// host's steal is an average over its cores: the estimate of what was left of the allowed ones.
 void add_cpu_demand(const StepSignals& s, std::size_t knee, std::vector<Finding>& out) {
   const auto& row = s.values[knee];
+  double steal = 0;
+  for (std::size_t k = 0; k < s.signals.size(); ++k) {
+    if (s.signals[k].source == "host" && s.signals[k].name == "cpu_steal" && row[k] > 0 && row[k] < 1)
+      steal = row[k];
+  }
   for (std::size_t c = 0; c < s.signals.size(); ++c) {
     const auto& sig = s.signals[c];
-    if (sig.name != "cpu_of_allowed" || std::isnan(row[c]) || row[c] >= 0.9) continue;
+    if (sig.name != "cpu_of_allowed" || std::isnan(row[c]) || row[c] >= 0.9 || !(row[c] > 0)) continue;
     std::optional<std::size_t> cpu, wait;
     for (std::size_t k = 0; k < s.signals.size(); ++k) {
       if (s.signals[k].source != sig.source) continue;
       if (s.signals[k].name == "cpu") cpu = k;
       if (s.signals[k].name == "runq_wait") wait = k;
     }
-    if (!cpu || !wait || std::isnan(row[*cpu]) || std::isnan(row[*wait]) || !(row[c] > 0)) continue;
-    const double allowed = row[*cpu] / row[c];
-    const double demand = row[c] + row[*wait] / allowed;
+    const bool waited = cpu && wait && !std::isnan(row[*cpu]) && !std::isnan(row[*wait]);
+    if (!waited && steal == 0) continue;
+    const double waiting = waited ? row[*wait] / (row[*cpu] / row[c]) : 0.0;
+    const double demand = (row[c] + waiting) / (1 - steal);
     if (demand < 0.9) continue;
     const std::string who = sig.source == "self" ? "the generator's (self)" : sig.source + "'s";
-    out.push_back(
-        {c, demand, k_nan,
-         fmt::format("{} CPU demand was {:.2f} of its allowed cores (running {:.2f}, waiting for a CPU "
-                     "{:.2f})",
-                     who, demand, row[c], row[*wait] / allowed)});
+    const std::string of =
+        steal > 0
+            ? fmt::format(
+                  "of what the hypervisor left of its allowed cores (running "
+                  "{:.2f}, waiting for a CPU {:.2f}, the host's steal {:.2f})",
+                  row[c], waiting, steal)
+            : fmt::format("of its allowed cores (running {:.2f}, waiting for a CPU {:.2f})", row[c], waiting);
+    out.push_back({c, demand, k_nan, fmt::format("{} CPU demand was {:.2f} {}", who, demand, of)});
   }
 }
 

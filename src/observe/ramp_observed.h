@@ -33,7 +33,9 @@ struct Finding {
 };
 /// The saturated signals at step `knee`: utilization ≥ 0.9; saturation at least 4× the first step's and
 /// above a floor (0.05 for shares and s/s, 1 for counts and rates); errors above 1/s and more than twice the
-/// first step's. In signal order.
+/// first step's; in signal order. Then each process's CPU demand ≥ 0.9 (its CPU of its allowed cores plus its
+/// run-queue wait per allowed core, over what the host's steal left of them) where its utilization alone is
+/// not.
 std::vector<Finding> saturated_at(const StepSignals& s, std::size_t knee);
 
 /// The sentence for people: "at 700/s (the knee) pid:42's CPU of its allowed cores was 0.98 and its run-queue

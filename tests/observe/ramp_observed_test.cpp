@@ -96,6 +96,38 @@ TEST(RampObserved, ACpuSharedWithOthersIsSaturatedByRunningPlusWaiting) {
   EXPECT_EQ(found[0].signal, 0U);  // reported as the CPU's utilization signal
 }
 
+TEST(RampObserved, ACpuTheHypervisorTookFromIsSaturatedBelowItsWholeCore) {
+  // What CI once saw: the lab's one core 0.899 busy at the knee while the hypervisor stole 0.157 of the host;
+  // it could not have run more, so its CPU is named. Without the steal 0.899 is not saturated.
+  std::vector<results::ObservedSignal> signals = k_signals;
+  signals.push_back({"pid:7", "cpu", "cores", SignalRole::other, "CPU (cores)"});
+  signals.push_back({"host", "cpu_steal", "share", SignalRole::saturation, "CPU steal"});
+  std::vector<std::vector<double>> steps{{0.367, 0.0002, 1e6, 0.03, 0.367, 0.12},
+                                         {0.591, 0.001, 1e6, 0.03, 0.591, 0.128},
+                                         {0.899, 0.0003, 1e6, 0.05, 0.899, 0.157},
+                                         {0.79, 0.0001, 1e6, 0.06, 0.79, 0.245}};
+  const auto stolen = ramp(signals, steps);
+  const std::string text = knee_sentence(stolen);
+  EXPECT_NE(text.find("pid:7's CPU demand was 1.07 of what the hypervisor left of its allowed cores (running "
+                      "0.90, waiting for a CPU 0.00, the host's steal 0.16)"),
+            std::string::npos)
+      << text;
+  const auto found = saturated_at(step_signals(stolen), 2);
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_EQ(found[0].signal, 0U);
+  EXPECT_NEAR(found[0].at_knee, (0.899 + 0.0003) / (1 - 0.157), 1e-9);  // waiting 0.0003 of its one core
+
+  for (auto& step : steps) step[5] = 0;
+  const auto quiet = ramp(signals, steps);
+  EXPECT_TRUE(saturated_at(step_signals(quiet), 2).empty()) << knee_sentence(quiet);
+  // Steal alone (no run-queue signals) still counts: 0.8 of a core with 0.15 stolen is 0.94 of what was left.
+  std::vector<results::ObservedSignal> bare{k_signals[0], signals[5]};
+  const auto o = ramp(bare, {{0.3, 0.15}, {0.5, 0.15}, {0.8, 0.15}, {0.8, 0.15}});
+  const auto only_steal = saturated_at(step_signals(o), 2);
+  ASSERT_EQ(only_steal.size(), 1U);
+  EXPECT_NEAR(only_steal[0].at_knee, 0.8 / 0.85, 1e-9);
+}
+
 TEST(RampObserved, NothingSaturatedOrNothingObservedIsSaid) {
   const auto calm =
       ramp(k_signals,
