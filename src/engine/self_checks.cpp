@@ -23,8 +23,8 @@ namespace {
 // distribution (the Kolmogorov distance 1.63/√n at 1 %). docs/statistics.md.
 constexpr std::size_t k_ad_sample = 2000;
 constexpr stats::Level k_level = stats::Level::p01;
-// Bunching beyond the plan by more than this share of gaps, and by at least this many gaps, fails a constant lane:
-// a share of a few gaps is one stall, which the lateness check judges, not a pattern of the process.
+// Bunching beyond the plan by more than this share of gaps, and by at least this many gaps, fails a constant
+// lane: a share of a few gaps is one stall, which the lateness check judges, not a pattern of the process.
 constexpr double k_bunching_excess = 0.05;
 constexpr double k_min_bunched_gaps = 10;
 constexpr std::size_t k_min_latencies = 100;
@@ -175,9 +175,12 @@ results::LaneArrivals check_lane(const RunPlan& plan, unsigned worker,
 
 namespace {
 // Rank autocorrelation of response times already in send order, and the effective sample size it implies.
-results::IndependenceCheck independence_of(const std::vector<double>& x, bool batch_means = false) {
+// An indicator (`indicator`: 0/1 values, its ranks an affine function of it) has the same without the ranks'
+// sort, with batch means.
+results::IndependenceCheck independence_of(const std::vector<double>& x, bool indicator = false) {
+  const std::size_t lags = std::max<std::size_t>(1, x.size() / 4);
   const stats::Autocorrelation a =
-      stats::rank_autocorrelation(x, std::max<std::size_t>(1, x.size() / 4), batch_means);
+      indicator ? stats::serial_autocorrelation(x, lags, true) : stats::rank_autocorrelation(x, lags);
   results::IndependenceCheck c;
   c.tested = true;
   c.samples = a.n;

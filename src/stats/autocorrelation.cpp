@@ -8,6 +8,7 @@
 #include <limits>
 #include <numbers>
 #include <numeric>
+#include <optional>
 
 namespace openloop::stats {
 
@@ -37,7 +38,8 @@ void fft(std::vector<std::complex<double>>& a, bool inverse) {
 }
 
 // The spectrum A[0..N/2] of a real sequence of even length N, by one complex FFT of half its length: the even
-// samples as real parts, the odd ones as imaginary parts, then untangled (A[N - k] = conj(A[k]) gives the rest).
+// samples as real parts, the odd ones as imaginary parts, then untangled (A[N - k] = conj(A[k]) gives the
+// rest).
 std::vector<std::complex<double>> real_fft(const std::vector<double>& a) {
   const std::size_t m = a.size() / 2;
   std::vector<std::complex<double>> z(m);
@@ -52,17 +54,57 @@ std::vector<std::complex<double>> real_fft(const std::vector<double>& a) {
   }
   return out;
 }
-}  // namespace
 
-double initial_monotone_tau(std::span<const double> acf) {
+// ρ at lags 0 .. lags (< x.size()) by direct sums, O(n · lags): for a few lags far cheaper than the FFT's
+// transforms of the padded sequence. The same estimator as autocorrelation() (to rounding).
+std::vector<double> first_lags(std::span<const double> x, std::size_t lags) {
+  const std::size_t n = x.size();
+  std::vector<double> out(lags + 1, 0.0);
+  out[0] = 1;
+  const double mean = std::accumulate(x.begin(), x.end(), 0.0) / static_cast<double>(n);
+  std::vector<double> d(n);
+  double c0 = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    d[i] = x[i] - mean;
+    c0 += d[i] * d[i];
+  }
+  if (!(c0 > 0)) return out;
+  for (std::size_t k = 1; k <= lags; ++k) {
+    double s[4] = {0, 0, 0, 0};  // four independent sums, so the additions need not wait for each other
+    std::size_t i = 0;
+    for (; i + 4 <= n - k; i += 4)
+      for (std::size_t j = 0; j < 4; ++j) s[j] += d[i + j] * d[i + j + k];
+    for (; i < n - k; ++i) s[0] += d[i] * d[i + k];
+    out[k] = (s[0] + s[1] + s[2] + s[3]) / c0;
+  }
+  return out;
+}
+
+// initial_monotone_tau, and whether its pairs turned non-positive within acf (so more lags would not change
+// it).
+double monotone_tau(std::span<const double> acf, bool& ended) {
   double tau = -1, previous = std::numeric_limits<double>::infinity();
+  ended = false;
   for (std::size_t m = 0; 2 * m + 1 < acf.size(); ++m) {
     const double pair = std::min(previous, acf[2 * m] + acf[2 * m + 1]);
-    if (!(pair > 0)) break;
+    if (!(pair > 0)) {
+      ended = true;
+      break;
+    }
     tau += 2 * pair;
     previous = pair;
   }
   return std::max(tau, 1.0);
+}
+
+// Lags computed by direct sums, in stages, before falling back to the FFT of every lag: independent samples
+// (a run below capacity) mostly settle at lag 1, lightly correlated ones within 32.
+constexpr std::size_t k_direct_lags[] = {4, 32};
+}  // namespace
+
+double initial_monotone_tau(std::span<const double> acf) {
+  bool ended = false;
+  return monotone_tau(acf, ended);
 }
 
 double student_t_975(double df) {
@@ -125,7 +167,8 @@ std::vector<double> autocorrelation(std::span<const double> x, std::size_t max_l
   // Zero padding to n + the largest lag wanted is enough for no product to wrap around (lag k pairs i with
   // i + k < n + max_lag <= size): up to half the transform that padding to 2n takes. Both transforms are of
   // real sequences, each done by a complex FFT of half the size (real_fft): the power spectrum is real and
-  // even, so its transform back is the real part of its forward one, and only the lags up to max_lag are kept.
+  // even, so its transform back is the real part of its forward one, and only the lags up to max_lag are
+  // kept.
   std::size_t size = 2;
   while (size < n + out.size() - 1) size <<= 1;
   std::vector<double> a(size, 0.0);
@@ -140,18 +183,18 @@ std::vector<double> autocorrelation(std::span<const double> x, std::size_t max_l
   return out;
 }
 
-Autocorrelation rank_autocorrelation(std::span<const double> x, std::size_t max_lag, bool batch_means) {
+namespace {
+// The result from ρ at lags 0 .. acf.size() − 1 (of max_lag wanted), or nothing when more lags could change
+// it: ρ has not yet fallen to the threshold, or (batch means) Geyer's pairs are still positive.
+std::optional<Autocorrelation> settle(std::span<const double> x, const std::vector<double>& acf,
+                                      std::size_t max_lag, bool batch_means) {
   Autocorrelation a;
   a.n = x.size();
-  a.effective_n = static_cast<double>(a.n);
-  if (a.n < 3) return a;
   a.threshold = 1.96 / std::sqrt(static_cast<double>(a.n));
-  max_lag = std::clamp<std::size_t>(max_lag, 1, a.n - 1);
-  const std::vector<double> r = ranks(x);
-  const std::vector<double> acf = autocorrelation(r, max_lag);
+  const bool every_lag = acf.size() > max_lag;
   double sum = 0;
   a.vanished = false;
-  for (std::size_t k = 1; k <= max_lag; ++k) {
+  for (std::size_t k = 1; k < acf.size(); ++k) {
     a.rho.push_back(acf[k]);
     if (std::abs(acf[k]) <= a.threshold) {
       a.vanished = true;
@@ -160,16 +203,39 @@ Autocorrelation rank_autocorrelation(std::span<const double> x, std::size_t max_
     }
     sum += acf[k];
   }
+  if (!a.vanished && !every_lag) return std::nullopt;
   if (!a.vanished) a.vanish_lag = max_lag + 1;
   double tau = 1.0 + 2.0 * sum;
   if (a.vanish_lag > 1 && batch_means) {
-    tau = std::max(tau, initial_monotone_tau(acf));
+    bool ended = false;
+    tau = std::max(tau, monotone_tau(acf, ended));
+    if (!ended && !every_lag) return std::nullopt;
     const auto batches =
         static_cast<std::size_t>(std::clamp(static_cast<double>(a.n) / (25 * tau), 10.0, 30.0));
-    tau = std::max(tau, batch_means_tau(r, batches));
+    tau = std::max(tau, batch_means_tau(x, batches));
   }
   a.effective_n = std::clamp(static_cast<double>(a.n) / tau, 1.0, static_cast<double>(a.n));
   return a;
+}
+}  // namespace
+
+Autocorrelation serial_autocorrelation(std::span<const double> x, std::size_t max_lag, bool batch_means) {
+  if (x.size() < 3) {
+    Autocorrelation a;
+    a.n = x.size();
+    a.effective_n = static_cast<double>(a.n);
+    return a;
+  }
+  max_lag = std::clamp<std::size_t>(max_lag, 1, x.size() - 1);
+  // The first lags by direct sums; every lag by FFT only when those do not settle it.
+  for (const std::size_t lags : k_direct_lags) {
+    if (auto a = settle(x, first_lags(x, std::min(max_lag, lags)), max_lag, batch_means)) return *a;
+  }
+  return *settle(x, autocorrelation(x, max_lag), max_lag, batch_means);
+}
+
+Autocorrelation rank_autocorrelation(std::span<const double> x, std::size_t max_lag, bool batch_means) {
+  return serial_autocorrelation(ranks(x), max_lag, batch_means);
 }
 
 }  // namespace openloop::stats

@@ -51,15 +51,24 @@ double batch_means_tau(std::span<const double> x, std::size_t batches);
 /// Ranks of `x` (1-based; ties get their average rank).
 std::vector<double> ranks(std::span<const double> x);
 
-/// Rank autocorrelation of `x` in its order, lags 1 .. max_lag (clamped to n − 1); every lag at once by FFT,
-/// O(n log n). Allocates. effective_n is the truncated sum's; with `batch_means`, when ρ at lag 1 is
-/// significant, the smallest of that, Geyer's initial monotone sequence's (initial_monotone_tau) and the
-/// batch means' with the t correction (batch_means_tau over n / (25 τ) batches, 10 to 30: batches much longer
-/// than the correlation). Batch means are for a count below a quantile (the indicator of a tail percentile
-/// stays correlated over more samples than the ranks show, and its few batches need the t correction); on the
-/// ranks of a lightly loaded system they would widen intervals that independence nearly holds for.
+/// Rank autocorrelation of `x` in its order, lags 1 .. max_lag (clamped to n − 1): the first 4, then 32 by
+/// direct sums, O(32 n), and, when they do not settle it, every lag at once by FFT, O(n log n). Allocates.
+/// effective_n is the truncated sum's; with `batch_means`, when ρ at lag 1 is significant, the smallest of
+/// that, Geyer's initial monotone sequence's (initial_monotone_tau) and the batch means' with the t
+/// correction (batch_means_tau over n / (25 τ) batches, 10 to 30: batches much longer than the correlation).
+/// Batch means are for a count below a quantile (the indicator of a tail percentile stays correlated over
+/// more samples than the ranks show, and its few batches need the t correction); on the ranks of a lightly
+/// loaded system they would widen intervals that independence nearly holds for.
 Autocorrelation rank_autocorrelation(std::span<const double> x, std::size_t max_lag,
                                      bool batch_means = false);
+
+/// The same on the values of `x` themselves, not their ranks: for a sequence whose ranks are an affine
+/// function of it (a 0/1 indicator: the zeros share one rank, the ones another) the result of
+/// rank_autocorrelation without its sort. Both compute the first lags by direct sums and every lag by FFT
+/// only when ρ has not fallen to the threshold within them (or, with batch means, Geyer's pairs are still
+/// positive).
+Autocorrelation serial_autocorrelation(std::span<const double> x, std::size_t max_lag,
+                                       bool batch_means = false);
 
 /// Autocorrelation of `x` itself (not ranks) at lags 0 .. max_lag, by FFT (zero-padded, so no wrap-around):
 /// result[k] = Σ_{i} (x_i − m)(x_{i+k} − m) / Σ (x_i − m)². A constant sequence gives all zeros but

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -29,12 +30,12 @@ std::vector<double> ar1(std::uint64_t seed, std::size_t n, double phi) {
 }  // namespace
 
 TEST(Autocorrelation, FftEqualsTheDirectSum) {
-  // Lags up to 20, and up to the whole sequence: the zero padding (to n + the largest lag, rounded up to a power
-  // of two) must leave no product wrapped around, including where n + max_lag is a power of two exactly; and the
-  // two real transforms, each done by a complex FFT of half the size, must agree at every size down to 2.
-  const std::pair<std::size_t, std::size_t> cases[] = {{300, 20},  {300, 75},  {300, 212},
-                                                       {300, 299}, {256, 255}, {257, 256},
-                                                       {2, 1},     {3, 2},     {5, 1}};
+  // Lags up to 20, and up to the whole sequence: the zero padding (to n + the largest lag, rounded up to a
+  // power of two) must leave no product wrapped around, including where n + max_lag is a power of two
+  // exactly; and the two real transforms, each done by a complex FFT of half the size, must agree at every
+  // size down to 2.
+  const std::pair<std::size_t, std::size_t> cases[] = {
+      {300, 20}, {300, 75}, {300, 212}, {300, 299}, {256, 255}, {257, 256}, {2, 1}, {3, 2}, {5, 1}};
   for (const auto& [n, max_lag] : cases) {
     const auto x = ar1(3, n, 0.5);
     const auto fast = autocorrelation(x, max_lag);
@@ -138,4 +139,81 @@ TEST(Autocorrelation, InitialMonotoneSequenceSumsThePositivePairs) {
   EXPECT_NEAR(initial_monotone_tau(acf), 3.0, 1e-6);
   const std::vector<double> noisy{1, 0.5, 0.2, -0.3, 0.4, 0.4};  // pair 1 is -0.1: stop there
   EXPECT_NEAR(initial_monotone_tau(noisy), -1 + 2 * 1.5, 1e-12);
+}
+
+namespace {
+// The estimator from every lag at once (the FFT), as it was before the first lags were summed directly: the
+// oracle for the staged computation.
+Autocorrelation from_every_lag(const std::vector<double>& r, std::size_t max_lag, bool batch_means) {
+  Autocorrelation a;
+  a.n = r.size();
+  a.threshold = 1.96 / std::sqrt(static_cast<double>(a.n));
+  max_lag = std::clamp<std::size_t>(max_lag, 1, a.n - 1);
+  const std::vector<double> acf = autocorrelation(r, max_lag);
+  double sum = 0;
+  a.vanished = false;
+  for (std::size_t k = 1; k <= max_lag && !a.vanished; ++k) {
+    a.rho.push_back(acf[k]);
+    if (std::abs(acf[k]) <= a.threshold) {
+      a.vanished = true;
+      a.vanish_lag = k;
+    } else {
+      sum += acf[k];
+    }
+  }
+  if (!a.vanished) a.vanish_lag = max_lag + 1;
+  double tau = 1 + 2 * sum;
+  if (a.vanish_lag > 1 && batch_means) {
+    tau = std::max(tau, initial_monotone_tau(acf));
+    const auto batches =
+        static_cast<std::size_t>(std::clamp(static_cast<double>(a.n) / (25 * tau), 10.0, 30.0));
+    tau = std::max(tau, batch_means_tau(r, batches));
+  }
+  a.effective_n = std::clamp(static_cast<double>(a.n) / tau, 1.0, static_cast<double>(a.n));
+  return a;
+}
+
+void expect_same(const Autocorrelation& got, const Autocorrelation& want, const std::string& what) {
+  EXPECT_EQ(got.vanish_lag, want.vanish_lag) << what;
+  EXPECT_EQ(got.vanished, want.vanished) << what;
+  ASSERT_EQ(got.rho.size(), want.rho.size()) << what;
+  for (std::size_t k = 0; k < got.rho.size(); ++k)
+    EXPECT_NEAR(got.rho[k], want.rho[k], 1e-9) << what << " lag " << k + 1;
+  EXPECT_NEAR(got.effective_n, want.effective_n, 1e-6 * want.effective_n) << what;
+}
+}  // namespace
+
+// The first 4, then 32 lags are summed directly and every lag is transformed only when they do not settle it:
+// the same result as from every lag, whether it settles within them (independent, φ 0.5), just beyond them
+// (φ 0.9: ρ vanishes near lag 30–40) or far beyond (φ 0.99), with and without batch means, and on indicators.
+TEST(Autocorrelation, TheFirstLagsDirectlyGiveWhatEveryLagGives) {
+  std::size_t beyond = 0;
+  for (const double phi : {0.0, 0.5, 0.9, 0.95, 0.99}) {
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+      const auto x = ar1(seed, 5000, phi);
+      const std::string what = "phi " + std::to_string(phi) + " seed " + std::to_string(seed);
+      const Autocorrelation plain = rank_autocorrelation(x, x.size() / 4);
+      expect_same(plain, from_every_lag(ranks(x), x.size() / 4, false), what);
+      beyond += plain.vanish_lag > 32 ? 1 : 0;
+      expect_same(rank_autocorrelation(x, x.size() / 4, true), from_every_lag(ranks(x), x.size() / 4, true),
+                  what + " batch means");
+      std::vector<double> below(x.size());
+      for (std::size_t i = 0; i < x.size(); ++i) below[i] = x[i] < 1.0 ? 1.0 : 0.0;
+      expect_same(serial_autocorrelation(below, below.size() / 4, true),
+                  from_every_lag(ranks(below), below.size() / 4, true), what + " indicator");
+    }
+  }
+  EXPECT_GE(beyond, 4U);  // the FFT path was taken, not only the direct one
+}
+
+// An indicator's ranks are an affine function of it (its zeros share one rank, its ones another), so its
+// autocorrelation on the values is that on the ranks, without the sort.
+TEST(Autocorrelation, AnIndicatorsValuesCorrelateAsItsRanks) {
+  for (const double phi : {0.0, 0.7, 0.97}) {
+    const auto x = ar1(9, 4000, phi);
+    std::vector<double> below(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) below[i] = x[i] < 0.5 ? 1.0 : 0.0;
+    expect_same(serial_autocorrelation(below, 1000, true), rank_autocorrelation(below, 1000, true),
+                "phi " + std::to_string(phi));
+  }
 }
