@@ -14,7 +14,10 @@ probe() {  # probe ARGS...: the short probe these checks share
 code=0
 probe --trigger stall:1s || code=$?
 cat p.txt
-[[ $code == 0 ]] || fail "stall probe exit $code: $(cat p.err)"
+# RECOVERED (exit 0); or, on a machine too loaded for the generator to keep a 5-ms send schedule twice in a row,
+# INCONCLUSIVE (exit 3) for that reason alone: the trigger is what this checks (the verdict: tests/sim/probe_test.cpp).
+[[ $code == 0 ]] || { [[ $code == 3 ]] && grep -q "the generator's send lateness could have decided the verdict" p.txt; } ||
+  fail "stall probe exit $code: $(cat p.err)"
 json p.json '.runs[0].lab_actions[0]' | grep -q 'stall-at' || fail "no stall-at request: $(json p.json '.runs[0].lab_actions')"
 # The terminal says the lab calls in words (the results file keeps the raw requests).
 grep -qE '^  lab: set stall 1s from lab uptime [0-9.]+[a-zµ]+ \(POST http://127\.0\.0\.1:[0-9]+/_lab/config\)$' p.txt ||
