@@ -39,8 +39,7 @@ std::vector<std::complex<double>> stage_twiddles(const std::vector<std::complex<
 }
 
 // In-place iterative radix-2 forward FFT; a.size() = m is a power of two and t = stage_twiddles(twiddles(m)).
-// The products are written out in real arithmetic (std::complex's guards against infinities and NaN cost more
-// than the FFT).
+// Each twiddle is read from the table, not made by a recurrence from the one before.
 void fft(std::vector<std::complex<double>>& a, const std::vector<std::complex<double>>& t) {
   const std::size_t n = a.size();
   for (std::size_t i = 1, j = 0; i < n; ++i) {
