@@ -56,14 +56,12 @@ void add_cpu_demand(const StepSignals& s, std::size_t knee, std::vector<Finding>
     const double demand = (row[c] + waiting) / (1 - steal);
     if (demand < 0.9) continue;
     const std::string who = sig.source == "self" ? "the generator's (self)" : sig.source + "'s";
-    const std::string of =
-        steal > 0
-            ? fmt::format(
-                  "of what the hypervisor left of its allowed cores (running "
-                  "{:.2f}, waiting for a CPU {:.2f}, the host's steal {:.2f})",
-                  row[c], waiting, steal)
-            : fmt::format("of its allowed cores (running {:.2f}, waiting for a CPU {:.2f})", row[c], waiting);
-    out.push_back({c, demand, k_nan, fmt::format("{} CPU demand was {:.2f} {}", who, demand, of)});
+    const std::string stolen = steal > 0 ? fmt::format(", the host's steal {:.2f}", steal) : "";
+    out.push_back(
+        {c, demand, k_nan,
+         fmt::format("{} CPU demand was {:.2f} of {}its allowed cores (running {:.2f}, waiting for a CPU "
+                     "{:.2f}{})",
+                     who, demand, steal > 0 ? "what the hypervisor left of " : "", row[c], waiting, stolen)});
   }
 }
 

@@ -13,34 +13,31 @@
 namespace openloop::stats {
 
 namespace {
-// exp(−iπk/m) for k < m (m a power of two): entry 2k is the k-th twiddle exp(−2πik/m) of a complex FFT of
-// size m, and entry k the real transform's untangling factor. Half computed, half by the quarter turn
-// exp(−iπ/2).
-std::vector<std::complex<double>> twiddles(std::size_t m) {
-  std::vector<std::complex<double>> t(m);
-  const std::size_t half = std::max<std::size_t>(1, m / 2);
-  for (std::size_t k = 0; k < half; ++k) {
-    const double angle = std::numbers::pi * static_cast<double>(k) / static_cast<double>(m);
-    t[k] = {std::cos(angle), -std::sin(angle)};
+// The twiddle factors of a real sequence's FFT by a complex one of size m (a power of two).
+struct Twiddles {
+  /// exp(−iπk/m) for k < m: the real transform's untangling factors. Half computed, half by the quarter turn
+  /// exp(−iπ/2).
+  std::vector<std::complex<double>> half_turns;
+  /// Each stage's together, read in order so they stay in the cache: those of the stage of length len,
+  /// exp(−2πik/len) = half_turns[k · 2m/len] for k < len/2, at [len/2, len).
+  std::vector<std::complex<double>> stages;
+
+  explicit Twiddles(std::size_t m) : half_turns(m), stages(std::max<std::size_t>(m, 1)) {
+    const std::size_t half = std::max<std::size_t>(1, m / 2);
+    for (std::size_t k = 0; k < half; ++k) {
+      const double angle = std::numbers::pi * static_cast<double>(k) / static_cast<double>(m);
+      half_turns[k] = {std::cos(angle), -std::sin(angle)};
+    }
+    for (std::size_t k = half; k < m; ++k)
+      half_turns[k] = {half_turns[k - half].imag(), -half_turns[k - half].real()};
+    for (std::size_t h = 1; h < m; h <<= 1)
+      for (std::size_t k = 0; k < h; ++k) stages[h + k] = half_turns[k * (m / h)];
   }
-  for (std::size_t k = half; k < m; ++k) t[k] = {t[k - half].imag(), -t[k - half].real()};
-  return t;
-}
+};
 
-// The twiddles of each stage of a complex FFT of size m from t = twiddles(m), each stage's together: those of
-// the stage of length len, exp(−2πik/len) for k < len/2, at [len/2, len). Read in order, they stay in the
-// cache.
-std::vector<std::complex<double>> stage_twiddles(const std::vector<std::complex<double>>& t) {
-  const std::size_t m = t.size();
-  std::vector<std::complex<double>> out(std::max<std::size_t>(m, 1));
-  for (std::size_t half = 1; half < m; half <<= 1)
-    for (std::size_t k = 0; k < half; ++k) out[half + k] = t[k * (m / half)];
-  return out;
-}
-
-// In-place iterative radix-2 forward FFT; a.size() = m is a power of two and t = stage_twiddles(twiddles(m)).
-// Each twiddle is read from the table, not made by a recurrence from the one before.
-void fft(std::vector<std::complex<double>>& a, const std::vector<std::complex<double>>& t) {
+// In-place iterative radix-2 forward FFT; a.size() = m is a power of two and t = Twiddles(m). Each twiddle is
+// read from the table, not made by a recurrence from the one before.
+void fft(std::vector<std::complex<double>>& a, const Twiddles& t) {
   const std::size_t n = a.size();
   for (std::size_t i = 1, j = 0; i < n; ++i) {
     std::size_t bit = n >> 1;
@@ -51,7 +48,7 @@ void fft(std::vector<std::complex<double>>& a, const std::vector<std::complex<do
   // As arrays of (real, imaginary) doubles: through std::complex the compiler staged each product on the
   // stack, and the two 8-byte stores read back as one 16-byte load stalled (3× slower, measured).
   double* d = reinterpret_cast<double*>(a.data());
-  const double* w = reinterpret_cast<const double*>(t.data());
+  const double* w = reinterpret_cast<const double*>(t.stages.data());
   // The butterflies of the stages of length len over [from, to) (a multiple of len).
   const auto stage = [&](std::size_t len, std::size_t from, std::size_t to) {
     const std::size_t half = len / 2;
@@ -80,48 +77,36 @@ void fft(std::vector<std::complex<double>>& a, const std::vector<std::complex<do
 
 // The spectrum A[0..N/2] of a real sequence of even length N = 2m, by one complex FFT of size m: the even
 // samples as real parts, the odd ones as imaginary parts, then untangled (A[N - k] = conj(A[k]) gives the
-// rest). t = twiddles(m), st = stage_twiddles(t).
-std::vector<std::complex<double>> real_fft(const std::vector<double>& a,
-                                           const std::vector<std::complex<double>>& t,
-                                           const std::vector<std::complex<double>>& st) {
+// rest). t = Twiddles(m).
+std::vector<std::complex<double>> real_fft(const std::vector<double>& a, const Twiddles& t) {
   const std::size_t m = a.size() / 2;
   std::vector<std::complex<double>> z(m);
   for (std::size_t j = 0; j < m; ++j) z[j] = {a[2 * j], a[2 * j + 1]};
-  fft(z, st);
+  fft(z, t);
   std::vector<std::complex<double>> out(m + 1);
   for (std::size_t k = 0; k <= m; ++k) {
     const std::complex<double> zk = z[k % m], zc = std::conj(z[(m - k) % m]);
     const std::complex<double> even = (zk + zc) * 0.5, odd = (zk - zc) * std::complex<double>(0, -0.5);
-    const std::complex<double> w = k < m ? t[k] : std::complex<double>(-1, 0);  // exp(−iπk/m)
+    const std::complex<double> w = k < m ? t.half_turns[k] : std::complex<double>(-1, 0);  // exp(−iπk/m)
     out[k] = {even.real() + w.real() * odd.real() - w.imag() * odd.imag(),
               even.imag() + w.real() * odd.imag() + w.imag() * odd.real()};
   }
   return out;
 }
 
-// ρ at lags 0 .. lags (< x.size()) by direct sums, O(n · lags): for a few lags far cheaper than the FFT's
-// transforms of the padded sequence. The same estimator as autocorrelation() (to rounding).
-std::vector<double> first_lags(std::span<const double> x, std::size_t lags) {
-  const std::size_t n = x.size();
-  std::vector<double> out(lags + 1, 0.0);
-  out[0] = 1;
-  const double mean = std::accumulate(x.begin(), x.end(), 0.0) / static_cast<double>(n);
-  std::vector<double> d(n);
-  double c0 = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    d[i] = x[i] - mean;
-    c0 += d[i] * d[i];
-  }
-  if (!(c0 > 0)) return out;
-  for (std::size_t k = 1; k <= lags; ++k) {
+// Extends acf, ρ at lags 0 .. acf.size() − 1 of the centred sequence d (Σ d² = c0), to lags 0 .. lags
+// (< d.size()) by direct sums, O(n) a lag: for a few lags far cheaper than the FFT's transforms of the padded
+// sequence. The same estimator as autocorrelation() (to rounding).
+void add_lags(std::span<const double> d, double c0, std::size_t lags, std::vector<double>& acf) {
+  const std::size_t n = d.size();
+  for (std::size_t k = acf.size(); k <= lags; ++k) {
     double s[4] = {0, 0, 0, 0};  // four independent sums, so the additions need not wait for each other
     std::size_t i = 0;
     for (; i + 4 <= n - k; i += 4)
       for (std::size_t j = 0; j < 4; ++j) s[j] += d[i + j] * d[i + j + k];
     for (; i < n - k; ++i) s[0] += d[i] * d[i + k];
-    out[k] = (s[0] + s[1] + s[2] + s[3]) / c0;
+    acf.push_back(c0 > 0 ? (s[0] + s[1] + s[2] + s[3]) / c0 : 0.0);
   }
-  return out;
 }
 
 // initial_monotone_tau, and whether its pairs turned non-positive within acf (so more lags would not change
@@ -217,11 +202,11 @@ std::vector<double> autocorrelation(std::span<const double> x, std::size_t max_l
   while (size < n + out.size() - 1) size <<= 1;
   std::vector<double> a(size, 0.0);
   for (std::size_t i = 0; i < n; ++i) a[i] = x[i] - mean;
-  const std::vector<std::complex<double>> t = twiddles(size / 2), st = stage_twiddles(t);
-  const std::vector<std::complex<double>> spectrum = real_fft(a, t, st);
+  const Twiddles t(size / 2);
+  const std::vector<std::complex<double>> spectrum = real_fft(a, t);
   for (std::size_t k = 0; k < spectrum.size(); ++k) a[k] = std::norm(spectrum[k]);
   for (std::size_t k = spectrum.size(); k < size; ++k) a[k] = a[size - k];
-  const std::vector<std::complex<double>> back = real_fft(a, t, st);
+  const std::vector<std::complex<double>> back = real_fft(a, t);
   const double c0 = back[0].real();
   if (!(c0 > 0)) return out;
   for (std::size_t k = 1; k < out.size(); ++k) out[k] = back[k].real() / c0;
@@ -272,9 +257,19 @@ Autocorrelation serial_autocorrelation(std::span<const double> x, std::size_t ma
     return a;
   }
   max_lag = std::clamp<std::size_t>(max_lag, 1, x.size() - 1);
-  // The first lags by direct sums; every lag by FFT only when those do not settle it.
+  // The first lags by direct sums, on the sequence centred once and extended stage by stage; every lag by FFT
+  // only when those do not settle it.
+  const double mean = std::accumulate(x.begin(), x.end(), 0.0) / static_cast<double>(x.size());
+  std::vector<double> d(x.size());
+  double c0 = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    d[i] = x[i] - mean;
+    c0 += d[i] * d[i];
+  }
+  std::vector<double> acf{1.0};
   for (const std::size_t lags : k_direct_lags) {
-    if (auto a = settle(x, first_lags(x, std::min(max_lag, lags)), max_lag, batch_means)) return *a;
+    add_lags(d, c0, std::min(max_lag, lags), acf);
+    if (auto a = settle(x, acf, max_lag, batch_means)) return *a;
   }
   return *settle(x, autocorrelation(x, max_lag), max_lag, batch_means);
 }
