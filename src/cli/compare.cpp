@@ -12,9 +12,9 @@
 #include "compare/comparison.h"
 #include "compare/ramp_comparison.h"
 #include "core/atomic_file.h"
-#include "procedures/probe_report.h"
-#include "procedures/ramp_read.h"
-#include "procedures/ramp_report.h"
+#include "procedures/probe/probe_report.h"
+#include "procedures/ramp/ramp_read.h"
+#include "procedures/ramp/ramp_report.h"
 #include "report/junit.h"
 #include "report/report_input.h"
 

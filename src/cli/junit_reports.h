@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "procedures/probe_report.h"
-#include "procedures/ramp_plan.h"
-#include "procedures/ramp_runner.h"
+#include "procedures/probe/probe_report.h"
+#include "procedures/ramp/ramp_plan.h"
+#include "procedures/ramp/ramp_runner.h"
 #include "report/junit.h"
 
 namespace openloop::cli {

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "cli/metrics_server.h"
-#include "procedures/probe_plan.h"
-#include "procedures/probe_verdict.h"
+#include "procedures/probe/probe_plan.h"
+#include "procedures/probe/probe_verdict.h"
 
 namespace openloop::cli {
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "cli/metrics_server.h"
-#include "procedures/ramp_analysis.h"
-#include "procedures/ramp_plan.h"
+#include "procedures/ramp/ramp_analysis.h"
+#include "procedures/ramp/ramp_plan.h"
 
 namespace openloop::cli {
 

@@ -13,7 +13,7 @@
 #include "compare/comparison.h"
 #include "compare/fail_on.h"
 #include "core/error.h"
-#include "procedures/ramp_read.h"
+#include "procedures/ramp/ramp_read.h"
 #include "report/junit.h"
 
 namespace openloop::compare {

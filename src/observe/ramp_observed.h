@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "procedures/ramp_runner.h"
+#include "procedures/ramp/ramp_runner.h"
 #include "results/observed.h"
 
 namespace openloop::observe {

@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lab/control_endpoint.h"
-#include "procedures/probe_trigger.h"
+#include "procedures/probe/probe_trigger.h"
 #include "sim/simulate.h"
 #include "sim/simulator.h"
 

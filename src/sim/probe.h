@@ -6,8 +6,8 @@
 #include "core/error.h"
 #include "engine/run_plan.h"
 #include "lab/model_config.h"
-#include "procedures/probe_plan.h"
-#include "procedures/probe_runner.h"
+#include "procedures/probe/probe_plan.h"
+#include "procedures/probe/probe_runner.h"
 
 namespace openloop::sim {
 

@@ -7,7 +7,7 @@
 #include "core/clock.h"
 #include "lab/server.h"
 #include "procedures/control_client.h"
-#include "procedures/lab_driver.h"
+#include "procedures/probe/lab_driver.h"
 
 namespace openloop::procedures {
 namespace {

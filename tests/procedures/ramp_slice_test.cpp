@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "procedures/ramp_slice.h"
-#include "ramp_test_util.h"
+#include "procedures/ramp/ramp_test_util.h"
 
 namespace {
 

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "procedures/probe_trigger.h"
+#include "procedures/probe/probe_trigger.h"
 #include "sim_plans.h"
 
 using namespace openloop;

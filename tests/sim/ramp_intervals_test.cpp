@@ -7,8 +7,8 @@
 #include <atomic>
 #include <functional>
 
-#include "procedures/ramp_report.h"
-#include "procedures/ramp_runner.h"
+#include "procedures/ramp/ramp_report.h"
+#include "procedures/ramp/ramp_runner.h"
 #include "results/run_checks.h"
 #include "sim_plans.h"
 

@@ -10,10 +10,10 @@
 #include <functional>
 #include <memory>
 
-#include "procedures/ramp_read.h"
-#include "procedures/ramp_repeats.h"
-#include "procedures/ramp_report.h"
-#include "procedures/ramp_runner.h"
+#include "procedures/ramp/ramp_read.h"
+#include "procedures/ramp/ramp_repeats.h"
+#include "procedures/ramp/ramp_report.h"
+#include "procedures/ramp/ramp_runner.h"
 #include "sim_plans.h"
 
 using namespace openloop;

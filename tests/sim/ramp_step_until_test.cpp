@@ -9,8 +9,8 @@
 #include <cstdio>
 #include <functional>
 
-#include "procedures/ramp_report.h"
-#include "procedures/ramp_runner.h"
+#include "procedures/ramp/ramp_report.h"
+#include "procedures/ramp/ramp_runner.h"
 #include "results/until.h"
 #include "sim_plans.h"
 
