@@ -2,7 +2,7 @@
 #include "cli/metrics_probe.h"
 
 #include "core/units.h"
-#include "procedures/ramp_slice.h"
+#include "results/slice_run.h"
 
 namespace openloop::cli {
 

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "engine/coordinator.h"
-#include "procedures/ramp_slice.h"
+#include "results/slice_run.h"
 
 namespace openloop::cli {
 

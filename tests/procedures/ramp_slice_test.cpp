@@ -2,7 +2,7 @@
 // and goodput is recounted against a deadline shorter than the timeout.
 #include <gtest/gtest.h>
 
-#include "procedures/ramp_slice.h"
+#include "results/slice_run.h"
 #include "procedures/ramp/ramp_test_util.h"
 
 namespace {

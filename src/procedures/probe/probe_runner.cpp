@@ -11,7 +11,7 @@
 #include "core/units.h"
 #include "engine/coordinator.h"
 #include "procedures/probe/lab_driver.h"
-#include "procedures/ramp_slice.h"
+#include "results/slice_run.h"
 #include "results/verdict.h"
 
 namespace openloop::procedures {

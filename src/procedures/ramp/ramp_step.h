@@ -9,7 +9,7 @@
 
 #include "core/error.h"
 #include "core/time.h"
-#include "procedures/ramp_slice.h"
+#include "results/slice_run.h"
 #include "results/run_results.h"
 #include "results/verdict.h"
 #include "stats/quantile_ci.h"

@@ -1,6 +1,6 @@
 // Cutting a step's measured window out of a run: counters added, histograms decoded and merged, goodput
 // recounted.
-#include "procedures/ramp_slice.h"
+#include "results/slice_run.h"
 
 #include <algorithm>
 
