@@ -14,7 +14,7 @@
 #include "core/clock.h"
 #include "lab/config_fields.h"
 #include "lab/server.h"
-#include "procedures/control_client.h"
+#include "lab/control_client.h"
 
 namespace openloop::cli {
 namespace {

@@ -14,7 +14,7 @@
 #include "cli/start_options.h"
 #include "core/units.h"
 #include "net/url.h"
-#include "procedures/control_client.h"
+#include "lab/control_client.h"
 #include "report/hlog_export.h"
 #include "report/html.h"
 #include "report/junit.h"

@@ -12,7 +12,7 @@
 #include "core/error.h"
 #include "core/time.h"
 #include "engine/run_plan.h"
-#include "procedures/control_client.h"
+#include "lab/control_client.h"
 #include "results/repeats.h"
 
 namespace openloop::cli {

@@ -10,7 +10,7 @@
 
 #include "observe/prometheus_text.h"
 #include "observe/source.h"
-#include "procedures/control_client.h"
+#include "lab/control_client.h"
 
 namespace openloop::observe {
 

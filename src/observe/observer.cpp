@@ -9,7 +9,7 @@
 #include "observe/endpoint_sources.h"
 #include "observe/host_source.h"
 #include "observe/process_source.h"
-#include "procedures/control_client.h"
+#include "lab/control_client.h"
 
 namespace openloop::observe {
 

@@ -6,7 +6,7 @@
 
 #include "core/clock.h"
 #include "lab/server.h"
-#include "procedures/control_client.h"
+#include "lab/control_client.h"
 #include "procedures/probe/lab_driver.h"
 
 namespace openloop::procedures {

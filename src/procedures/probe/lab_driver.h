@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
-#include "procedures/control_client.h"
+#include "lab/control_client.h"
 #include "procedures/probe/probe_trigger.h"
 
 namespace openloop::procedures {

@@ -13,7 +13,7 @@
 
 #include "core/error.h"
 #include "engine/run_plan.h"
-#include "procedures/control_client.h"
+#include "lab/control_client.h"
 #include "procedures/probe/probe_plan.h"
 #include "procedures/probe/probe_verdict.h"
 #include "procedures/probe/probe_window.h"

@@ -1,5 +1,5 @@
 // Blocking request/response over one short TCP connection per call, bounded by one overall deadline.
-#include "procedures/control_client.h"
+#include "lab/control_client.h"
 
 #include <poll.h>
 #include <sys/socket.h>
