@@ -17,7 +17,7 @@
 #include "report/csv.h"
 #include "report/hgrm.h"
 #include "report/hlog_export.h"
-#include "report/html.h"
+#include "report/html/html.h"
 #include "report/observed_summary.h"
 #include "report/report_input.h"
 #include "report/summary.h"

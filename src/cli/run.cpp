@@ -22,7 +22,7 @@
 #include "engine/coordinator.h"
 #include "engine/request_log.h"
 #include "report/hlog_export.h"
-#include "report/html.h"
+#include "report/html/html.h"
 #include "report/junit.h"
 #include "report/observed_csv.h"
 #include "cli/metrics_server.h"

@@ -16,7 +16,7 @@
 #include "net/url.h"
 #include "lab/control_client.h"
 #include "report/hlog_export.h"
-#include "report/html.h"
+#include "report/html/html.h"
 #include "report/junit.h"
 #include "report/summary.h"
 #include "results/repeats.h"

@@ -20,7 +20,7 @@
 #include "observe/observer.h"
 #include "observe/series.h"
 #include "report/hlog_export.h"
-#include "report/html.h"
+#include "report/html/html.h"
 #include "report/junit.h"
 #include "report/summary.h"
 #include "results/slo_abort.h"

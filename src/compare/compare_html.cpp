@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "compare/compare_report.h"
-#include "report/html_sections.h"
+#include "report/html/html_sections.h"
 
 namespace openloop::compare {
 namespace {

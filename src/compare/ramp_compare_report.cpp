@@ -8,7 +8,7 @@
 #include "compare/compare_report.h"
 #include "compare/ramp_comparison.h"
 #include "core/units.h"
-#include "report/html_sections.h"
+#include "report/html/html_sections.h"
 
 namespace openloop::compare {
 namespace {

@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "report/csv.h"
-#include "report/html.h"
+#include "report/html/html.h"
 #include "report/report_test_util.h"
 #include "report/summary.h"
 #include "results/results_json.h"

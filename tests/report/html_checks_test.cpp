@@ -1,5 +1,5 @@
 // The HTML report's self-checks panel: present with its tables when a run was checked, absent otherwise.
-#include "report/html_checks.h"
+#include "report/html/html_checks.h"
 
 #include <gtest/gtest.h>
 

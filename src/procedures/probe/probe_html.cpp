@@ -5,8 +5,8 @@
 #include "core/units.h"
 #include "procedures/probe/probe_format.h"
 #include "procedures/probe/probe_report.h"
-#include "report/html.h"
-#include "report/html_sections.h"
+#include "report/html/html.h"
+#include "report/html/html_sections.h"
 #include "results/run_checks.h"
 
 namespace openloop::procedures {

@@ -3,9 +3,9 @@
 #include <fmt/format.h>
 
 #include "procedures/ramp/ramp_report.h"
-#include "report/html.h"
-#include "report/html_knee.h"
-#include "report/html_sections.h"
+#include "report/html/html.h"
+#include "report/html/html_knee.h"
+#include "report/html/html_sections.h"
 #include "results/repeats.h"
 
 namespace openloop::procedures {

@@ -1,12 +1,12 @@
 // Breakdown tables of the HTML report: by scenario, by request, sessions; every number from the results.
-#include "report/html_breakdown.h"
+#include "report/html/html_breakdown.h"
 
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "core/units.h"
-#include "report/html_sections.h"
+#include "report/html/html_sections.h"
 
 namespace openloop::report::html {
 namespace {

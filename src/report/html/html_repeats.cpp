@@ -1,10 +1,10 @@
 // The repeats panel: read from the results document as written (results/repeats.h), so a file read back by
 // `openloop report` shows it as the run did.
-#include "report/html_repeats.h"
+#include "report/html/html_repeats.h"
 
 #include <fmt/format.h>
 
-#include "report/html_sections.h"
+#include "report/html/html_sections.h"
 
 namespace openloop::report::html {
 namespace {

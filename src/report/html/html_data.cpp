@@ -2,8 +2,8 @@
 // histograms.
 #include <cmath>
 
-#include "report/html.h"
-#include "report/html_observed.h"
+#include "report/html/html.h"
+#include "report/html/html_observed.h"
 #include "results/verdict.h"
 
 namespace openloop::report {

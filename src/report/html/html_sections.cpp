@@ -1,5 +1,5 @@
 // Server-rendered parts of the HTML report: readable without JavaScript, every number from the results.
-#include "report/html_sections.h"
+#include "report/html/html_sections.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,10 +1,10 @@
 // The self-checks panel: one table per check, every statistic beside its critical value.
-#include "report/html_checks.h"
+#include "report/html/html_checks.h"
 
 #include <fmt/format.h>
 
 #include "core/units.h"
-#include "report/html_sections.h"
+#include "report/html/html_sections.h"
 
 namespace openloop::report::html {
 

@@ -1,4 +1,4 @@
-// The HTML report's front-end files, embedded into the binary at build time (src/report/embed_assets.cmake).
+// The HTML report's front-end files, embedded into the binary at build time (src/report/html/embed_assets.cmake).
 #pragma once
 
 #include <string_view>
@@ -9,9 +9,9 @@ namespace openloop::report::assets {
 std::string_view uplot_js();
 /// uPlot's stylesheet (node_modules/uplot/dist/uPlot.min.css).
 std::string_view uplot_css();
-/// The report's own script (src/report/assets/report.js): draws the charts from the embedded data.
+/// The report's own script (src/report/html/assets/report.js): draws the charts from the embedded data.
 std::string_view report_js();
-/// The report's own stylesheet (src/report/assets/report.css).
+/// The report's own stylesheet (src/report/html/assets/report.css).
 std::string_view report_css();
 
 }  // namespace openloop::report::assets

@@ -1,5 +1,5 @@
 // The knee chart: its embedded data, its panel and caption, and the uPlot script that draws it.
-#include "report/html_knee.h"
+#include "report/html/html_knee.h"
 
 #include <algorithm>
 

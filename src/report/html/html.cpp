@@ -1,6 +1,6 @@
 // The HTML page: head (CSP, error trap, styles), server-rendered sections, chart panels with captions, data,
 // scripts.
-#include "report/html.h"
+#include "report/html/html.h"
 
 #include <cmath>
 #include <ctime>
@@ -8,12 +8,12 @@
 #include <fmt/format.h>
 
 #include "core/units.h"
-#include "report/assets.h"
-#include "report/html_breakdown.h"
-#include "report/html_observed.h"
-#include "report/html_checks.h"
-#include "report/html_repeats.h"
-#include "report/html_sections.h"
+#include "report/html/assets.h"
+#include "report/html/html_breakdown.h"
+#include "report/html/html_observed.h"
+#include "report/html/html_checks.h"
+#include "report/html/html_repeats.h"
+#include "report/html/html_sections.h"
 
 namespace openloop::report {
 namespace {

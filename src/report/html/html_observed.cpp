@@ -1,11 +1,11 @@
 // The observed signals' charts of the HTML report (drawn by assets/report.js: observedCharts()).
-#include "report/html_observed.h"
+#include "report/html/html_observed.h"
 
 #include <cmath>
 
 #include <fmt/format.h>
 
-#include "report/html_sections.h"
+#include "report/html/html_sections.h"
 
 namespace openloop::report {
 namespace {
