@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
-#include "cli/metrics_lab.h"
+#include "report/metrics/metrics_lab.h"
 #include "cli/metrics_server.h"
 #include "core/clock.h"
 #include "lab/config_fields.h"

@@ -21,7 +21,7 @@
 #include "cli/run_options.h"
 #include "core/thread_name.h"
 #include "core/thread_priority.h"
-#include "report/metrics_protobuf.h"
+#include "report/metrics/metrics_protobuf.h"
 
 namespace openloop::cli {
 

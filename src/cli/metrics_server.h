@@ -17,8 +17,8 @@
 #include "engine/run_plan.h"
 #include "lab/listen_socket.h"
 #include "report/live_view.h"
-#include "report/metrics_board.h"
-#include "report/metrics_exposition.h"
+#include "report/metrics/metrics_board.h"
+#include "report/metrics/metrics_exposition.h"
 #include "results/run_results.h"
 
 namespace openloop::cli {

@@ -1,5 +1,5 @@
 // Prometheus text 0.0.4 / OpenMetrics 1.0 rendering of a run's live state.
-#include "report/metrics_exposition.h"
+#include "report/metrics/metrics_exposition.h"
 
 #include <fmt/format.h>
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "hdr/histogram.h"
-#include "report/metric_families.h"
+#include "report/metrics/metric_families.h"
 #include "results/counters.h"
 #include "results/run_results.h"
 

@@ -8,8 +8,8 @@
 #include <mutex>
 #include <vector>
 
-#include "report/metric_families.h"
-#include "report/metrics_exposition.h"
+#include "report/metrics/metric_families.h"
+#include "report/metrics/metrics_exposition.h"
 
 namespace openloop::report {
 

@@ -1,5 +1,5 @@
 // The live metrics' text: counters and classic buckets match the state exactly, labels escaped, both formats.
-#include "report/metrics_exposition.h"
+#include "report/metrics/metrics_exposition.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // The metrics endpoint's published snapshots (see metrics_board.h).
-#include "report/metrics_board.h"
+#include "report/metrics/metrics_board.h"
 
 #include <utility>
 

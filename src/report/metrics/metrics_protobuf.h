@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "hdr/histogram.h"
-#include "report/metrics_exposition.h"
+#include "report/metrics/metrics_exposition.h"
 
 namespace openloop::report {
 

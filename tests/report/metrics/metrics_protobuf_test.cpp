@@ -1,5 +1,5 @@
 // Native buckets from an HdrHistogram, and the protobuf's length-delimited framing.
-#include "report/metrics_protobuf.h"
+#include "report/metrics/metrics_protobuf.h"
 
 #include <algorithm>
 #include <cmath>

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report/metric_families.h"
+#include "report/metrics/metric_families.h"
 
 namespace openloop::cli {
 

@@ -1,5 +1,5 @@
 // The metric table and its text rendering (Prometheus 0.0.4 and OpenMetrics 1.0).
-#include "report/metric_families.h"
+#include "report/metrics/metric_families.h"
 
 #include <algorithm>
 #include <iterator>

@@ -1,6 +1,6 @@
 // The lab's stats document as metric families. The lab's counters live on its single loop thread, so the
 // metrics endpoint reads them the way any client would: GET /_lab/stats on the lab's own address.
-#include "cli/metrics_lab.h"
+#include "report/metrics/metrics_lab.h"
 
 namespace openloop::cli {
 namespace {

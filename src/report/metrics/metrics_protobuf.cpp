@@ -1,6 +1,6 @@
 // Hand-encoded protobuf (metrics.proto of prometheus/client_model): varints, length-delimited fields,
 // doubles.
-#include "report/metrics_protobuf.h"
+#include "report/metrics/metrics_protobuf.h"
 
 #include <cmath>
 #include <cstring>

@@ -1,7 +1,7 @@
 // The metrics endpoint's snapshots: a scrape holds an immutable snapshot that later publications never touch,
 // a publisher never waits for a reader, and what a reader sees is always one whole publication (never a mix),
 // in publication order. Plus the classic buckets' one-pass counts, equal to counting per bound.
-#include "report/metrics_board.h"
+#include "report/metrics/metrics_board.h"
 
 #include <gtest/gtest.h>
 
