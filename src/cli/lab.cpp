@@ -10,7 +10,7 @@
 
 #include "cli/command.h"
 #include "report/metrics/metrics_lab.h"
-#include "cli/metrics_server.h"
+#include "cli/metrics_options.h"
 #include "core/clock.h"
 #include "lab/config_fields.h"
 #include "lab/server.h"
@@ -63,7 +63,7 @@ Result<std::unique_ptr<MetricsServer>> start_lab_metrics(const std::string& list
       procedures::ControlClient::create(fmt::format("http://{}/_lab/config", lab), std::chrono::seconds(2)));
   return MetricsServer::start(listen, [client, lab]() {
     const auto stats = client.stats();
-    return lab_metric_families(stats ? &*stats : nullptr, lab);
+    return report::lab_metric_families(stats ? &*stats : nullptr, lab);
   });
 }
 

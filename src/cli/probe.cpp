@@ -11,8 +11,8 @@
 
 #include "cli/command.h"
 #include "cli/junit_reports.h"
-#include "cli/metrics_probe.h"
-#include "cli/metrics_server.h"
+#include "procedures/probe/probe_metrics.h"
+#include "cli/metrics_options.h"
 #include "cli/observe_options.h"
 #include "cli/run_options.h"
 #include "cli/run_pipeline.h"
@@ -263,7 +263,7 @@ int probe_metastable(const RunOptions& o, const ProbeFlags& f) {
   if (!linger) return report_error(command, linger.error());
   auto metrics = start_metrics(o, {}, command);
   if (!metrics) return report_error(command, metrics.error());
-  std::optional<ProbeMetrics> probe_metrics;
+  std::optional<procedures::ProbeMetrics> probe_metrics;
   if (*metrics) {
     std::vector<std::string> names;
     for (const auto& r : setup->run_plan.requests) names.push_back(r.name);

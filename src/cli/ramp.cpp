@@ -9,8 +9,8 @@
 
 #include "cli/command.h"
 #include "cli/junit_reports.h"
-#include "cli/metrics_ramp.h"
-#include "cli/metrics_server.h"
+#include "procedures/ramp/ramp_metrics.h"
+#include "cli/metrics_options.h"
 #include "cli/observe_options.h"
 #include "cli/run_options.h"
 #include "cli/run_pipeline.h"
@@ -517,7 +517,7 @@ int ramp_command(RampFlags& f) {
   if (!linger) return report_error(command, linger.error());
   auto metrics = start_metrics(f.run, {}, command);
   if (!metrics) return report_error(command, metrics.error());
-  std::optional<RampMetrics> ramp_metrics;
+  std::optional<procedures::RampMetrics> ramp_metrics;
   if (*metrics) {
     std::vector<std::string> names;
     for (const auto& r : prepared->base.requests) names.push_back(r.name);

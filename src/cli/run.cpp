@@ -25,7 +25,7 @@
 #include "report/html/html.h"
 #include "report/junit.h"
 #include "report/observed_csv.h"
-#include "cli/metrics_server.h"
+#include "cli/metrics_options.h"
 #include "report/live_ticker.h"
 #include "report/summary.h"
 #include "results/results_json.h"

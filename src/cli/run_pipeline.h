@@ -29,10 +29,13 @@ namespace openloop::results {
 class SloAbort;
 class UntilWatcher;
 }  // namespace openloop::results
+namespace openloop::report {
+class MetricsServer;
+}  // namespace openloop::report
 
 namespace openloop::cli {
 
-class MetricsServer;
+using report::MetricsServer;
 
 /// One output file a command writes after its run: the flag that asked for it, its path (empty: not asked
 /// for) and how to render it from the command's outcome.

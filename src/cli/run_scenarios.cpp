@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "cli/metrics_server.h"
+#include "cli/metrics_options.h"
 #include "cli/observe_options.h"
 #include "cli/run_options.h"
 #include "cli/run_pipeline.h"

@@ -37,12 +37,12 @@ std::string json_error(std::string_view message) {
 
 Result<std::unique_ptr<Server>> Server::create(LabConfig config, const Clock& clock) {
   raise_fd_limit();
-  auto listen = OPENLOOP_TRY(ListenSocket::open(config.listen, "--listen"));
+  auto listen = OPENLOOP_TRY(net::ListenSocket::open(config.listen, "--listen"));
   auto loop = OPENLOOP_TRY(net::EventLoop::create());
   return std::unique_ptr<Server>(new Server(std::move(config), clock, std::move(loop), std::move(listen)));
 }
 
-Server::Server(LabConfig config, const Clock& clock, net::EventLoop loop, ListenSocket listen)
+Server::Server(LabConfig config, const Clock& clock, net::EventLoop loop, net::ListenSocket listen)
     : m_config(std::move(config)),
       m_clock(clock),
       m_loop(std::move(loop)),

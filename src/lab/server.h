@@ -9,7 +9,7 @@
 #include "core/clock.h"
 #include "core/error.h"
 #include "lab/connection.h"
-#include "lab/listen_socket.h"
+#include "net/listen_socket.h"
 #include "lab/model_config.h"
 #include "lab/responses.h"
 #include "lab/server_counters.h"
@@ -72,7 +72,7 @@ class Server final : public ConnectionHost,
   void burn(Nanos work) override;
 
  private:
-  Server(LabConfig config, const Clock& clock, net::EventLoop loop, ListenSocket listen);
+  Server(LabConfig config, const Clock& clock, net::EventLoop loop, net::ListenSocket listen);
   void on_io(std::uint32_t events) override;  // the listening socket
   void on_timer(std::uint64_t cookie) override;
   void accept_all();
@@ -84,7 +84,7 @@ class Server final : public ConnectionHost,
   const Clock& m_clock;
   net::EventLoop m_loop;
   net::TimerQueue m_timers;
-  ListenSocket m_listen;
+  net::ListenSocket m_listen;
   ResponseCatalog m_responses;
   ServerCounters m_counters;
   std::unique_ptr<ServiceModel> m_model;

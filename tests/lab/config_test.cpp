@@ -5,7 +5,7 @@
 
 #include "lab/config_fields.h"
 #include "lab/control_endpoint.h"
-#include "lab/listen_socket.h"
+#include "net/listen_socket.h"
 #include "lab/responses.h"
 
 using namespace openloop;
@@ -124,7 +124,7 @@ TEST(ConfigFields, TheDefaultListenerAndSoTheControlEndpointIsLoopback) {
   const auto colon = c.listen.rfind(':');
   ASSERT_NE(colon, std::string::npos) << c.listen;
   const std::string host = c.listen.substr(0, colon);
-  auto socket = ListenSocket::open(host + ":0", "--listen");
+  auto socket = net::ListenSocket::open(host + ":0", "--listen");
   ASSERT_TRUE(socket) << socket.error().message;
   EXPECT_EQ(socket->name().rfind("127.", 0), 0U) << "the default listener binds " << socket->name();
 }

@@ -2,7 +2,7 @@
 // metrics endpoint reads them the way any client would: GET /_lab/stats on the lab's own address.
 #include "report/metrics/metrics_lab.h"
 
-namespace openloop::cli {
+namespace openloop::report {
 namespace {
 
 double number_at(const nlohmann::json& j, const char* key) {
@@ -12,7 +12,7 @@ double number_at(const nlohmann::json& j, const char* key) {
 
 }  // namespace
 
-std::vector<report::MetricFamily> lab_metric_families(const nlohmann::json* stats,
+std::vector<MetricFamily> lab_metric_families(const nlohmann::json* stats,
                                                       const std::string& address) {
   using report::MetricType;
   report::MetricTable t({{"lab", address}});
@@ -69,4 +69,4 @@ std::vector<report::MetricFamily> lab_metric_families(const nlohmann::json* stat
   return t.take();
 }
 
-}  // namespace openloop::cli
+}  // namespace openloop::report

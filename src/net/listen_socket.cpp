@@ -1,5 +1,5 @@
 // Address parsing and socket(2)/bind(2)/listen(2) with errors that say what went wrong.
-#include "lab/listen_socket.h"
+#include "net/listen_socket.h"
 
 #include <cerrno>
 #include <charconv>
@@ -11,7 +11,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-namespace openloop::lab {
+namespace openloop::net {
 namespace {
 
 constexpr int k_backlog = 4096;
@@ -85,4 +85,4 @@ ListenSocket::~ListenSocket() {
   if (m_fd >= 0) ::close(m_fd);
 }
 
-}  // namespace openloop::lab
+}  // namespace openloop::net

@@ -1,14 +1,14 @@
 // The probe's live metrics: each phase's window sliced from the run's results so far.
-#include "cli/metrics_probe.h"
+#include "procedures/probe/probe_metrics.h"
 
 #include "core/units.h"
 #include "results/slice_run.h"
 
-namespace openloop::cli {
+namespace openloop::procedures {
 
 using Verdict = report::MetricsState::Verdict;
 
-ProbeMetrics::ProbeMetrics(MetricsServer& server, const procedures::ProbePlan& plan, std::string run_id,
+ProbeMetrics::ProbeMetrics(report::MetricsServer& server, const procedures::ProbePlan& plan, std::string run_id,
                            std::vector<std::string> request_names)
     : m_server(server), m_plan(plan), m_run_id(std::move(run_id)), m_names(std::move(request_names)) {
   publish_gauges();
@@ -85,4 +85,4 @@ void ProbeMetrics::publish_gauges() {
   m_server.set_extra(t.take());
 }
 
-}  // namespace openloop::cli
+}  // namespace openloop::procedures

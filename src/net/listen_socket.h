@@ -1,5 +1,5 @@
-// The lab's listening socket: parsing "HOST:PORT", binding (port 0 = any free port), and naming what was
-// bound.
+// A listening TCP socket (the lab's, the metrics endpoint's): parsing "HOST:PORT", binding (port 0 = any free
+// port), and naming what was bound.
 #pragma once
 
 #include <string>
@@ -7,7 +7,7 @@
 
 #include "core/error.h"
 
-namespace openloop::lab {
+namespace openloop::net {
 
 /// A bound, listening, non-blocking TCP socket. Owns the fd.
 class ListenSocket {
@@ -33,4 +33,4 @@ class ListenSocket {
   std::string m_name;
 };
 
-}  // namespace openloop::lab
+}  // namespace openloop::net

@@ -9,18 +9,18 @@
 #include <utility>
 #include <vector>
 
-#include "cli/metrics_server.h"
 #include "procedures/probe/probe_plan.h"
 #include "procedures/probe/probe_verdict.h"
+#include "report/metrics/metrics_server.h"
 
-namespace openloop::cli {
+namespace openloop::procedures {
 
 /// Feeds a MetricsServer from a probe. Every method is called on the thread running the probe (the progress
 /// callback runs on the coordinator's thread, which is that thread for a probe's runs).
 class ProbeMetrics {
  public:
   /// `plan` and `server` must outlive this; `request_names` label per-request series.
-  ProbeMetrics(MetricsServer& server, const procedures::ProbePlan& plan, std::string run_id,
+  ProbeMetrics(report::MetricsServer& server, const procedures::ProbePlan& plan, std::string run_id,
                std::vector<std::string> request_names);
 
   /// A run starts (1-based): its phases get series labelled repeat="N".
@@ -34,7 +34,7 @@ class ProbeMetrics {
   void publish(const results::RunResults& run, bool final);
   void publish_gauges();
 
-  MetricsServer& m_server;
+  report::MetricsServer& m_server;
   const procedures::ProbePlan& m_plan;
   std::string m_run_id;
   std::vector<std::string> m_names;
@@ -45,4 +45,4 @@ class ProbeMetrics {
   std::vector<std::pair<unsigned, procedures::ProbeVerdict>> m_outcomes;  // each ended run's verdict
 };
 
-}  // namespace openloop::cli
+}  // namespace openloop::procedures

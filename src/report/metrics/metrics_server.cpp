@@ -1,6 +1,6 @@
 // The metrics endpoint's thread: poll on the listening socket and a wake-up eventfd, one request per
 // connection, rendered from the last progress report's copy.
-#include "cli/metrics_server.h"
+#include "report/metrics/metrics_server.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -17,13 +17,11 @@
 
 #include <fmt/format.h>
 
-#include "cli/command.h"
-#include "cli/run_options.h"
 #include "core/thread_name.h"
 #include "core/thread_priority.h"
 #include "report/metrics/metrics_protobuf.h"
 
-namespace openloop::cli {
+namespace openloop::report {
 
 Result<std::unique_ptr<MetricsServer>> MetricsServer::start(std::string_view address,
                                                             report::MetricsContext context) {
@@ -32,20 +30,20 @@ Result<std::unique_ptr<MetricsServer>> MetricsServer::start(std::string_view add
 
 Result<std::unique_ptr<MetricsServer>> MetricsServer::start(std::string_view address,
                                                             std::vector<report::MetricsContext> parts) {
-  auto socket = OPENLOOP_TRY(lab::ListenSocket::open(address, "--metrics-listen"));
+  auto socket = OPENLOOP_TRY(net::ListenSocket::open(address, "--metrics-listen"));
   const int wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   if (wake < 0) return runtime_error(fmt::format("--metrics-listen: eventfd: {}", std::strerror(errno)));
   return std::unique_ptr<MetricsServer>(new MetricsServer(std::move(socket), std::move(parts), wake));
 }
 
 Result<std::unique_ptr<MetricsServer>> MetricsServer::start(std::string_view address, FamilySource source) {
-  auto socket = OPENLOOP_TRY(lab::ListenSocket::open(address, "--metrics-listen"));
+  auto socket = OPENLOOP_TRY(net::ListenSocket::open(address, "--metrics-listen"));
   const int wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   if (wake < 0) return runtime_error(fmt::format("--metrics-listen: eventfd: {}", std::strerror(errno)));
   return std::unique_ptr<MetricsServer>(new MetricsServer(std::move(socket), {}, wake, std::move(source)));
 }
 
-MetricsServer::MetricsServer(lab::ListenSocket socket, std::vector<report::MetricsContext> parts, int wake_fd,
+MetricsServer::MetricsServer(net::ListenSocket socket, std::vector<report::MetricsContext> parts, int wake_fd,
                              FamilySource source)
     : m_socket(std::move(socket)),
       m_wake_fd(wake_fd),
@@ -203,25 +201,4 @@ void MetricsServer::serve(int fd) {
                         body));
 }
 
-report::OfferedRate offered_rate_of(const engine::RunPlan& plan) {
-  if (plan.user_driven()) return {};
-  return [profile = plan.profile, warmup = plan.warmup](double from_s, double to_s) {
-    return profile.mean_rate(warmup + from_seconds(from_s), warmup + from_seconds(to_s));
-  };
-}
-
-void add_metrics_options(CLI::App& sub, RunOptions& o, const std::string& what) {
-  sub.add_option("--metrics-listen", o.metrics_listen,
-                 fmt::format("Serve the live state for Prometheus at http://ADDR/metrics: {} (docs/metrics.md), "
-                             "e.g. 127.0.0.1:9464; a bad address exits 2 before any load",
-                             what))
-      ->type_name("ADDR")
-      ->group(help_group::outputs);
-  sub.add_option("--metrics-linger", o.metrics_linger,
-                 "With --metrics-listen: keep serving the final state this long after the end (e.g. 3s, two "
-                 "scrape intervals; default 0)")
-      ->type_name("DURATION")
-      ->group(help_group::outputs);
-}
-
-}  // namespace openloop::cli
+}  // namespace openloop::report

@@ -7,18 +7,18 @@
 #include <string>
 #include <vector>
 
-#include "cli/metrics_server.h"
 #include "procedures/ramp/ramp_analysis.h"
 #include "procedures/ramp/ramp_plan.h"
+#include "report/metrics/metrics_server.h"
 
-namespace openloop::cli {
+namespace openloop::procedures {
 
 /// Feeds a MetricsServer from a ramp. Every method is called on the thread running the ramp (the runner's
 /// progress callback runs on the coordinator's thread, which is that thread for the ramp's runs).
 class RampMetrics {
  public:
   /// `settings` and `server` must outlive this; `request_names` label per-request series.
-  RampMetrics(MetricsServer& server, const procedures::RampSettings& settings, std::string run_id,
+  RampMetrics(report::MetricsServer& server, const procedures::RampSettings& settings, std::string run_id,
               std::vector<std::string> request_names);
 
   /// `inner` (the ramp's runner; empty: engine::run) with each finalized interval also published: the
@@ -35,7 +35,7 @@ class RampMetrics {
   std::size_t part(std::size_t number, double rate);
   void publish_gauges();
 
-  MetricsServer& m_server;
+  report::MetricsServer& m_server;
   const procedures::RampSettings& m_settings;
   std::vector<double> m_rates;  // the planned rates
   std::string m_run_id;
@@ -47,4 +47,4 @@ class RampMetrics {
   double m_current_rate = 0;
 };
 
-}  // namespace openloop::cli
+}  // namespace openloop::procedures

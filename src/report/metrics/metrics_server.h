@@ -10,18 +10,15 @@
 #include <thread>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
 #include "core/error.h"
 #include "core/time.h"
-#include "engine/run_plan.h"
-#include "lab/listen_socket.h"
+#include "net/listen_socket.h"
 #include "report/live_view.h"
 #include "report/metrics/metrics_board.h"
 #include "report/metrics/metrics_exposition.h"
 #include "results/run_results.h"
 
-namespace openloop::cli {
+namespace openloop::report {
 
 /// Binds at construction (start()), serves until destroyed. update() is called from the coordinator's
 /// progress callback (once per finalized interval): it copies the totals a scrape shows and publishes them as
@@ -65,12 +62,12 @@ class MetricsServer {
   const std::string& address() const { return m_socket.name(); }
 
  private:
-  MetricsServer(lab::ListenSocket socket, std::vector<report::MetricsContext> parts, int wake_fd,
+  MetricsServer(net::ListenSocket socket, std::vector<report::MetricsContext> parts, int wake_fd,
                 FamilySource source = {});
   void loop();
   void serve(int fd);
 
-  lab::ListenSocket m_socket;
+  net::ListenSocket m_socket;
   std::vector<report::LiveView> m_views;  // each part's verdict so far; touched by update() only
   int m_wake_fd = -1;
   FamilySource m_source;  // set: the families come from it, not from the board
@@ -80,20 +77,4 @@ class MetricsServer {
   std::thread m_thread;
 };
 
-struct RunOptions;
-
-/// `plan`'s offered rate over its measured period (report::OfferedRate: its profile, the warm-up before 0),
-/// as a scrape's openloop_target_rate shows it; empty for a closed or pacing model (no arrival schedule).
-report::OfferedRate offered_rate_of(const engine::RunPlan& plan);
-
-/// --metrics-listen and --metrics-linger on a command other than run (ramp, probe), serving `what`.
-void add_metrics_options(CLI::App& sub, RunOptions& o, const std::string& what);
-
-/// --metrics-linger of `o`: a duration, refused (usage) without --metrics-listen.
-Result<Nanos> parse_metrics_linger(const RunOptions& o);
-/// The endpoint of --metrics-listen (nullptr without it), announced on stderr as `command`'s unless quiet.
-Result<std::unique_ptr<MetricsServer>> start_metrics(const RunOptions& o,
-                                                     std::vector<report::MetricsContext> parts,
-                                                     const std::string& command);
-
-}  // namespace openloop::cli
+}  // namespace openloop::report

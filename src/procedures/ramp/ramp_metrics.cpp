@@ -1,16 +1,16 @@
 // The ramp's live metrics: a step's window sliced from its run's results so far, then its judged results.
-#include "cli/metrics_ramp.h"
+#include "procedures/ramp/ramp_metrics.h"
 
 #include <fmt/format.h>
 
 #include "engine/coordinator.h"
 #include "results/slice_run.h"
 
-namespace openloop::cli {
+namespace openloop::procedures {
 
 using Verdict = report::MetricsState::Verdict;
 
-RampMetrics::RampMetrics(MetricsServer& server, const procedures::RampSettings& settings, std::string run_id,
+RampMetrics::RampMetrics(report::MetricsServer& server, const procedures::RampSettings& settings, std::string run_id,
                          std::vector<std::string> request_names)
     : m_server(server),
       m_settings(settings),
@@ -103,4 +103,4 @@ void RampMetrics::publish_gauges() {
   m_server.set_extra(t.take());
 }
 
-}  // namespace openloop::cli
+}  // namespace openloop::procedures
