@@ -60,7 +60,7 @@ Result<lab::LabConfig> config_from(const LabFlags& flags) {
 // belong to the lab's loop thread.
 Result<std::unique_ptr<MetricsServer>> start_lab_metrics(const std::string& listen, const std::string& lab) {
   const auto client = OPENLOOP_TRY(
-      procedures::ControlClient::create(fmt::format("http://{}/_lab/config", lab), std::chrono::seconds(2)));
+      lab::ControlClient::create(fmt::format("http://{}/_lab/config", lab), std::chrono::seconds(2)));
   return MetricsServer::start(listen, [client, lab]() {
     const auto stats = client.stats();
     return report::lab_metric_families(stats ? &*stats : nullptr, lab);

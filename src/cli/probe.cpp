@@ -183,8 +183,8 @@ Result<Setup> prepare(RunOptions o, const ProbeFlags& f) {
     OPENLOOP_TRY_VOID(sim::check_simulable(s.run_plan, *s.simulated));
   } else if (needs_lab || !f.lab_control.empty()) {
     const std::string url =
-        f.lab_control.empty() ? procedures::default_control_url(s.run_plan.url) : f.lab_control;
-    auto client = OPENLOOP_TRY(procedures::ControlClient::create(url, std::chrono::seconds(2)));
+        f.lab_control.empty() ? lab::default_control_url(s.run_plan.url) : f.lab_control;
+    auto client = OPENLOOP_TRY(lab::ControlClient::create(url, std::chrono::seconds(2)));
     if (auto stats = client.stats(); !stats) {
       return runtime_error(fmt::format("--lab-control: the lab does not answer ({}); the {} trigger needs it",
                                        stats.error().message, s.plan.settings.trigger.text));

@@ -503,7 +503,7 @@ int ramp_command(RampFlags& f) {
   if (!start) return report_error(command, start.error());
   prepared->run_id = start->run_id;
   // --repeat against a lab (not simulated: each simulated run has a fresh model): reset before each run.
-  std::optional<procedures::ControlClient> lab;
+  std::optional<lab::ControlClient> lab;
   if (prepared->settings.repeat >= 2 && !prepared->settings.runner) lab = find_lab(prepared->base);
   if (lab) {
     prepared->settings.reset_between = [&lab, quiet = f.run.quiet](const std::atomic<int>& stop,

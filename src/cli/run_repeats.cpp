@@ -138,7 +138,7 @@ std::vector<OutputFile<RepeatedRun>> repeat_outputs(const RunOptions& o) {
 // zero), waits until the requests left from the previous repeat have drained from it, so one repeat's queue
 // does not leak into the next, and restarts it again so the repeat meets the lab as the first repeat met a
 // fresh one.
-void reset_lab(const procedures::ControlClient& lab, const std::atomic<int>& stop,
+void reset_lab(const lab::ControlClient& lab, const std::atomic<int>& stop,
                results::RepeatContext& c) {
   const auto from = SteadyNow::now();
   const auto restart = [&] {
@@ -176,10 +176,10 @@ void reset_lab(const procedures::ControlClient& lab, const std::atomic<int>& sto
                                stop.load() != 0 ? " (interrupted)" : "");
 }
 
-std::optional<procedures::ControlClient> find_lab(const engine::RunPlan& plan) {
+std::optional<lab::ControlClient> find_lab(const engine::RunPlan& plan) {
   auto url = net::parse_url(plan.url_text, "URL");
   if (!url || url->scheme != "http") return std::nullopt;
-  auto client = procedures::ControlClient::create(procedures::default_control_url(*url),
+  auto client = lab::ControlClient::create(lab::default_control_url(*url),
                                                   std::chrono::seconds(2), "--repeat");
   if (!client || !client->config()) return std::nullopt;
   return std::move(*client);
@@ -259,7 +259,7 @@ int run_repeated(const RunOptions& o, const RepeatSettings& s) {
   for (const auto& r : plans.front().requests) names.push_back(r.name);
   auto slos = parse_slos(o, names);
   if (!slos) return report_error(command, slos.error());
-  const std::optional<procedures::ControlClient> lab = find_lab(plans.front());
+  const std::optional<lab::ControlClient> lab = find_lab(plans.front());
 
   Pipeline<RepeatedRun> p;
   p.command = command;

@@ -32,10 +32,10 @@ Result<RepeatSettings> parse_repeat_options(const RunOptions& o);
 /// --repeat's N as typed: a whole number from 2 to results::k_max_repeats; errors (usage) name --repeat.
 Result<std::uint64_t> parse_repeat_count(const std::string& text);
 /// The lab at the target's origin (its GET /_lab/config answers), else nullopt: then repeats need no reset.
-std::optional<procedures::ControlClient> find_lab(const engine::RunPlan& plan);
+std::optional<lab::ControlClient> find_lab(const engine::RunPlan& plan);
 /// Before a repeat: restarts the lab's model, waits until the previous repeat's requests have drained from it
 /// (at most 30 s, or until `stop`), and restarts it again; says in `c` what was done or why it failed.
-void reset_lab(const procedures::ControlClient& lab, const std::atomic<int>& stop, results::RepeatContext& c);
+void reset_lab(const lab::ControlClient& lab, const std::atomic<int>& stop, results::RepeatContext& c);
 /// Runs the repeats (s.count ≥ 2) through the pipeline; returns the exit code: the worst of the repeats'
 /// (130 when interrupted, whatever ran is written).
 int run_repeated(const RunOptions& o, const RepeatSettings& s);

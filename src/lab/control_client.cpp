@@ -14,7 +14,7 @@
 #include "http/request.h"
 #include "net/transport.h"
 
-namespace openloop::procedures {
+namespace openloop::lab {
 namespace {
 
 /// Closes the fd when it goes out of scope.
@@ -231,4 +231,4 @@ Result<nlohmann::json> ControlClient::post_config(const nlohmann::json& change) 
   return json_of("POST", m_url.target, change.dump());
 }
 
-}  // namespace openloop::procedures
+}  // namespace openloop::lab

@@ -12,7 +12,7 @@
 #include "net/resolver.h"
 #include "net/url.h"
 
-namespace openloop::procedures {
+namespace openloop::lab {
 
 /// One answer: the status and the whole body.
 struct HttpReply {
@@ -65,4 +65,4 @@ class ControlClient {
 /// http://h:p/_lab/config).
 std::string default_control_url(const net::Url& target);
 
-}  // namespace openloop::procedures
+}  // namespace openloop::lab

@@ -31,7 +31,7 @@ double number_at(const nlohmann::json& j, const char* key) {
 }  // namespace
 
 Result<std::unique_ptr<LabSource>> LabSource::create(std::string spec, const std::string& config_url) {
-  auto client = OPENLOOP_TRY(procedures::ControlClient::create(config_url, k_timeout, "--observe " + spec));
+  auto client = OPENLOOP_TRY(lab::ControlClient::create(config_url, k_timeout, "--observe " + spec));
   return std::unique_ptr<LabSource>(new LabSource(std::move(spec), std::move(client)));
 }
 
@@ -55,7 +55,7 @@ void lab_readings(const nlohmann::json& stats, std::vector<Reading>& out) {
 Result<std::unique_ptr<PrometheusSource>> PrometheusSource::create(std::string spec, const std::string& url,
                                                                    std::vector<std::string> metrics) {
   const net::Url u = OPENLOOP_TRY(net::parse_url(url, "--observe " + spec));
-  auto client = OPENLOOP_TRY(procedures::ControlClient::create(url, k_timeout, "--observe " + spec));
+  auto client = OPENLOOP_TRY(lab::ControlClient::create(url, k_timeout, "--observe " + spec));
   return std::unique_ptr<PrometheusSource>(
       new PrometheusSource(std::move(spec), std::move(client), u.target, std::move(metrics)));
 }

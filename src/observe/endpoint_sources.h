@@ -28,9 +28,9 @@ class LabSource : public Source {
   std::chrono::milliseconds period() const override { return std::chrono::milliseconds(1000); }
 
  private:
-  LabSource(std::string spec, procedures::ControlClient client)
+  LabSource(std::string spec, lab::ControlClient client)
       : Source(std::move(spec)), m_client(std::move(client)) {}
-  procedures::ControlClient m_client;
+  lab::ControlClient m_client;
 };
 
 /// Every series of a Prometheus or OpenMetrics endpoint (or those of the families named after '#'):
@@ -52,7 +52,7 @@ class PrometheusSource : public Source {
   std::size_t left_out() const { return m_left_out.size(); }
 
  private:
-  PrometheusSource(std::string spec, procedures::ControlClient client, std::string target,
+  PrometheusSource(std::string spec, lab::ControlClient client, std::string target,
                    std::vector<std::string> metrics)
       : Source(std::move(spec)),
         m_client(std::move(client)),
@@ -60,7 +60,7 @@ class PrometheusSource : public Source {
         m_metrics(std::move(metrics)) {}
   const SignalMeta* meta_for(const std::string& key, const MetricSample& s);
 
-  procedures::ControlClient m_client;
+  lab::ControlClient m_client;
   std::string m_target;
   std::vector<std::string> m_metrics;
   std::map<std::string, SignalMeta> m_meta;  ///< node-based: readings point into it

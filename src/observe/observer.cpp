@@ -65,7 +65,7 @@ Result<std::unique_ptr<Source>> make_source(std::string_view spec, std::string_v
       if (target_url.empty()) return bad_spec(spec, "no target to find the lab at; give lab:URL");
       const auto target = net::parse_url(target_url, "the target");
       if (!target) return bad_spec(spec, "the target is not a URL; give lab:URL");
-      url = procedures::default_control_url(*target);
+      url = lab::default_control_url(*target);
     } else {
       url = s.substr(4);
     }

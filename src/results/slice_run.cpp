@@ -9,14 +9,14 @@
 #include "hdr/codec.h"
 #include "stats/quantile_ci.h"
 
-namespace openloop::procedures {
+namespace openloop::results {
 namespace {
 
 // Interval edges come from sums of floating-point seconds: allow a microsecond of round-off.
 constexpr double k_edge_slack_s = 1e-6;
 
 Result<hdr::Histogram> decode(const std::string& text, double start_s, const char* tag) {
-  hdr::Histogram out = results::make_latency_histogram();
+  hdr::Histogram out = make_latency_histogram();
   if (text.empty()) return out;
   auto h = hdr::from_compressed_base64(text);
   if (!h) {
@@ -29,7 +29,7 @@ Result<hdr::Histogram> decode(const std::string& text, double start_s, const cha
 // ok within the deadline, as a lower bound: samples at or below it that were neither non-ok completions nor
 // unfinished requests (both are in the response-time histogram; timeouts are recorded at the timeout, above
 // it).
-std::uint64_t ok_within(const hdr::Histogram& rt, const results::Counters& c, Nanos deadline, bool& exact) {
+std::uint64_t ok_within(const hdr::Histogram& rt, const Counters& c, Nanos deadline, bool& exact) {
   const auto below = static_cast<std::uint64_t>(stats::count_at_or_below(rt, deadline.count()));
   const std::uint64_t not_ok = (c.completed - c.ok) + c.unfinished;
   const std::uint64_t high = std::min(c.ok, below);
@@ -39,13 +39,13 @@ std::uint64_t ok_within(const hdr::Histogram& rt, const results::Counters& c, Na
 }
 
 struct Accumulated {
-  results::RunResults run;
+  RunResults run;
   double length_s = 0;
 };
 
-Result<void> add_interval(Accumulated& acc, results::IntervalResult in, double from_s, Nanos deadline,
+Result<void> add_interval(Accumulated& acc, IntervalResult in, double from_s, Nanos deadline,
                           bool recount, bool& exact, const std::vector<std::string>& names) {
-  results::RunResults part = OPENLOOP_TRY(results::interval_as_run(in, names));
+  RunResults part = OPENLOOP_TRY(interval_as_run(in, names));
   if (recount) {
     in.counters.ok = part.totals.ok = ok_within(part.response_time, in.counters, deadline, exact);
     // Intervals keep no per-request histograms, so no request's own ok can be recounted: leave them out rather
@@ -61,7 +61,7 @@ Result<void> add_interval(Accumulated& acc, results::IntervalResult in, double f
 
 }  // namespace
 
-Result<results::RunResults> slice_run(const results::RunResults& run, double from_s, double to_s,
+Result<RunResults> slice_run(const RunResults& run, double from_s, double to_s,
                                       GoodputDeadline& goodput) {
   const bool recount = goodput.deadline.count() > 0 && goodput.deadline < goodput.timeout;
   goodput.exact = true;
@@ -71,7 +71,7 @@ Result<results::RunResults> slice_run(const results::RunResults& run, double fro
     OPENLOOP_TRY_VOID(
         add_interval(acc, in, from_s, goodput.deadline, recount, goodput.exact, run.info.request_names));
   }
-  results::RunResults& r = acc.run;
+  RunResults& r = acc.run;
   r.info = run.info;
   if (recount && run.info.request_names.size() > 1) r.by_request.clear();  // see add_interval
   r.measured_s = acc.length_s;
@@ -83,7 +83,7 @@ Result<results::RunResults> slice_run(const results::RunResults& run, double fro
   return std::move(acc.run);
 }
 
-Result<double> completions_per_second(const results::RunResults& run, double from_s, double to_s,
+Result<double> completions_per_second(const RunResults& run, double from_s, double to_s,
                                       Nanos timeout) {
   if (to_s <= from_s) return 0.0;
   const double timeout_s = to_seconds(timeout);
@@ -106,4 +106,4 @@ Result<double> completions_per_second(const results::RunResults& run, double fro
   return completions / (to_s - from_s);
 }
 
-}  // namespace openloop::procedures
+}  // namespace openloop::results

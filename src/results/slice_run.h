@@ -6,7 +6,7 @@
 #include "core/time.h"
 #include "results/run_results.h"
 
-namespace openloop::procedures {
+namespace openloop::results {
 
 /// Counting goodput against a deadline shorter than the client's timeout: the client waits for late responses
 /// (so throughput sees them) but only those within the deadline count as goodput (seed 000's "441 vs 88").
@@ -27,7 +27,7 @@ struct GoodputDeadline {
 /// responses that were not ok and the unfinished ones (a lower bound; exact when every completed response was
 /// ok and none was unfinished), and `goodput.exact` is cleared when any interval's bound was not exact.
 /// Errors (usage) when an interval's histogram does not decode, naming the interval.
-Result<results::RunResults> slice_run(const results::RunResults& run, double from_s, double to_s,
+Result<RunResults> slice_run(const RunResults& run, double from_s, double to_s,
                                       GoodputDeadline& goodput);
 
 /// Throughput in wall-clock time: responses (any status) per second that arrived during [from_s, to_s),
@@ -37,7 +37,7 @@ Result<results::RunResults> slice_run(const results::RunResults& run, double fro
 /// are shifted by its start, with intended times spread evenly over the interval; samples at `timeout` or
 /// above are timeouts (censored there), not responses. Unfinished requests of a run stopped at once would
 /// count as responses (rare). Errors (usage) when a histogram does not decode.
-Result<double> completions_per_second(const results::RunResults& run, double from_s, double to_s,
+Result<double> completions_per_second(const RunResults& run, double from_s, double to_s,
                                       Nanos timeout);
 
-}  // namespace openloop::procedures
+}  // namespace openloop::results

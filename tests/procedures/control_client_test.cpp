@@ -24,7 +24,7 @@ class RealLab : public ::testing::Test {
     ASSERT_TRUE(server) << server.error().message;
     m_server = std::move(*server);
     m_thread = std::thread([this] { m_server->run(); });
-    auto client = ControlClient::create("http://" + m_server->address() + "/_lab/config", 2s);
+    auto client = lab::ControlClient::create("http://" + m_server->address() + "/_lab/config", 2s);
     ASSERT_TRUE(client) << client.error().message;
     m_client.emplace(std::move(*client));
   }
@@ -32,12 +32,12 @@ class RealLab : public ::testing::Test {
     if (m_server) m_server->request_stop();
     if (m_thread.joinable()) m_thread.join();
   }
-  const ControlClient& client() const { return *m_client; }
+  const lab::ControlClient& client() const { return *m_client; }
 
   RealClock m_clock;
   std::unique_ptr<lab::Server> m_server;
   std::thread m_thread;
-  std::optional<ControlClient> m_client;
+  std::optional<lab::ControlClient> m_client;
 };
 
 TEST_F(RealLab, ReadsStatsAndConfigAndPostsChanges) {
@@ -117,7 +117,7 @@ TEST_F(RealLab, ARestoreThatFailsInTheDestructorIsReported) {
 
 TEST(ControlClient, NoLabIsAnErrorWithinTheTimeout) {
   // Port 1 on loopback: nothing listens there in a test environment; the connect is refused at once.
-  auto client = ControlClient::create("http://127.0.0.1:1/_lab/config", 1s);
+  auto client = lab::ControlClient::create("http://127.0.0.1:1/_lab/config", 1s);
   ASSERT_TRUE(client);
   const auto start = SteadyClock::now();
   const auto stats = client->stats();
@@ -127,10 +127,10 @@ TEST(ControlClient, NoLabIsAnErrorWithinTheTimeout) {
 }
 
 TEST(ControlClient, RefusesHttpsAndBadUrlsAndDerivesTheStatsPath) {
-  EXPECT_FALSE(ControlClient::create("https://127.0.0.1:9/_lab/config", 1s));
-  EXPECT_FALSE(ControlClient::create("not a url", 1s));
+  EXPECT_FALSE(lab::ControlClient::create("https://127.0.0.1:9/_lab/config", 1s));
+  EXPECT_FALSE(lab::ControlClient::create("not a url", 1s));
   net::Url target = *net::parse_url("http://127.0.0.1:8080/checkout?x=1");
-  EXPECT_EQ(default_control_url(target), "http://127.0.0.1:8080/_lab/config");
+  EXPECT_EQ(lab::default_control_url(target), "http://127.0.0.1:8080/_lab/config");
 }
 
 }  // namespace

@@ -27,8 +27,8 @@ results::RunResults run_with_attempts_and_sessions() {
 }
 
 TEST(RampSlice, AWindowAddsUpEveryCounterAndHistogramOfItsIntervals) {
-  procedures::GoodputDeadline goodput{0ns, 1s};
-  auto w = procedures::slice_run(run_with_attempts_and_sessions(), 1, 4, goodput);
+  results::GoodputDeadline goodput{0ns, 1s};
+  auto w = results::slice_run(run_with_attempts_and_sessions(), 1, 4, goodput);
   ASSERT_TRUE(w) << w.error().message;
   EXPECT_EQ(w->intervals.size(), 3U);
   EXPECT_DOUBLE_EQ(w->intervals.front().start_s, 0.0);  // re-based to the window
@@ -48,8 +48,8 @@ TEST(RampSlice, AWindowAddsUpEveryCounterAndHistogramOfItsIntervals) {
 TEST(RampSlice, ADeadlineRecountsGoodputAndNamesABadHistogram) {
   auto specs = steady(0, 2, 100, 5'000'000);
   specs[1].rt_ns = 50'000'000;  // the second second answered after 50 ms: ok, but past a 10-ms deadline
-  procedures::GoodputDeadline goodput{10ms, 1s};
-  auto w = procedures::slice_run(run_of(specs), 0, 2, goodput);
+  results::GoodputDeadline goodput{10ms, 1s};
+  auto w = results::slice_run(run_of(specs), 0, 2, goodput);
   ASSERT_TRUE(w) << w.error().message;
   EXPECT_EQ(w->totals.completed, 200U);
   EXPECT_EQ(w->totals.ok, 100U);
@@ -58,7 +58,7 @@ TEST(RampSlice, ADeadlineRecountsGoodputAndNamesABadHistogram) {
 
   results::RunResults bad = run_of(specs);
   bad.intervals.resident(1).attempt_time_hist = "HISTFAAAAnotbase64!!";
-  auto e = procedures::slice_run(bad, 0, 2, goodput);
+  auto e = results::slice_run(bad, 0, 2, goodput);
   ASSERT_FALSE(e);
   EXPECT_NE(e.error().message.find("interval at 1s: attempt_time histogram"), std::string::npos)
       << e.error().message;

@@ -7,7 +7,7 @@
 
 namespace openloop::procedures {
 
-LabDriver::LabDriver(ControlClient client, Trigger trigger, Nanos length, std::FILE* report)
+LabDriver::LabDriver(lab::ControlClient client, Trigger trigger, Nanos length, std::FILE* report)
     : m_client(std::move(client)), m_trigger(std::move(trigger)), m_length(length), m_report(report) {}
 
 LabDriver::~LabDriver() {

@@ -22,7 +22,7 @@ class LabDriver {
  public:
   /// `length`: how long the trigger lasts (the stall's length; the dependency change is undone by end()).
   /// `report`: where the destructor says that restoring failed.
-  LabDriver(ControlClient client, Trigger trigger, Nanos length, std::FILE* report = stderr);
+  LabDriver(lab::ControlClient client, Trigger trigger, Nanos length, std::FILE* report = stderr);
   ~LabDriver();
   LabDriver(const LabDriver&) = delete;
   LabDriver& operator=(const LabDriver&) = delete;
@@ -41,7 +41,7 @@ class LabDriver {
  private:
   Result<void> post(const nlohmann::json& change);
 
-  ControlClient m_client;
+  lab::ControlClient m_client;
   Trigger m_trigger;
   Nanos m_length;
   std::FILE* m_report;

@@ -42,8 +42,8 @@ void ProbeMetrics::publish(const results::RunResults& run, bool final) {
     const procedures::Phase& phase = m_plan.phases[i];
     const double from_s = to_seconds(phase.start), to_s = to_seconds(phase.end());
     if (from_s >= end_s) break;
-    procedures::GoodputDeadline goodput{Nanos(0), Nanos(0)};
-    auto window = procedures::slice_run(run, from_s, to_s, goodput);
+    results::GoodputDeadline goodput{Nanos(0), Nanos(0)};
+    auto window = results::slice_run(run, from_s, to_s, goodput);
     if (!window || window->intervals.empty()) continue;
     auto [at, added] = m_parts.try_emplace({m_repeat, i}, 0);
     if (added) {

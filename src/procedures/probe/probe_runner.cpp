@@ -219,8 +219,8 @@ void ProbeProgress::check_window() {
 }
 
 Result<results::RunResults> phase_results(const results::RunResults& r, Nanos start, Nanos end) {
-  GoodputDeadline none;  // a phase counts the run's own ok responses
-  return slice_run(r, to_seconds(start), to_seconds(end), none);
+  results::GoodputDeadline none;  // a phase counts the run's own ok responses
+  return results::slice_run(r, to_seconds(start), to_seconds(end), none);
 }
 
 namespace {

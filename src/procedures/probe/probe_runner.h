@@ -25,7 +25,7 @@ namespace openloop::procedures {
 /// What a probe run needs besides its plans.
 struct ProbeContext {
   /// The lab's control endpoint (required by stall and dependency triggers).
-  std::optional<ControlClient> lab;
+  std::optional<lab::ControlClient> lab;
   bool poll_lab = false;           ///< poll GET /_lab/stats every second for the server's view
   std::vector<results::Slo> slos;  ///< judged on the baseline phase
   std::FILE* log = nullptr;        ///< phase changes and a status line every few seconds; nullptr: silent

@@ -55,8 +55,8 @@ void RampMetrics::progress(const results::RunResults& so_far, std::size_t run, d
     w = procedures::single_step_window(run_rate, run == 0 ? Nanos(0) : m_settings.cooldown, m_settings);
   }
   m_current_rate = w.offered_rps;
-  procedures::GoodputDeadline goodput{m_settings.step.deadline, m_settings.step.timeout};
-  auto window = procedures::slice_run(so_far, w.from_s, w.to_s, goodput);
+  results::GoodputDeadline goodput{m_settings.step.deadline, m_settings.step.timeout};
+  auto window = results::slice_run(so_far, w.from_s, w.to_s, goodput);
   if (!window || window->intervals.empty()) {  // still in the step's warm-up
     publish_gauges();
     return;

@@ -166,14 +166,14 @@ Result<StepAnalysis> analyse_step(const results::RunResults& run, const StepWind
                                   const StepContext& ctx) {
   StepAnalysis a;
   a.window = w;
-  GoodputDeadline goodput{ctx.deadline, ctx.timeout};
-  a.results = OPENLOOP_TRY(slice_run(run, w.from_s, w.to_s, goodput));
+  results::GoodputDeadline goodput{ctx.deadline, ctx.timeout};
+  a.results = OPENLOOP_TRY(results::slice_run(run, w.from_s, w.to_s, goodput));
   a.goodput_exact = goodput.exact;
   a.results.info.offered_rps = w.offered_rps;
   const auto& r = a.results;
   a.sent_rps = r.sent_rps();
   a.completed_of_arrivals_rps = r.throughput_rps();
-  a.completed_rps = OPENLOOP_TRY(completions_per_second(run, w.from_s, w.to_s, ctx.timeout));
+  a.completed_rps = OPENLOOP_TRY(results::completions_per_second(run, w.from_s, w.to_s, ctx.timeout));
   a.goodput_rps = r.goodput_rps();
   for (std::size_t i = 0; i < a.latency.size(); ++i)
     a.latency[i] = stats::estimate_quantile(r.response_time, k_percentiles[i]);

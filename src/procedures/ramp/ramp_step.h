@@ -46,7 +46,7 @@ struct StepAnalysis {
   StepWindow window;
   /// The window as a run of its own: exact totals and histograms; counts.ok = ok within the goodput deadline.
   results::RunResults results;
-  bool goodput_exact = true;  ///< see GoodputDeadline::exact
+  bool goodput_exact = true;  ///< see results::GoodputDeadline::exact
   double sent_rps = 0;
   /// Throughput: responses per second that arrived while the window lasted (completions_per_second), what the
   /// target delivered then; equal to completed_of_arrivals_rps in a steady state.
