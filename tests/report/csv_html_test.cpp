@@ -7,7 +7,7 @@
 
 #include "report/csv.h"
 #include "report/html/html.h"
-#include "report/report_test_util.h"
+#include "results/results_test_util.h"
 #include "report/summary.h"
 #include "results/results_json.h"
 #include "results/results_reader.h"

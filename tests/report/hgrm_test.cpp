@@ -9,7 +9,7 @@
 
 #include "hdr/interval_log.h"
 #include "report/hlog_export.h"
-#include "report/report_test_util.h"
+#include "results/results_test_util.h"
 
 namespace openloop::report {
 namespace {

@@ -5,7 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "report/report_test_util.h"
+#include "results/results_test_util.h"
 
 namespace openloop::report {
 namespace {

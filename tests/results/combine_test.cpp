@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "hdr/codec.h"
-#include "report/report_test_util.h"
+#include "results/results_test_util.h"
 
 using namespace openloop::results;
 

@@ -1,13 +1,13 @@
 // Cutting a window out of a run: every counter and histogram of its intervals adds up (through RunResults::add),
-// and goodput is recounted against a deadline shorter than the timeout.
+// and goodput is recounted against a deadline shorter than the timeout; throughput counts responses when they arrived.
 #include <gtest/gtest.h>
 
 #include "results/slice_run.h"
-#include "procedures/ramp/ramp_test_util.h"
+#include "results/run_builders.h"
 
 namespace {
 
-using namespace ramp_test;
+using namespace run_builders;
 using namespace std::chrono_literals;
 
 /// The run of `steady(0, 5, 100, 5 ms)` with two attempts per request and one session ending per interval.
@@ -62,6 +62,19 @@ TEST(RampSlice, ADeadlineRecountsGoodputAndNamesABadHistogram) {
   ASSERT_FALSE(e);
   EXPECT_NE(e.error().message.find("interval at 1s: attempt_time histogram"), std::string::npos)
       << e.error().message;
+}
+
+// Responses to requests intended in [0, 1) that took 2.5 s arrive over [2.5, 3.5): half of them in [2, 3).
+TEST(CompletionsPerSecond, CountsResponsesWhenTheyArrived) {
+  auto run = run_of({IntervalSpec{0, 1, 100, 0, 0, 0, 2'500'000'000, 0, 10'000'000'000}});
+  run.intervals.push_back(interval(IntervalSpec{1, 1, 0, 0, 0, 0}));
+  run.intervals.push_back(interval(IntervalSpec{2, 1, 0, 0, 0, 0}));
+  const auto per_s = results::completions_per_second(run, 2, 3, std::chrono::seconds(10));
+  ASSERT_TRUE(per_s.has_value());
+  EXPECT_NEAR(*per_s, 50, 0.5);
+  // Timeouts are recorded at the timeout and are not responses.
+  auto timeouts = run_of({IntervalSpec{0, 1, 0, 0, 100, 0}});
+  EXPECT_NEAR(*results::completions_per_second(timeouts, 0, 3, std::chrono::seconds(1)), 0, 1e-9);
 }
 
 }  // namespace

@@ -4,7 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "report/report_test_util.h"
+#include "results/results_test_util.h"
 #include "results/results_json.h"
 
 namespace openloop::results {

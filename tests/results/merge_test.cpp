@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "core/rng.h"
-#include "report/report_test_util.h"
+#include "results/results_test_util.h"
 #include "results/interval_stats.h"
 #include "results/results_json.h"
 #include "results/results_reader.h"
