@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "compare/compare_report.h"
-#include "report/html/html_sections.h"
+#include "report/text_format.h"
 
 namespace openloop::compare {
 namespace {

@@ -5,13 +5,12 @@
 
 #include "compare/text_table.h"
 #include "core/units.h"
+#include "report/text_format.h"
 
 namespace openloop::compare {
 namespace {
 
-std::string ms(std::int64_t ns) {
-  return format_duration(Nanos(ns));
-}
+using report::format_latency;
 
 std::string opt_change(std::optional<double> v, bool points) {
   return v ? signed_change(*v, points) : "?";
@@ -81,8 +80,8 @@ std::string render_text(const Comparison& c) {
   table.add({"", "baseline", "candidate", "change", fmt::format("{:g} % interval", c.confidence * 100),
              "judgement"});
   for (const QuantileChange& q : c.percentiles) {
-    table.add({fmt::format("p{}", q.percentile), q.baseline.count ? ms(q.baseline.value) : "-",
-               q.candidate.count ? ms(q.candidate.value) : "-", opt_change(q.change, false),
+    table.add({fmt::format("p{}", q.percentile), q.baseline.count ? format_latency(q.baseline.value) : "-",
+               q.candidate.count ? format_latency(q.candidate.value) : "-", opt_change(q.change, false),
                interval(q.low, q.high, false), std::string(to_string(q.direction))});
   }
   for (const NamedRate& r : c.rates) {

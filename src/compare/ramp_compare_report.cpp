@@ -9,6 +9,7 @@
 #include "compare/ramp_comparison.h"
 #include "core/units.h"
 #include "report/html/html_sections.h"
+#include "report/text_format.h"
 
 namespace openloop::compare {
 namespace {
@@ -27,9 +28,7 @@ std::string rate_text(const RampRate& r) {
                      r.high_rps ? format_rate(*r.high_rps) : "?");
 }
 
-std::string ms(std::int64_t ns) {
-  return format_duration(Nanos(ns));
-}
+using report::format_latency;
 
 nlohmann::json opt(const std::optional<double>& v) {
   return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
@@ -70,8 +69,8 @@ std::string render_ramp_text(const RampComparison& c) {
     steps.add({"p99 at", "baseline", "candidate", "change", "interval", "judgement"});
     for (const RampStepChange& s : c.steps) {
       const QuantileChange& q = s.p99;
-      steps.add({format_rate(s.offered_rps), q.baseline.count ? ms(q.baseline.value) : "-",
-                 q.candidate.count ? ms(q.candidate.value) : "-", opt_change(q.change),
+      steps.add({format_rate(s.offered_rps), q.baseline.count ? format_latency(q.baseline.value) : "-",
+                 q.candidate.count ? format_latency(q.candidate.value) : "-", opt_change(q.change),
                  interval(q.low, q.high), std::string(to_string(q.direction))});
     }
     out += "\n" + steps.render();

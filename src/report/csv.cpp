@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "report/text_format.h"
+
 namespace openloop::report {
 namespace {
 
@@ -26,13 +28,7 @@ std::string ms(std::int64_t ns) {
   return number(static_cast<double>(ns) / 1e6);
 }
 
-// RFC 4180: a field holding a comma, a quote or a line break is quoted, quotes doubled.
-std::string field(const std::string& text) {
-  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-  std::string out = "\"";
-  for (const char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
+using csv::field;
 
 void latency_cells(std::string& row, const results::LatencySummary& s) {
   if (s.count == 0) {

@@ -1,4 +1,4 @@
-// JUnit XML: escaping to well-formed XML 1.0 whatever the input bytes, the document, and the run's cases.
+// JUnit XML: the document (escaped to well-formed XML 1.0 whatever the input bytes) and the run's cases.
 #include "report/junit.h"
 
 #include <cstdint>
@@ -7,47 +7,12 @@
 #include <fmt/format.h>
 
 #include "core/redact.h"
+#include "report/text_format.h"
 #include "results/run_results.h"
 
 namespace openloop::report {
 
 namespace {
-
-constexpr std::string_view k_replacement = "\xEF\xBF\xBD";  // U+FFFD
-
-// The length of the well-formed UTF-8 sequence starting at s[i] and its code point, or 0 when it is not one
-// (overlong forms, surrogates and values past U+10FFFF are not).
-std::size_t utf8_sequence(std::string_view s, std::size_t i, std::uint32_t& cp) {
-  const auto byte = [&s](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char b0 = byte(i);
-  std::size_t n = 0;
-  std::uint32_t min = 0;
-  if (b0 < 0x80) {
-    cp = b0;
-    return 1;
-  } else if ((b0 & 0xE0) == 0xC0) {
-    n = 2, cp = b0 & 0x1Fu, min = 0x80;
-  } else if ((b0 & 0xF0) == 0xE0) {
-    n = 3, cp = b0 & 0x0Fu, min = 0x800;
-  } else if ((b0 & 0xF8) == 0xF0) {
-    n = 4, cp = b0 & 0x07u, min = 0x10000;
-  } else {
-    return 0;
-  }
-  if (i + n > s.size()) return 0;
-  for (std::size_t k = 1; k < n; ++k) {
-    if ((byte(i + k) & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (byte(i + k) & 0x3Fu);
-  }
-  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-  return n;
-}
-
-// XML 1.0's Char production.
-bool xml_char(std::uint32_t cp) {
-  return cp == 0x9 || cp == 0xA || cp == 0xD || (cp >= 0x20 && cp <= 0xD7FF) ||
-         (cp >= 0xE000 && cp <= 0xFFFD) || (cp >= 0x10000 && cp <= 0x10FFFF);
-}
 
 const char* element(JunitCase::Status s) {
   switch (s) {
@@ -67,61 +32,15 @@ std::string seconds(double s) {
   return fmt::format("{:.3f}", s > 0 ? s : 0.0);
 }
 
-// XML text with `&<>"'` as references; in an attribute value (`attribute`), also newline and tab, which
-// attribute-value normalisation would turn into spaces.
-std::string escape(std::string_view text, bool attribute) {
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size();) {
-    std::uint32_t cp = 0;
-    const std::size_t n = utf8_sequence(text, i, cp);
-    if (n == 0 || !xml_char(cp)) {
-      out += k_replacement;
-      i += n == 0 ? 1 : n;
-      continue;
-    }
-    switch (cp) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      case '\n':
-        out += attribute ? "&#10;" : "\n";
-        break;
-      case '\r':
-        out += "&#13;";
-        break;
-      case '\t':
-        out += attribute ? "&#9;" : "\t";
-        break;
-      default:
-        out.append(text.substr(i, n));
-    }
-    i += n;
-  }
-  return out;
+// An attribute value (newlines and tabs kept as references), and element text.
+std::string xml_escape(std::string_view text) {
+  return xml::escape(text, true);
 }
-
 std::string text_escape(std::string_view text) {
-  return escape(text, false);
+  return xml::escape(text, false);
 }
 
 }  // namespace
-
-std::string xml_escape(std::string_view text) {
-  return escape(text, true);
-}
 
 std::string render_junit(const JunitReport& r) {
   std::size_t failures = 0, errors = 0, skipped = 0;

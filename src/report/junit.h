@@ -35,12 +35,6 @@ struct JunitReport {
   std::string timestamp;  ///< ISO 8601 without zone ("2026-12-01T17:08:45"), or empty
 };
 
-/// `text` escaped for an XML 1.0 attribute value (& < > " ' and newline, carriage return, tab as character
-/// references); bytes that are not UTF-8 and characters XML 1.0 cannot carry (control characters other than
-/// tab, newline, carriage return; U+FFFE, U+FFFF) are written as U+FFFD, so any input gives a well-formed
-/// document.
-std::string xml_escape(std::string_view text);
-
 /// The document: <?xml?> declaration, <testsuites> with one <testsuite> (tests/failures/errors/skipped
 /// counts, time, timestamp), <properties>, then the cases in order. Valid against the common JUnit schema
 /// (Jenkins / Surefire: tests/report/junit.xsd). Never fails.

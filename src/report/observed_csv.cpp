@@ -10,17 +10,12 @@
 #include "hdr/interval_log.h"
 #include "hdr/java_format.h"
 #include "report/hlog_export.h"
+#include "report/text_format.h"
 
 namespace openloop::report {
 namespace {
 
-// A CSV field, quoted when it holds a comma, a quote or a line break (a metric's labels do).
-std::string field(const std::string& text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-  std::string out = "\"";
-  for (const char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
+using csv::field;
 
 }  // namespace
 

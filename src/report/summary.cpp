@@ -8,6 +8,7 @@
 
 #include "core/units.h"
 #include "report/observed_summary.h"
+#include "report/text_format.h"
 #include "results/model_checks.h"
 
 namespace openloop::report {
@@ -31,9 +32,6 @@ std::string planned_rate(double per_second) {
                  : fmt::format("{}/s ({:.4g}/h)", rate_number(per_second), per_hour);
 }
 
-std::string ms(std::int64_t ns) {
-  return format_duration(Nanos(ns));
-}
 
 void latency_row(std::string& out, const char* name, const results::LatencySummary& s) {
   if (s.count == 0) {
@@ -41,8 +39,9 @@ void latency_row(std::string& out, const char* name, const results::LatencySumma
     return;
   }
   fmt::format_to(std::back_inserter(out), "  {:<15} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", name,
-                 ms(s.p50), ms(s.p90), ms(s.p99), ms(s.p999), ms(s.p9999), ms(s.max),
-                 ms(static_cast<std::int64_t>(s.mean)));
+                 format_latency(s.p50), format_latency(s.p90), format_latency(s.p99), format_latency(s.p999),
+                 format_latency(s.p9999), format_latency(s.max),
+                 format_latency(static_cast<std::int64_t>(s.mean)));
 }
 
 // The SLO table (slo | measured | threshold | result), right under the verdict it is subordinate to.
@@ -145,7 +144,7 @@ void by_request_block(std::string& out, const results::RunResults& r) {
     const auto rt = results::LatencySummary::of(t.response_time);
     fmt::format_to(std::back_inserter(out), "  {:<24} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", name,
                    t.counters.intended, t.counters.ok, t.counters.errors_total() + t.counters.timeouts,
-                   ms(rt.p50), ms(rt.p99), ms(rt.max));
+                   format_latency(rt.p50), format_latency(rt.p99), format_latency(rt.max));
   }
 }
 
@@ -165,7 +164,7 @@ void retries_block(std::string& out, const results::RunResults& r) {
     fmt::format_to(std::back_inserter(out),
                    "           attempt time p50 {}   p99 {}   max {} (each attempt: its start to "
                    "its outcome; response time spans all attempts)\n",
-                   ms(at.p50), ms(at.p99), ms(at.max));
+                   format_latency(at.p50), format_latency(at.p99), format_latency(at.max));
   }
 }
 
@@ -200,7 +199,7 @@ void model_block(std::string& out, const results::RunResults& r) {
         "\nsessions  intended {}   completed {}   failed {}   dropped {}   unfinished {}   session time p50 "
         "{} p99 {}\n",
         f.sessions_intended, f.sessions_completed, f.sessions_failed, f.sessions_dropped,
-        f.sessions_unfinished, ms(st.p50), ms(st.p99));
+        f.sessions_unfinished, format_latency(st.p50), format_latency(st.p99));
   }
 }
 
@@ -210,7 +209,9 @@ void model_block(std::string& out, const results::RunResults& r) {
 void phases_block(std::string& out, const results::RunResults& r) {
   if (r.phases.empty() && r.dns_ns < 0) return;
   fmt::format_to(std::back_inserter(out), "phases (p50 / p99){}\n",
-                 r.dns_ns >= 0 ? fmt::format("   dns {} (resolved once, before the run)", ms(r.dns_ns)) : "");
+                 r.dns_ns >= 0
+                     ? fmt::format("   dns {} (resolved once, before the run)", format_latency(r.dns_ns))
+                     : "");
   const char* labels[] = {"connect", "tls", "first byte", "body"};
   for (const bool fresh : {true, false}) {
     // Attempts the line covers: a failed or timed-out attempt counts in the phases it reached only, so the
@@ -224,7 +225,7 @@ void phases_block(std::string& out, const results::RunResults& r) {
     for (std::size_t i = 0; i < results::k_phases; ++i) {
       const auto s = results::LatencySummary::of(r.phases.at(fresh, static_cast<results::Phase>(i)));
       if (s.count == 0) continue;
-      line += fmt::format("   {} {} / {}", labels[i], ms(s.p50), ms(s.p99));
+      line += fmt::format("   {} {} / {}", labels[i], format_latency(s.p50), format_latency(s.p99));
     }
     out += line + "\n";
   }
@@ -241,11 +242,13 @@ void server_timing_block(std::string& out, const results::RunResults& r) {
   if (st.count() > 0) {
     const auto server = results::LatencySummary::of(st.server_time);
     const auto outside = results::LatencySummary::of(st.outside_server);
-    fmt::format_to(std::back_inserter(out),
-                   "server-timing ({} responses; {})\n  server-reported   p50 {}   p99 {}   p99.9 {}\n  outside "
-                   "server    p50 {}   p99 {}   p99.9 {}   (response time − server time)\n",
-                   st.count(), which, ms(server.p50), ms(server.p99), ms(server.p999), ms(outside.p50),
-                   ms(outside.p99), ms(outside.p999));
+    fmt::format_to(
+        std::back_inserter(out),
+        "server-timing ({} responses; {})\n  server-reported   p50 {}   p99 {}   p99.9 {}\n  outside "
+        "server    p50 {}   p99 {}   p99.9 {}   (response time − server time)\n",
+        st.count(), which, format_latency(server.p50), format_latency(server.p99),
+        format_latency(server.p999), format_latency(outside.p50), format_latency(outside.p99),
+        format_latency(outside.p999));
   } else {
     fmt::format_to(std::back_inserter(out), "server-timing  no usable duration ({})\n", which);
   }
@@ -363,7 +366,7 @@ std::string render_summary(const results::RunResults& r) {
         "\n  Response time p99 ({}) is far above service time p99 ({}): requests spent that time queued "
         "or stalled before the server answered. A closed-loop tool would have reported only the service "
         "time.\n",
-        ms(rt.p99), ms(st.p99));
+        format_latency(rt.p99), format_latency(st.p99));
   }
   fmt::format_to(
       std::back_inserter(out),

@@ -6,7 +6,7 @@
 #include "procedures/probe/probe_format.h"
 #include "procedures/probe/probe_report.h"
 #include "report/html/html.h"
-#include "report/html/html_sections.h"
+#include "report/text_format.h"
 #include "results/run_checks.h"
 
 namespace openloop::procedures {

@@ -6,13 +6,12 @@
 #include <fmt/format.h>
 
 #include "core/units.h"
+#include "report/text_format.h"
 
 namespace openloop::procedures {
 namespace {
 
-std::string ms(std::int64_t ns) {
-  return format_duration(Nanos(ns));
-}
+using report::format_latency;
 
 std::string joined(const std::vector<std::string>& parts) {
   std::string text;
@@ -77,8 +76,8 @@ Lateness lateness_of(const std::vector<PhaseRow>& rows) {
     const double bound_ns = std::max(1e6, 0.1e9 / p.rate);
     if (static_cast<double>(row.stats.lateness_p99_ns) > bound_ns) {
       late.over_bound.push_back(fmt::format("send-lateness p99 {} > {} during {}",
-                                            ms(row.stats.lateness_p99_ns),
-                                            ms(static_cast<std::int64_t>(bound_ns)), p.name()));
+                                            format_latency(row.stats.lateness_p99_ns),
+                                            format_latency(static_cast<std::int64_t>(bound_ns)), p.name()));
     }
   }
   return late;
@@ -92,14 +91,14 @@ std::optional<std::string> lateness_decides(const ProbePlan& plan, const std::ve
                                       joined(late.over_bound));
   if (timeout_s > 0 && to_seconds(lateness) >= 0.1 * timeout_s) {
     return fmt::format("{}: {} is 10% or more of the {} timeout, so late sends turn into timeouts", why,
-                       ms(late.worst_p99_ns), format_duration(from_seconds(timeout_s)));
+                       format_latency(late.worst_p99_ns), format_duration(from_seconds(timeout_s)));
   }
   const RecoveryCriteria& c = plan.settings.criteria;
   const Phase* recovered_in = out.healthy_window ? phase_of(plan, *out.healthy_window) : nullptr;
   // Response times L longer are the bounds lowered by L; L shorter, raised by L.
   if (recovered_in != nullptr && !healthy_in(plan, samples, out, *recovered_in, shifted(c, -lateness))) {
     return fmt::format("{}: with every response time {} longer, {} would have no healthy window", why,
-                       ms(late.worst_p99_ns), recovered_in->name());
+                       format_latency(late.worst_p99_ns), recovered_in->name());
   }
   // The bounds only widen, so the first healthy window comes no later than the one found: in an earlier phase
   // or in the same one.
@@ -107,7 +106,7 @@ std::optional<std::string> lateness_decides(const ProbePlan& plan, const std::ve
   if (loose && loose->phase != recovered_in) {
     return fmt::format(
         "{}: with every response time {} shorter, {} would have a healthy window ({:.0f}s–{:.0f}s)", why,
-        ms(late.worst_p99_ns), loose->phase->name(), loose->window.start_s, loose->window.end_s);
+        format_latency(late.worst_p99_ns), loose->phase->name(), loose->window.start_s, loose->window.end_s);
   }
   return std::nullopt;
 }
@@ -117,7 +116,7 @@ std::string lateness_note(const ProbePlan& plan, const std::vector<Sample>& samp
   std::string note = fmt::format(
       "the generator sent late ({}); the verdict is unchanged if every response time shifts by up "
       "to ±{} (the probe's lateness rule)",
-      joined(late.over_bound), ms(late.worst_p99_ns));
+      joined(late.over_bound), format_latency(late.worst_p99_ns));
   if (out.verdict != ProbeVerdict::recovered || !out.healthy_window || !out.recovery_s) return note;
   const Phase& observe = plan.phase(Phase::Kind::observe);
   const auto later =

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "core/units.h"
+#include "report/text_format.h"
 #include "results/verdict.h"
 
 namespace openloop::procedures {
@@ -21,9 +22,7 @@ std::size_t window_intervals(Nanos window) {
   return static_cast<std::size_t>(std::llround(to_seconds(window)));
 }
 
-std::string ms(std::int64_t ns) {
-  return format_duration(Nanos(ns));
-}
+using report::format_latency;
 
 std::string secs(double s) {
   return fmt::format("{:.0f}s", s);
@@ -218,8 +217,8 @@ std::vector<Signal> signals_of(const ProbePlan& plan, const std::vector<Sample>&
   }
   if (const Check& tail = last.checks[1]; !tail.met) {
     const Tail t = estimable_tail(last.stats.intended);
-    out.push_back({"latency", fmt::format("{} {} (baseline {})", t.name, ms(last.stats.*t.value),
-                                          ms(base.*t.value))});
+    out.push_back({"latency", fmt::format("{} {} (baseline {})", t.name, format_latency(last.stats.*t.value),
+                                          format_latency(base.*t.value))});
   }
   if (out.empty() && !last.checks[0].met) {
     out.push_back({"low goodput", fmt::format("goodput {} (baseline {})", rate_of(last.stats.goodput),
@@ -255,7 +254,7 @@ void note_weak_trigger(const ProbePlan& plan, const std::vector<Sample>& samples
     out.notes.push_back(
         fmt::format("the trigger did not push the system out of its baseline (goodput {}, p99 {} "
                     "during the trigger): a stronger trigger makes a meaningful probe",
-                    rate_of(t.stats.goodput), ms(t.stats.p99_ns)));
+                    rate_of(t.stats.goodput), format_latency(t.stats.p99_ns)));
   }
 }
 
@@ -267,7 +266,7 @@ void conclude_not_recovered_at_base(const ProbePlan& plan, const std::vector<Sam
   const std::string at_base = fmt::format(
       "did not recover at {}, a load it served before (goodput {}, p99 {}), "
       "within the {} observed after the trigger",
-      rate_of(s.base_rate), rate_of(base.goodput), ms(base.p99_ns), format_duration(s.observe));
+      rate_of(s.base_rate), rate_of(base.goodput), format_latency(base.p99_ns), format_duration(s.observe));
   for (const Phase& p : plan.phases) {
     if (p.kind != Phase::Kind::descend) continue;
     auto w = first_recovered(samples, p, s.window, base, s.base_rate, s.criteria);
@@ -394,7 +393,8 @@ nlohmann::json phase_intervals_json(const PhaseRow& row) {
   nlohmann::json j = nlohmann::json::object();
   for (std::size_t i = 0; i < row.latency.size(); ++i) {
     const stats::QuantileEstimate& q = row.latency[i];
-    j[k_names[i]] = {{"value", static_cast<double>(q.value) / 1e6}, {"ci95", {ms(q.low), ms(q.high)}}};
+    j[k_names[i]] = {{"value", static_cast<double>(q.value) / 1e6},
+                     {"ci95", {ms(q.low), ms(q.high)}}};
   }
   j["count"] = row.latency[0].count;
   j["effective_count"] = row.latency[0].effective_count;

@@ -10,6 +10,7 @@
 
 #include "core/units.h"
 #include "hdr/codec.h"
+#include "report/text_format.h"
 
 namespace openloop::procedures {
 namespace {
@@ -26,9 +27,7 @@ double ratio(double part, double whole) {
   return whole > 0 ? part / whole : 0.0;
 }
 
-std::string ms(std::int64_t ns) {
-  return format_duration(Nanos(ns));
-}
+using report::format_latency;
 
 Check make_check(std::string name, double measured, double bound, bool at_least, std::string text) {
   const bool met = at_least ? measured >= bound : measured <= bound;
@@ -174,9 +173,9 @@ WindowJudgement judge_window(std::span<const Sample> window, double rate, const 
   const double tail_bound = std::max(
       0.0, std::max(c.max_p99_ratio * base_tail, base_tail + static_cast<double>(c.p99_slack.count())) +
                allowance_ns);
-  w.checks.push_back(make_check(
-      tail.name, static_cast<double>(s.*tail.value), tail_bound, false,
-      fmt::format("{} {} ≤ {}", tail.name, ms(s.*tail.value), ms(static_cast<std::int64_t>(tail_bound)))));
+  w.checks.push_back(make_check(tail.name, static_cast<double>(s.*tail.value), tail_bound, false,
+                                fmt::format("{} {} ≤ {}", tail.name, format_latency(s.*tail.value),
+                                            format_latency(static_cast<std::int64_t>(tail_bound)))));
   const double flight_bound = std::max(
       0.0, std::max(c.max_in_flight_ratio * baseline.in_flight, baseline.in_flight + c.in_flight_slack) +
                s.offered * allowance_ns / 1e9);
@@ -226,8 +225,8 @@ BaselineJudgement judge_baseline(std::span<const Sample> baseline) {
   const char* name = tail.name;
   const std::int64_t p1 = first.*tail.value, p2 = second.*tail.value;
   if (static_cast<double>(p2) > 2.0 * static_cast<double>(p1) + 1e6) {
-    b.problems.push_back(
-        fmt::format("{} rose from {} in the first half to {} in the second", name, ms(p1), ms(p2)));
+    b.problems.push_back(fmt::format("{} rose from {} in the first half to {} in the second", name,
+                                     format_latency(p1), format_latency(p2)));
   }
   if (second.in_flight > 2.0 * first.in_flight + 1.0) {
     b.problems.push_back(

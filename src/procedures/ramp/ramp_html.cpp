@@ -5,7 +5,7 @@
 #include "procedures/ramp/ramp_report.h"
 #include "report/html/html.h"
 #include "report/html/html_knee.h"
-#include "report/html/html_sections.h"
+#include "report/text_format.h"
 #include "results/repeats.h"
 
 namespace openloop::procedures {
@@ -65,17 +65,18 @@ std::string step_table(const RampOutcome& o) {
       slo = "✗ " + r.slo.text + " (" + r.measured_text + ")";
       break;
     }
-    rows += "<tr>" + cell(std::to_string(s.number)) + cell(fmt::format("{:.0f}/s", a.window.offered_rps)) +
-            cell(fmt::format("{:.1f}/s", a.completed_of_arrivals_rps)) +
-            cell(fmt::format("{:.1f}/s", a.goodput_rps)) + cell(fmt::format("{:.1f}/s", a.completed_rps)) +
-            cell(q.count == 0 ? "–"
-                              : fmt::format("{}{} [{}, {}]", a.p99_censored ? "≥" : "",
-                                            format_ms(static_cast<double>(q.value) / 1e6), bound(q.low),
-                                            bound(q.high))) +
-            cell(std::to_string(a.results.totals.dropped)) +
-            cell(std::to_string(a.results.totals.errors_total())) +
-            cell(std::to_string(a.results.totals.timeouts)) + cell(to_string(a.state)) + cell(slo) +
-            cell(marks) + "</tr>\n";
+    rows +=
+        "<tr>" + cell(std::to_string(s.number)) + cell(fmt::format("{:.0f}/s", a.window.offered_rps)) +
+        cell(report::format_per_second(a.completed_of_arrivals_rps)) +
+        cell(report::format_per_second(a.goodput_rps)) + cell(report::format_per_second(a.completed_rps)) +
+        cell(q.count == 0
+                 ? "–"
+                 : fmt::format("{}{} [{}, {}]", a.p99_censored ? "≥" : "",
+                               format_ms(static_cast<double>(q.value) / 1e6), bound(q.low), bound(q.high))) +
+        cell(std::to_string(a.results.totals.dropped)) +
+        cell(std::to_string(a.results.totals.errors_total())) +
+        cell(std::to_string(a.results.totals.timeouts)) + cell(to_string(a.state)) + cell(slo) + cell(marks) +
+        "</tr>\n";
   }
   return "<section class=\"panel\"><h2>Steps</h2>\n<table "
          "class=\"numbers\"><thead><tr><th>step</th><th>offered</th>"

@@ -14,6 +14,7 @@
 #include "report/html/html_checks.h"
 #include "report/html/html_repeats.h"
 #include "report/html/html_sections.h"
+#include "report/text_format.h"
 
 namespace openloop::report {
 namespace {

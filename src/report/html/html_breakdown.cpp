@@ -7,6 +7,7 @@
 
 #include "core/units.h"
 #include "report/html/html_sections.h"
+#include "report/text_format.h"
 
 namespace openloop::report::html {
 namespace {
@@ -14,10 +15,6 @@ namespace {
 using results::Counters;
 using results::LatencySummary;
 using results::RunResults;
-
-std::string latency(std::int64_t ns) {
-  return format_duration(Nanos(ns));
-}
 
 // Per second, the unit in the column's header.
 std::string per_second(std::uint64_t n, double seconds) {
@@ -68,8 +65,9 @@ std::string row_html(const Row& row) {
   if (s.count == 0) {
     out += "<td colspan=\"5\" class=\"text\">no samples</td>";
   } else {
-    out += fmt::format("<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>", latency(s.p50),
-                       latency(s.p90), latency(s.p99), latency(s.p999), latency(s.max));
+    out += fmt::format("<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>", format_latency(s.p50),
+                       format_latency(s.p90), format_latency(s.p99), format_latency(s.p999),
+                       format_latency(s.max));
   }
   if (row.verdict != nullptr) {
     std::string reasons;
@@ -132,8 +130,9 @@ std::string session_row(const std::string& scope, const std::string& name, const
       f.sessions_intended, f.sessions_completed, f.sessions_failed, f.sessions_dropped,
       f.sessions_unfinished);
   if (st.count == 0) return out + "<td colspan=\"5\" class=\"text\">no session ended</td></tr>\n";
-  return out + fmt::format("<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n", latency(st.p50),
-                           latency(st.p90), latency(st.p99), latency(st.p999), latency(st.max));
+  return out + fmt::format("<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                           format_latency(st.p50), format_latency(st.p90), format_latency(st.p99),
+                           format_latency(st.p999), format_latency(st.max));
 }
 
 }  // namespace

@@ -5,15 +5,13 @@
 
 #include "core/units.h"
 #include "report/html/html_sections.h"
+#include "report/text_format.h"
 
 namespace openloop::report::html {
 
 namespace {
-std::string latency(std::int64_t ns) {
-  return format_duration(Nanos(ns));
-}
 std::string bound(const std::optional<std::int64_t>& v) {
-  return v ? latency(*v) : "–";
+  return v ? format_latency(*v) : "–";
 }
 std::string mark(bool ok) {
   return ok ? "<span class=\"check-ok\">✓</span>" : "<span class=\"check-bad\">✗</span>";
@@ -37,7 +35,7 @@ std::string arrivals_table(const results::ArrivalCheck& a) {
         "(under {})</td><td>{:.1f} %</td><td>{}</td></tr>\n",
         l.worker, l.test == "dispersion" ? "gap dispersion" : "Anderson-Darling A²", l.tested, l.statistic,
         l.critical, l.test == "dispersion" ? " lateness bounds" : fmt::format(" at {}", escape(a.level)), own,
-        100 * l.bunched, latency(static_cast<std::int64_t>(l.bunch_below_ns)), 100 * l.planned_bunched,
+        100 * l.bunched, format_latency(static_cast<std::int64_t>(l.bunch_below_ns)), 100 * l.planned_bunched,
         mark(l.passed));
   }
   out += "</table>\n";
@@ -70,7 +68,7 @@ std::string intervals_table(const std::vector<results::PercentileInterval>& rt) 
     const auto w = p.relative_half_width();
     out += fmt::format(
         "<tr><td>p{:g}</td><td>{}</td><td>{} – {}</td><td>{}</td><td>{} – {}</td><td>{:.0f}</td></tr>\n",
-        p.percentile, latency(p.value), bound(p.low), bound(p.high),
+        p.percentile, format_latency(p.value), bound(p.low), bound(p.high),
         w ? fmt::format("{:.1f}", *w * 100) : "–", bound(p.naive_low), bound(p.naive_high),
         p.effective_count);
   }

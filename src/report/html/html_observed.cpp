@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "report/html/html_sections.h"
+#include "report/text_format.h"
 
 namespace openloop::report {
 namespace {

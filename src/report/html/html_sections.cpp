@@ -1,30 +1,19 @@
 // Server-rendered parts of the HTML report: readable without JavaScript, every number from the results.
 #include "report/html/html_sections.h"
 
-#include <algorithm>
-#include <cctype>
-#include <vector>
+#include <string>
 
 #include <fmt/format.h>
 
-#include "core/units.h"
+#include "report/html/html_plan.h"
 #include "report/summary.h"
+#include "report/text_format.h"
 
 namespace openloop::report::html {
 namespace {
 
-using nlohmann::json;
 using results::LatencySummary;
 
-std::string duration(double seconds) {
-  return format_duration(from_seconds(seconds));
-}
-std::string latency(std::int64_t ns) {
-  return format_duration(Nanos(ns));
-}
-std::string rate(double per_second) {
-  return fmt::format("{:.1f}/s", per_second);
-}
 std::string percent(std::uint64_t part, std::uint64_t whole) {
   return whole == 0 ? "–"
                     : fmt::format("{:.2f}%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
@@ -36,145 +25,6 @@ std::string tile(std::string_view label, const std::string& value, const std::st
       "<div class=\"tile{}\"><div class=\"label\">{}</div><div class=\"value\">{}</div>"
       "<div class=\"note\">{}</div></div>\n",
       bad ? " bad" : "", escape(label), escape(value), escape(note));
-}
-
-// {"name": "a", "weight": 1} as "name a, weight 1"; strings bare; anything else as JSON.
-std::string compact(const json& v) {
-  if (v.is_string()) return v.get<std::string>();
-  if (!v.is_object()) return v.dump();
-  std::string out;
-  for (const auto& [key, value] : v.items())
-    out += fmt::format("{}{} {}", out.empty() ? "" : ", ", key, compact(value));
-  return out;
-}
-
-// A plan value as people read it: durations for *_s fields, stages as "30s → 100/s", lists joined.
-std::string plan_value(const std::string& key, const json& v) {
-  if (key == "stages" && v.is_array()) {
-    std::string out;
-    for (const auto& s : v) {
-      if (!s.is_object() || !s.contains("duration_s") || !s.contains("target_rps")) return v.dump();
-      out += fmt::format("{}{} → {}", out.empty() ? "" : ", ", duration(s["duration_s"].get<double>()),
-                         rate(s["target_rps"].get<double>()));
-    }
-    return out.empty() ? "–" : out;
-  }
-  if (key.ends_with("_s") && v.is_number()) return duration(v.get<double>());
-  if (v.is_string()) return v.get<std::string>();
-  if (v.is_array()) {
-    std::string out;
-    for (const auto& e : v) out += (out.empty() ? "" : "; ") + compact(e);
-    return out.empty() ? "none" : out;
-  }
-  return v.dump();
-}
-
-std::string plan_label(const std::string& key) {
-  static const std::pair<const char*, const char*> k_labels[] = {{"target", "Target"},
-                                                                 {"method", "Method"},
-                                                                 {"model", "Model"},
-                                                                 {"arrival", "Arrival process"},
-                                                                 {"stages", "Rate stages"},
-                                                                 {"rate_rps", "Rate"},
-                                                                 {"deadline_s", "Goodput deadline"},
-                                                                 {"max_lateness_ms", "Max send lateness"},
-                                                                 {"retry", "Retries"},
-                                                                 {"retry_on", "on"},
-                                                                 {"backoff_base_s", "base"},
-                                                                 {"backoff_max_s", "cap"},
-                                                                 {"per_try_timeout_s", "per-try timeout"},
-                                                                 {"seed", "Seed"},
-                                                                 {"users", "Users (closed)"},
-                                                                 {"threads", "Threads"},
-                                                                 {"max_connections", "Connection cap"},
-                                                                 {"on_saturation", "When saturated"},
-                                                                 {"timeout_s", "Timeout"},
-                                                                 {"success_statuses", "Success statuses"},
-                                                                 {"warmup_s", "Warm-up"},
-                                                                 {"duration_s", "Duration"},
-                                                                 {"interval_s", "Interval"},
-                                                                 {"headers", "Headers"},
-                                                                 {"body_bytes", "Body bytes"},
-                                                                 {"insecure", "Skip TLS verification"}};
-  for (const auto& [k, label] : k_labels) {
-    if (key == k) return label;
-  }
-  // Fields added later: "think_mean_s" reads as "Think mean".
-  std::string label = key.ends_with("_s") ? key.substr(0, key.size() - 2) : key;
-  for (char& c : label) c = c == '_' ? ' ' : c;
-  if (!label.empty()) label[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(label[0])));
-  return label;
-}
-
-// Plan keys in reading order: what was hit, how hard, for how long, with which client policy; others follow.
-std::vector<std::string> plan_keys(const json& plan) {
-  static const char* k_order[] = {"target",        "method",           "model",      "rate_rps",
-                                  "arrival",       "stages",           "users",      "duration_s",
-                                  "warmup_s",      "timeout_s",        "threads",    "max_connections",
-                                  "on_saturation", "success_statuses", "interval_s", "seed"};
-  std::vector<std::string> keys;
-  for (const char* k : k_order) {
-    if (plan.contains(k)) keys.emplace_back(k);
-  }
-  for (const auto& [key, value] : plan.items()) {
-    if (std::find(keys.begin(), keys.end(), key) == keys.end() && key != "differs") keys.push_back(key);
-  }
-  if (plan.contains("differs")) keys.emplace_back("differs");
-  return keys;
-}
-
-// False for rows that only restate a default or an internal (no retries, no coalescing, the report interval,
-// a seed a constant schedule never draws, one request that the target and method already name), so the table
-// shows what the user set.
-bool plan_row_shown(const std::string& key, const json& value, const json& plan) {
-  const auto zero = [&value] { return value.is_number() && value.get<double>() == 0; };
-  if (key == "interval_s" || key == "spin_below_us") return false;
-  if (key == "coalesce_us" || key == "body_bytes" || key == "think_mean_s") return !zero();
-  if (key == "insecure") return value.is_boolean() && value.get<bool>();
-  if (key == "headers") return value.is_array() && !value.empty();
-  if (key == "stages") return !plan.contains("rate_rps");
-  if (key == "seed") return plan.value("arrival", "") == "poisson";
-  if (key == "retry")
-    return value.is_object() && value.size() > 1;  // {"attempts":1}: one attempt, no retries
-  if (key == "requests") return value.is_array() && value.size() > 1;
-  return true;
-}
-
-// Rows whose value reads better in the words of the flag that set it than as the results file stores it.
-std::string plan_row_value(const std::string& key, const json& value) {
-  if (key == "rate_rps" && value.is_number()) return rate(value.get<double>()) + " (constant)";
-  if (key == "coalesce_us" && value.is_number())
-    return format_duration(from_seconds(value.get<double>() / 1e6));
-  if (key == "max_lateness_ms" && value.is_number())
-    return format_duration(from_seconds(value.get<double>() / 1e3));
-  if (key == "retry" && value.is_object()) {
-    std::string out = fmt::format("{} attempts", value.value("attempts", 1));
-    for (const auto& [k, v] : value.items()) {
-      if (k == "attempts") continue;
-      out += fmt::format(", {} {}", plan_label(k), plan_value(k, v.is_object() ? json(compact(v)) : v));
-    }
-    return out;
-  }
-  return plan_value(key, value);
-}
-
-std::string plan_rows(const json& plan) {
-  if (!plan.is_object() || plan.empty()) return "<tr><td colspan=\"2\">not recorded</td></tr>\n";
-  std::string out;
-  for (const std::string& key : plan_keys(plan)) {
-    const json& value = plan[key];
-    if (!plan_row_shown(key, value, plan)) continue;
-    if (key == "differs" && value.is_object()) {
-      for (const auto& [k, values] : value.items()) {
-        out += fmt::format("<tr><th>{}</th><td>differs per merged run: {}</td></tr>\n", escape(plan_label(k)),
-                           escape(plan_value(k, values)));
-      }
-      continue;
-    }
-    out += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", escape(plan_label(key)),
-                       escape(plan_row_value(key, value)));
-  }
-  return out;
 }
 
 std::string outcome_row(std::string_view name, std::uint64_t n, std::uint64_t intended,
@@ -217,38 +67,12 @@ std::string latency_row(std::string_view name, const LatencySummary& s) {
   return fmt::format(
       "<tr><th>{}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</"
       "td></tr>\n",
-      escape(name), latency(s.p50), latency(s.p90), latency(s.p99), latency(s.p999), latency(s.p9999),
-      latency(s.max), latency(static_cast<std::int64_t>(s.mean)), s.count);
+      escape(name), format_latency(s.p50), format_latency(s.p90), format_latency(s.p99),
+      format_latency(s.p999), format_latency(s.p9999), format_latency(s.max),
+      format_latency(static_cast<std::int64_t>(s.mean)), s.count);
 }
 
 }  // namespace
-
-std::string escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 std::string verdict_section(const ReportInput& in) {
   const auto& r = in.results;
@@ -348,26 +172,31 @@ std::string headline_section(const ReportInput& in) {
   const auto rt = LatencySummary::of(r.response_time);
   std::string tiles;
   if (!in.has_counts) {
-    tiles += tile("Samples", std::to_string(rt.count), fmt::format("over {}", duration(r.measured_s)));
-    tiles += tile("Response p50", latency(rt.p50), "half the requests were faster");
-    tiles += tile("Response p99", latency(rt.p99), "1 in 100 was slower");
-    tiles += tile("Response max", latency(rt.max), fmt::format("p99.9 {}", latency(rt.p999)));
+    tiles += tile("Samples", std::to_string(rt.count), fmt::format("over {}", format_seconds(r.measured_s)));
+    tiles += tile("Response p50", format_latency(rt.p50), "half the requests were faster");
+    tiles += tile("Response p99", format_latency(rt.p99), "1 in 100 was slower");
+    tiles += tile("Response max", format_latency(rt.max), fmt::format("p99.9 {}", format_latency(rt.p999)));
     return "<section class=\"tiles\">\n" + tiles + "</section>\n";
   }
   const auto& c = r.totals;
   const bool open = r.info.model == results::Model::open;
   const std::uint64_t not_ok = c.intended - c.ok;
-  const std::string offered_note = open ? fmt::format("planned {}", rate(r.info.offered_rps))
-                                   : r.info.model == results::Model::sessions
-                                       ? fmt::format("sessions planned at {}", rate(r.info.offered_rps))
-                                   : r.info.model == results::Model::mixed ? std::string("several models: see By scenario")
-                                                             : std::string("closed loop: no schedule");
-  tiles += tile("Offered", rate(r.offered_rps()), offered_note);
-  tiles += tile("Sent", rate(r.sent_rps()), fmt::format("{} of offered", percent(c.sent, c.intended)),
-                c.intended > 0 && static_cast<double>(c.sent) < 0.99 * static_cast<double>(c.intended));
-  tiles += tile("Goodput", rate(r.goodput_rps()), fmt::format("throughput {}", rate(r.throughput_rps())));
-  tiles += tile("Response p99", rt.count ? latency(rt.p99) : "–", fmt::format("p50 {}", latency(rt.p50)));
-  tiles += tile("Response max", rt.count ? latency(rt.max) : "–", fmt::format("p99.9 {}", latency(rt.p999)));
+  const std::string offered_note =
+      open ? fmt::format("planned {}", format_per_second(r.info.offered_rps))
+      : r.info.model == results::Model::sessions
+          ? fmt::format("sessions planned at {}", format_per_second(r.info.offered_rps))
+      : r.info.model == results::Model::mixed ? std::string("several models: see By scenario")
+                                              : std::string("closed loop: no schedule");
+  tiles += tile("Offered", format_per_second(r.offered_rps()), offered_note);
+  tiles +=
+      tile("Sent", format_per_second(r.sent_rps()), fmt::format("{} of offered", percent(c.sent, c.intended)),
+           c.intended > 0 && static_cast<double>(c.sent) < 0.99 * static_cast<double>(c.intended));
+  tiles += tile("Goodput", format_per_second(r.goodput_rps()),
+                fmt::format("throughput {}", format_per_second(r.throughput_rps())));
+  tiles += tile("Response p99", rt.count ? format_latency(rt.p99) : "–",
+                fmt::format("p50 {}", format_latency(rt.p50)));
+  tiles += tile("Response max", rt.count ? format_latency(rt.max) : "–",
+                fmt::format("p99.9 {}", format_latency(rt.p999)));
   tiles += tile("Not ok", percent(not_ok, c.intended),
                 fmt::format("timeouts {} · errors {} · dropped {}", c.timeouts, c.errors_total(), c.dropped),
                 c.intended > 0 && static_cast<double>(not_ok) > 0.01 * static_cast<double>(c.intended));
@@ -392,7 +221,7 @@ std::string plan_and_outcomes_section(const ReportInput& in) {
       "</table>\n<p class=\"caption\">Every intended request ends as exactly one of ok, error status, "
       "timeout, error, dropped or unfinished. Measured for {}; the warm-up ({} requests over {}) is "
       "left out of every number.</p></div>\n</section>\n",
-      duration(r.measured_s), r.warmup.intended, duration(r.info.warmup_s));
+      format_seconds(r.measured_s), r.warmup.intended, format_seconds(r.info.warmup_s));
   return out;
 }
 
@@ -461,7 +290,7 @@ std::string phases_section(const ReportInput& in) {
   out += "</table>\n<p class=\"caption\">";
   if (r.dns_ns >= 0)
     out += fmt::format("<b>DNS</b>: {}, resolved once before the run (no request resolves again). ",
-                       latency(r.dns_ns));
+                       format_latency(r.dns_ns));
   out +=
       "Phases as curl and k6 name them, for every attempt: those that received a response, and those that "
       "failed or timed out for the phases they completed (a connect, a handshake, a first byte). A <i>new "

@@ -8,8 +8,6 @@
 
 namespace openloop::report::html {
 
-/// Text escaped for HTML element content and attribute values (& < > " ').
-std::string escape(std::string_view text);
 /// The verdict banner: VALID / INVALID with every reason, interrupted and closed-model notes; "no verdict"
 /// for .hlog.
 std::string verdict_section(const ReportInput& in);
