@@ -26,7 +26,7 @@ results::RunResults run_with_attempts_and_sessions() {
   return r;
 }
 
-TEST(RampSlice, AWindowAddsUpEveryCounterAndHistogramOfItsIntervals) {
+TEST(SliceRun, AWindowAddsUpEveryCounterAndHistogramOfItsIntervals) {
   results::GoodputDeadline goodput{0ns, 1s};
   auto w = results::slice_run(run_with_attempts_and_sessions(), 1, 4, goodput);
   ASSERT_TRUE(w) << w.error().message;
@@ -45,7 +45,7 @@ TEST(RampSlice, AWindowAddsUpEveryCounterAndHistogramOfItsIntervals) {
   EXPECT_TRUE(goodput.exact);
 }
 
-TEST(RampSlice, ADeadlineRecountsGoodputAndNamesABadHistogram) {
+TEST(SliceRun, ADeadlineRecountsGoodputAndNamesABadHistogram) {
   auto specs = steady(0, 2, 100, 5'000'000);
   specs[1].rt_ns = 50'000'000;  // the second second answered after 50 ms: ok, but past a 10-ms deadline
   results::GoodputDeadline goodput{10ms, 1s};
