@@ -148,25 +148,39 @@ with_thread() {
 }
 pin_thread() { with_thread "$1" "$2" taskset -pc "$3" >/dev/null; }
 
-# The word json and lab_query print in place of a value that is not there. It is no number (assert_cmp and check
-# refuse it), equals no expected string, and in bash arithmetic ([[ X -eq N ]], (( X > N ))) it names an unset
-# variable, which stops the script under set -u: a missing value can make no assertion pass.
+# A value the test reads that is not there ends the whole test (fail_missing), wherever it was read: in the script,
+# in a $(...) inside a comparison ([[ $(json a .x) == $(json b .x) ]] would otherwise compare two absences as equal)
+# or in a background subshell. In its place the caller's $(...) receives the word E2E_MISSING: no number
+# (assert_cmp and check refuse it), equal to no expected string, an unset variable in bash arithmetic. lib_test.sh
+# sets E2E_MISSING_ENDS_TEST=0 to see a helper's failure end only its subshell.
 E2E_MISSING=json_value_missing
+E2E_MISSING_ENDS_TEST=${E2E_MISSING_ENDS_TEST:-1}
 
-# strict_jq WHERE JQ_EXPR [FILE]: jq -r JQ_EXPR on FILE (or stdin); fails the test, naming WHERE and JQ_EXPR, when jq
-# cannot read the input, when the expression yields no value (a select matching nothing, an empty array iterated, no
-# input) or when any value it yields is null (what a missing field reads as). Inside $(...) the failure ends only
-# that subshell: what the caller receives is then $E2E_MISSING.
+# fail_missing MESSAGE: prints E2E_MISSING (for the caller's $(...)), then fails the test with MESSAGE; from a
+# subshell it also ends the test's own shell (SIGTERM: its EXIT trap still cleans up), so no comparison made with the
+# missing value can pass.
+fail_missing() {
+  echo "$E2E_MISSING"
+  if [[ $BASHPID != "$$" && $E2E_MISSING_ENDS_TEST == 1 ]]; then
+    echo "FAIL: $*" >&2
+    kill -TERM "$$"
+    exit 1
+  fi
+  fail "$*"
+}
+
+# strict_jq WHERE JQ_EXPR [FILE]: jq -r JQ_EXPR on FILE (or stdin); fails the test (fail_missing), naming WHERE and
+# JQ_EXPR, when jq cannot read the input, when the expression yields no value (a select matching nothing, an empty
+# array iterated, no input) or when any value it yields is null (what a missing field reads as).
 strict_jq() {
   local where=$1 expr=$2 out code=0 err=$E2E_TMP/jq.$BASHPID.err
   shift 2
   out=$(jq -rn --arg e2e_missing "$E2E_MISSING" \
     "[inputs | ($expr)] | if length == 0 or any(.[]; . == null) then \$e2e_missing else .[] end" "$@" 2>"$err") ||
     code=$?
-  if ((code != 0)) || [[ $'\n'$out$'\n' == *$'\n'$E2E_MISSING$'\n'* ]]; then
-    echo "$E2E_MISSING"
-    if ((code != 0)); then fail "$where: jq cannot read $expr: $(head -c 300 "$err")"; fi
-    fail "$where: no value at $expr (missing or null; json_or_null reads a value that may be absent)"
+  if ((code != 0)); then fail_missing "$where: jq cannot read $expr: $(head -c 300 "$err")"; fi
+  if [[ $'\n'$out$'\n' == *$'\n'$E2E_MISSING$'\n'* ]]; then
+    fail_missing "$where: no value at $expr (missing or null; json_or_null reads a value that may be absent)"
   fi
   printf '%s\n' "$out"
 }
@@ -205,14 +219,19 @@ expect_usage() {
   grep -qF -- "$want" "$E2E_TMP/out.txt" || fail "'$*' message lacks '$want': $(cat "$E2E_TMP/out.txt")"
 }
 
-# assert_conserved FILE: intended = completed + timeouts + errors + dropped + unfinished, in total and per interval.
-# Each of the six counts must be a number in every place (a missing one fails, it does not read as null = null).
+# E2E_JQ_UNCONSERVED: a jq filter from an array of counts objects to how many of them do not conserve
+# (intended = completed + timeouts + errors + dropped + unfinished) or lack one of the six counts (a missing one must
+# not read as null = null + ...). For a test that reads a large file once; others call assert_conserved.
+E2E_JQ_UNCONSERVED='map(select(([.intended, .completed, .timeouts, .errors, .dropped, .unfinished] | any(type != "number"))
+  or .intended != .completed + .timeouts + .errors + .dropped + .unfinished)) | length'
+
+# assert_conserved FILE [COUNTS]: conservation (E2E_JQ_UNCONSERVED) in every counts object of the jq array COUNTS,
+# by default the summary's and every interval's ([.summary.counts, .intervals[].counts]); a place without its
+# counts, or a COUNTS that reads nothing, fails.
 assert_conserved() {
-  local bad
-  bad=$(json "$1" '[.summary.counts, .intervals[].counts]
-    | map(select(([.intended, .completed, .timeouts, .errors, .dropped, .unfinished] | any(type != "number"))
-                 or .intended != .completed + .timeouts + .errors + .dropped + .unfinished)) | length')
-  [[ $bad == 0 ]] || fail "conservation violated (or a count missing) in $bad place(s) of $1"
+  local counts=${2:-[.summary.counts, .intervals[].counts]} bad
+  bad=$(json "$1" "$counts | if length == 0 then null else $E2E_JQ_UNCONSERVED end")
+  [[ $bad == 0 ]] || fail "conservation violated (or a count missing) in $bad place(s) of $1 ($counts)"
 }
 
 # accept_invalid_only_for CODE FILE PATTERN...: a run's exit CODE must be 0 (VALID), or 3 (INVALID) with at least
@@ -375,7 +394,7 @@ wrk_rate() {
   local rate
   timeout 30 wrk "$@" "$LAB_URL/" >"$E2E_TMP/wrk.out" 2>&1 || fail "wrk failed: $(cat "$E2E_TMP/wrk.out")"
   rate=$(awk '/^Requests\/sec:/ {print $2}' "$E2E_TMP/wrk.out")
-  is_number "$rate" || { echo "$E2E_MISSING"; fail "wrk printed no Requests/sec: $(cat "$E2E_TMP/wrk.out")"; }
+  is_number "$rate" || fail_missing "wrk printed no Requests/sec: $(cat "$E2E_TMP/wrk.out")"
   echo "$rate"
 }
 

@@ -3,6 +3,9 @@
 # an empty value or a word must fail assert_cmp, check, json, lab_query and assert_conserved; numbers in every form
 # jq prints must pass. Each case runs in a subshell, as a test would call the helper.
 # e2e: parallel-safe
+# Each helper call below runs in a subshell that must fail alone: a missing value ends only that subshell here
+# (the default, ending the whole test, is checked in a child script at the end).
+E2E_MISSING_ENDS_TEST=0
 source "${OPENLOOP_E2E_LIB:-$(dirname "$0")/../lib.sh}"
 
 # must_fail DESCRIPTION CMD...: CMD (a helper call, in a subshell) must end the test with a FAIL line.
@@ -110,3 +113,28 @@ echo "{\"summary\": {\"counts\": {$counts}}, \"intervals\": [{\"counts\": {\"int
 must_fail "assert_conserved with an interval's counts missing" assert_conserved "$E2E_TMP/bad.json"
 echo "{\"summary\": {\"counts\": {${counts/10/11}}}, \"intervals\": []}" >"$E2E_TMP/bad.json"
 must_fail "assert_conserved with a count lost" assert_conserved "$E2E_TMP/bad.json"
+
+# By default a missing value ends the whole test wherever it is read: two absences compared inside [[ ]], and a
+# background subshell, both stop the script (a child script here, with its own EXIT trap).
+cat >"$E2E_TMP/child.sh" <<'CHILD'
+source "$OPENLOOP_E2E_LIB"
+echo '{"a": 1}' >"$E2E_TMP/c.json"
+case $2 in
+  compare) [[ $(json "$E2E_TMP/c.json" .x) == $(json "$E2E_TMP/c.json" .y) ]] && echo "compared equal" ;;
+  background) (json "$E2E_TMP/c.json" .x >/dev/null) & wait $! || true ;;
+  number) assert_cmp "$(json "$E2E_TMP/c.json" .a)" == 1 "present" ;;
+esac
+echo "reached the end"
+CHILD
+for how in compare background; do
+  code=0
+  E2E_MISSING_ENDS_TEST=1 OPENLOOP_E2E_LIB=${OPENLOOP_E2E_LIB:-$(dirname "$0")/../lib.sh} \
+    bash "$E2E_TMP/child.sh" "$OPENLOOP" "$how" >"$E2E_TMP/child.out" 2>&1 || code=$?
+  ((code != 0)) && ! grep -q 'compared equal\|reached the end' "$E2E_TMP/child.out" ||
+    fail "a missing value read in a $how subshell must end the test: exit $code, $(cat "$E2E_TMP/child.out")"
+  grep -q '^FAIL: .*no value at \.x' "$E2E_TMP/child.out" || fail "$how: the failure names the value: $(cat "$E2E_TMP/child.out")"
+done
+E2E_MISSING_ENDS_TEST=1 OPENLOOP_E2E_LIB=${OPENLOOP_E2E_LIB:-$(dirname "$0")/../lib.sh} \
+  bash "$E2E_TMP/child.sh" "$OPENLOOP" number >"$E2E_TMP/child.out" 2>&1 || fail "a present value: $(cat "$E2E_TMP/child.out")"
+grep -q 'reached the end' "$E2E_TMP/child.out" || fail "a present value: $(cat "$E2E_TMP/child.out")"
+pass "a missing value ends the whole test, even compared with another absence or read in a background subshell"
