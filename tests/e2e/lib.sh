@@ -182,7 +182,9 @@ strict_jq() {
   if [[ $'\n'$out$'\n' == *$'\n'$E2E_MISSING$'\n'* ]]; then
     fail_missing "$where: no value at $expr (missing or null; json_or_null reads a value that may be absent)"
   fi
-  printf '%s\n' "$out"
+  # One write, as jq's own output was: bash writes a builtin's output line by line, and a reader that stops at its
+  # first match (grep -q) would then end the writer with SIGPIPE, which pipefail reports as a failure.
+  cat <<<"$out"
 }
 
 # json FILE JQ_EXPR: prints the value(s) JQ_EXPR selects in a JSON FILE (jq -r). A missing or unreadable file, no
