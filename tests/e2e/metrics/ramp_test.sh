@@ -68,7 +68,7 @@ check_steps() {
   local id others
   id=$(jq -r '.run_id' "$r")
   [[ -n $id && $id != null ]] || fail "$r has no run_id"
-  [[ $(jq --arg id "$id" '[.runs[] | select(.run_id != $id)] | length' "$r") == 0 ]] ||
+  [[ $(json "$r" '[.runs[].run_id] | unique | tojson') == "[\"$id\"]" ]] ||
     fail "a run of $r has another run_id than the file's $id: $(jq -c '[.runs[].run_id]' "$r")"
   others=$(grep -v '^#' "$M" | grep -v "run_id=\"$id\"" | head -3 || true)
   [[ -z $others ]] || fail "series without run_id=\"$id\" (the file's): $others"
