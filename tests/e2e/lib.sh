@@ -210,6 +210,15 @@ assert_cmp() {
     exit ok ? 0 : 1 }' || fail "$4 (got $1, expected $2 $3)"
 }
 
+# assert_near A B TOLERANCE MESSAGE: |A - B| <= TOLERANCE, all three numbers (is_number), or the test fails naming them.
+assert_near() {
+  (($# == 4)) || fail "assert_near: expected A B TOLERANCE MESSAGE, got $# argument(s): $*"
+  local v
+  for v in "$1" "$2" "$3"; do is_number "$v" || fail "$4 (got '$v', not a number, in: |$1 - $2| <= $3)"; done
+  awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; exit (d <= t + 0 && d >= -t) ? 0 : 1 }' ||
+    fail "$4 (|$1 - $2| > $3)"
+}
+
 # expect_usage MESSAGE ARGS...: `openloop run ARGS` must exit 2 (bad usage, nothing sent) with MESSAGE in its output.
 expect_usage() {
   local want=$1; shift

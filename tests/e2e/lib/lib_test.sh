@@ -48,6 +48,13 @@ must_pass "assert_cmp -3 '<=' -3" assert_cmp -3 '<=' -3 "a negative integer"
 must_pass "assert_cmp .5 '==' 0.5" assert_cmp .5 '==' 0.5 "a bare fraction"
 must_pass "assert_cmp 10 '>' 9 (numerically, not as strings)" assert_cmp 10 '>' 9 "numbers, not strings"
 
+# assert_near: three numbers, within the tolerance.
+must_fail "assert_near '' '' 1e-9 (both missing)" assert_near "" "" 1e-9 "both missing"
+must_fail "assert_near null 0 1" assert_near null 0 1 "a missing field"
+must_fail "assert_near 1 1.1 0.05" assert_near 1 1.1 0.05 "too far"
+must_pass "assert_near 1 1.0000000001 1e-9" assert_near 1 1.0000000001 1e-9 "close"
+must_pass "assert_near -2 -2.0011 0.0011" assert_near -2 -2.001 0.0011 "negative"
+
 # check: an awk condition of numbers only.
 must_fail "check 'null > 0'" check "null > 0" "a missing field"
 must_fail "check 'null < 5'" check "null < 5" "a missing field (awk reads it as 0)"

@@ -61,8 +61,8 @@ check_steps() {
   local capacity
   capacity=$(jq -r '.findings.capacity.rps // empty' "$r")
   if [[ -n $capacity ]]; then
-    awk -v a="$(scraped openloop_ramp_capacity_rps)" -v b="$capacity" 'BEGIN { d = a - b; exit !(d < 1e-6 && d > -1e-6) }' ||
-      fail "capacity $(scraped openloop_ramp_capacity_rps) scraped, $capacity in $r"
+    assert_near "$(scraped openloop_ramp_capacity_rps)" "$capacity" 1e-6 \
+      "capacity $(scraped openloop_ramp_capacity_rps) scraped, $capacity in $r"
   fi
   # One run id: the file's, each of its runs', and the run_id label of every series.
   local id others
