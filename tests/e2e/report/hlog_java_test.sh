@@ -39,7 +39,7 @@ for tag in response_time service_time send_lateness; do
   below=$(awk '$2 < 0.99 && NF == 4 { v = $1 } END { print v }' "java_$tag.hgrm")
   above=$(awk '$2 >= 0.99 && NF >= 3 && $1 ~ /^[0-9]/ { print $1; exit }' "java_$tag.hgrm")
   p99=$(json r.json "$s.p99")
-  is_number "$below" && is_number "$above" || fail "$tag: no spectrum rows around 99 % ('$below', '$above')"
+  if ! is_number "$below" || ! is_number "$above"; then fail "$tag: no spectrum rows around 99 % ('$below', '$above')"; fi
   assert_cmp "$p99" ">=" "$(awk -v v="$below" 'BEGIN { print v - 0.0011 }')" "$tag p99 above the row below 99%"
   assert_cmp "$p99" "<=" "$(awk -v v="$above" 'BEGIN { print v + 0.0011 }')" "$tag p99 below the row at/after 99%"
 done
