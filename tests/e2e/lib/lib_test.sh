@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # lib_test.sh: the assertion helpers of tests/e2e/lib.sh refuse what is not there. A missing JSON field (jq's null),
-# an empty value or a word must fail assert_cmp, assert_near, check, json, lab_query and assert_conserved; numbers in every form
-# jq prints must pass. Each case runs in a subshell, as a test would call the helper.
+# an empty value or a word must fail assert_cmp, assert_near, check, json, lab_query and assert_conserved; numbers
+# in every form jq prints must pass. Each case runs in a subshell, as a test would call the helper.
 # e2e: parallel-safe
 # Code in single quotes is run later on purpose (SC2016); LAB_URL and E2E_MISSING_ENDS_TEST are read by lib.sh (SC2034).
 # shellcheck disable=SC2016,SC2034,SC2015
