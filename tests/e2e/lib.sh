@@ -30,10 +30,21 @@ fail() {
 }
 pass() { echo "ok: $*"; }
 
+# is_number VALUE: true when VALUE is a decimal number as jq, awk or date print one: an optional sign, digits with an
+# optional fraction (or a fraction alone), an optional exponent ("42", "-0.5", ".5", "1e+30", "2.5E-05"). "null",
+# an empty string, "nan", "inf" and hexadecimal are not.
+is_number() { [[ $1 =~ ^[-+]?([0-9]+([.][0-9]*)?|[.][0-9]+)([eE][-+]?[0-9]+)?$ ]]; }
+
 # check CONDITION DESCRIPTION: evaluates an awk condition ("$rate > 1000") and passes or fails with DESCRIPTION.
+# The condition may hold numbers, operators and parentheses only: a word in it (e.g. "null" from a missing JSON
+# field, which awk would read as an unset variable, 0) fails the test instead of being compared, and so does a
+# missing operand (awk's syntax error).
 check() {
-  local cond=$1
+  local cond=$1 words
   shift
+  words=$(sed -E 's/([0-9]+([.][0-9]*)?|[.][0-9]+)([eE][-+]?[0-9]+)?//g' <<<"$cond" | grep -oE '[A-Za-z_]+' | tr '\n' ' ' ||
+    true)
+  [[ -z $words ]] || fail "$* (condition '$cond' holds a non-number: $words)"
   awk "BEGIN { exit !($cond) }" || fail "$* (condition: $cond)"
   pass "$*"
 }
@@ -137,14 +148,75 @@ with_thread() {
 }
 pin_thread() { with_thread "$1" "$2" taskset -pc "$3" >/dev/null; }
 
-# json FILE JQ_EXPR: prints a value from a results file.
-json() { jq -r "$2" "$1"; }
+# A value the test reads that is not there ends the whole test (fail_missing), wherever it was read: in the script,
+# in a $(...) inside a comparison ([[ $(json a .x) == $(json b .x) ]] would otherwise compare two absences as equal)
+# or in a background subshell. In its place the caller's $(...) receives the word E2E_MISSING: no number
+# (assert_cmp and check refuse it), equal to no expected string, an unset variable in bash arithmetic. lib_test.sh
+# sets E2E_MISSING_ENDS_TEST=0 to see a helper's failure end only its subshell.
+E2E_MISSING=json_value_missing
+E2E_MISSING_ENDS_TEST=${E2E_MISSING_ENDS_TEST:-1}
 
-# assert_cmp A OP B MESSAGE: numeric comparison with awk (floats allowed).
+# fail_missing MESSAGE: prints E2E_MISSING (for the caller's $(...)), then fails the test with MESSAGE; from a
+# subshell it also ends the test's own shell (SIGTERM: its EXIT trap still cleans up), so no comparison made with the
+# missing value can pass.
+fail_missing() {
+  echo "$E2E_MISSING"
+  if [[ $BASHPID != "$$" && $E2E_MISSING_ENDS_TEST == 1 ]]; then
+    echo "FAIL: $*" >&2
+    kill -TERM "$$"
+    exit 1
+  fi
+  fail "$*"
+}
+
+# strict_jq WHERE JQ_EXPR [FILE]: jq -r JQ_EXPR on FILE (or stdin); fails the test (fail_missing), naming WHERE and
+# JQ_EXPR, when jq cannot read the input, when the expression yields no value (a select matching nothing, an empty
+# array iterated, no input) or when any value it yields is null (what a missing field reads as).
+strict_jq() {
+  local where=$1 expr=$2 out code=0 err=$E2E_TMP/jq.$BASHPID.err
+  shift 2
+  out=$(jq -rn --arg e2e_missing "$E2E_MISSING" \
+    "[inputs | ($expr)] | if length == 0 or any(.[]; . == null) then \$e2e_missing else .[] end" "$@" 2>"$err") ||
+    code=$?
+  if ((code != 0)); then fail_missing "$where: jq cannot read $expr: $(head -c 300 "$err")"; fi
+  if [[ $'\n'$out$'\n' == *$'\n'$E2E_MISSING$'\n'* ]]; then
+    fail_missing "$where: no value at $expr (missing or null; json_or_null reads a value that may be absent)"
+  fi
+  # One write, as jq's own output was: bash writes a builtin's output line by line, and a reader that stops at its
+  # first match (grep -q) would then end the writer with SIGPIPE, which pipefail reports as a failure.
+  cat <<<"$out"
+}
+
+# json FILE JQ_EXPR: prints the value(s) JQ_EXPR selects in a JSON FILE (jq -r). A missing or unreadable file, no
+# value, or a null among the values fails the test (see strict_jq): a field the test reads must be there.
+json() { strict_jq "$1" "$2" "$1"; }
+
+# json_or_null FILE JQ_EXPR: jq -r JQ_EXPR on FILE as it is ("null" for an absent field), for a test that checks an
+# absence; a missing or unreadable file still fails the test.
+json_or_null() {
+  local err=$E2E_TMP/jq.$BASHPID.err
+  jq -r "$2" "$1" 2>"$err" || fail "$1: jq cannot read $2: $(head -c 300 "$err")"
+}
+
+# assert_cmp A OP B MESSAGE: numeric comparison (floats allowed), OP one of < <= > >= ==. A or B not a number
+# (is_number: "null", empty, a word) fails the test, naming the value and the comparison, whatever OP is.
 assert_cmp() {
-  awk -v a="$1" -v b="$3" -v op="$2" 'BEGIN {
-    ok = (op == "<") ? a < b : (op == "<=") ? a <= b : (op == ">") ? a > b : (op == ">=") ? a >= b : (op == "==") ? a == b : 0;
+  (($# == 4)) || fail "assert_cmp: expected A OP B MESSAGE, got $# argument(s): $*"
+  case $2 in '<' | '<=' | '>' | '>=' | '==') ;; *) fail "$4 (assert_cmp: unknown operator '$2' in: $1 $2 $3)" ;; esac
+  is_number "$1" || fail "$4 (got '$1', not a number, in: '$1' $2 $3)"
+  is_number "$3" || fail "$4 (the bound '$3' is not a number, in: $1 $2 '$3')"
+  awk -v a="$1" -v b="$3" -v op="$2" 'BEGIN { a += 0; b += 0;
+    ok = (op == "<") ? a < b : (op == "<=") ? a <= b : (op == ">") ? a > b : (op == ">=") ? a >= b : a == b;
     exit ok ? 0 : 1 }' || fail "$4 (got $1, expected $2 $3)"
+}
+
+# assert_near A B TOLERANCE MESSAGE: |A - B| <= TOLERANCE, all three numbers (is_number), or the test fails naming them.
+assert_near() {
+  (($# == 4)) || fail "assert_near: expected A B TOLERANCE MESSAGE, got $# argument(s): $*"
+  local v
+  for v in "$1" "$2" "$3"; do is_number "$v" || fail "$4 (got '$v', not a number, in: |$1 - $2| <= $3)"; done
+  awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; exit (d <= t + 0 && d >= -t) ? 0 : 1 }' ||
+    fail "$4 (|$1 - $2| > $3)"
 }
 
 # expect_usage MESSAGE ARGS...: `openloop run ARGS` must exit 2 (bad usage, nothing sent) with MESSAGE in its output.
@@ -158,11 +230,19 @@ expect_usage() {
   grep -qF -- "$want" "$E2E_TMP/out.txt" || fail "'$*' message lacks '$want': $(cat "$E2E_TMP/out.txt")"
 }
 
-# assert_conserved FILE: intended = completed + timeouts + errors + dropped + unfinished, in total and per interval.
+# E2E_JQ_UNCONSERVED: a jq filter from an array of counts objects to how many of them do not conserve
+# (intended = completed + timeouts + errors + dropped + unfinished) or lack one of the six counts (a missing one must
+# not read as null = null + ...). For a test that reads a large file once; others call assert_conserved.
+E2E_JQ_UNCONSERVED='map(select(([.intended, .completed, .timeouts, .errors, .dropped, .unfinished] | any(type != "number"))
+  or .intended != .completed + .timeouts + .errors + .dropped + .unfinished)) | length'
+
+# assert_conserved FILE [COUNTS]: conservation (E2E_JQ_UNCONSERVED) in every counts object of the jq array COUNTS,
+# by default the summary's and every interval's ([.summary.counts, .intervals[].counts]); a place without its
+# counts, or a COUNTS that reads nothing, fails.
 assert_conserved() {
-  local bad
-  bad=$(jq '[.summary.counts, .intervals[].counts] | map(select(.intended != .completed + .timeouts + .errors + .dropped + .unfinished)) | length' "$1")
-  [[ $bad == 0 ]] || fail "conservation violated in $bad place(s) of $1"
+  local counts=${2:-[.summary.counts, .intervals[].counts]} bad
+  bad=$(json "$1" "$counts | if length == 0 then null else $E2E_JQ_UNCONSERVED end")
+  [[ $bad == 0 ]] || fail "conservation violated (or a count missing) in $bad place(s) of $1 ($counts)"
 }
 
 # accept_invalid_only_for CODE FILE PATTERN...: a run's exit CODE must be 0 (VALID), or 3 (INVALID) with at least
@@ -207,7 +287,7 @@ assert_complete_results() {
   [[ $(json "$file" '.verdict.valid | type') == boolean ]] || fail "$file: no verdict"
   [[ $(json "$file" '.summary.counts.intended | type') == number ]] || fail "$file: no summary counts"
   [[ $(json "$file" '.summary.response_time_ms | type') == object ]] || fail "$file: no response times"
-  assert_cmp "$(json "$file" '.intervals | length')" == "$intervals" "$file: intervals"
+  assert_cmp "$(json "$file" '.intervals | arrays | length')" == "$intervals" "$file: intervals"
   assert_conserved "$file"
 }
 
@@ -298,8 +378,9 @@ probe_metastable() {
 # since_lab_start: seconds since the last start_lab, as a decimal.
 since_lab_start() { awk -v now="$(date +%s%N)" -v t0="$LAB_STARTED" 'BEGIN { printf "%.3f", (now - t0) / 1e9 }'; }
 
-# lab_query JQ_FILTER: one value from GET /_lab/stats of the lab started last.
-lab_query() { curl -sS --max-time 5 "$LAB_URL/_lab/stats" | jq -r "$1"; }
+# lab_query JQ_FILTER: one value from GET /_lab/stats of the lab started last; no answer, no value or null fails the
+# test as json does (strict_jq).
+lab_query() { curl -sS --max-time 5 "$LAB_URL/_lab/stats" | strict_jq "$LAB_URL/_lab/stats" "$1"; }
 
 # http_status URL [curl args...]: the HTTP status code of one request (000 if none within 10 s).
 http_status() {
@@ -319,10 +400,13 @@ raw_request() {
 }
 
 # wrk_rate ARGS...: runs wrk (≤ 30 s) with ARGS against the lab's / and prints its Requests/sec; the whole
-# output stays in $E2E_TMP/wrk.out.
+# output stays in $E2E_TMP/wrk.out. Output without that number fails the test.
 wrk_rate() {
+  local rate
   timeout 30 wrk "$@" "$LAB_URL/" >"$E2E_TMP/wrk.out" 2>&1 || fail "wrk failed: $(cat "$E2E_TMP/wrk.out")"
-  awk '/^Requests\/sec:/ {print $2}' "$E2E_TMP/wrk.out"
+  rate=$(awk '/^Requests\/sec:/ {print $2}' "$E2E_TMP/wrk.out")
+  is_number "$rate" || fail_missing "wrk printed no Requests/sec: $(cat "$E2E_TMP/wrk.out")"
+  echo "$rate"
 }
 
 # two_at_a_time N FUNC: runs FUNC 1 … FUNC N, each in its own subshell, two at a time (one per core), and waits for

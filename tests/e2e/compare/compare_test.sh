@@ -29,7 +29,7 @@ grep -q '^finding: p50 +[0-9.]* % \[+[0-9.]* %, +[0-9.]* %\], significant' out.t
 [[ $(jq -r '.response_time[] | select(.percentile == 50) | .judgement' c.json) == increased ]] || fail "p50 judgement"
 assert_cmp "$(jq '.response_time[] | select(.percentile == 50) | .change' c.json)" ">" 0.5 "p50 change above 50 %"
 [[ $(jq -c '[.fail_on[].failed]' c.json) == '[true,false,false]' ]] || fail "gates: $(jq -c .fail_on c.json)"
-[[ $(jq -r .baseline.plan_hash c.json) == "$(jq -r .candidate.plan_hash c.json)" ]] || fail "same plan"
+[[ $(json c.json .baseline.plan_hash) == "$(json c.json .candidate.plan_hash)" ]] || fail "same plan"
 pass "twice as slow a lab: p50 flagged, gate past +10 % failed, +300 % and goodput passed"
 
 grep -q '<svg' c.html && grep -q 'polyline' c.html || fail "no spectra in c.html"

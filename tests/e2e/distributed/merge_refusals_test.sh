@@ -28,7 +28,7 @@ expect_merge_refusal() { # MESSAGE ARGS...
 }
 
 "$OPENLOOP" merge -q -o "$E2E_TMP/merged.json" "$E2E_TMP"/shard-{0,1,2,3}.json || fail "four shards did not merge"
-[[ $(json "$E2E_TMP/merged.json" .plan.shards) == 4 && $(json "$E2E_TMP/merged.json" '.plan.shard') == null ]] ||
+[[ $(json "$E2E_TMP/merged.json" .plan.shards) == 4 && $(json_or_null "$E2E_TMP/merged.json" '.plan.shard') == null ]] ||
   fail "merged plan: shards 4, no shard"
 [[ $(json "$E2E_TMP/merged.json" .run_id) == refusals ]] || fail "the merged run keeps the run id"
 assert_cmp "$(json "$E2E_TMP/merged.json" .summary.counts.intended)" == \

@@ -6,8 +6,12 @@ require_tools curl jq
 post() { curl -sS --max-time 5 -o "$E2E_TMP/post.json" -w '%{http_code}' -X POST -d "$1" "$LAB_URL/_lab/config"; }
 
 start_lab --workers 1 --service 1ms
+# Before the change: the lab's own config says 1 ms and a request is answered. (Its wall time is only printed: a
+# busy machine can make any request slow, while none can make the 400 ms one below faster.)
+[[ $(lab_query .config.service) == 1ms ]] || fail "the lab starts with a 1 ms service: $(lab_query .config)"
+[[ $(http_status "$LAB_URL/") == 200 ]] || fail "the lab answers before the change"
 t=$(curl -s -o /dev/null --max-time 10 -w '%{time_total}' "$LAB_URL/")
-check "$t < 0.2" "1 ms service answers in ${t} s"
+pass "1 ms service answers (${t} s)"
 
 [[ $(post '{"service":"400ms"}') == 200 ]] || fail "config change refused: $(cat "$E2E_TMP/post.json")"
 [[ $(jq -r .service "$E2E_TMP/post.json") == 400ms ]] || fail "config answer does not show the change"

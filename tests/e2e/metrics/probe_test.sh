@@ -48,7 +48,7 @@ fi
 pass "probe: $phases phases, each one's intended and ok as in p.json; verdict $verdict"
 
 [[ $(jq -r .run_id p.json) == probe-7 ]] || fail "OPENLOOP_RUN_ID=probe-7: the probe file's run_id is $(jq -r .run_id p.json)"
-[[ $(jq '[.runs[] | select(.results.run_id != "probe-7")] | length' p.json) == 0 ]] ||
+[[ $(json p.json '[.runs[].results.run_id] | unique | tojson') == '["probe-7"]' ]] ||
   fail "a run of p.json has another run_id than probe-7: $(jq -c '[.runs[].results.run_id]' p.json)"
 others=$(grep -v '^#' m.txt | grep -v 'run_id="probe-7"' | head -3 || true)
 [[ -z $others ]] || fail "series without run_id=\"probe-7\" (the file's): $others"
@@ -58,7 +58,7 @@ env -u OPENLOOP_RUN_ID "$OPENLOOP" probe metastable http://127.0.0.1:9/ --simula
 [[ -s q.json ]] || fail "no q.json: $(cat q.err)"
 id=$(jq -r .run_id q.json)
 [[ -n $id && $id != null && $id != probe-7 ]] || fail "without OPENLOOP_RUN_ID: run_id '$id'"
-[[ $(jq --arg id "$id" '[.runs[] | select(.results.run_id != $id)] | length' q.json) == 0 ]] ||
+[[ $(json q.json '[.runs[].results.run_id] | unique | tojson') == "[\"$id\"]" ]] ||
   fail "a run of q.json has another run_id than the file's $id: $(jq -c '[.runs[].results.run_id]' q.json)"
 pass "run_id: OPENLOOP_RUN_ID in the file, its runs and every series; else random ($id), carried by the runs"
 

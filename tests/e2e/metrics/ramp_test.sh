@@ -61,14 +61,14 @@ check_steps() {
   local capacity
   capacity=$(jq -r '.findings.capacity.rps // empty' "$r")
   if [[ -n $capacity ]]; then
-    awk -v a="$(scraped openloop_ramp_capacity_rps)" -v b="$capacity" 'BEGIN { d = a - b; exit !(d < 1e-6 && d > -1e-6) }' ||
-      fail "capacity $(scraped openloop_ramp_capacity_rps) scraped, $capacity in $r"
+    assert_near "$(scraped openloop_ramp_capacity_rps)" "$capacity" 1e-6 \
+      "capacity $(scraped openloop_ramp_capacity_rps) scraped, $capacity in $r"
   fi
   # One run id: the file's, each of its runs', and the run_id label of every series.
   local id others
   id=$(jq -r '.run_id' "$r")
   [[ -n $id && $id != null ]] || fail "$r has no run_id"
-  [[ $(jq --arg id "$id" '[.runs[] | select(.run_id != $id)] | length' "$r") == 0 ]] ||
+  [[ $(json "$r" '[.runs[].run_id] | unique | tojson') == "[\"$id\"]" ]] ||
     fail "a run of $r has another run_id than the file's $id: $(jq -c '[.runs[].run_id]' "$r")"
   others=$(grep -v '^#' "$M" | grep -v "run_id=\"$id\"" | head -3 || true)
   [[ -z $others ]] || fail "series without run_id=\"$id\" (the file's): $others"

@@ -25,9 +25,8 @@ diff hlog.times csv.times >/dev/null || fail "rows on the .hlog's intervals: $(p
 col=$(grep -v '^#' r.observed.csv | head -1 | tr ',' '\n' | grep -nx 'host/cpu_busy' | cut -d: -f1)
 [[ -n $col ]] || fail "a host/cpu_busy column: $(grep -v '^#' r.observed.csv | head -1)"
 csv_value=$(grep -v '^#' r.observed.csv | sed -n 2p | cut -d, -f"$col")
-json_value=$(jq '.intervals[0].observed.host.cpu_busy' r.json)
-awk -v a="$csv_value" -v b="$json_value" 'BEGIN { d = a - b; exit !(d < 1e-9 && d > -1e-9) }' ||
-  fail "interval 0's host CPU: $csv_value in the CSV, $json_value in the results"
+json_value=$(json r.json '.intervals[0].observed.host.cpu_busy')
+assert_near "$csv_value" "$json_value" 1e-9 "interval 0's host CPU: $csv_value in the CSV, $json_value in the results"
 pass "r.observed.csv lines up with r.hlog ($(wc -l <csv.times) intervals from StartTime $csv_start)"
 [[ $(grep -c 'id="chart-observed-' r.html) == 3 ]] || fail "a chart per source (host, pid, self)"
 rm -rf "$E2E_TMP/profile"

@@ -34,8 +34,10 @@ named=$(jq -r ".observed.saturated_at_knee[] | select(.source == \"pid:$LAB_PID\
 [[ -n $named ]] || fail "the lab's CPU is named at the knee: $(jq -c .observed.saturated_at_knee "$r"); $(jq -r .observed.knee "$r")"
 grep -q "pid:$LAB_PID's \(CPU of its allowed cores\|CPU demand\|run-queue wait\)" "$E2E_TMP/out.txt" ||
   fail "the sentence names it: $(tail -3 "$E2E_TMP/out.txt")"
-# Below the knee the lab's CPU tracks the rate: at 150/s it is at most about 150 × 2 ms = 0.3 of its core.
-low=$(jq -r ".observed.signals[] | select(.source == \"pid:$LAB_PID\" and .name == \"cpu_of_allowed\") | .steps[0]" "$r")
-assert_cmp "$low" ">=" 0.15 "the lab's CPU at 150/s is about 0.3"
-assert_cmp "$low" "<=" 0.45 "the lab's CPU at 150/s is about 0.3"
+# Below the knee the lab's CPU tracks the rate: at 150/s it is at most about 150 × 2 ms = 0.3 of its core. Only the
+# top is fixed: a core shared with other work gives the pinned lab less than the 0.3 it asks for (it falls behind),
+# so a lower bound would measure the machine; the value must be there and show the lab at work.
+low=$(json "$r" ".observed.signals[] | select(.source == \"pid:$LAB_PID\" and .name == \"cpu_of_allowed\") | .steps[0]")
+assert_cmp "$low" ">" 0 "the lab's CPU at 150/s is measured"
+assert_cmp "$low" "<=" 0.45 "the lab's CPU at 150/s is at most about 0.3"
 pass "knee at $rate/s named the lab's CPU ($named; $low of its core at 150/s; $(jq -r .observed.knee "$r"))"

@@ -20,7 +20,7 @@ signal=$(json p.json '.runs[0].signals[0].name')
 [[ $signal == *backlog* ]] || fail "the sustaining signal should be the backlog, got \"$signal\""
 assert_cmp "$(json p.json '.runs[0].phases[2].stats.in_flight')" ">" 10 "in flight during observe (Little's law)"
 assert_cmp "$(json p.json '.runs[0].phases[2].lab_queue_max')" ">" 50 "the lab's own queue during observe"
-[[ $(json p.json '.runs[0].recovery_s') == null ]] || fail "no recovery time for a METASTABLE run"
+[[ $(json_or_null p.json '.runs[0].recovery_s') == null ]] || fail "no recovery time for a METASTABLE run"
 grep -q '^METASTABLE: did not recover at 20/s' p.txt || fail "terminal verdict sentence"
 pass "unbounded FIFO (simulated): METASTABLE, sustained by $signal"
 

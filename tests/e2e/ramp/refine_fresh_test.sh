@@ -13,7 +13,7 @@ r=$E2E_TMP/ramp.json
 [[ $code == 0 ]] || fail "exit $code: $(cat "$E2E_TMP/out.txt" "$E2E_TMP/err.txt")"
 echo "--- table"; cat "$E2E_TMP/out.txt"
 [[ $(json "$r" .simulated) == true ]] || fail "ramp JSON not labelled simulated"
-[[ $(jq '.runs | length' "$r") == $(jq '.steps | length' "$r") ]] || fail "--fresh: one run per step"
+[[ $(json "$r" '.runs | arrays | length') == $(json "$r" '.steps | arrays | length') ]] || fail "--fresh: one run per step"
 refined=$(jq '[.steps[] | select(.refinement)] | length' "$r")
 assert_cmp "$refined" ">=" 1 "--refine added bisection steps"
 capacity=$(json "$r" .findings.capacity.rps)

@@ -21,7 +21,7 @@ done
 
 # value_at LEVEL FILE: the value of the spectrum row at that percentile level (0.500000000000 ...).
 value_at() { awk -v level="$1" '$2 == level { print $1; exit }' "$2"; }
-near() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; exit (d <= 0.0011 && d >= -0.0011) ? 0 : 1 }' || fail "$3: $1 vs $2"; }
+near() { assert_near "$1" "$2" 0.0011 "$3: Java's $1 vs openloop's $2"; }
 for tag in response_time service_time send_lateness; do
   java -Duser.timezone=UTC -cp "$jar" org.HdrHistogram.HistogramLogProcessor -i r.hlog -tag "$tag" >"java_$tag.hgrm"
   grep -q 'Total count' "java_$tag.hgrm" || fail "Java printed no distribution for $tag: $(head -3 "java_$tag.hgrm")"
@@ -39,6 +39,7 @@ for tag in response_time service_time send_lateness; do
   below=$(awk '$2 < 0.99 && NF == 4 { v = $1 } END { print v }' "java_$tag.hgrm")
   above=$(awk '$2 >= 0.99 && NF >= 3 && $1 ~ /^[0-9]/ { print $1; exit }' "java_$tag.hgrm")
   p99=$(json r.json "$s.p99")
+  if ! is_number "$below" || ! is_number "$above"; then fail "$tag: no spectrum rows around 99 % ('$below', '$above')"; fi
   assert_cmp "$p99" ">=" "$(awk -v v="$below" 'BEGIN { print v - 0.0011 }')" "$tag p99 above the row below 99%"
   assert_cmp "$p99" "<=" "$(awk -v v="$above" 'BEGIN { print v + 0.0011 }')" "$tag p99 below the row at/after 99%"
 done

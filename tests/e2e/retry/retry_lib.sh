@@ -20,7 +20,7 @@ run_checked() {
 }
 
 # lab_stat FIELD: a counter of the lab started by start_lab, from /_lab/stats.
-lab_stat() { curl -s "$LAB_URL/_lab/stats" | jq -r ".$1"; }
+lab_stat() { lab_query ".$1"; }
 
 # counts NAME: one line of the logical and attempt counts of a run, for the test's log.
 counts() {

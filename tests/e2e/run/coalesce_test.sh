@@ -39,7 +39,8 @@ code=0
   >/dev/null || code=$?
 accept_invalid_only_for "$code" "$E2E_TMP/auto.json" '^send lateness' '^arrival process: sends bunched'
 assert_conserved "$E2E_TMP/auto.json"
-assert_cmp "$(json "$E2E_TMP/auto.json" .plan.coalesce)" == auto "the plan says auto"
+[[ $(json "$E2E_TMP/auto.json" .plan.coalesce) == auto ]] ||
+  fail "the plan says auto: $(json "$E2E_TMP/auto.json" .plan.coalesce)"
 assert_cmp "$(jq '[.intervals[] | select(has("coalesce_us"))] | length' "$E2E_TMP/auto.json")" == 3 \
   "every interval records its window"
 assert_cmp "$(json "$E2E_TMP/auto.json" '.intervals[0].coalesce_us')" == 0 "precise before anything is measured"

@@ -51,7 +51,8 @@ for i in 0 1 2; do
 done
 # Every shard records the same plan once plan.shard is set aside.
 for i in 1 2; do
-  [[ $(jq -cS 'del(.plan.shard) | .plan' "$E2E_TMP/shard-0.json") == "$(jq -cS 'del(.plan.shard) | .plan' "$E2E_TMP/shard-$i.json")" ]] ||
+  [[ $(json "$E2E_TMP/shard-0.json" 'del(.plan.shard) | .plan | tojson') == \
+    "$(json "$E2E_TMP/shard-$i.json" 'del(.plan.shard) | .plan | tojson')" ]] ||
     fail "shard $i records a different plan than shard 0"
 done
 pass "three weighted shards ran exactly their parts and recorded the whole plan"
