@@ -284,6 +284,17 @@ Result<engine::RunPlan> build_plan(const RunOptions& o, const HostFacts& host) {
   return plan;
 }
 
+Result<void> use_simulated_client(RunOptions& o, std::string_view one_worker) {
+  if (o.threads > 1) {
+    return usage_error(
+        fmt::format("--threads: a simulated client is {}; drop --threads {}", one_worker, o.threads));
+  }
+  if (o.coalesce != "0") return usage_error("--coalesce: a simulated client wakes exactly when due; drop it");
+  o.threads = 1;
+  o.spin_below = "0";
+  return {};
+}
+
 Result<engine::RunSettings> run_settings(const RunOptions& o, const HostFacts& host) {
   engine::RunSettings s;
   s.threads = o.threads > 0 ? o.threads : std::max(1U, host.cores);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <memory>
+#include <string_view>
 #include <vector>
 
 #include "cli/plan_host.h"
@@ -22,6 +23,11 @@ namespace openloop::cli {
 /// engine::default_max_sessions), this process's shard (--shard or host.environment). The endpoints are left
 /// empty: resolve_target() before sending, or mark_simulated().
 Result<engine::RunPlan> build_plan(const RunOptions& o, const HostFacts& host);
+
+/// The client a simulation runs (simulate, ramp --simulate, probe --simulate), set in `o` before building: one
+/// worker on virtual time, no spinning, no coalescing (it wakes exactly when due). Refuses (usage) --threads
+/// above 1 (saying the client is `one_worker`, e.g. "one worker in virtual time") and --coalesce, naming them.
+Result<void> use_simulated_client(RunOptions& o, std::string_view one_worker = "one worker");
 
 /// The settings the flags add to a scenario file's scenarios, built once for run, simulate and ramp:
 /// --threads (default host.cores), --warmup, --on-saturation, --max-connections, --spin-below, --coalesce,

@@ -149,16 +149,11 @@ Result<void> simulated(RunOptions& o, const ProbeFlags& f, Setup& s) {
   if (!f.simulated()) return {};
   s.simulated = OPENLOOP_TRY(sim::parse_lab_options(f.simulate, "--simulate"));
   s.simulate_text = f.simulate.empty() ? std::string("(defaults)") : f.simulate;
-  if (o.threads > 1)
-    return usage_error(
-        fmt::format("--threads: a simulated client is one worker; drop --threads {}", o.threads));
-  if (o.coalesce != "0") return usage_error("--coalesce: a simulated client wakes exactly when due; drop it");
+  OPENLOOP_TRY_VOID(use_simulated_client(o));
   if (!f.lab_control.empty()) {
     return usage_error(
         "--lab-control: a simulated probe triggers and watches its simulated lab itself; drop it");
   }
-  o.threads = 1;
-  o.spin_below = "0";
   return {};
 }
 

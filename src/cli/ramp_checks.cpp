@@ -222,13 +222,7 @@ Result<void> parse_slos_into(const RampFlags& f, const engine::RunPlan& plan, Ra
 Result<void> simulated(RampFlags& f, RampSettings& s) {
   if (f.simulate.empty() && !f.given("--simulate")) return {};
   const lab::LabConfig lab = OPENLOOP_TRY(sim::parse_lab_options(f.simulate, "--simulate"));
-  if (f.run.threads > 1)
-    return usage_error(
-        fmt::format("--threads: a simulated client is one worker; drop --threads {}", f.run.threads));
-  if (f.run.coalesce != "0")
-    return usage_error("--coalesce: a simulated client wakes exactly when due; drop it");
-  f.run.threads = 1;
-  f.run.spin_below = "0";
+  OPENLOOP_TRY_VOID(use_simulated_client(f.run));
   s.runner = [lab](const engine::RunPlan& plan, std::atomic<int>& stop,
                    const engine::ProgressFn& progress) -> Result<results::RunResults> {
     engine::RunPlan simulated_plan = plan;

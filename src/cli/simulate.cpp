@@ -46,17 +46,8 @@ struct SimulateOptions {
 // makes one plan; a scenario file one per scenario (they run at once against one simulated service). Nothing
 // is resolved: the URL only labels the simulated service (mark_simulated).
 Result<std::vector<engine::RunPlan>> simulated_plans(const RunOptions& given, const HostFacts& host) {
-  if (given.threads > 1) {
-    return usage_error(
-        fmt::format("--threads: a simulated client is one worker in virtual time; drop "
-                    "--threads {}",
-                    given.threads));
-  }
-  if (given.coalesce != "0")
-    return usage_error("--coalesce: a simulated client wakes exactly when due; drop it");
   RunOptions o = given;
-  o.threads = 1;
-  o.spin_below = "0";
+  OPENLOOP_TRY_VOID(use_simulated_client(o, "one worker in virtual time"));
   std::vector<engine::RunPlan> plans;
   if (!is_plan_file(o.url)) {
     plans.push_back(OPENLOOP_TRY(build_plan(o, host)));

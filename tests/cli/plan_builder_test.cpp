@@ -116,6 +116,25 @@ scenarios:
   EXPECT_TRUE(p.endpoints.empty());  // resolved by the caller, not the builder
 }
 
+TEST(PlanBuilderRefuses, ASimulatedClientOfSeveralThreadsOrCoalescing) {
+  RunOptions o = open_run();
+  o.threads = 4;
+  auto refused = use_simulated_client(o, "one worker in virtual time");
+  ASSERT_FALSE(refused);
+  expect_names(refused.error().message, {"--threads", "one worker in virtual time", "drop --threads 4"});
+  o = open_run();
+  o.coalesce = "1ms";
+  refused = use_simulated_client(o);
+  ASSERT_FALSE(refused);
+  expect_names(refused.error().message, {"--coalesce", "drop it"});
+  o = open_run();
+  ASSERT_TRUE(use_simulated_client(o));
+  const auto plan = build_plan(o, test_host());
+  ASSERT_TRUE(plan) << plan.error().message;
+  EXPECT_EQ(plan->threads, 1U);
+  EXPECT_EQ(plan->spin_below, std::optional<Nanos>(Nanos(0)));
+}
+
 TEST(PlanBuilderRefuses, AnUnknownOnSaturationNamingDropAndQueue) {
   RunOptions o = open_run();
   o.on_saturation = "wait";
