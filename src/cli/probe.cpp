@@ -10,10 +10,14 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "cli/front_half.h"
 #include "cli/junit_reports.h"
 #include "procedures/probe/probe_metrics.h"
 #include "cli/metrics_options.h"
 #include "cli/observe_options.h"
+#include "cli/option_checks.h"
+#include "cli/plan_builder.h"
+#include "cli/plan_host.h"
 #include "cli/run_options.h"
 #include "cli/run_pipeline.h"
 #include "cli/start_options.h"
@@ -145,16 +149,11 @@ Result<void> simulated(RunOptions& o, const ProbeFlags& f, Setup& s) {
   if (!f.simulated()) return {};
   s.simulated = OPENLOOP_TRY(sim::parse_lab_options(f.simulate, "--simulate"));
   s.simulate_text = f.simulate.empty() ? std::string("(defaults)") : f.simulate;
-  if (o.threads > 1)
-    return usage_error(
-        fmt::format("--threads: a simulated client is one worker; drop --threads {}", o.threads));
-  if (o.coalesce != "0") return usage_error("--coalesce: a simulated client wakes exactly when due; drop it");
+  OPENLOOP_TRY_VOID(use_simulated_client(o));
   if (!f.lab_control.empty()) {
     return usage_error(
         "--lab-control: a simulated probe triggers and watches its simulated lab itself; drop it");
   }
-  o.threads = 1;
-  o.spin_below = "0";
   return {};
 }
 
@@ -173,13 +172,17 @@ Result<Setup> prepare(RunOptions o, const ProbeFlags& f) {
       "{}ms", std::chrono::duration_cast<std::chrono::milliseconds>(s.plan.settings.warmup).count());
   o.arrival = f.arrival;
   o.seed = f.seed;
-  s.run_plan = OPENLOOP_TRY(build_plan(o));
+  s.run_plan = OPENLOOP_TRY(build_plan(o, host_facts()));
+  if (s.simulated) {
+    mark_simulated(s.run_plan);
+  } else {
+    OPENLOOP_TRY_VOID(resolve_target({&s.run_plan}));
+  }
   s.run_plan.check_windows = s.plan.check_windows();  // each phase's intervals on its own effective n
   s.ctx.slos = OPENLOOP_TRY(parse_slos(o, {s.run_plan.requests.front().name}));
   if (s.ctx.slos.size() == 1 && s.ctx.slos.front().is_default) s.ctx.slos.clear();  // probe judges no default
   const bool needs_lab = s.plan.settings.trigger.needs_lab();
   if (s.simulated) {
-    s.run_plan.dns_time = Nanos(-1);  // resolved for real, but no part of the simulation
     OPENLOOP_TRY_VOID(sim::check_simulable(s.run_plan, *s.simulated));
   } else if (needs_lab || !f.lab_control.empty()) {
     const std::string url =
@@ -259,15 +262,13 @@ int probe_metastable(const RunOptions& o, const ProbeFlags& f) {
   if (!start) return report_error(command, start.error());
   const std::string run_id = start->run_id;
   // Bound before anything is sent: a bad address or a port in use ends the command with nothing sent.
-  const auto linger = parse_metrics_linger(o);
-  if (!linger) return report_error(command, linger.error());
-  auto metrics = start_metrics(o, {}, command);
+  auto metrics = open_metrics(o, {}, command);
   if (!metrics) return report_error(command, metrics.error());
   std::optional<procedures::ProbeMetrics> probe_metrics;
-  if (*metrics) {
+  if (metrics->server) {
     std::vector<std::string> names;
     for (const auto& r : setup->run_plan.requests) names.push_back(r.name);
-    probe_metrics.emplace(**metrics, setup->plan, run_id, std::move(names));
+    probe_metrics.emplace(*metrics->server, setup->plan, run_id, std::move(names));
     setup->ctx.on_progress = [&probe_metrics](const results::RunResults& so_far) {
       probe_metrics->progress(so_far);
     };
@@ -309,7 +310,7 @@ int probe_metastable(const RunOptions& o, const ProbeFlags& f) {
   };
   p.exit_code = exit_code;
   const int code = execute(p);
-  if (*metrics) (*metrics)->linger(*linger);
+  metrics->linger_after();
   return code;
 }
 

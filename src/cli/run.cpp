@@ -13,7 +13,11 @@
 #include <unistd.h>
 
 #include "cli/command.h"
+#include "cli/front_half.h"
 #include "cli/observe_options.h"
+#include "cli/option_checks.h"
+#include "cli/plan_builder.h"
+#include "cli/plan_host.h"
 #include "cli/run_options.h"
 #include "cli/run_pipeline.h"
 #include "cli/run_repeats.h"
@@ -125,53 +129,6 @@ int run_exit_code(const results::RunResults& r, const std::string& command) {
   return code;
 }
 
-Result<std::unique_ptr<engine::RequestLog>> open_request_log(const RunOptions& o,
-                                                             std::vector<engine::RunPlan*> plans) {
-  const engine::LogFormat format = OPENLOOP_TRY(engine::parse_log_format(o.log_format, "--log-format"));
-  if (o.log_requests.empty()) {
-    if (o.log_format != "json") return usage_error("--log-format: has no effect without --log-requests FILE");
-    return std::unique_ptr<engine::RequestLog>();
-  }
-  engine::LogContext context;
-  // A scenario file's plans all list every request of the file, in the same order: the first's names serve.
-  for (const auto& r : plans.front()->requests) context.request_names.push_back(r.name);
-  context.steady_origin = SteadyClock::now();
-  context.unix_origin_s =
-      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-  const engine::RunPlan& first = *plans.front();
-  const unsigned workers = first.workers_total > 0 ? first.workers_total : first.threads;
-  auto log = OPENLOOP_TRY(engine::RequestLog::open(o.log_requests, format, workers, std::move(context)));
-  for (engine::RunPlan* plan : plans) plan->request_log = log.get();
-  log->start();
-  return log;
-}
-
-void finish_request_log(engine::RequestLog* log, Result<results::RunResults>& ran) {
-  if (log == nullptr) return;
-  auto finished = log->finish();
-  if (!ran) return;
-  ran->logged = true;
-  ran->log_written = log->written();
-  ran->log_dropped = log->dropped();
-  if (!finished) ran->warnings.push_back(finished.error().message);
-}
-
-Result<Nanos> parse_metrics_linger(const RunOptions& o) {
-  const Nanos linger = OPENLOOP_TRY(parse_duration(o.metrics_linger, "--metrics-linger"));
-  if (linger.count() > 0 && o.metrics_listen.empty()) {
-    return usage_error("--metrics-linger: has no effect without --metrics-listen ADDR");
-  }
-  return linger;
-}
-
-Result<std::unique_ptr<MetricsServer>> start_metrics(const RunOptions& o, std::vector<report::MetricsContext> parts,
-                                                     const std::string& command) {
-  if (o.metrics_listen.empty()) return std::unique_ptr<MetricsServer>();
-  auto server = OPENLOOP_TRY(MetricsServer::start(o.metrics_listen, std::move(parts)));
-  if (!o.quiet) fmt::print(stderr, "{}: metrics at http://{}/metrics\n", command, server->address());
-  return server;
-}
-
 namespace {
 
 int run_command(const RunOptions& o) {
@@ -187,44 +144,15 @@ int run_command(const RunOptions& o) {
     }
     return run_plan_file(o);
   }
-  auto plan = build_plan(o);
-  if (!plan) return report_error(command, plan.error());
-  auto start = prepare_start(o, plan->describe());
-  if (!start) return report_error(command, start.error());
-  std::vector<std::string> names;
-  for (const auto& r : plan->requests) names.push_back(r.name);
-  auto slos = parse_slos(o, names);
-  if (!slos) return report_error(command, slos.error());
-  // Bound before anything is sent: a bad address or a port in use ends the command with nothing sent.
-  const auto linger = parse_metrics_linger(o);
-  if (!linger) return report_error(command, linger.error());
-  auto metrics = start_metrics(o,
-                               {{start->run_id,
-                                 "",
-                                 names,
-                                 plan->user_driven() ? 0.0 : plan->profile.max_rate(),
-                                 {},
-                                 offered_rate_of(*plan)}},
-                               command);
-  if (!metrics) return report_error(command, metrics.error());
-  Pipeline<results::RunResults> p;
-  p.command = command;
-  p.outputs = run_outputs(o);
-  if (auto manifest = manifest_output(*start, p.outputs)) p.outputs.push_back(std::move(*manifest));
-  // Everything that can be refused is refused before the wait for --start-at, and the wait comes before any
-  // thread (the request log's writer) that could take a Ctrl-C meant to end it.
-  if (start->start) {
-    if (auto checked = check_outputs(p.outputs); !checked) return report_error(command, checked.error());
-    if (auto waited = wait_for_common_start(*start, {&*plan}); !waited) return report_error(command, waited.error());
+  std::vector<engine::RunPlan> plans;
+  if (auto plan = build_plan(o, host_facts()); plan) {
+    plans.push_back(std::move(*plan));
+  } else {
+    return report_error(command, plan.error());
   }
-  auto observer = make_observer(o.observe, plan->url_text);
-  if (!observer) return report_error(command, observer.error());
-  auto request_log = open_request_log(o, {&*plan});
-  if (!request_log) return report_error(command, request_log.error());
-  std::optional<results::SloAbort> slo_abort;
-  if (o.abort_on_slo) {
-    slo_abort.emplace(*slos, std::vector{results::SloAbortPart{names, planned_intended(*plan)}});
-  }
+  if (auto resolved = resolve_target({&plans.front()}); !resolved)
+    return report_error(command, resolved.error());
+  const engine::RunPlan& plan = plans.front();
   std::optional<results::UntilWatcher> until;
   if (!o.until.empty()) {
     auto targets = parse_until_targets(o);
@@ -233,35 +161,42 @@ int run_command(const RunOptions& o) {
     if (!min) return report_error(command, min.error());
     until.emplace(std::move(*targets), to_seconds(*min));
   }
+  Pipeline<results::RunResults> p;
+  p.command = command;
+  p.outputs = run_outputs(o);
+  auto front = open_front_half(o, command, plans, plan.describe(), o.observe, p.outputs);
+  if (!front) return report_error(command, front.error());
   // On a terminal the live view shows the interruption in place of the watcher's own line.
   p.announce = o.quiet || isatty(fileno(stderr)) == 0;
   // With the log on standard output, the summary goes to standard error so a pipe reads only log lines.
   p.summary_to = o.log_requests == "-" ? stderr : stdout;
   p.run = [&](std::atomic<int>& stop) -> Result<results::RunResults> {
-    auto ran = observed(observer->get(), [&] {
-      return run_with_live_view(*plan, o, stop, slo_abort ? &*slo_abort : nullptr, metrics->get(),
-                                observer->get(), until ? &*until : nullptr);
+    Judging& judging = front->judging;
+    auto ran = observed(front->observer.get(), [&] {
+      return run_with_live_view(plan, o, stop, judging.abort_or_null(), front->metrics.get(),
+                                front->observer.get(), until ? &*until : nullptr);
     });
-    finish_request_log(request_log->get(), ran);
+    finish_request_log(front->request_log.get(), ran);
     auto r = OPENLOOP_TRY(std::move(ran));
-    if (slo_abort) slo_abort->mark(r, stop.load());
+    if (judging.abort) judging.abort->mark(r, stop.load());
     if (until) {
       until->mark(r, stop.load());
       r.info.plan["until"] = o.until;
       r.info.plan["min_duration_s"] = until->min_measured_s();
     }
-    r.slos = results::evaluate_slos(*slos, r);
-    stamp_context(r, *plan, std::chrono::system_clock::now());
-    stamp_start(*start, r);
-    r.dns_ns = plan->dns_time.count();
-    if (*metrics) (*metrics)->update(r, true);  // the final totals, as the results file holds them
-    if (*observer) (*observer)->attach(r);
+    r.slos = results::evaluate_slos(judging.slos, r);
+    stamp_context(r, plan, std::chrono::system_clock::now());
+    stamp_start(front->start, r);
+    r.dns_ns = plan.dns_time.count();
+    // The final totals, as the results file holds them.
+    if (front->metrics.server) front->metrics.server->update(r, true);
+    if (front->observer) front->observer->attach(r);
     return r;
   };
   p.summary = [](const results::RunResults& r) { return report::render_summary(r); };
   p.exit_code = [&command](const results::RunResults& r) { return run_exit_code(r, command); };
   const int code = execute(p);
-  if (*metrics) (*metrics)->linger(*linger);
+  front->metrics.linger_after();
   return code;
 }
 

@@ -1,5 +1,5 @@
-// `openloop run` options as typed by the user, and their validation into a RunPlan (nothing is sent on
-// error).
+// `openloop run` options as typed by the user and their CLI11 declarations by group (cli/run_options.cpp);
+// their checks are in cli/option_checks.h, the plan built from them in cli/plan_builder.h.
 #pragma once
 
 #include <string>
@@ -97,9 +97,6 @@ void add_run_options(CLI::App& sub, RunOptions& o);
 void add_retry_options(CLI::App& sub, engine::RetryOptions& o);
 /// Registers -e/--env, --target and --targets (what a plan or targets file takes from the command line).
 void add_plan_input_options(CLI::App& sub, RunOptions& o);
-/// -e and --target for loading a plan file (workload::make_plan_inputs); refuses a URL or plan file given
-/// together with --targets. Errors (usage) name the flag.
-Result<workload::PlanInputs> plan_inputs(const RunOptions& o);
 /// The groups add_run_options() registers, for subcommands that share some of them (ramp, probe): the target
 /// and request; the workload model and its length; the client policy (threads, connections, timeout,
 /// success); outputs.
@@ -107,11 +104,6 @@ void add_target_options(CLI::App& sub, RunOptions& o);
 void add_workload_options(CLI::App& sub, RunOptions& o);
 void add_client_options(CLI::App& sub, RunOptions& o);
 void add_output_options(CLI::App& sub, RunOptions& o);
-/// Settles the output files once flags are parsed: --report-dir DIR sets DIR/results.json, DIR/results.hlog
-/// and DIR/report.html (creating DIR; its parent must exist; refused beside --json, --hlog or --html); --json
-/// FILE alone implies --html beside it (FILE with .html for its extension); --no-html drops the HTML. Errors
-/// (usage) name the flag.
-Result<void> resolve_output_paths(RunOptions& o);
 /// `run`'s own judging flags (--deadline, --max-lateness); ramp registers its own with the same meaning.
 void add_judging_options(CLI::App& sub, RunOptions& o);
 
@@ -123,24 +115,6 @@ void add_shard_options(CLI::App& sub, RunOptions& o);
 Result<workload::ShardSpec> shard_spec(const RunOptions& o, const workload::Environment& env);
 /// Refuses (usage) a sharded closed or pacing plan that leaves this shard no users.
 Result<void> check_shard_part(const engine::RunPlan& plan);
-
-/// --spin-below: "auto" (nullopt: measure the cost of a timed wait) or a duration up to 10ms.
-Result<std::optional<Nanos>> parse_spin_below(const std::string& text);
-/// --coalesce: 0 (off) up to 100ms, or auto (engine::k_coalesce_auto).
-Result<Nanos> parse_coalesce(const std::string& text);
-
-/// The results' `environment`: host name, cores and openloop version.
-nlohmann::json run_environment();
-
-/// Validates and resolves everything (DNS once); errors name the flag, the value and what is accepted.
-Result<engine::RunPlan> build_plan(const RunOptions& o);
-/// --until targets, checked (empty without --until).
-Result<std::vector<results::UntilTarget>> parse_until_targets(const RunOptions& o);
-/// --server-timing-metric's value, checked: empty or a token (usage error naming the flag otherwise).
-Result<std::string> check_server_timing_metric(const std::string& name);
-
-/// Raises RLIMIT_NOFILE to its hard limit; returns the limit now in force.
-std::uint64_t raise_fd_limit();
 
 /// True when `target` names a scenario file (*.yaml, *.yml) rather than a URL.
 bool is_plan_file(const std::string& target);
@@ -157,12 +131,6 @@ int run_plan_file(const RunOptions& o);
 /// met (or not evaluated) in r.slos 1, else 0.
 int exit_code_for(const results::RunResults& r);
 
-/// Parses every --slo. An SLO naming a request must name one of `request_names` (the plan's). None given:
-/// results::default_slo() (goodput>=99%); `--slo none` alone: no objective (measure without judging). Errors
-/// (usage, nothing is sent) name the flag and the SLO, and list the accepted forms or the plan's requests;
-/// --abort-on-slo without an explicit --slo is refused, as is none beside other objectives.
-Result<std::vector<results::Slo>> parse_slos(const RunOptions& o,
-                                             const std::vector<std::string>& request_names);
 /// Upper bound of the requests `plan` intends over its measured period, for --abort-on-slo: the schedule's
 /// expected count (open, sessions × steps) plus a margin for Poisson arrivals; infinity when users drive the
 /// load (closed, pacing), which has no planned total.

@@ -10,6 +10,9 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include "cli/option_checks.h"
+#include "cli/plan_builder.h"
+#include "cli/plan_host.h"
 #include "cli/run_pipeline.h"
 #include "cli/start_options.h"
 #include "core/units.h"
@@ -235,10 +238,11 @@ int run_repeated(const RunOptions& o, const RepeatSettings& s) {
   const std::string command = "openloop run";
   std::vector<engine::RunPlan> plans;
   std::vector<std::uint64_t> seeds;
+  const HostFacts host = host_facts();
   for (std::uint64_t k = 1; k <= s.count; ++k) {
     RunOptions each = o;
     each.seed = results::repeat_seed(o.seed, k);
-    auto plan = build_plan(each);
+    auto plan = build_plan(each, host);
     if (!plan) return report_error(command, plan.error());
     if (plan->shard.sharded())
       return report_error(command, usage_error("--repeat: not supported with a sharded run "
@@ -247,6 +251,9 @@ int run_repeated(const RunOptions& o, const RepeatSettings& s) {
     seeds.push_back(each.seed);
     plans.push_back(std::move(*plan));
   }
+  std::vector<engine::RunPlan*> each_plan;
+  for (auto& plan : plans) each_plan.push_back(&plan);
+  if (auto resolved = resolve_target(each_plan); !resolved) return report_error(command, resolved.error());
   auto start = prepare_start(o, plans.front().describe());
   if (!start) return report_error(command, start.error());
   if (start->manifest) {

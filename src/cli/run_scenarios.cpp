@@ -4,12 +4,15 @@
 #include <cstdio>
 #include <memory>
 #include <optional>
-#include <thread>
 
 #include <fmt/format.h>
 
+#include "cli/front_half.h"
 #include "cli/metrics_options.h"
 #include "cli/observe_options.h"
+#include "cli/option_checks.h"
+#include "cli/plan_builder.h"
+#include "cli/plan_host.h"
 #include "cli/run_options.h"
 #include "cli/run_pipeline.h"
 #include "cli/start_options.h"
@@ -98,34 +101,15 @@ int run_plan_file(const RunOptions& o) {
   const std::string command = "openloop run";
   auto prepared = [&]() -> Result<std::vector<engine::RunPlan>> {
     OPENLOOP_TRY_VOID(refuse_workload_flags(o));
-    const workload::PlanInputs inputs = OPENLOOP_TRY(plan_inputs(o));
-    auto plan =
-        std::make_shared<const workload::WorkloadPlan>(OPENLOOP_TRY(workload::load_plan_file(o.url, inputs)));
-    engine::RunSettings s;
-    s.threads = o.threads > 0 ? o.threads : std::max(1U, std::thread::hardware_concurrency());
-    s.warmup = OPENLOOP_TRY(parse_duration(o.warmup, "--warmup"));
-    s.on_saturation = o.on_saturation == "queue" ? engine::OnSaturation::queue : engine::OnSaturation::drop;
-    if (o.on_saturation != "drop" && o.on_saturation != "queue") {
-      return usage_error(
-          fmt::format("--on-saturation: \"{}\" is not accepted; use drop or queue", o.on_saturation));
-    }
-    s.max_connections = o.max_connections;
-    s.spin_below = OPENLOOP_TRY(parse_spin_below(o.spin_below));
-    s.coalesce = OPENLOOP_TRY(parse_coalesce(o.coalesce));
-    s.accept_bunching = o.accept_bunching;
-    s.fd_limit = raise_fd_limit();
-    s.insecure = o.insecure;
-    s.ca_file = o.cacert;
-    s.retry = o.retry;
-    const workload::ShardSpec shard = OPENLOOP_TRY(shard_spec(o, workload::shard_environment()));
-    if (!o.quiet) fmt::print(stderr, "{}\n", plan->describe());
-    auto plans = OPENLOOP_TRY(engine::plans_from_workload(plan, s));
-    const std::string metric = OPENLOOP_TRY(check_server_timing_metric(o.server_timing_metric));
-    for (auto& p : plans) {
-      p.server_timing_metric = metric;
-      p.shard = shard;
-      OPENLOOP_TRY_VOID(check_shard_part(p));
-    }
+    auto file = OPENLOOP_TRY(load_plan(o));
+    const HostFacts host = host_facts();
+    const engine::RunSettings settings = OPENLOOP_TRY(run_settings(o, host));
+    auto plans = OPENLOOP_TRY(build_file_plans(o, file, settings));
+    OPENLOOP_TRY_VOID(apply_shard(o, host, plans));
+    if (!o.quiet) fmt::print(stderr, "{}\n", file->describe());
+    std::vector<engine::RunPlan*> each;
+    for (auto& p : plans) each.push_back(&p);
+    OPENLOOP_TRY_VOID(resolve_target(each));
     return plans;
   }();
   if (!prepared) return report_error(command, prepared.error());
@@ -135,92 +119,56 @@ int run_plan_file(const RunOptions& o) {
       if (std::find(specs.begin(), specs.end(), spec) == specs.end()) specs.push_back(spec);
     }
   }
-  auto observer = make_observer(specs, prepared->front().url_text);
-  if (!observer) return report_error(command, observer.error());
-  std::vector<engine::RunPlan*> each;
-  for (auto& plan : *prepared) each.push_back(&plan);
-  auto start = prepare_start(o, plan_file_identity(*prepared));
-  if (!start) return report_error(command, start.error());
-  // Bound before anything is sent, as for a run from flags; each scenario's series carry its name.
-  const auto linger = parse_metrics_linger(o);
-  if (!linger) return report_error(command, linger.error());
-  std::vector<report::MetricsContext> metric_parts;
-  for (const engine::RunPlan& plan : *prepared) {
-    std::vector<std::string> request_names;
-    for (const auto& r : plan.requests) request_names.push_back(r.name);
-    metric_parts.push_back({start->run_id,
-                            plan.scenario,
-                            std::move(request_names),
-                            plan.user_driven() ? 0.0 : plan.profile.max_rate(),
-                            {},
-                            offered_rate_of(plan)});
-  }
-  auto metrics = start_metrics(o, std::move(metric_parts), command);
-  if (!metrics) return report_error(command, metrics.error());
   Pipeline<results::RunResults> p;
   p.command = command;
   p.outputs = run_outputs(o);  // the .hlog describes the run as a whole; the HTML the scenarios too
   if (o.observe.empty() && !specs.empty()) p.outputs.push_back(observed_companion(o.hlog));
-  if (auto manifest = manifest_output(*start, p.outputs)) p.outputs.push_back(std::move(*manifest));
-  // As for a run from flags: refusals before the wait, the wait before any thread that could take a Ctrl-C.
-  if (start->start) {
-    if (auto checked = check_outputs(p.outputs); !checked) return report_error(command, checked.error());
-    if (auto waited = wait_for_common_start(*start, each); !waited) return report_error(command, waited.error());
-  }
-  auto request_log = open_request_log(o, each);
-  if (!request_log) return report_error(command, request_log.error());
-  // Every scenario's plan lists all the file's requests, so the names of the first are everyone's.
-  std::vector<std::string> names;
-  for (const auto& r : prepared->front().requests) names.push_back(r.name);
-  auto slos = parse_slos(o, names);
-  if (!slos) return report_error(command, slos.error());
-  std::optional<results::SloAbort> slo_abort;
-  if (o.abort_on_slo) {
-    std::vector<results::SloAbortPart> watched;
-    for (const auto& part : *prepared) watched.push_back({names, planned_intended(part)});
-    slo_abort.emplace(*slos, std::move(watched));
-  }
+  // Each scenario's metrics series carry its name.
+  auto front = open_front_half(o, command, *prepared, plan_file_identity(*prepared), specs, p.outputs);
+  if (!front) return report_error(command, front.error());
+  Judging& judging = front->judging;
+  MetricsServer* metrics = front->metrics.get();
   // With the log on standard output, the summary goes to standard error so a pipe reads only log lines.
   p.summary_to = o.log_requests == "-" ? stderr : stdout;
   p.run = [&](std::atomic<int>& stop) -> Result<results::RunResults> {
     engine::MultiProgressFn judge_slos;
-    if (slo_abort || *metrics) {
+    if (judging.abort || metrics != nullptr) {
       judge_slos = [&](const std::vector<const results::RunResults*>& so_far) {
-        if (*metrics) {
-          for (std::size_t i = 0; i < so_far.size(); ++i) (*metrics)->update(*so_far[i], false, i);
+        if (metrics != nullptr) {
+          for (std::size_t i = 0; i < so_far.size(); ++i) metrics->update(*so_far[i], false, i);
         }
-        if (!slo_abort || !slo_abort->stop_if_certain(so_far, stop) || o.quiet) return;
+        if (!judging.abort || !judging.abort->stop_if_certain(so_far, stop) || o.quiet) return;
         fmt::print(stderr,
                    "\nSLO {} is certain to fail: stopping early (--abort-on-slo); waiting for in-flight "
                    "requests\n",
-                   slo_abort->failed()->text);
+                   judging.abort->failed()->text);
       };
     }
-    auto ran = observed(observer->get(), [&] { return engine::run_all(*prepared, stop, judge_slos); });
+    auto ran = observed(front->observer.get(), [&] { return engine::run_all(*prepared, stop, judge_slos); });
     Result<results::RunResults> all =
-        ran ? Result<results::RunResults>(plan_file_results(*prepared, std::move(*ran), *slos,
-                                                   slo_abort ? &*slo_abort : nullptr, stop.load(), o.url))
+        ran ? Result<results::RunResults>(plan_file_results(*prepared, std::move(*ran), judging.slos,
+                                                            judging.abort_or_null(), stop.load(), o.url))
             : Result<results::RunResults>(tl::unexpected(ran.error()));
-    finish_request_log(request_log->get(), all);
-    if (all) stamp_start(*start, *all);
-    if (all && *metrics) {  // each scenario's final totals, as the results file holds them
+    finish_request_log(front->request_log.get(), all);
+    if (all) stamp_start(front->start, *all);
+    if (all && metrics != nullptr) {  // each scenario's final totals, as the results file holds them
       for (std::size_t i = 0; i < all->scenarios.size(); ++i)
-        (*metrics)->update(all->scenarios[i].results, true, i);
+        metrics->update(all->scenarios[i].results, true, i);
     }
-    if (all && *observer) {
+    if (all && front->observer) {
       // The combined intervals start with the earliest scenario's measured period.
       for (const auto& part : all->scenarios) {
         if (part.results.info.start_unix_s > 0)
           all->info.start_unix_s = std::min(all->info.start_unix_s, part.results.info.start_unix_s);
       }
-      (*observer)->attach(*all);
+      front->observer->attach(*all);
     }
     return all;
   };
   p.summary = [](const results::RunResults& r) { return report::render_run_summary(r); };
   p.exit_code = [&command](const results::RunResults& r) { return run_exit_code(r, command); };
   const int code = execute(p);
-  if (*metrics) (*metrics)->linger(*linger);
+  front->metrics.linger_after();
   return code;
 }
 

@@ -5,11 +5,14 @@
 #include <cstdio>
 #include <ctime>
 #include <memory>
-#include <thread>
 
 #include <fmt/format.h>
 #include <malloc.h>
 
+#include "cli/front_half.h"
+#include "cli/option_checks.h"
+#include "cli/plan_builder.h"
+#include "cli/plan_host.h"
 #include "cli/run_options.h"
 #include "cli/run_pipeline.h"
 #include "cli/simulate.h"
@@ -40,47 +43,26 @@ struct SimulateOptions {
 };
 
 // The run's plans with the client settings a simulation fixes: one worker, no spinning, no coalescing. A URL
-// makes one plan; a scenario file one per scenario (they run at once against one simulated service).
-Result<std::vector<engine::RunPlan>> simulated_plans(const RunOptions& given) {
-  if (given.threads > 1) {
-    return usage_error(
-        fmt::format("--threads: a simulated client is one worker in virtual time; drop "
-                    "--threads {}",
-                    given.threads));
-  }
-  if (given.coalesce != "0")
-    return usage_error("--coalesce: a simulated client wakes exactly when due; drop it");
+// makes one plan; a scenario file one per scenario (they run at once against one simulated service). Nothing
+// is resolved: the URL only labels the simulated service (mark_simulated).
+Result<std::vector<engine::RunPlan>> simulated_plans(const RunOptions& given, const HostFacts& host) {
   RunOptions o = given;
-  o.threads = 1;
-  o.spin_below = "0";
+  OPENLOOP_TRY_VOID(use_simulated_client(o, "one worker in virtual time"));
   std::vector<engine::RunPlan> plans;
   if (!is_plan_file(o.url)) {
-    plans.push_back(OPENLOOP_TRY(build_plan(o)));
-    plans.front().dns_time =
-        Nanos(-1);  // resolved for real, but no part of the simulation (nor of its determinism)
+    plans.push_back(OPENLOOP_TRY(build_plan(o, host)));
+    mark_simulated(plans.front());
     return plans;
   }
   if (!o.rate.empty() || !o.stages.empty() || o.vus > 0 || !o.session_rate.empty()) {
     return usage_error(
         fmt::format("the workload comes from the plan file {}; set it there (see docs/scenarios.md)", o.url));
   }
-  const workload::PlanInputs inputs = OPENLOOP_TRY(plan_inputs(o));
-  auto file =
-      std::make_shared<const workload::WorkloadPlan>(OPENLOOP_TRY(workload::load_plan_file(o.url, inputs)));
-  engine::RunSettings s;
-  s.threads = 1;  // each scenario gets one worker (its share, at least one)
-  s.warmup = OPENLOOP_TRY(parse_duration(o.warmup, "--warmup"));
-  if (o.on_saturation != "drop" && o.on_saturation != "queue") {
-    return usage_error(
-        fmt::format("--on-saturation: \"{}\" is not accepted; use drop or queue", o.on_saturation));
-  }
-  s.on_saturation = o.on_saturation == "queue" ? engine::OnSaturation::queue : engine::OnSaturation::drop;
-  s.max_connections = o.max_connections;
-  s.spin_below = Nanos(0);
-  s.fd_limit = raise_fd_limit();
-  s.retry = o.retry;
-  plans = OPENLOOP_TRY(engine::plans_from_workload(file, s));
-  for (auto& plan : plans) plan.dns_time = Nanos(-1);
+  auto file = OPENLOOP_TRY(load_plan(o));
+  // Each scenario gets one worker (its share, at least one), set by o.threads = 1 above.
+  const engine::RunSettings settings = OPENLOOP_TRY(run_settings(o, host));
+  plans = OPENLOOP_TRY(build_file_plans(o, file, settings));
+  for (auto& plan : plans) mark_simulated(plan);
   return plans;
 }
 
@@ -219,24 +201,17 @@ int simulate_command(const SimulateOptions& so) {
   if (o.url.empty() && o.targets.empty()) {
     return report_error(command,
                         usage_error("a target URL, a plan file or --targets is needed (a URL only labels the "
-                                    "simulated service; its host must resolve)")
+                                    "simulated service: nothing is sent to it)")
                             .value());
   }
-  auto plans = simulated_plans(o);
+  auto plans = simulated_plans(o, host_facts());
   if (!plans) return report_error(command, plans.error());
   const bool plan_file = is_plan_file(o.url);
-  // Every scenario's plan lists all the file's requests, so the names of the first are everyone's.
-  std::vector<std::string> names;
-  for (const auto& r : plans->front().requests) names.push_back(r.name);
-  auto slos = parse_slos(o, names);
-  if (!slos) return report_error(command, slos.error());
   // --abort-on-slo: judged on every finalized interval of virtual time, as a run judges its intervals.
-  std::optional<results::SloAbort> slo_abort;
-  if (o.abort_on_slo) {
-    std::vector<results::SloAbortPart> watched;
-    for (const auto& part : *plans) watched.push_back({names, planned_intended(part)});
-    slo_abort.emplace(*slos, std::move(watched));
-  }
+  auto judging = prepare_judging(o, *plans);
+  if (!judging) return report_error(command, judging.error());
+  const std::vector<results::Slo>& slos = judging->slos;
+  std::optional<results::SloAbort>& slo_abort = judging->abort;
   std::vector<std::string> observe_warnings;
   const auto observe_spec = simulated_observe_spec(o, *plans, observe_warnings);
   if (!observe_spec) return report_error(command, observe_spec.error());
@@ -295,7 +270,7 @@ int simulate_command(const SimulateOptions& so) {
     out.service_model = std::move(ran.service_model);
     out.service_stats = std::move(ran.service_stats);
     if (plan_file) {
-      out.results = plan_file_results(*plans, std::move(ran.results), *slos,
+      out.results = plan_file_results(*plans, std::move(ran.results), slos,
                                       slo_abort ? &*slo_abort : nullptr, stop.load(), o.url);
       out.results.info.start_unix_s = began_unix_s;
       for (const auto& part : out.results.scenarios)
@@ -304,7 +279,7 @@ int simulate_command(const SimulateOptions& so) {
     } else {
       out.results = std::move(ran.results.front());
       if (slo_abort) slo_abort->mark(out.results, stop.load());
-      out.results.slos = results::evaluate_slos(*slos, out.results);
+      out.results.slos = results::evaluate_slos(slos, out.results);
       out.results.info.environment = run_environment();
     }
     // As a plan file's run, the whole run carries the observed signals (its intervals are the scenarios'

@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include "core/units.h"
-#include "net/resolver.h"
 
 namespace openloop::engine {
 namespace {
@@ -47,13 +46,16 @@ std::vector<RequestSpec> requests_of(const workload::WorkloadPlan& w, const work
   return out;
 }
 
+std::uint64_t default_max_sessions(const RunPlan& plan, unsigned threads, std::uint64_t fd_limit) {
+  Nanos life{0};
+  for (const Step& step : plan.steps) life += plan.timeout + step.think_after.mean();
+  if (plan.steps.empty()) life = plan.timeout + plan.think.mean();  // a session of one request from the mix
+  return default_max_connections(plan.profile.max_rate(), life, threads, fd_limit);
+}
+
 Result<std::vector<RunPlan>> plans_from_workload(std::shared_ptr<const workload::WorkloadPlan> workload,
                                                  const RunSettings& settings) {
   const workload::WorkloadPlan& w = *workload;
-  const SteadyTime resolving = SteadyClock::now();
-  const auto endpoints = OPENLOOP_TRY(net::resolve(w.target.host, w.target.port));
-  const Nanos dns_time =
-      SteadyClock::now() - resolving;  // the file's one resolution, shared by its scenarios
   const auto count = static_cast<unsigned>(w.scenarios.size());
   const unsigned threads = std::max(1U, settings.threads / std::max(1U, count));
   std::vector<RunPlan> plans;
@@ -62,7 +64,6 @@ Result<std::vector<RunPlan>> plans_from_workload(std::shared_ptr<const workload:
     RunPlan p;
     p.url_text = w.target_text;
     p.url = w.target;
-    p.endpoints = endpoints;
     p.requests = requests_of(w, s);
     p.insecure = settings.insecure;
     p.ca_file = settings.ca_file;
@@ -104,18 +105,19 @@ Result<std::vector<RunPlan>> plans_from_workload(std::shared_ptr<const workload:
       p.max_connections = s.vus;
     } else {
       p.threads = threads;
+      const std::uint64_t fd_share = settings.fd_limit / std::max(1U, count);
       const double peak = s.profile.max_rate() * static_cast<double>(s.requests_per_iteration());
-      p.max_connections =
-          settings.max_connections > 0
-              ? settings.max_connections
-              : default_max_connections(peak, p.timeout, threads, settings.fd_limit / std::max(1U, count));
+      p.max_connections = settings.max_connections > 0
+                              ? settings.max_connections
+                              : default_max_connections(peak, p.timeout, threads, fd_share);
       if (p.model == Model::sessions) {
-        p.max_sessions = s.max_sessions > 0 ? s.max_sessions : p.max_connections;
+        p.max_sessions = s.max_sessions > 0               ? s.max_sessions
+                         : settings.max_connections > 0 ? settings.max_connections
+                                                        : default_max_sessions(p, threads, fd_share);
         p.max_connections = p.max_sessions;
       }
       p.threads = static_cast<unsigned>(std::clamp<std::uint64_t>(p.max_connections, 1, threads));
     }
-    p.dns_time = dns_time;
     plans.push_back(std::move(p));
   }
   unsigned base = 0;

@@ -1,5 +1,5 @@
-// From a scenario file's WorkloadPlan to one RunPlan per scenario, sharing one target, one DNS resolution and
-// the plan's request templates.
+// From a scenario file's WorkloadPlan to one RunPlan per scenario, sharing one target and the plan's request
+// templates.
 #pragma once
 
 #include <memory>
@@ -27,14 +27,21 @@ struct RunSettings {
   RetryOptions retry;  ///< the retry flags, applied to every scenario (with its own timeout)
 };
 
+/// Default cap on concurrent sessions (partly-open model), the one rule for flags (cli/plan_builder.h) and plan
+/// files: Little's law with a session's longest life, each step's timeout plus its mean think (`plan.steps`,
+/// `plan.timeout`; no steps: one request and `plan.think`), so about session rate × steps × (timeout + think)
+/// at the profile's peak, with default_max_connections' headroom and bounds.
+std::uint64_t default_max_sessions(const RunPlan& plan, unsigned threads, std::uint64_t fd_limit);
+
 /// The plan's requests as a run sends them: one per template, in the plan's order (mixes and steps refer to them
 /// by index), weighted by scenario `s`'s mix; constant ones rendered once, templated ones per request; each with
 /// its template's success range.
 std::vector<RequestSpec> requests_of(const workload::WorkloadPlan& w, const workload::ScenarioPlan& s);
 
 /// One RunPlan per scenario. Requests keep the plan's indices (a scenario's mix or steps refer to them);
-/// constant ones are rendered once, templated ones render per request. Errors (usage): a warm-up as long as a
-/// scenario, bad retry flags (parse_retry_policy); (runtime) DNS.
+/// constant ones are rendered once, templated ones render per request. Pure: the endpoints are left empty for
+/// the caller to resolve (or not, in a simulation). Errors (usage): a warm-up as long as a scenario, bad retry
+/// flags (parse_retry_policy).
 Result<std::vector<RunPlan>> plans_from_workload(std::shared_ptr<const workload::WorkloadPlan> workload,
                                                  const RunSettings& settings);
 
