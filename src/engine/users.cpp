@@ -127,7 +127,8 @@ void Worker::end_session(std::uint32_t u, SteadyTime now, bool completed, bool u
   c.holder = -1;
   user.conn = nullptr;
   m_free_users.push_back(u);
-  if (c.has_request()) return;  // unfinished: the request is resolved (and the connection closed) elsewhere
+  if (c.carries_exchange())
+    return;  // unfinished: the request is resolved (and the connection closed) elsewhere
   release(c);
 }
 

@@ -83,16 +83,17 @@ Worker::Worker(const RunPlan& plan, unsigned index, SSL_CTX* tls, const std::ato
   m_config.read_buffer = m_read_buffer.data();
   m_config.read_buffer_size = m_read_buffer.size();
   m_config.open_count = &m_open_count;
-  m_config.capture_retry_after = plan.retry.honor_retry_after;
-  m_config.capture_server_timing = true;
-  m_config.server_timing_metric = plan.server_timing_metric;
+  m_config.callbacks = this;
+  m_config.http1.capture_retry_after = plan.retry.honor_retry_after;
+  m_config.http1.capture_server_timing = true;
+  m_config.http1.server_timing_metric = plan.server_timing_metric;
   if (plan.request_log != nullptr) m_log = &plan.request_log->ring(plan.worker_base + index);
   double sum = 0;
   for (const auto& r : plan.requests) m_mix_cumulative.push_back(sum += r.weight);
   // Round-robin: each worker starts at its own request, so short runs spread over the targets too.
   const auto [worker, workers] = numbered_worker(plan, index);
-  m_next_pick = static_cast<std::uint32_t>(
-      (plan.shard.sharded() ? worker : index) % std::max<std::size_t>(1, plan.requests.size()));
+  m_next_pick = static_cast<std::uint32_t>((plan.shard.sharded() ? worker : index) %
+                                           std::max<std::size_t>(1, plan.requests.size()));
   if (plan.workload) {
     const auto& w = *plan.workload;
     // Variables are numbered across every scenario's workers (and every shard's), so sequences and streams
@@ -148,7 +149,8 @@ Result<void> Worker::init(Nanos measured_spin_below, net::SimulatedNetwork* sim)
   slots = share(slots, m_plan.threads, m_index);
   // A shard's part of a small cap can be below its thread count (the whole plan's threads, the same in every
   // shard): a worker with an arrival schedule still gets one connection, or it would drop every arrival.
-  if (m_plan.model == Model::open || m_plan.model == Model::sessions) slots = std::max<std::uint64_t>(slots, 1);
+  if (m_plan.model == Model::open || m_plan.model == Model::sessions)
+    slots = std::max<std::uint64_t>(slots, 1);
   m_connections.reserve(slots);
   m_closed.reserve(slots);
   m_idle.reserve(slots);
@@ -158,6 +160,7 @@ Result<void> Worker::init(Nanos measured_spin_below, net::SimulatedNetwork* sim)
     m_closed.push_back(m_connections.back().get());
   }
   std::reverse(m_closed.begin(), m_closed.end());
+  m_exchanges.reserve(slots);  // one per connection in flight; backoffs add more while warming up
   if (m_plan.model != Model::open) {
     m_users.resize(slots);
     for (std::uint64_t i = slots; i > 0; --i) m_free_users.push_back(static_cast<std::uint32_t>(i - 1));
@@ -208,8 +211,7 @@ void Worker::run() {
     if (m_scheduling) issue_due_arrivals(now);
     m_timers.fire_due(now);
     expire(now);
-    if (!m_scheduling && m_head == nullptr && m_timed == nullptr && m_waiting == 0 && m_queue_size == 0)
-      break;
+    if (!m_scheduling && m_in_flight.empty() && m_waiting == 0 && m_queue_size == 0) break;
     if (!m_scheduling && (now >= m_grace_end || stop == static_cast<int>(StopRequest::immediate))) {
       resolve_unfinished(now);
       break;
@@ -218,7 +220,7 @@ void Worker::run() {
       hand_over(false);
       m_next_handover = now + k_handover_period;
     }
-    m_in_flight_now.store(m_linked + m_queue_size, std::memory_order_relaxed);
+    m_in_flight_now.store(m_in_flight.size() + m_queue_size, std::memory_order_relaxed);
     m_open_now.store(m_open_count, std::memory_order_relaxed);
     wait_until(next_wakeup());
   }
@@ -255,7 +257,7 @@ SteadyTime Worker::next_wakeup() const {
   SteadyTime t = std::min({m_next_handover, m_grace_end, m_timers.next_deadline()});
   if (m_scheduling && m_next_arrival) t = std::min(t, m_start + *m_next_arrival);
   if (m_scheduling && m_plan.user_driven()) t = std::min(t, m_end);
-  if (m_head != nullptr) t = std::min(t, m_head->request().deadline);
+  if (const Exchange* x = m_in_flight.earliest()) t = std::min(t, x->deadline);
   if (m_queue_size > 0) t = std::min(t, m_queue[m_queue_head].intended + m_plan.timeout);
   return t;
 }
@@ -363,8 +365,9 @@ void Worker::issue_due_arrivals(SteadyTime now) {
 
 void Worker::abandon_schedule() {
   // Every arrival the schedule still holds was intended and is accounted for: dropped (never sent) in its own
-  // interval, and counted in the report for the verdict's reason (the generator's fault, not the pool's or the
-  // target's). A session's requests were never drawn, so an abandoned session is counted in the report only.
+  // interval, and counted in the report for the verdict's reason (the generator's fault, not the pool's or
+  // the target's). A session's requests were never drawn, so an abandoned session is counted in the report
+  // only.
   for (; m_next_arrival; m_next_arrival = m_schedule.next()) {
     ++m_report.abandoned;
     if (m_plan.model == Model::sessions) continue;
@@ -433,7 +436,7 @@ void Worker::arrival(SteadyTime intended) {
                 ErrorKind::connect);
 }
 
-void Worker::push_record(SteadyTime intended, std::int64_t interval, std::uint32_t request, const InFlight* r,
+void Worker::push_record(SteadyTime intended, std::int64_t interval, std::uint32_t request, const Exchange* r,
                          RecordOutcome outcome, SteadyTime end, int status, ErrorKind error) {
   RequestRecord rec;
   rec.intended = intended;
@@ -470,11 +473,18 @@ void Worker::start_request(Connection& c, SteadyTime intended, std::int64_t inte
   results::record_ns(s.send_lateness, (dispatched - intended).count());
   if (m_auto) s.coalesce_ns = std::max<std::int64_t>(s.coalesce_ns, m_window.count());
   m_budget.on_request(dispatched);
-  InFlight r{intended, dispatched, intended + m_plan.timeout, interval, {}, request, user, spec.head()};
-  r.attempt_start = dispatched;
-  if (spec.templ != nullptr) spec.templ->render(*m_render, c.out);  // draws this request's variables
-  prepare_attempt(c, r, spec.templ != nullptr ? &c.out : nullptr);
-  launch(c, r);
+  Exchange& x = m_exchanges.acquire();
+  x.intended = intended;
+  x.sent = dispatched;
+  x.deadline = intended + m_plan.timeout;
+  x.interval = interval;
+  x.request = request;
+  x.user = user;
+  x.head = spec.head();
+  x.attempt_start = dispatched;
+  if (spec.templ != nullptr) spec.templ->render(*m_render, x.out);  // draws this request's variables
+  prepare_attempt(x);
+  launch(c, x);
 }
 
 void Worker::release(Connection& c) {
@@ -496,8 +506,7 @@ void Worker::release(Connection& c) {
 // ---- outcomes
 // -------------------------------------------------------------------------------------------------
 
-void Worker::on_sent(Connection& c, std::size_t bytes) {
-  InFlight& r = c.request();
+void Worker::on_sent(Exchange& r, std::size_t bytes) {
   const bool first_sent = !r.logical_sent, retry = r.attempt > 1;
   account(r.interval, r.request, [=](results::Counters& k, auto&, auto&) {
     if (first_sent) ++k.sent;  // the logical request counts as sent once, whichever attempt went out first
@@ -512,50 +521,55 @@ void Worker::on_ready(Connection& c) {
   if (c.holder < 0) release(c);
 }
 
-void Worker::on_response(Connection& c, SteadyTime now, int status, std::uint64_t bytes_in) {
-  InFlight& r = c.request();
-  r.phases = c.phases(now);
-  r.bytes_in = bytes_in;
+void Worker::on_complete(Exchange& r, const ExchangeResult& result) {
+  Connection& c = *r.connection;
+  const SteadyTime now = result.at;
+  r.phases = c.phases(r, now);
+  r.bytes_in = result.bytes_in;
   stats(r.interval).phases.record(r.phases);
   const RequestSpec& spec = m_plan.requests[r.request];
-  account(r.interval, r.request, [bytes_in](results::Counters& k, auto&, auto&) { k.bytes_in += bytes_in; });
+  account(r.interval, r.request,
+          [bytes_in = result.bytes_in](results::Counters& k, auto&, auto&) { k.bytes_in += bytes_in; });
   record_attempt(r, now);
   const SteadyTime deadline = r.intended + m_plan.timeout;
   if (now > deadline) {
     // Read in the loop turn after its deadline passed, before expire() cut it: the client had given up by
     // then, so it is a timeout censored at the deadline, exactly as if expire() had come first. Counted as
     // completed it would be a success status that is not ok (completed N, ok N-1, 2xx N).
-    settle(r, AttemptEnd{AttemptEnd::Kind::timeout, false, 0, ErrorKind::connect, deadline});
-    finish_request(c, now, Outcome::failed);
+    settle(r, AttemptEnd{AttemptEnd::Kind::timeout, false, 0, ErrorKind::connect, false, deadline});
+    finish_request(r, c, now, Outcome::failed);
     return;
   }
-  if (c.has_server_timing()) record_server_timing(c.server_timing(), r, now);
+  if (result.server_timing != nullptr) record_server_timing(*result.server_timing, r, now);
+  const int status = result.status;
   const bool ok = status >= spec.success_min && status <= spec.success_max;
   const std::int32_t user = r.user;
-  if (end_attempt(r, c, AttemptEnd{AttemptEnd::Kind::response, ok, status, ErrorKind::connect, now})) {
-    detach(c, user);
+  if (end_attempt(r, AttemptEnd{AttemptEnd::Kind::response, ok, status, ErrorKind::connect, false, now},
+                  result.retry_after)) {
+    detach(r, c, user);
     return;
   }
-  finish_request(c, now, ok ? Outcome::ok : Outcome::failed);
+  finish_request(r, c, now, ok ? Outcome::ok : Outcome::failed);
 }
 
-void Worker::on_failure(Connection& c, ErrorKind kind, bool had_request) {
-  if (had_request) {
-    // Keep one example message per kind for the report (allocates at most once per kind).
-    std::string& example = m_report.first_error[static_cast<std::size_t>(kind)];
-    if (example.empty()) example = c.error_string();
-    InFlight& r = c.request();
-    const SteadyTime now = this->now();
-    record_reached_phases(c, r);
-    record_attempt(r, now);
-    const std::int32_t user = r.user;
-    if (end_attempt(r, c, AttemptEnd{AttemptEnd::Kind::error, false, 0, kind, now})) {
-      detach(c, user);
-      return;
-    }
-    finish_request(c, now, Outcome::failed);
+void Worker::on_error(Exchange& r, const ExchangeError& error) {
+  Connection& c = *r.connection;
+  const ErrorKind kind = error.kind;
+  // Keep one example message per kind for the report (allocates at most once per kind).
+  std::string& example = m_report.first_error[static_cast<std::size_t>(kind)];
+  if (example.empty()) example = c.error_string();
+  const SteadyTime now = this->now();
+  record_reached_phases(r);
+  record_attempt(r, now);
+  const std::int32_t user = r.user;
+  if (end_attempt(r, AttemptEnd{AttemptEnd::Kind::error, false, 0, kind, error.retryable, now})) {
+    detach(r, c, user);
     return;
   }
+  finish_request(r, c, now, Outcome::failed);
+}
+
+void Worker::on_closed_idle(Connection& c) {
   // A connection with no request closed (an idle keep-alive connection the server closed). A user's
   // connection stays with its user and reopens on the next request; a pooled one goes back to the pool.
   if (c.holder >= 0) return;
@@ -566,7 +580,7 @@ void Worker::on_failure(Connection& c, ErrorKind kind, bool had_request) {
 
 // Server-Timing of a response received in time: the server's reported time beside the response time (from
 // the intended time, as the response-time histogram), or the count of a header set aside.
-void Worker::record_server_timing(const http::ServerTimingValue& v, const InFlight& r, SteadyTime now) {
+void Worker::record_server_timing(const http::ServerTimingValue& v, const Exchange& r, SteadyTime now) {
   results::ServerTimingStats& st = stats(r.interval).server_timing;
   switch (v.status) {
     case http::ServerTimingValue::Status::valid:
@@ -584,33 +598,35 @@ void Worker::record_server_timing(const http::ServerTimingValue& v, const InFlig
 // An attempt that ended without a response still took the phases it completed (a connect, a handshake, a
 // first byte): they are the service's times as much as a successful attempt's, so they are recorded, not
 // dropped.
-void Worker::record_reached_phases(const Connection& c, InFlight& r) {
-  r.phases = c.reached_phases();
+void Worker::record_reached_phases(Exchange& r) {
+  r.phases = r.connection->reached_phases(r);
   stats(r.interval).phases.record(r.phases);
 }
 
-void Worker::finish_request(Connection& c, SteadyTime now, Outcome outcome) {
-  const InFlight& r = c.request();
-  unlink(c);
-  m_recorder.remove_pending(r.interval);
-  if (r.user < 0) {
+void Worker::finish_request(Exchange& x, Connection& c, SteadyTime now, Outcome outcome) {
+  m_in_flight.unlink(x);
+  m_recorder.remove_pending(x.interval);
+  const std::int32_t user = x.user;
+  m_exchanges.release(x);
+  if (user < 0) {
     release(c);
   } else {
-    after_request(static_cast<std::uint32_t>(r.user), now, outcome);
+    after_request(static_cast<std::uint32_t>(user), now, outcome);
   }
 }
 
-void Worker::cut(Connection& c, SteadyTime now) {
-  InFlight& r = c.request();
-  record_reached_phases(c, r);
+void Worker::cut(Exchange& r, SteadyTime now) {
+  Connection& c = *r.connection;
+  record_reached_phases(r);
   record_attempt(r, r.deadline);
-  c.close();  // the client gave up on this attempt: the connection cannot be reused mid-response
+  c.cancel(r);  // the client gave up on this attempt (HTTP/1.1: the connection cannot be reused mid-response)
   const std::int32_t user = r.user;
-  if (end_attempt(r, c, AttemptEnd{AttemptEnd::Kind::timeout, false, 0, ErrorKind::connect, r.deadline})) {
-    detach(c, user);
+  if (end_attempt(r,
+                  AttemptEnd{AttemptEnd::Kind::timeout, false, 0, ErrorKind::connect, false, r.deadline})) {
+    detach(r, c, user);
     return;
   }
-  finish_request(c, now, Outcome::failed);
+  finish_request(r, c, now, Outcome::failed);
 }
 
 void Worker::expire(SteadyTime now) {
@@ -630,25 +646,26 @@ void Worker::expire(SteadyTime now) {
                   q.intended + m_plan.timeout, 0, ErrorKind::connect);
     m_recorder.remove_pending(q.interval);
   }
-  while (m_head != nullptr && m_head->request().deadline <= now) cut(*m_head, now);
+  while (m_in_flight.earliest() != nullptr && m_in_flight.earliest()->deadline <= now)
+    cut(*m_in_flight.earliest(), now);
 }
 
-void Worker::unfinished(Connection& c, SteadyTime end) {
-  const InFlight& r = c.request();
+void Worker::unfinished(Exchange& r, SteadyTime end) {
   const std::int64_t censored = (end - r.intended).count();
   account(r.interval, r.request, [censored](results::Counters& k, hdr::Histogram& rh, auto&) {
     ++k.unfinished;
     results::record_ns(rh, censored);  // censored at the end
   });
   log_request(r, RecordOutcome::unfinished, end);
-  unlink(c);
+  m_in_flight.unlink(r);
   m_recorder.remove_pending(r.interval);
-  c.close();
+  if (r.connection != nullptr) r.connection->cancel(r);
+  m_exchanges.release(r);
 }
 
 void Worker::resolve_unfinished(SteadyTime end) {
-  while (m_head != nullptr) unfinished(*m_head, end);
-  while (m_timed != nullptr) unfinished(*m_timed, end);
+  while (m_in_flight.earliest() != nullptr) unfinished(*m_in_flight.earliest(), end);
+  while (m_in_flight.any_timed() != nullptr) unfinished(*m_in_flight.any_timed(), end);
   resolve_waits(end);
   for (; m_queue_size > 0; --m_queue_size, m_queue_head = (m_queue_head + 1) % m_queue.size()) {
     const Queued& q = m_queue[m_queue_head];
