@@ -81,7 +81,7 @@ void Worker::launch(Connection& c, Exchange& r) {
       // Pooled connections go straight back to the closed list: release() could start a queued request on it
       // and fail the same way, recursively.
       if (user < 0) {
-        m_closed.push_back(&c);
+        m_pool.release(c);
       } else if (!retried) {
         after_request(static_cast<std::uint32_t>(user), now, Outcome::failed);
       }

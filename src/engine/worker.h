@@ -14,6 +14,7 @@
 #include "core/rng.h"
 #include "engine/codec.h"
 #include "engine/connection.h"
+#include "engine/connection_pool.h"
 #include "engine/exchange.h"
 #include "engine/exchange_pool.h"
 #include "engine/in_flight.h"
@@ -250,12 +251,11 @@ class Worker final : public ConnectionOwner, public CodecCallbacks, public net::
 
   ConnectionConfig m_config;
   std::vector<char> m_read_buffer;
-  std::vector<std::unique_ptr<Connection>> m_connections;
-  std::vector<Connection*> m_closed;  // free, not connected
-  std::vector<Connection*> m_idle;    // free, connected (LIFO keeps hot connections busy)
-  ExchangePool m_exchanges;           // every attempt in flight or in backoff
-  InFlightLists m_in_flight;          // attempts in flight (first attempts by deadline; retries timed)
-  std::vector<Queued> m_queue;        // --on-saturation queue: ring buffer
+  ConnectionPool m_pool;
+  std::uint64_t m_slot_cap = 0;  // the concurrency cap: attempts in flight at once on this worker
+  ExchangePool m_exchanges;      // every attempt in flight or in backoff
+  InFlightLists m_in_flight;     // attempts in flight (first attempts by deadline; retries timed)
+  std::vector<Queued> m_queue;   // --on-saturation queue: ring buffer
   std::size_t m_queue_head = 0, m_queue_size = 0;
   std::uint64_t m_open_count = 0;
 
