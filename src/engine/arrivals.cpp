@@ -115,7 +115,7 @@ void Worker::push_record(SteadyTime intended, std::int64_t interval, std::uint32
       rec.sent = r->sent;
       rec.attempts = r->attempt;
     }
-    rec.bytes_out = static_cast<std::uint32_t>(r->bytes.size());
+    rec.bytes_out = r->bytes_out;
     rec.phases = r->phases;  // the last attempt's: all of them, or those it reached before failing
     if (status != 0) {       // a response: the bytes of the attempt that received it
       rec.status = static_cast<std::int16_t>(status);

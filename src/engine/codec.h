@@ -87,9 +87,10 @@ class Codec {
   bool can_start() const { return free_slots() > 0; }
   /// True while some exchange is started and not yet ended.
   virtual bool busy() const = 0;
-  /// Starts an exchange (precondition: can_start()): its request becomes output. Sets x.new_connection's
-  /// meaning for the parser (a first response on this socket).
+  /// Starts an exchange (precondition: can_start()): its request (x.bytes and x.extra_header) becomes output.
   virtual void start(Exchange& x) = 0;
+  /// The size of x's request on the wire, as start() would write it.
+  virtual std::size_t request_size(const Exchange& x) const = 0;
   /// Gives up on a started exchange without reporting it. HTTP/1.1 closes the connection (it cannot be reused
   /// mid-response); a multiplexed protocol resets the stream and keeps the connection.
   virtual void cancel(Exchange& x) = 0;

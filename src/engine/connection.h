@@ -69,6 +69,11 @@ class Connection final : public net::IoHandler, private CodecHost {
   /// Starts an exchange (precondition: free_slots() > 0): written at once when ready, once ready otherwise.
   /// The caller read the clock at x.attempt_start just before (the phase stamps reuse it).
   void start(Exchange& x);
+  /// The size of x's request on the wire (its codec's, or before the connection is ready the configured
+  /// protocol's).
+  std::size_t request_size(const Exchange& x) const {
+    return m_codec != nullptr ? m_codec->request_size(x) : m_http1.request_size(x);
+  }
   /// Gives up on an exchange it carries, reporting nothing (the caller accounts for it): HTTP/1.1 closes the
   /// connection; a multiplexed codec would reset the stream only.
   void cancel(Exchange& x);

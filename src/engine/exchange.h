@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "core/time.h"
+#include "http/response_sink.h"
 #include "results/phase_stats.h"
 
 namespace openloop::engine {
@@ -27,14 +28,18 @@ struct Exchange {
   SteadyTime sent{};
   SteadyTime deadline{};  ///< this attempt's: min(attempt start + per-try timeout, intended + timeout)
   std::int64_t interval = 0;
-  std::string_view bytes;     ///< the request to write (the plan's, or `out`)
+  std::string_view bytes;     ///< the request (the plan's, or `out`), without this attempt's own header
+  /// A header this attempt adds to its request (the remaining deadline, --send-deadline): the plan's name and
+  /// the value; empty name: none. The codec serializes it with the request.
+  std::string_view extra_header;
+  std::int64_t extra_header_value = 0;
+  std::uint32_t bytes_out = 0;  ///< the request's size on the wire (Connection::request_size), for the log
   std::uint32_t request = 0;  ///< index into the plan's requests
   std::int32_t user = -1;  ///< the user or session that sent it (its holder); −1 for an open-model arrival
   bool head = false;       ///< HEAD: the response has no body
   // Retries (engine/retries.cpp).
   bool logical_sent = false;  ///< some attempt's bytes went out (the logical request counts as sent once)
   std::uint16_t attempt = 1;  ///< 1 = the first attempt
-  std::uint32_t header_at = 0, header_length = 0;  ///< the deadline header line inside `out` (length 0: none)
   SteadyTime attempt_start{};                      ///< when this attempt took its connection
   Nanos last_backoff{0};  ///< the wait before this attempt (decorrelated jitter grows from it)
   double retry_cost = 0;  ///< what the budget charged for this attempt (0 for the first)
@@ -42,8 +47,10 @@ struct Exchange {
   /// or timed out (Connection::reached_phases()); all −1 before any attempt ended.
   results::AttemptPhases phases{};
   std::uint64_t bytes_in = 0;  ///< that response's bytes (for the per-request log)
-  /// A templated request rendered for this logical request, or a constant one with its deadline header
-  /// (capacity reused from one request to the next).
+  /// Where the codec puts what the plan keeps of the response (status, named headers, the body up to a cap);
+  /// null, the default, when no plan asks (no code runs for it).
+  http::ResponseSink* sink = nullptr;
+  /// A templated request rendered for this logical request (capacity reused from one request to the next).
   std::string out;
 
   // ---- the carrier (connection and codec)
@@ -62,11 +69,13 @@ struct Exchange {
   std::uint32_t id = 0;          ///< index in the worker's exchange pool (timer cookies)
   std::uint32_t generation = 0;  ///< bumped per timed attempt, so a stale deadline timer is ignored
 
-  /// Makes the exchange a fresh first attempt (keeps `id`, `generation` and the capacity of `out`).
+  /// Makes the exchange a fresh first attempt (keeps `id`, `generation`, `sink` and the capacity of `out`).
   void reset_request() {
     const std::uint32_t keep_id = id, keep_generation = generation;
+    http::ResponseSink* keep_sink = sink;
     std::string keep_out = std::move(out);
     *this = Exchange{};
+    sink = keep_sink;
     id = keep_id;
     generation = keep_generation;
     out = std::move(keep_out);

@@ -1,9 +1,11 @@
 // HTTP/1.1 codec: request bytes out as prebuilt, response framing by llhttp, keep-alive or close.
 #include "engine/http1_codec.h"
 
+#include <charconv>
 #include <utility>
 
 #include "engine/exchange.h"
+#include "engine/retry_policy.h"
 
 namespace openloop::engine {
 
@@ -26,7 +28,23 @@ void Http1Codec::start(Exchange& x) {
   m_exchange = &x;
   m_written = 0;
   m_bytes_in = 0;
+  m_parser.set_sink(x.sink);
   m_parser.reset(x.head, x.new_connection);
+  m_request = x.bytes;
+  if (!x.extra_header.empty()) {
+    // The header goes before the blank line that ends the head (the prebuilt bytes are copied once into the
+    // codec's own buffer, whose capacity is reused: no allocation once warm).
+    m_out.assign(x.bytes);
+    std::size_t at = 0, length = 0;
+    if (insert_header_line(m_out, x.extra_header, x.extra_header_value, at, length)) m_request = m_out;
+  }
+}
+
+std::size_t Http1Codec::request_size(const Exchange& x) const {
+  if (x.extra_header.empty() || x.bytes.find("\r\n\r\n") == std::string_view::npos) return x.bytes.size();
+  char digits[24];
+  const auto printed = std::to_chars(digits, digits + sizeof digits, x.extra_header_value);
+  return x.bytes.size() + x.extra_header.size() + 2 + static_cast<std::size_t>(printed.ptr - digits) + 2;
 }
 
 void Http1Codec::cancel(Exchange& x) {
@@ -38,14 +56,14 @@ void Http1Codec::cancel(Exchange& x) {
 
 std::string_view Http1Codec::output() const {
   if (m_exchange == nullptr) return {};
-  return m_exchange->bytes.substr(m_written);
+  return m_request.substr(m_written);
 }
 
 void Http1Codec::wrote(std::size_t n) {
   if (m_exchange == nullptr || n == 0) return;
   const bool first = m_written == 0;
   m_written += n;
-  if (first) m_callbacks.on_sent(*m_exchange, m_exchange->bytes.size());
+  if (first) m_callbacks.on_sent(*m_exchange, m_request.size());
 }
 
 Codec::Feed Http1Codec::fail(ErrorKind kind, const char* reason) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 #include "engine/codec.h"
@@ -33,6 +34,7 @@ class Http1Codec final : public Codec {
   std::uint32_t free_slots() const override { return m_exchange == nullptr ? 1 : 0; }
   bool busy() const override { return m_exchange != nullptr; }
   void start(Exchange& x) override;
+  std::size_t request_size(const Exchange& x) const override;
   void cancel(Exchange& x) override;
   std::string_view output() const override;
   void wrote(std::size_t n) override;
@@ -50,6 +52,8 @@ class Http1Codec final : public Codec {
   CodecCallbacks& m_callbacks;
   http::ResponseParser m_parser;
   Exchange* m_exchange = nullptr;
+  std::string_view m_request;  // what start() writes: the exchange's bytes, or m_out
+  std::string m_out;           // a request with its extra header line (capacity reused)
   std::size_t m_written = 0;
   std::uint64_t m_bytes_in = 0;
   results::ErrorKind m_failure = results::ErrorKind::parse;

@@ -37,31 +37,21 @@ void Worker::prepare_attempt(Exchange& r) {
   const SteadyTime overall = r.intended + m_plan.timeout;
   r.deadline =
       p.per_try_timeout.count() > 0 ? std::min(overall, r.attempt_start + p.per_try_timeout) : overall;
-  r.header_length = 0;
   const RequestSpec& spec = m_plan.requests[r.request];
-  const bool templated = spec.templ != nullptr;
-  if (p.send_deadline.empty() && !templated) {
-    r.bytes = spec.bytes;
-    return;
-  }
-  // Per-attempt bytes go to the exchange's own buffer (capacity reused: no allocation once warm). A templated
-  // request is there already, as rendered (without a deadline header).
-  if (!templated) r.out.assign(spec.bytes);
+  // A templated request is in the exchange's buffer, as rendered; a constant one is the plan's.
+  r.bytes = spec.templ != nullptr ? std::string_view(r.out) : std::string_view(spec.bytes);
+  r.extra_header = p.send_deadline;
   if (!p.send_deadline.empty()) {
     // The remaining overall deadline in whole milliseconds, rounded down: the server never believes it has
-    // more time than the client gives it.
+    // more time than the client gives it. A header of this attempt: the codec serializes it.
     const auto remaining =
         std::chrono::duration_cast<std::chrono::milliseconds>(overall - r.attempt_start).count();
-    std::size_t at = 0, length = 0;
-    if (insert_header_line(r.out, p.send_deadline, std::max<std::int64_t>(0, remaining), at, length)) {
-      r.header_at = static_cast<std::uint32_t>(at);
-      r.header_length = static_cast<std::uint32_t>(length);
-    }
+    r.extra_header_value = std::max<std::int64_t>(0, remaining);
   }
-  r.bytes = r.out;
 }
 
 void Worker::launch(Connection& c, Exchange& r) {
+  r.bytes_out = static_cast<std::uint32_t>(c.request_size(r));
   if (c.state() == Connection::State::closed) {
     ++stats(r.interval).counters.connections_opened;
     if (!c.open()) {  // the socket could not even be created (e.g. out of file descriptors)
@@ -215,11 +205,9 @@ void Worker::schedule_retry(Exchange& r, const AttemptEnd& e, SteadyTime wake, N
   }
   RetryWait& w = m_waits[slot];
   // The exchange waits as the next attempt. A templated request resends the same rendered bytes (same keys),
-  // without this attempt's deadline header.
-  if (m_plan.requests[r.request].templ != nullptr && r.header_length > 0)
-    r.out.erase(r.header_at, r.header_length);
-  r.header_length = 0;
+  // with its own deadline header.
   r.bytes = {};
+  r.bytes_out = 0;
   r.attempt = static_cast<std::uint16_t>(r.attempt + 1);
   r.last_backoff = backoff;
   r.retry_cost = cost;

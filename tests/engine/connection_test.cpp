@@ -158,6 +158,39 @@ TEST_F(ConnectionTest, ACallbackMayStartTheNextExchangeAndSeesTheRetryAfter) {
   EXPECT_EQ(read_request(), k_request);
 }
 
+TEST_F(ConnectionTest, TheCodecFeedsAnExchangesResponseSink) {
+  http::ResponseSink sink({"X-Id"}, 16, 4);
+  Exchange& x = exchange();
+  x.sink = &sink;
+  open_and_send(x);
+  reply("HTTP/1.1 200 OK\r\nX-Id: 42\r\nContent-Length: 6\r\n\r\nabcdef");
+  ASSERT_TRUE(pump([&] { return !m_reports.completed.empty(); }));
+  EXPECT_EQ(sink.status(), 200);
+  ASSERT_TRUE(sink.header(0));
+  EXPECT_EQ(*sink.header(0), "42");
+  EXPECT_EQ(sink.body(), "abcd");
+  EXPECT_TRUE(sink.truncated());
+  // The next exchange asks for nothing: the sink is left as it was.
+  Exchange& y = exchange();
+  y.attempt_start = m_loop.now();
+  connection().start(y);
+  read_request();
+  reply("HTTP/1.1 404 No\r\nX-Id: 7\r\nContent-Length: 0\r\n\r\n");
+  ASSERT_TRUE(pump([&] { return m_reports.completed.size() == 2; }));
+  EXPECT_EQ(*sink.header(0), "42");
+}
+
+TEST_F(ConnectionTest, ADeadlineHeaderIsSerializedIntoTheRequest) {
+  Exchange& x = exchange();
+  x.extra_header = "X-Deadline";
+  x.extra_header_value = 1234;
+  const std::string expected = "GET / HTTP/1.1\r\nHost: t\r\nX-Deadline: 1234\r\n\r\n";
+  EXPECT_EQ(connection().request_size(x), expected.size());
+  EXPECT_EQ(open_and_send(x), expected);
+  ASSERT_EQ(m_reports.sent.size(), 1U);
+  EXPECT_EQ(m_reports.sent[0], expected.size());
+}
+
 TEST_F(ConnectionTest, AResponseInSeveralReadsStampsItsFirstByteEarlier) {
   Exchange& x = exchange();
   open_and_send(x);
