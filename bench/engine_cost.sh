@@ -1,73 +1,68 @@
 #!/usr/bin/env bash
-# engine_cost: the generator's CPU per request of two openloop binaries, side by side in one session, at the same
-# open-model rate against one nginx worker on loopback (rounds alternate A, B, A, B; each run's worker thread CPU
-# from its results file, generator.cpu_s − generator.spin_s, over the requests it sent). Not a test: it prints.
+# engine_cost: the generator's cost of two openloop builds side by side (main and a branch: the engine's protocol
+# seam was measured so), against one nginx worker pinned to core 0 with the generator pinned to core 1, rounds
+# alternating BEFORE, AFTER so neighbours compare on a noisy machine. Two runs per build and round:
+#   open:   --rate COST_RATE (20000/s), one thread: worker CPU per request sent (results file: generator.cpu_s −
+#           generator.spin_s, spin off by default so polling is not counted as work);
+#   closed: --vus COST_VUS (50) --think 0, one thread: throughput (completed per second), the most one core sends.
+# Not a test: it prints each round and the means with the ratio AFTER/BEFORE. Traffic only to 127.0.0.1; bounded.
 #
-# usage: bench/engine_cost.sh BEFORE AFTER     (two openloop executables, e.g. main's and a branch's)
-# env:   COST_RATE (20000/s) COST_DURATION (20s) COST_ROUNDS (3) COST_SPIN_BELOW (0: always sleep, the default
-#        spin would count polling as CPU)
+# usage: bench/engine_cost.sh BEFORE AFTER   (openloop executables, or build dirs holding src/cli/openloop)
+#        e.g. git worktree add /tmp/main main && cmake --preset release (in it) && cmake --build ... --target openloop
+#        then bench/engine_cost.sh /tmp/main/build/release build/release
+# env:   COST_RATE (20000/s) COST_DURATION (10s) COST_ROUNDS (3) COST_VUS (50) COST_SPIN_BELOW (0)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-A=${1:?usage: bench/engine_cost.sh BEFORE AFTER}
-B=${2:?usage: bench/engine_cost.sh BEFORE AFTER}
+binary() { if [[ -d $1 ]]; then echo "$1/src/cli/openloop"; else echo "$1"; fi; }
+A=$(binary "${1:?usage: bench/engine_cost.sh BEFORE AFTER}")
+B=$(binary "${2:?usage: bench/engine_cost.sh BEFORE AFTER}")
 RATE=${COST_RATE:-20000/s}
-DURATION=${COST_DURATION:-20s}
+DURATION=${COST_DURATION:-10s}
 ROUNDS=${COST_ROUNDS:-3}
+VUS=${COST_VUS:-50}
 SPIN=${COST_SPIN_BELOW:-0}
 for bin in "$A" "$B"; do [[ -x $bin ]] || { echo "engine_cost: $bin is not an executable" >&2; exit 2; }; done
-command -v nginx >/dev/null || { echo "engine_cost: nginx is not installed" >&2; exit 2; }
+command -v nginx >/dev/null || { echo "engine_cost: nginx is not installed" >&2; exit 77; }
+export OPENLOOP_E2E_LIB=$PWD/tests/e2e/lib.sh
+source "$OPENLOOP_E2E_LIB" "$B"
 
-TMP=$(mktemp -d)
-NGINX_PID=""
-cleanup() {
-  [[ -n $NGINX_PID ]] && kill "$NGINX_PID" 2>/dev/null || true
-  wait 2>/dev/null || true
-  rm -rf "$TMP"
-}
-trap cleanup EXIT
-low=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range)
-PORT=$((10000 + RANDOM % (low > 10001 ? low - 10000 : 20000)))
-mkdir -p "$TMP/nginx/logs"
-cat >"$TMP/nginx/nginx.conf" <<CONF
-worker_processes 1;
-daemon off;
-pid $TMP/nginx/nginx.pid;
-error_log $TMP/nginx/logs/error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  keepalive_requests 1000000;
-  client_body_temp_path $TMP/nginx/body;
-  proxy_temp_path $TMP/nginx/proxy;
-  fastcgi_temp_path $TMP/nginx/fastcgi;
-  uwsgi_temp_path $TMP/nginx/uwsgi;
-  scgi_temp_path $TMP/nginx/scgi;
-  server {
-    listen 127.0.0.1:$PORT;
-    location / { default_type text/plain; return 200 "ok\n"; }
-  }
-}
-CONF
-nginx -p "$TMP/nginx" -c "$TMP/nginx/nginx.conf" -e "$TMP/nginx/logs/error.log" &
-NGINX_PID=$!
-URL="http://127.0.0.1:$PORT/"
-for _ in $(seq 100); do curl -s -o /dev/null "$URL" && break; sleep 0.05; done
+port=$(free_port)
+start_nginx "$port"
+URL=http://127.0.0.1:$port/
+taskset -pc 0 "$(nginx_worker_pid)" >/dev/null
+GEN="taskset -c 1"
 
-cost() {  # BINARY OUT: prints µs of worker CPU per request sent
-  "$1" run "$URL" --rate "$RATE" -d "$DURATION" --threads 1 --spin-below "$SPIN" --quiet --json "$2" --no-html \
-    >/dev/null 2>&1 || true
+open_cost() {  # BINARY OUT: µs of worker CPU per request sent
+  $GEN "$1" run "$URL" --rate "$RATE" -d "$DURATION" --threads 1 --spin-below "$SPIN" --quiet --json "$2" \
+    --no-html >/dev/null 2>&1 || true
   jq -r '((.generator.cpu_s - .generator.spin_s) / .summary.counts.sent * 1e6)' "$2"
 }
-sum_a=0
-sum_b=0
+closed_rate() {  # BINARY OUT: completed per second
+  $GEN "$1" run "$URL" --vus "$VUS" --think 0 -d "$DURATION" --threads 1 --quiet --json "$2" --no-html \
+    >/dev/null 2>&1 || true
+  jq -r '(.summary.counts.completed / .plan.duration_s)' "$2"
+}
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-6s %-7s %16s %16s %14s %14s\n' round build "open µs/req" "closed req/s" "steal core1 %" load
+sums=(0 0 0 0)
 for round in $(seq "$ROUNDS"); do
-  a=$(cost "$A" "$TMP/a.json")
-  b=$(cost "$B" "$TMP/b.json")
-  printf 'round %d: before %.2f µs/request, after %.2f µs/request (load %s)\n' "$round" "$a" "$b" \
-    "$(cut -d' ' -f1 /proc/loadavg)"
-  sum_a=$(awk -v s="$sum_a" -v x="$a" 'BEGIN { print s + x }')
-  sum_b=$(awk -v s="$sum_b" -v x="$b" 'BEGIN { print s + x }')
+  i=0
+  for which in before after; do
+    bin=$A
+    [[ $which == after ]] && bin=$B
+    s0=$(cpu_ticks 1)
+    c=$(open_cost "$bin" "$E2E_TMP/$which-open-$round.json")
+    t=$(closed_rate "$bin" "$E2E_TMP/$which-closed-$round.json")
+    steal=$(steal_pct "$s0" "$(cpu_ticks 1)")
+    printf '%-6s %-7s %16.3f %16.0f %14s %14s\n' "$round" "$which" "$c" "$t" "$steal" "$(cut -d' ' -f1 /proc/loadavg)"
+    sums[i]=$(awk -v s="${sums[i]}" -v x="$c" 'BEGIN { print s + x }')
+    sums[i + 1]=$(awk -v s="${sums[i + 1]}" -v x="$t" 'BEGIN { print s + x }')
+    i=2
+  done
 done
-echo "command: openloop run $URL --rate $RATE -d $DURATION --threads 1 --spin-below $SPIN (nginx, 1 worker)"
-awk -v a="$sum_a" -v b="$sum_b" -v n="$ROUNDS" \
-  'BEGIN { printf "mean CPU per request: before %.2f µs, after %.2f µs, after/before %.3f\n", a / n, b / n, b / a }'
+echo "commands: openloop run URL --rate $RATE -d $DURATION --threads 1 --spin-below $SPIN;" \
+  "openloop run URL --vus $VUS --think 0 -d $DURATION --threads 1 (nginx: 1 worker on core 0; generator on core 1)"
+awk -v a="${sums[0]}" -v b="${sums[2]}" -v ta="${sums[1]}" -v tb="${sums[3]}" -v n="$ROUNDS" 'BEGIN {
+  printf "mean CPU per request (open): before %.3f µs, after %.3f µs, after/before %.3f\n", a / n, b / n, b / a
+  printf "mean closed-loop throughput: before %.0f/s, after %.0f/s, after/before %.3f\n", ta / n, tb / n, tb / ta }'
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -30,7 +30,7 @@ void BM_ZipfGeneratorNext(benchmark::State& state) {
 }
 
 RequestTemplate make_template(VariableSet& vars, bool with_body) {
-  RequestSpec spec;
+  RequestText spec;
   spec.name = "bench";
   spec.path = {"/item/{{sku}}?region={{region}}", "path"};
   spec.headers = {{"Accept", {"application/json", "h"}}, {"X-Request", {"{{sequence(1)}}", "h"}}};
@@ -68,7 +68,7 @@ void BM_RenderPostWithBody(benchmark::State& state) {
 
 void BM_RenderConstant(benchmark::State& state) {
   VariableSet vars;
-  RequestSpec spec;
+  RequestText spec;
   spec.name = "health";
   spec.path = {"/health", "path"};
   const RequestTemplate t =

@@ -1,9 +1,11 @@
-// Connection state machine: non-blocking connect → (TLS handshake) → idle ⇄ busy; level-triggered epoll.
+// Connection state machine: non-blocking connect → (TLS handshake) → ready, its codec carrying exchanges;
+// level-triggered epoll.
 #include "engine/connection.h"
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include <unistd.h>
 
@@ -21,9 +23,7 @@ constexpr int k_max_reads_per_event = 16;
 }  // namespace
 
 Connection::Connection(ConnectionOwner& owner, net::EventLoop& loop, const ConnectionConfig& config)
-    : m_owner(owner), m_loop(loop), m_config(config) {
-  if (config.capture_retry_after) m_parser.capture_retry_after(true);
-  if (config.capture_server_timing) m_parser.capture_server_timing(true, config.server_timing_metric);
+    : m_owner(owner), m_loop(loop), m_config(config), m_http1(*this, *config.callbacks, config.http1) {
   m_transport.stamp_receipts(config.stamp_receipts);
 }
 
@@ -41,7 +41,6 @@ bool Connection::open() {
   m_opened = m_loop.now();  // once per connection: the connect phase starts here
   ++*m_config.open_count;
   m_state = State::connecting;
-  m_fresh = true;
   m_events = EPOLLOUT | EPOLLRDHUP;
   if (!m_loop.add(fd, m_events, this)) {
     m_errno = errno;
@@ -82,22 +81,41 @@ void Connection::watch(std::uint32_t events) {
   m_loop.modify(m_fd, events, this);
 }
 
-void Connection::assign(const InFlight& request) {
-  m_request = request;
-  m_has_request = true;
-  m_written = 0;
-  m_bytes_in = 0;
-  m_parser.reset(request.head, m_fresh);
-  m_first_byte_seen = false;
-  m_first_request = m_fresh;
-  if (m_state == State::idle) {
-    m_sent = request.attempt_start;  // the worker read the clock just before: no read of our own
-    m_state = State::busy;
-    send();
-  }
+std::uint32_t Connection::free_slots() const {
+  if (m_codec != nullptr) return m_codec->free_slots();
+  return m_waiting == nullptr ? 1 : 0;  // not ready: HTTP/1.1's one exchange waits for it
 }
 
-void Connection::close() {
+bool Connection::carries_exchange() const {
+  return m_waiting != nullptr || (m_codec != nullptr && m_codec->busy());
+}
+
+void Connection::start(Exchange& x) {
+  x.connection = this;
+  x.carrier_next = nullptr;
+  x.new_connection = m_fresh;
+  x.first_byte_seen = false;
+  m_fresh = false;
+  if (m_state == State::ready) {
+    x.write_start = x.attempt_start;  // the worker read the clock just before: no read of our own
+    m_codec->start(x);
+    send();
+    return;
+  }
+  Exchange** tail = &m_waiting;
+  while (*tail != nullptr) tail = &(*tail)->carrier_next;
+  *tail = &x;
+}
+
+void Connection::cancel(Exchange& x) {
+  if (m_codec != nullptr && m_waiting == nullptr) {
+    m_codec->cancel(x);
+    return;
+  }
+  close();  // not ready yet: the setup it waits for served only it (HTTP/1.1)
+}
+
+void Connection::close_socket() {
   if (m_fd >= 0) {
     m_loop.remove(m_fd);
     if (m_state == State::connecting) {
@@ -110,15 +128,49 @@ void Connection::close() {
   m_fd = -1;
   m_events = 0;
   m_state = State::closed;
-  m_has_request = false;
+  m_codec = nullptr;
   m_fresh = true;
+}
+
+void Connection::close() {
+  m_waiting = nullptr;
+  if (m_codec != nullptr) m_codec->detach_all();
+  close_socket();
+}
+
+void Connection::close_transport() {
+  close_socket();
+}
+
+SteadyTime Connection::receipt_time() {
+  return m_transport.received_at(m_loop.now());
 }
 
 void Connection::fail(ErrorKind kind) {
   m_failed = kind;
-  const bool had_request = m_has_request;
-  close();
-  m_owner.on_failure(*this, kind, had_request);
+  // Every exchange on the connection fails with it. They are taken off the connection before any is
+  // reported: a callback may start a new exchange on this connection.
+  Exchange* failed = std::exchange(m_waiting, nullptr);
+  if (m_codec != nullptr) {
+    Exchange* started = m_codec->detach_all();
+    if (started != nullptr) {
+      Exchange* last = started;
+      while (last->carrier_next != nullptr) last = last->carrier_next;
+      last->carrier_next = failed;
+      failed = started;
+    }
+  }
+  close_socket();
+  if (failed == nullptr) {
+    m_owner.on_closed_idle(*this);
+    return;
+  }
+  const ExchangeError error{kind, kind == ErrorKind::connect};
+  while (failed != nullptr) {
+    Exchange& x = *std::exchange(failed, failed->carrier_next);
+    x.carrier_next = nullptr;
+    m_config.callbacks->on_error(x, error);
+  }
 }
 
 void Connection::on_io(std::uint32_t events) {
@@ -143,13 +195,15 @@ void Connection::on_io(std::uint32_t events) {
     case State::handshaking:
       continue_handshake();
       return;
-    case State::idle:
-      // Readable while idle: the server closed the connection (or sent bytes nobody asked for).
-      receive();
-      return;
-    case State::busy:
-      if ((events & EPOLLOUT) != 0 && m_written < m_request.bytes.size()) send();
-      if (m_state == State::busy && (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0) receive();
+    case State::ready:
+      // Readable with no exchange: the server closed the connection (or sent bytes nobody asked for); the
+      // codec tells.
+      if (!m_codec->busy()) {
+        receive();
+        return;
+      }
+      if ((events & EPOLLOUT) != 0 && !m_codec->output().empty()) send();
+      if (m_state == State::ready && (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0) receive();
       return;
   }
 }
@@ -176,15 +230,23 @@ void Connection::on_connected() {
 }
 
 void Connection::become_ready() {
-  m_state = State::idle;
+  // The codec: the server's ALPN choice over TLS, else the configured protocol. Only HTTP/1.1 exists, and
+  // ALPN offers only http/1.1, so every choice is HTTP/1.1 today (HTTP/2 adds "h2" here).
+  m_http1.reset();
+  m_codec = &m_http1;
+  m_state = State::ready;
   watch(EPOLLIN | EPOLLRDHUP);
-  if (m_has_request) {
-    m_sent = m_ready;
-    m_state = State::busy;
-    send();
-  } else {
+  if (m_waiting == nullptr) {
     m_owner.on_ready(*this);
+    return;
   }
+  while (m_waiting != nullptr && m_codec->can_start()) {
+    Exchange& x = *std::exchange(m_waiting, m_waiting->carrier_next);
+    x.carrier_next = nullptr;
+    x.write_start = m_ready;
+    m_codec->start(x);
+  }
+  send();
 }
 
 void Connection::continue_handshake() {
@@ -210,13 +272,12 @@ void Connection::continue_handshake() {
 }
 
 void Connection::send() {
-  const std::string_view bytes = m_request.bytes;
-  const bool first = m_written == 0;
-  const net::IoResult r = m_transport.write(bytes.data() + m_written, bytes.size() - m_written);
+  const std::string_view bytes = m_codec->output();
+  if (bytes.empty()) return;
+  const net::IoResult r = m_transport.write(bytes.data(), bytes.size());
   if (r.status == net::IoStatus::ok) {
-    m_written += r.bytes;
-    if (first) m_owner.on_sent(*this, bytes.size());
-    watch(m_written < bytes.size() ? (EPOLLIN | EPOLLOUT | EPOLLRDHUP) : (EPOLLIN | EPOLLRDHUP));
+    m_codec->wrote(r.bytes);  // may report on_sent
+    watch(m_codec->output().empty() ? (EPOLLIN | EPOLLRDHUP) : (EPOLLIN | EPOLLOUT | EPOLLRDHUP));
     return;
   }
   if (r.status == net::IoStatus::want_write || r.status == net::IoStatus::want_read) {
@@ -232,39 +293,13 @@ void Connection::receive() {
     const net::IoResult r = m_transport.read(m_config.read_buffer, m_config.read_buffer_size);
     switch (r.status) {
       case net::IoStatus::ok: {
-        m_bytes_in += r.bytes;
-        if (!m_has_request) {  // bytes nobody asked for: protocol violation, drop the connection quietly
-          m_reason = "bytes received while no request was outstanding";
-          fail(ErrorKind::parse);
+        const Codec::Feed fed = m_codec->on_data(m_config.read_buffer, r.bytes);
+        if (fed == Codec::Feed::failed) {
+          m_reason = m_codec->failure_reason();
+          fail(m_codec->failure_kind());
           return;
         }
-        const auto st = m_parser.feed(m_config.read_buffer, r.bytes);
-        if (st == http::ResponseParser::State::error) {
-          m_reason = m_parser.error_reason();
-          fail(ErrorKind::parse);
-          return;
-        }
-        if (st == http::ResponseParser::State::complete) {
-          const bool keep = m_parser.keep_alive() && m_parser.trailing_bytes() == 0;
-          const SteadyTime now = m_transport.received_at(m_loop.now());
-          if (!m_first_byte_seen) {  // the whole response in one read: first byte = last (no extra read)
-            m_first_byte = now;
-            m_first_byte_seen = true;
-          }
-          m_has_request = false;
-          m_fresh = false;
-          if (keep) {
-            m_state = State::idle;
-          } else {
-            close();
-          }
-          m_owner.on_response(*this, now, m_parser.status(), m_bytes_in);
-          return;
-        }
-        if (!m_first_byte_seen) {  // the response spans several reads: its first byte needs a time of its own
-          m_first_byte = m_transport.received_at(m_loop.now());
-          m_first_byte_seen = true;
-        }
+        if (fed == Codec::Feed::done) return;
         // Plain TCP: a short read means the socket is drained; wait for the next readiness event.
         if (!m_transport.is_tls() && r.bytes < m_config.read_buffer_size) return;
         continue;
@@ -275,23 +310,9 @@ void Connection::receive() {
         watch(EPOLLIN | EPOLLOUT | EPOLLRDHUP);
         return;
       case net::IoStatus::closed: {
-        if (!m_has_request) {  // idle keep-alive connection closed by the server: not an error
-          fail(ErrorKind::reset);
-          return;
-        }
-        if (m_parser.finish() == http::ResponseParser::State::complete) {
-          const SteadyTime now = m_transport.received_at(m_loop.now());
-          if (!m_first_byte_seen) {
-            m_first_byte = now;
-            m_first_byte_seen = true;
-          }
-          m_has_request = false;
-          close();
-          m_owner.on_response(*this, now, m_parser.status(), m_bytes_in);
-          return;
-        }
-        m_reason = m_parser.error_reason();  // closed before a response, or inside one
-        fail(m_bytes_in == 0 ? ErrorKind::reset : ErrorKind::read);
+        if (m_codec->on_eof() == Codec::Feed::done) return;
+        m_reason = m_codec->failure_reason();
+        fail(m_codec->failure_kind());
         return;
       }
       case net::IoStatus::error:
@@ -302,22 +323,22 @@ void Connection::receive() {
   }
 }
 
-results::AttemptPhases Connection::phases(SteadyTime done) const {
+results::AttemptPhases Connection::phases(const Exchange& x, SteadyTime done) const {
   // A response has passed every phase before the body: those are the phases reached, plus the body.
-  results::AttemptPhases p = reached_phases();
-  p[results::Phase::body] = std::max<std::int64_t>(0, (done - m_first_byte).count());
+  results::AttemptPhases p = reached_phases(x);
+  p[results::Phase::body] = std::max<std::int64_t>(0, (done - x.first_byte).count());
   return p;
 }
 
-results::AttemptPhases Connection::reached_phases() const {
+results::AttemptPhases Connection::reached_phases(const Exchange& x) const {
   using results::Phase;
   results::AttemptPhases p;
-  p.new_connection = m_first_request;
-  if (m_first_request && m_connect_done) {
+  p.new_connection = x.new_connection;
+  if (x.new_connection && m_connect_done) {
     p[Phase::connect] = (m_connected - m_opened).count();
     if (m_transport.is_tls() && m_ready_done) p[Phase::tls] = (m_ready - m_connected).count();
   }
-  if (m_first_byte_seen) p[Phase::ttfb] = std::max<std::int64_t>(0, (m_first_byte - m_sent).count());
+  if (x.first_byte_seen) p[Phase::ttfb] = std::max<std::int64_t>(0, (x.first_byte - x.write_start).count());
   return p;
 }
 

@@ -1,4 +1,4 @@
-// One client connection: connect, TLS handshake, write the request, read and parse the response.
+// One client connection: connect, TLS handshake, then a codec (engine/codec.h) carries exchanges over it.
 #pragma once
 
 #include <cstdint>
@@ -6,7 +6,9 @@
 #include <string_view>
 
 #include "core/time.h"
-#include "http/response_parser.h"
+#include "engine/codec.h"
+#include "engine/exchange.h"
+#include "engine/http1_codec.h"
 #include "net/event_loop.h"
 #include "net/resolver.h"
 #include "net/transport.h"
@@ -17,18 +19,18 @@ namespace openloop::engine {
 
 class Connection;
 
-/// The worker side of a connection: told of every state change that matters for accounting.
+/// The pool side of a connection: told when it can take work and when it was lost while carrying none.
+/// (What happens to exchanges goes to CodecCallbacks.)
 class ConnectionOwner {
  public:
-  virtual ~ConnectionOwner() = default;
-  /// The request's first bytes were handed to the transport (`bytes`: the whole request's size).
-  virtual void on_sent(Connection& c, std::size_t bytes) = 0;
-  /// A connection became ready (connected and, for TLS, handshaken) with no request assigned.
+  /// A connection became ready (connected and, for TLS, handshaken) with no exchange waiting for it.
   virtual void on_ready(Connection& c) = 0;
-  /// A final response arrived. The connection is idle (keep-alive) or already closed.
-  virtual void on_response(Connection& c, SteadyTime now, int status, std::uint64_t bytes_in) = 0;
-  /// The connection failed; it is closed. `had_request` says whether a request was assigned.
-  virtual void on_failure(Connection& c, results::ErrorKind kind, bool had_request) = 0;
+  /// The connection closed (the server closed an idle keep-alive connection, or sent bytes nobody asked for)
+  /// while it carried no exchange. It is closed.
+  virtual void on_closed_idle(Connection& c) = 0;
+
+ protected:
+  ~ConnectionOwner() = default;
 };
 
 /// Fixed per-worker settings shared by its connections.
@@ -39,46 +41,20 @@ struct ConnectionConfig {
   char* read_buffer = nullptr;  ///< shared by the worker's connections (reads are synchronous)
   std::size_t read_buffer_size = 0;
   std::uint64_t* open_count = nullptr;  ///< the worker's count of open sockets (connecting or connected)
-  bool capture_retry_after = false;     ///< keep each response's Retry-After (--honor-retry-after)
-  /// Read each response's Server-Timing (always on in a run): empty = the sum of every metric's dur, else the
-  /// named metric's (--server-timing-metric). The view must outlive the connection (the plan's string).
-  bool capture_server_timing = false;
-  std::string_view server_timing_metric;
+  CodecCallbacks* callbacks = nullptr;  ///< where every codec reports (the worker)
+  /// The protocol spoken without TLS, or with TLS when the server chose none by ALPN.
+  Protocol protocol = Protocol::http1;
+  Http1Settings http1;  ///< what the HTTP/1.1 codec reads from responses
   /// A response completes when the kernel received its last bytes, not when the worker read them
   /// (--coalesce: the worker sleeps while responses come in).
   bool stamp_receipts = false;
 };
 
-/// One attempt of a logical request, in flight on a connection. Times are absolute (steady clock). A logical
-/// request is one intended arrival (or user step); with retries it makes several attempts, one at a time.
-struct InFlight {
-  SteadyTime intended{};
-  SteadyTime
-      sent{};  ///< when the generator started on the logical request (its first attempt took a connection)
-  SteadyTime deadline{};  ///< this attempt's: min(attempt start + per-try timeout, intended + timeout)
-  std::int64_t interval = 0;
-  std::string_view bytes;     ///< the request to write (the plan's, or the connection's `out`)
-  std::uint32_t request = 0;  ///< index into the plan's requests
-  std::int32_t user = -1;     ///< the user or session that sent it; −1 for an open-model arrival
-  bool head = false;          ///< HEAD: the response has no body
-  // Retries (engine/retries.cpp).
-  bool logical_sent = false;  ///< some attempt's bytes went out (the logical request counts as sent once)
-  std::uint16_t attempt = 1;  ///< 1 = the first attempt
-  std::uint32_t header_at = 0, header_length = 0;  ///< the deadline header line inside `out` (length 0: none)
-  SteadyTime attempt_start{};                      ///< when this attempt took its connection
-  Nanos last_backoff{0};  ///< the wait before this attempt (decorrelated jitter grows from it)
-  double retry_cost = 0;  ///< what the budget charged for this attempt (0 for the first)
-  /// The phases of the last attempt: all of them when it received a response, those it reached when it failed
-  /// or timed out (Connection::reached_phases()); all −1 before any attempt ended.
-  results::AttemptPhases phases{};
-  std::uint64_t bytes_in = 0;  ///< that response's bytes (for the per-request log)
-};
-
-/// State machine over one socket, driven by the worker's event loop. One request at a time (no pipelining).
-/// Allocation-free after open(); never throws.
-class Connection final : public net::IoHandler {
+/// State machine over one socket, driven by the worker's event loop; owns the codec that carries exchanges
+/// once it is ready. Allocation-free after open(); never throws.
+class Connection final : public net::IoHandler, private CodecHost {
  public:
-  enum class State : std::uint8_t { closed, connecting, handshaking, idle, busy };
+  enum class State : std::uint8_t { closed, connecting, handshaking, ready };
 
   Connection(ConnectionOwner& owner, net::EventLoop& loop, const ConnectionConfig& config);
   Connection(const Connection&) = delete;
@@ -87,84 +63,86 @@ class Connection final : public net::IoHandler {
   /// Starts connecting (closed → connecting). Returns false when the socket could not even be started; the
   /// caller accounts the failure as open_failure() (errno is kept in last_errno()).
   bool open();
-  /// Assigns a request: sent at once when idle, once connected otherwise. Precondition: no request assigned.
-  void assign(const InFlight& request);
-  /// Closes the socket; any assigned request is forgotten (the caller accounted for it).
+  /// How many more exchanges can start now: before it is ready, one (HTTP/1.1: the exchange waits for the
+  /// connection); once ready, its codec's free slots.
+  std::uint32_t free_slots() const;
+  /// Starts an exchange (precondition: free_slots() > 0): written at once when ready, once ready otherwise.
+  /// The caller read the clock at x.attempt_start just before (the phase stamps reuse it).
+  void start(Exchange& x);
+  /// The size of x's request on the wire (its codec's, or before the connection is ready the configured
+  /// protocol's).
+  std::size_t request_size(const Exchange& x) const {
+    return m_codec != nullptr ? m_codec->request_size(x) : m_http1.request_size(x);
+  }
+  /// Gives up on an exchange it carries, reporting nothing (the caller accounts for it): HTTP/1.1 closes the
+  /// connection; a multiplexed codec would reset the stream only.
+  void cancel(Exchange& x);
+  /// Closes the socket; every exchange it carries is forgotten (the caller accounted for them).
   void close();
+  /// True while an exchange is started on it or waiting for it to be ready.
+  bool carries_exchange() const;
 
   void on_io(std::uint32_t events) override;
 
   State state() const { return m_state; }
-  bool has_request() const { return m_has_request; }
-  const InFlight& request() const { return m_request; }
-  InFlight& request() { return m_request; }
-  /// The last response's Retry-After value (empty when absent or not captured); valid until the next
-  /// assign().
-  std::string_view retry_after() const { return m_parser.retry_after(); }
-  /// The last response's Server-Timing (http::ResponseParser::server_timing); valid in on_response.
-  http::ServerTimingValue server_timing() const { return m_parser.server_timing(); }
-  bool has_server_timing() const { return m_parser.has_server_timing(); }
-  /// The phases of the response just completed (valid in on_response until the next assign()). On the first
-  /// request a connection carries (new_connection), the connection's setup: connect (open → connected) and,
-  /// for TLS, the handshake (connected → ready), whether the request waited for them or the connection was
-  /// opened ahead (pre-warm). For every request: time to first byte from the send, body from the first byte
-  /// to `done` (the response's completion time, as passed to on_response).
-  results::AttemptPhases phases(SteadyTime done) const;
-  /// The phases the current attempt reached when it ends without a response (a failure, or cut at its
-  /// deadline): on a new connection, connect and TLS when they completed; time to first byte when a first
-  /// byte arrived; never body (it did not complete). All −1 when nothing completed (e.g. the connect failed).
-  /// Valid after close() too, until the next open() or assign().
-  results::AttemptPhases reached_phases() const;
+  /// The protocol of the codec in use (meaningful once ready).
+  Protocol protocol() const { return m_codec != nullptr ? m_codec->protocol() : m_config.protocol; }
+  /// The phases of exchange `x`, which completed at `done`. On the first exchange a socket carries
+  /// (x.new_connection), the connection's setup: connect (open → connected) and, for TLS, the handshake
+  /// (connected → ready), whether the exchange waited for them or the connection was opened ahead
+  /// (pre-warm). For every exchange: time to first byte from its write start, body from the first byte to
+  /// `done`.
+  results::AttemptPhases phases(const Exchange& x, SteadyTime done) const;
+  /// The phases exchange `x` reached when it ends without a response (a failure, or cut at its deadline): on
+  /// a new connection, connect and TLS when they completed; time to first byte when a first byte arrived;
+  /// never body. All −1 when nothing completed (e.g. the connect failed). Valid after close() too, until the
+  /// next open().
+  results::AttemptPhases reached_phases(const Exchange& x) const;
   int last_errno() const { return m_errno; }
   /// The kind of the last open() failure: generator when this process ran out of its own resources (file
-  /// descriptors, memory, local ports: EMFILE, ENFILE, ENOBUFS, ENOMEM, EADDRNOTAVAIL, ...), connect otherwise.
+  /// descriptors, memory, local ports: EMFILE, ENFILE, ENOBUFS, ENOMEM, EADDRNOTAVAIL, ...), connect
+  /// otherwise.
   results::ErrorKind open_failure() const;
   /// Why the connection last failed, for the report's one example per error kind (builds a string: call once
-  /// per kind, not per event): TLS's reason, the errno's text, or ours ("connection closed before a response was
-  /// received", llhttp's "Expected HTTP/", ...).
+  /// per kind, not per event): TLS's reason, the errno's text, or ours ("connection closed before a response
+  /// was received", llhttp's "Expected HTTP/", ...).
   std::string error_string() const;
 
-  // Intrusive links for the worker's in-flight lists. Owned by the worker.
-  enum class List : std::uint8_t { none, by_deadline, by_timer };
-  Connection* prev = nullptr;
-  Connection* next = nullptr;
-  List list = List::none;
-  std::uint32_t id = 0;          ///< index in the worker's pool (timer cookies)
-  std::uint32_t generation = 0;  ///< bumped per timed attempt, so a stale deadline timer is ignored
-  std::int32_t holder = -1;      ///< the user holding this connection between requests, −1 when pooled
-  std::string out;               ///< a templated request rendered for this connection (capacity reused)
+  std::uint32_t id = 0;      ///< index in the worker's connections
+  std::int32_t holder = -1;  ///< the user holding this connection between requests, −1 when pooled
 
  private:
+  // CodecHost
+  SteadyTime receipt_time() override;
+  void close_transport() override;
+
   void on_connected();
   void become_ready();
   void continue_handshake();
   void send();
   void receive();
   void fail(results::ErrorKind kind);
+  void close_socket();
   void watch(std::uint32_t events);
 
   ConnectionOwner& m_owner;
   net::EventLoop& m_loop;
   const ConnectionConfig& m_config;
   net::Transport m_transport;
-  http::ResponseParser m_parser;
+  Http1Codec m_http1;
+  Codec* m_codec = nullptr;       // the codec in use while ready (chosen by become_ready), else null
+  Exchange* m_waiting = nullptr;  // exchanges started before the connection was ready (carrier_next list)
   State m_state = State::closed;
   int m_fd = -1;
   std::uint32_t m_events = 0;
-  bool m_has_request = false;
-  bool m_fresh = true;  // no response read yet on this connection
-  InFlight m_request;
-  std::size_t m_written = 0;
-  std::uint64_t m_bytes_in = 0;
+  bool m_fresh = true;  // no exchange started on this socket yet
   int m_errno = 0;
-  const char* m_reason = "";  // a failure without an errno (a static string)
+  const char* m_reason = "";                                  // a failure without an errno (a static string)
   results::ErrorKind m_failed = results::ErrorKind::connect;  // the kind of the last failure
-  // Phase edges of the current request (steady clock). Clock reads are taken only at edges no other code
-  // reads: open, connect and handshake completion (once per connection) and the first byte of a response that
-  // arrives in several reads; the send reuses the worker's dispatch time (idle connection) or the ready time.
-  bool m_first_request = false;  // the current request is the first this connection carries
-  SteadyTime m_opened{}, m_connected{}, m_ready{}, m_sent{}, m_first_byte{};
-  bool m_first_byte_seen = false;
+  // Phase edges of the socket (steady clock). Clock reads are taken only at edges no other code reads: open,
+  // connect and handshake completion (once per connection); an exchange's write start reuses the worker's
+  // dispatch time (ready connection) or the ready time.
+  SteadyTime m_opened{}, m_connected{}, m_ready{};
   bool m_connect_done = false, m_ready_done = false;  // this socket connected / finished its handshake
 };
 

@@ -254,6 +254,7 @@ Result<std::vector<results::RunResults>> run_all(const std::vector<RunPlan>& pla
   for (const auto& plan : plans) OPENLOOP_TRY_VOID(check_feasible(plan, resolution));
   // Size the descriptor table for every connection the plans may open, before the run (growing it later would
   // stall the loop that opens the connection).
+  // One descriptor per connection (not per slot: a multiplexed connection carries several).
   std::uint64_t descriptors = 64;
   for (const auto& plan : plans)
     descriptors += std::max({plan.max_connections, plan.max_sessions, plan.users});

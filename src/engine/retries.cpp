@@ -10,7 +10,7 @@ using results::ErrorKind;
 
 namespace {
 // Timer cookies of RetryTimers: bit 63 tells a retry attempt's deadline from a backoff wake-up; bits 32..62
-// hold the connection id or wait slot, bits 0..31 its generation (the timer queue has no cancel: stale timers
+// hold the exchange id or wait slot, bits 0..31 its generation (the timer queue has no cancel: stale timers
 // are ignored).
 constexpr std::uint64_t k_deadline_bit = 1ULL << 63;
 
@@ -32,38 +32,26 @@ void Worker::RetryTimers::on_timer(std::uint64_t c) {
 // ---- attempts
 // -------------------------------------------------------------------------------------------------
 
-void Worker::prepare_attempt(Connection& c, InFlight& r, const std::string* rendered) {
+void Worker::prepare_attempt(Exchange& r) {
   const RetryPolicy& p = m_plan.retry;
   const SteadyTime overall = r.intended + m_plan.timeout;
   r.deadline =
       p.per_try_timeout.count() > 0 ? std::min(overall, r.attempt_start + p.per_try_timeout) : overall;
-  r.header_length = 0;
   const RequestSpec& spec = m_plan.requests[r.request];
-  if (p.send_deadline.empty() && rendered == nullptr) {
-    r.bytes = spec.bytes;
-    return;
-  }
-  // Per-attempt bytes go to the connection's own buffer (capacity reused: no allocation once warm).
-  if (rendered == nullptr) {
-    c.out.assign(spec.bytes);
-  } else if (rendered != &c.out) {
-    c.out.assign(*rendered);
-  }
+  // A templated request is in the exchange's buffer, as rendered; a constant one is the plan's.
+  r.bytes = spec.templ != nullptr ? std::string_view(r.out) : std::string_view(spec.bytes);
+  r.extra_header = p.send_deadline;
   if (!p.send_deadline.empty()) {
     // The remaining overall deadline in whole milliseconds, rounded down: the server never believes it has
-    // more time than the client gives it.
+    // more time than the client gives it. A header of this attempt: the codec serializes it.
     const auto remaining =
         std::chrono::duration_cast<std::chrono::milliseconds>(overall - r.attempt_start).count();
-    std::size_t at = 0, length = 0;
-    if (insert_header_line(c.out, p.send_deadline, std::max<std::int64_t>(0, remaining), at, length)) {
-      r.header_at = static_cast<std::uint32_t>(at);
-      r.header_length = static_cast<std::uint32_t>(length);
-    }
+    r.extra_header_value = std::max<std::int64_t>(0, remaining);
   }
-  r.bytes = c.out;
 }
 
-void Worker::launch(Connection& c, InFlight& r) {
+void Worker::launch(Connection& c, Exchange& r) {
+  r.bytes_out = static_cast<std::uint32_t>(c.request_size(r));
   if (c.state() == Connection::State::closed) {
     ++stats(r.interval).counters.connections_opened;
     if (!c.open()) {  // the socket could not even be created (e.g. out of file descriptors)
@@ -72,32 +60,39 @@ void Worker::launch(Connection& c, InFlight& r) {
       std::string& example = m_report.first_error[static_cast<std::size_t>(kind)];  // allocates once per kind
       if (example.empty()) example = c.error_string();
       record_attempt(r, now);
-      const bool retried = end_attempt(r, c, AttemptEnd{AttemptEnd::Kind::error, false, 0, kind, now});
-      if (!retried) m_recorder.remove_pending(r.interval);
+      const std::int64_t interval = r.interval;
+      const std::int32_t user = r.user;
+      const bool retried = end_attempt(
+          r, AttemptEnd{AttemptEnd::Kind::error, false, 0, kind, kind == ErrorKind::connect, now});
+      if (!retried) {
+        m_recorder.remove_pending(interval);
+        m_exchanges.release(r);
+      }
       // Pooled connections go straight back to the closed list: release() could start a queued request on it
       // and fail the same way, recursively.
-      if (r.user < 0) {
-        m_closed.push_back(&c);
+      if (user < 0) {
+        m_pool.release(c);
       } else if (!retried) {
-        after_request(static_cast<std::uint32_t>(r.user), now, Outcome::failed);
+        after_request(static_cast<std::uint32_t>(user), now, Outcome::failed);
       }
       return;
     }
     m_report.peak_connections = std::max(m_report.peak_connections, m_open_count);
   }
   if (r.attempt == 1) {
-    link(c, r.deadline);
+    m_in_flight.link_by_deadline(r);
   } else {
-    link_timed(c, r.deadline);
+    m_in_flight.link_timed(r);
+    m_timers.schedule(r.deadline, &m_retry_timers, cookie(true, r.id, r.generation));
   }
-  c.assign(r);
+  c.start(r);
 }
 
-void Worker::record_attempt(const InFlight& r, SteadyTime end) {
+void Worker::record_attempt(const Exchange& r, SteadyTime end) {
   results::record_ns(stats(r.interval).attempt_time, (end - r.attempt_start).count());
 }
 
-void Worker::settle(const InFlight& r, const AttemptEnd& e) {
+void Worker::settle(const Exchange& r, const AttemptEnd& e) {
   switch (e.kind) {
     case AttemptEnd::Kind::response: {
       const std::int64_t rt = (e.at - r.intended).count(), st = (e.at - r.sent).count();
@@ -139,14 +134,15 @@ void Worker::settle(const InFlight& r, const AttemptEnd& e) {
 // ---- the retry decision
 // ---------------------------------------------------------------------------------------
 
-std::uint8_t Worker::retry_class(const InFlight& r, Connection& /*c*/, const AttemptEnd& e) const {
+std::uint8_t Worker::retry_class(const Exchange& r, const AttemptEnd& e) const {
   switch (e.kind) {
     case AttemptEnd::Kind::response:
       if (e.ok) return 0;
       if (e.status == 429) return k_retry_429;
       return e.status >= 500 && e.status <= 599 ? k_retry_5xx : 0;
     case AttemptEnd::Kind::error:
-      return e.error == ErrorKind::connect ? k_retry_connect : 0;
+      // Only an attempt the server cannot have acted on (today: a connection that was never made).
+      return e.retryable ? k_retry_connect : 0;
     case AttemptEnd::Kind::timeout:
       // Only a per-try cut is retried: past the overall deadline nobody waits for the answer.
       return r.deadline < r.intended + m_plan.timeout ? k_retry_timeout : 0;
@@ -154,7 +150,7 @@ std::uint8_t Worker::retry_class(const InFlight& r, Connection& /*c*/, const Att
   return 0;
 }
 
-bool Worker::end_attempt(const InFlight& r, Connection& c, const AttemptEnd& e) {
+bool Worker::end_attempt(Exchange& r, const AttemptEnd& e, std::string_view retry_after) {
   const RetryPolicy& p = m_plan.retry;
   if (!p.enabled()) {
     settle(r, e);
@@ -165,7 +161,7 @@ bool Worker::end_attempt(const InFlight& r, Connection& c, const AttemptEnd& e) 
     settle(r, e);
     return false;
   }
-  if (!p.retries(retry_class(r, c, e))) {
+  if (!p.retries(retry_class(r, e))) {
     settle(r, e);
     return false;
   }
@@ -177,7 +173,7 @@ bool Worker::end_attempt(const InFlight& r, Connection& c, const AttemptEnd& e) 
   }
   Nanos wait{-1};
   if (p.honor_retry_after && e.kind == AttemptEnd::Kind::response && (e.status == 429 || e.status == 503)) {
-    if (const auto after = parse_retry_after(c.retry_after())) wait = *after;
+    if (const auto after = parse_retry_after(retry_after)) wait = *after;
   }
   const bool from_header = wait.count() >= 0;
   if (!from_header) wait = p.backoff_delay(m_retry_rng, r.attempt, r.last_backoff);
@@ -194,12 +190,11 @@ bool Worker::end_attempt(const InFlight& r, Connection& c, const AttemptEnd& e) 
     settle(r, e);
     return false;
   }
-  schedule_retry(r, c, e, wake, from_header ? r.last_backoff : wait, cost);
+  schedule_retry(r, e, wake, from_header ? r.last_backoff : wait, cost);
   return true;
 }
 
-void Worker::schedule_retry(const InFlight& r, Connection& c, const AttemptEnd& e, SteadyTime wake,
-                            Nanos backoff, double cost) {
+void Worker::schedule_retry(Exchange& r, const AttemptEnd& e, SteadyTime wake, Nanos backoff, double cost) {
   std::uint32_t slot = 0;
   if (m_free_waits.empty()) {
     slot = static_cast<std::uint32_t>(m_waits.size());
@@ -209,27 +204,26 @@ void Worker::schedule_retry(const InFlight& r, Connection& c, const AttemptEnd& 
     m_free_waits.pop_back();
   }
   RetryWait& w = m_waits[slot];
-  w.next = r;
-  w.next.bytes = {};
-  w.next.attempt = static_cast<std::uint16_t>(r.attempt + 1);
-  w.next.last_backoff = backoff;
-  w.next.retry_cost = cost;
+  // The exchange waits as the next attempt. A templated request resends the same rendered bytes (same keys),
+  // with its own deadline header.
+  r.bytes = {};
+  r.bytes_out = 0;
+  r.attempt = static_cast<std::uint16_t>(r.attempt + 1);
+  r.last_backoff = backoff;
+  r.retry_cost = cost;
+  w.next = &r;
   w.last = e;
-  if (m_plan.requests[r.request].templ != nullptr) {
-    // The retry resends the same rendered request (same keys), without this attempt's deadline header.
-    w.bytes.assign(c.out);
-    if (r.header_length > 0) w.bytes.erase(r.header_at, r.header_length);
-  }
   w.active = true;
   ++w.generation;
   ++m_waiting;
   m_timers.schedule(wake, &m_retry_timers, cookie(false, slot, w.generation));
 }
 
-void Worker::detach(Connection& c, std::int32_t user) {
+void Worker::detach(Exchange& x, Connection& c, std::int32_t user) {
   // The logical request waits without a connection: a pooled one goes back to the pool, a user's stays with
   // it.
-  unlink(c);
+  m_in_flight.unlink(x);
+  x.connection = nullptr;
   if (user < 0) release(c);
 }
 
@@ -237,7 +231,7 @@ void Worker::on_backoff_over(std::uint32_t slot, std::uint32_t generation) {
   if (!m_waits[slot].active || m_waits[slot].generation != generation) return;
   m_waits[slot].active = false;
   --m_waiting;
-  InFlight r = m_waits[slot].next;
+  Exchange& r = *m_waits[slot].next;
   const SteadyTime now = this->now();
   Connection* c = nullptr;
   if (now < r.intended + m_plan.timeout) {
@@ -256,26 +250,28 @@ void Worker::on_backoff_over(std::uint32_t slot, std::uint32_t generation) {
     settle(r, w.last);
     m_free_waits.push_back(slot);
     m_recorder.remove_pending(r.interval);
-    if (r.user >= 0) after_request(static_cast<std::uint32_t>(r.user), now, Outcome::failed);
+    const std::int32_t user = r.user;
+    m_exchanges.release(r);
+    if (user >= 0) after_request(static_cast<std::uint32_t>(user), now, Outcome::failed);
     return;
   }
   r.attempt_start = now;
-  prepare_attempt(*c, r, m_plan.requests[r.request].templ != nullptr ? &w.bytes : nullptr);
-  m_free_waits.push_back(slot);  // only now: launch() may need a slot, and w.bytes has been copied
+  prepare_attempt(r);
+  m_free_waits.push_back(slot);  // only now: launch() may need a slot
   launch(*c, r);
 }
 
 void Worker::on_attempt_deadline(std::uint32_t id, std::uint32_t generation) {
-  Connection& c = *m_connections[id];
-  if (c.list != Connection::List::by_timer || c.generation != generation) return;
-  cut(c, now());
+  Exchange& x = m_exchanges.at(id);
+  if (x.list != Exchange::List::by_timer || x.generation != generation) return;
+  cut(x, now());
 }
 
 void Worker::resolve_waits(SteadyTime end) {
   for (std::uint32_t slot = 0; slot < m_waits.size(); ++slot) {
     RetryWait& w = m_waits[slot];
     if (!w.active) continue;
-    const InFlight& r = w.next;
+    Exchange& r = *w.next;
     const std::int64_t censored = (end - r.intended).count();
     account(r.interval, r.request, [censored](results::Counters& k, hdr::Histogram& rh, auto&) {
       ++k.unfinished;
@@ -286,57 +282,8 @@ void Worker::resolve_waits(SteadyTime end) {
     w.active = false;
     --m_waiting;
     m_free_waits.push_back(slot);
+    m_exchanges.release(r);
   }
-}
-
-// ---- in-flight lists
-// ------------------------------------------------------------------------------------------
-
-void Worker::link(Connection& c, SteadyTime deadline) {
-  // Deadlines are intended time + one constant (or, with --per-try-timeout, the earlier of that and the
-  // attempt's start + another constant: both grow with the arrival order) and first attempts are mostly
-  // assigned in intended order, so the new one almost always goes at the tail; walk back only past the few
-  // issued earlier but due later.
-  Connection* after = m_tail;
-  while (after != nullptr && after->request().deadline > deadline) after = after->prev;
-  c.prev = after;
-  c.next = after != nullptr ? after->next : m_head;
-  (c.next != nullptr ? c.next->prev : m_tail) = &c;
-  (after != nullptr ? after->next : m_head) = &c;
-  c.list = Connection::List::by_deadline;
-  ++m_linked;
-}
-
-void Worker::link_timed(Connection& c, SteadyTime deadline) {
-  // A retry's deadline may fall anywhere among the first attempts' (its intended time is older, its start
-  // newer), so it is not inserted in order (a walk of O(rate × elapsed)); the timer queue orders it in O(log
-  // n).
-  c.prev = nullptr;
-  c.next = m_timed;
-  if (m_timed != nullptr) m_timed->prev = &c;
-  m_timed = &c;
-  c.list = Connection::List::by_timer;
-  ++m_linked;
-  ++c.generation;
-  m_timers.schedule(deadline, &m_retry_timers, cookie(true, c.id, c.generation));
-}
-
-void Worker::unlink(Connection& c) {
-  switch (c.list) {
-    case Connection::List::none:
-      return;
-    case Connection::List::by_deadline:
-      (c.prev != nullptr ? c.prev->next : m_head) = c.next;
-      (c.next != nullptr ? c.next->prev : m_tail) = c.prev;
-      break;
-    case Connection::List::by_timer:
-      (c.prev != nullptr ? c.prev->next : m_timed) = c.next;
-      if (c.next != nullptr) c.next->prev = c.prev;
-      break;
-  }
-  c.prev = c.next = nullptr;
-  c.list = Connection::List::none;
-  --m_linked;
 }
 
 }  // namespace openloop::engine

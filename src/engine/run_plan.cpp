@@ -35,6 +35,8 @@ nlohmann::json RunPlan::describe() const {
       {"duration_s", to_seconds(duration)},
       {"interval_s", to_seconds(interval)},
       {"insecure", insecure}};
+  // Only a plan whose concurrency cap differs from its connection count says so (none today).
+  if (max_in_flight > 0 && max_in_flight != max_connections) j["max_in_flight"] = max_in_flight;
   // coalesce_us stays a number (readers of older files expect one): auto is said by "coalesce" instead.
   if (coalesce == k_coalesce_auto) {
     j["coalesce"] = "auto";
@@ -98,7 +100,7 @@ std::string rate_text(double rate) {
 
 Result<void> check_feasible(const RunPlan& plan, Nanos clock_resolution) {
   if (plan.model != Model::open && plan.model != Model::sessions) return {};  // users send one at a time
-  const double peak = plan.profile.max_rate() * plan.shard.share();  // this shard's part of it
+  const double peak = plan.profile.max_rate() * plan.shard.share();           // this shard's part of it
   const unsigned threads = std::max(1U, plan.threads);
   const double by_clock = 1e9 / static_cast<double>(std::max<std::int64_t>(1, clock_resolution.count()));
   const double per_thread = std::min(k_max_rate_per_thread, by_clock);

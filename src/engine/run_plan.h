@@ -91,7 +91,13 @@ struct RunPlan {
 
   // Client policy and rig.
   unsigned threads = 1;
-  std::uint64_t max_connections = 0;  ///< total across threads (open); = users (closed)
+  /// Connections the pool may open, total across threads (open); = users (closed), = max_sessions
+  /// (sessions). Descriptors are reserved for these (engine/coordinator.cpp).
+  std::uint64_t max_connections = 0;
+  /// The concurrency cap (open model): attempts in flight at once, total across threads; 0 = max_connections.
+  /// HTTP/1.1 carries one attempt per connection, so every plan today has the two equal (the flags set one
+  /// number); a multiplexed protocol opens fewer connections than slots.
+  std::uint64_t max_in_flight = 0;
   OnSaturation on_saturation = OnSaturation::drop;
   /// A worker spins (polls without blocking) through waits shorter than this instead of sleeping on a timer;
   /// unset: the measured CPU cost of one timed wait on this machine (engine/worker.cpp).
@@ -144,6 +150,10 @@ struct RunPlan {
   std::uint64_t users_part() const { return shard.part_of(users); }
   std::uint64_t max_sessions_part() const { return shard.cap_part(max_sessions); }
   std::uint64_t max_connections_part() const { return shard.cap_part(max_connections); }
+  /// This shard's part of the concurrency cap (max_in_flight, or max_connections when unset), at least 1.
+  std::uint64_t max_in_flight_part() const {
+    return shard.cap_part(max_in_flight > 0 ? max_in_flight : max_connections);
+  }
   /// This shard's part of the pacing model's --max-rate (0 = no cap).
   double max_rate_part() const { return max_rate * shard.share(); }
   /// True for models driven by users rather than an arrival schedule.

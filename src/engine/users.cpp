@@ -7,11 +7,11 @@
 namespace openloop::engine {
 
 void Worker::start_users(SteadyTime now) {
-  // Closed and pacing users start at once (staggered only by --max-rate); each owns one connection for the
-  // run.
+  // Closed and pacing users start at once (staggered only by --max-rate); each holds one connection from
+  // the pool for the run.
   for (std::uint32_t u = 0; u < m_users.size(); ++u) {
     User& user = m_users[u];
-    user.conn = m_connections[u].get();
+    user.conn = m_pool.acquire();
     user.conn->holder = static_cast<std::int32_t>(u);
     user.active = true;
     user.step = 0;
@@ -127,7 +127,8 @@ void Worker::end_session(std::uint32_t u, SteadyTime now, bool completed, bool u
   c.holder = -1;
   user.conn = nullptr;
   m_free_users.push_back(u);
-  if (c.has_request()) return;  // unfinished: the request is resolved (and the connection closed) elsewhere
+  if (c.carries_exchange())
+    return;  // unfinished: the request is resolved (and the connection closed) elsewhere
   release(c);
 }
 

@@ -12,7 +12,12 @@
 #include <vector>
 
 #include "core/rng.h"
+#include "engine/codec.h"
 #include "engine/connection.h"
+#include "engine/connection_pool.h"
+#include "engine/exchange.h"
+#include "engine/exchange_pool.h"
+#include "engine/in_flight.h"
 #include "engine/request_log.h"
 #include "engine/retry_budget.h"
 #include "engine/run_plan.h"
@@ -38,8 +43,9 @@ struct WorkerReport {
   Nanos spin_below{0};
   std::uint64_t peak_connections = 0;
   SteadyTime stopped_scheduling{};  ///< when the last arrival was issued (or scheduling was stopped)
-  /// Arrivals (open) or sessions (partly open) still unsent one timeout after the end: the worker fell that far
-  /// behind its schedule, so it stopped there rather than overrun the run by its backlog (counted as dropped).
+  /// Arrivals (open) or sessions (partly open) still unsent one timeout after the end: the worker fell that
+  /// far behind its schedule, so it stopped there rather than overrun the run by its backlog (counted as
+  /// dropped).
   std::uint64_t abandoned = 0;
   /// Time this worker's thread was runnable but waited for a CPU during run() (/proc/thread-self/schedstat);
   /// nullopt where the kernel lacks it and in simulated runs.
@@ -71,7 +77,7 @@ Nanos auto_spin_below();
 /// Each such logical request makes one attempt, or several under a retry policy (engine/retries.cpp): between
 /// attempts it holds no connection and waits out its backoff on the timer queue; its outcome is accounted
 /// once, when its last attempt ends.
-class Worker final : public ConnectionOwner, public net::TimerHandler {
+class Worker final : public ConnectionOwner, public CodecCallbacks, public net::TimerHandler {
  public:
   /// `start` is the intended time of offset 0 (warm-up begins); `tls` is null for plain HTTP.
   Worker(const RunPlan& plan, unsigned index, SSL_CTX* tls, const std::atomic<int>& stop, SteadyTime start);
@@ -99,10 +105,12 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
   const WorkerReport& report() const { return m_report; }
 
   // ConnectionOwner
-  void on_sent(Connection& c, std::size_t bytes) override;
   void on_ready(Connection& c) override;
-  void on_response(Connection& c, SteadyTime now, int status, std::uint64_t bytes_in) override;
-  void on_failure(Connection& c, results::ErrorKind kind, bool had_request) override;
+  void on_closed_idle(Connection& c) override;
+  // CodecCallbacks
+  void on_sent(Exchange& x, std::size_t bytes) override;
+  void on_complete(Exchange& x, const ExchangeResult& result) override;
+  void on_error(Exchange& x, const ExchangeError& error) override;
   // TimerHandler: a user's think time or pacing wait is over (cookie = user index).
   void on_timer(std::uint64_t cookie) override;
 
@@ -114,13 +122,13 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
     bool ok = false;  // response: a success status within the overall deadline
     int status = 0;   // response
     results::ErrorKind error = results::ErrorKind::connect;  // error
+    bool retryable = false;                                  // error: the server cannot have acted on it
     SteadyTime at{};  // when it ended (timeout: the attempt's deadline)
   };
   /// A logical request waiting out its backoff before its next attempt; it holds no connection.
   struct RetryWait {
-    InFlight next;      // the next attempt (number, budget cost, last backoff set)
-    AttemptEnd last;    // the attempt that failed: the final outcome if the retry cannot start
-    std::string bytes;  // a templated request as rendered (a retry resends the same bytes; capacity reused)
+    Exchange* next = nullptr;  // the next attempt (number, budget cost, last backoff set; the rendered bytes)
+    AttemptEnd last;           // the attempt that failed: the final outcome if the retry cannot start
     std::uint32_t generation = 0;
     bool active = false;
   };
@@ -161,20 +169,20 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
                      std::int32_t user);
   void release(Connection& c);
   void expire(SteadyTime now);
-  void cut(Connection& c, SteadyTime now);
-  void finish_request(Connection& c, SteadyTime now, Outcome outcome);
-  void record_server_timing(const http::ServerTimingValue& v, const InFlight& r, SteadyTime now);
-  void record_reached_phases(const Connection& c, InFlight& r);
-  void settle(const InFlight& r, const AttemptEnd& e);
+  void cut(Exchange& x, SteadyTime now);
+  void finish_request(Exchange& x, Connection& c, SteadyTime now, Outcome outcome);
+  void record_server_timing(const http::ServerTimingValue& v, const Exchange& r, SteadyTime now);
+  void record_reached_phases(Exchange& r);
+  void settle(const Exchange& r, const AttemptEnd& e);
   void resolve_unfinished(SteadyTime end);
-  void unfinished(Connection& c, SteadyTime end);
+  void unfinished(Exchange& x, SteadyTime end);
   std::uint32_t pick_request();
   /// --log-requests: hands the logical request's record to this worker's ring (nothing without a log).
-  void log_request(const InFlight& r, RecordOutcome outcome, SteadyTime end, int status = 0,
+  void log_request(const Exchange& r, RecordOutcome outcome, SteadyTime end, int status = 0,
                    results::ErrorKind error = results::ErrorKind::connect) {
     if (m_log != nullptr) push_record(r.intended, r.interval, r.request, &r, outcome, end, status, error);
   }
-  void push_record(SteadyTime intended, std::int64_t interval, std::uint32_t request, const InFlight* r,
+  void push_record(SteadyTime intended, std::int64_t interval, std::uint32_t request, const Exchange* r,
                    RecordOutcome outcome, SteadyTime end, int status, results::ErrorKind error);
   /// Applies f(counters, response_time, service_time) to the interval's totals and, when the plan has several
   /// requests, to that request's breakdown.
@@ -188,16 +196,15 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
     }
   }
   // Attempts and retries (retries.cpp).
-  void prepare_attempt(Connection& c, InFlight& r, const std::string* rendered);
-  void launch(Connection& c, InFlight& r);
-  bool end_attempt(const InFlight& r, Connection& c, const AttemptEnd& e);
-  std::uint8_t retry_class(const InFlight& r, Connection& c, const AttemptEnd& e) const;
-  void schedule_retry(const InFlight& r, Connection& c, const AttemptEnd& e, SteadyTime wake, Nanos backoff,
-                      double cost);
-  void detach(Connection& c, std::int32_t user);
+  void prepare_attempt(Exchange& r);
+  void launch(Connection& c, Exchange& r);
+  bool end_attempt(Exchange& r, const AttemptEnd& e, std::string_view retry_after = {});
+  std::uint8_t retry_class(const Exchange& r, const AttemptEnd& e) const;
+  void schedule_retry(Exchange& r, const AttemptEnd& e, SteadyTime wake, Nanos backoff, double cost);
+  void detach(Exchange& x, Connection& c, std::int32_t user);
   void on_backoff_over(std::uint32_t slot, std::uint32_t generation);
   void on_attempt_deadline(std::uint32_t id, std::uint32_t generation);
-  void record_attempt(const InFlight& r, SteadyTime end);
+  void record_attempt(const Exchange& r, SteadyTime end);
   void resolve_waits(SteadyTime end);
   // Users and sessions (users.cpp).
   void start_users(SteadyTime now);
@@ -216,9 +223,6 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
   void wait_until(SteadyTime wake);
   Nanos horizon(SteadyTime now) const;
   results::IntervalStats& stats(std::int64_t interval) { return m_recorder.interval(interval); }
-  void link(Connection& c, SteadyTime deadline);
-  void link_timed(Connection& c, SteadyTime deadline);
-  void unlink(Connection& c);
 
   const RunPlan& m_plan;
   const unsigned m_index;
@@ -234,10 +238,10 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
   bool m_capped =
       false;  // the last issue_due_arrivals() stopped at its per-round cap with arrivals still due
   SteadyTime m_grace_end = SteadyTime::max();
-  Nanos m_spin_below{0};  // waits shorter than this are polled through, not slept
-  Nanos m_spun{0};        // time spent in polls that found nothing while spinning
-  SteadyTime m_woke{};    // --coalesce: when the last wait ended
-  Nanos m_window{0};      // --coalesce: the wake-up window in use (0: precise)
+  Nanos m_spin_below{0};               // waits shorter than this are polled through, not slept
+  Nanos m_spun{0};                     // time spent in polls that found nothing while spinning
+  SteadyTime m_woke{};                 // --coalesce: when the last wait ended
+  Nanos m_window{0};                   // --coalesce: the wake-up window in use (0: precise)
   std::optional<AutoCoalesce> m_auto;  // --coalesce auto: the rule, applied at each hand-over
   results::Recorder m_recorder;
   Rng m_rng;                                        // request mix and think times
@@ -247,13 +251,11 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
 
   ConnectionConfig m_config;
   std::vector<char> m_read_buffer;
-  std::vector<std::unique_ptr<Connection>> m_connections;
-  std::vector<Connection*> m_closed;  // free, not connected
-  std::vector<Connection*> m_idle;    // free, connected (LIFO keeps hot connections busy)
-  Connection* m_head = nullptr;       // first attempts in flight, ordered by deadline
-  Connection* m_tail = nullptr;
-  Connection* m_timed = nullptr;  // retry attempts in flight (unordered; their deadlines are timers)
-  std::vector<Queued> m_queue;    // --on-saturation queue: ring buffer
+  ConnectionPool m_pool;
+  std::uint64_t m_slot_cap = 0;  // the concurrency cap: attempts in flight at once on this worker
+  ExchangePool m_exchanges;      // every attempt in flight or in backoff
+  InFlightLists m_in_flight;     // attempts in flight (first attempts by deadline; retries timed)
+  std::vector<Queued> m_queue;   // --on-saturation queue: ring buffer
   std::size_t m_queue_head = 0, m_queue_size = 0;
   std::uint64_t m_open_count = 0;
 
@@ -274,7 +276,6 @@ class Worker final : public ConnectionOwner, public net::TimerHandler {
   std::vector<results::IntervalStats> m_finished;  // scratch, reused
   SteadyTime m_next_handover{};
   std::atomic<bool> m_done{false};
-  std::uint64_t m_linked = 0;                     // requests on the in-flight list
   std::atomic<std::uint64_t> m_in_flight_now{0};  // published once per loop round for the live view
   std::atomic<std::uint64_t> m_open_now{0};       // m_open_count, published with it (--metrics-listen)
   WorkerReport m_report;

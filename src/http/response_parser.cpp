@@ -59,8 +59,15 @@ void ResponseParser::capture_server_timing(bool on, std::string_view metric) {
   apply_settings();
 }
 
+void ResponseParser::set_sink(ResponseSink* sink) {
+  const bool switched = (sink != nullptr) != (m_sink != nullptr);
+  m_sink = sink;
+  if (switched) apply_settings();
+}
+
 void ResponseParser::apply_settings() {
-  llhttp_init(&m_parser, HTTP_RESPONSE, &settings(m_capture_retry_after || m_capture_server_timing));
+  llhttp_init(&m_parser, HTTP_RESPONSE,
+              &settings(m_capture_retry_after || m_capture_server_timing || m_sink != nullptr));
   reset(m_head, true);
 }
 
@@ -97,12 +104,14 @@ int ResponseParser::on_message_begin(llhttp_t* p) {
   s->m_started = true;
   s->m_body_bytes = 0;
   s->clear_headers();  // a 1xx interim response's headers do not belong to the final one
+  if (s->m_sink != nullptr) s->m_sink->clear();
   return 0;
 }
 
 int ResponseParser::on_header_field(llhttp_t* p, const char* at, std::size_t len) {
   // Matched incrementally: llhttp may deliver one name in several pieces.
   auto* s = self(p);
+  if (s->m_sink != nullptr) s->m_sink->header_name({at, len});
   for (std::size_t i = 0; i < len && (s->m_field_match >= 0 || s->m_st_match >= 0); ++i) {
     advance_match(s->m_field_match, k_retry_after, at[i]);
     advance_match(s->m_st_match, k_server_timing, at[i]);
@@ -112,6 +121,7 @@ int ResponseParser::on_header_field(llhttp_t* p, const char* at, std::size_t len
 
 int ResponseParser::on_header_field_complete(llhttp_t* p) {
   auto* s = self(p);
+  if (s->m_sink != nullptr) s->m_sink->header_name_done();
   s->m_in_retry_after = s->m_capture_retry_after &&
                         s->m_field_match == static_cast<int>(k_retry_after.size()) &&
                         !s->m_has_retry_after;  // the first Retry-After counts
@@ -129,6 +139,7 @@ int ResponseParser::on_header_field_complete(llhttp_t* p) {
 
 int ResponseParser::on_header_value(llhttp_t* p, const char* at, std::size_t len) {
   auto* s = self(p);
+  if (s->m_sink != nullptr) s->m_sink->header_value({at, len});
   if (s->m_in_server_timing) {
     const std::size_t room = sizeof s->m_st_value - s->m_st_len;
     if (len > room) s->m_st_overflow = true;
@@ -178,6 +189,7 @@ int ResponseParser::on_headers_complete(llhttp_t* p) {
   auto* s = self(p);
   const int status = llhttp_get_status_code(p);
   s->m_status = status;
+  if (s->m_sink != nullptr) s->m_sink->set_status(status);
   // 1 = "this message has no body". A response to HEAD, a 1xx, 204 or 304 may carry Content-Length (the size
   // the representation would have) but never a body (RFC 9110 6.4.1); llhttp would otherwise wait for those
   // bytes.
@@ -185,8 +197,10 @@ int ResponseParser::on_headers_complete(llhttp_t* p) {
   return bodiless ? 1 : 0;
 }
 
-int ResponseParser::on_body(llhttp_t* p, const char* /*at*/, std::size_t len) {
-  self(p)->m_body_bytes += len;
+int ResponseParser::on_body(llhttp_t* p, const char* at, std::size_t len) {
+  auto* s = self(p);
+  s->m_body_bytes += len;
+  if (s->m_sink != nullptr) s->m_sink->body({at, len});
   return 0;
 }
 

@@ -8,6 +8,7 @@
 
 #include <llhttp.h>
 
+#include "http/response_sink.h"
 #include "http/server_timing.h"
 
 namespace openloop::http {
@@ -57,6 +58,11 @@ class ResponseParser {
   ServerTimingValue server_timing() const { return m_server_timing; }
   /// Whether the final response carried a Server-Timing header at all.
   bool has_server_timing() const { return m_server_timing_seen; }
+
+  /// Feeds each final response's status, headers and body to `sink` (null: none, the default; no code runs
+  /// for it). The sink must outlive its use. Cheap when only the sink changes; switching between none and one
+  /// re-initialises the parser, so call it before reset().
+  void set_sink(ResponseSink* sink);
 
   State state() const { return m_state; }
   /// Status code of the final response (meaningful once complete).
@@ -115,6 +121,7 @@ class ResponseParser {
   std::size_t m_st_len = 0;
   bool m_st_overflow = false;
   ServerTimingValue m_server_timing;
+  ResponseSink* m_sink = nullptr;
 };
 
 }  // namespace openloop::http

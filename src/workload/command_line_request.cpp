@@ -36,7 +36,7 @@ Result<WorkloadPlan> plan_from_command_line(const CommandLineRequest& request,
   plan.target = url.base;
   plan.seed = request.seed;
   plan.defaults.success = request.success;
-  RequestSpec spec;
+  RequestText spec;
   spec.name = fmt::format("{} {}", request.method, url.target);
   spec.method = {request.method, "-X"};
   spec.path = {url.target, "URL"};

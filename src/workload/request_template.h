@@ -42,7 +42,7 @@ struct TemplateText {
 ///   {{name}}              the plan's variable `name` (one value per request, whatever the number of uses)
 ///   {{zipf(1000, 1.1)}}   an inline generator (any Generator expression), its own variable
 /// Spaces inside the braces are ignored. There is no escape: "{{" always opens a reference.
-struct RequestSpec {
+struct RequestText {
   std::string name;
   TemplateText method{"GET", "method"};
   TemplateText path;  ///< begins with '/'; appended to the base URL's path ("/api" + "/item/1")
@@ -80,7 +80,7 @@ class RequestTemplate {
   /// can produce (choice, csv) are checked against every place it is used. Inline generators are added to
   /// `variables`; relative csv files are found in `base_dir`. `index` is this template's position in the plan
   /// (its KeyTracker in a RenderContext). Errors (usage) begin with the offending part's `where`.
-  static Result<RequestTemplate> compile(const RequestSpec& spec, const net::Url& base,
+  static Result<RequestTemplate> compile(const RequestText& spec, const net::Url& base,
                                          VariableSet& variables, const std::filesystem::path& base_dir,
                                          std::size_t index);
 

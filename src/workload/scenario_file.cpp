@@ -71,7 +71,7 @@ Result<Defaults> read_defaults(const Doc& doc, const Field& f) {
   return d;
 }
 
-Result<RequestSpec> request_shorthand(const Doc& doc, const Field& f, const std::string& name,
+Result<RequestText> request_shorthand(const Doc& doc, const Field& f, const std::string& name,
                                       const StatusRange& success) {
   const std::string text = f.node.Scalar();
   const auto space = text.find(' ');
@@ -83,7 +83,7 @@ Result<RequestSpec> request_shorthand(const Doc& doc, const Field& f, const std:
                     "headers, body, expect",
                     yaml::where(doc, f), text));
   }
-  RequestSpec spec;
+  RequestText spec;
   spec.name = name;
   spec.success = success;
   const std::string at = yaml::where(doc, f);
@@ -92,12 +92,12 @@ Result<RequestSpec> request_shorthand(const Doc& doc, const Field& f, const std:
   return spec;
 }
 
-Result<RequestSpec> read_request(const Doc& doc, const Field& f, const std::string& name,
+Result<RequestText> read_request(const Doc& doc, const Field& f, const std::string& name,
                                  const StatusRange& success) {
   if (f.node.IsScalar()) return request_shorthand(doc, f, name, success);
   const Fields fields =
       OPENLOOP_TRY(Fields::read(doc, f, {"method", "path", "headers", "body", "expect"}, "a request"));
-  RequestSpec spec;
+  RequestText spec;
   spec.name = name;
   spec.success = success;
   if (const Field* m = fields.find("method")) {
@@ -122,7 +122,7 @@ Result<RequestSpec> read_request(const Doc& doc, const Field& f, const std::stri
 }
 
 // Defaults first, unless the request gives a header of the same name (case-insensitive).
-void merge_default_headers(RequestSpec& spec, const std::vector<HeaderText>& defaults) {
+void merge_default_headers(RequestText& spec, const std::vector<HeaderText>& defaults) {
   std::vector<HeaderText> merged;
   for (const HeaderText& d : defaults) {
     const bool overridden = std::any_of(spec.headers.begin(), spec.headers.end(),
@@ -182,7 +182,7 @@ Result<void> read_requests(const Doc& doc, const Fields& top, const std::vector<
   }
   for (const auto& [name, field] : requests.entries()) {
     OPENLOOP_TRY_VOID(check_name(doc, field, name, "request"));
-    RequestSpec spec = OPENLOOP_TRY(read_request(doc, field, name, plan.defaults.success));
+    RequestText spec = OPENLOOP_TRY(read_request(doc, field, name, plan.defaults.success));
     merge_default_headers(spec, default_headers);
     plan.requests.push_back(OPENLOOP_TRY(
         RequestTemplate::compile(spec, plan.target, plan.variables, base_dir, plan.requests.size())));

@@ -198,7 +198,7 @@ Result<WorkloadPlan> plan_from_targets(const std::vector<Target>& targets, const
           "same scheme://host:port, or --target URL to send them all to one",
           at, t.url, url_text(url.base), plan.target_text));
     }
-    RequestSpec spec;
+    RequestText spec;
     spec.name = fmt::format("{} {}", t.method, url.target);
     if (plan.find_request(spec.name)) spec.name += fmt::format(" (line {})", t.line);
     spec.method = {t.method, at + ": method"};

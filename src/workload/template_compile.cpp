@@ -1,4 +1,4 @@
-// Compiling a RequestSpec: parsing {{...}} references, validating every part with http::render_request's
+// Compiling a RequestText: parsing {{...}} references, validating every part with http::render_request's
 // rules, and laying out literal pieces so that rendering is a sequence of appends.
 #include <algorithm>
 #include <cctype>
@@ -137,7 +137,7 @@ struct ParsedSpec {
   std::string whole;  ///< render_request's bytes with every variable as "0": the request when there are none
 };
 
-Result<std::vector<http::Header>> parse_headers(const RequestSpec& spec, const net::Url& probe,
+Result<std::vector<http::Header>> parse_headers(const RequestText& spec, const net::Url& probe,
                                                 VariableSet& variables, const std::filesystem::path& base_dir,
                                                 ParsedSpec& out) {
   std::vector<http::Header> probe_headers;
@@ -156,7 +156,7 @@ Result<std::vector<http::Header>> parse_headers(const RequestSpec& spec, const n
 }
 
 // Each part is validated on its own with render_request (variables as "0"), so an error names its part.
-Result<ParsedSpec> parse_spec(const RequestSpec& spec, const net::Url& base, VariableSet& variables,
+Result<ParsedSpec> parse_spec(const RequestText& spec, const net::Url& base, VariableSet& variables,
                               const std::filesystem::path& base_dir) {
   net::Url probe = base;
   probe.target.assign(1, '/');  // not = "/": GCC 12 -Wrestrict false positive (bug 105329) at -O2
@@ -189,7 +189,7 @@ class TemplateBuilder {
   explicit TemplateBuilder(RequestTemplate& t) : m_t(t) {}
 
   /// The pieces in render_request's order: request line, Host, User-Agent, headers; then the body.
-  void layout(const RequestSpec& spec, const net::Url& base, ParsedSpec& parsed) {
+  void layout(const RequestText& spec, const net::Url& base, ParsedSpec& parsed) {
     literal(m_t.m_head, m_t.m_method + " " + parsed.prefix);
     field(m_t.m_head, parsed.path);
     literal(m_t.m_head, " HTTP/1.1\r\n");
@@ -240,7 +240,7 @@ class TemplateBuilder {
   RequestTemplate& m_t;
 };
 
-Result<RequestTemplate> RequestTemplate::compile(const RequestSpec& spec, const net::Url& base,
+Result<RequestTemplate> RequestTemplate::compile(const RequestText& spec, const net::Url& base,
                                                  VariableSet& variables,
                                                  const std::filesystem::path& base_dir, std::size_t index) {
   ParsedSpec parsed = OPENLOOP_TRY(parse_spec(spec, base, variables, base_dir));

@@ -54,8 +54,8 @@ TemplateText text(std::string value, std::string where) {
   return TemplateText{std::move(value), std::move(where)};
 }
 
-RequestSpec get(std::string path) {
-  RequestSpec spec;
+RequestText get(std::string path) {
+  RequestText spec;
   spec.name = "r";
   spec.path = text(std::move(path), "path");
   return spec;
@@ -67,12 +67,12 @@ struct Fixture {
     EXPECT_TRUE(vars.declare("n", Generator::sequence(41), "n"));
     EXPECT_TRUE(vars.declare("region", Generator::choice({"eu"}), "region"));
   }
-  RequestTemplate compile(const RequestSpec& spec, std::string_view url = "http://example.test:8080") {
+  RequestTemplate compile(const RequestText& spec, std::string_view url = "http://example.test:8080") {
     auto t = RequestTemplate::compile(spec, base_url(url), vars, ".", 0);
     EXPECT_TRUE(t) << (t ? "" : t.error().message);
     return *t;
   }
-  std::string error(const RequestSpec& spec) {
+  std::string error(const RequestText& spec) {
     auto t = RequestTemplate::compile(spec, base_url(), vars, ".", 0);
     EXPECT_FALSE(t);
     return t ? std::string() : t.error().message;
@@ -87,7 +87,7 @@ std::string ua() {
 
 TEST(RequestTemplate, RendersExactBytesWithTheDrawnValues) {
   Fixture f;
-  RequestSpec spec = get("/item/{{n}}?r={{ region }}");
+  RequestText spec = get("/item/{{n}}?r={{ region }}");
   spec.headers = {{"X-Trace", text("t-{{n}}", "headers.X-Trace")}};
   const RequestTemplate t = f.compile(spec, "http://example.test:8080/api/");
   RenderContext ctx(f.vars, 1, 1, 0, 1);
@@ -103,7 +103,7 @@ TEST(RequestTemplate, RendersExactBytesWithTheDrawnValues) {
 
 TEST(RequestTemplate, ComputesContentLengthOfEveryRenderedBody) {
   Fixture f;
-  RequestSpec spec = get("/cart");
+  RequestText spec = get("/cart");
   spec.method = text("POST", "method");
   spec.headers = {{"Content-Type", text("application/json", "h")}};
   spec.body = text("{\"n\": {{n}}, \"q\": {{uniform(7, 7)}}}", "body");
@@ -121,7 +121,7 @@ TEST(RequestTemplate, ComputesContentLengthOfEveryRenderedBody) {
 
 TEST(RequestTemplate, SendsContentLengthZeroForAnEmptyPostAndNoneForAnEmptyGet) {
   Fixture f;
-  RequestSpec post = get("/x/{{n}}");
+  RequestText post = get("/x/{{n}}");
   post.method = text("POST", "method");
   RenderContext ctx(f.vars, 1, 1, 0, 1);
   std::string out;
@@ -134,7 +134,7 @@ TEST(RequestTemplate, SendsContentLengthZeroForAnEmptyPostAndNoneForAnEmptyGet) 
 
 TEST(RequestTemplate, AVariableUsedTwiceHasOneValuePerRequest) {
   Fixture f;
-  RequestSpec spec = get("/item/{{n}}");
+  RequestText spec = get("/item/{{n}}");
   spec.method = text("PUT", "method");
   spec.body = text("id={{n}}&again={{n}}", "body");
   const RequestTemplate t = f.compile(spec);
@@ -148,7 +148,7 @@ TEST(RequestTemplate, AVariableUsedTwiceHasOneValuePerRequest) {
 
 TEST(RequestTemplate, ATemplateWithoutVariablesIsRenderedOnceAsRenderRequestWouldWriteIt) {
   Fixture f;
-  RequestSpec spec = get("/health");
+  RequestText spec = get("/health");
   spec.headers = {{"Host", text("other.test", "h")}, {"User-Agent", text("probe/1", "h")}};
   const RequestTemplate t = f.compile(spec);
   ASSERT_TRUE(t.constant_bytes());
@@ -166,7 +166,7 @@ TEST(RequestTemplate, ATemplateWithoutVariablesIsRenderedOnceAsRenderRequestWoul
 
 TEST(RequestTemplate, RecordsTheFirstVariableAsTheKey) {
   Fixture f;
-  RequestSpec spec = get("/a");
+  RequestText spec = get("/a");
   spec.headers = {{"X-Region", text("{{region}}", "h")}};
   spec.body = text("{{n}}", "body");
   const RequestTemplate t = f.compile(spec);
@@ -181,7 +181,7 @@ TEST(RequestTemplate, RecordsTheFirstVariableAsTheKey) {
 TEST(RequestTemplate, RenderingAllocatesNothingOnceWarm) {
   VariableSet vars;
   ASSERT_TRUE(vars.declare("sku", Generator::zipf(1'000'000, 1.1), "sku"));
-  RequestSpec spec = get("/item/{{sku}}");
+  RequestText spec = get("/item/{{sku}}");
   spec.method = text("POST", "method");
   spec.headers = {{"X-Id", text("{{uniform(100000, 999999)}}", "h")}};
   spec.body = text("{\"sku\": {{sku}}, \"c\": \"{{choice(a, bb, ccc)}}\"}", "body");
@@ -229,7 +229,7 @@ TEST(RequestTemplateErrors, EachNamesThePartAndWhatIsAccepted) {
       f.error(get("/q/{{zipf(0, 1)}}")),
       "path: \"zipf(0, 1)\": N must be a whole number from 1 to 2^53; accepted: zipf(N, S), uniform(A, B), "
       "sequence(START), choice(V1, V2, ...), csv(FILE, COLUMN[, random])");
-  RequestSpec method = get("/");
+  RequestText method = get("/");
   method.method = text("GE T", "method");
   EXPECT_EQ(
       f.error(method),
@@ -240,7 +240,7 @@ TEST(RequestTemplateErrors, EachNamesThePartAndWhatIsAccepted) {
 TEST(RequestTemplateErrors, HeadersAreCheckedWithRenderRequestsRules) {
   Fixture f;
   auto with_header = [&](std::string name, std::string value) {
-    RequestSpec spec = get("/");
+    RequestText spec = get("/");
     spec.headers = {{std::move(name), text(std::move(value), "headers.X")}};
     return f.error(spec);
   };
@@ -264,7 +264,7 @@ TEST(RequestTemplateErrors, ValuesAVariableCanProduceMustFitWhereItIsUsed) {
       f.error(get("/city/{{choice(paris, \"new york\")}}")),
       "path: variable choice(paris, \"new york\") can produce \"new york\", which is empty or has a space or "
       "control character; a request target cannot: percent-encode the values (e.g. %20 for a space)");
-  RequestSpec spec = get("/");
+  RequestText spec = get("/");
   spec.headers = {{"X-A", text("{{choice(\"a\nb\")}}", "headers.X-A")}};
   EXPECT_EQ(f.error(spec),
             "headers.X-A: variable choice(\"a\\nb\") can produce \"a\\nb\", which has CR, LF or NUL; a "

@@ -1,0 +1,167 @@
+// Open-model arrivals and the shared request path: the schedule's due arrivals, the request mix, a connection
+// from the pool (or the saturation queue, or a drop), and the start of a request's first attempt.
+#include <algorithm>
+
+#include "engine/worker.h"
+
+namespace openloop::engine {
+
+using results::ErrorKind;
+
+namespace {
+// Due arrivals issued per loop round before the loop polls I/O, hands intervals over and reads the stop flag
+// again: at a few µs each, well under a millisecond of work.
+constexpr std::size_t k_max_arrivals_per_round = 256;
+}  // namespace
+
+void Worker::issue_due_arrivals(SteadyTime now) {
+  // Intended times come from the schedule alone; a late loop issues the backlog with its original times. At
+  // most a bounded batch per loop round: a backlog the worker cannot work off (a rate beyond the machine)
+  // would otherwise keep it here for ever, never reading responses, handing intervals over or seeing a stop
+  // request.
+  m_capped = false;
+  for (std::size_t issued = 0; m_next_arrival && m_start + *m_next_arrival <= now; ++issued) {
+    if (issued == k_max_arrivals_per_round) {
+      m_capped = true;
+      return;
+    }
+    m_report.trace.add_arrival(*m_next_arrival, now - m_start);
+    if (m_plan.model == Model::sessions) {
+      session_arrival(m_start + *m_next_arrival);
+    } else {
+      arrival(m_start + *m_next_arrival);
+    }
+    m_next_arrival = m_schedule.next();
+  }
+}
+
+void Worker::abandon_schedule() {
+  // Every arrival the schedule still holds was intended and is accounted for: dropped (never sent) in its own
+  // interval, and counted in the report for the verdict's reason (the generator's fault, not the pool's or
+  // the target's). A session's requests were never drawn, so an abandoned session is counted in the report
+  // only.
+  for (; m_next_arrival; m_next_arrival = m_schedule.next()) {
+    ++m_report.abandoned;
+    if (m_plan.model == Model::sessions) continue;
+    const SteadyTime intended = m_start + *m_next_arrival;
+    const std::int64_t interval = m_recorder.index_of(intended - m_measure_start);
+    const std::uint32_t request = pick_request();
+    account(interval, request, [](results::Counters& c, auto&, auto&) {
+      ++c.intended;
+      ++c.dropped;
+    });
+    if (m_log != nullptr)
+      push_record(intended, interval, request, nullptr, RecordOutcome::dropped, SteadyTime{}, 0,
+                  ErrorKind::generator);
+  }
+}
+
+std::uint32_t Worker::pick_request() {
+  if (m_mix_cumulative.size() == 1) return 0;
+  if (m_plan.round_robin) {
+    const std::uint32_t pick = m_next_pick;
+    m_next_pick = pick + 1 == m_mix_cumulative.size() ? 0 : pick + 1;
+    return pick;
+  }
+  const double x = m_rng.uniform01() * m_mix_cumulative.back();
+  const auto it = std::upper_bound(m_mix_cumulative.begin(), m_mix_cumulative.end(), x);
+  return static_cast<std::uint32_t>(std::min<std::ptrdiff_t>(
+      it - m_mix_cumulative.begin(), static_cast<std::ptrdiff_t>(m_mix_cumulative.size()) - 1));
+}
+
+Connection* Worker::free_connection() {
+  // Before opening a new connection, collect responses that have already arrived: when the loop is behind,
+  // the due arrivals are issued before I/O is polled, and opening a connection per arrival (socket, connect,
+  // epoll_ctl) would slow the loop further and spiral. A zero-timeout poll returns connections to the idle
+  // pool cheaply.
+  if (!m_pool.has_ready()) m_loop->poll(SteadyTime{});   // an interrupted poll harvests nothing: use the pool
+  if (m_in_flight.size() >= m_slot_cap) return nullptr;  // the concurrency cap, whatever the connections
+  return m_pool.acquire();
+}
+
+void Worker::arrival(SteadyTime intended) {
+  const std::int64_t interval = m_recorder.index_of(intended - m_measure_start);
+  const std::uint32_t request = pick_request();
+  account(interval, request, [](results::Counters& c, auto&, auto&) { ++c.intended; });
+  Connection* conn =
+      m_queue_size == 0 ? free_connection() : nullptr;  // a non-empty queue keeps arrivals in order
+  if (conn != nullptr) {
+    start_request(*conn, intended, interval, request, -1);
+    return;
+  }
+  if (m_plan.on_saturation == OnSaturation::queue && m_queue_size < m_queue.size()) {
+    m_queue[(m_queue_head + m_queue_size) % m_queue.size()] = Queued{intended, interval, request};
+    ++m_queue_size;
+    m_recorder.add_pending(interval);
+    return;
+  }
+  account(interval, request, [](results::Counters& c, auto&, auto&) { ++c.dropped; });
+  if (m_log != nullptr)
+    push_record(intended, interval, request, nullptr, RecordOutcome::dropped, SteadyTime{}, 0,
+                ErrorKind::connect);
+}
+
+void Worker::push_record(SteadyTime intended, std::int64_t interval, std::uint32_t request, const Exchange* r,
+                         RecordOutcome outcome, SteadyTime end, int status, ErrorKind error) {
+  RequestRecord rec;
+  rec.intended = intended;
+  rec.end = end;
+  rec.request = request;
+  rec.outcome = outcome;
+  rec.error = error;
+  rec.warmup = interval < 0;
+  if (r != nullptr) {
+    if (r->logical_sent) {
+      rec.sent = r->sent;
+      rec.attempts = r->attempt;
+    }
+    rec.bytes_out = r->bytes_out;
+    rec.phases = r->phases;  // the last attempt's: all of them, or those it reached before failing
+    if (status != 0) {       // a response: the bytes of the attempt that received it
+      rec.status = static_cast<std::int16_t>(status);
+      rec.bytes_in = r->bytes_in;
+    }
+  }
+  m_log->push(rec);
+}
+
+void Worker::start_request(Connection& c, SteadyTime intended, std::int64_t interval, std::uint32_t request,
+                           std::int32_t user) {
+  m_recorder.add_pending(interval);
+  const RequestSpec& spec = m_plan.requests[request];
+  // The generator starts working on the request now: on an idle connection it writes at once, otherwise it
+  // first connects (and handshakes). Send lateness ends here, so it measures the generator's own delay, not
+  // the protocol's; connection setup is part of service time, as it is for a real client on a fresh
+  // connection.
+  const SteadyTime dispatched = now();
+  results::IntervalStats& s = stats(interval);
+  results::record_ns(s.send_lateness, (dispatched - intended).count());
+  if (m_auto) s.coalesce_ns = std::max<std::int64_t>(s.coalesce_ns, m_window.count());
+  m_budget.on_request(dispatched);
+  Exchange& x = m_exchanges.acquire();
+  x.intended = intended;
+  x.sent = dispatched;
+  x.deadline = intended + m_plan.timeout;
+  x.interval = interval;
+  x.request = request;
+  x.user = user;
+  x.head = spec.head();
+  x.attempt_start = dispatched;
+  if (spec.templ != nullptr) spec.templ->render(*m_render, x.out);  // draws this request's variables
+  prepare_attempt(x);
+  launch(c, x);
+}
+
+void Worker::release(Connection& c) {
+  if (m_queue_size > 0) {
+    const Queued q = m_queue[m_queue_head];
+    m_queue_head = (m_queue_head + 1) % m_queue.size();
+    --m_queue_size;
+    m_recorder.remove_pending(q.interval);  // start_request counts it again
+    start_request(c, q.intended, q.interval, q.request, -1);
+    return;
+  }
+  m_pool.release(c);
+}
+
+}  // namespace openloop::engine

@@ -1,0 +1,52 @@
+// The worker's exchanges: preallocated, reused, addressed by id for timer cookies.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "engine/exchange.h"
+
+namespace openloop::engine {
+
+/// A free list of exchanges with stable addresses. Grows only while the run warms up (more exchanges in
+/// flight or in backoff than ever before); in steady state acquire() and release() allocate nothing, and a
+/// reused exchange keeps its render buffer's capacity. Single-threaded (one per worker).
+class ExchangePool {
+ public:
+  /// Preallocates `n` exchanges.
+  void reserve(std::size_t n) {
+    while (m_all.size() < n) grow();
+  }
+  /// A free exchange, reset to a fresh first attempt. The last released is handed out first (its buffer is
+  /// warm). Allocates only when every exchange is in use.
+  Exchange& acquire() {
+    if (m_free.empty()) grow();
+    Exchange& x = *m_free.back();
+    m_free.pop_back();
+    x.reset_request();
+    return x;
+  }
+  /// Returns an exchange to the pool. Precondition: it is on no list and no connection carries it.
+  void release(Exchange& x) {
+    x.connection = nullptr;
+    m_free.push_back(&x);
+  }
+  Exchange& at(std::uint32_t id) { return *m_all[id]; }
+  std::size_t size() const { return m_all.size(); }
+  std::size_t in_use() const { return m_all.size() - m_free.size(); }
+
+ private:
+  void grow() {
+    m_all.push_back(std::make_unique<Exchange>());
+    m_all.back()->id = static_cast<std::uint32_t>(m_all.size() - 1);
+    m_free.reserve(m_all.size());  // release() never allocates
+    m_free.push_back(m_all.back().get());
+  }
+
+  std::vector<std::unique_ptr<Exchange>> m_all;
+  std::vector<Exchange*> m_free;
+};
+
+}  // namespace openloop::engine

@@ -1,0 +1,185 @@
+// Outcome accounting: what the codecs report for each exchange (sent, completed, failed), cuts at the
+// deadline, and what is still in flight when the run ends; every outcome to the interval of its intended time.
+#include <algorithm>
+
+#include "engine/worker.h"
+
+namespace openloop::engine {
+
+using results::ErrorKind;
+
+void Worker::on_sent(Exchange& r, std::size_t bytes) {
+  const bool first_sent = !r.logical_sent, retry = r.attempt > 1;
+  account(r.interval, r.request, [=](results::Counters& k, auto&, auto&) {
+    if (first_sent) ++k.sent;  // the logical request counts as sent once, whichever attempt went out first
+    ++k.attempts;
+    if (retry) ++k.retries;
+    k.bytes_out += bytes;
+  });
+  r.logical_sent = true;
+}
+
+void Worker::on_ready(Connection& c) {
+  if (c.holder < 0) release(c);
+}
+
+void Worker::on_complete(Exchange& r, const ExchangeResult& result) {
+  Connection& c = *r.connection;
+  const SteadyTime now = result.at;
+  r.phases = c.phases(r, now);
+  r.bytes_in = result.bytes_in;
+  stats(r.interval).phases.record(r.phases);
+  const RequestSpec& spec = m_plan.requests[r.request];
+  account(r.interval, r.request,
+          [bytes_in = result.bytes_in](results::Counters& k, auto&, auto&) { k.bytes_in += bytes_in; });
+  record_attempt(r, now);
+  const SteadyTime deadline = r.intended + m_plan.timeout;
+  if (now > deadline) {
+    // Read in the loop turn after its deadline passed, before expire() cut it: the client had given up by
+    // then, so it is a timeout censored at the deadline, exactly as if expire() had come first. Counted as
+    // completed it would be a success status that is not ok (completed N, ok N-1, 2xx N).
+    settle(r, AttemptEnd{AttemptEnd::Kind::timeout, false, 0, ErrorKind::connect, false, deadline});
+    finish_request(r, c, now, Outcome::failed);
+    return;
+  }
+  if (result.server_timing != nullptr) record_server_timing(*result.server_timing, r, now);
+  const int status = result.status;
+  const bool ok = status >= spec.success_min && status <= spec.success_max;
+  const std::int32_t user = r.user;
+  if (end_attempt(r, AttemptEnd{AttemptEnd::Kind::response, ok, status, ErrorKind::connect, false, now},
+                  result.retry_after)) {
+    detach(r, c, user);
+    return;
+  }
+  finish_request(r, c, now, ok ? Outcome::ok : Outcome::failed);
+}
+
+void Worker::on_error(Exchange& r, const ExchangeError& error) {
+  Connection& c = *r.connection;
+  const ErrorKind kind = error.kind;
+  // Keep one example message per kind for the report (allocates at most once per kind).
+  std::string& example = m_report.first_error[static_cast<std::size_t>(kind)];
+  if (example.empty()) example = c.error_string();
+  const SteadyTime now = this->now();
+  record_reached_phases(r);
+  record_attempt(r, now);
+  const std::int32_t user = r.user;
+  if (end_attempt(r, AttemptEnd{AttemptEnd::Kind::error, false, 0, kind, error.retryable, now})) {
+    detach(r, c, user);
+    return;
+  }
+  finish_request(r, c, now, Outcome::failed);
+}
+
+void Worker::on_closed_idle(Connection& c) {
+  // A connection with no request closed (an idle keep-alive connection the server closed). A user's
+  // connection stays with its user and reopens on the next request; a pooled one goes back to the pool.
+  if (c.holder >= 0) return;
+  m_pool.withdraw(c);
+  release(c);
+}
+
+// Server-Timing of a response received in time: the server's reported time beside the response time (from
+// the intended time, as the response-time histogram), or the count of a header set aside.
+void Worker::record_server_timing(const http::ServerTimingValue& v, const Exchange& r, SteadyTime now) {
+  results::ServerTimingStats& st = stats(r.interval).server_timing;
+  switch (v.status) {
+    case http::ServerTimingValue::Status::valid:
+      st.record(v.duration, now - r.intended);
+      break;
+    case http::ServerTimingValue::Status::no_duration:
+      ++st.no_duration;
+      break;
+    case http::ServerTimingValue::Status::malformed:
+      ++st.malformed;
+      break;
+  }
+}
+
+// An attempt that ended without a response still took the phases it completed (a connect, a handshake, a
+// first byte): they are the service's times as much as a successful attempt's, so they are recorded, not
+// dropped.
+void Worker::record_reached_phases(Exchange& r) {
+  r.phases = r.connection->reached_phases(r);
+  stats(r.interval).phases.record(r.phases);
+}
+
+void Worker::finish_request(Exchange& x, Connection& c, SteadyTime now, Outcome outcome) {
+  m_in_flight.unlink(x);
+  m_recorder.remove_pending(x.interval);
+  const std::int32_t user = x.user;
+  m_exchanges.release(x);
+  if (user < 0) {
+    release(c);
+  } else {
+    after_request(static_cast<std::uint32_t>(user), now, outcome);
+  }
+}
+
+void Worker::cut(Exchange& r, SteadyTime now) {
+  Connection& c = *r.connection;
+  record_reached_phases(r);
+  record_attempt(r, r.deadline);
+  c.cancel(r);  // the client gave up on this attempt (HTTP/1.1: the connection cannot be reused mid-response)
+  const std::int32_t user = r.user;
+  if (end_attempt(r,
+                  AttemptEnd{AttemptEnd::Kind::timeout, false, 0, ErrorKind::connect, false, r.deadline})) {
+    detach(r, c, user);
+    return;
+  }
+  finish_request(r, c, now, Outcome::failed);
+}
+
+void Worker::expire(SteadyTime now) {
+  // Queued requests past their deadline go first: cutting an in-flight request frees its connection for the
+  // queue's head, and an expired head would be started only to be cut at once, one connect per queued
+  // request.
+  while (m_queue_size > 0 && m_queue[m_queue_head].intended + m_plan.timeout <= now) {
+    const Queued q = m_queue[m_queue_head];
+    m_queue_head = (m_queue_head + 1) % m_queue.size();
+    --m_queue_size;
+    account(q.interval, q.request, [this](results::Counters& k, hdr::Histogram& rh, auto&) {
+      ++k.timeouts;
+      results::record_ns(rh, m_plan.timeout.count());
+    });
+    if (m_log != nullptr)
+      push_record(q.intended, q.interval, q.request, nullptr, RecordOutcome::timeout,
+                  q.intended + m_plan.timeout, 0, ErrorKind::connect);
+    m_recorder.remove_pending(q.interval);
+  }
+  while (m_in_flight.earliest() != nullptr && m_in_flight.earliest()->deadline <= now)
+    cut(*m_in_flight.earliest(), now);
+}
+
+void Worker::unfinished(Exchange& r, SteadyTime end) {
+  const std::int64_t censored = (end - r.intended).count();
+  account(r.interval, r.request, [censored](results::Counters& k, hdr::Histogram& rh, auto&) {
+    ++k.unfinished;
+    results::record_ns(rh, censored);  // censored at the end
+  });
+  log_request(r, RecordOutcome::unfinished, end);
+  m_in_flight.unlink(r);
+  m_recorder.remove_pending(r.interval);
+  if (r.connection != nullptr) r.connection->cancel(r);
+  m_exchanges.release(r);
+}
+
+void Worker::resolve_unfinished(SteadyTime end) {
+  while (m_in_flight.earliest() != nullptr) unfinished(*m_in_flight.earliest(), end);
+  while (m_in_flight.any_timed() != nullptr) unfinished(*m_in_flight.any_timed(), end);
+  resolve_waits(end);
+  for (; m_queue_size > 0; --m_queue_size, m_queue_head = (m_queue_head + 1) % m_queue.size()) {
+    const Queued& q = m_queue[m_queue_head];
+    const std::int64_t censored = (end - q.intended).count();
+    account(q.interval, q.request, [censored](results::Counters& k, hdr::Histogram& rh, auto&) {
+      ++k.unfinished;
+      results::record_ns(rh, censored);
+    });
+    if (m_log != nullptr)
+      push_record(q.intended, q.interval, q.request, nullptr, RecordOutcome::unfinished, end, 0,
+                  ErrorKind::connect);
+    m_recorder.remove_pending(q.interval);
+  }
+}
+
+}  // namespace openloop::engine

@@ -1,0 +1,64 @@
+// The worker's wake policy: when the loop must wake next, and how it waits (sleep, spin, or coalesce); the
+// horizon before which no request can still be intended.
+#include <algorithm>
+
+#include "engine/worker.h"
+
+namespace openloop::engine {
+
+SteadyTime Worker::next_wakeup() const {
+  SteadyTime t = std::min({m_next_handover, m_grace_end, m_timers.next_deadline()});
+  if (m_scheduling && m_next_arrival) t = std::min(t, m_start + *m_next_arrival);
+  if (m_scheduling && m_plan.user_driven()) t = std::min(t, m_end);
+  if (const Exchange* x = m_in_flight.earliest()) t = std::min(t, x->deadline);
+  if (m_queue_size > 0) t = std::min(t, m_queue[m_queue_head].intended + m_plan.timeout);
+  return t;
+}
+
+void Worker::wait_until(SteadyTime wake) {
+  SteadyTime now = this->now();
+  if (m_window.count() > 0) {
+    // Arrivals beyond one round's batch are still due: read what is ready and go on issuing them, still
+    // within this window.
+    if (m_capped) {
+      m_loop->poll(SteadyTime{});
+      return;
+    }
+    // Wake at most once per window: sleep through responses (kernel-stamped) and send what fell due meanwhile
+    // late. A longer wait (nothing due soon) sleeps on the descriptors as usual, so a response is never read
+    // more than a window or a millisecond after it came.
+    if (wake - now <= std::max<Nanos>(m_window, std::chrono::milliseconds(1))) {
+      m_loop->poll_after(std::max(wake, m_woke + m_window));
+    } else {
+      m_loop->poll(wake);
+    }
+    m_woke = this->now();
+    return;
+  }
+  if (wake - now > m_spin_below) {
+    m_loop->poll(wake);
+    return;
+  }
+  // Poll without blocking until something happens or the deadline comes; the empty polls are idle time.
+  for (;;) {
+    if (m_loop->poll(SteadyTime{}) != 0) return;
+    const SteadyTime t = this->now();
+    if (t >= wake) return;
+    m_spun += t - now;
+    now = t;
+  }
+}
+
+Nanos Worker::horizon(SteadyTime now) const {
+  // Every request not yet issued will have an intended time at or after the horizon: the next arrival, the
+  // next user timer (a user's next request is due when its timer fires) or, for users with no timer pending,
+  // now.
+  if (!m_scheduling) return Nanos::max();
+  SteadyTime t = m_timers.next_deadline();
+  // A user or session with a request in flight may send its next step as soon as the response arrives.
+  if (m_plan.user_driven() || m_free_users.size() < m_users.size()) t = std::min(t, now);
+  if (m_next_arrival) t = std::min(t, m_start + *m_next_arrival);
+  return t == SteadyTime::max() ? Nanos::max() : t - m_measure_start;
+}
+
+}  // namespace openloop::engine

@@ -1,0 +1,154 @@
+// Heap allocations per request in steady state: the real Worker over HTTP/1.1 on loopback, against a small
+// server thread in this test, with a counting operator new that counts only on the worker's thread and only
+// between two points of the run (the server's 1000th and 2500th request). The engine promises none.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fcntl.h>
+#include <poll.h>
+
+#include "../net/socket_test_util.h"
+#include "engine/worker.h"
+#include "http/request.h"
+
+namespace {
+std::atomic<bool> g_window{false};  // the counted stretch of the run is on
+std::atomic<std::uint64_t> g_allocations{0};
+thread_local bool t_counted = false;  // this thread is the worker's
+
+void* counted_alloc(std::size_t n) {
+  if (t_counted && g_window.load(std::memory_order_relaxed))
+    g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
+  throw std::bad_alloc();
+}
+}  // namespace
+
+// The counting hook, for this test executable only.
+void* operator new(std::size_t n) {
+  return counted_alloc(n);
+}
+void* operator new[](std::size_t n) {
+  return counted_alloc(n);
+}
+void operator delete(void* p) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p) noexcept {
+  std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, std::size_t) noexcept {
+  std::free(p);
+}
+
+using namespace openloop;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr std::uint64_t k_window_from = 1000, k_window_to = 2500;
+
+// A keep-alive HTTP/1.1 server on loopback: answers every request head it reads with a 200, counts them, and
+// opens the counting window between the k_window_from-th and k_window_to-th request. poll() with a 10 ms
+// timeout, until told to stop.
+class Server {
+ public:
+  Server() {
+    ::fcntl(m_listener.fd, F_SETFL, ::fcntl(m_listener.fd, F_GETFL) | O_NONBLOCK);
+    m_thread = std::thread([this] { serve(); });
+  }
+  ~Server() {
+    m_stop = true;
+    m_thread.join();
+    for (int fd : m_clients) ::close(fd);
+  }
+  std::uint16_t port() const { return m_listener.port; }
+  std::uint64_t served() const { return m_served.load(); }
+
+ private:
+  void serve() {
+    static constexpr std::string_view k_response = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
+    std::vector<std::string> pending;
+    char buf[16384];
+    while (!m_stop) {
+      std::vector<pollfd> fds{{m_listener.fd, POLLIN, 0}};
+      for (int fd : m_clients) fds.push_back({fd, POLLIN, 0});
+      if (::poll(fds.data(), fds.size(), 10) <= 0) continue;
+      if ((fds[0].revents & POLLIN) != 0) {
+        const int c = ::accept4(m_listener.fd, nullptr, nullptr, SOCK_CLOEXEC);
+        if (c >= 0) {
+          m_clients.push_back(c);
+          pending.emplace_back();
+        }
+      }
+      for (std::size_t i = 1; i < fds.size(); ++i) {
+        if ((fds[i].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
+        const ssize_t n = ::recv(fds[i].fd, buf, sizeof buf, MSG_DONTWAIT);
+        if (n <= 0) continue;
+        std::string& in = pending[i - 1];
+        in.append(buf, static_cast<std::size_t>(n));
+        for (std::size_t end; (end = in.find("\r\n\r\n")) != std::string::npos;) {
+          in.erase(0, end + 4);
+          ::send(fds[i].fd, k_response.data(), k_response.size(), MSG_NOSIGNAL);
+          const std::uint64_t served = ++m_served;
+          if (served == k_window_from) g_window = true;
+          if (served == k_window_to) g_window = false;
+        }
+      }
+    }
+  }
+
+  net::testing::Listener m_listener;
+  std::vector<int> m_clients;
+  std::atomic<bool> m_stop{false};
+  std::atomic<std::uint64_t> m_served{0};
+  std::thread m_thread;
+};
+
+engine::RunPlan loopback_plan(std::uint16_t port, double rate, Nanos duration) {
+  engine::RunPlan plan;
+  plan.url_text = "http://127.0.0.1:" + std::to_string(port) + "/";
+  plan.url = *net::parse_url(plan.url_text);
+  plan.endpoints = {net::testing::loopback(port)};
+  engine::RequestSpec spec;
+  spec.bytes = *http::render_request("GET", plan.url, {}, "");
+  plan.requests = {spec};
+  plan.model = engine::Model::open;
+  plan.arrival = workload::ArrivalKind::constant;
+  plan.threads = 1;
+  plan.spin_below = Nanos(0);
+  plan.timeout = 5s;
+  plan.duration = duration;
+  plan.interval = 60s;  // one interval: a new interval's histograms are the one allocation the engine allows
+  plan.profile = workload::RateProfile::constant(rate, duration);
+  plan.max_connections = 64;
+  return plan;
+}
+
+TEST(SteadyState, AnHttp1RequestAllocatesNothingOnTheWorkerThread) {
+  Server server;
+  const engine::RunPlan plan = loopback_plan(server.port(), 2000, 1600ms);
+  std::atomic<int> stop{0};
+  engine::Worker worker(plan, 0, nullptr, stop, SteadyClock::now() + 20ms);
+  ASSERT_TRUE(worker.init(Nanos(0)));
+  g_allocations = 0;
+  t_counted = true;
+  worker.run();
+  t_counted = false;
+  g_window = false;
+  ASSERT_GE(server.served(), k_window_to) << "the run ended before the counted stretch did";
+  const double per_request =
+      static_cast<double>(g_allocations.load()) / static_cast<double>(k_window_to - k_window_from);
+  EXPECT_EQ(g_allocations.load(), 0U) << per_request << " heap allocations per request in steady state";
+}
+
+}  // namespace

@@ -1,0 +1,75 @@
+// The response sink fed by the real parser: status, named headers and the body, each bounded.
+#include "http/response_sink.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "http/response_parser.h"
+
+using namespace openloop::http;
+
+namespace {
+
+ResponseSink make_sink(std::size_t body_cap = 8) {
+  return ResponseSink({"X-Token", "Location"}, 6, body_cap);
+}
+
+TEST(ResponseSink, KeepsTheStatusNamedHeadersAndTheBodyUpToItsCaps) {
+  ResponseSink sink = make_sink();
+  ResponseParser parser;
+  parser.set_sink(&sink);
+  parser.reset(false, true);
+  const std::string response =
+      "HTTP/1.1 201 Created\r\nx-token: abc\r\nX-Other: no\r\nX-TOKEN: second\r\nTransfer-Encoding: "
+      "chunked\r\n"
+      "\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n";
+  // Byte by byte: every name, value and chunk arrives in pieces.
+  for (const char c : response) parser.feed(&c, 1);
+  ASSERT_EQ(parser.state(), ResponseParser::State::complete);
+  EXPECT_EQ(sink.status(), 201);
+  ASSERT_TRUE(sink.header(0));
+  EXPECT_EQ(*sink.header(0), "abc");  // the first occurrence counts
+  EXPECT_FALSE(sink.header(1));       // no Location
+  EXPECT_EQ(sink.body(), "hello wo");
+  EXPECT_TRUE(sink.truncated());
+}
+
+TEST(ResponseSink, AnInterimResponseLeavesNothingBehind) {
+  ResponseSink sink = make_sink(64);
+  ResponseParser parser;
+  parser.set_sink(&sink);
+  parser.reset(false, true);
+  const std::string response =
+      "HTTP/1.1 103 Early Hints\r\nLocation: /a\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
+  ASSERT_EQ(parser.feed(response.data(), response.size()), ResponseParser::State::complete);
+  EXPECT_EQ(sink.status(), 200);
+  EXPECT_FALSE(sink.header(1));
+  EXPECT_EQ(sink.body(), "ok");
+  EXPECT_FALSE(sink.truncated());
+}
+
+TEST(ResponseSink, AValueLongerThanItsCapIsCutAndSaysSo) {
+  ResponseSink sink = make_sink();
+  ResponseParser parser;
+  parser.set_sink(&sink);
+  parser.reset(false, true);
+  const std::string response = "HTTP/1.1 302 Found\r\nLocation: /very/long\r\nContent-Length: 0\r\n\r\n";
+  ASSERT_EQ(parser.feed(response.data(), response.size()), ResponseParser::State::complete);
+  EXPECT_EQ(*sink.header(1), "/very/");
+  EXPECT_TRUE(sink.truncated());
+}
+
+TEST(ResponseSink, WithoutASinkTheParserStillFramesAndCounts) {
+  ResponseSink sink = make_sink();
+  ResponseParser parser;
+  parser.set_sink(&sink);
+  parser.set_sink(nullptr);
+  parser.reset(false, true);
+  const std::string response = "HTTP/1.1 200 OK\r\nX-Token: t\r\nContent-Length: 3\r\n\r\nabc";
+  ASSERT_EQ(parser.feed(response.data(), response.size()), ResponseParser::State::complete);
+  EXPECT_EQ(parser.body_bytes(), 3U);
+  EXPECT_EQ(sink.status(), 0);  // not fed
+}
+
+}  // namespace
