@@ -149,6 +149,18 @@ Result<RunResults> interval_as_run(const IntervalResult& in, const std::vector<s
   return run;
 }
 
+void add_spill_files(const RunResults& r, std::vector<std::shared_ptr<const SpillFile>>& into) {
+  const auto& file = r.intervals.spill();
+  if (file && std::find(into.begin(), into.end(), file) == into.end()) into.push_back(file);
+  for (const ScenarioResults& s : r.scenarios) add_spill_files(s.results, into);
+}
+
+std::vector<std::shared_ptr<const SpillFile>> spill_files(const RunResults& r) {
+  std::vector<std::shared_ptr<const SpillFile>> files;
+  add_spill_files(r, files);
+  return files;
+}
+
 bool RunResults::unreachable() const {
   const Counters& c = totals;
   return c.completed == 0 && c.errors_total() > 0 &&

@@ -193,6 +193,12 @@ struct RunResults {
   bool unreachable() const;
 };
 
+/// The spill files `r`'s intervals and its scenarios' are parked in, each once (none for a run held in
+/// memory): what a ReadBackCheck watches while an output is rendered from `r`.
+std::vector<std::shared_ptr<const SpillFile>> spill_files(const RunResults& r);
+/// Adds `r`'s spill files to `into`, those already there left out (for outcomes that hold several runs).
+void add_spill_files(const RunResults& r, std::vector<std::shared_ptr<const SpillFile>>& into);
+
 /// One interval as a run of its own, for adding intervals up with RunResults::add: its counters (measured), flows,
 /// the per-request counters, and its histograms decoded (an empty text is an empty histogram). Errors (usage) name
 /// the interval's start and the histogram that does not decode.
