@@ -120,13 +120,12 @@ int execute(const Pipeline<Outcome>& p) {
   }
   for (const auto& out : p.outputs) {
     if (out.path.empty()) continue;
-    const auto spill_failures = results::SpillFile::read_failures().count;
-    const std::string what = std::string(out.flag) + " " + out.path;
     // A long run's parked intervals that could not be read back leave gaps: refused, not written incomplete.
-    const auto check_spill = [spill_failures](Result<void> r) -> Result<void> {
-      if (r && results::SpillFile::read_failures().count != spill_failures)
-        return runtime_error(results::SpillFile::read_failures().latest);
-      return r;
+    // spill_files(outcome): found beside each Outcome type (results::spill_files for RunResults).
+    const results::ReadBackCheck read_back(spill_files(*outcome));
+    const std::string what = std::string(out.flag) + " " + out.path;
+    const auto check_spill = [&read_back](Result<void> r) -> Result<void> {
+      return r ? read_back.since() : r;
     };
     Result<void> done;
     if (out.write) {

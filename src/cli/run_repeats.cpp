@@ -41,6 +41,13 @@ struct RepeatedRun {
   std::vector<results::PercentileSpread> spreads;
 };
 
+// The spill files every repeat (and their sum) is parked in, for the output pipeline's check.
+std::vector<std::shared_ptr<const results::SpillFile>> spill_files(const RepeatedRun& r) {
+  std::vector<std::shared_ptr<const results::SpillFile>> files = results::spill_files(r.total);
+  for (const auto& run : r.set.runs) results::add_spill_files(run, files);
+  return files;
+}
+
 // Flags that --repeat does not combine with yet: each names what it would need.
 Result<void> refuse_combinations(const RunOptions& o) {
   const auto refuse = [](const char* flag) {

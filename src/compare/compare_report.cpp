@@ -166,12 +166,7 @@ nlohmann::json to_json(const Comparison& c) {
                          {"judgement", to_string(f.change.direction)}};
   }
   j["fractions"] = fractions;
-  nlohmann::json gates = nlohmann::json::array();
-  for (const FailOnResult& g : c.gates) {
-    gates.push_back(
-        {{"fail_on", g.gate.text}, {"evaluated", g.evaluated}, {"failed", g.failed}, {"message", g.message}});
-  }
-  j["fail_on"] = gates;
+  j["fail_on"] = fail_on_json(c.gates);
   j["failed"] = c.failed();
   j["notes"] = c.notes;
   return j;

@@ -24,7 +24,7 @@ TextTable comparison_table(std::size_t name_width, std::size_t value_width);
 
 /// `openloop.compare/1`: sources, plan hashes, confidence, finding, every quantity (values in ms, rates in
 /// /s, fractions as fractions; changes as fractions: 0.18 = +18 %, points for fractions: 0.005 = +0.5 point;
-/// null where unknown), verdicts, SLOs, gates (text, evaluated, failed, message) and notes.
+/// null where unknown), verdicts, SLOs, fail_on (fail_on_json()), failed and notes.
 nlohmann::json to_json(const Comparison& c);
 
 /// One case per --fail-on gate (failed when it tripped or could not be judged); without gates, one case

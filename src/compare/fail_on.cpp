@@ -168,4 +168,13 @@ FailOnResult judge_fail_on(const FailOn& gate, std::optional<double> change, std
   return r;
 }
 
+nlohmann::json fail_on_json(const std::vector<FailOnResult>& gates) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const FailOnResult& g : gates) {
+    out.push_back(
+        {{"text", g.gate.text}, {"evaluated", g.evaluated}, {"failed", g.failed}, {"message", g.message}});
+  }
+  return out;
+}
+
 }  // namespace openloop::compare

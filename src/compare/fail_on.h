@@ -3,6 +3,9 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "compare/change.h"
 #include "core/error.h"
@@ -51,5 +54,11 @@ struct FailOnResult {
 /// `change` and the interval are those of the gate's metric; `direction` its judgement.
 FailOnResult judge_fail_on(const FailOn& gate, std::optional<double> change, std::optional<double> low,
                            std::optional<double> high, Direction direction);
+
+/// The gates as `openloop compare --json` writes them, for runs and ramps alike (docs/compare.md): an array
+/// of
+/// {"text": the gate as given, "evaluated", "failed", "message"}, in the order given. The document holds it
+/// under "fail_on", beside "failed" (any gate tripped).
+nlohmann::json fail_on_json(const std::vector<FailOnResult>& gates);
 
 }  // namespace openloop::compare

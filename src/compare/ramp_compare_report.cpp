@@ -117,12 +117,8 @@ nlohmann::json ramp_comparison_json(const RampComparison& c) {
                        {"direction", to_string(s.p99.direction)}}}});
   }
   j["steps"] = steps;
-  nlohmann::json gates = nlohmann::json::array();
-  for (const FailOnResult& g : c.gates) {
-    gates.push_back(
-        {{"text", g.gate.text}, {"evaluated", g.evaluated}, {"failed", g.failed}, {"message", g.message}});
-  }
-  j["gates"] = gates;
+  j["fail_on"] = fail_on_json(c.gates);
+  j["failed"] = c.failed();
   j["notes"] = c.notes;
   return j;
 }

@@ -68,7 +68,8 @@ Result<RampComparison> compare_ramps(const procedures::ReadRamp& baseline,
 
 /// The terminal text: files, plans, the finding, the rates table and the p99-per-rate table, gates, notes.
 std::string render_ramp_text(const RampComparison& c);
-/// `openloop.compare/1` with "kind": "ramp": sources, plans, finding, rates, steps, gates, notes.
+/// `openloop.compare/1` with "kind": "ramp": sources, plans, finding, rates, steps, fail_on (fail_on_json()),
+/// failed, notes.
 nlohmann::json ramp_comparison_json(const RampComparison& c);
 /// One case per gate, or one "compare" case carrying the finding.
 report::JunitReport junit_for_ramp_compare(const RampComparison& c);

@@ -71,18 +71,7 @@ RunResults combine_scenarios(const std::vector<ScenarioResults>& scenarios) {
     if (r.info.model != out.info.model) out.info.model = Model::mixed;
     end = std::max(end, s.offset_s - t0 + r.measured_s);
     out.interrupted = out.interrupted || r.interrupted;
-    out.generator.threads += r.generator.threads;
-    out.generator.cpu_seconds += r.generator.cpu_seconds;
-    out.generator.spin_seconds += r.generator.spin_seconds;
-    out.generator.spin_below_us = std::max(out.generator.spin_below_us, r.generator.spin_below_us);
-    out.generator.wall_seconds = std::max(out.generator.wall_seconds, r.generator.wall_seconds);
-    out.generator.max_connections += r.generator.max_connections;
-    out.generator.peak_connections += r.generator.peak_connections;
-    out.generator.abandoned += r.generator.abandoned;
-    out.generator.max_rss_kb = std::max(out.generator.max_rss_kb, r.generator.max_rss_kb);
-    add_contention(out.generator, r.generator);
-    for (const auto& e : r.error_examples) out.error_examples.push_back(e);
-    for (const auto& w : r.warnings) out.warnings.push_back(s.name + ": " + w);
+    out.add_metadata(r, s.name, PartsRan::side_by_side);
     for (const auto& i : r.intervals) {
       const double length = first.intervals.empty() ? 1.0 : first.intervals.front().length_s;
       const auto index =

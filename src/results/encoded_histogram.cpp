@@ -4,7 +4,6 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -61,38 +60,41 @@ Result<std::int64_t> SpillFile::append(std::string_view text) {
   return at;
 }
 
-namespace {
-std::mutex g_failures_mutex;
-SpillFile::ReadFailures g_failures;
-}  // namespace
-
-SpillFile::ReadFailures SpillFile::read_failures() {
-  std::lock_guard lock(g_failures_mutex);
-  return g_failures;
-}
-
 void SpillFile::note_failure(std::string why) const {
-  if (m_failure.empty()) m_failure = why;
-  std::lock_guard lock(g_failures_mutex);
-  ++g_failures.count;
-  g_failures.latest = std::move(why);
+  if (m_failure.empty()) m_failure = std::move(why);
+  ++m_failures;
 }
 
-std::string SpillFile::read(std::int64_t offset, std::size_t size) const {
+Result<void> SpillFile::read_back_since(std::uint64_t before) const {
+  if (m_failures > before) return runtime_error(m_failure);
+  return {};
+}
+
+Result<std::string> SpillFile::read(std::int64_t offset, std::size_t size) const {
   std::string out(size, '\0');
   std::size_t done = 0;
   while (done < size) {
     const ssize_t n = ::pread(m_fd, out.data() + done, size - done, static_cast<off_t>(offset + done));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
-      std::string why = fmt::format("{}: cannot read back the interval spill file: {}", m_where,
-                                    n < 0 ? error_text(errno) : std::string("it is shorter than written"));
-      note_failure(std::move(why));
-      return "";
+      return runtime_error(
+          fmt::format("{}: cannot read back the interval spill file: {}", m_where,
+                      n < 0 ? error_text(errno) : std::string("it is shorter than written")));
     }
     done += static_cast<std::size_t>(n);
   }
   return out;
+}
+
+ReadBackCheck::ReadBackCheck(std::vector<std::shared_ptr<const SpillFile>> files)
+    : m_files(std::move(files)) {
+  for (const auto& f : m_files) m_before.push_back(f->failures());
+}
+
+Result<void> ReadBackCheck::since() const {
+  for (std::size_t i = 0; i < m_files.size(); ++i)
+    OPENLOOP_TRY_VOID(m_files[i]->read_back_since(m_before[i]));
+  return {};
 }
 
 EncodedHistogram& EncodedHistogram::operator=(std::string text) {
@@ -104,7 +106,13 @@ EncodedHistogram& EncodedHistogram::operator=(std::string text) {
 }
 
 std::string EncodedHistogram::text() const {
-  return m_file ? m_file->read(m_offset, m_size) : m_text;
+  if (!m_file) return m_text;
+  auto text = m_file->read(m_offset, m_size);
+  if (!text) {
+    m_file->note_failure(text.error().message);
+    return "";
+  }
+  return std::move(*text);
 }
 
 Result<void> EncodedHistogram::park(const std::shared_ptr<SpillFile>& file) {

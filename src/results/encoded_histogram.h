@@ -6,14 +6,16 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/error.h"
 
 namespace openloop::results {
 
-/// An unlinked temporary file that parked histograms are appended to and read back from. It disappears with the
-/// process whatever happens. A failed read is remembered (failed()), so whoever writes the results can refuse to
-/// call them complete.
+/// An unlinked temporary file that parked histograms are appended to and read back from. It disappears with
+/// the process whatever happens. A failed read is reported through Result by read(); the callers that cannot
+/// return one (IntervalSeries::operator[], EncodedHistogram::text()) note it on the file, so whoever writes
+/// the results can refuse to call them complete (read_back_since()). Not thread-safe.
 class SpillFile {
  public:
   /// Creates the file in `dir` (default: $TMPDIR, else /tmp).
@@ -24,19 +26,17 @@ class SpillFile {
 
   /// Appends `text`; returns its offset.
   Result<std::int64_t> append(std::string_view text);
-  /// Reads `size` bytes at `offset`; on failure returns "" and records the failure (see failed()).
-  std::string read(std::int64_t offset, std::size_t size) const;
-  /// Records a failure to use what was read back (e.g. a record that does not decode) as read() records its own.
+  /// The `size` bytes at `offset`; a runtime error naming the file's directory when they cannot all be read
+  /// (an I/O error, or a file cut short under it).
+  Result<std::string> read(std::int64_t offset, std::size_t size) const;
+  /// Records a failure to read back what a caller needed (read()'s error, a record that does not decode).
   void note_failure(std::string why) const;
-  /// The first read failure, empty when none happened.
+  /// Failures noted so far on this file, and the first one's message (empty when none).
+  std::uint64_t failures() const { return m_failures; }
   const std::string& failed() const { return m_failure; }
-  /// Read failures of every spill file in this process so far, and the latest one's message: an output rendered
-  /// while the count rose has gaps (cli's pipeline refuses to write it).
-  struct ReadFailures {
-    std::uint64_t count = 0;
-    std::string latest;
-  };
-  static ReadFailures read_failures();
+  /// A runtime error with the first failure's message when failures() exceeds `before` (an output rendered
+  /// since the count was `before` has gaps), success otherwise.
+  Result<void> read_back_since(std::uint64_t before) const;
   std::int64_t size() const { return m_end; }
 
  private:
@@ -45,6 +45,21 @@ class SpillFile {
   std::string m_where;
   std::int64_t m_end = 0;
   mutable std::string m_failure;
+  mutable std::uint64_t m_failures = 0;
+};
+
+/// The read-back failures an output's rendering causes: the failures noted on each of `files` when it is
+/// made, compared by since() with those noted afterwards.
+class ReadBackCheck {
+ public:
+  explicit ReadBackCheck(std::vector<std::shared_ptr<const SpillFile>> files);
+  /// A runtime error with the message of a file that noted a failure since construction (the output rendered
+  /// meanwhile has gaps); success otherwise.
+  Result<void> since() const;
+
+ private:
+  std::vector<std::shared_ptr<const SpillFile>> m_files;
+  std::vector<std::uint64_t> m_before;
 };
 
 /// The text of one encoded histogram ("HISTFAAAA..."), or nothing (empty()). Copies share a parked text's file.
@@ -56,7 +71,8 @@ class EncodedHistogram {
 
   bool empty() const { return m_file ? m_size == 0 : m_text.empty(); }
   bool parked() const { return m_file != nullptr; }
-  /// The text, read back from the spill file when parked ("" if that read failed: see SpillFile::failed()).
+  /// The text, read back from the spill file when parked ("" if that read failed, noted on the file: see
+  /// SpillFile::read_back_since()).
   std::string text() const;
   /// Moves the text into `file`; on a write failure the text stays in memory and the error is returned.
   Result<void> park(const std::shared_ptr<SpillFile>& file);

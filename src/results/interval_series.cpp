@@ -135,17 +135,24 @@ IntervalSeries::IntervalSeries(std::vector<IntervalResult> all) {
   for (auto& r : all) push_back(std::move(r));
 }
 
-IntervalResult IntervalSeries::operator[](std::size_t k) const {
+Result<IntervalResult> IntervalSeries::at(std::size_t k) const {
   if (k >= m_index.size()) return m_resident[k - m_index.size()];
-  const Record& at = m_index[k];
-  const std::string bytes = m_file->read(at.offset, static_cast<std::size_t>(at.size));
-  if (bytes.empty()) return {};  // the read failure is recorded by the file
+  const Record& record = m_index[k];
+  const std::string bytes = OPENLOOP_TRY(m_file->read(record.offset, static_cast<std::size_t>(record.size)));
   auto r = decode_interval(bytes);
   if (!r) {
-    m_file->note_failure(
+    return runtime_error(
         fmt::format("interval {}: the record read back from the interval spill file does not decode "
                     "({} bytes at offset {})",
-                    k, at.size, at.offset));
+                    k, record.size, record.offset));
+  }
+  return std::move(*r);
+}
+
+IntervalResult IntervalSeries::operator[](std::size_t k) const {
+  auto r = at(k);
+  if (!r) {
+    m_file->note_failure(r.error().message);
     return {};
   }
   return std::move(*r);

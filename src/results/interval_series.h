@@ -20,10 +20,11 @@ namespace openloop::results {
 
 /// The intervals of a run, index 0 first. Intervals [0, parked()) live in a SpillFile as compact binary
 /// records (16 bytes of index each stay in memory); the rest are held whole. Reading returns a copy: a parked
-/// interval is read back and decoded (a failed read or a record that does not decode returns a default
-/// interval and is recorded by the file, see SpillFile::read_failures(), so whoever renders an output refuses
-/// it). Copies share the spill file (records are never overwritten, so a copy's changes never show in
-/// another). Not thread-safe; reading a parked interval costs one pread.
+/// interval is read back and decoded. at() reports a failed read or a record that does not decode as an
+/// error; operator[] (and iteration) returns a default interval instead and notes the failure on the file
+/// (SpillFile::read_back_since()), so whoever renders an output from it refuses that output. Copies share the
+/// spill file (records are never overwritten, so a copy's changes never show in another). Not thread-safe;
+/// reading a parked interval costs one pread.
 class IntervalSeries {
  public:
   IntervalSeries() = default;
@@ -32,7 +33,9 @@ class IntervalSeries {
 
   std::size_t size() const { return m_index.size() + m_resident.size(); }
   bool empty() const { return size() == 0; }
-  /// Interval `k` (< size()), read back when parked.
+  /// Interval `k` (< size()), read back when parked; a runtime error naming the interval when it cannot be.
+  Result<IntervalResult> at(std::size_t k) const;
+  /// at(k), or a default interval when it fails (the failure noted on the spill file).
   IntervalResult operator[](std::size_t k) const;
   IntervalResult front() const { return (*this)[0]; }
   IntervalResult back() const { return (*this)[size() - 1]; }

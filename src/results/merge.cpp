@@ -1,4 +1,5 @@
-// Merging runs: compatibility checks, alignment of intervals by wall-clock time, exact sums, a fresh verdict.
+// Merging runs: alignment of intervals by wall-clock time (or by index for shards), exact sums, a fresh
+// verdict (the checks in merge_checks, the merged context in merge_info).
 #include "results/merge.h"
 
 #include <algorithm>
@@ -11,6 +12,8 @@
 #include "hdr/codec.h"
 #include "results/aggregator.h"
 #include "results/interval_server_timing.h"
+#include "results/merge_checks.h"
+#include "results/merge_info.h"
 #include "results/merge_observed.h"
 #include "results/run_identity.h"
 #include "results/shard_checks.h"
@@ -21,127 +24,6 @@ namespace openloop::results {
 namespace {
 
 using nlohmann::json;
-
-json plan_field(const json& plan, const std::string& key) {
-  return plan.is_object() && plan.contains(key) ? plan[key] : json();
-}
-
-std::string show(const json& value) {
-  return value.is_null() ? "absent" : value.dump();
-}
-
-Result<void> check_compatible(const std::vector<MergeInput>& inputs) {
-  const MergeInput& first = inputs.front();
-  for (const MergeInput& in : inputs) {
-    if (!(in.results.info.start_unix_s > 0)) {
-      return usage_error(
-          fmt::format("{}: has no wall-clock start (environment.start_unix_s), so its intervals cannot "
-                      "be aligned by time; re-run it with this version of openloop",
-                      in.name));
-    }
-    if (in.results.info.model != first.results.info.model) {
-      return usage_error(fmt::format("cannot merge {} with {}: the model differs ({} in {}, {} in {})",
-                                     first.name, in.name, to_string(first.results.info.model),
-                                     first.name, to_string(in.results.info.model), in.name));
-    }
-    for (const char* key : k_merge_must_match) {
-      const json a = plan_field(first.results.info.plan, key);
-      const json b = plan_field(in.results.info.plan, key);
-      if (a != b) {
-        return usage_error(
-            fmt::format("cannot merge {} with {}: plan.{} differs ({} in {}, {} in {}); runs belong together "
-                        "only when their "
-                        "target, method, headers, body, model, arrival process, saturation policy, timeout, "
-                        "success statuses and "
-                        "interval length are the same",
-                        first.name, in.name, key, show(a), first.name, show(b), in.name));
-      }
-    }
-  }
-  return {};
-}
-
-// Two inputs that are one run (the same file given twice, or a copy of it) would count every request twice.
-// One run: the same run id and shard index (the same run id alone for unsharded runs); for files written
-// before run ids, the same host, wall-clock start (to the microsecond), plan, measured period and counts, which
-// two real runs never share.
-Result<void> check_distinct(const std::vector<MergeInput>& inputs) {
-  for (std::size_t a = 0; a < inputs.size(); ++a) {
-    for (std::size_t b = a + 1; b < inputs.size(); ++b) {
-      const RunResults& x = inputs[a].results;
-      const RunResults& y = inputs[b].results;
-      if (!x.info.run_id.empty() && !y.info.run_id.empty()) {
-        const ShardInfo sx = shard_of(x.info), sy = shard_of(y.info);
-        if (x.info.run_id == y.info.run_id && sx.count == sy.count && sx.index == sy.index) {
-          return usage_error(fmt::format(
-              "{} and {} are the same run (run id {}{}): merging them would count every request twice; give "
-              "each run once",
-              inputs[a].name, inputs[b].name, x.info.run_id,
-              sx.count > 0 ? fmt::format(", shard {}/{}", sx.index, sx.count) : std::string()));
-        }
-        continue;
-      }
-      const json hx = x.info.environment.is_object() ? x.info.environment.value("host", json()) : json();
-      const json hy = y.info.environment.is_object() ? y.info.environment.value("host", json()) : json();
-      const bool same_start = std::abs(x.info.start_unix_s - y.info.start_unix_s) < 1e-6;
-      const bool same_counts = x.totals.intended == y.totals.intended && x.totals.ok == y.totals.ok &&
-                               x.totals.completed == y.totals.completed && x.measured_s == y.measured_s;
-      if (same_start && hx == hy && same_counts && x.info.plan == y.info.plan) {
-        return usage_error(fmt::format(
-            "{} and {} are the same run (same host, start time, plan and counts): merging them would count "
-            "every request twice; give each run once",
-            inputs[a].name, inputs[b].name));
-      }
-    }
-  }
-  return {};
-}
-
-// Warnings for inputs that may not belong together although they can be added: runs that do not overlap in
-// time (the merged period then holds stretches where some ran alone or none ran, so its rates are diluted),
-// and plans that differ in the load they applied.
-void warn_mismatch(const std::vector<MergeInput>& inputs, const json& plan, double measured_s,
-                   std::vector<std::string>& warnings) {
-  std::vector<std::size_t> order(inputs.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return inputs[a].results.info.start_unix_s < inputs[b].results.info.start_unix_s;
-  });
-  double covered_end = 0;
-  std::string apart;
-  for (std::size_t k = 0; k < order.size(); ++k) {
-    const RunResults& r = inputs[order[k]].results;
-    const double start = r.info.start_unix_s, end = start + r.measured_s;
-    if (k > 0 && start >= covered_end) {
-      apart += fmt::format("{}{} starts {:.3g}s after the runs before it ended", apart.empty() ? "" : "; ",
-                           inputs[order[k]].name, start - covered_end);
-    }
-    covered_end = std::max(covered_end, end);
-  }
-  if (!apart.empty()) {
-    warnings.push_back(fmt::format(
-        "the inputs do not overlap in time ({}): the merged run spans {:.3g}s from the first start, "
-        "including "
-        "time when not every run was sending, so its rates are not those of any run; merge runs that ran "
-        "at the same time (e.g. one per host)",
-        apart, measured_s));
-  }
-  // Fields that say how a run was driven but not what load it applied.
-  static const char* const k_harmless[] = {"threads", "seed", "spin_below_us", "coalesce_us", "insecure"};
-  std::string fields;
-  if (plan.contains("differs")) {
-    for (const auto& [key, values] : plan["differs"].items()) {
-      if (std::find(std::begin(k_harmless), std::end(k_harmless), key) != std::end(k_harmless)) continue;
-      fields += fmt::format("{}{} {}", fields.empty() ? "" : "; ", key, values.dump());
-    }
-  }
-  if (!fields.empty()) {
-    warnings.push_back(fmt::format(
-        "the inputs' plans differ ({}): the merged run adds different loads together (plan.differs lists "
-        "each input's value)",
-        fields));
-  }
-}
 
 // The plans' interval length (equal across inputs, checked above); without one, the longest interval of any
 // input (the last interval of a run may be cut short by its end).
@@ -263,126 +145,6 @@ Result<void> merge_intervals(const std::vector<MergeInput>& inputs, const std::v
     agg.add(0, batch);
   }
   return {};
-}
-
-json merged_plan(const std::vector<MergeInput>& inputs) {
-  json plan = json::object();
-  json differs = json::object();
-  std::vector<std::string> keys;
-  for (const MergeInput& in : inputs) {
-    if (!in.results.info.plan.is_object()) continue;
-    for (const auto& [key, value] : in.results.info.plan.items()) {
-      if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(key);
-    }
-  }
-  for (const std::string& key : keys) {
-    json values = json::array();
-    for (const MergeInput& in : inputs) values.push_back(plan_field(in.results.info.plan, key));
-    const bool same =
-        std::all_of(values.begin(), values.end(), [&](const json& v) { return v == values[0]; });
-    if (same) {
-      plan[key] = values[0];
-    } else {
-      differs[key] = values;
-    }
-  }
-  if (!differs.empty()) plan["differs"] = differs;
-  return plan;
-}
-
-json merged_from(const std::vector<MergeInput>& inputs) {
-  json list = json::array();
-  for (const MergeInput& in : inputs) {
-    const json& env = in.results.info.environment;
-    list.push_back({{"file", in.name},
-                    {"start_unix_s", in.results.info.start_unix_s},
-                    {"duration_s", in.results.measured_s},
-                    {"host", env.is_object() && env.contains("host") ? env["host"] : json()},
-                    {"valid", in.results.verdict.valid}});
-  }
-  return list;
-}
-
-// The shards' shared plan: `shard` (each one's own) left out, `shards: N` and, when some are missing, `partial`.
-void shared_plan(const ShardCoverage& shards, nlohmann::json& plan) {
-  plan.erase("shard");
-  if (plan.contains("differs")) {
-    plan["differs"].erase("shard");
-    if (plan["differs"].empty()) plan.erase("differs");
-  }
-  plan["shards"] = shards.count;
-  if (!shards.missing.empty())
-    plan["partial"] = {{"missing", shards.missing}, {"missing_share", shards.missing_share}};
-}
-
-// The shards' identity and start: the same run id, plan hash and --start-at; the worst lag and clock bound.
-void shared_identity(const std::vector<MergeInput>& inputs, RunInfo& info) {
-  info.plan_hash = plan_hash_of(inputs.front().results.info);
-  info.run_id = inputs.front().results.info.run_id;
-  for (const MergeInput& in : inputs) {
-    const StartTiming& t = in.results.info.start;
-    if (in.results.info.run_id != info.run_id) info.run_id.clear();
-    if (t.at_unix_s <= 0) continue;
-    StartTiming& m = info.start;
-    const bool first = m.at_unix_s <= 0;
-    m.at_unix_s = t.at_unix_s;
-    m.lag_s = first ? t.lag_s : std::max(m.lag_s, t.lag_s);
-    m.clock_known = first ? t.clock_known : m.clock_known && t.clock_known;
-    m.clock_synchronized = first ? t.clock_synchronized : m.clock_synchronized && t.clock_synchronized;
-    m.clock_maxerror_s = std::max(m.clock_maxerror_s, t.clock_maxerror_s);
-    m.clock_esterror_s = std::max(m.clock_esterror_s, t.clock_esterror_s);
-  }
-}
-
-RunInfo merged_info(const std::vector<MergeInput>& inputs, double t0, double measured_s,
-                    double worst_offset_s, const ShardCoverage* shards) {
-  RunInfo info = inputs.front().results.info;
-  info.start_unix_s = t0;
-  info.duration_s = measured_s;
-  double planned = 0;
-  info.users = 0;
-  info.configured_iterations_per_s = 0;
-  for (const MergeInput& in : inputs) {
-    info.configured_iterations_per_s += in.results.info.configured_iterations_per_s;
-    planned += in.results.info.offered_rps * in.results.measured_s;
-    info.users += in.results.info.users;
-    info.warmup_s = std::max(info.warmup_s, in.results.info.warmup_s);
-  }
-  info.offered_rps = measured_s > 0 ? planned / measured_s : 0.0;
-  info.plan = merged_plan(inputs);
-  info.plan_hash.clear();
-  info.run_id.clear();
-  info.start = StartTiming{};
-  if (shards != nullptr) {
-    shared_plan(*shards, info.plan);
-    shared_identity(inputs, info);
-  } else if (std::all_of(inputs.begin(), inputs.end(), [&](const MergeInput& in) {
-               return in.results.info.run_id == inputs.front().results.info.run_id;
-             })) {
-    info.run_id = inputs.front().results.info.run_id;
-  }
-  info.environment = {{"merged_from", merged_from(inputs)}, {"merge_alignment_s", worst_offset_s}};
-  return info;
-}
-
-GeneratorStats merged_generator(const std::vector<MergeInput>& inputs) {
-  GeneratorStats g;
-  double thread_seconds = 0;
-  for (const MergeInput& in : inputs) {
-    const GeneratorStats& s = in.results.generator;
-    g.threads += s.threads;
-    g.cpu_seconds += s.cpu_seconds;
-    g.spin_seconds += s.spin_seconds;
-    g.spin_below_us = std::max(g.spin_below_us, s.spin_below_us);
-    thread_seconds += s.wall_seconds * s.threads;
-    g.max_connections += s.max_connections;
-    g.peak_connections += s.peak_connections;
-    g.abandoned += s.abandoned;
-    g.max_rss_kb = std::max(g.max_rss_kb, s.max_rss_kb);
-    add_contention(g, s);
-  }
-  g.wall_seconds = g.threads > 0 ? thread_seconds / g.threads : 0.0;
-  return g;
 }
 
 // Per-request totals, added exactly by name (the aggregator has the counts, not the histograms).
@@ -512,16 +274,10 @@ Result<RunResults> merge_all(const std::vector<MergeInput>& inputs, const ShardC
   r.info = merged_info(inputs, t0, r.measured_s, worst_offset_s, shards);
   if (!requests.names.empty()) merge_request_totals(inputs, requests, r);
   for (const MergeInput& in : inputs) r.phases.add(in.results.phases);  // totals only: no per-interval phases
-  r.generator = merged_generator(inputs);
+  r.generator = GeneratorStats{};
+  for (const MergeInput& in : inputs) r.add_metadata(in.results, in.name, PartsRan::side_by_side);
   r.interrupted =
       std::any_of(inputs.begin(), inputs.end(), [](const MergeInput& in) { return in.results.interrupted; });
-  for (const MergeInput& in : inputs) {
-    for (const auto& example : in.results.error_examples) {
-      const bool known = std::any_of(r.error_examples.begin(), r.error_examples.end(),
-                                     [&](const auto& e) { return e.first == example.first; });
-      if (!known) r.error_examples.push_back(example);
-    }
-  }
   r.verdict = judge(r);
   if (shards != nullptr && !r.verdict.reasons.empty()) name_shards_at_fault(inputs, r);
   for (const MergeInput& in : inputs) {

@@ -36,7 +36,9 @@ inline constexpr const char* k_merge_must_match[] = {
 /// - the per-request breakdown is merged by request name (totals with their histograms, every interval's
 ///   counts) when every input has one; otherwise the merged run has none;
 /// - the measured period is from t0 to the latest end, so rates are over the merged run;
-/// - generator stats are summed (wall time thread-weighted, so the CPU fraction is the aggregate one);
+/// - run metadata is added side by side (RunResults::add_metadata): generator stats summed (wall time
+///   thread-weighted, so the CPU fraction is the aggregate one), one error example per kind, each input's
+///   warnings prefixed with its name;
 /// - the verdict is judged again over the merged run, and every input that was INVALID on its own adds a
 ///   reason; every input's SLOs (the same text once) are judged again over the merged run;
 /// - the plan keeps the fields all inputs share, the others listed under plan.differs.<field> = [one per
@@ -50,11 +52,10 @@ inline constexpr const char* k_merge_must_match[] = {
 ///   time when not every run was sending) or their plans differ in anything but threads, seed, spin and
 ///   coalescing (the merged run adds different loads).
 /// Errors (usage) name the inputs and the difference: two inputs that are the same run (the same run id and
-/// shard index; for files without a run id, the same host, wall-clock start, plan, measured period and counts)
-/// would count it twice; a plan field in k_merge_must_match that
-/// differs, a missing wall-clock start (needed to align), histograms that cannot be decoded. Interval lengths
-/// are the plans' (interval_s must match); a last interval cut short by the end of its run keeps its shorter
-/// length.
+/// shard index; for files without a run id, the same host, wall-clock start, plan, measured period and
+/// counts) would count it twice; a plan field in k_merge_must_match that differs, a missing wall-clock start
+/// (needed to align), histograms that cannot be decoded. Interval lengths are the plans' (interval_s must
+/// match); a last interval cut short by the end of its run keeps its shorter length.
 ///
 /// Shards of one run (any input's plan has `shard`; results/shard_checks.h says what is refused): intervals
 /// align by index instead of wall-clock time (each shard's own interval k lands in merged interval k), the

@@ -144,13 +144,12 @@ RunResults add_repeats(const std::vector<RunResults>& runs) {
   RunResults total = runs.front();
   total.checks = RunChecks{};  // they belong to one run each
   total.verdict = Verdict{};
+  total.generator = GeneratorStats{};
+  total.error_examples.clear();
   total.warnings.clear();
   total.interrupted = false;
   total.measured_s = 0;
   total.intervals.clear();
-  total.generator.cpu_seconds = total.generator.spin_seconds = total.generator.wall_seconds = 0;
-  total.generator.steal_share.reset();
-  total.generator.run_delay_seconds.reset();
   for (std::size_t k = 0; k < runs.size(); ++k) {
     const RunResults& r = runs[k];
     if (k > 0) total.add(r);
@@ -164,23 +163,10 @@ RunResults add_repeats(const std::vector<RunResults>& runs) {
       total.intervals.push_back(std::move(in));
     }
     total.measured_s += r.measured_s;
-    total.generator.cpu_seconds += r.generator.cpu_seconds;
-    total.generator.spin_seconds += r.generator.spin_seconds;
-    total.generator.wall_seconds += r.generator.wall_seconds;
-    total.generator.abandoned += r.generator.abandoned;
-    total.generator.peak_connections =
-        std::max(total.generator.peak_connections, r.generator.peak_connections);
-    total.generator.max_rss_kb = std::max(total.generator.max_rss_kb, r.generator.max_rss_kb);
-    add_contention(total.generator, r.generator);
+    total.add_metadata(r, fmt::format("repeat {}", k + 1), PartsRan::one_after_another);
     if (!r.verdict.valid) total.verdict.valid = false;
     for (const auto& why : r.verdict.reasons)
       total.verdict.reasons.push_back(fmt::format("repeat {}: {}", k + 1, why));
-    for (const auto& w : r.warnings) total.warnings.push_back(fmt::format("repeat {}: {}", k + 1, w));
-    for (const auto& example : r.error_examples) {
-      const bool known = std::any_of(total.error_examples.begin(), total.error_examples.end(),
-                                     [&](const auto& e) { return e.first == example.first; });
-      if (!known) total.error_examples.push_back(example);
-    }
     total.interrupted = total.interrupted || r.interrupted;
   }
   // add() counts a run without a breakdown as its one request's totals; one request has no breakdown (its

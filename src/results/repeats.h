@@ -97,10 +97,11 @@ std::vector<PercentileSpread> percentile_spreads(const std::vector<RunResults>& 
 bool variation_dominates(const std::vector<PercentileSpread>& spreads);
 inline constexpr const char* k_variation_flag = "run-to-run variation dominates: repeat, don't lengthen";
 
-/// The repeats added exactly as one run: counters and histograms summed (RunResults::add), measured time and
-/// generator CPU summed, intervals laid end to end at their wall-clock offsets from the first repeat, INVALID
-/// when any repeat was (each reason prefixed "repeat k: "), interrupted when the last one was. Context
-/// (info, environment) from the first repeat. Precondition: at least one run.
+/// The repeats added exactly as one run: counters and histograms summed (RunResults::add), measured time
+/// summed, run metadata added one after another (RunResults::add_metadata: generator stats, error examples,
+/// warnings prefixed "repeat k: "), intervals laid end to end at their wall-clock offsets from the first
+/// repeat, INVALID when any repeat was (each reason prefixed "repeat k: "), interrupted when the last one
+/// was. Context (info, environment) from the first repeat. Precondition: at least one run.
 RunResults add_repeats(const std::vector<RunResults>& runs);
 
 /// The `repeats` array and `repeat_summary` object the results file gains.

@@ -12,6 +12,7 @@
 
 #include "core/error.h"
 #include "hdr/histogram.h"
+#include "results/json_reader.h"
 #include "results/until.h"
 
 namespace openloop::results {
@@ -125,8 +126,8 @@ nlohmann::json to_json(const RunChecks& c);
 nlohmann::json to_json(const IndependenceCheck& c);
 /// One --until (or a ramp step's --step-until) target's outcome as the results file holds it.
 nlohmann::json to_json(const UntilOutcome& u);
-/// Reads what to_json wrote; errors (usage) name the field after `where` (e.g. "run.json: " for the root,
-/// "run.json: /scenarios/0" for a scenario).
-Result<RunChecks> run_checks_from_json(const nlohmann::json& j, std::string_view where);
+/// Reads what to_json wrote from `checks` (e.g. the node at "/checks" or "/scenarios/0/checks"), by the rules
+/// of JsonReader; errors (usage) name the reader's source and the field's path.
+Result<RunChecks> run_checks_from_json(const JsonReader& rd, const JsonNode& checks);
 
 }  // namespace openloop::results

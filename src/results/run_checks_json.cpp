@@ -1,5 +1,6 @@
 // The results file's "checks" block: written from RunChecks and read back with every field checked.
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include <fmt/format.h>
@@ -15,121 +16,76 @@ json optional_ns(const std::optional<std::int64_t>& v) {
   return v ? json(*v) : json(nullptr);
 }
 
-// Checked access with the field's path in every error.
-struct Fields {
-  const json& obj;
-  std::string path;
-
-  tl::unexpected<Error> fail(std::string_view key, std::string_view what) const {
-    return usage_error(fmt::format("{}/{}: {}", path, key, what));
-  }
-  Result<const json*> get(std::string_view key, bool (json::*is)() const noexcept,
-                          std::string_view kind) const {
-    const auto it = obj.find(key);
-    if (it == obj.end()) return fail(key, fmt::format("missing (expected {})", kind));
-    if (!((*it).*is)()) return fail(key, fmt::format("expected {}, found {}", kind, it->type_name()));
-    return &*it;
-  }
-  Result<double> number(std::string_view key) const {
-    return OPENLOOP_TRY(get(key, &json::is_number, "a number"))->get<double>();
-  }
-  Result<std::uint64_t> count(std::string_view key) const {
-    const json* v = OPENLOOP_TRY(get(key, &json::is_number_integer, "a count"));
-    if (v->get<std::int64_t>() < 0) return fail(key, "expected a count, found a negative number");
-    return v->get<std::uint64_t>();
-  }
-  Result<bool> boolean(std::string_view key) const {
-    return OPENLOOP_TRY(get(key, &json::is_boolean, "true or false"))->get<bool>();
-  }
-  Result<std::string> string(std::string_view key) const {
-    return OPENLOOP_TRY(get(key, &json::is_string, "a string"))->get<std::string>();
-  }
-  /// A number or null (absent counts as null).
-  Result<std::optional<double>> optional_number(std::string_view key) const {
-    const auto it = obj.find(key);
-    if (it == obj.end() || it->is_null()) return std::optional<double>();
-    if (!it->is_number())
-      return fail(key, fmt::format("expected a number or null, found {}", it->type_name()));
-    return std::optional<double>(it->get<double>());
-  }
-  Result<std::optional<std::int64_t>> optional_ns(std::string_view key) const {
-    const auto it = obj.find(key);
-    if (it == obj.end() || it->is_null()) return std::optional<std::int64_t>();
-    if (!it->is_number_integer())
-      return fail(key, fmt::format("expected nanoseconds or null, found {}", it->type_name()));
-    return std::optional<std::int64_t>(it->get<std::int64_t>());
-  }
-  Result<Fields> object(std::string_view key) const {
-    return Fields{*OPENLOOP_TRY(get(key, &json::is_object, "an object")), fmt::format("{}/{}", path, key)};
-  }
-  Result<const json*> array(std::string_view key) const { return get(key, &json::is_array, "an array"); }
-};
-
-Result<LaneArrivals> read_lane(const Fields& f) {
+Result<LaneArrivals> read_lane(const JsonReader& rd, const JsonNode& f) {
   LaneArrivals l;
-  l.worker = static_cast<unsigned>(OPENLOOP_TRY(f.count("worker")));
-  l.recorded = OPENLOOP_TRY(f.count("recorded"));
-  l.test = OPENLOOP_TRY(f.string("test"));
+  const std::uint64_t worker = OPENLOOP_TRY(rd.count(f, "worker"));
+  if (worker > UINT32_MAX)
+    return rd.fail(f.path + "/worker", fmt::format("{} is not a worker index", worker));
+  l.worker = static_cast<unsigned>(worker);
+  l.recorded = OPENLOOP_TRY(rd.count(f, "recorded"));
+  l.test = OPENLOOP_TRY(rd.string(f, "test"));
   if (l.test != "anderson-darling" && l.test != "dispersion")
-    return f.fail("test",
-                  fmt::format("\"{}\" is not a test; expected anderson-darling or dispersion", l.test));
-  l.tested = OPENLOOP_TRY(f.count("tested"));
-  l.statistic = OPENLOOP_TRY(f.number("statistic"));
-  l.critical = OPENLOOP_TRY(f.number("critical"));
-  l.own_rate_statistic = OPENLOOP_TRY(f.optional_number("own_rate_statistic"));
-  l.own_rate_critical = OPENLOOP_TRY(f.optional_number("own_rate_critical"));
-  l.bunched = OPENLOOP_TRY(f.number("bunched"));
-  l.planned_bunched = OPENLOOP_TRY(f.number("planned_bunched"));
-  l.bunch_below_ns = OPENLOOP_TRY(f.number("bunch_below_ns"));
-  l.passed = OPENLOOP_TRY(f.boolean("passed"));
+    return rd.fail(f.path + "/test",
+                   fmt::format("\"{}\" is not a test; expected anderson-darling or dispersion", l.test));
+  l.tested = OPENLOOP_TRY(rd.count(f, "tested"));
+  l.statistic = OPENLOOP_TRY(rd.number(f, "statistic"));
+  l.critical = OPENLOOP_TRY(rd.number(f, "critical"));
+  l.own_rate_statistic = OPENLOOP_TRY(rd.optional_number(f, "own_rate_statistic"));
+  l.own_rate_critical = OPENLOOP_TRY(rd.optional_number(f, "own_rate_critical"));
+  l.bunched = OPENLOOP_TRY(rd.number(f, "bunched"));
+  l.planned_bunched = OPENLOOP_TRY(rd.number(f, "planned_bunched"));
+  l.bunch_below_ns = OPENLOOP_TRY(rd.number(f, "bunch_below_ns"));
+  l.passed = OPENLOOP_TRY(rd.boolean(f, "passed"));
   return l;
 }
 
-Result<ArrivalCheck> read_arrivals(const Fields& f) {
+Result<ArrivalCheck> read_arrivals(const JsonReader& rd, const JsonNode& f) {
   ArrivalCheck a;
-  a.tested = OPENLOOP_TRY(f.boolean("tested"));
+  a.tested = OPENLOOP_TRY(rd.boolean(f, "tested"));
   if (!a.tested) {
-    a.why_not = OPENLOOP_TRY(f.string("why_not"));
+    a.why_not = OPENLOOP_TRY(rd.string(f, "why_not"));
     return a;
   }
-  a.process = OPENLOOP_TRY(f.string("process"));
-  a.level = OPENLOOP_TRY(f.string("level"));
-  a.lateness_bound_ns = OPENLOOP_TRY(f.number("lateness_bound_ns"));
-  a.accepted = OPENLOOP_TRY(f.boolean("accepted"));
-  const json* lanes = OPENLOOP_TRY(f.array("lanes"));
-  for (std::size_t i = 0; i < lanes->size(); ++i) {
-    const std::string path = fmt::format("{}/lanes/{}", f.path, i);
-    if (!(*lanes)[i].is_object()) return usage_error(fmt::format("{}: expected an object", path));
-    a.lanes.push_back(OPENLOOP_TRY(read_lane(Fields{(*lanes)[i], path})));
+  a.process = OPENLOOP_TRY(rd.string(f, "process"));
+  a.level = OPENLOOP_TRY(rd.string(f, "level"));
+  a.lateness_bound_ns = OPENLOOP_TRY(rd.number(f, "lateness_bound_ns"));
+  a.accepted = OPENLOOP_TRY(rd.boolean(f, "accepted"));
+  const JsonNode lanes = OPENLOOP_TRY(rd.field(f, "lanes", JsonKind::array));
+  for (std::size_t i = 0; i < lanes.value->size(); ++i) {
+    const JsonNode lane = OPENLOOP_TRY(rd.element(lanes, i, JsonKind::object));
+    a.lanes.push_back(OPENLOOP_TRY(read_lane(rd, lane)));
   }
-  if (a.lanes.empty()) return f.fail("lanes", "empty: a tested arrival process has at least one lane");
+  if (a.lanes.empty()) return rd.fail(lanes.path, "empty: a tested arrival process has at least one lane");
   return a;
 }
 
-Result<IndependenceCheck> read_independence(const Fields& f) {
+Result<IndependenceCheck> read_independence(const JsonReader& rd, const JsonNode& f) {
   IndependenceCheck i;
-  i.tested = OPENLOOP_TRY(f.boolean("tested"));
+  i.tested = OPENLOOP_TRY(rd.boolean(f, "tested"));
   if (!i.tested) return i;
-  i.samples = OPENLOOP_TRY(f.count("samples"));
-  i.lag1 = OPENLOOP_TRY(f.number("lag1"));
-  i.vanish_lag = OPENLOOP_TRY(f.count("vanish_lag"));
-  i.vanished = OPENLOOP_TRY(f.boolean("vanished"));
-  i.threshold = OPENLOOP_TRY(f.number("threshold"));
-  i.effective_fraction = OPENLOOP_TRY(f.number("effective_fraction"));
+  i.samples = OPENLOOP_TRY(rd.count(f, "samples"));
+  i.lag1 = OPENLOOP_TRY(rd.number(f, "lag1"));
+  i.vanish_lag = OPENLOOP_TRY(rd.count(f, "vanish_lag"));
+  i.vanished = OPENLOOP_TRY(rd.boolean(f, "vanished"));
+  i.threshold = OPENLOOP_TRY(rd.number(f, "threshold"));
+  i.effective_fraction = OPENLOOP_TRY(rd.number(f, "effective_fraction"));
   if (!(i.effective_fraction > 0 && i.effective_fraction <= 1))
-    return f.fail("effective_fraction", "expected a share in (0, 1]");
+    return rd.fail(f.path + "/effective_fraction", "expected a share in (0, 1]");
   return i;
 }
 
-Result<PercentileInterval> read_interval(const Fields& f) {
+Result<PercentileInterval> read_interval(const JsonReader& rd, const JsonNode& f) {
   PercentileInterval p;
-  p.percentile = OPENLOOP_TRY(f.number("percentile"));
-  p.value = static_cast<std::int64_t>(OPENLOOP_TRY(f.count("value_ns")));
-  p.low = OPENLOOP_TRY(f.optional_ns("low_ns"));
-  p.high = OPENLOOP_TRY(f.optional_ns("high_ns"));
-  p.naive_low = OPENLOOP_TRY(f.optional_ns("naive_low_ns"));
-  p.naive_high = OPENLOOP_TRY(f.optional_ns("naive_high_ns"));
-  p.effective_count = OPENLOOP_TRY(f.number("effective_count"));
+  p.percentile = OPENLOOP_TRY(rd.number(f, "percentile"));
+  const std::uint64_t value = OPENLOOP_TRY(rd.count(f, "value_ns"));
+  if (value > INT64_MAX)
+    return rd.fail(f.path + "/value_ns", fmt::format("{} ns is beyond any latency", value));
+  p.value = static_cast<std::int64_t>(value);
+  p.low = OPENLOOP_TRY(rd.optional_integer(f, "low_ns"));
+  p.high = OPENLOOP_TRY(rd.optional_integer(f, "high_ns"));
+  p.naive_low = OPENLOOP_TRY(rd.optional_integer(f, "naive_low_ns"));
+  p.naive_high = OPENLOOP_TRY(rd.optional_integer(f, "naive_high_ns"));
+  p.effective_count = OPENLOOP_TRY(rd.number(f, "effective_count"));
   return p;
 }
 }  // namespace
@@ -214,49 +170,44 @@ json to_json(const RunChecks& c) {
   return j;
 }
 
-Result<RunChecks> run_checks_from_json(const json& j, std::string_view where) {
-  const std::string path = fmt::format("{}/checks", where);
-  if (!j.is_object())
-    return usage_error(fmt::format("{}: expected an object, found {}", path, j.type_name()));
-  const Fields f{j, path};
+Result<RunChecks> run_checks_from_json(const JsonReader& rd, const JsonNode& checks) {
+  if (!checks.value->is_object())
+    return rd.fail(checks.path, fmt::format("expected an object, found {}", checks.value->type_name()));
   RunChecks c;
-  const Fields arrivals = OPENLOOP_TRY(f.object("arrivals"));
-  c.arrivals = OPENLOOP_TRY(read_arrivals(arrivals));
-  const Fields independence = OPENLOOP_TRY(f.object("independence"));
-  c.independence = OPENLOOP_TRY(read_independence(independence));
-  const json* rt = OPENLOOP_TRY(f.array("response_time"));
-  for (std::size_t k = 0; k < rt->size(); ++k) {
-    const std::string p = fmt::format("{}/response_time/{}", path, k);
-    if (!(*rt)[k].is_object()) return usage_error(fmt::format("{}: expected an object", p));
-    c.response_time.push_back(OPENLOOP_TRY(read_interval(Fields{(*rt)[k], p})));
+  const JsonNode arrivals = OPENLOOP_TRY(rd.field(checks, "arrivals", JsonKind::object));
+  c.arrivals = OPENLOOP_TRY(read_arrivals(rd, arrivals));
+  const JsonNode independence = OPENLOOP_TRY(rd.field(checks, "independence", JsonKind::object));
+  c.independence = OPENLOOP_TRY(read_independence(rd, independence));
+  const JsonNode rt = OPENLOOP_TRY(rd.field(checks, "response_time", JsonKind::array));
+  for (std::size_t k = 0; k < rt.value->size(); ++k) {
+    const JsonNode p = OPENLOOP_TRY(rd.element(rt, k, JsonKind::object));
+    c.response_time.push_back(OPENLOOP_TRY(read_interval(rd, p)));
   }
-  if (j.contains("windows")) {
-    const json* windows = OPENLOOP_TRY(f.array("windows"));
-    for (std::size_t k = 0; k < windows->size(); ++k) {
-      const std::string p = fmt::format("{}/windows/{}", path, k);
-      if (!(*windows)[k].is_object()) return usage_error(fmt::format("{}: expected an object", p));
-      const Fields w{(*windows)[k], p};
+  if (rd.has(checks, "windows")) {
+    const JsonNode windows = OPENLOOP_TRY(rd.field(checks, "windows", JsonKind::array));
+    for (std::size_t k = 0; k < windows.value->size(); ++k) {
+      const JsonNode w = OPENLOOP_TRY(rd.element(windows, k, JsonKind::object));
       WindowIndependence out;
-      out.from_s = OPENLOOP_TRY(w.number("from_s"));
-      out.to_s = OPENLOOP_TRY(w.number("to_s"));
-      const Fields window_independence = OPENLOOP_TRY(w.object("independence"));
-      out.independence = OPENLOOP_TRY(read_independence(window_independence));
+      out.from_s = OPENLOOP_TRY(rd.number(w, "from_s"));
+      out.to_s = OPENLOOP_TRY(rd.number(w, "to_s"));
+      const JsonNode window_independence = OPENLOOP_TRY(rd.field(w, "independence", JsonKind::object));
+      out.independence = OPENLOOP_TRY(read_independence(rd, window_independence));
       c.windows.push_back(out);
     }
   }
-  if (j.contains("until")) {
-    const json* until = OPENLOOP_TRY(f.array("until"));
-    for (std::size_t k = 0; k < until->size(); ++k) {
-      const std::string p = fmt::format("{}/until/{}", path, k);
-      if (!(*until)[k].is_object()) return usage_error(fmt::format("{}: expected an object", p));
-      const Fields u{(*until)[k], p};
+  if (rd.has(checks, "until")) {
+    const JsonNode until = OPENLOOP_TRY(rd.field(checks, "until", JsonKind::array));
+    for (std::size_t k = 0; k < until.value->size(); ++k) {
+      const JsonNode u = OPENLOOP_TRY(rd.element(until, k, JsonKind::object));
       UntilOutcome o;
-      const std::string target = OPENLOOP_TRY(u.string("target"));
-      o.target = OPENLOOP_TRY(parse_until(target));
-      o.met = OPENLOOP_TRY(u.boolean("met"));
-      o.achieved = OPENLOOP_TRY(u.optional_number("achieved"));
-      o.samples = OPENLOOP_TRY(u.count("samples"));
-      const auto more = OPENLOOP_TRY(u.optional_number("more_seconds"));
+      const std::string target = OPENLOOP_TRY(rd.string(u, "target"));
+      auto parsed = parse_until(target);
+      if (!parsed) return rd.fail(u.path + "/target", parsed.error().message);
+      o.target = std::move(*parsed);
+      o.met = OPENLOOP_TRY(rd.boolean(u, "met"));
+      o.achieved = OPENLOOP_TRY(rd.optional_number(u, "achieved"));
+      o.samples = OPENLOOP_TRY(rd.count(u, "samples"));
+      const auto more = OPENLOOP_TRY(rd.optional_number(u, "more_seconds"));
       o.more_seconds = more ? *more : std::numeric_limits<double>::infinity();
       c.until.push_back(std::move(o));
     }

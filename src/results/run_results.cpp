@@ -149,16 +149,72 @@ Result<RunResults> interval_as_run(const IntervalResult& in, const std::vector<s
   return run;
 }
 
+void add_spill_files(const RunResults& r, std::vector<std::shared_ptr<const SpillFile>>& into) {
+  const auto& file = r.intervals.spill();
+  if (file && std::find(into.begin(), into.end(), file) == into.end()) into.push_back(file);
+  for (const ScenarioResults& s : r.scenarios) add_spill_files(s.results, into);
+}
+
+std::vector<std::shared_ptr<const SpillFile>> spill_files(const RunResults& r) {
+  std::vector<std::shared_ptr<const SpillFile>> files;
+  add_spill_files(r, files);
+  return files;
+}
+
 bool RunResults::unreachable() const {
   const Counters& c = totals;
   return c.completed == 0 && c.errors_total() > 0 &&
          c.error(ErrorKind::connect) + c.error(ErrorKind::tls) == c.errors_total();
 }
 
-void add_contention(GeneratorStats& into, const GeneratorStats& from) {
-  if (from.steal_share) into.steal_share = std::max(into.steal_share.value_or(0.0), *from.steal_share);
-  if (from.run_delay_seconds)
-    into.run_delay_seconds = into.run_delay_seconds.value_or(0.0) + *from.run_delay_seconds;
+void add_generator(GeneratorStats& into, const GeneratorStats& part, PartsRan how) {
+  const bool side_by_side = how == PartsRan::side_by_side;
+  const double thread_seconds = into.wall_seconds * into.threads + part.wall_seconds * part.threads;
+  const double longest_wall = std::max(into.wall_seconds, part.wall_seconds);
+  const double summed_wall = into.wall_seconds + part.wall_seconds;
+  if (side_by_side) {
+    into.threads += part.threads;
+    into.max_connections += part.max_connections;
+    into.peak_connections += part.peak_connections;
+  } else {
+    into.threads = std::max(into.threads, part.threads);
+    into.max_connections = std::max(into.max_connections, part.max_connections);
+    into.peak_connections = std::max(into.peak_connections, part.peak_connections);
+  }
+  // Without threads (nothing ran) there are no thread-seconds to share out: the wall time of the whole.
+  into.wall_seconds =
+      into.threads > 0 ? thread_seconds / into.threads : (side_by_side ? longest_wall : summed_wall);
+  into.cpu_seconds += part.cpu_seconds;
+  into.spin_seconds += part.spin_seconds;
+  into.spin_below_us = std::max(into.spin_below_us, part.spin_below_us);
+  into.abandoned += part.abandoned;
+  into.max_rss_kb = std::max(into.max_rss_kb, part.max_rss_kb);
+  const std::uint64_t rounds = into.coordinator_rounds + part.coordinator_rounds;
+  if (rounds > 0) {
+    into.coordinator_cpu_ms_mean =
+        (into.coordinator_cpu_ms_mean * static_cast<double>(into.coordinator_rounds) +
+         part.coordinator_cpu_ms_mean * static_cast<double>(part.coordinator_rounds)) /
+        static_cast<double>(rounds);
+  }
+  into.coordinator_rounds = rounds;
+  into.coordinator_cpu_ms_max = std::max(into.coordinator_cpu_ms_max, part.coordinator_cpu_ms_max);
+  into.coordinator_merge_ms_max = std::max(into.coordinator_merge_ms_max, part.coordinator_merge_ms_max);
+  into.coordinator_clear_ms_max = std::max(into.coordinator_clear_ms_max, part.coordinator_clear_ms_max);
+  into.coordinator_progress_ms_max =
+      std::max(into.coordinator_progress_ms_max, part.coordinator_progress_ms_max);
+  if (part.steal_share) into.steal_share = std::max(into.steal_share.value_or(0.0), *part.steal_share);
+  if (part.run_delay_seconds)
+    into.run_delay_seconds = into.run_delay_seconds.value_or(0.0) + *part.run_delay_seconds;
+}
+
+void RunResults::add_metadata(const RunResults& part, std::string_view label, PartsRan how) {
+  add_generator(generator, part.generator, how);
+  for (const auto& example : part.error_examples) {
+    const bool known = std::any_of(error_examples.begin(), error_examples.end(),
+                                   [&](const auto& e) { return e.first == example.first; });
+    if (!known) error_examples.push_back(example);
+  }
+  for (const auto& w : part.warnings) warnings.push_back(label.empty() ? w : fmt::format("{}: {}", label, w));
 }
 
 }  // namespace openloop::results

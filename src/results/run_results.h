@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -80,9 +81,19 @@ struct GeneratorStats {
   std::optional<double> run_delay_seconds;
 };
 
-/// Folds another part's contention (a scenario's, a host's, a repeat's) into `into`: the worst steal share and
-/// the summed run delay of those known.
-void add_contention(GeneratorStats& into, const GeneratorStats& from);
+/// How the parts added into one run ran: side by side (the scenarios of one file, the hosts or shards of a
+/// merge) or one after another (repeats).
+enum class PartsRan : unsigned char { side_by_side, one_after_another };
+
+/// Adds another part's generator stats (a scenario's, a merge input's, a repeat's) to `into`, which starts
+/// as GeneratorStats{} or as the first part. CPU, spin and run delay seconds and `abandoned` are summed;
+/// thread-seconds (wall × threads) are summed, so the CPU share of the whole is the parts' aggregate one:
+/// side by side, threads, max_connections and peak_connections are summed and wall_seconds is the
+/// thread-weighted mean wall time; one after another, they are the largest part's and wall_seconds the summed
+/// thread-seconds over those threads (the summed wall time when every part had as many threads). The worst
+/// steal share, the largest max_rss_kb and spin threshold; coordinator rounds summed, their mean weighted by
+/// rounds, each max the largest.
+void add_generator(GeneratorStats& into, const GeneratorStats& part, PartsRan how);
 
 /// How the run was started together with other shards (--start-at); `at_unix_s` 0 when it was not.
 struct StartTiming {
@@ -186,12 +197,24 @@ struct RunResults {
   /// depend on how the runs relate (results/combine, results/merge).
   void add(const RunResults& other, const std::vector<std::string>& names);
   void add(const RunResults& other) { add(other, other.info.request_names); }
+  /// Adds what describes `part` rather than measures it, the same way for scenarios, merges and repeats:
+  /// generator stats (add_generator()), error examples (one per error kind, the first seen kept) and warnings
+  /// (each prefixed with `label` and ": ", e.g. "checkout: ...", "repeat 2: ...", "b.json: ..."; as written
+  /// when `label` is empty). The one place that lists the run metadata parts add up; add() does the measured
+  /// numbers.
+  void add_metadata(const RunResults& part, std::string_view label, PartsRan how);
   /// The totals of the request named `name`, appended (and named in info.request_names) when new.
   RequestTotals& request(const std::string& name);
   /// The target was never reached: no request completed and every error was a connect or TLS failure (so
   /// nothing was measured; exit 4 for every command).
   bool unreachable() const;
 };
+
+/// The spill files `r`'s intervals and its scenarios' are parked in, each once (none for a run held in
+/// memory): what a ReadBackCheck watches while an output is rendered from `r`.
+std::vector<std::shared_ptr<const SpillFile>> spill_files(const RunResults& r);
+/// Adds `r`'s spill files to `into`, those already there left out (for outcomes that hold several runs).
+void add_spill_files(const RunResults& r, std::vector<std::shared_ptr<const SpillFile>>& into);
 
 /// One interval as a run of its own, for adding intervals up with RunResults::add: its counters (measured), flows,
 /// the per-request counters, and its histograms decoded (an empty text is an empty histogram). Errors (usage) name

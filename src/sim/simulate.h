@@ -51,6 +51,11 @@ struct SimulatedRun {
   nlohmann::json service_stats;
 };
 
+/// The spill files the run is parked in (results::spill_files), for the output pipeline's check.
+inline std::vector<std::shared_ptr<const results::SpillFile>> spill_files(const SimulatedRun& run) {
+  return results::spill_files(run.results);
+}
+
 /// The results file of a simulated run: results::to_json of its results with "simulated": true, its
 /// "service_model" and "service_stats".
 nlohmann::json to_json(const SimulatedRun& run);

@@ -11,6 +11,26 @@
 namespace openloop::cli {
 namespace {
 
+// An outcome whose outputs read from one spill file: the file the pipeline watches (found as every outcome's,
+// through spill_files()).
+struct Parked {
+  std::shared_ptr<results::SpillFile> file;
+};
+std::vector<std::shared_ptr<const results::SpillFile>> spill_files(const Parked& p) {
+  return {p.file};
+}
+
+// What an output reads from a parked text, as IntervalSeries and EncodedHistogram do: a failure noted on the
+// file.
+std::string read_back(const results::SpillFile& file, std::int64_t offset, std::size_t size) {
+  auto text = file.read(offset, size);
+  if (!text) {
+    file.note_failure(text.error().message);
+    return "";
+  }
+  return *text;
+}
+
 std::string read(const std::filesystem::path& p) {
   std::ifstream in(p);
   std::stringstream s;
@@ -25,17 +45,18 @@ TEST(RunPipeline, AnOutputWhoseParkedHistogramsCannotBeReadBackIsRefusedAndTheOt
   ASSERT_TRUE(file) << file.error().message;
   const std::shared_ptr<results::SpillFile> spill = *file;
   ASSERT_TRUE(spill->append("HISTFAAAAB"));
-  Pipeline<int> p;
+  Pipeline<Parked> p;
   p.command = "openloop test";
-  p.run = [](std::atomic<int>&) -> Result<int> { return 7; };
-  p.summary = [](const int&) { return std::string(); };
-  p.exit_code = [](const int&) { return 0; };
+  p.run = [spill](std::atomic<int>&) -> Result<Parked> { return Parked{spill}; };
+  p.summary = [](const Parked&) { return std::string(); };
+  p.exit_code = [](const Parked&) { return 0; };
   p.announce = false;
   // The first reads past what was written (a spill file cut short), the second reads what is there.
-  p.outputs = {{"--json", (dir / "gaps.json").string(),
-                [spill](const int&) -> Result<std::string> { return "{" + spill->read(5, 100) + "}"; }},
-               {"--hlog", (dir / "whole.hlog").string(),
-                [spill](const int&) -> Result<std::string> { return spill->read(0, 10); }}};
+  p.outputs = {
+      {"--json", (dir / "gaps.json").string(),
+       [](const Parked& o) -> Result<std::string> { return "{" + read_back(*o.file, 5, 100) + "}"; }},
+      {"--hlog", (dir / "whole.hlog").string(),
+       [](const Parked& o) -> Result<std::string> { return read_back(*o.file, 0, 10); }}};
   testing::internal::CaptureStderr();
   const int code = execute(p);
   const std::string err = testing::internal::GetCapturedStderr();

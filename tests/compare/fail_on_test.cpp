@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include "compare/compare_report.h"
+#include "compare/ramp_comparison.h"
+
 namespace openloop::compare {
 namespace {
 
@@ -76,6 +79,31 @@ TEST(JudgeFailOn, AGateThatCannotBeJudgedFails) {
   EXPECT_TRUE(r.failed);
   EXPECT_NE(r.message.find("too few samples"), std::string::npos) << r.message;
   EXPECT_TRUE(judge_fail_on(g, std::nullopt, std::nullopt, std::nullopt, Direction::unknown).failed);
+}
+
+// Runs and ramps write their gates in one shape, under one key, beside one "failed".
+TEST(FailOnJson, RunsAndRampsWriteTheSameShape) {
+  FailOnResult tripped;
+  tripped.gate = *parse_fail_on("capacity<-5%");
+  tripped.evaluated = true;
+  tripped.failed = true;
+  tripped.message = "capacity -18 % is significant and < -5 %";
+  FailOnResult unknown;
+  unknown.gate = *parse_fail_on("capacity<-50%");
+  unknown.message = "not evaluated";
+  Comparison runs;
+  runs.gates = {tripped, unknown};
+  RampComparison ramps;
+  ramps.gates = runs.gates;
+  const nlohmann::json from_runs = to_json(runs), from_ramps = ramp_comparison_json(ramps);
+  const nlohmann::json expected = nlohmann::json::parse(R"([
+    {"text": "capacity<-5%", "evaluated": true, "failed": true, "message": "capacity -18 % is significant and < -5 %"},
+    {"text": "capacity<-50%", "evaluated": false, "failed": false, "message": "not evaluated"}])");
+  EXPECT_EQ(from_runs.at("fail_on"), expected);
+  EXPECT_EQ(from_ramps.at("fail_on"), expected);
+  EXPECT_EQ(from_runs.at("failed"), true);
+  EXPECT_EQ(from_ramps.at("failed"), true);
+  EXPECT_FALSE(from_ramps.contains("gates"));
 }
 
 }  // namespace

@@ -115,16 +115,17 @@ TEST(IntervalSeries, ReplacingAParkedIntervalLeavesACopyOfTheSeriesUnchanged) {
 }
 
 TEST(IntervalSeries, ARecordThatCannotBeReadBackIsRecordedAsAFailure) {
-  // A spill file cut short under the series (as a full or failing disk would leave it): the read is recorded,
-  // so the pipeline refuses any output rendered meanwhile (RunPipeline test), and the interval reads as
-  // empty.
+  // A spill file cut short under the series (as a full or failing disk would leave it): at() says so, and
+  // operator[] notes it on the file, so the pipeline refuses any output rendered meanwhile (RunPipeline
+  // test), and the interval reads as empty.
   IntervalSeries s;
   const auto file = spill();
   for (std::size_t k = 0; k < 5; ++k) s.push_back(sample_interval(k));
   ASSERT_TRUE(s.park(file, 1));
-  const auto before = SpillFile::read_failures().count;
+  const ReadBackCheck check({file});
   EXPECT_EQ(s[0].counters.intended, 100u);
-  EXPECT_EQ(SpillFile::read_failures().count, before);
+  EXPECT_TRUE(check.since());
+  EXPECT_EQ(file->failures(), 0u);
   // The spill is the newest unlinked file open (the highest such descriptor); truncating it through
   // /proc/self/fd cuts every record.
   std::string fd_path;
@@ -136,12 +137,19 @@ TEST(IntervalSeries, ARecordThatCannotBeReadBackIsRecordedAsAFailure) {
   }
   ASSERT_FALSE(fd_path.empty()) << "the spill file's descriptor was not found";
   ASSERT_EQ(::truncate(fd_path.c_str(), 10), 0);
+  const auto failed = s.at(2);
+  ASSERT_FALSE(failed);
+  EXPECT_NE(failed.error().message.find("cannot read back the interval spill file"), std::string::npos)
+      << failed.error().message;
+  EXPECT_EQ(failed.error().code, openloop::ExitCode::runtime);
+  EXPECT_TRUE(check.since());  // at() reports through its Result and notes nothing
   const IntervalResult lost = s[2];
   EXPECT_EQ(lost.counters.intended, 0u);
-  EXPECT_EQ(SpillFile::read_failures().count, before + 1);
-  EXPECT_NE(SpillFile::read_failures().latest.find("cannot read back the interval spill file"),
-            std::string::npos)
-      << SpillFile::read_failures().latest;
+  EXPECT_EQ(file->failures(), 1u);
+  const auto since = check.since();
+  ASSERT_FALSE(since);
+  EXPECT_EQ(since.error().message, failed.error().message);
+  EXPECT_TRUE(ReadBackCheck({file}).since());  // a check made after the failure: none since
   EXPECT_EQ(s[4].counters.intended, 104u);  // the resident one is unaffected
 }
 

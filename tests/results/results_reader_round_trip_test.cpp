@@ -244,6 +244,25 @@ TEST(ResultsReader, WrongTypeAndMissingFieldsNameTheirPath) {
   EXPECT_THAT(error_of(j.dump()), HasSubstr("/intervals/1/counts: missing"));
 }
 
+// One rule for a count in every file openloop reads (results::JsonReader): a non-negative integer, 3.0
+// being 3.
+TEST(ResultsReader, ACountIsANonNegativeInteger) {
+  nlohmann::json j = to_json(sample_run());
+  j["summary"]["counts"]["timeouts"] = -1;
+  EXPECT_THAT(error_of(j.dump()),
+              HasSubstr("r.json: /summary/counts/timeouts: expected a non-negative integer, found -1"));
+  j = to_json(sample_run());
+  j["intervals"][1]["counts"]["dropped"] = 0.5;
+  EXPECT_THAT(error_of(j.dump()),
+              HasSubstr("r.json: /intervals/1/counts/dropped: expected a non-negative integer, found 0.5"));
+  j = to_json(sample_run());
+  j["summary"]["counts"]["intended"] =
+      static_cast<double>(j["summary"]["counts"]["intended"].get<std::uint64_t>());
+  const auto same = parse_results(j.dump(), "r.json");
+  ASSERT_TRUE(same) << same.error().message;
+  EXPECT_EQ(same->totals.intended, sample_run().totals.intended);
+}
+
 TEST(ResultsReader, CountsThatDoNotBalanceAreRefused) {
   nlohmann::json j = to_json(sample_run());
   j["intervals"][0]["counts"]["completed"] = 2;

@@ -10,6 +10,11 @@
 using namespace openloop::results;
 
 namespace {
+// The checks of a results file named `file`, read back from its "/checks".
+openloop::Result<RunChecks> checks_from(const nlohmann::json& checks, const char* file) {
+  const JsonReader rd(file);
+  return run_checks_from_json(rd, JsonNode{&checks, "/checks"});
+}
 RunChecks failed_arrivals(bool accepted) {
   RunChecks c;
   c.arrivals.tested = true;
@@ -74,7 +79,7 @@ TEST(RunChecks, OneSummaryLine) {
 
 TEST(RunChecks, TheJsonBlockReadsBackAsWritten) {
   const RunChecks c = failed_arrivals(false);
-  const auto back = run_checks_from_json(to_json(c), "run.json: ");
+  const auto back = checks_from(to_json(c), "run.json");
   ASSERT_TRUE(back) << back.error().message;
   EXPECT_EQ(to_json(*back), to_json(c));
   EXPECT_EQ(back->arrivals.lanes[1].statistic, 41.2);
@@ -84,19 +89,19 @@ TEST(RunChecks, TheJsonBlockReadsBackAsWritten) {
 TEST(RunChecks, ABadFieldIsNamedWithItsPath) {
   auto j = to_json(failed_arrivals(false));
   j["arrivals"]["lanes"][1]["statistic"] = "big";
-  auto r = run_checks_from_json(j, "run.json: ");
+  auto r = checks_from(j, "run.json");
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().message,
             "run.json: /checks/arrivals/lanes/1/statistic: expected a number, found string");
   j = to_json(failed_arrivals(false));
   j["independence"]["effective_fraction"] = 0;
-  r = run_checks_from_json(j, "x: ");
+  r = checks_from(j, "x");
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().message.find("/checks/independence/effective_fraction: expected a share in (0, 1]"),
             std::string::npos);
   j = to_json(failed_arrivals(false));
   j["arrivals"]["lanes"][0]["test"] = "chi-square";
-  r = run_checks_from_json(j, "x: ");
+  r = checks_from(j, "x");
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().message.find("expected anderson-darling or dispersion"), std::string::npos);
 }
@@ -108,7 +113,7 @@ TEST(RunChecks, WindowsReadBackAndAreFoundByTheirBounds) {
   quiet.samples = 2000;
   c.windows.push_back({2, 12, quiet});
   c.windows.push_back({14, 24, c.independence});
-  const auto back = run_checks_from_json(to_json(c), "run.json: ");
+  const auto back = checks_from(to_json(c), "run.json");
   ASSERT_TRUE(back) << back.error().message;
   EXPECT_EQ(to_json(*back), to_json(c));
   ASSERT_NE(back->window(14.0004, 24), nullptr);
@@ -120,7 +125,7 @@ TEST(RunChecks, WindowsReadBackAndAreFoundByTheirBounds) {
             "samples correlated at lag 37, effective n 2,711 of 100,000; interval widened ×6.1");
   auto j = to_json(c);
   j["windows"][1]["independence"]["effective_fraction"] = 2;
-  const auto bad = run_checks_from_json(j, "x: ");
+  const auto bad = checks_from(j, "x");
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().message.find("/checks/windows/1/independence/effective_fraction"), std::string::npos)
       << bad.error().message;

@@ -7,163 +7,104 @@
 
 #include <fmt/format.h>
 
+#include "results/json_reader.h"
 #include "results/results_reader.h"
 
 namespace openloop::procedures {
 namespace {
 
 using nlohmann::json;
+using results::JsonKind;
+using results::JsonNode;
+using results::JsonReader;
 
-// Reads values out of the document, keeping the first error (naming the source and the JSON path) so that
-// every field is one line; the caller checks `error` once at the end.
-struct Reader {
-  std::string_view source;
-  std::optional<Error> error;
+// Fields a probe of an earlier version did not write read as their defaults (JsonReader's rule for an
+// optional field: absent or null takes the default, present must be of its kind).
 
-  void fail(const std::string& path, std::string_view what) {
-    if (!error) error = Error{ExitCode::usage, fmt::format("{}: {}: {}", source, path, what)};
-  }
-  // The number at obj[key]; null or absent: `fallback`.
-  double num(const json& obj, const char* key, const std::string& path, double fallback = 0) {
-    const auto it = obj.find(key);
-    if (it == obj.end() || it->is_null()) return fallback;
-    if (!it->is_number()) {
-      fail(path + "/" + key, "not a number");
-      return fallback;
-    }
-    return it->get<double>();
-  }
-  std::uint64_t count(const json& obj, const char* key, const std::string& path) {
-    const double v = num(obj, key, path);
-    if (v < 0 || !std::isfinite(v)) {
-      fail(path + "/" + key, "not a count");
-      return 0;
-    }
-    return static_cast<std::uint64_t>(v);
-  }
-  std::int64_t ns_of_ms(const json& obj, const char* key, const std::string& path) {
-    return std::llround(num(obj, key, path) * 1e6);
-  }
-  std::optional<double> maybe(const json& obj, const char* key, const std::string& path) {
-    const auto it = obj.find(key);
-    if (it == obj.end() || it->is_null()) return std::nullopt;
-    return num(obj, key, path);
-  }
-  bool flag(const json& obj, const char* key, const std::string& path) {
-    const auto it = obj.find(key);
-    if (it == obj.end() || it->is_null()) return false;
-    if (!it->is_boolean()) fail(path + "/" + key, "not true or false");
-    return it->is_boolean() && it->get<bool>();
-  }
-  std::string text(const json& obj, const char* key, const std::string& path) {
-    const auto it = obj.find(key);
-    if (it == obj.end() || it->is_null()) return {};
-    if (!it->is_string()) {
-      fail(path + "/" + key, "not a string");
-      return {};
-    }
-    return it->get<std::string>();
-  }
-  std::vector<std::string> texts(const json& obj, const char* key, const std::string& path) {
-    std::vector<std::string> out;
-    const json& list = array(obj, key, path);
-    for (std::size_t i = 0; i < list.size(); ++i) {
-      if (!list[i].is_string()) {
-        fail(fmt::format("{}/{}/{}", path, key, i), "not a string");
-        continue;
-      }
-      out.push_back(list[i].get<std::string>());
-    }
-    return out;
-  }
-  const json& array(const json& obj, const char* key, const std::string& path) {
-    static const json empty = json::array();
-    const auto it = obj.find(key);
-    if (it == obj.end() || it->is_null()) return empty;
-    if (!it->is_array()) {
-      fail(path + "/" + key, "not an array");
-      return empty;
-    }
-    return *it;
-  }
-  const json& object(const json& obj, const char* key, const std::string& path) {
-    static const json empty = json::object();
-    const auto it = obj.find(key);
-    if (it == obj.end() || !it->is_object()) {
-      fail(path + "/" + key, "missing or not an object");
-      return empty;
-    }
-    return *it;
-  }
-};
-
-RecoveryCriteria criteria_from(Reader& rd, const json& j, const std::string& p) {
+Result<RecoveryCriteria> criteria_from(const JsonReader& rd, const JsonNode& probe) {
   RecoveryCriteria c;
-  c.min_goodput_fraction = rd.num(j, "goodput_at_least_fraction_of_baseline", p, c.min_goodput_fraction);
-  c.max_p99_ratio = rd.num(j, "p99_at_most_ratio_of_baseline", p, c.max_p99_ratio);
-  c.p99_slack = from_seconds(rd.num(j, "p99_slack_ms", p, to_seconds(c.p99_slack) * 1e3) / 1e3);
-  c.max_in_flight_ratio = rd.num(j, "in_flight_at_most_ratio_of_baseline", p, c.max_in_flight_ratio);
-  c.in_flight_slack = rd.num(j, "in_flight_slack", p, c.in_flight_slack);
+  const auto j = OPENLOOP_TRY(rd.optional_field(probe, "criteria", JsonKind::object));
+  if (!j) return c;
+  c.min_goodput_fraction =
+      OPENLOOP_TRY(rd.number_or(*j, "goodput_at_least_fraction_of_baseline", c.min_goodput_fraction));
+  c.max_p99_ratio = OPENLOOP_TRY(rd.number_or(*j, "p99_at_most_ratio_of_baseline", c.max_p99_ratio));
+  c.p99_slack =
+      from_seconds(OPENLOOP_TRY(rd.number_or(*j, "p99_slack_ms", to_seconds(c.p99_slack) * 1e3)) / 1e3);
+  c.max_in_flight_ratio =
+      OPENLOOP_TRY(rd.number_or(*j, "in_flight_at_most_ratio_of_baseline", c.max_in_flight_ratio));
+  c.in_flight_slack = OPENLOOP_TRY(rd.number_or(*j, "in_flight_slack", c.in_flight_slack));
   c.max_amplification_ratio =
-      rd.num(j, "amplification_at_most_ratio_of_baseline", p, c.max_amplification_ratio);
+      OPENLOOP_TRY(rd.number_or(*j, "amplification_at_most_ratio_of_baseline", c.max_amplification_ratio));
   return c;
 }
 
-Result<ProbePlan> plan_from(Reader& rd, const json& doc) {
-  const std::string p = "/probe";
-  const json& j = rd.object(doc, "probe", "");
+Result<unsigned> small_count_or(const JsonReader& rd, const JsonNode& obj, const char* key,
+                                unsigned fallback) {
+  const std::uint64_t n = OPENLOOP_TRY(rd.count_or(obj, key, fallback));
+  if (n > 1'000'000) return rd.fail(obj.path + "/" + key, fmt::format("{} is too many", n));
+  return static_cast<unsigned>(n);
+}
+
+Result<ProbePlan> plan_from(const JsonReader& rd, const JsonNode& doc) {
+  const JsonNode j = OPENLOOP_TRY(rd.field(doc, "probe", JsonKind::object));
   ProbeSettings s;
-  s.base_rate = rd.num(j, "base_rps", p);
-  const std::string trigger = rd.text(j, "trigger", p);
-  s.trigger_for = from_seconds(rd.num(j, "trigger_for_s", p, to_seconds(s.trigger_for)));
-  s.warmup = from_seconds(rd.num(j, "warmup_s", p, to_seconds(s.warmup)));
-  s.baseline = from_seconds(rd.num(j, "baseline_for_s", p, to_seconds(s.baseline)));
-  s.observe = from_seconds(rd.num(j, "observe_for_s", p, to_seconds(s.observe)));
-  s.window = from_seconds(rd.num(j, "window_s", p, to_seconds(s.window)));
-  s.descend = static_cast<unsigned>(rd.count(j, "descend", p));
-  s.descend_step = rd.num(j, "descend_step", p, s.descend_step);
-  s.descend_for = from_seconds(rd.num(j, "descend_for_s", p));
-  s.repeats = static_cast<unsigned>(std::max<std::uint64_t>(1, rd.count(j, "repeats", p)));
-  s.criteria = criteria_from(rd, j.value("criteria", json::object()), p + "/criteria");
-  if (rd.error) return tl::unexpected(*rd.error);
+  s.base_rate = OPENLOOP_TRY(rd.number_or(j, "base_rps", 0));
+  const std::string trigger = OPENLOOP_TRY(rd.string_or(j, "trigger", ""));
+  s.trigger_for = from_seconds(OPENLOOP_TRY(rd.number_or(j, "trigger_for_s", to_seconds(s.trigger_for))));
+  s.warmup = from_seconds(OPENLOOP_TRY(rd.number_or(j, "warmup_s", to_seconds(s.warmup))));
+  s.baseline = from_seconds(OPENLOOP_TRY(rd.number_or(j, "baseline_for_s", to_seconds(s.baseline))));
+  s.observe = from_seconds(OPENLOOP_TRY(rd.number_or(j, "observe_for_s", to_seconds(s.observe))));
+  s.window = from_seconds(OPENLOOP_TRY(rd.number_or(j, "window_s", to_seconds(s.window))));
+  s.descend = OPENLOOP_TRY(small_count_or(rd, j, "descend", 0));
+  s.descend_step = OPENLOOP_TRY(rd.number_or(j, "descend_step", s.descend_step));
+  s.descend_for = from_seconds(OPENLOOP_TRY(rd.number_or(j, "descend_for_s", 0)));
+  s.repeats = std::max(1U, OPENLOOP_TRY(small_count_or(rd, j, "repeats", 1)));
+  s.criteria = OPENLOOP_TRY(criteria_from(rd, j));
   auto parsed = parse_trigger(trigger, "trigger");
-  if (!parsed)
-    return tl::unexpected(
-        Error{ExitCode::usage, fmt::format("{}: {}/trigger: {}", rd.source, p, parsed.error().message)});
+  if (!parsed) return rd.fail(j.path + "/trigger", parsed.error().message);
   s.trigger = *parsed;
   auto plan = make_probe_plan(std::move(s));
-  if (!plan) {
-    return tl::unexpected(
-        Error{ExitCode::usage, fmt::format("{}: {}: {}", rd.source, p, plan.error().message)});
-  }
+  if (!plan) return rd.fail(j.path, plan.error().message);
   return plan;
 }
 
-Stats stats_from(Reader& rd, const json& j, const std::string& p) {
+Result<std::int64_t> ns_of_ms(const JsonReader& rd, const JsonNode& obj, const char* key) {
+  return std::llround(OPENLOOP_TRY(rd.number_or(obj, key, 0)) * 1e6);
+}
+
+// An object that may be absent (then every field of it takes its default): the empty object in its place.
+Result<JsonNode> object_or_empty(const JsonReader& rd, const JsonNode& obj, const char* key) {
+  static const json empty = json::object();
+  const auto j = OPENLOOP_TRY(rd.optional_field(obj, key, JsonKind::object));
+  return j ? *j : JsonNode{&empty, obj.path + "/" + key};
+}
+
+Result<Stats> stats_from(const JsonReader& rd, const JsonNode& parent) {
+  const JsonNode j = OPENLOOP_TRY(object_or_empty(rd, parent, "stats"));
   Stats s;
-  s.seconds = rd.num(j, "seconds", p);
-  s.intended = rd.count(j, "intended", p);
-  s.offered = rd.num(j, "offered_rps", p);
-  s.throughput = rd.num(j, "throughput_rps", p);
-  s.goodput = rd.num(j, "goodput_rps", p);
-  s.p50_ns = rd.ns_of_ms(j, "p50_ms", p);
-  s.p99_ns = rd.ns_of_ms(j, "p99_ms", p);
-  s.max_ns = rd.ns_of_ms(j, "max_ms", p);
-  s.mean_ns = rd.num(j, "mean_ms", p) * 1e6;
-  s.in_flight = rd.num(j, "in_flight", p);
-  s.timeout_fraction = rd.num(j, "timeout_fraction", p);
-  s.not_ok_fraction = rd.num(j, "not_ok_fraction", p);
-  s.dropped_fraction = rd.num(j, "dropped_fraction", p);
-  s.sent_fraction = rd.num(j, "sent_fraction", p, 1);
-  s.amplification = rd.num(j, "amplification", p, 1);
-  s.lateness_p99_ns = rd.ns_of_ms(j, "send_lateness_p99_ms", p);
+  s.seconds = OPENLOOP_TRY(rd.number_or(j, "seconds", 0));
+  s.intended = OPENLOOP_TRY(rd.count_or(j, "intended", 0));
+  s.offered = OPENLOOP_TRY(rd.number_or(j, "offered_rps", 0));
+  s.throughput = OPENLOOP_TRY(rd.number_or(j, "throughput_rps", 0));
+  s.goodput = OPENLOOP_TRY(rd.number_or(j, "goodput_rps", 0));
+  s.p50_ns = OPENLOOP_TRY(ns_of_ms(rd, j, "p50_ms"));
+  s.p99_ns = OPENLOOP_TRY(ns_of_ms(rd, j, "p99_ms"));
+  s.max_ns = OPENLOOP_TRY(ns_of_ms(rd, j, "max_ms"));
+  s.mean_ns = OPENLOOP_TRY(rd.number_or(j, "mean_ms", 0)) * 1e6;
+  s.in_flight = OPENLOOP_TRY(rd.number_or(j, "in_flight", 0));
+  s.timeout_fraction = OPENLOOP_TRY(rd.number_or(j, "timeout_fraction", 0));
+  s.not_ok_fraction = OPENLOOP_TRY(rd.number_or(j, "not_ok_fraction", 0));
+  s.dropped_fraction = OPENLOOP_TRY(rd.number_or(j, "dropped_fraction", 0));
+  s.sent_fraction = OPENLOOP_TRY(rd.number_or(j, "sent_fraction", 1));
+  s.amplification = OPENLOOP_TRY(rd.number_or(j, "amplification", 1));
+  s.lateness_p99_ns = OPENLOOP_TRY(ns_of_ms(rd, j, "send_lateness_p99_ms"));
   return s;
 }
 
 // "baseline", "trigger", "observe" or "descend N" (Phase::name()), with its rate and span.
-Phase phase_from(Reader& rd, const json& row, const std::string& p) {
+Result<Phase> phase_from(const JsonReader& rd, const JsonNode& row) {
   Phase phase;
-  const std::string name = rd.text(row, "name", p);
+  const std::string name = OPENLOOP_TRY(rd.string(row, "name"));
   unsigned step = 0;
   if (name == "baseline") {
     phase.kind = Phase::Kind::baseline;
@@ -175,115 +116,120 @@ Phase phase_from(Reader& rd, const json& row, const std::string& p) {
     phase.kind = Phase::Kind::descend;
     phase.step = step;
   } else {
-    rd.fail(p + "/name", fmt::format("\"{}\" is not a phase (baseline, trigger, observe, descend N)", name));
+    return rd.fail(row.path + "/name",
+                   fmt::format("\"{}\" is not a phase (baseline, trigger, observe, descend N)", name));
   }
-  phase.rate = rd.num(row, "rate_rps", p);
-  phase.start = from_seconds(rd.num(row, "start_s", p));
-  phase.length = from_seconds(rd.num(row, "end_s", p)) - phase.start;
+  phase.rate = OPENLOOP_TRY(rd.number_or(row, "rate_rps", 0));
+  phase.start = from_seconds(OPENLOOP_TRY(rd.number_or(row, "start_s", 0)));
+  phase.length = from_seconds(OPENLOOP_TRY(rd.number_or(row, "end_s", 0))) - phase.start;
   return phase;
 }
 
-std::optional<WindowJudgement> window_from(Reader& rd, const json& outcome, const char* key,
-                                           const std::string& p) {
-  const auto it = outcome.find(key);
-  if (it == outcome.end() || it->is_null()) return std::nullopt;
-  const std::string wp = p + "/" + key;
+Result<std::optional<WindowJudgement>> window_from(const JsonReader& rd, const JsonNode& outcome,
+                                                   const char* key) {
+  const auto it = OPENLOOP_TRY(rd.optional_field(outcome, key, JsonKind::object));
+  if (!it) return std::optional<WindowJudgement>();
   WindowJudgement w;
-  w.start_s = rd.num(*it, "start_s", wp);
-  w.end_s = rd.num(*it, "end_s", wp);
-  w.rate = rd.num(*it, "rate_rps", wp);
-  w.met = rd.flag(*it, "met", wp);
-  w.stats = stats_from(rd, it->value("stats", json::object()), wp + "/stats");
-  const json& checks = rd.array(*it, "checks", wp);
-  for (std::size_t i = 0; i < checks.size(); ++i) {
-    const std::string cp = fmt::format("{}/checks/{}", wp, i);
-    w.checks.push_back({rd.text(checks[i], "name", cp), rd.num(checks[i], "measured", cp),
-                        rd.num(checks[i], "bound", cp), rd.flag(checks[i], "met", cp),
-                        rd.text(checks[i], "text", cp)});
+  w.start_s = OPENLOOP_TRY(rd.number_or(*it, "start_s", 0));
+  w.end_s = OPENLOOP_TRY(rd.number_or(*it, "end_s", 0));
+  w.rate = OPENLOOP_TRY(rd.number_or(*it, "rate_rps", 0));
+  w.met = OPENLOOP_TRY(rd.boolean_or(*it, "met", false));
+  w.stats = OPENLOOP_TRY(stats_from(rd, *it));
+  if (const auto checks = OPENLOOP_TRY(rd.optional_field(*it, "checks", JsonKind::array))) {
+    for (std::size_t i = 0; i < checks->value->size(); ++i) {
+      const JsonNode c = OPENLOOP_TRY(rd.element(*checks, i, JsonKind::object));
+      w.checks.push_back(
+          {OPENLOOP_TRY(rd.string_or(c, "name", "")), OPENLOOP_TRY(rd.number_or(c, "measured", 0)),
+           OPENLOOP_TRY(rd.number_or(c, "bound", 0)), OPENLOOP_TRY(rd.boolean_or(c, "met", false)),
+           OPENLOOP_TRY(rd.string_or(c, "text", ""))});
+    }
   }
-  return w;
+  return std::optional<WindowJudgement>(std::move(w));
 }
 
-ProbeVerdict verdict_from(Reader& rd, const std::string& text, const std::string& p) {
+Result<ProbeVerdict> verdict_from(const JsonReader& rd, const JsonNode& run) {
+  const std::string text = OPENLOOP_TRY(rd.string(run, "verdict"));
   for (ProbeVerdict v : {ProbeVerdict::recovered, ProbeVerdict::recovered_at_lower_load,
                          ProbeVerdict::metastable, ProbeVerdict::inconclusive}) {
     if (text == to_string(v)) return v;
   }
-  rd.fail(p, fmt::format("\"{}\" is not a verdict (RECOVERED, RECOVERED-AT-LOWER-LOAD, METASTABLE, "
-                         "INCONCLUSIVE)",
-                         text));
-  return ProbeVerdict::inconclusive;
+  return rd.fail(run.path + "/verdict",
+                 fmt::format("\"{}\" is not a verdict (RECOVERED, RECOVERED-AT-LOWER-LOAD, "
+                             "METASTABLE, INCONCLUSIVE)",
+                             text));
 }
 
-ProbeOutcome outcome_from(Reader& rd, const json& run, const std::string& p) {
+Result<ProbeOutcome> outcome_from(const JsonReader& rd, const JsonNode& run) {
   ProbeOutcome o;
-  o.verdict = verdict_from(rd, rd.text(run, "verdict", p), p + "/verdict");
-  o.sentence = rd.text(run, "sentence", p);
-  o.recovery_s = rd.maybe(run, "recovery_s", p);
-  o.recovered_rate = rd.maybe(run, "recovered_at_rps", p);
-  o.healthy_window = window_from(rd, run, "healthy_window", p);
-  o.last_base_window = window_from(rd, run, "last_base_window", p);
-  const json& signals = rd.array(run, "signals", p);
-  for (std::size_t i = 0; i < signals.size(); ++i) {
-    const std::string sp = fmt::format("{}/signals/{}", p, i);
-    o.signals.push_back({rd.text(signals[i], "name", sp), rd.text(signals[i], "text", sp)});
+  o.verdict = OPENLOOP_TRY(verdict_from(rd, run));
+  o.sentence = OPENLOOP_TRY(rd.string_or(run, "sentence", ""));
+  o.recovery_s = OPENLOOP_TRY(rd.optional_number(run, "recovery_s"));
+  o.recovered_rate = OPENLOOP_TRY(rd.optional_number(run, "recovered_at_rps"));
+  o.healthy_window = OPENLOOP_TRY(window_from(rd, run, "healthy_window"));
+  o.last_base_window = OPENLOOP_TRY(window_from(rd, run, "last_base_window"));
+  if (const auto signals = OPENLOOP_TRY(rd.optional_field(run, "signals", JsonKind::array))) {
+    for (std::size_t i = 0; i < signals->value->size(); ++i) {
+      const JsonNode s = OPENLOOP_TRY(rd.element(*signals, i, JsonKind::object));
+      o.signals.push_back(
+          {OPENLOOP_TRY(rd.string_or(s, "name", "")), OPENLOOP_TRY(rd.string_or(s, "text", ""))});
+    }
   }
-  o.notes = rd.texts(run, "notes", p);
-  const json& baseline = run.value("baseline", json::object());
-  o.baseline.steady = rd.flag(baseline, "steady", p + "/baseline");
-  o.baseline.problems = rd.texts(baseline, "problems", p + "/baseline");
-  o.baseline.stats = stats_from(rd, baseline.value("stats", json::object()), p + "/baseline/stats");
-  const json& phases = rd.array(run, "phases", p);
-  for (std::size_t i = 0; i < phases.size(); ++i) {
-    const std::string pp = fmt::format("{}/phases/{}", p, i);
-    PhaseRow row;
-    row.phase = phase_from(rd, phases[i], pp);
-    row.stats = stats_from(rd, phases[i].value("stats", json::object()), pp + "/stats");
-    row.skipped = rd.flag(phases[i], "skipped", pp);
-    if (const auto q = rd.maybe(phases[i], "lab_queue_max", pp))
-      row.lab_queue_max = static_cast<std::uint64_t>(*q);
-    o.phases.push_back(std::move(row));
+  o.notes = OPENLOOP_TRY(rd.strings_or_empty(run, "notes"));
+  const JsonNode baseline = OPENLOOP_TRY(object_or_empty(rd, run, "baseline"));
+  o.baseline.steady = OPENLOOP_TRY(rd.boolean_or(baseline, "steady", false));
+  o.baseline.problems = OPENLOOP_TRY(rd.strings_or_empty(baseline, "problems"));
+  o.baseline.stats = OPENLOOP_TRY(stats_from(rd, baseline));
+  if (const auto phases = OPENLOOP_TRY(rd.optional_field(run, "phases", JsonKind::array))) {
+    for (std::size_t i = 0; i < phases->value->size(); ++i) {
+      const JsonNode p = OPENLOOP_TRY(rd.element(*phases, i, JsonKind::object));
+      PhaseRow row;
+      row.phase = OPENLOOP_TRY(phase_from(rd, p));
+      row.stats = OPENLOOP_TRY(stats_from(rd, p));
+      row.skipped = OPENLOOP_TRY(rd.boolean_or(p, "skipped", false));
+      if (rd.given(p, "lab_queue_max")) row.lab_queue_max = OPENLOOP_TRY(rd.count(p, "lab_queue_max"));
+      o.phases.push_back(std::move(row));
+    }
   }
   return o;
 }
 
-void lab_from(Reader& rd, const json& run, const std::string& p, ProbeRun& out) {
-  const json& samples = rd.array(run, "lab_samples", p);
-  for (std::size_t i = 0; i < samples.size(); ++i) {
-    const std::string sp = fmt::format("{}/lab_samples/{}", p, i);
-    const json& s = samples[i];
-    LabSample l;
-    l.t_s = rd.num(s, "t_s", sp);
-    l.frozen = rd.flag(s, "frozen", sp);
-    l.queue_depth = rd.count(s, "queue_depth", sp);
-    l.held = rd.count(s, "held", sp);
-    l.busy_workers = rd.count(s, "busy_workers", sp);
-    l.dependency_waiting = rd.count(s, "dependency_waiting", sp);
-    l.completed = rd.count(s, "completed", sp);
-    l.ok = rd.count(s, "ok", sp);
-    l.shed = rd.count(s, "shed", sp);
-    l.rejected = rd.count(s, "rejected", sp);
-    l.expired = rd.count(s, "expired", sp);
-    out.lab.push_back(l);
+Result<void> lab_from(const JsonReader& rd, const JsonNode& run, ProbeRun& out) {
+  if (const auto samples = OPENLOOP_TRY(rd.optional_field(run, "lab_samples", JsonKind::array))) {
+    for (std::size_t i = 0; i < samples->value->size(); ++i) {
+      const JsonNode s = OPENLOOP_TRY(rd.element(*samples, i, JsonKind::object));
+      LabSample l;
+      l.t_s = OPENLOOP_TRY(rd.number_or(s, "t_s", 0));
+      l.frozen = OPENLOOP_TRY(rd.boolean_or(s, "frozen", false));
+      l.queue_depth = OPENLOOP_TRY(rd.count_or(s, "queue_depth", 0));
+      l.held = OPENLOOP_TRY(rd.count_or(s, "held", 0));
+      l.busy_workers = OPENLOOP_TRY(rd.count_or(s, "busy_workers", 0));
+      l.dependency_waiting = OPENLOOP_TRY(rd.count_or(s, "dependency_waiting", 0));
+      l.completed = OPENLOOP_TRY(rd.count_or(s, "completed", 0));
+      l.ok = OPENLOOP_TRY(rd.count_or(s, "ok", 0));
+      l.shed = OPENLOOP_TRY(rd.count_or(s, "shed", 0));
+      l.rejected = OPENLOOP_TRY(rd.count_or(s, "rejected", 0));
+      l.expired = OPENLOOP_TRY(rd.count_or(s, "expired", 0));
+      out.lab.push_back(l);
+    }
   }
-  out.lab_actions = rd.texts(run, "lab_actions", p);
+  out.lab_actions = OPENLOOP_TRY(rd.strings_or_empty(run, "lab_actions"));
+  return {};
 }
 
-Result<std::vector<results::SloResult>> slos_from(Reader& rd, const json& run, const std::string& p) {
+Result<std::vector<results::SloResult>> slos_from(const JsonReader& rd, const JsonNode& run) {
   std::vector<results::SloResult> out;
-  const json& slos = rd.array(run, "baseline_slos", p);
-  for (std::size_t i = 0; i < slos.size(); ++i) {
-    const std::string sp = fmt::format("{}/baseline_slos/{}", p, i);
-    auto slo = results::parse_slo(rd.text(slos[i], "slo", sp), "slo");
-    if (!slo)
-      return tl::unexpected(
-          Error{ExitCode::usage, fmt::format("{}: {}/slo: {}", rd.source, sp, slo.error().message)});
+  const auto slos = OPENLOOP_TRY(rd.optional_field(run, "baseline_slos", JsonKind::array));
+  if (!slos) return out;
+  for (std::size_t i = 0; i < slos->value->size(); ++i) {
+    const JsonNode s = OPENLOOP_TRY(rd.element(*slos, i, JsonKind::object));
+    auto slo = results::parse_slo(OPENLOOP_TRY(rd.string(s, "slo")), "slo");
+    if (!slo) return rd.fail(s.path + "/slo", slo.error().message);
     results::SloResult r;
     r.slo = std::move(*slo);
-    r.evaluated = rd.flag(slos[i], "evaluated", sp);
-    r.met = rd.flag(slos[i], "met", sp);
-    r.measured_text = rd.text(slos[i], "measured", sp);
-    r.threshold_text = rd.text(slos[i], "threshold", sp);
+    r.evaluated = OPENLOOP_TRY(rd.boolean_or(s, "evaluated", false));
+    r.met = OPENLOOP_TRY(rd.boolean_or(s, "met", false));
+    r.measured_text = OPENLOOP_TRY(rd.string_or(s, "measured", ""));
+    r.threshold_text = OPENLOOP_TRY(rd.string_or(s, "threshold", ""));
     out.push_back(std::move(r));
   }
   return out;
@@ -292,35 +238,32 @@ Result<std::vector<results::SloResult>> slos_from(Reader& rd, const json& run, c
 }  // namespace
 
 Result<ProbeReport> probe_from_json(const json& doc, std::string_view source) {
-  if (!doc.is_object() || doc.value("schema", std::string()) != k_probe_schema) {
-    return tl::unexpected(
-        Error{ExitCode::usage, fmt::format("{}: /schema: not \"{}\"", source, k_probe_schema)});
-  }
-  Reader rd{source, std::nullopt};
+  const JsonReader rd(source);
+  const JsonNode root = OPENLOOP_TRY(rd.root(doc, "a probe object"));
+  const std::string schema = OPENLOOP_TRY(rd.string(root, "schema"));
+  if (schema != k_probe_schema)
+    return rd.fail("/schema", fmt::format("\"{}\" is not \"{}\"", schema, k_probe_schema));
   ProbeReport r;
-  r.plan = OPENLOOP_TRY(plan_from(rd, doc));
-  r.target = rd.text(doc, "target", "");
-  r.lab_control = rd.text(doc, "lab_control", "");
-  r.interrupted = rd.flag(doc, "interrupted", "");
-  const json& runs = rd.array(doc, "runs", "");
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    const std::string p = fmt::format("/runs/{}", i);
+  r.plan = OPENLOOP_TRY(plan_from(rd, root));
+  r.target = OPENLOOP_TRY(rd.string_or(root, "target", ""));
+  r.lab_control = OPENLOOP_TRY(rd.string_or(root, "lab_control", ""));
+  r.interrupted = OPENLOOP_TRY(rd.boolean_or(root, "interrupted", false));
+  const JsonNode runs = OPENLOOP_TRY(rd.field(root, "runs", JsonKind::array));
+  for (std::size_t i = 0; i < runs.value->size(); ++i) {
+    const JsonNode node = OPENLOOP_TRY(rd.element(runs, i, JsonKind::object));
     ProbeRun run;
-    const auto results_json = runs[i].find("results");
-    if (results_json == runs[i].end() || !results_json->is_object())
-      return tl::unexpected(Error{ExitCode::usage, fmt::format("{}: {}/results: missing", source, p)});
-    run.results =
-        OPENLOOP_TRY(results::parse_results(results_json->dump(), fmt::format("{} {}/results", source, p)));
-    lab_from(rd, runs[i], p, run);
-    run.baseline_slos = OPENLOOP_TRY(slos_from(rd, runs[i], p));
-    run.outcome = outcome_from(rd, runs[i], p);
+    const JsonNode results_json = OPENLOOP_TRY(rd.field(node, "results", JsonKind::object));
+    run.results = OPENLOOP_TRY(
+        results::parse_results(results_json.value->dump(), fmt::format("{} {}", source, results_json.path)));
+    OPENLOOP_TRY_VOID(lab_from(rd, node, run));
+    run.baseline_slos = OPENLOOP_TRY(slos_from(rd, node));
+    run.outcome = OPENLOOP_TRY(outcome_from(rd, node));
     // The phases' intervals, from the run's intervals and checks as written (as a ramp's steps are).
     const auto samples = OPENLOOP_TRY(samples_of(run.results));
     add_phase_intervals(run.outcome.phases, samples, run.results.checks);
     r.runs.push_back(std::move(run));
   }
-  if (rd.error) return tl::unexpected(*rd.error);
-  if (r.runs.empty()) return tl::unexpected(Error{ExitCode::usage, fmt::format("{}: /runs: no run", source)});
+  if (r.runs.empty()) return rd.fail("/runs", "no run");
   return r;
 }
 

@@ -26,6 +26,13 @@ struct ProbeReport {
   std::string run_id;
 };
 
+/// The spill files the probe's runs are parked in (results::spill_files), for the output pipeline's check.
+inline std::vector<std::shared_ptr<const results::SpillFile>> spill_files(const ProbeReport& r) {
+  std::vector<std::shared_ptr<const results::SpillFile>> files;
+  for (const auto& run : r.runs) results::add_spill_files(run.results, files);
+  return files;
+}
+
 /// Over repeats: METASTABLE if any run was, else RECOVERED-AT-LOWER-LOAD if any, else RECOVERED if any, else
 /// INCONCLUSIVE (a single metastable run is a finding; inconclusive runs do not outvote it).
 ProbeVerdict overall_verdict(const ProbeReport& r);

@@ -5,162 +5,140 @@
 
 #include "procedures/ramp/ramp_repeats.h"
 #include "procedures/ramp/ramp_report.h"
+#include "results/json_reader.h"
 #include "results/results_reader.h"
 
 namespace openloop::procedures {
 namespace {
 
 using nlohmann::json;
+using results::JsonKind;
+using results::JsonNode;
+using results::JsonReader;
 
-Error bad(std::string_view source, const std::string& path, std::string_view what) {
-  return Error{ExitCode::usage, fmt::format("{}: {}: {}", source, path, what)};
-}
-
-// The number at doc[key] (null or absent: `fallback`); anything else is refused naming the path.
-Result<double> number(const json& obj, const char* key, std::string_view source, const std::string& path,
-                      double fallback) {
-  const auto it = obj.find(key);
-  if (it == obj.end() || it->is_null()) return fallback;
-  if (!it->is_number()) return tl::unexpected(bad(source, path + "/" + key, "not a number"));
-  return it->get<double>();
-}
-
-Result<RampSettings> settings_from(const json& j, std::string_view source) {
-  if (!j.is_object()) return tl::unexpected(bad(source, "/settings", "missing or not an object"));
+// Every field is optional with the default a ramp without that flag had, except from_rps
+// (results::JsonReader's rules: an absent or null optional field takes its default, a present one must be of
+// its kind).
+Result<RampSettings> settings_from(const JsonReader& rd, const JsonNode& doc) {
+  const JsonNode j = OPENLOOP_TRY(rd.field(doc, "settings", JsonKind::object));
   RampSettings s;
-  const std::string p = "/settings";
-  s.from_rps = OPENLOOP_TRY(number(j, "from_rps", source, p, 0));
-  s.to_rps = OPENLOOP_TRY(number(j, "to_rps", source, p, 0));
-  s.step_mult = OPENLOOP_TRY(number(j, "step_mult", source, p, 0));
-  s.step_add = OPENLOOP_TRY(number(j, "step_add_rps", source, p, 0));
-  s.warmup = from_seconds(OPENLOOP_TRY(number(j, "warmup_s", source, p, 0)));
-  s.hold = from_seconds(OPENLOOP_TRY(number(j, "hold_s", source, p, 0)));
-  s.max_steps = static_cast<std::size_t>(OPENLOOP_TRY(number(j, "max_steps", source, p, 30)));
-  s.refine = j.value("refine", false);
-  s.tolerance = OPENLOOP_TRY(number(j, "tolerance", source, p, 0.02));
-  s.fresh = j.value("fresh", false);
-  s.cooldown = from_seconds(OPENLOOP_TRY(number(j, "cooldown_s", source, p, 5)));
-  s.repeat = static_cast<std::size_t>(OPENLOOP_TRY(number(j, "repeat", source, p, 0)));
-  s.step.deadline = from_seconds(OPENLOOP_TRY(number(j, "deadline_s", source, p, 0)));
-  s.step.bounds.generator.lateness_floor_ms = OPENLOOP_TRY(number(j, "max_lateness_ms", source, p, 1.0));
-  s.default_slo = j.value("default_slo", false);
-  auto stop_at = parse_stop_at(j.value("stop_at", std::string("collapse")), "settings.stop_at");
-  if (!stop_at) return tl::unexpected(bad(source, p + "/stop_at", stop_at.error().message));
+  s.from_rps = OPENLOOP_TRY(rd.number(j, "from_rps"));
+  s.to_rps = OPENLOOP_TRY(rd.number_or(j, "to_rps", 0));
+  s.step_mult = OPENLOOP_TRY(rd.number_or(j, "step_mult", 0));
+  s.step_add = OPENLOOP_TRY(rd.number_or(j, "step_add_rps", 0));
+  s.warmup = from_seconds(OPENLOOP_TRY(rd.number_or(j, "warmup_s", 0)));
+  s.hold = from_seconds(OPENLOOP_TRY(rd.number_or(j, "hold_s", 0)));
+  s.max_steps = OPENLOOP_TRY(rd.count_or(j, "max_steps", 30));
+  s.refine = OPENLOOP_TRY(rd.boolean_or(j, "refine", false));
+  s.tolerance = OPENLOOP_TRY(rd.number_or(j, "tolerance", 0.02));
+  s.fresh = OPENLOOP_TRY(rd.boolean_or(j, "fresh", false));
+  s.cooldown = from_seconds(OPENLOOP_TRY(rd.number_or(j, "cooldown_s", 5)));
+  s.repeat = OPENLOOP_TRY(rd.count_or(j, "repeat", 0));
+  s.step.deadline = from_seconds(OPENLOOP_TRY(rd.number_or(j, "deadline_s", 0)));
+  s.step.bounds.generator.lateness_floor_ms = OPENLOOP_TRY(rd.number_or(j, "max_lateness_ms", 1.0));
+  s.default_slo = OPENLOOP_TRY(rd.boolean_or(j, "default_slo", false));
+  auto stop_at = parse_stop_at(OPENLOOP_TRY(rd.string_or(j, "stop_at", "collapse")), "settings.stop_at");
+  if (!stop_at) return rd.fail(j.path + "/stop_at", stop_at.error().message);
   s.stop_at = *stop_at;
-  if (const auto slos = j.find("slos"); slos != j.end() && slos->is_array()) {
-    for (std::size_t i = 0; i < slos->size(); ++i) {
-      const json& text = (*slos)[i];
-      if (!text.is_string())
-        return tl::unexpected(bad(source, fmt::format("{}/slos/{}", p, i), "not a string"));
-      auto slo = results::parse_slo(text.get<std::string>(), "slo");
-      if (!slo) return tl::unexpected(bad(source, fmt::format("{}/slos/{}", p, i), slo.error().message));
-      s.slos.push_back(std::move(*slo));
-    }
+  const std::vector<std::string> slos = OPENLOOP_TRY(rd.strings_or_empty(j, "slos"));
+  for (std::size_t i = 0; i < slos.size(); ++i) {
+    auto slo = results::parse_slo(slos[i], "slo");
+    if (!slo) return rd.fail(fmt::format("{}/slos/{}", j.path, i), slo.error().message);
+    s.slos.push_back(std::move(*slo));
   }
-  if (const auto until = j.find("step_until"); until != j.end() && until->is_array()) {
-    for (std::size_t i = 0; i < until->size(); ++i) {
-      const json& text = (*until)[i];
-      const std::string path = fmt::format("{}/step_until/{}", p, i);
-      if (!text.is_string()) return tl::unexpected(bad(source, path, "not a string"));
-      auto target = results::parse_until(text.get<std::string>());
-      if (!target) return tl::unexpected(bad(source, path, target.error().message));
-      s.step_until.push_back(std::move(*target));
-    }
+  const std::vector<std::string> until = OPENLOOP_TRY(rd.strings_or_empty(j, "step_until"));
+  for (std::size_t i = 0; i < until.size(); ++i) {
+    auto target = results::parse_until(until[i]);
+    if (!target) return rd.fail(fmt::format("{}/step_until/{}", j.path, i), target.error().message);
+    s.step_until.push_back(std::move(*target));
   }
-  s.step_max_hold = from_seconds(OPENLOOP_TRY(number(j, "step_max_hold_s", source, p, 0)));
+  s.step_max_hold = from_seconds(OPENLOOP_TRY(rd.number_or(j, "step_max_hold_s", 0)));
   return s;
 }
 
-Result<StepWindow> window_from(const json& step, std::size_t i, std::size_t runs, std::string_view source) {
-  const std::string p = fmt::format("/steps/{}", i);
-  const auto w = step.find("window");
-  if (w == step.end() || !w->is_object()) return tl::unexpected(bad(source, p + "/window", "missing"));
+// The step's (or a repeat's) offered rate and window: which run, from when to when.
+Result<StepWindow> window_from(const JsonReader& rd, const JsonNode& step, std::size_t runs) {
+  const JsonNode w = OPENLOOP_TRY(rd.field(step, "window", JsonKind::object));
   StepWindow out;
-  out.offered_rps = OPENLOOP_TRY(number(step, "offered_rps", source, p, 0));
-  const double run = OPENLOOP_TRY(number(*w, "run", source, p + "/window", -1));
-  if (run < 0 || run >= static_cast<double>(runs)) {
-    return tl::unexpected(
-        bad(source, p + "/window/run", fmt::format("no run {} (the file has {})", run, runs)));
-  }
-  out.run = static_cast<std::size_t>(run);
-  out.from_s = OPENLOOP_TRY(number(*w, "from_s", source, p + "/window", 0));
-  out.to_s = OPENLOOP_TRY(number(*w, "to_s", source, p + "/window", 0));
+  out.offered_rps = OPENLOOP_TRY(rd.number(step, "offered_rps"));
+  const std::uint64_t run = OPENLOOP_TRY(rd.count(w, "run"));
+  if (run >= runs) return rd.fail(w.path + "/run", fmt::format("no run {} (the file has {})", run, runs));
+  out.run = run;
+  out.from_s = OPENLOOP_TRY(rd.number(w, "from_s"));
+  out.to_s = OPENLOOP_TRY(rd.number(w, "to_s"));
   return out;
 }
 
 // A step written with --repeat: each repeat judged again on its window, then made into the step as the ramp
 // made it.
-Result<StepRecord> repeated_step_from(const json& step, std::size_t i, const ReadRamp& r,
-                                      std::string_view source) {
-  const json& entries = step.at("repeats");
-  const json summary = step.value("repeat_summary", json::object());
+Result<StepRecord> repeated_step_from(const JsonReader& rd, const JsonNode& step, std::size_t i,
+                                      const ReadRamp& r) {
+  const JsonNode entries = OPENLOOP_TRY(rd.field(step, "repeats", JsonKind::array));
+  if (entries.value->empty()) return rd.fail(entries.path, "empty (a repeated step has at least one repeat)");
   results::RepeatSet set;
-  set.planned = static_cast<std::uint64_t>(
-      OPENLOOP_TRY(number(summary, "planned", source, fmt::format("/steps/{}/repeat_summary", i),
-                          static_cast<double>(entries.size()))));
-  set.cooldown_s = summary.value("cooldown_s", 0.0);
-  set.lab = summary.value("lab", false);
+  set.planned = entries.value->size();
+  if (const auto summary = OPENLOOP_TRY(rd.optional_field(step, "repeat_summary", JsonKind::object))) {
+    set.planned = OPENLOOP_TRY(rd.count_or(*summary, "planned", set.planned));
+    set.cooldown_s = OPENLOOP_TRY(rd.number_or(*summary, "cooldown_s", 0));
+    set.lab = OPENLOOP_TRY(rd.boolean_or(*summary, "lab", false));
+  }
+  const std::size_t number = OPENLOOP_TRY(rd.count_or(step, "number", i + 1));
+  const bool refinement = OPENLOOP_TRY(rd.boolean_or(step, "refinement", false));
   std::vector<StepRecord> repeats;
-  for (std::size_t k = 0; k < entries.size(); ++k) {
-    const json& e = entries[k];
-    if (!e.is_object())
-      return tl::unexpected(bad(source, fmt::format("/steps/{}/repeats/{}", i, k), "not an object"));
-    const StepWindow w = OPENLOOP_TRY(window_from(e, i, r.outcome.runs.size(), source));
-    const auto n = static_cast<std::size_t>(step.value("number", static_cast<double>(i + 1)));
-    repeats.push_back(
-        OPENLOOP_TRY(judge_step(r.outcome.runs[w.run], w, r.settings, n, step.value("refinement", false))));
+  for (std::size_t k = 0; k < entries.value->size(); ++k) {
+    const JsonNode e = OPENLOOP_TRY(rd.element(entries, k, JsonKind::object));
+    const StepWindow w = OPENLOOP_TRY(window_from(rd, e, r.outcome.runs.size()));
+    repeats.push_back(OPENLOOP_TRY(judge_step(r.outcome.runs[w.run], w, r.settings, number, refinement)));
     results::RepeatContext c;
-    c.seed = e.value("seed", std::uint64_t{0});
-    c.cooldown_s = e.value("cooldown_s", 0.0);
-    const json reset = e.value("lab_reset", json::object());
-    c.reset = reset.value("state", std::string("none"));
-    c.reset_detail = reset.value("detail", std::string());
+    c.seed = OPENLOOP_TRY(rd.count_or(e, "seed", 0));
+    c.cooldown_s = OPENLOOP_TRY(rd.number_or(e, "cooldown_s", 0));
+    if (const auto reset = OPENLOOP_TRY(rd.optional_field(e, "lab_reset", JsonKind::object))) {
+      c.reset = OPENLOOP_TRY(rd.string_or(*reset, "state", "none"));
+      c.reset_detail = OPENLOOP_TRY(rd.string_or(*reset, "detail", ""));
+    } else {
+      c.reset = "none";
+    }
     set.contexts.push_back(std::move(c));
   }
-  if (repeats.empty()) return tl::unexpected(bad(source, fmt::format("/steps/{}/repeats", i), "empty"));
   return combine_repeats(std::move(repeats), std::move(set));
 }
 
 }  // namespace
 
 Result<ReadRamp> ramp_from_json(const json& doc, std::string_view source) {
-  if (!doc.is_object() || doc.value("schema", std::string()) != k_ramp_schema) {
-    return tl::unexpected(bad(source, "/schema", fmt::format("not \"{}\"", k_ramp_schema)));
-  }
+  const JsonReader rd(source);
+  const JsonNode root = OPENLOOP_TRY(rd.root(doc, "a ramp object"));
+  const std::string schema = OPENLOOP_TRY(rd.string(root, "schema"));
+  if (schema != k_ramp_schema)
+    return rd.fail("/schema", fmt::format("\"{}\" is not \"{}\"", schema, k_ramp_schema));
   ReadRamp r;
-  r.settings = OPENLOOP_TRY(settings_from(doc.value("settings", json()), source));
-  const json runs = doc.value("runs", json::array());
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    auto run = results::parse_results(runs[i].dump(), fmt::format("{} /runs/{}", source, i));
+  r.settings = OPENLOOP_TRY(settings_from(rd, root));
+  const JsonNode runs = OPENLOOP_TRY(rd.field(root, "runs", JsonKind::array));
+  for (std::size_t i = 0; i < runs.value->size(); ++i) {
+    auto run = results::parse_results(runs.value->at(i).dump(), fmt::format("{} /runs/{}", source, i));
     if (!run) return tl::unexpected(run.error());
     r.outcome.runs.push_back(std::move(*run));
   }
-  if (r.outcome.runs.empty()) return tl::unexpected(bad(source, "/runs", "no run"));
+  if (r.outcome.runs.empty()) return rd.fail("/runs", "no run");
   // The steps were judged against the client's timeout of their run (every run of a ramp has the same).
   r.settings.step.timeout = from_seconds(r.outcome.runs.front().info.timeout_s);
-  const json steps = doc.value("steps", json::array());
-  for (std::size_t i = 0; i < steps.size(); ++i) {
-    if (const auto it = steps[i].find("repeats"); it != steps[i].end() && it->is_array()) {
-      r.outcome.steps.push_back(OPENLOOP_TRY(repeated_step_from(steps[i], i, r, source)));
+  const JsonNode steps = OPENLOOP_TRY(rd.field(root, "steps", JsonKind::array));
+  for (std::size_t i = 0; i < steps.value->size(); ++i) {
+    const JsonNode step = OPENLOOP_TRY(rd.element(steps, i, JsonKind::object));
+    if (rd.given(step, "repeats")) {
+      r.outcome.steps.push_back(OPENLOOP_TRY(repeated_step_from(rd, step, i, r)));
       continue;
     }
-    const StepWindow w = OPENLOOP_TRY(window_from(steps[i], i, r.outcome.runs.size(), source));
-    const auto number_in_file =
-        static_cast<std::size_t>(steps[i].value("number", static_cast<double>(i + 1)));
-    auto step =
-        judge_step(r.outcome.runs[w.run], w, r.settings, number_in_file, steps[i].value("refinement", false));
-    if (!step) return tl::unexpected(step.error());
-    r.outcome.steps.push_back(std::move(*step));
+    const StepWindow w = OPENLOOP_TRY(window_from(rd, step, r.outcome.runs.size()));
+    const std::size_t number = OPENLOOP_TRY(rd.count_or(step, "number", i + 1));
+    const bool refinement = OPENLOOP_TRY(rd.boolean_or(step, "refinement", false));
+    r.outcome.steps.push_back(
+        OPENLOOP_TRY(judge_step(r.outcome.runs[w.run], w, r.settings, number, refinement)));
   }
   r.outcome.findings = analyse_ramp(r.outcome.steps);
-  if (const auto it = doc.find("stopped"); it != doc.end() && it->is_string())
-    r.outcome.stopped = it->get<std::string>();
-  r.outcome.interrupted = doc.value("interrupted", false);
-  if (const auto it = doc.find("notes"); it != doc.end() && it->is_array()) {
-    for (const auto& n : *it) {
-      if (n.is_string()) r.outcome.notes.push_back(n.get<std::string>());
-    }
-  }
+  r.outcome.stopped = OPENLOOP_TRY(rd.string_or(root, "stopped", ""));
+  r.outcome.interrupted = OPENLOOP_TRY(rd.boolean_or(root, "interrupted", false));
+  r.outcome.notes = OPENLOOP_TRY(rd.strings_or_empty(root, "notes"));
   return r;
 }
 

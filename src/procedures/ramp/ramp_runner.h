@@ -30,6 +30,13 @@ struct RampOutcome {
   bool interrupted = false;        ///< SIGINT/SIGTERM ended the ramp; the steps judged so far are kept
 };
 
+/// The spill files the ramp's runs are parked in (results::spill_files), for the output pipeline's check.
+inline std::vector<std::shared_ptr<const results::SpillFile>> spill_files(const RampOutcome& o) {
+  std::vector<std::shared_ptr<const results::SpillFile>> files;
+  for (const auto& run : o.runs) results::add_spill_files(run, files);
+  return files;
+}
+
 /// Judges the window `w` of `run` as step `number`: analyse_step() and the SLOs.
 Result<StepRecord> judge_step(const results::RunResults& run, const StepWindow& w, const RampSettings& s,
                               std::size_t number, bool refinement);

@@ -39,6 +39,6 @@ jq '.probe.window_s = "long"' p.json >bad.json
 code=0
 "$OPENLOOP" report bad.json --html x.html >out.txt 2>&1 || code=$?
 [[ $code == 2 ]] || fail "report bad.json --html: exit $code, expected 2"
-grep -q 'bad.json: /probe/window_s: not a number' out.txt || fail "bad settings: $(cat out.txt)"
+grep -q 'bad.json: /probe/window_s: expected a number, found string' out.txt || fail "bad settings: $(cat out.txt)"
 [[ ! -e x.html ]] || fail "nothing written for a broken file"
 pass "report refuses other formats and a broken probe file, naming the reason"

@@ -27,5 +27,5 @@ jq '.settings.from_rps = "fast"' ramp.json >bad.json
 code=0
 "$OPENLOOP" report bad.json >out.txt 2>&1 || code=$?
 [[ $code == 2 ]] || fail "report bad.json: exit $code, expected 2"
-grep -q 'bad.json: /settings/from_rps: not a number' out.txt || fail "bad settings: $(cat out.txt)"
+grep -q 'bad.json: /settings/from_rps: expected a number, found string' out.txt || fail "bad settings: $(cat out.txt)"
 pass "report refuses other formats and a broken ramp file, naming the reason"

@@ -128,7 +128,7 @@ TEST(ProbeRead, BrokenFilesAreRefusedNamingThePath) {
       "INCONCLUSIVE)");
   doc = good;
   doc["runs"][0]["phases"][1]["stats"]["p99_ms"] = "slow";
-  EXPECT_EQ(refusal(doc), "p.json: /runs/0/phases/1/stats/p99_ms: not a number");
+  EXPECT_EQ(refusal(doc), "p.json: /runs/0/phases/1/stats/p99_ms: expected a number, found string");
   doc = good;
   doc["runs"][0]["phases"][0]["name"] = "spike";
   EXPECT_EQ(
@@ -142,10 +142,21 @@ TEST(ProbeRead, BrokenFilesAreRefusedNamingThePath) {
   EXPECT_EQ(refusal(doc), "p.json: /runs: no run");
   doc = good;
   doc["runs"][0].erase("results");
-  EXPECT_EQ(refusal(doc), "p.json: /runs/0/results: missing");
+  EXPECT_EQ(refusal(doc), "p.json: /runs/0/results: missing (expected an object)");
   doc = good;
   doc["schema"] = "openloop.ramp/1";
-  EXPECT_EQ(refusal(doc), "p.json: /schema: not \"openloop.probe/1\"");
+  EXPECT_EQ(refusal(doc), "p.json: /schema: \"openloop.ramp/1\" is not \"openloop.probe/1\"");
+  // Counts are non-negative integers (results::JsonReader): a fraction or a negative number is refused.
+  doc = good;
+  doc["runs"][0]["lab_samples"][0]["queue_depth"] = 2.5;
+  EXPECT_EQ(refusal(doc),
+            "p.json: /runs/0/lab_samples/0/queue_depth: expected a non-negative integer, found 2.5");
+  doc = good;
+  doc["probe"]["repeats"] = -1;
+  EXPECT_EQ(refusal(doc), "p.json: /probe/repeats: expected a non-negative integer, found -1");
+  doc = good;
+  doc["runs"][0]["lab_samples"][0]["queue_depth"] = 40.0;  // the same count as 40
+  EXPECT_EQ(refusal(doc), "accepted");
 }
 
 }  // namespace
