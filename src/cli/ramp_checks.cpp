@@ -11,7 +11,7 @@
 #include "cli/ramp_options.h"
 #include "cli/run_repeats.h"
 #include "core/units.h"
-#include "procedures/ramp_plan.h"
+#include "procedures/ramp/ramp_plan.h"
 #include "results/until.h"
 #include "sim/lab_options.h"
 #include "sim/simulate.h"

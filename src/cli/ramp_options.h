@@ -10,7 +10,7 @@
 #include "cli/run_options.h"
 #include "core/error.h"
 #include "engine/run_plan.h"
-#include "procedures/ramp_runner.h"
+#include "procedures/ramp/ramp_runner.h"
 
 namespace openloop::cli {
 

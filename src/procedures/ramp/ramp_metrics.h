@@ -22,7 +22,7 @@ class RampMetrics {
               std::vector<std::string> request_names);
 
   /// `inner` (the ramp's runner; empty: engine::run) with each finalized interval also published: the
-  /// current step's window so far (procedures::slice_run), as series labelled step="N" rate="R/s".
+  /// current step's window so far (results::slice_run), as series labelled step="N" rate="R/s".
   procedures::RunFn wrap(procedures::RunFn inner);
   /// A judged step: its series become the step's own results (as the ramp's results file holds them), its
   /// verdict invalid when the step is INVALID.
