@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "report/report_test_util.h"
+#include "results/results_test_util.h"
 #include "results/combine.h"
 #include "results/merge.h"
 #include "results/repeats.h"
