@@ -28,6 +28,11 @@ void* counted_alloc(std::size_t n) {
   if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
   throw std::bad_alloc();
 }
+void* counted_alloc_nothrow(std::size_t n) noexcept {
+  if (t_counted && g_window.load(std::memory_order_relaxed))
+    g_allocations.fetch_add(1, std::memory_order_relaxed);
+  return std::malloc(n == 0 ? 1 : n);
+}
 }  // namespace
 
 // The counting hook, for this test executable only.
@@ -36,6 +41,20 @@ void* operator new(std::size_t n) {
 }
 void* operator new[](std::size_t n) {
   return counted_alloc(n);
+}
+// The nothrow forms too (std::stable_sort's temporary buffer uses them): every form whose memory the deletes
+// below free must come from malloc, or a sanitizer's allocator sees a mismatch.
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
+  return counted_alloc_nothrow(n);
+}
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept {
+  return counted_alloc_nothrow(n);
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept {
+  std::free(p);
+}
+void operator delete[](void* p, const std::nothrow_t&) noexcept {
+  std::free(p);
 }
 void operator delete(void* p) noexcept {
   std::free(p);
