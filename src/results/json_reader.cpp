@@ -88,6 +88,13 @@ Result<JsonNode> JsonReader::root(const json& doc, std::string_view what) const 
   return JsonNode{&doc, ""};
 }
 
+Result<void> JsonReader::expect_schema(const JsonNode& node, std::string_view expected) const {
+  const std::string schema = OPENLOOP_TRY(string(node, "schema"));
+  if (schema != expected)
+    return fail(node.path + "/schema", fmt::format("\"{}\" is not \"{}\"", schema, expected));
+  return {};
+}
+
 tl::unexpected<Error> JsonReader::fail(const std::string& path, std::string_view what) const {
   return usage_error(fmt::format("{}: {}: {}", m_source, path.empty() ? "/" : path, what));
 }

@@ -44,6 +44,8 @@ class JsonReader {
   std::string_view source() const { return m_source; }
   /// The document's root, which must be an object (`what` names the document, e.g. "a results object").
   Result<JsonNode> root(const nlohmann::json& doc, std::string_view what) const;
+  /// `node`'s "schema" string, which must be `expected` (else "PATH/schema: \"x\" is not \"expected\"").
+  Result<void> expect_schema(const JsonNode& node, std::string_view expected) const;
   /// "SOURCE: PATH: what" as a usage error ("/" for the root's path).
   tl::unexpected<Error> fail(const std::string& path, std::string_view what) const;
   /// Present (null counts as present: has() is for telling old files from new ones, not for null values).

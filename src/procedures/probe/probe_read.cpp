@@ -240,9 +240,7 @@ Result<std::vector<results::SloResult>> slos_from(const JsonReader& rd, const Js
 Result<ProbeReport> probe_from_json(const json& doc, std::string_view source) {
   const JsonReader rd(source);
   const JsonNode root = OPENLOOP_TRY(rd.root(doc, "a probe object"));
-  const std::string schema = OPENLOOP_TRY(rd.string(root, "schema"));
-  if (schema != k_probe_schema)
-    return rd.fail("/schema", fmt::format("\"{}\" is not \"{}\"", schema, k_probe_schema));
+  OPENLOOP_TRY_VOID(rd.expect_schema(root, k_probe_schema));
   ProbeReport r;
   r.plan = OPENLOOP_TRY(plan_from(rd, root));
   r.target = OPENLOOP_TRY(rd.string_or(root, "target", ""));

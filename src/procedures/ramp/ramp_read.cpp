@@ -108,9 +108,7 @@ Result<StepRecord> repeated_step_from(const JsonReader& rd, const JsonNode& step
 Result<ReadRamp> ramp_from_json(const json& doc, std::string_view source) {
   const JsonReader rd(source);
   const JsonNode root = OPENLOOP_TRY(rd.root(doc, "a ramp object"));
-  const std::string schema = OPENLOOP_TRY(rd.string(root, "schema"));
-  if (schema != k_ramp_schema)
-    return rd.fail("/schema", fmt::format("\"{}\" is not \"{}\"", schema, k_ramp_schema));
+  OPENLOOP_TRY_VOID(rd.expect_schema(root, k_ramp_schema));
   ReadRamp r;
   r.settings = OPENLOOP_TRY(settings_from(rd, root));
   const JsonNode runs = OPENLOOP_TRY(rd.field(root, "runs", JsonKind::array));
