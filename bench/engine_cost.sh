@@ -5,6 +5,8 @@
 #   open:   --rate COST_RATE (20000/s), one thread: worker CPU per request sent (results file: generator.cpu_s −
 #           generator.spin_s, spin off by default so polling is not counted as work);
 #   closed: --vus COST_VUS (50) --think 0, one thread: throughput (completed per second), the most one core sends.
+# With wrk on PATH, each round also runs `wrk -t1 -c COST_VUS` on the same core, and the closed-loop throughput of
+# each build is printed as a ratio to wrk's (the issue's reference: openloop closed ≈ 1.03-1.10x wrk).
 # Not a test: it prints each round and the means with the ratio AFTER/BEFORE. Traffic only to 127.0.0.1; bounded.
 #
 # usage: bench/engine_cost.sh BEFORE AFTER   (openloop executables, or build dirs holding src/cli/openloop)
@@ -42,10 +44,20 @@ closed_rate() {  # BINARY OUT: completed per second
     >/dev/null 2>&1 || true
   jq -r '(.summary.counts.completed / .plan.duration_s)' "$2"
 }
+wrk_closed() {  # completed per second of wrk, closed loop, same connections and core; empty without wrk
+  command -v wrk >/dev/null || return 0
+  $GEN timeout $((${DURATION%s} + 30)) wrk -t1 -c "$VUS" -d "$DURATION" "$URL" 2>&1 | awk '/^Requests\/sec:/ {print $2}'
+}
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-6s %-7s %16s %16s %14s %14s\n' round build "open µs/req" "closed req/s" "steal core1 %" load
 sums=(0 0 0 0)
+wrk_sum=0
 for round in $(seq "$ROUNDS"); do
+  w=$(wrk_closed)
+  if [[ -n $w ]]; then
+    printf '%-6s %-7s %16s %16.0f\n' "$round" wrk "" "$w"
+    wrk_sum=$(awk -v s="$wrk_sum" -v x="$w" 'BEGIN { print s + x }')
+  fi
   i=0
   for which in before after; do
     bin=$A
@@ -65,4 +77,6 @@ echo "commands: openloop run URL --rate $RATE -d $DURATION --threads 1 --spin-be
 awk -v a="${sums[0]}" -v b="${sums[2]}" -v ta="${sums[1]}" -v tb="${sums[3]}" -v n="$ROUNDS" 'BEGIN {
   printf "mean CPU per request (open): before %.3f µs, after %.3f µs, after/before %.3f\n", a / n, b / n, b / a
   printf "mean closed-loop throughput: before %.0f/s, after %.0f/s, after/before %.3f\n", ta / n, tb / n, tb / ta }'
+[[ $wrk_sum == 0 ]] || awk -v w="$wrk_sum" -v ta="${sums[1]}" -v tb="${sums[3]}" -v n="$ROUNDS" 'BEGIN {
+  printf "mean wrk -t1 -c'"$VUS"': %.0f/s; closed-loop throughput / wrk: before %.3f, after %.3f\n", w / n, ta / w, tb / w }'
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
