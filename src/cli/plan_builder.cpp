@@ -165,7 +165,7 @@ Result<void> build_workload(const RunOptions& o, engine::RunPlan& plan) {
   if (rate <= 0) return usage_error(fmt::format("--rate: \"{}\" must be greater than 0", o.rate));
   if (plan.duration.count() == 0) return usage_error("--duration: must be greater than 0");
   if (!o.until.empty()) {
-    // Planned to the cap; the run stops earlier once every target holds (results/until.h).
+    // Planned to the cap; the run stops earlier once every target holds (results/judging/until.h).
     const Nanos cap = OPENLOOP_TRY(parse_duration(o.max_duration, "--max-duration"));
     if (cap < plan.duration) {
       return usage_error(

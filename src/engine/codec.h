@@ -9,7 +9,7 @@
 
 #include "core/time.h"
 #include "http/server_timing.h"
-#include "results/counters.h"
+#include "results/recording/counters.h"
 
 namespace openloop::engine {
 

@@ -8,7 +8,7 @@
 
 #include "core/time.h"
 #include "http/response_sink.h"
-#include "results/phase_stats.h"
+#include "results/recording/phase_stats.h"
 
 namespace openloop::engine {
 

@@ -15,7 +15,7 @@
 #include "engine/retry_policy.h"
 #include "http/request.h"
 #include "net/resolver.h"
-#include "results/model.h"
+#include "results/judging/model.h"
 #include "net/url.h"
 #include "workload/arrival_schedule.h"
 #include "workload/duration_distribution.h"
@@ -25,7 +25,7 @@
 
 namespace openloop::engine {
 
-/// The plan's load model (results/model.h); a plan is never `mixed`.
+/// The plan's load model (results/judging/model.h); a plan is never `mixed`.
 using results::Model;
 using results::to_string;
 
