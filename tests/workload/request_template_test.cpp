@@ -10,9 +10,11 @@
 #include <string>
 
 #include "http/request.h"
+#include "workload_test_util.h"
 
 using namespace openloop;
 using namespace openloop::workload;
+using openloop::workload::test_util::render_http1;
 
 // Counts heap allocations made by this test binary, to check that rendering allocates nothing once warm.
 namespace {
@@ -92,13 +94,44 @@ TEST(RequestTemplate, RendersExactBytesWithTheDrawnValues) {
   const RequestTemplate t = f.compile(spec, "http://example.test:8080/api/");
   RenderContext ctx(f.vars, 1, 1, 0, 1);
   std::string out;
-  EXPECT_EQ(t.render(ctx, out), "41");
+  EXPECT_EQ(render_http1(t, ctx, out), "41");
   EXPECT_EQ(out, "GET /api/item/41?r=eu HTTP/1.1\r\nHost: example.test:8080\r\nUser-Agent: " + ua() +
                      "\r\nX-Trace: t-41\r\n\r\n");
-  EXPECT_EQ(t.render(ctx, out), "42");
+  EXPECT_EQ(render_http1(t, ctx, out), "42");
   EXPECT_EQ(out, "GET /api/item/42?r=eu HTTP/1.1\r\nHost: example.test:8080\r\nUser-Agent: " + ua() +
                      "\r\nX-Trace: t-42\r\n\r\n");
   EXPECT_EQ(t.target_text(), "/api/item/{{n}}?r={{ region }}");
+}
+
+TEST(RequestTemplate, RendersTheRequestAsParts) {
+  Fixture f;
+  RequestText spec = get("/item/{{n}}");
+  spec.method = text("POST", "method");
+  spec.headers = {{"X-Region", text("r-{{region}}", "h")}, {"user-agent", text("ua/{{n}}", "h")}};
+  spec.body = text("{\"n\": {{n}}}", "body");
+  const RequestTemplate t = f.compile(spec, "http://example.test:8080/api");
+  RenderContext ctx(f.vars, 1, 1, 0, 1);
+  http::RequestBuffer out;
+  EXPECT_EQ(t.render(ctx, out), "41");
+  const http::RequestParts& p = out.parts();
+  EXPECT_EQ(p.method, "POST");
+  EXPECT_EQ(p.target, "/api/item/41");
+  EXPECT_EQ(p.authority, "example.test:8080");
+  ASSERT_EQ(p.headers.size(), 2U);
+  EXPECT_EQ(p.headers[0].name, "X-Region");
+  EXPECT_EQ(p.headers[0].value, "r-eu");
+  EXPECT_EQ(p.headers[1].name, "user-agent");
+  EXPECT_EQ(p.headers[1].value, "ua/41");
+  EXPECT_EQ(p.body, "{\"n\": 41}");
+  EXPECT_FALSE(p.flags.given_host);
+  EXPECT_TRUE(p.flags.given_user_agent);
+  EXPECT_FALSE(p.flags.given_length);
+  EXPECT_TRUE(p.flags.length_when_empty);
+  const http::RequestBuffer kept = out;  // a retry's request stays as rendered while others render
+  t.render(ctx, out);
+  EXPECT_EQ(out.parts().target, "/api/item/42");
+  EXPECT_EQ(kept.parts().target, "/api/item/41");
+  EXPECT_EQ(kept.parts().body, "{\"n\": 41}");
 }
 
 TEST(RequestTemplate, ComputesContentLengthOfEveryRenderedBody) {
@@ -110,7 +143,7 @@ TEST(RequestTemplate, ComputesContentLengthOfEveryRenderedBody) {
   const RequestTemplate t = f.compile(spec);
   RenderContext ctx(f.vars, 1, 1, 0, 1);
   std::string out;
-  t.render(ctx, out);
+  render_http1(t, ctx, out);
   net::Url url = base_url();
   url.target = "/cart";
   const auto expected =
@@ -125,10 +158,10 @@ TEST(RequestTemplate, SendsContentLengthZeroForAnEmptyPostAndNoneForAnEmptyGet) 
   post.method = text("POST", "method");
   RenderContext ctx(f.vars, 1, 1, 0, 1);
   std::string out;
-  f.compile(post).render(ctx, out);
+  render_http1(f.compile(post), ctx, out);
   EXPECT_EQ(out, "POST /x/41 HTTP/1.1\r\nHost: example.test:8080\r\nUser-Agent: " + ua() +
                      "\r\nContent-Length: 0\r\n\r\n");
-  f.compile(get("/x/{{n}}")).render(ctx, out);
+  render_http1(f.compile(get("/x/{{n}}")), ctx, out);
   EXPECT_EQ(out.find("Content-Length"), std::string::npos);
 }
 
@@ -140,7 +173,7 @@ TEST(RequestTemplate, AVariableUsedTwiceHasOneValuePerRequest) {
   const RequestTemplate t = f.compile(spec);
   RenderContext ctx(f.vars, 1, 1, 0, 1);
   std::string out;
-  t.render(ctx, out);
+  render_http1(t, ctx, out);
   EXPECT_NE(out.find("PUT /item/41 "), std::string::npos);
   EXPECT_NE(out.find("\r\n\r\nid=41&again=41"), std::string::npos);
   EXPECT_EQ(t.variables(), (std::vector<std::size_t>{0}));
@@ -159,7 +192,7 @@ TEST(RequestTemplate, ATemplateWithoutVariablesIsRenderedOnceAsRenderRequestWoul
   EXPECT_EQ(*t.constant_bytes(), "GET /health HTTP/1.1\r\nHost: other.test\r\nUser-Agent: probe/1\r\n\r\n");
   RenderContext ctx(f.vars, 1, 1, 0, 1);
   std::string out;
-  EXPECT_EQ(t.render(ctx, out), "/health");
+  EXPECT_EQ(render_http1(t, ctx, out), "/health");
   EXPECT_EQ(out, *t.constant_bytes());
   EXPECT_EQ(ctx.keys(0).requests(), 1U);
 }
@@ -173,7 +206,7 @@ TEST(RequestTemplate, RecordsTheFirstVariableAsTheKey) {
   EXPECT_EQ(t.key_variable(), 1U);
   RenderContext ctx(f.vars, 1, 1, 0, 1);
   std::string out;
-  for (int i = 0; i < 150; ++i) EXPECT_EQ(t.render(ctx, out), "eu");
+  for (int i = 0; i < 150; ++i) EXPECT_EQ(render_http1(t, ctx, out), "eu");
   EXPECT_EQ(ctx.keys(0).requests(), 150U);
   EXPECT_EQ(ctx.keys(0).distinct(), 1U);
 }
@@ -189,9 +222,9 @@ TEST(RequestTemplate, RenderingAllocatesNothingOnceWarm) {
   RenderContext ctx(vars, 1, 1, 0, 1);
   std::string out;
   out.reserve(512);
-  for (int i = 0; i < 100; ++i) t.render(ctx, out);  // warm: the body scratch buffer grows to its largest
+  for (int i = 0; i < 100; ++i) render_http1(t, ctx, out);  // warm: the buffers grow to their largest
   const long before = g_allocations.load();
-  for (int i = 0; i < 10000; ++i) t.render(ctx, out);
+  for (int i = 0; i < 10000; ++i) render_http1(t, ctx, out);
   EXPECT_EQ(g_allocations.load(), before);
 }
 
@@ -203,7 +236,7 @@ TEST(RequestTemplate, SameSeedAndWorkerRenderTheSameRequests) {
     RenderContext ctx(vars, 1, seed, worker, 4);
     std::string out, all;
     for (int i = 0; i < 100; ++i) {
-      t.render(ctx, out);
+      render_http1(t, ctx, out);
       all += out;
     }
     return all;
@@ -349,7 +382,7 @@ TEST(RequestTemplate, RendersWhatRenderRequestWritesForTheDrawnValues) {
     RenderContext ctx(vars, 1, 3, 0, 1);
     std::string out;
     for (int i = 0; i < 30; ++i) {
-      t->render(ctx, out);
+      render_http1(*t, ctx, out);
       net::Url url = base_url(c.base);
       url.target = substituted(t->target_text(), vars, ctx);
       std::vector<http::Header> headers;
