@@ -27,7 +27,6 @@ constexpr std::string_view k_colon = ": ";
 
 void write_http1(const RequestParts& p, ExtraHeader extra, std::string& out) {
   out.clear();
-  out.reserve(http1_size(p, extra));
   out.append(p.method).append(" ").append(p.target).append(" HTTP/1.1\r\n");
   if (!p.flags.given_host) out.append("Host: ").append(p.authority).append(k_crlf);
   if (!p.flags.given_user_agent) out.append("User-Agent: ").append(default_user_agent()).append(k_crlf);
