@@ -97,7 +97,7 @@ Result<void> build_request(const RunOptions& o, engine::RunPlan& plan) {
   engine::RequestSpec spec;
   spec.name = plan.method + " " + plan.url.target;
   spec.method = plan.method;
-  spec.bytes = OPENLOOP_TRY(http::render_request(plan.method, plan.url, plan.headers, plan.body));
+  spec.request = OPENLOOP_TRY(http::build_request(plan.method, plan.url, plan.headers, plan.body));
   plan.requests.push_back(std::move(spec));
   return {};
 }

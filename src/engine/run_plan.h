@@ -33,9 +33,10 @@ using results::to_string;
 struct RequestSpec {
   std::string name = "request";
   std::string method = "GET";
-  std::string bytes;  ///< the complete HTTP/1.1 request, when constant
+  /// The request when constant (templ null): its parts and its HTTP/1.1 bytes, built once (http::build_request).
+  http::ConstantRequest request;
   const workload::RequestTemplate* templ =
-      nullptr;        ///< set when the request draws variables (owned by `workload`)
+      nullptr;        ///< set when the request draws variables (owned by `workload`), rendered per request
   double weight = 1;  ///< share in a weighted mix
   int success_min = 100, success_max = 399;
   bool head() const { return method == "HEAD"; }
