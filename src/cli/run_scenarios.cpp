@@ -25,7 +25,6 @@
 #include "workload/scenario_file.h"
 
 namespace openloop::cli {
-namespace {
 
 Result<void> refuse_workload_flags(const RunOptions& o) {
   const char* flag = !o.rate.empty()           ? "--rate"
@@ -45,8 +44,6 @@ Result<void> refuse_workload_flags(const RunOptions& o) {
   return usage_error(fmt::format(
       "{}: the workload comes from the plan file {}; set it there (see docs/scenarios.md)", flag, o.url));
 }
-
-}  // namespace
 
 bool is_plan_file(const std::string& target) {
   const auto ends = [&](const char* ext) {

@@ -55,14 +55,12 @@ Result<std::vector<engine::RunPlan>> simulated_plans(const RunOptions& given, co
     mark_simulated(plans.front());
     return plans;
   }
-  if (!o.rate.empty() || !o.stages.empty() || o.vus > 0 || !o.session_rate.empty()) {
-    return usage_error(
-        fmt::format("the workload comes from the plan file {}; set it there (see docs/scenarios.md)", o.url));
-  }
+  OPENLOOP_TRY_VOID(refuse_workload_flags(o));
   auto file = OPENLOOP_TRY(load_plan(o));
   // Each scenario gets one worker (its share, at least one), set by o.threads = 1 above.
   const engine::RunSettings settings = OPENLOOP_TRY(run_settings(o, host));
   plans = OPENLOOP_TRY(build_file_plans(o, file, settings));
+  OPENLOOP_TRY_VOID(apply_shard(o, host, plans));
   for (auto& plan : plans) mark_simulated(plan);
   return plans;
 }
@@ -205,6 +203,12 @@ int simulate_command(const SimulateOptions& so) {
 Action setup_simulate(CLI::App& sub) {
   auto options = std::make_shared<SimulateOptions>();
   add_run_options(sub, options->run);
+  // What a simulation does not take of run's flags: a metrics endpoint (nothing to scrape in virtual time), a
+  // run id and a common wall-clock start (the front half's parts it does not ask for), --until.
+  for (const char* unsupported : {"--metrics-listen", "--metrics-linger", "--run-id", "--start-at", "--max-late",
+                                  "--until", "--max-duration"}) {
+    if (CLI::Option* opt = sub.get_option_no_throw(unsupported)) sub.remove_option(opt);
+  }
   sub.add_option(
          "--lab", options->lab,
          "The simulated service: the flags of `openloop lab` as one string, e.g. '--workers 4 --service "
