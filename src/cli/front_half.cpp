@@ -1,6 +1,7 @@
 // The front half every load-sending command shares (cli/front_half.h).
 #include "cli/front_half.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <utility>
@@ -115,6 +116,16 @@ std::vector<report::MetricsContext> metrics_parts(const std::string& run_id,
   return parts;
 }
 
+std::vector<std::string> observe_specs(const RunOptions& o, const engine::RunPlan& first) {
+  std::vector<std::string> specs = o.observe;
+  if (first.workload) {
+    for (const auto& spec : first.workload->observe) {
+      if (std::find(specs.begin(), specs.end(), spec) == specs.end()) specs.push_back(spec);
+    }
+  }
+  return specs;
+}
+
 void ProcedureFrontHalf::stamp(results::RunResults& r) const {
   r.info.run_id = start.run_id;
   r.info.environment = run_environment();
@@ -127,7 +138,7 @@ Result<ProcedureFrontHalf> open_procedure_front_half(const RunOptions& o, const 
   f.start = OPENLOOP_TRY(prepare_start(o, base.describe()));
   // Bound before anything is sent: a bad address or a port in use ends the command with nothing sent.
   f.metrics = OPENLOOP_TRY(open_metrics(o, {}, command));
-  f.observer = OPENLOOP_TRY(make_observer(o.observe, base.url_text));
+  f.observer = OPENLOOP_TRY(make_observer(observe_specs(o, base), base.url_text));
   return f;
 }
 

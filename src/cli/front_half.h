@@ -62,6 +62,10 @@ Result<MetricsEndpoint> open_metrics(const RunOptions& o, std::vector<report::Me
 std::vector<report::MetricsContext> metrics_parts(const std::string& run_id,
                                                   const std::vector<engine::RunPlan>& plans);
 
+/// The --observe SPECs of a run of `first` (a scenario file's first plan, or a run's plan): the flags', then the
+/// scenario file's top-level `observe:` list (first.workload) not already given.
+std::vector<std::string> observe_specs(const RunOptions& o, const engine::RunPlan& first);
+
 /// A simulation's clock for its request log: `steady_origin` (its virtual time zero) is `unix_origin_s` on the
 /// Unix clock.
 struct VirtualLogClock {
@@ -87,7 +91,8 @@ void finish_request_log(engine::RequestLog* log, Result<results::RunResults>& ra
 /// The front half of a procedure of many runs (ramp, probe): one run id for the procedure and every run it
 /// makes (OPENLOOP_RUN_ID, else random: prepare_start on its base plan), the metrics endpoint serving the
 /// procedure's own series (no parts of its own: procedures::RampMetrics and ProbeMetrics feed it), and the
-/// observer of --observe sampling across all its runs.
+/// observer of observe_specs() (--observe, and a ramp's scenario file's `observe:` list) sampling across all
+/// its runs.
 struct ProcedureFrontHalf {
   StartContext start;
   MetricsEndpoint metrics;

@@ -110,12 +110,7 @@ int run_plan_file(const RunOptions& o) {
     return plans;
   }();
   if (!prepared) return report_error(command, prepared.error());
-  std::vector<std::string> specs = o.observe;
-  if (prepared->front().workload) {
-    for (const auto& spec : prepared->front().workload->observe) {
-      if (std::find(specs.begin(), specs.end(), spec) == specs.end()) specs.push_back(spec);
-    }
-  }
+  const std::vector<std::string> specs = observe_specs(o, prepared->front());
   Pipeline<results::RunResults> p;
   p.command = command;
   p.outputs = run_outputs(o);  // the .hlog describes the run as a whole; the HTML the scenarios too
