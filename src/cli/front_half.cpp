@@ -1,6 +1,7 @@
 // The front half every load-sending command shares (cli/front_half.h).
 #include "cli/front_half.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <utility>
@@ -9,11 +10,13 @@
 
 #include "cli/observe_options.h"
 #include "cli/option_checks.h"
+#include "cli/plan_host.h"
 
 namespace openloop::cli {
 
 Result<std::unique_ptr<engine::RequestLog>> open_request_log(const RunOptions& o,
-                                                             std::vector<engine::RunPlan*> plans) {
+                                                             std::vector<engine::RunPlan*> plans,
+                                                             const std::optional<VirtualLogClock>& virtual_clock) {
   const engine::LogFormat format = OPENLOOP_TRY(engine::parse_log_format(o.log_format, "--log-format"));
   if (o.log_requests.empty()) {
     if (o.log_format != "json") return usage_error("--log-format: has no effect without --log-requests FILE");
@@ -22,25 +25,38 @@ Result<std::unique_ptr<engine::RequestLog>> open_request_log(const RunOptions& o
   engine::LogContext context;
   // A scenario file's plans all list every request of the file, in the same order: the first's names serve.
   for (const auto& r : plans.front()->requests) context.request_names.push_back(r.name);
-  context.steady_origin = SteadyClock::now();
-  context.unix_origin_s =
-      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  if (virtual_clock) {
+    context.steady_origin = virtual_clock->steady_origin;
+    context.unix_origin_s = virtual_clock->unix_origin_s;
+  } else {
+    context.steady_origin = SteadyClock::now();
+    context.unix_origin_s =
+        std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  }
   const engine::RunPlan& first = *plans.front();
   const unsigned workers = first.workers_total > 0 ? first.workers_total : first.threads;
   auto log = OPENLOOP_TRY(engine::RequestLog::open(o.log_requests, format, workers, std::move(context)));
   for (engine::RunPlan* plan : plans) plan->request_log = log.get();
-  log->start();
+  if (!virtual_clock) log->start();
   return log;
+}
+
+void finish_request_log(engine::RequestLog* log, results::RunResults& r) {
+  if (log == nullptr) return;
+  auto finished = log->finish();
+  r.logged = true;
+  r.log_written = log->written();
+  r.log_dropped = log->dropped();
+  if (!finished) r.warnings.push_back(finished.error().message);
 }
 
 void finish_request_log(engine::RequestLog* log, Result<results::RunResults>& ran) {
   if (log == nullptr) return;
-  auto finished = log->finish();
-  if (!ran) return;
-  ran->logged = true;
-  ran->log_written = log->written();
-  ran->log_dropped = log->dropped();
-  if (!finished) ran->warnings.push_back(finished.error().message);
+  if (ran) {
+    finish_request_log(log, *ran);
+  } else {
+    (void)log->finish();  // closed either way; a failed run has no results to note it in
+  }
 }
 
 Result<Nanos> parse_metrics_linger(const RunOptions& o) {
@@ -98,6 +114,32 @@ std::vector<report::MetricsContext> metrics_parts(const std::string& run_id,
                      offered_rate_of(plan)});
   }
   return parts;
+}
+
+std::vector<std::string> observe_specs(const RunOptions& o, const engine::RunPlan& first) {
+  std::vector<std::string> specs = o.observe;
+  if (first.workload) {
+    for (const auto& spec : first.workload->observe) {
+      if (std::find(specs.begin(), specs.end(), spec) == specs.end()) specs.push_back(spec);
+    }
+  }
+  return specs;
+}
+
+void ProcedureFrontHalf::stamp(results::RunResults& r) const {
+  r.info.run_id = start.run_id;
+  r.info.environment = run_environment();
+  if (observer) observer->attach(r);
+}
+
+Result<ProcedureFrontHalf> open_procedure_front_half(const RunOptions& o, const std::string& command,
+                                                     const engine::RunPlan& base) {
+  ProcedureFrontHalf f;
+  f.start = OPENLOOP_TRY(prepare_start(o, base.describe()));
+  // Bound before anything is sent: a bad address or a port in use ends the command with nothing sent.
+  f.metrics = OPENLOOP_TRY(open_metrics(o, {}, command));
+  f.observer = OPENLOOP_TRY(make_observer(observe_specs(o, base), base.url_text));
+  return f;
 }
 
 Result<FrontHalf> open_front_half(const RunOptions& o, const std::string& command,

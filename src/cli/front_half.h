@@ -1,7 +1,13 @@
 // The front half every load-sending command shares, written once: the run's identity and --start-at, its SLOs
 // and --abort-on-slo, the metrics endpoint, the observer and the request log, set up in one order so that
-// every refusal comes before the wait for --start-at and before any load (signals are the pipeline's:
-// cli/run_pipeline.h). A command file then holds only what makes it different.
+// every refusal comes before the wait for --start-at and before any load (signals and the output paths' checks
+// are the pipeline's: cli/run_pipeline.h). A command file then holds only what makes it different. Each command
+// asks for the concerns it supports, and registers only their flags:
+//   run (flags, a scenario file)  open_front_half: all of them
+//   ramp, probe                   open_procedure_front_half: the run id, the metrics endpoint, the observer
+//                                 (a procedure of many runs judges its own SLOs; no --start-at, no request log)
+//   simulate                      prepare_judging and open_request_log on virtual time (its observer is the
+//                                 simulated lab's; no run id, --start-at or metrics endpoint)
 #pragma once
 
 #include <memory>
@@ -16,6 +22,7 @@
 #include "cli/run_pipeline.h"
 #include "cli/start_options.h"
 #include "core/error.h"
+#include "core/time.h"
 #include "engine/request_log.h"
 #include "engine/run_plan.h"
 #include "observe/observer.h"
@@ -54,6 +61,52 @@ Result<MetricsEndpoint> open_metrics(const RunOptions& o, std::vector<report::Me
 /// One metrics part per plan: the run id, its scenario, request names, peak and offered rate.
 std::vector<report::MetricsContext> metrics_parts(const std::string& run_id,
                                                   const std::vector<engine::RunPlan>& plans);
+
+/// The --observe SPECs of a run of `first` (a scenario file's first plan, or a run's plan): the flags', then the
+/// scenario file's top-level `observe:` list (first.workload) not already given.
+std::vector<std::string> observe_specs(const RunOptions& o, const engine::RunPlan& first);
+
+/// A simulation's clock for its request log: `steady_origin` (its virtual time zero) is `unix_origin_s` on the
+/// Unix clock.
+struct VirtualLogClock {
+  SteadyTime steady_origin;
+  double unix_origin_s = 0;
+};
+
+/// --log-requests: opens the log (truncating FILE) with one ring per worker of `plans` (a scenario file's
+/// scenarios share it: worker plan.worker_base + index); points every plan at it. On the real clocks (now is
+/// now) its writer thread is started; on `virtual_clock` (a simulation) there is no writer thread: the
+/// simulator drains the rings on its own thread as its run fills them (RequestLog::drain), so nothing is
+/// dropped however fast virtual time runs. Null without the flag. Errors (usage) name --log-requests or
+/// --log-format (--log-format without --log-requests is refused).
+Result<std::unique_ptr<engine::RequestLog>> open_request_log(
+    const RunOptions& o, std::vector<engine::RunPlan*> plans,
+    const std::optional<VirtualLogClock>& virtual_clock = std::nullopt);
+/// After every worker has ended: drains and closes `log` (null: nothing to do) and notes in `r` what the log
+/// wrote and dropped; a write error becomes one of its warnings.
+void finish_request_log(engine::RequestLog* log, results::RunResults& r);
+/// The same when the run may have failed: the log is closed either way, the results noted when there are some.
+void finish_request_log(engine::RequestLog* log, Result<results::RunResults>& ran);
+
+/// The front half of a procedure of many runs (ramp, probe): one run id for the procedure and every run it
+/// makes (OPENLOOP_RUN_ID, else random: prepare_start on its base plan), the metrics endpoint serving the
+/// procedure's own series (no parts of its own: procedures::RampMetrics and ProbeMetrics feed it), and the
+/// observer of observe_specs() (--observe, and a ramp's scenario file's `observe:` list) sampling across all
+/// its runs.
+struct ProcedureFrontHalf {
+  StartContext start;
+  MetricsEndpoint metrics;
+  std::unique_ptr<observe::Observer> observer;  ///< null without --observe
+  const std::string& run_id() const { return start.run_id; }
+  /// After each run: its results carry the procedure's run id, the environment and the observed signals.
+  void stamp(results::RunResults& r) const;
+};
+
+/// Sets up a procedure's front half for `base` (the plan its runs are made from, resolved or simulated), in
+/// run's order: the run id, --metrics-linger and --metrics-listen, --observe. Errors end the command before any
+/// load: usage (exit 2) naming the flag.
+Result<ProcedureFrontHalf> open_procedure_front_half(const RunOptions& o, const std::string& command,
+                                                     const engine::RunPlan& base);
 
 /// The front half of `run` (from flags or a scenario file) once its plans are built and resolved.
 struct FrontHalf {

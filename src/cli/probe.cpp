@@ -12,18 +12,17 @@
 #include "cli/command.h"
 #include "cli/front_half.h"
 #include "cli/junit_reports.h"
-#include "procedures/probe/probe_metrics.h"
-#include "cli/metrics_options.h"
 #include "cli/observe_options.h"
 #include "cli/option_checks.h"
 #include "cli/plan_builder.h"
 #include "cli/plan_host.h"
+#include "cli/probe_options.h"
 #include "cli/run_options.h"
 #include "cli/run_pipeline.h"
-#include "cli/start_options.h"
 #include "core/redact.h"
 #include "core/units.h"
 #include "lab/control_endpoint.h"
+#include "procedures/probe/probe_metrics.h"
 #include "procedures/probe/probe_report.h"
 #include "procedures/probe/probe_runner.h"
 #include "report/observed_summary.h"
@@ -39,100 +38,6 @@ std::vector<const results::RunResults*> probe_results(const procedures::ProbeRep
   std::vector<const results::RunResults*> out;
   for (const auto& run : r.runs) out.push_back(&run.results);
   return out;
-}
-
-using procedures::ProbeSettings;
-
-/// The probe's own flags as typed; the client flags live in RunOptions.
-struct ProbeFlags {
-  std::string base, trigger, trigger_for = "60s", baseline_for = "60s", observe_for = "180s", warmup = "10s";
-  std::string window = "30s", descend_step = "10%", descend_for, lab_control, arrival = "constant";
-  unsigned descend = 0, repeats = 1;
-  std::uint64_t seed = 1;
-  std::string simulate;  ///< --simulate: the lab's flags of a simulated service
-  CLI::Option* trigger_for_option = nullptr;
-  CLI::Option* simulate_option = nullptr;
-  bool simulated() const { return simulate_option != nullptr && simulate_option->count() > 0; }
-};
-
-void add_probe_options(CLI::App& sub, ProbeFlags& f) {
-  sub.add_option("--base", f.base,
-                 "Base load the system handles, e.g. 300/s: warm-up, baseline and observe run at it")
-      ->required();
-  sub.add_option(
-         "--trigger", f.trigger,
-         "What pushes it over: load:600/s (a spike), stall[:10s] (the lab freezes), dependency:+500ms (the "
-         "lab's dependency slows; dependency:800ms sets it)")
-      ->required();
-  f.trigger_for_option =
-      sub.add_option("--trigger-for", f.trigger_for, "How long the trigger lasts (a stall:D lasts D)")
-          ->capture_default_str();
-  sub.add_option("--baseline-for", f.baseline_for, "Baseline at the base load, measured (must be steady)")
-      ->capture_default_str();
-  sub.add_option("--observe-for", f.observe_for, "Observation at the base load after the trigger")
-      ->capture_default_str();
-  sub.add_option("--warmup", f.warmup, "Warm-up at the base load before the baseline, not measured")
-      ->capture_default_str();
-  sub.add_option("--window", f.window,
-                 "Recovery window W: the first W after the trigger that meets every criterion")
-      ->capture_default_str();
-  sub.add_option("--descend", f.descend, "Descending steps after observe when not recovered (hysteresis)")
-      ->capture_default_str();
-  sub.add_option("--descend-step", f.descend_step,
-                 "Each step lowers the load by this share of the base, e.g. 10%")
-      ->capture_default_str();
-  sub.add_option("--descend-for", f.descend_for, "Length of each descending step (default 2 × --window)");
-  sub.add_option("--repeats", f.repeats, "Run the whole probe N times; the report says k of N")
-      ->capture_default_str();
-  sub.add_option(
-      "--lab-control", f.lab_control,
-      "The lab's control endpoint for stall/dependency triggers and its stats (default: the target's "
-      "origin + /_lab/config); given explicitly, the lab's stats are polled for any trigger");
-  sub.add_option("--arrival", f.arrival, "Arrival process: constant | poisson")->capture_default_str();
-  sub.add_option("--seed", f.seed, "Seed for Poisson arrivals")->capture_default_str();
-  f.simulate_option =
-      sub.add_option("--simulate", f.simulate,
-                     "Probe a simulated lab service in virtual time instead of the network: the flags of "
-                     "`openloop lab` as one string, e.g. '--workers 1 --service 25ms --queue lifo' "
-                     "(docs/simulate.md)")
-          ->type_name("'LAB OPTIONS'");
-}
-
-Result<double> parse_fraction(const std::string& text, std::string_view what) {
-  double v = 0;
-  const bool percent = !text.empty() && text.back() == '%';
-  const std::string number = percent ? text.substr(0, text.size() - 1) : text;
-  std::size_t used = 0;
-  try {
-    v = std::stod(number, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != number.size()) {
-    return usage_error(fmt::format("{}: \"{}\" is not a share; use e.g. 10% or 0.1", what, text));
-  }
-  return percent ? v / 100 : v;
-}
-
-Result<ProbeSettings> settings_from(const ProbeFlags& f) {
-  ProbeSettings s;
-  s.base_rate = OPENLOOP_TRY(parse_rate(f.base, "--base"));
-  s.trigger = OPENLOOP_TRY(procedures::parse_trigger(f.trigger));
-  s.trigger_for = OPENLOOP_TRY(parse_duration(f.trigger_for, "--trigger-for"));
-  if (s.trigger.kind == procedures::Trigger::Kind::stall && s.trigger.length.count() > 0 &&
-      f.trigger_for_option->count() > 0 && s.trigger_for != s.trigger.length) {
-    return usage_error(fmt::format("--trigger-for: {} contradicts --trigger {}; give one of them",
-                                   format_duration(s.trigger_for), s.trigger.text));
-  }
-  s.baseline = OPENLOOP_TRY(parse_duration(f.baseline_for, "--baseline-for"));
-  s.observe = OPENLOOP_TRY(parse_duration(f.observe_for, "--observe-for"));
-  s.warmup = OPENLOOP_TRY(parse_duration(f.warmup, "--warmup"));
-  s.window = OPENLOOP_TRY(parse_duration(f.window, "--window"));
-  s.descend = f.descend;
-  s.descend_step = OPENLOOP_TRY(parse_fraction(f.descend_step, "--descend-step"));
-  if (!f.descend_for.empty()) s.descend_for = OPENLOOP_TRY(parse_duration(f.descend_for, "--descend-for"));
-  s.repeats = f.repeats;
-  return s;
 }
 
 /// Everything a probe needs, validated before anything is sent.
@@ -165,7 +70,7 @@ Result<Setup> prepare(RunOptions o, const ProbeFlags& f) {
   }
   Setup s;
   OPENLOOP_TRY_VOID(simulated(o, f, s));
-  ProbeSettings settings = OPENLOOP_TRY(settings_from(f));
+  procedures::ProbeSettings settings = OPENLOOP_TRY(settings_from(f));
   s.plan = OPENLOOP_TRY(procedures::make_probe_plan(std::move(settings)));
   o.stages = s.plan.stages_text();
   o.warmup = fmt::format(
@@ -258,17 +163,15 @@ int probe_metastable(const RunOptions& o, const ProbeFlags& f) {
   if (!setup) return report_error(command, setup.error());
   // The probe's id, made as run's and ramp's (OPENLOOP_RUN_ID, else random): its file's run_id, its runs' and
   // the run_id label of its metrics.
-  const auto start = prepare_start(o, setup->run_plan.describe());
-  if (!start) return report_error(command, start.error());
-  const std::string run_id = start->run_id;
-  // Bound before anything is sent: a bad address or a port in use ends the command with nothing sent.
-  auto metrics = open_metrics(o, {}, command);
-  if (!metrics) return report_error(command, metrics.error());
+  auto front = open_procedure_front_half(o, command, setup->run_plan);
+  if (!front) return report_error(command, front.error());
+  const std::string run_id = front->run_id();
+  // The endpoint serves the probe's own series: each phase of each run, and its verdict.
   std::optional<procedures::ProbeMetrics> probe_metrics;
-  if (metrics->server) {
+  if (front->metrics.server) {
     std::vector<std::string> names;
     for (const auto& r : setup->run_plan.requests) names.push_back(r.name);
-    probe_metrics.emplace(*metrics->server, setup->plan, run_id, std::move(names));
+    probe_metrics.emplace(*front->metrics.server, setup->plan, run_id, std::move(names));
     setup->ctx.on_progress = [&probe_metrics](const results::RunResults& so_far) {
       probe_metrics->progress(so_far);
     };
@@ -276,8 +179,6 @@ int probe_metastable(const RunOptions& o, const ProbeFlags& f) {
   Pipeline<procedures::ProbeReport> p;
   p.command = command;
   p.outputs = probe_outputs(o, setup->simulated);
-  auto observer = make_observer(o.observe, setup->run_plan.url_text);
-  if (!observer) return report_error(command, observer.error());
   p.run = [&](std::atomic<int>& stop) -> Result<procedures::ProbeReport> {
     procedures::ProbeReport report{setup->plan,
                                    redact_url(setup->run_plan.url_text),
@@ -290,16 +191,14 @@ int probe_metastable(const RunOptions& o, const ProbeFlags& f) {
     for (unsigned i = 0; i < s.repeats && stop.load() == 0; ++i) {
       if (s.repeats > 1 && setup->ctx.log != nullptr) fmt::print(stderr, "run {} of {}\n", i + 1, s.repeats);
       if (probe_metrics) probe_metrics->start_run(i + 1);
-      auto run = OPENLOOP_TRY(observed(observer->get(), [&] {
+      auto run = OPENLOOP_TRY(observed(front->observer.get(), [&] {
         if (setup->simulated) {
           return sim::simulate_probe(setup->run_plan, setup->plan, setup->ctx, *setup->simulated, stop);
         }
         return procedures::run_probe(setup->run_plan, setup->plan, setup->ctx, stop);
       }));
-      run.results.info.environment = run_environment();
-      run.results.info.run_id = run_id;
+      front->stamp(run.results);
       if (probe_metrics) probe_metrics->end_run(run.results, run.outcome);
-      if (*observer) (*observer)->attach(run.results);
       report.runs.push_back(std::move(run));
     }
     report.interrupted = stop.load() != 0;
@@ -310,7 +209,7 @@ int probe_metastable(const RunOptions& o, const ProbeFlags& f) {
   };
   p.exit_code = exit_code;
   const int code = execute(p);
-  metrics->linger_after();
+  front->metrics.linger_after();
   return code;
 }
 
@@ -323,26 +222,7 @@ Action setup_probe(CLI::App& sub) {
                                             "slower dependency), then observe: did it recover?");
   auto options = std::make_shared<RunOptions>();
   auto flags = std::make_shared<ProbeFlags>();
-  add_target_options(*metastable, *options);
-  metastable->get_option("target")->required(false);  // the requests may come from --targets
-  add_plan_input_options(*metastable, *options);
-  add_client_options(*metastable, *options);
-  add_retry_options(*metastable, options->retry);
-  add_output_options(*metastable, *options);
-  metastable->get_option("target")->description("Target URL (http:// or https://), or none with --targets");
-  metastable->get_option("--json")->description(
-      "Write the probe (schema openloop.probe/1: verdict, signals, and every run's results) to FILE, "
-      "atomically");
-  metastable->get_option("--html")->description(
-      "Write a self-contained HTML report (phases shaded over goodput, throughput and p99) to FILE, "
-      "atomically");
-  for (const char* unsupported : {"--hlog", "--abort-on-slo", "--report-dir"}) {
-    if (CLI::Option* opt = metastable->get_option_no_throw(unsupported)) metastable->remove_option(opt);
-  }
-  add_probe_options(*metastable, *flags);
-  add_observe_option(*metastable, options->observe);
-  add_metrics_options(*metastable, *options,
-                      "each phase of each run (series labelled repeat and phase), the probe's verdict");
+  add_probe_options(*metastable, *options, *flags);
   metastable->footer(
       "Exit codes: 0 RECOVERED, 1 METASTABLE or RECOVERED-AT-LOWER-LOAD, 2 bad usage, 3 INCONCLUSIVE, "
       "4 runtime failure, 130 interrupted. --slo objectives are judged on the baseline. See docs/probe.md.");

@@ -9,31 +9,19 @@
 #include "cli/command.h"
 #include "cli/front_half.h"
 #include "cli/junit_reports.h"
-#include "procedures/ramp/ramp_metrics.h"
-#include "cli/metrics_options.h"
 #include "cli/observe_options.h"
-#include "cli/option_checks.h"
-#include "cli/plan_builder.h"
-#include "cli/plan_host.h"
 #include "cli/ramp_options.h"
 #include "cli/run_options.h"
 #include "cli/run_pipeline.h"
 #include "cli/run_repeats.h"
-#include "cli/start_options.h"
 #include "core/redact.h"
 #include "core/units.h"
-#include "engine/coordinator.h"
-#include "engine/scenario_plans.h"
 #include "lab/control_endpoint.h"
 #include "observe/ramp_observed.h"
+#include "procedures/ramp/ramp_metrics.h"
 #include "procedures/ramp/ramp_report.h"
 #include "procedures/ramp/ramp_runner.h"
-#include "results/run_identity.h"
-#include "results/judging/until.h"
 #include "sim/lab_options.h"
-#include "sim/simulate.h"
-#include "workload/scenario_file.h"
-
 
 namespace openloop::cli {
 namespace {
@@ -116,9 +104,9 @@ int ramp_command(RampFlags& f) {
   const std::string command = "openloop ramp";
   auto prepared = prepare_ramp(f);
   if (!prepared) return report_error(command, prepared.error());
-  const auto start = prepare_start(f.run, prepared->base.describe());
-  if (!start) return report_error(command, start.error());
-  prepared->run_id = start->run_id;
+  auto front = open_procedure_front_half(f.run, command, prepared->base);
+  if (!front) return report_error(command, front.error());
+  prepared->run_id = front->run_id();
   // --repeat against a lab (not simulated: each simulated run has a fresh model): reset before each run.
   std::optional<lab::ControlClient> lab;
   if (prepared->settings.repeat >= 2 && !prepared->settings.runner) lab = find_lab(prepared->base);
@@ -129,22 +117,18 @@ int ramp_command(RampFlags& f) {
       if (!quiet) fmt::print(stderr, "lab reset {}: {}\n", c.reset, c.reset_detail);
     };
   }
-  // Bound before anything is sent: a bad address or a port in use ends the command with nothing sent.
-  auto metrics = open_metrics(f.run, {}, command);
-  if (!metrics) return report_error(command, metrics.error());
+  // The endpoint serves the ramp's own series: the step being run and each judged step's totals.
   std::optional<procedures::RampMetrics> ramp_metrics;
-  if (metrics->server) {
+  if (front->metrics.server) {
     std::vector<std::string> names;
     for (const auto& r : prepared->base.requests) names.push_back(r.name);
-    ramp_metrics.emplace(*metrics->server, prepared->settings, prepared->run_id, std::move(names));
+    ramp_metrics.emplace(*front->metrics.server, prepared->settings, prepared->run_id, std::move(names));
     prepared->settings.runner = ramp_metrics->wrap(std::move(prepared->settings.runner));
   }
   const RampSettings& s = prepared->settings;
   Pipeline<procedures::RampOutcome> p;
   p.command = command;
   p.outputs = ramp_outputs(f, *prepared);
-  auto observer = make_observer(f.run.observe, prepared->base.url_text);
-  if (!observer) return report_error(command, observer.error());
   p.run = [&](std::atomic<int>& stop) -> Result<procedures::RampOutcome> {
     if (!f.run.quiet) announce(*prepared);
     procedures::StepFn on_step;
@@ -153,14 +137,11 @@ int ramp_command(RampFlags& f) {
         if (!f.run.quiet) fmt::print(stderr, "{}\n", procedures::step_line(step));
         if (ramp_metrics) ramp_metrics->on_step(step);
       };
-    auto outcome = OPENLOOP_TRY(
-        observed(observer->get(), [&] { return procedures::run_ramp(prepared->base, s, stop, on_step); }));
+    auto outcome = OPENLOOP_TRY(observed(front->observer.get(), [&] {
+      return procedures::run_ramp(prepared->base, s, stop, on_step);
+    }));
     if (ramp_metrics) ramp_metrics->on_end(outcome.findings);
-    for (auto& r : outcome.runs) {
-      r.info.run_id = prepared->run_id;
-      r.info.environment = run_environment();
-      if (*observer) (*observer)->attach(r);
-    }
+    for (auto& r : outcome.runs) front->stamp(r);
     return outcome;
   };
   p.summary = [&s](const procedures::RampOutcome& o) {
@@ -168,7 +149,7 @@ int ramp_command(RampFlags& f) {
   };
   p.exit_code = exit_code;
   const int code = execute(p);
-  metrics->linger_after();
+  front->metrics.linger_after();
   return code;
 }
 

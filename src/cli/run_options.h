@@ -118,6 +118,10 @@ Result<void> check_shard_part(const engine::RunPlan& plan);
 
 /// True when `target` names a scenario file (*.yaml, *.yml) rather than a URL.
 bool is_plan_file(const std::string& target);
+/// Refuses (usage) the flags a scenario file's run (run, simulate) does not take, naming the first: the workload
+/// model's (--rate, --stages, --vus, --session-rate, --pacing, --max-rate: the file sets them) and --deadline
+/// and --max-lateness (a file's runs use the timeout and the default lateness bound).
+Result<void> refuse_workload_flags(const RunOptions& o);
 /// A scenario file's run as its results file holds it (cli/run_scenarios.cpp): each scenario's results in
 /// `scenarios` (--abort-on-slo marked), combined into the whole run; the SLOs judged on the scenarios
 /// together; `source` the file. `ran` holds one result per plan, in order.

@@ -152,15 +152,6 @@ std::vector<OutputFile<results::RunResults>> run_outputs(const RunOptions& o);
 /// The .hlog's observed companion (report/observed_csv.h) beside `hlog`; no path (nothing written) for "".
 OutputFile<results::RunResults> observed_companion(const std::string& hlog);
 
-/// --log-requests: opens the log (truncating FILE) with one ring per worker of `plans` (a scenario file's
-/// scenarios share it: worker plan.worker_base + index) and starts its writer; points every plan at it. Null
-/// without the flag. Errors (usage) name --log-requests or --log-format.
-Result<std::unique_ptr<engine::RequestLog>> open_request_log(const RunOptions& o,
-                                                             std::vector<engine::RunPlan*> plans);
-/// After every worker has ended: drains and closes `log` (null: nothing to do) and, when the run succeeded,
-/// notes in its results what the log wrote and dropped; a write error becomes one of its warnings.
-void finish_request_log(engine::RequestLog* log, Result<results::RunResults>& ran);
-
 /// One run of `plan` with the live view on stderr (a terminal: redrawn every second; otherwise a line every 10
 /// s; --quiet: none) and, when not null, --abort-on-slo's judge, the metrics endpoint, the observer and the
 /// --until watcher fed every finalized interval (cli/run.cpp).

@@ -25,7 +25,6 @@
 #include "workload/scenario_file.h"
 
 namespace openloop::cli {
-namespace {
 
 Result<void> refuse_workload_flags(const RunOptions& o) {
   const char* flag = !o.rate.empty()           ? "--rate"
@@ -45,8 +44,6 @@ Result<void> refuse_workload_flags(const RunOptions& o) {
   return usage_error(fmt::format(
       "{}: the workload comes from the plan file {}; set it there (see docs/scenarios.md)", flag, o.url));
 }
-
-}  // namespace
 
 bool is_plan_file(const std::string& target) {
   const auto ends = [&](const char* ext) {
@@ -113,12 +110,7 @@ int run_plan_file(const RunOptions& o) {
     return plans;
   }();
   if (!prepared) return report_error(command, prepared.error());
-  std::vector<std::string> specs = o.observe;
-  if (prepared->front().workload) {
-    for (const auto& spec : prepared->front().workload->observe) {
-      if (std::find(specs.begin(), specs.end(), spec) == specs.end()) specs.push_back(spec);
-    }
-  }
+  const std::vector<std::string> specs = observe_specs(o, prepared->front());
   Pipeline<results::RunResults> p;
   p.command = command;
   p.outputs = run_outputs(o);  // the .hlog describes the run as a whole; the HTML the scenarios too

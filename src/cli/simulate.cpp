@@ -16,6 +16,7 @@
 #include "cli/run_options.h"
 #include "cli/run_pipeline.h"
 #include "cli/simulate.h"
+#include "cli/simulated_observer.h"
 #include "core/units.h"
 #include "engine/request_log.h"
 #include "engine/scenario_plans.h"
@@ -54,120 +55,14 @@ Result<std::vector<engine::RunPlan>> simulated_plans(const RunOptions& given, co
     mark_simulated(plans.front());
     return plans;
   }
-  if (!o.rate.empty() || !o.stages.empty() || o.vus > 0 || !o.session_rate.empty()) {
-    return usage_error(
-        fmt::format("the workload comes from the plan file {}; set it there (see docs/scenarios.md)", o.url));
-  }
+  OPENLOOP_TRY_VOID(refuse_workload_flags(o));
   auto file = OPENLOOP_TRY(load_plan(o));
   // Each scenario gets one worker (its share, at least one), set by o.threads = 1 above.
   const engine::RunSettings settings = OPENLOOP_TRY(run_settings(o, host));
   plans = OPENLOOP_TRY(build_file_plans(o, file, settings));
+  OPENLOOP_TRY_VOID(apply_shard(o, host, plans));
   for (auto& plan : plans) mark_simulated(plan);
   return plans;
-}
-
-// --log-requests in a simulation: the run's log format, its times on the Unix clock from `began` (virtual
-// time zero), and no writer thread: the simulator drains the rings on its own thread as the run fills them
-// (Simulator::on_poll), so nothing is dropped however fast virtual time runs. Null without the flag.
-Result<std::unique_ptr<engine::RequestLog>> open_simulated_log(const RunOptions& o,
-                                                               std::vector<engine::RunPlan>& plans,
-                                                               double began_unix_s) {
-  const engine::LogFormat format = OPENLOOP_TRY(engine::parse_log_format(o.log_format, "--log-format"));
-  if (o.log_requests.empty()) {
-    if (o.log_format != "json") return usage_error("--log-format: has no effect without --log-requests FILE");
-    return std::unique_ptr<engine::RequestLog>();
-  }
-  engine::LogContext context;
-  for (const auto& r : plans.front().requests) context.request_names.push_back(r.name);
-  context.steady_origin = sim::k_epoch;
-  context.unix_origin_s = began_unix_s;
-  const engine::RunPlan& first = plans.front();
-  const unsigned workers = first.workers_total > 0 ? first.workers_total : first.threads;
-  auto log = OPENLOOP_TRY(engine::RequestLog::open(o.log_requests, format, workers, std::move(context)));
-  for (auto& plan : plans) plan.request_log = log.get();
-  return log;
-}
-
-// --observe lab in a simulation: the simulated service's /_lab/stats, read as the `lab` source reads a real
-// lab's (observe::lab_readings), every 100 ms of virtual time from its start; the readings stamped on the
-// Unix clock from the run's start, so they align with the intervals as a real run's do.
-class SimulatedLabObserver {
- public:
-  static constexpr Nanos k_period = std::chrono::milliseconds(100);
-  SimulatedLabObserver(std::string spec, double origin_unix_s)
-      : m_spec(std::move(spec)), m_origin_unix_s(origin_unix_s) {}
-  void start(sim::Simulator& world) {
-    m_world = &world;
-    schedule(sim::k_epoch);
-  }
-  void attach(results::RunResults& r) const {
-    results::SamplerStats stats;
-    stats.period_s = to_seconds(k_period);
-    stats.samples = m_samples;
-    stats.wall_s = static_cast<double>(m_samples) * stats.period_s;
-    observe::attach_series(r, {m_spec}, m_series, stats, {});
-  }
-
- private:
-  void schedule(SteadyTime when) {
-    m_world->at(when, [this] {
-      sample();
-      schedule(m_world->now() + k_period);
-    });
-  }
-  void sample() {
-    m_readings.clear();
-    observe::lab_readings(sim::service_stats(*m_world), m_readings);
-    const double t = m_origin_unix_s + to_seconds(m_world->now() - sim::k_epoch);
-    for (const auto& reading : m_readings) {
-      auto it = std::find_if(m_series.begin(), m_series.end(),
-                             [&](const observe::Series& s) { return s.name == reading.name; });
-      if (it == m_series.end()) {
-        m_series.push_back({m_spec, reading.name, *reading.meta, to_seconds(k_period), {}});
-        it = m_series.end() - 1;
-      }
-      it->points.emplace_back(t, reading.value);
-    }
-    ++m_samples;
-  }
-
-  std::string m_spec;
-  double m_origin_unix_s;
-  sim::Simulator* m_world = nullptr;
-  std::vector<observe::Series> m_series;
-  std::vector<observe::Reading> m_readings;
-  std::uint64_t m_samples = 0;
-};
-
-// The --observe SPECs a simulation can follow: `lab` (or lab:URL, the URL ignored): its simulated service.
-// Others (processes, the host, cgroups, metrics endpoints) have nothing to show in virtual time: refused from
-// the flags, left out with a warning from a plan file's `observe:` list. Empty: nothing observed.
-Result<std::string> simulated_observe_spec(const RunOptions& o, const std::vector<engine::RunPlan>& plans,
-                                           std::vector<std::string>& warnings) {
-  const auto is_lab = [](const std::string& spec) { return spec == "lab" || spec.rfind("lab:", 0) == 0; };
-  std::string chosen;
-  for (const auto& spec : o.observe) {
-    if (!is_lab(spec)) {
-      return usage_error(fmt::format(
-          "--observe {}: a simulation observes only its simulated service (--observe lab: its /_lab/stats "
-          "signals every 100 ms of virtual time); processes, the host, cgroups and metrics endpoints have "
-          "nothing to show in virtual time",
-          spec));
-    }
-    if (chosen.empty()) chosen = spec;
-  }
-  if (plans.front().workload) {
-    for (const auto& spec : plans.front().workload->observe) {
-      if (is_lab(spec)) {
-        if (chosen.empty()) chosen = spec;
-      } else {
-        warnings.push_back(fmt::format(
-            "observe: {} (in the plan file) is not observed in a simulation: only its service (lab) is",
-            spec));
-      }
-    }
-  }
-  return chosen;
 }
 
 // run's outputs, the JSON labelled simulated with its service model.
@@ -218,7 +113,10 @@ int simulate_command(const SimulateOptions& so) {
   if (auto ok = sim::check_simulable(*plans, *lab); !ok) return report_error(command, ok.error());
   const auto began = std::chrono::system_clock::now();
   const double began_unix_s = std::chrono::duration<double>(began.time_since_epoch()).count();
-  auto request_log = open_simulated_log(o, *plans, began_unix_s);
+  // --log-requests on virtual time: zero is the run's wall-clock start; the simulator drains the log.
+  std::vector<engine::RunPlan*> each;
+  for (auto& plan : *plans) each.push_back(&plan);
+  auto request_log = open_request_log(o, each, VirtualLogClock{sim::k_epoch, began_unix_s});
   if (!request_log) return report_error(command, request_log.error());
   // A simulation finishes an interval every few hundred microseconds, each freeing and allocating histograms
   // of 256 KB: above glibc's mmap threshold, each would be a fresh mmap (and its page faults, zeroed by the
@@ -286,13 +184,7 @@ int simulate_command(const SimulateOptions& so) {
     // together).
     if (observer) observer->attach(out.results);
     for (auto& w : observe_warnings) out.results.warnings.push_back(std::move(w));
-    if (log != nullptr) {
-      auto finished = log->finish();
-      out.results.logged = true;
-      out.results.log_written = log->written();
-      out.results.log_dropped = log->dropped();
-      if (!finished) out.results.warnings.push_back(finished.error().message);
-    }
+    finish_request_log(log, out.results);
     if (!o.quiet) {
       fmt::print(stderr, "openloop simulate: {} requests simulated in {:.2f} CPU-s ({:.2f} M/CPU-s)\n",
                  attempts, cpu, cpu > 0 ? static_cast<double>(attempts) / cpu / 1e6 : 0.0);
@@ -311,6 +203,12 @@ int simulate_command(const SimulateOptions& so) {
 Action setup_simulate(CLI::App& sub) {
   auto options = std::make_shared<SimulateOptions>();
   add_run_options(sub, options->run);
+  // What a simulation does not take of run's flags: a metrics endpoint (nothing to scrape in virtual time), a
+  // run id and a common wall-clock start (the front half's parts it does not ask for), --until.
+  for (const char* unsupported : {"--metrics-listen", "--metrics-linger", "--run-id", "--start-at", "--max-late",
+                                  "--until", "--max-duration"}) {
+    if (CLI::Option* opt = sub.get_option_no_throw(unsupported)) sub.remove_option(opt);
+  }
   sub.add_option(
          "--lab", options->lab,
          "The simulated service: the flags of `openloop lab` as one string, e.g. '--workers 4 --service "

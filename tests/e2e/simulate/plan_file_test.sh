@@ -66,6 +66,20 @@ assert_cmp "$(jq -n "$first - $start")" ">=" -0.000001 "no line intended before 
 assert_cmp "$(jq -n "$first - $start")" "<" 0.1 "the first arrival at the run's start"
 pass "deterministic: two runs' results and logs identical apart from timestamps"
 
+# A plan file's flags as a real plan file's run takes them: --shard runs this shard's part; the workload's and
+# --deadline's flags are refused (they were once accepted and silently ignored).
+sim -q --json s.json --shard 1/2 >/dev/null 2>&1 || fail "simulate plan.yaml --shard 1/2 failed"
+assert_cmp "$(json s.json .scenarios[0].summary.counts.intended)" == 3000 "shard 1/2 of browse: 3000 of 6000 intended"
+assert_cmp "$(json s.json .scenarios[0].plan.shard.count)" == 2 "the scenario's plan says it is a shard"
+for flag in "--pacing 1s" "--max-rate 10/s" "--deadline 1s"; do
+  code=0
+  sim -q --json refused.json $flag >out.txt 2>&1 || code=$?
+  [[ $code == 2 ]] || fail "simulate plan.yaml $flag: exit $code, expected 2: $(cat out.txt)"
+  grep -qF -- "${flag%% *}: " out.txt || fail "simulate plan.yaml $flag: message lacks the flag: $(cat out.txt)"
+  [[ ! -e refused.json ]] || fail "simulate plan.yaml $flag wrote results although refused"
+done
+pass "plan file: --shard honoured, the workload's flags refused"
+
 # A single-URL run fills the log far faster than wall time: 40 000 lines (a ring holds 32 768) all written.
 "$OPENLOOP" simulate http://127.0.0.1:9/ --rate 2000/s -d 20s --lab '--workers 4 --service exp:1ms' -q --no-html \
   --json l.json --log-requests - --log-format csv >l.csv 2>l.err || fail "simulate --log-requests -: $(cat l.err)"

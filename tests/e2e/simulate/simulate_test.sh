@@ -22,6 +22,11 @@ expect_simulate_usage 'more than a simulation runs' "$url" --rate 1000000/s -d 2
 expect_simulate_usage 'without end in virtual time' "$url" --vus 10 -d 10s --lab '--service 0'
 expect_simulate_usage '--threads' "$url" --rate 100/s -d 1s --threads 2
 expect_simulate_usage '--observe host: a simulation observes only its simulated service' "$url" --rate 100/s -d 1s --observe host
+# run's flags a simulation has no use for are not taken (they were once accepted and silently ignored).
+expect_simulate_usage 'not expected' "$url" --rate 100/s -d 1s --start-at 2099-01-01T00:00:00Z
+expect_simulate_usage 'not expected' "$url" --rate 100/s -d 1s --run-id sim-1
+expect_simulate_usage 'not expected' "$url" --rate 100/s -d 1s --metrics-listen 127.0.0.1:0
+expect_simulate_usage 'not expected' "$url" --rate 100/s -d 1s --until p99:±5% --max-duration 3s
 pass "bad input refused, nothing run"
 
 run_sim() {
