@@ -82,6 +82,8 @@ Worker::Worker(const RunPlan& plan, unsigned index, SSL_CTX* tls, const std::ato
   m_config.read_buffer_size = m_read_buffer.size();
   m_config.open_count = &m_open_count;
   m_config.callbacks = this;
+  m_config.protocol = plan.protocol;
+  m_config.alpn_offered = plan.alpn_offer();  // what the coordinator's TLS context offers
   m_config.http1.capture_retry_after = plan.retry.honor_retry_after;
   m_config.http1.capture_server_timing = true;
   m_config.http1.server_timing_metric = plan.server_timing_metric;
