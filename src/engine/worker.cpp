@@ -155,6 +155,7 @@ Result<void> Worker::init(Nanos measured_spin_below, net::SimulatedNetwork* sim)
   // equals its concurrency cap today; a multiplexed protocol would open fewer).
   m_slot_cap = slots;
   m_pool.create(slots, *this, *m_loop, m_config);
+  if (m_plan.capture) m_exchanges.capture(*m_plan.capture);  // before the pool grows: one sink per exchange
   m_exchanges.reserve(slots);  // one per slot in flight; backoffs add more while warming up
   if (m_plan.model != Model::open) {
     m_users.resize(slots);

@@ -1,6 +1,7 @@
 // Heap allocations per request in steady state: the real Worker over HTTP/1.1 on loopback, against a small
-// server thread in this test, with a counting operator new that counts only on the worker's thread and only
-// between two points of the run (the server's 1000th and 2500th request). The engine promises none.
+// server thread (http_test_server.h), with a counting operator new that counts only on the worker's thread
+// and only between two points of the run (the server's 1000th and 2500th request). The engine promises none,
+// with or without a response capture.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -15,6 +16,7 @@
 
 #include "../net/socket_test_util.h"
 #include "engine/worker.h"
+#include "http_test_server.h"
 #include "http/request.h"
 
 namespace {
@@ -76,62 +78,13 @@ namespace {
 
 constexpr std::uint64_t k_window_from = 1000, k_window_to = 2500;
 
-// A keep-alive HTTP/1.1 server on loopback: answers every request head it reads with a 200, counts them, and
-// opens the counting window between the k_window_from-th and k_window_to-th request. poll() with a 10 ms
-// timeout, until told to stop.
-class Server {
- public:
-  Server() {
-    ::fcntl(m_listener.fd, F_SETFL, ::fcntl(m_listener.fd, F_GETFL) | O_NONBLOCK);
-    m_thread = std::thread([this] { serve(); });
-  }
-  ~Server() {
-    m_stop = true;
-    m_thread.join();
-    for (int fd : m_clients) ::close(fd);
-  }
-  std::uint16_t port() const { return m_listener.port; }
-  std::uint64_t served() const { return m_served.load(); }
+// The counting window: between the server's k_window_from-th and k_window_to-th answer.
+void open_window(std::uint64_t served) {
+  if (served == k_window_from) g_window = true;
+  if (served == k_window_to) g_window = false;
+}
 
- private:
-  void serve() {
-    static constexpr std::string_view k_response = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
-    std::vector<std::string> pending;
-    char buf[16384];
-    while (!m_stop) {
-      std::vector<pollfd> fds{{m_listener.fd, POLLIN, 0}};
-      for (int fd : m_clients) fds.push_back({fd, POLLIN, 0});
-      if (::poll(fds.data(), fds.size(), 10) <= 0) continue;
-      if ((fds[0].revents & POLLIN) != 0) {
-        const int c = ::accept4(m_listener.fd, nullptr, nullptr, SOCK_CLOEXEC);
-        if (c >= 0) {
-          m_clients.push_back(c);
-          pending.emplace_back();
-        }
-      }
-      for (std::size_t i = 1; i < fds.size(); ++i) {
-        if ((fds[i].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
-        const ssize_t n = ::recv(fds[i].fd, buf, sizeof buf, MSG_DONTWAIT);
-        if (n <= 0) continue;
-        std::string& in = pending[i - 1];
-        in.append(buf, static_cast<std::size_t>(n));
-        for (std::size_t end; (end = in.find("\r\n\r\n")) != std::string::npos;) {
-          in.erase(0, end + 4);
-          ::send(fds[i].fd, k_response.data(), k_response.size(), MSG_NOSIGNAL);
-          const std::uint64_t served = ++m_served;
-          if (served == k_window_from) g_window = true;
-          if (served == k_window_to) g_window = false;
-        }
-      }
-    }
-  }
-
-  net::testing::Listener m_listener;
-  std::vector<int> m_clients;
-  std::atomic<bool> m_stop{false};
-  std::atomic<std::uint64_t> m_served{0};
-  std::thread m_thread;
-};
+constexpr std::string_view k_ok = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
 
 engine::RunPlan loopback_plan(std::uint16_t port, double rate, Nanos duration) {
   engine::RunPlan plan;
@@ -153,9 +106,8 @@ engine::RunPlan loopback_plan(std::uint16_t port, double rate, Nanos duration) {
   return plan;
 }
 
-TEST(SteadyState, AnHttp1RequestAllocatesNothingOnTheWorkerThread) {
-  Server server;
-  const engine::RunPlan plan = loopback_plan(server.port(), 2000, 1600ms);
+// Runs `plan` on a Worker on this thread, counting the worker's allocations in the server's window.
+void run_counted(const engine::RunPlan& plan, const engine::testing::HttpTestServer& server) {
   std::atomic<int> stop{0};
   engine::Worker worker(plan, 0, nullptr, stop, SteadyClock::now() + 20ms);
   ASSERT_TRUE(worker.init(Nanos(0)));
@@ -168,6 +120,32 @@ TEST(SteadyState, AnHttp1RequestAllocatesNothingOnTheWorkerThread) {
   const double per_request =
       static_cast<double>(g_allocations.load()) / static_cast<double>(k_window_to - k_window_from);
   EXPECT_EQ(g_allocations.load(), 0U) << per_request << " heap allocations per request in steady state";
+}
+
+TEST(SteadyState, AnHttp1RequestAllocatesNothingOnTheWorkerThread) {
+  engine::testing::HttpTestServer server(std::string(k_ok), open_window);
+  run_counted(loopback_plan(server.port(), 2000, 1600ms), server);
+}
+
+// What a capture reader may do without allocating: look at every part the sink kept.
+struct CheckingReader final : engine::CaptureReader {
+  std::atomic<std::uint64_t> responses{0}, as_expected{0};
+  void on_response(unsigned, const engine::Exchange&, const http::ResponseSink& sink) override {
+    ++responses;
+    const auto id = sink.header(0);
+    if (sink.status() == 200 && id && *id == "42" && sink.body() == "abcd" && sink.truncated()) ++as_expected;
+  }
+};
+
+TEST(SteadyState, AResponseCaptureAllocatesNothingPerRequest) {
+  engine::testing::HttpTestServer server("HTTP/1.1 200 OK\r\nX-Id: 42\r\nContent-Length: 6\r\n\r\nabcdef",
+                                         open_window);
+  CheckingReader reader;
+  engine::RunPlan plan = loopback_plan(server.port(), 2000, 1600ms);
+  plan.capture = engine::ResponseCapture{{"x-id"}, 16, 4, &reader};
+  run_counted(plan, server);
+  EXPECT_GE(reader.responses.load(), k_window_to) << "the reader saw every response";
+  EXPECT_EQ(reader.as_expected.load(), reader.responses.load()) << "each captured as the server sent it";
 }
 
 }  // namespace
