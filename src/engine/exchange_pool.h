@@ -13,7 +13,8 @@ namespace openloop::engine {
 
 /// A free list of exchanges with stable addresses. Grows only while the run warms up (more exchanges in
 /// flight or in backoff than ever before); in steady state acquire() and release() allocate nothing, and a
-/// reused exchange keeps its render buffer's capacity and its response sink. Single-threaded (one per worker).
+/// reused exchange keeps its render buffer's capacity and its response sink. Single-threaded (one per
+/// worker).
 class ExchangePool {
  public:
   /// Gives every exchange, those made so far and every later one, a response sink of `c`'s shape (made once
@@ -59,7 +60,7 @@ class ExchangePool {
 
   std::vector<std::unique_ptr<Exchange>> m_all;
   std::vector<Exchange*> m_free;
-  const ResponseCapture* m_capture = nullptr;  // the plan's (outlives the pool); null: no sinks
+  const ResponseCapture* m_capture = nullptr;                // the plan's (outlives the pool); null: no sinks
   std::vector<std::unique_ptr<http::ResponseSink>> m_sinks;  // one per exchange when capturing
 };
 

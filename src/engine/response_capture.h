@@ -17,8 +17,8 @@ struct Exchange;
 class CaptureReader {
  public:
   /// The response that ended request `x` (its last attempt; one followed by a retry is not reported) arrived
-  /// by the deadline; `sink` holds its parts. `worker`: the worker's index in its plan. Views into the sink are
-  /// valid during the call only. Must not allocate in steady state (the engine promises no allocation per
+  /// by the deadline; `sink` holds its parts. `worker`: the worker's index in its plan. Views into the sink
+  /// are valid during the call only. Must not allocate in steady state (the engine promises no allocation per
   /// request).
   virtual void on_response(unsigned worker, const Exchange& x, const http::ResponseSink& sink) = 0;
 

@@ -16,8 +16,8 @@
 
 #include "../net/socket_test_util.h"
 #include "engine/worker.h"
-#include "http_test_server.h"
 #include "http/request.h"
+#include "http_test_server.h"
 
 namespace {
 std::atomic<bool> g_window{false};  // the counted stretch of the run is on

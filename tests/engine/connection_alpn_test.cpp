@@ -165,7 +165,8 @@ TEST_F(ConnectionAlpn, TheServersAlpnChoiceOfHttp11CarriesTheExchange) {
   m_connection->close();
   server.join();
   ASSERT_EQ(alpn.offers().size(), 1U);
-  EXPECT_EQ(alpn.offers()[0], (std::vector<std::string>{"http/1.1"})) << "the plan's offer reached the server";
+  EXPECT_EQ(alpn.offers()[0], (std::vector<std::string>{"http/1.1"}))
+      << "the plan's offer reached the server";
 }
 
 TEST_F(ConnectionAlpn, AServerThatChoosesNothingGetsTheConfiguredProtocol) {

@@ -1,5 +1,5 @@
-// A keep-alive HTTP/1.1 server on loopback for worker-level tests: a thread that answers every request head it
-// reads with one fixed response and counts them. poll() with a 10 ms timeout, until destroyed.
+// A keep-alive HTTP/1.1 server on loopback for worker-level tests: a thread that answers every request head
+// it reads with one fixed response and counts them. poll() with a 10 ms timeout, until destroyed.
 #pragma once
 
 #include <atomic>
