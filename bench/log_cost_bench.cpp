@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "engine/request_log.h"
-#include "results/phase_stats.h"
+#include "results/recording/phase_stats.h"
 
 namespace {
 

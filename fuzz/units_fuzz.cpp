@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "core/units.h"
-#include "results/slo.h"
+#include "results/judging/slo.h"
 #include "workload/duration_distribution.h"
 #include "workload/rate_profile.h"
 #include "workload/request_template.h"

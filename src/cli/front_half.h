@@ -19,8 +19,8 @@
 #include "engine/request_log.h"
 #include "engine/run_plan.h"
 #include "observe/observer.h"
-#include "results/slo.h"
-#include "results/slo_abort.h"
+#include "results/judging/slo.h"
+#include "results/judging/slo_abort.h"
 
 namespace openloop::cli {
 

@@ -18,9 +18,9 @@
 #include "procedures/ramp/ramp_report.h"
 #include "report/hlog_export.h"
 #include "report/summary.h"
-#include "results/merge.h"
-#include "results/results_json.h"
-#include "results/results_reader.h"
+#include "results/merging/merge.h"
+#include "results/files/results_json.h"
+#include "results/files/results_reader.h"
 
 namespace openloop::cli {
 namespace {

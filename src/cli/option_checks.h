@@ -11,8 +11,8 @@
 #include "core/error.h"
 #include "core/units.h"
 #include "engine/run_plan.h"
-#include "results/slo.h"
-#include "results/until.h"
+#include "results/judging/slo.h"
+#include "results/judging/until.h"
 #include "workload/scenario_file.h"
 
 namespace openloop::cli {

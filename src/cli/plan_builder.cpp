@@ -97,7 +97,7 @@ Result<void> build_request(const RunOptions& o, engine::RunPlan& plan) {
   engine::RequestSpec spec;
   spec.name = plan.method + " " + plan.url.target;
   spec.method = plan.method;
-  spec.bytes = OPENLOOP_TRY(http::render_request(plan.method, plan.url, plan.headers, plan.body));
+  spec.request = OPENLOOP_TRY(http::build_request(plan.method, plan.url, plan.headers, plan.body));
   plan.requests.push_back(std::move(spec));
   return {};
 }
@@ -165,7 +165,7 @@ Result<void> build_workload(const RunOptions& o, engine::RunPlan& plan) {
   if (rate <= 0) return usage_error(fmt::format("--rate: \"{}\" must be greater than 0", o.rate));
   if (plan.duration.count() == 0) return usage_error("--duration: must be greater than 0");
   if (!o.until.empty()) {
-    // Planned to the cap; the run stops earlier once every target holds (results/until.h).
+    // Planned to the cap; the run stops earlier once every target holds (results/judging/until.h).
     const Nanos cap = OPENLOOP_TRY(parse_duration(o.max_duration, "--max-duration"));
     if (cap < plan.duration) {
       return usage_error(

@@ -29,7 +29,7 @@
 #include "procedures/ramp/ramp_report.h"
 #include "procedures/ramp/ramp_runner.h"
 #include "results/run_identity.h"
-#include "results/until.h"
+#include "results/judging/until.h"
 #include "sim/lab_options.h"
 #include "sim/simulate.h"
 #include "workload/scenario_file.h"

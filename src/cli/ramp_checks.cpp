@@ -12,7 +12,7 @@
 #include "cli/run_repeats.h"
 #include "core/units.h"
 #include "procedures/ramp/ramp_plan.h"
-#include "results/until.h"
+#include "results/judging/until.h"
 #include "sim/lab_options.h"
 #include "sim/simulate.h"
 

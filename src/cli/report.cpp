@@ -21,7 +21,7 @@
 #include "report/observed_summary.h"
 #include "report/report_input.h"
 #include "report/summary.h"
-#include "results/results_json.h"
+#include "results/files/results_json.h"
 
 namespace openloop::cli {
 namespace {

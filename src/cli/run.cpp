@@ -32,9 +32,9 @@
 #include "cli/metrics_options.h"
 #include "report/live_ticker.h"
 #include "report/summary.h"
-#include "results/results_json.h"
-#include "results/slo_abort.h"
-#include "results/until.h"
+#include "results/files/results_json.h"
+#include "results/judging/slo_abort.h"
+#include "results/judging/until.h"
 
 namespace openloop::cli {
 

@@ -10,7 +10,7 @@
 #include "core/error.h"
 #include "engine/run_plan.h"
 #include "results/run_results.h"
-#include "results/slo.h"
+#include "results/judging/slo.h"
 #include "workload/scenario_file.h"
 #include "workload/shard_env.h"
 

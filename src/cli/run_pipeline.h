@@ -19,7 +19,7 @@
 #include "core/error.h"
 #include "engine/request_log.h"
 #include "engine/run_plan.h"
-#include "results/encoded_histogram.h"
+#include "results/recording/encoded_histogram.h"
 #include "results/run_results.h"
 
 namespace openloop::observe {

@@ -1,5 +1,5 @@
 // `openloop run --repeat N [--cooldown D]`: N independent runs of one plan (each with its own derived seed),
-// idle and a lab reset between them, every repeat kept and the spread across them judged (results/repeats.h).
+// idle and a lab reset between them, every repeat kept and the spread across them judged (results/merging/repeats.h).
 #include "cli/run_repeats.h"
 
 #include <algorithm>
@@ -22,8 +22,8 @@
 #include "report/html/html.h"
 #include "report/junit.h"
 #include "report/summary.h"
-#include "results/repeats.h"
-#include "results/results_json.h"
+#include "results/merging/repeats.h"
+#include "results/files/results_json.h"
 
 namespace openloop::cli {
 namespace {

@@ -13,7 +13,7 @@
 #include "core/time.h"
 #include "engine/run_plan.h"
 #include "lab/control_client.h"
-#include "results/repeats.h"
+#include "results/merging/repeats.h"
 
 namespace openloop::cli {
 

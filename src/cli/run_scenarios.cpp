@@ -20,8 +20,8 @@
 #include "engine/coordinator.h"
 #include "engine/scenario_plans.h"
 #include "report/summary.h"
-#include "results/combine.h"
-#include "results/slo_abort.h"
+#include "results/merging/combine.h"
+#include "results/judging/slo_abort.h"
 #include "workload/scenario_file.h"
 
 namespace openloop::cli {

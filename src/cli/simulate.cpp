@@ -26,7 +26,7 @@
 #include "report/html/html.h"
 #include "report/junit.h"
 #include "report/summary.h"
-#include "results/slo_abort.h"
+#include "results/judging/slo_abort.h"
 #include "sim/lab_options.h"
 #include "sim/simulate.h"
 #include "sim/simulator.h"

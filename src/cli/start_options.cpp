@@ -8,7 +8,7 @@
 #include "core/atomic_file.h"
 #include "core/sha256.h"
 #include "core/units.h"
-#include "results/results_json.h"
+#include "results/files/results_json.h"
 #include "results/run_identity.h"
 
 namespace openloop::cli {

@@ -147,7 +147,7 @@ void Worker::start_request(Connection& c, SteadyTime intended, std::int64_t inte
   x.user = user;
   x.head = spec.head();
   x.attempt_start = dispatched;
-  if (spec.templ != nullptr) spec.templ->render(*m_render, x.out);  // draws this request's variables
+  if (spec.templ != nullptr) spec.templ->render(*m_render, x.rendered);  // draws this request's variables
   prepare_attempt(x);
   launch(c, x);
 }

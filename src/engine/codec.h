@@ -10,7 +10,7 @@
 #include "core/time.h"
 #include "engine/protocol.h"
 #include "http/server_timing.h"
-#include "results/counters.h"
+#include "results/recording/counters.h"
 
 namespace openloop::engine {
 
@@ -85,7 +85,8 @@ class Codec {
   bool can_start() const { return free_slots() > 0; }
   /// True while some exchange is started and not yet ended.
   virtual bool busy() const = 0;
-  /// Starts an exchange (precondition: can_start()): its request (x.bytes and x.extra_header) becomes output.
+  /// Starts an exchange (precondition: can_start()): its request (x.parts, or
+  /// x.prebuilt_http1, and x.extra_header) becomes output.
   virtual void start(Exchange& x) = 0;
   /// The size of x's request on the wire, as start() would write it.
   virtual std::size_t request_size(const Exchange& x) const = 0;

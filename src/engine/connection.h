@@ -14,8 +14,8 @@
 #include "net/event_loop.h"
 #include "net/resolver.h"
 #include "net/transport.h"
-#include "results/counters.h"
-#include "results/phase_stats.h"
+#include "results/recording/counters.h"
+#include "results/recording/phase_stats.h"
 
 namespace openloop::engine {
 

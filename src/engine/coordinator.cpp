@@ -22,8 +22,8 @@
 #include "net/descriptors.h"
 #include "net/simulated_clients.h"
 #include "net/transport.h"
-#include "results/aggregator.h"
-#include "results/verdict.h"
+#include "results/recording/aggregator.h"
+#include "results/judging/verdict.h"
 #include "workload/key_tracker.h"
 
 namespace openloop::engine {

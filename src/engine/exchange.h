@@ -7,8 +7,10 @@
 #include <string_view>
 
 #include "core/time.h"
+#include "http/request_buffer.h"
+#include "http/request_parts.h"
 #include "http/response_sink.h"
-#include "results/phase_stats.h"
+#include "results/recording/phase_stats.h"
 
 namespace openloop::engine {
 
@@ -28,7 +30,12 @@ struct Exchange {
   SteadyTime sent{};
   SteadyTime deadline{};  ///< this attempt's: min(attempt start + per-try timeout, intended + timeout)
   std::int64_t interval = 0;
-  std::string_view bytes;     ///< the request (the plan's, or `out`), without this attempt's own header
+  /// The request, without this attempt's own header: the plan's constant one, or `rendered`. Null between
+  /// attempts.
+  const http::RequestParts* parts = nullptr;
+  /// A constant request's HTTP/1.1 bytes, built with the plan (the HTTP/1.1 codec sends them as they are when
+  /// the attempt adds no header); empty for a rendered request (the codec serializes `parts`).
+  std::string_view prebuilt_http1;
   /// A header this attempt adds to its request (the remaining deadline, --send-deadline): the plan's name and
   /// the value; empty name: none. The codec serializes it with the request.
   std::string_view extra_header;
@@ -50,8 +57,9 @@ struct Exchange {
   /// Where the codec puts what the plan keeps of the response (status, named headers, the body up to a cap);
   /// null, the default, when no plan asks (no code runs for it).
   http::ResponseSink* sink = nullptr;
-  /// A templated request rendered for this logical request (capacity reused from one request to the next).
-  std::string out;
+  /// A templated request rendered for this logical request, every attempt's (capacity reused from one request
+  /// to the next).
+  http::RequestBuffer rendered;
 
   // ---- the carrier (connection and codec)
   Connection* connection = nullptr;  ///< the connection carrying this attempt; null between attempts
@@ -69,16 +77,17 @@ struct Exchange {
   std::uint32_t id = 0;          ///< index in the worker's exchange pool (timer cookies)
   std::uint32_t generation = 0;  ///< bumped per timed attempt, so a stale deadline timer is ignored
 
-  /// Makes the exchange a fresh first attempt (keeps `id`, `generation`, `sink` and the capacity of `out`).
+  /// Makes the exchange a fresh first attempt (keeps `id`, `generation`, `sink` and the capacity of
+  /// `rendered`).
   void reset_request() {
     const std::uint32_t keep_id = id, keep_generation = generation;
     http::ResponseSink* keep_sink = sink;
-    std::string keep_out = std::move(out);
+    http::RequestBuffer keep_rendered = std::move(rendered);
     *this = Exchange{};
     sink = keep_sink;
     id = keep_id;
     generation = keep_generation;
-    out = std::move(keep_out);
+    rendered = std::move(keep_rendered);
   }
 };
 

@@ -1,11 +1,10 @@
 // HTTP/1.1 codec: request bytes out as prebuilt, response framing by llhttp, keep-alive or close.
 #include "engine/http1_codec.h"
 
-#include <charconv>
 #include <utility>
 
 #include "engine/exchange.h"
-#include "engine/retry_policy.h"
+#include "http/request_http1.h"
 
 namespace openloop::engine {
 
@@ -30,21 +29,22 @@ void Http1Codec::start(Exchange& x) {
   m_bytes_in = 0;
   m_parser.set_sink(x.sink);
   m_parser.reset(x.head, x.new_connection);
-  m_request = x.bytes;
-  if (!x.extra_header.empty()) {
-    // The header goes before the blank line that ends the head (the prebuilt bytes are copied once into the
-    // codec's own buffer, whose capacity is reused: no allocation once warm).
-    m_out.assign(x.bytes);
-    std::size_t at = 0, length = 0;
-    if (insert_header_line(m_out, x.extra_header, x.extra_header_value, at, length)) m_request = m_out;
+  if (sends_prebuilt(x)) {
+    m_request = x.prebuilt_http1;  // a constant request as the plan built it: no copy
+    return;
   }
+  // Serialized into the codec's own buffer, whose capacity is reused: no allocation once warm.
+  http::write_http1(*x.parts, http::ExtraHeader{x.extra_header, x.extra_header_value}, m_out);
+  m_request = m_out;
+}
+
+bool Http1Codec::sends_prebuilt(const Exchange& x) {
+  return !x.prebuilt_http1.empty() && x.extra_header.empty();
 }
 
 std::size_t Http1Codec::request_size(const Exchange& x) const {
-  if (x.extra_header.empty() || x.bytes.find("\r\n\r\n") == std::string_view::npos) return x.bytes.size();
-  char digits[24];
-  const auto printed = std::to_chars(digits, digits + sizeof digits, x.extra_header_value);
-  return x.bytes.size() + x.extra_header.size() + 2 + static_cast<std::size_t>(printed.ptr - digits) + 2;
+  if (sends_prebuilt(x)) return x.prebuilt_http1.size();
+  return http::http1_size(*x.parts, http::ExtraHeader{x.extra_header, x.extra_header_value});
 }
 
 void Http1Codec::cancel(Exchange& x) {

@@ -1,5 +1,5 @@
 // The HTTP/1.1 codec: one exchange at a time on a connection (no pipelining), its request written as the
-// prebuilt bytes, its response framed by the llhttp parser.
+// plan's prebuilt bytes or serialized from its parts, its response framed by the llhttp parser.
 #pragma once
 
 #include <cstddef>
@@ -22,7 +22,10 @@ struct Http1Settings {
 /// HTTP/1.1 over one connection. Lives in engine/, not http/, because it speaks the engine's Exchange and
 /// callbacks; http/ keeps the protocol's parts (the response parser, request rendering) that it uses.
 /// A response completes an exchange; the connection stays for the next one when the response allows
-/// keep-alive and nothing followed it, else the codec closes it before reporting. Allocation-free.
+/// keep-alive and nothing followed it, else the codec closes it before reporting. A constant request without
+/// an extra header is written as its prebuilt bytes (no copy); any other is serialized from its parts
+/// (http::write_http1, the extra header as its last header) into the codec's buffer. Allocation-free once
+/// warm.
 class Http1Codec final : public Codec {
  public:
   Http1Codec(CodecHost& host, CodecCallbacks& callbacks, const Http1Settings& settings);
@@ -45,6 +48,8 @@ class Http1Codec final : public Codec {
   const char* failure_reason() const override { return m_reason; }
 
  private:
+  /// The exchange's prebuilt bytes are its request as they are (constant, no extra header).
+  static bool sends_prebuilt(const Exchange& x);
   Feed complete(bool keep);
   Feed fail(results::ErrorKind kind, const char* reason);
 
@@ -52,8 +57,8 @@ class Http1Codec final : public Codec {
   CodecCallbacks& m_callbacks;
   http::ResponseParser m_parser;
   Exchange* m_exchange = nullptr;
-  std::string_view m_request;  // what start() writes: the exchange's bytes, or m_out
-  std::string m_out;           // a request with its extra header line (capacity reused)
+  std::string_view m_request;  // what start() writes: the exchange's prebuilt bytes, or m_out
+  std::string m_out;           // a serialized request (capacity reused)
   std::size_t m_written = 0;
   std::uint64_t m_bytes_in = 0;
   results::ErrorKind m_failure = results::ErrorKind::parse;

@@ -13,8 +13,8 @@
 
 #include "core/error.h"
 #include "core/time.h"
-#include "results/counters.h"
-#include "results/phase_stats.h"
+#include "results/recording/counters.h"
+#include "results/recording/phase_stats.h"
 
 namespace openloop::engine {
 

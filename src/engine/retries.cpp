@@ -39,7 +39,13 @@ void Worker::prepare_attempt(Exchange& r) {
       p.per_try_timeout.count() > 0 ? std::min(overall, r.attempt_start + p.per_try_timeout) : overall;
   const RequestSpec& spec = m_plan.requests[r.request];
   // A templated request is in the exchange's buffer, as rendered; a constant one is the plan's.
-  r.bytes = spec.templ != nullptr ? std::string_view(r.out) : std::string_view(spec.bytes);
+  if (spec.templ != nullptr) {
+    r.parts = &r.rendered.parts();
+    r.prebuilt_http1 = {};
+  } else {
+    r.parts = &spec.request.parts();
+    r.prebuilt_http1 = spec.request.http1();
+  }
   r.extra_header = p.send_deadline;
   if (!p.send_deadline.empty()) {
     // The remaining overall deadline in whole milliseconds, rounded down: the server never believes it has
@@ -204,9 +210,10 @@ void Worker::schedule_retry(Exchange& r, const AttemptEnd& e, SteadyTime wake, N
     m_free_waits.pop_back();
   }
   RetryWait& w = m_waits[slot];
-  // The exchange waits as the next attempt. A templated request resends the same rendered bytes (same keys),
-  // with its own deadline header.
-  r.bytes = {};
+  // The exchange waits as the next attempt. A templated request resends the same rendered request (same
+  // keys), with its own deadline header.
+  r.parts = nullptr;
+  r.prebuilt_http1 = {};
   r.bytes_out = 0;
   r.attempt = static_cast<std::uint16_t>(r.attempt + 1);
   r.last_backoff = backoff;

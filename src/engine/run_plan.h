@@ -19,7 +19,7 @@
 #include "engine/retry_policy.h"
 #include "http/request.h"
 #include "net/resolver.h"
-#include "results/model.h"
+#include "results/judging/model.h"
 #include "net/url.h"
 #include "workload/arrival_schedule.h"
 #include "workload/duration_distribution.h"
@@ -29,7 +29,7 @@
 
 namespace openloop::engine {
 
-/// The plan's load model (results/model.h); a plan is never `mixed`.
+/// The plan's load model (results/judging/model.h); a plan is never `mixed`.
 using results::Model;
 using results::to_string;
 
@@ -37,9 +37,10 @@ using results::to_string;
 struct RequestSpec {
   std::string name = "request";
   std::string method = "GET";
-  std::string bytes;  ///< the complete HTTP/1.1 request, when constant
+  /// The request when constant (templ null): its parts and its HTTP/1.1 bytes, built once (http::build_request).
+  http::ConstantRequest request;
   const workload::RequestTemplate* templ =
-      nullptr;        ///< set when the request draws variables (owned by `workload`)
+      nullptr;        ///< set when the request draws variables (owned by `workload`), rendered per request
   double weight = 1;  ///< share in a weighted mix
   int success_min = 100, success_max = 399;
   bool head() const { return method == "HEAD"; }

@@ -32,8 +32,8 @@ std::vector<RequestSpec> requests_of(const workload::WorkloadPlan& w, const work
     RequestSpec r;
     r.name = t.name();
     r.method = t.method();
-    if (const auto bytes = t.constant_bytes()) {
-      r.bytes = std::string(*bytes);
+    if (const http::ConstantRequest* constant = t.constant()) {
+      r.request = *constant;
     } else {
       r.templ = &t;
     }

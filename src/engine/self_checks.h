@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/time.h"
-#include "results/run_checks.h"
+#include "results/judging/run_checks.h"
 
 namespace openloop::hdr {
 class Histogram;

@@ -24,7 +24,7 @@
 #include "engine/self_checks.h"
 #include "net/event_loop.h"
 #include "net/timer_queue.h"
-#include "results/recorder.h"
+#include "results/recording/recorder.h"
 #include "workload/request_template.h"
 
 namespace openloop::engine {

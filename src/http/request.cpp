@@ -1,8 +1,9 @@
-// Request validation and rendering, plus the -H header argument parser.
+// Constant request validation and building, plus the -H header argument parser.
 #include "http/request.h"
 
 #include <algorithm>
 #include <cctype>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -57,8 +58,8 @@ std::string_view default_user_agent() {
   return "openloop/" OPENLOOP_VERSION;
 }
 
-Result<std::string> render_request(std::string_view method, const net::Url& url,
-                                   const std::vector<Header>& headers, std::string_view body) {
+Result<ConstantRequest> build_request(std::string_view method, const net::Url& url,
+                                      const std::vector<Header>& headers, std::string_view body) {
   if (!is_token(method)) {
     return usage_error(fmt::format("method '{}' is not a token; use e.g. GET, POST, PUT, DELETE (made of {})",
                                    method, k_token_chars));
@@ -94,18 +95,28 @@ Result<std::string> render_request(std::string_view method, const net::Url& url,
       user_length = true;
     }
   }
-  const bool needs_length = !body.empty() || method == "POST" || method == "PUT" || method == "PATCH";
+  RequestBuffer parts;
+  const auto field = [&](std::string_view text, RequestBuffer::Field f) {
+    parts.append(text);
+    parts.end(f);
+  };
+  field(method, RequestBuffer::Field::method);
+  field(url.target, RequestBuffer::Field::target);
+  field(url.host_header, RequestBuffer::Field::authority);
+  for (const auto& h : headers) {
+    field(h.name, RequestBuffer::Field::header_name);
+    field(h.value, RequestBuffer::Field::header_value);
+  }
+  field(body, RequestBuffer::Field::body);
+  parts.finish(RequestFlags{user_host, user_agent, user_length,
+                            method == "POST" || method == "PUT" || method == "PATCH"});
+  return ConstantRequest(std::move(parts));
+}
 
-  std::string out;
-  out.reserve(128 + url.target.size() + url.host_header.size() + body.size());
-  out.append(method).append(" ").append(url.target).append(" HTTP/1.1\r\n");
-  if (!user_host) out.append("Host: ").append(url.host_header).append("\r\n");
-  if (!user_agent) out.append("User-Agent: ").append(default_user_agent()).append("\r\n");
-  for (const auto& h : headers) out.append(h.name).append(": ").append(h.value).append("\r\n");
-  if (needs_length && !user_length) out.append(fmt::format("Content-Length: {}\r\n", body.size()));
-  out.append("\r\n");
-  out.append(body);
-  return out;
+Result<std::string> render_request(std::string_view method, const net::Url& url,
+                                   const std::vector<Header>& headers, std::string_view body) {
+  const ConstantRequest request = OPENLOOP_TRY(build_request(method, url, headers, body));
+  return std::string(request.http1());
 }
 
 Result<Header> parse_header_arg(std::string_view text) {

@@ -1,5 +1,4 @@
-// HTTP/1.1 request rendering: the bytes of a request are built and validated once, then reused for every
-// send.
+// Building constant requests: validated once, their parts and HTTP/1.1 bytes reused for every send.
 #pragma once
 
 #include <string>
@@ -7,6 +6,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "http/constant_request.h"
 #include "net/url.h"
 
 namespace openloop::http {
@@ -19,13 +19,20 @@ struct Header {
 /// The User-Agent sent when the user gives none: "openloop/<version>".
 std::string_view default_user_agent();
 
-/// Renders a complete HTTP/1.1 request once (the bytes are reused for every request): request line
-/// "METHOD target HTTP/1.1", Host (unless the user gave one), User-Agent: openloop/<ver> (unless given), the
-/// user's headers in order, Content-Length when there is a body or the method is POST/PUT/PATCH (unless the
-/// user gave a matching one), a blank line, then the body. Errors (usage): method not a token; header name
-/// not a token; value containing CR, LF or NUL; a Content-Length that does not match the body;
-/// Transfer-Encoding (the body is always sent with Content-Length); a target that is empty or contains
-/// spaces/control characters. Each names the offending item and what is accepted.
+/// Builds a constant request once (it is reused for every send): method, the URL's target and host_header
+/// (the authority), the user's headers in order, the body; flags from the headers (Host, User-Agent,
+/// Content-Length given) and the method (POST, PUT, PATCH send Content-Length: 0 for an empty body).
+/// Errors (usage): method not a token; header name not a token; value containing CR, LF or NUL; a
+/// Content-Length that does not match the body; Transfer-Encoding (the body is always sent with
+/// Content-Length); a target that is empty or contains spaces/control characters. Each names the offending
+/// item and what is accepted.
+Result<ConstantRequest> build_request(std::string_view method, const net::Url& url,
+                                      const std::vector<Header>& headers, std::string_view body);
+
+/// build_request's HTTP/1.1 bytes (http::write_http1): request line "METHOD target HTTP/1.1", Host (unless
+/// the user gave one), User-Agent: openloop/<ver> (unless given), the user's headers in order,
+/// Content-Length when there is a body or the method is POST/PUT/PATCH (unless the user gave a matching
+/// one), a blank line, then the body. Same errors.
 Result<std::string> render_request(std::string_view method, const net::Url& url,
                                    const std::vector<Header>& headers, std::string_view body);
 

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "procedures/ramp/ramp_runner.h"
-#include "results/observed.h"
+#include "results/recording/observed.h"
 
 namespace openloop::observe {
 

@@ -12,7 +12,7 @@
 
 #include "observe/series.h"
 #include "observe/source.h"
-#include "results/observed.h"
+#include "results/recording/observed.h"
 
 namespace openloop::observe {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "observe/source.h"
-#include "results/observed.h"
+#include "results/recording/observed.h"
 
 namespace openloop::observe {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/error.h"
-#include "results/observed.h"
+#include "results/recording/observed.h"
 
 namespace openloop::observe {
 

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "results/slo.h"
+#include "results/judging/slo.h"
 
 namespace openloop::results {
 struct RunResults;

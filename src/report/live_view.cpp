@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/units.h"
-#include "results/verdict.h"
+#include "results/judging/verdict.h"
 
 namespace openloop::report {
 namespace {

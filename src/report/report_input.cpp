@@ -10,7 +10,7 @@
 
 #include "core/atomic_file.h"
 #include "hdr/codec.h"
-#include "results/results_reader.h"
+#include "results/files/results_reader.h"
 
 namespace openloop::report {
 namespace {

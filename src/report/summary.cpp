@@ -9,7 +9,7 @@
 #include "core/units.h"
 #include "report/observed_summary.h"
 #include "report/text_format.h"
-#include "results/model_checks.h"
+#include "results/judging/model_checks.h"
 
 namespace openloop::report {
 namespace {
@@ -204,7 +204,7 @@ void model_block(std::string& out, const results::RunResults& r) {
 }
 
 // Per-phase timings (curl's and k6's): one line for attempts on new connections, one for reused ones, p50 /
-// p99 each (every attempt, for the phases it reached: results/phase_stats.h); DNS once (the run resolves the
+// p99 each (every attempt, for the phases it reached: results/recording/phase_stats.h); DNS once (the run resolves the
 // name once, before it starts).
 void phases_block(std::string& out, const results::RunResults& r) {
   if (r.phases.empty() && r.dns_ns < 0) return;

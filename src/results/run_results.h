@@ -11,15 +11,15 @@
 
 #include "core/error.h"
 #include "hdr/histogram.h"
-#include "results/counters.h"
-#include "results/interval_stats.h"
-#include "results/model.h"
-#include "results/encoded_histogram.h"
-#include "results/interval_result.h"
-#include "results/interval_series.h"
-#include "results/observed.h"
-#include "results/run_checks.h"
-#include "results/slo.h"
+#include "results/recording/counters.h"
+#include "results/recording/interval_stats.h"
+#include "results/judging/model.h"
+#include "results/recording/encoded_histogram.h"
+#include "results/recording/interval_result.h"
+#include "results/recording/interval_series.h"
+#include "results/recording/observed.h"
+#include "results/judging/run_checks.h"
+#include "results/judging/slo.h"
 
 namespace openloop::results {
 
@@ -178,7 +178,7 @@ struct RunResults {
   /// --abort-on-slo: the SLO (its text) that was certain to fail and stopped the run early; empty otherwise.
   std::string aborted_by_slo;
   /// A scenario file's run: each scenario's own results, in file order (their own `scenarios` empty); this
-  /// run is then those scenarios combined (results/combine.h). Empty for a run from flags.
+  /// run is then those scenarios combined (results/merging/combine.h). Empty for a run from flags.
   std::vector<ScenarioResults> scenarios;
   /// --observe: the signals sampled beside the run (values per interval in IntervalResult::observed).
   Observed observed;
@@ -194,7 +194,7 @@ struct RunResults {
   /// appended to info.request_names and by_request, and a run without a breakdown counts as its one request's
   /// totals). The one place that lists what a run adds up: a new counter or histogram is added here. Intervals,
   /// measured_s, generator, verdict and context are left alone: aligning intervals and combining generators
-  /// depend on how the runs relate (results/combine, results/merge).
+  /// depend on how the runs relate (results/merging/combine, results/merging/merge).
   void add(const RunResults& other, const std::vector<std::string>& names);
   void add(const RunResults& other) { add(other, other.info.request_names); }
   /// Adds what describes `part` rather than measures it, the same way for scenarios, merges and repeats:

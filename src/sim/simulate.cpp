@@ -9,7 +9,7 @@
 
 #include "engine/simulated_run.h"
 #include "lab/control_endpoint.h"
-#include "results/results_json.h"
+#include "results/files/results_json.h"
 #include "sim/simulator.h"
 
 namespace openloop::sim {

@@ -1,7 +1,6 @@
 // Rendering compiled request templates, status ranges, and the per-worker render context.
 #include "workload/request_template.h"
 
-#include <array>
 #include <charconv>
 
 #include <fmt/format.h>
@@ -37,35 +36,22 @@ RenderContext::RenderContext(const VariableSet& variables, std::size_t templates
                              unsigned worker, unsigned workers)
     : m_variables(variables, seed, worker, workers), m_keys(templates) {}
 
-void RequestTemplate::append(RenderContext& ctx, const std::vector<Piece>& pieces, std::string& out) const {
-  for (const Piece& p : pieces) {
+std::string_view RequestTemplate::render(RenderContext& ctx, http::RequestBuffer& out) const {
+  if (m_has_variables) ctx.m_variables.new_draw();
+  out.clear();
+  const std::string_view literals = m_literals;
+  for (const Piece& p : m_pieces) {
     if (p.variable == k_literal) {
-      out.append(m_literals, p.offset, p.size);
+      out.append(literals.substr(p.offset, p.size));
+    } else if (p.variable == k_end) {
+      out.end(p.field);
     } else {
       out.append(ctx.m_variables.value(p.variable));
     }
   }
-}
-
-std::string_view RequestTemplate::render(RenderContext& ctx, std::string& out) const {
-  if (!m_has_variables) {
-    out.assign(m_constant);
-    ctx.m_keys[m_index].observe(m_target_text);
-    return m_target_text;
-  }
-  ctx.m_variables.new_draw();
-  out.clear();
-  append(ctx, m_head, out);
-  std::string& body = ctx.m_body;
-  body.clear();
-  append(ctx, m_body, body);
-  if (m_method_needs_length || !body.empty()) {
-    std::array<char, 24> digits{};
-    const auto [end, ec] = std::to_chars(digits.data(), digits.data() + digits.size(), body.size());
-    out.append("Content-Length: ").append(digits.data(), end).append("\r\n");
-  }
-  out.append("\r\n").append(body);
-  const std::string_view key = ctx.m_variables.value(*m_key_variable);
+  out.finish(m_flags);
+  const std::string_view key =
+      m_has_variables ? ctx.m_variables.value(*m_key_variable) : std::string_view(m_target_text);
   ctx.m_keys[m_index].observe(key);
   return key;
 }

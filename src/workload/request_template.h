@@ -1,5 +1,5 @@
-// Request templates: a named HTTP/1.1 request whose path, header values and body draw variables, compiled
-// once and rendered per request into a reused buffer.
+// Request templates: a named request whose path, header values and body draw variables, compiled once and
+// rendered per request, as protocol-neutral parts (http/request_parts.h), into a reused buffer.
 #pragma once
 
 #include <cstddef>
@@ -12,6 +12,9 @@
 #include <vector>
 
 #include "core/error.h"
+#include "http/constant_request.h"
+#include "http/request_buffer.h"
+#include "http/request_parts.h"
 #include "net/url.h"
 #include "workload/key_tracker.h"
 #include "workload/variables.h"
@@ -51,9 +54,8 @@ struct RequestText {
   StatusRange success;  ///< statuses that count as success for this request
 };
 
-/// One worker's rendering state: its variable draws, the body scratch buffer, and one KeyTracker per
-/// template. Not thread-safe; one per worker. Allocation-free once its buffers have grown to the largest
-/// request.
+/// One worker's rendering state: its variable draws and one KeyTracker per template. Not thread-safe; one per
+/// worker. Allocation-free once its buffers have grown to the largest request.
 class RenderContext {
  public:
   /// `templates` is the number of request templates in the plan (their index() values are below it).
@@ -67,7 +69,6 @@ class RenderContext {
  private:
   friend class RequestTemplate;
   VariableState m_variables;
-  std::string m_body;
   std::vector<KeyTracker> m_keys;
 };
 
@@ -84,19 +85,23 @@ class RequestTemplate {
                                          VariableSet& variables, const std::filesystem::path& base_dir,
                                          std::size_t index);
 
-  /// Writes the complete request into `out` (cleared first; its capacity is reused), byte for byte what
-  /// http::render_request would produce for the drawn values: request line, Host and User-Agent unless given,
-  /// the headers in order, Content-Length when the body is not empty or the method is POST/PUT/PATCH, blank
-  /// line, body. Starts a new draw of ctx's variables and records the key in ctx. Returns the key: the value
-  /// of the template's first variable (path, then headers, then body), or the constant target when it has
-  /// none; the view is valid until ctx's next render. Allocation-free once `out` and ctx are warm.
-  std::string_view render(RenderContext& ctx, std::string& out) const;
+  /// Renders the request into `out` (cleared first; its capacity is reused) as parts: the method, the target
+  /// (base path included), the authority (the base URL's host_header), the headers in order, the body, and
+  /// the flags (Host or User-Agent given; POST, PUT, PATCH send Content-Length: 0 for an empty body).
+  /// http::write_http1 of the parts is byte for byte what http::render_request writes for the drawn values.
+  /// Starts a new draw of ctx's variables (each drawn once, whatever its number of uses) and records the key
+  /// in ctx. Returns the key: the value of the template's first variable (path, then headers, then body), or
+  /// the constant target when it has none; the view is valid until ctx's next render. Allocation-free once
+  /// `out` and ctx are warm.
+  std::string_view render(RenderContext& ctx, http::RequestBuffer& out) const;
 
-  /// The whole request when the template draws no variable (rendered once at compile time), else nullopt: the
-  /// engine may send these bytes as they are.
+  /// The whole request when the template draws no variable (built once at compile time), else null: the
+  /// engine may send it as it is.
+  const http::ConstantRequest* constant() const { return m_constant ? &*m_constant : nullptr; }
+  /// The constant request's HTTP/1.1 bytes, else nullopt.
   std::optional<std::string_view> constant_bytes() const {
-    if (m_has_variables) return std::nullopt;
-    return std::string_view(m_constant);
+    if (!m_constant) return std::nullopt;
+    return m_constant->http1();
   }
   bool has_variables() const { return m_has_variables; }
 
@@ -112,27 +117,26 @@ class RequestTemplate {
   const std::vector<std::size_t>& variables() const { return m_variables; }
 
  private:
-  /// A literal stretch of m_literals, or a variable's value.
+  /// A literal stretch of m_literals, a variable's value, or the end of a field (k_end: `field`).
   struct Piece {
     std::uint32_t offset = 0;
     std::uint32_t size = 0;
     std::size_t variable = k_literal;
+    http::RequestBuffer::Field field = http::RequestBuffer::Field::method;
   };
   static constexpr std::size_t k_literal = static_cast<std::size_t>(-1);
+  static constexpr std::size_t k_end = k_literal - 1;
   friend class TemplateBuilder;
-
-  void append(RenderContext& ctx, const std::vector<Piece>& pieces, std::string& out) const;
 
   std::string m_name;
   std::string m_method;
   std::string m_target_text;
   StatusRange m_success;
   std::size_t m_index = 0;
-  std::string m_literals;     ///< every literal piece, referenced by offset
-  std::string m_constant;     ///< the whole request when the template has no variables
-  std::vector<Piece> m_head;  ///< request line and headers, without Content-Length and the blank line
-  std::vector<Piece> m_body;
-  bool m_method_needs_length = false;  ///< POST, PUT, PATCH: Content-Length even when the body is empty
+  std::string m_literals;       ///< every literal piece, referenced by offset
+  std::vector<Piece> m_pieces;  ///< every field in order: method, target, authority, headers, body
+  http::RequestFlags m_flags;
+  std::optional<http::ConstantRequest> m_constant;  ///< the whole request when the template has no variables
   bool m_has_variables = false;
   std::optional<std::size_t> m_key_variable;
   std::vector<std::size_t> m_variables;

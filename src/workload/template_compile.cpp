@@ -134,7 +134,8 @@ struct ParsedSpec {
   std::vector<Segment> path;
   std::vector<std::vector<Segment>> headers;  ///< one per spec header, in order
   std::vector<Segment> body;
-  std::string whole;  ///< render_request's bytes with every variable as "0": the request when there are none
+  /// build_request's request with every variable as "0": the request when there are none.
+  http::ConstantRequest whole;
 };
 
 Result<std::vector<http::Header>> parse_headers(const RequestText& spec, const net::Url& probe,
@@ -175,7 +176,7 @@ Result<ParsedSpec> parse_spec(const RequestText& spec, const net::Url& base, Var
   if (auto ok = http::render_request("GET", probe, {}, ""); !ok) return at(spec.path, ok.error().message);
   const auto headers = OPENLOOP_TRY(parse_headers(spec, probe, variables, base_dir, out));
   out.body = OPENLOOP_TRY(parse_field(spec.body, variables, base_dir));
-  auto whole = http::render_request(spec.method.text, probe, headers, with_placeholders(out.body));
+  auto whole = http::build_request(spec.method.text, probe, headers, with_placeholders(out.body));
   if (!whole) return usage_error(fmt::format("request {}: {}", spec.name, whole.error().message));
   out.whole = std::move(*whole);
   return out;
@@ -188,31 +189,43 @@ class TemplateBuilder {
  public:
   explicit TemplateBuilder(RequestTemplate& t) : m_t(t) {}
 
-  /// The pieces in render_request's order: request line, Host, User-Agent, headers; then the body.
+  /// The fields in order, each closed by an end piece: method, target (base path and path), authority,
+  /// headers (name, value), body.
   void layout(const RequestText& spec, const net::Url& base, ParsedSpec& parsed) {
-    literal(m_t.m_head, m_t.m_method + " " + parsed.prefix);
-    field(m_t.m_head, parsed.path);
-    literal(m_t.m_head, " HTTP/1.1\r\n");
+    using Field = http::RequestBuffer::Field;
+    literal(m_t.m_method);
+    end(Field::method);
+    literal(parsed.prefix);
+    field(parsed.path);
+    end(Field::target);
+    literal(base.host_header);
+    end(Field::authority);
+    for (std::size_t i = 0; i < spec.headers.size(); ++i) {
+      literal(spec.headers[i].first);
+      end(Field::header_name);
+      field(parsed.headers[i]);
+      end(Field::header_value);
+    }
+    field(parsed.body);
+    end(Field::body);
     const auto given = [&](std::string_view n) {
       return std::any_of(spec.headers.begin(), spec.headers.end(),
                          [&](const auto& h) { return iequals(h.first, n); });
     };
-    if (!given("Host")) literal(m_t.m_head, "Host: " + base.host_header + "\r\n");
-    if (!given("User-Agent"))
-      literal(m_t.m_head, fmt::format("User-Agent: {}\r\n", http::default_user_agent()));
-    for (std::size_t i = 0; i < spec.headers.size(); ++i) {
-      literal(m_t.m_head, spec.headers[i].first + ": ");
-      field(m_t.m_head, parsed.headers[i]);
-      literal(m_t.m_head, "\r\n");
-    }
-    field(m_t.m_body, parsed.body);
+    // Content-Length is never given: compile refuses it (it is computed from each rendered body).
+    m_t.m_flags =
+        http::RequestFlags{given("Host"), given("User-Agent"), false,
+                           m_t.m_method == "POST" || m_t.m_method == "PUT" || m_t.m_method == "PATCH"};
     m_t.m_has_variables = m_t.m_key_variable.has_value();
     if (!m_t.m_has_variables) m_t.m_constant = std::move(parsed.whole);
   }
 
  private:
-  void literal(std::vector<RequestTemplate::Piece>& into, std::string_view text) {
+  void end(http::RequestBuffer::Field f) { m_t.m_pieces.push_back({0, 0, RequestTemplate::k_end, f}); }
+
+  void literal(std::string_view text) {
     if (text.empty()) return;
+    std::vector<RequestTemplate::Piece>& into = m_t.m_pieces;
     if (!into.empty() && into.back().variable == RequestTemplate::k_literal &&
         into.back().offset + into.back().size == m_t.m_literals.size()) {
       into.back().size += static_cast<std::uint32_t>(text.size());
@@ -223,13 +236,13 @@ class TemplateBuilder {
     m_t.m_literals.append(text);
   }
 
-  void field(std::vector<RequestTemplate::Piece>& into, const std::vector<Segment>& segments) {
+  void field(const std::vector<Segment>& segments) {
     for (const Segment& s : segments) {
       if (!s.is_variable()) {
-        literal(into, s.literal);
+        literal(s.literal);
         continue;
       }
-      into.push_back({0, 0, s.variable});
+      m_t.m_pieces.push_back({0, 0, s.variable});
       if (!m_t.m_key_variable) m_t.m_key_variable = s.variable;
       if (std::find(m_t.m_variables.begin(), m_t.m_variables.end(), s.variable) == m_t.m_variables.end()) {
         m_t.m_variables.push_back(s.variable);
@@ -250,7 +263,6 @@ Result<RequestTemplate> RequestTemplate::compile(const RequestText& spec, const 
   t.m_target_text = parsed.prefix + spec.path.text;
   t.m_success = spec.success;
   t.m_index = index;
-  t.m_method_needs_length = t.m_method == "POST" || t.m_method == "PUT" || t.m_method == "PATCH";
   TemplateBuilder(t).layout(spec, base, parsed);
   return t;
 }

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "core/rng.h"
-#include "results/interval_stats.h"
+#include "results/recording/interval_stats.h"
 
 namespace openloop::compare {
 namespace {

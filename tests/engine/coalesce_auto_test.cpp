@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "results/interval_stats.h"
+#include "results/recording/interval_stats.h"
 
 namespace openloop::engine {
 namespace {

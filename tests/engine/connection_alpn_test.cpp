@@ -20,6 +20,8 @@
 #include "engine/connection.h"
 #include "engine/exchange.h"
 #include "engine/protocol.h"
+#include "http/request.h"
+#include "net/url.h"
 
 using namespace openloop;
 using namespace openloop::engine;
@@ -99,7 +101,6 @@ class TlsHttpServer {
   std::thread m_thread;
 };
 
-constexpr std::string_view k_request = "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n";
 constexpr std::string_view k_http1[] = {"http/1.1"};
 
 class ConnectionAlpn : public ::testing::Test {
@@ -133,7 +134,9 @@ class ConnectionAlpn : public ::testing::Test {
     m_config.protocol = Protocol::http1;
     m_config.alpn_offered = config_offer;
     m_connection.emplace(m_reports, m_loop, m_config);
-    m_exchange.bytes = k_request;
+    m_request = *http::build_request("GET", *net::parse_url("https://localhost/"), {}, "");
+    m_exchange.parts = &m_request.parts();
+    m_exchange.prebuilt_http1 = m_request.http1();
     m_exchange.attempt_start = m_loop.now();
     ASSERT_TRUE(m_connection->open());
     m_connection->start(m_exchange);
@@ -149,6 +152,7 @@ class ConnectionAlpn : public ::testing::Test {
   std::uint64_t m_open = 0;
   ConnectionConfig m_config;
   Reports m_reports;
+  http::ConstantRequest m_request;
   Exchange m_exchange;
   std::optional<Connection> m_connection;
 };

@@ -62,10 +62,11 @@ class ConnectionTest : public ::testing::Test {
     for (int i = 0; i < 200 && !done(); ++i) m_loop.poll(m_loop.now() + std::chrono::milliseconds(10));
     return done();
   }
-  Exchange& exchange(std::string_view bytes = k_request) {
+  Exchange& exchange() {
     m_exchanges.emplace_back();
     Exchange& x = m_exchanges.back();
-    x.bytes = bytes;
+    x.parts = &m_request.parts();
+    x.prebuilt_http1 = k_request;
     x.attempt_start = m_loop.now();
     return x;
   }
@@ -92,6 +93,20 @@ class ConnectionTest : public ::testing::Test {
     ASSERT_EQ(::send(m_server, bytes.data(), bytes.size(), MSG_NOSIGNAL), static_cast<ssize_t>(bytes.size()));
   }
   Connection& connection() { return *m_connection; }
+  // k_request as parts: GET /, authority t, no User-Agent line (flagged as given, with no such header).
+  static http::RequestBuffer request_parts() {
+    http::RequestBuffer b;
+    b.append("GET");
+    b.end(http::RequestBuffer::Field::method);
+    b.append("/");
+    b.end(http::RequestBuffer::Field::target);
+    b.append("t");
+    b.end(http::RequestBuffer::Field::authority);
+    b.end(http::RequestBuffer::Field::body);
+    b.finish(http::RequestFlags{.given_user_agent = true});
+    return b;
+  }
+  const http::RequestBuffer m_request = request_parts();
 
   Listener m_listener;
   net::Endpoint m_endpoint;

@@ -31,7 +31,7 @@ engine::RunPlan short_plan(const net::testing::Listener& target) {
   plan.url = *net::parse_url(plan.url_text);
   plan.endpoints = {net::testing::loopback(target.port)};
   engine::RequestSpec spec;
-  spec.bytes = *http::render_request("GET", plan.url, {}, "");
+  spec.request = *http::build_request("GET", plan.url, {}, "");
   plan.requests = {spec};
   plan.model = engine::Model::open;
   plan.threads = 1;

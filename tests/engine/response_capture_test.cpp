@@ -46,7 +46,7 @@ engine::RunPlan loopback_plan(std::uint16_t port) {
   plan.url = *net::parse_url(plan.url_text);
   plan.endpoints = {net::testing::loopback(port)};
   engine::RequestSpec spec;
-  spec.bytes = *http::render_request("GET", plan.url, {}, "");
+  spec.request = *http::build_request("GET", plan.url, {}, "");
   plan.requests = {spec};
   plan.model = engine::Model::open;
   plan.arrival = workload::ArrivalKind::constant;

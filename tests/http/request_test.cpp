@@ -124,3 +124,47 @@ TEST(ParseHeaderArg, ErrorsQuoteTheFlagValueAndShowTheForm) {
   ASSERT_FALSE(crlf);
   EXPECT_NE(crlf.error().message.find("CR, LF or NUL"), std::string::npos);
 }
+
+// The exact bytes of a set of constant requests, as render_request wrote them when it wrote wire text
+// directly: its serializer must keep every one.
+TEST(RenderRequest, KeepsTheBytesOfEveryKindOfRequest) {
+  struct Case {
+    std::string method, target;
+    std::vector<Header> headers;
+    std::string body, expected;
+  };
+  const std::vector<Case> cases = {
+      {"GET", "/", {}, "", "GET / HTTP/1.1\r\nHost: h:1\r\n" + k_ua + "\r\n"},
+      {"HEAD",
+       "/x?y=1",
+       {{"Accept", "*/*"}},
+       "",
+       "HEAD /x?y=1 HTTP/1.1\r\nHost: h:1\r\n" + k_ua + "Accept: */*\r\n\r\n"},
+      {"DELETE",
+       "/d",
+       {},
+       "gone",
+       "DELETE /d HTTP/1.1\r\nHost: h:1\r\n" + k_ua + "Content-Length: 4\r\n\r\ngone"},
+      {"OPTIONS", "*", {{"X-E", ""}}, "", "OPTIONS * HTTP/1.1\r\nHost: h:1\r\n" + k_ua + "X-E: \r\n\r\n"},
+      {"PATCH",
+       "/p",
+       {{"user-agent", "u/2"}, {"HOST", "v"}},
+       "",
+       "PATCH /p HTTP/1.1\r\nuser-agent: u/2\r\nHOST: v\r\nContent-Length: 0\r\n\r\n"},
+      {"POST",
+       "/b",
+       {{"content-length", "2"}, {"X-Z", "z"}},
+       "{}",
+       "POST /b HTTP/1.1\r\nHost: h:1\r\n" + k_ua + "content-length: 2\r\nX-Z: z\r\n\r\n{}"},
+      {"GET",
+       "/g",
+       {},
+       "\r\n\r\n",
+       "GET /g HTTP/1.1\r\nHost: h:1\r\n" + k_ua + "Content-Length: 4\r\n\r\n\r\n\r\n"},
+  };
+  for (const Case& c : cases) {
+    auto r = render_request(c.method, url("h:1", c.target), c.headers, c.body);
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(*r, c.expected) << c.method << " " << c.target;
+  }
+}

@@ -9,9 +9,9 @@
 #include "observe/prometheus_text.h"
 #include "observe/sampler.h"
 #include "observe/series.h"
-#include "results/observed_json.h"
-#include "results/results_json.h"
-#include "results/results_reader.h"
+#include "results/files/observed_json.h"
+#include "results/files/results_json.h"
+#include "results/files/results_reader.h"
 
 namespace openloop::observe {
 namespace {

@@ -9,10 +9,10 @@
 #include "report/html/html.h"
 #include "results/results_test_util.h"
 #include "report/summary.h"
-#include "results/results_json.h"
-#include "results/results_reader.h"
-#include "results/slo.h"
-#include "results/verdict.h"
+#include "results/files/results_json.h"
+#include "results/files/results_reader.h"
+#include "results/judging/slo.h"
+#include "results/judging/verdict.h"
 
 namespace openloop::report {
 namespace {

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "results/run_results.h"
-#include "results/slo.h"
+#include "results/judging/slo.h"
 
 namespace openloop::report {
 namespace {

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "results/aggregator.h"
-#include "results/combine.h"
+#include "results/recording/aggregator.h"
+#include "results/merging/combine.h"
 #include "results/run_results.h"
-#include "results/verdict.h"
+#include "results/judging/verdict.h"
 
 namespace openloop::test {
 

@@ -6,9 +6,9 @@
 #include <gtest/gtest.h>
 
 #include "results/results_test_util.h"
-#include "results/combine.h"
-#include "results/merge.h"
-#include "results/repeats.h"
+#include "results/merging/combine.h"
+#include "results/merging/merge.h"
+#include "results/merging/repeats.h"
 
 namespace openloop::results {
 namespace {

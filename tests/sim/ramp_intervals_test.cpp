@@ -9,7 +9,7 @@
 
 #include "procedures/ramp/ramp_report.h"
 #include "procedures/ramp/ramp_runner.h"
-#include "results/run_checks.h"
+#include "results/judging/run_checks.h"
 #include "sim_plans.h"
 
 using namespace openloop;

@@ -11,7 +11,7 @@
 
 #include "procedures/ramp/ramp_report.h"
 #include "procedures/ramp/ramp_runner.h"
-#include "results/until.h"
+#include "results/judging/until.h"
 #include "sim_plans.h"
 
 using namespace openloop;

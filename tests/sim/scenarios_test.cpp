@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "net/simulated_clients.h"
-#include "results/results_json.h"
+#include "results/files/results_json.h"
 #include "sim/simulator.h"
 #include "sim_plans.h"
 

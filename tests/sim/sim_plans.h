@@ -24,7 +24,7 @@ inline engine::RunPlan open_plan(double rate, Nanos duration, Nanos warmup = Nan
   plan.url = *net::parse_url(plan.url_text);
   plan.endpoints = {net::Endpoint{}};
   engine::RequestSpec spec;
-  spec.bytes = *http::render_request("GET", plan.url, {}, "");
+  spec.request = *http::build_request("GET", plan.url, {}, "");
   plan.requests = {spec};
   plan.model = engine::Model::open;
   plan.arrival = arrival;

@@ -7,9 +7,11 @@
 #include <set>
 
 #include "http/request.h"
+#include "workload_test_util.h"
 
 using namespace openloop;
 using namespace openloop::workload;
+using openloop::workload::test_util::render_http1;
 
 namespace {
 
@@ -42,7 +44,7 @@ TEST(CommandLineRequest, ATemplatedUrlRendersAsRenderRequestWouldForEachDrawnKey
   std::string out;
   std::set<std::string> keys;
   for (int i = 0; i < 100; ++i) {
-    const std::string key(t.render(ctx, out));
+    const std::string key(render_http1(t, ctx, out));
     keys.insert(key);
     net::Url url = plan.target;
     url.target = "/item/" + key + "?v=1";
@@ -60,11 +62,11 @@ TEST(CommandLineRequest, HeaderValuesAndTheInlineBodyAreTemplatesToo) {
   const WorkloadPlan plan = plan_of(r);
   RenderContext ctx(plan.variables, 1, 1, 0, 1);
   std::string out;
-  plan.requests.front().render(ctx, out);
+  render_http1(plan.requests.front(), ctx, out);
   net::Url url = plan.target;
   url.target = "/cart";
   EXPECT_EQ(out, *http::render_request("POST", url, {{"X-User", "u7"}}, "{\"sku\": 100}"));
-  plan.requests.front().render(ctx, out);
+  render_http1(plan.requests.front(), ctx, out);
   EXPECT_EQ(out, *http::render_request("POST", url, {{"X-User", "u8"}}, "{\"sku\": 101}"));
 }
 
@@ -115,6 +117,6 @@ TEST(CommandLineRequest, ABodyFileIsNotReadAsATemplate) {
   const WorkloadPlan plan = plan_of(r);
   RenderContext ctx(plan.variables, 1, 1, 0, 1);
   std::string out;
-  plan.requests.front().render(ctx, out);
+  render_http1(plan.requests.front(), ctx, out);
   EXPECT_NE(out.find("\r\n\r\n{\"a\": 1}"), std::string::npos);
 }

@@ -7,13 +7,17 @@
 #include <vector>
 
 #include "workload/scenario_file.h"
+#include "workload_test_util.h"
 
 using namespace openloop::workload;
+using openloop::workload::test_util::render_http1;
 
 namespace {
 
 // The repository's examples/ folder (tests/CMakeLists.txt defines its path).
-std::filesystem::path examples_dir() { return OPENLOOP_EXAMPLES_DIR; }
+std::filesystem::path examples_dir() {
+  return OPENLOOP_EXAMPLES_DIR;
+}
 
 std::vector<std::filesystem::path> example_files() {
   std::vector<std::filesystem::path> files;
@@ -38,7 +42,7 @@ TEST(Examples, EveryExamplePlanLoadsAndDescribesItself) {
     RenderContext ctx(plan->variables, plan->requests.size(), plan->seed, 1, 2);
     std::string out;
     for (const auto& request : plan->requests) {
-      request.render(ctx, out);
+      render_http1(request, ctx, out);
       EXPECT_NE(out.find(" HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n"), std::string::npos) << file << ": " << out;
     }
   }

@@ -10,9 +10,11 @@
 #include <string>
 
 #include "http/request.h"
+#include "workload_test_util.h"
 
 using namespace openloop;
 using namespace openloop::workload;
+using openloop::workload::test_util::render_http1;
 
 // Counts heap allocations made by this test binary, to check that rendering allocates nothing once warm.
 namespace {
@@ -33,8 +35,8 @@ void operator delete(void* p) noexcept {
 void operator delete(void* p, std::size_t) noexcept {
   std::free(p);
 }
-// The nothrow form too (std::stable_sort's temporary buffer uses it): otherwise a sanitizer's own operator new
-// allocates what the free() above releases, which ASan reports as a mismatch.
+// The nothrow form too (std::stable_sort's temporary buffer uses it): otherwise a sanitizer's own operator
+// new allocates what the free() above releases, which ASan reports as a mismatch.
 void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
   g_allocations.fetch_add(1, std::memory_order_relaxed);
   return std::malloc(size == 0 ? 1 : size);
@@ -92,13 +94,44 @@ TEST(RequestTemplate, RendersExactBytesWithTheDrawnValues) {
   const RequestTemplate t = f.compile(spec, "http://example.test:8080/api/");
   RenderContext ctx(f.vars, 1, 1, 0, 1);
   std::string out;
-  EXPECT_EQ(t.render(ctx, out), "41");
+  EXPECT_EQ(render_http1(t, ctx, out), "41");
   EXPECT_EQ(out, "GET /api/item/41?r=eu HTTP/1.1\r\nHost: example.test:8080\r\nUser-Agent: " + ua() +
                      "\r\nX-Trace: t-41\r\n\r\n");
-  EXPECT_EQ(t.render(ctx, out), "42");
+  EXPECT_EQ(render_http1(t, ctx, out), "42");
   EXPECT_EQ(out, "GET /api/item/42?r=eu HTTP/1.1\r\nHost: example.test:8080\r\nUser-Agent: " + ua() +
                      "\r\nX-Trace: t-42\r\n\r\n");
   EXPECT_EQ(t.target_text(), "/api/item/{{n}}?r={{ region }}");
+}
+
+TEST(RequestTemplate, RendersTheRequestAsParts) {
+  Fixture f;
+  RequestText spec = get("/item/{{n}}");
+  spec.method = text("POST", "method");
+  spec.headers = {{"X-Region", text("r-{{region}}", "h")}, {"user-agent", text("ua/{{n}}", "h")}};
+  spec.body = text("{\"n\": {{n}}}", "body");
+  const RequestTemplate t = f.compile(spec, "http://example.test:8080/api");
+  RenderContext ctx(f.vars, 1, 1, 0, 1);
+  http::RequestBuffer out;
+  EXPECT_EQ(t.render(ctx, out), "41");
+  const http::RequestParts& p = out.parts();
+  EXPECT_EQ(p.method, "POST");
+  EXPECT_EQ(p.target, "/api/item/41");
+  EXPECT_EQ(p.authority, "example.test:8080");
+  ASSERT_EQ(p.headers.size(), 2U);
+  EXPECT_EQ(p.headers[0].name, "X-Region");
+  EXPECT_EQ(p.headers[0].value, "r-eu");
+  EXPECT_EQ(p.headers[1].name, "user-agent");
+  EXPECT_EQ(p.headers[1].value, "ua/41");
+  EXPECT_EQ(p.body, "{\"n\": 41}");
+  EXPECT_FALSE(p.flags.given_host);
+  EXPECT_TRUE(p.flags.given_user_agent);
+  EXPECT_FALSE(p.flags.given_length);
+  EXPECT_TRUE(p.flags.length_when_empty);
+  const http::RequestBuffer kept = out;  // a retry's request stays as rendered while others render
+  t.render(ctx, out);
+  EXPECT_EQ(out.parts().target, "/api/item/42");
+  EXPECT_EQ(kept.parts().target, "/api/item/41");
+  EXPECT_EQ(kept.parts().body, "{\"n\": 41}");
 }
 
 TEST(RequestTemplate, ComputesContentLengthOfEveryRenderedBody) {
@@ -110,7 +143,7 @@ TEST(RequestTemplate, ComputesContentLengthOfEveryRenderedBody) {
   const RequestTemplate t = f.compile(spec);
   RenderContext ctx(f.vars, 1, 1, 0, 1);
   std::string out;
-  t.render(ctx, out);
+  render_http1(t, ctx, out);
   net::Url url = base_url();
   url.target = "/cart";
   const auto expected =
@@ -125,10 +158,10 @@ TEST(RequestTemplate, SendsContentLengthZeroForAnEmptyPostAndNoneForAnEmptyGet) 
   post.method = text("POST", "method");
   RenderContext ctx(f.vars, 1, 1, 0, 1);
   std::string out;
-  f.compile(post).render(ctx, out);
+  render_http1(f.compile(post), ctx, out);
   EXPECT_EQ(out, "POST /x/41 HTTP/1.1\r\nHost: example.test:8080\r\nUser-Agent: " + ua() +
                      "\r\nContent-Length: 0\r\n\r\n");
-  f.compile(get("/x/{{n}}")).render(ctx, out);
+  render_http1(f.compile(get("/x/{{n}}")), ctx, out);
   EXPECT_EQ(out.find("Content-Length"), std::string::npos);
 }
 
@@ -140,7 +173,7 @@ TEST(RequestTemplate, AVariableUsedTwiceHasOneValuePerRequest) {
   const RequestTemplate t = f.compile(spec);
   RenderContext ctx(f.vars, 1, 1, 0, 1);
   std::string out;
-  t.render(ctx, out);
+  render_http1(t, ctx, out);
   EXPECT_NE(out.find("PUT /item/41 "), std::string::npos);
   EXPECT_NE(out.find("\r\n\r\nid=41&again=41"), std::string::npos);
   EXPECT_EQ(t.variables(), (std::vector<std::size_t>{0}));
@@ -159,7 +192,7 @@ TEST(RequestTemplate, ATemplateWithoutVariablesIsRenderedOnceAsRenderRequestWoul
   EXPECT_EQ(*t.constant_bytes(), "GET /health HTTP/1.1\r\nHost: other.test\r\nUser-Agent: probe/1\r\n\r\n");
   RenderContext ctx(f.vars, 1, 1, 0, 1);
   std::string out;
-  EXPECT_EQ(t.render(ctx, out), "/health");
+  EXPECT_EQ(render_http1(t, ctx, out), "/health");
   EXPECT_EQ(out, *t.constant_bytes());
   EXPECT_EQ(ctx.keys(0).requests(), 1U);
 }
@@ -173,7 +206,7 @@ TEST(RequestTemplate, RecordsTheFirstVariableAsTheKey) {
   EXPECT_EQ(t.key_variable(), 1U);
   RenderContext ctx(f.vars, 1, 1, 0, 1);
   std::string out;
-  for (int i = 0; i < 150; ++i) EXPECT_EQ(t.render(ctx, out), "eu");
+  for (int i = 0; i < 150; ++i) EXPECT_EQ(render_http1(t, ctx, out), "eu");
   EXPECT_EQ(ctx.keys(0).requests(), 150U);
   EXPECT_EQ(ctx.keys(0).distinct(), 1U);
 }
@@ -189,9 +222,9 @@ TEST(RequestTemplate, RenderingAllocatesNothingOnceWarm) {
   RenderContext ctx(vars, 1, 1, 0, 1);
   std::string out;
   out.reserve(512);
-  for (int i = 0; i < 100; ++i) t.render(ctx, out);  // warm: the body scratch buffer grows to its largest
+  for (int i = 0; i < 100; ++i) render_http1(t, ctx, out);  // warm: the buffers grow to their largest
   const long before = g_allocations.load();
-  for (int i = 0; i < 10000; ++i) t.render(ctx, out);
+  for (int i = 0; i < 10000; ++i) render_http1(t, ctx, out);
   EXPECT_EQ(g_allocations.load(), before);
 }
 
@@ -203,7 +236,7 @@ TEST(RequestTemplate, SameSeedAndWorkerRenderTheSameRequests) {
     RenderContext ctx(vars, 1, seed, worker, 4);
     std::string out, all;
     for (int i = 0; i < 100; ++i) {
-      t.render(ctx, out);
+      render_http1(t, ctx, out);
       all += out;
     }
     return all;
@@ -283,5 +316,80 @@ TEST(StatusRange, ParsesRangesAndSingleStatuses) {
     ASSERT_FALSE(r) << bad;
     EXPECT_EQ(r.error().message, "expect: \"" + std::string(bad) +
                                      "\" is not a status range; use e.g. 200-299 or 201 (statuses 100-599)");
+  }
+}
+
+namespace {
+
+// The text with every {{name}} replaced by the value of `name` in ctx's current draw.
+std::string substituted(std::string_view text, const VariableSet& vars, RenderContext& ctx) {
+  std::string out;
+  for (std::size_t open; (open = text.find("{{")) != std::string_view::npos;) {
+    const std::size_t close = text.find("}}", open);
+    std::string_view name = text.substr(open + 2, close - open - 2);
+    while (name.front() == ' ') name.remove_prefix(1);
+    while (name.back() == ' ') name.remove_suffix(1);
+    out.append(text.substr(0, open)).append(ctx.variables().value(*vars.find(name)));
+    text.remove_prefix(close + 2);
+  }
+  return out.append(text);
+}
+
+}  // namespace
+
+// Every rendered request is byte for byte what http::render_request writes for the same request with the
+// drawn values written in: the request line, Host and User-Agent unless given, the headers in order,
+// Content-Length by method and body, the body. Written against the renderer that wrote wire text directly,
+// kept as the proof that the structured renderer and its serializer send the same bytes.
+TEST(RequestTemplate, RendersWhatRenderRequestWritesForTheDrawnValues) {
+  VariableSet vars;
+  ASSERT_TRUE(vars.declare("n", Generator::sequence(7), "n"));
+  ASSERT_TRUE(vars.declare("sku", Generator::zipf(1000, 1.1), "sku"));
+  ASSERT_TRUE(vars.declare("region", Generator::choice({"eu", "us-east", "ap"}), "region"));
+  ASSERT_TRUE(vars.declare("word", Generator::choice({"", "abc", "hello world"}), "word"));
+  struct Case {
+    std::string method, base, path;
+    std::vector<std::pair<std::string, std::string>> headers;
+    std::string body;
+  };
+  const std::vector<Case> cases = {
+      {"GET", "http://example.test:8080/api/", "/item/{{sku}}?r={{ region }}", {{"X-Trace", "t-{{n}}"}}, ""},
+      {"GET", "http://example.test", "/a", {{"Accept", "*/*"}, {"X-Word", "{{word}}"}}, ""},
+      {"GET", "http://example.test", "/search", {}, "{{word}}"},
+      {"POST",
+       "http://127.0.0.1:9000",
+       "/cart",
+       {{"Content-Type", "application/json"}},
+       "{\"sku\": {{sku}}}"},
+      {"POST", "http://127.0.0.1:9000", "/cart/{{n}}", {}, ""},
+      {"PUT",
+       "http://h.test",
+       "/x/{{n}}",
+       {{"Host", "v-{{region}}.test"}, {"User-Agent", "probe/{{n}}"}},
+       "{{word}}"},
+      {"PATCH", "http://h.test", "/x/{{sku}}", {{"user-agent", "lower"}, {"host", "lower.test"}}, ""},
+      {"DELETE", "http://h.test/base", "/x/{{sku}}", {}, "{{n}}"},
+      {"HEAD", "http://h.test", "/x?k={{sku}}&r={{region}}", {{"X-A", ""}, {"X-B", "{{n}}-{{n}}"}}, ""},
+      {"OPTIONS", "http://h.test:81", "/{{region}}", {}, "{{word}}{{word}}"},
+  };
+  for (const Case& c : cases) {
+    RequestText spec = get(c.path);
+    spec.method = text(c.method, "method");
+    for (const auto& [name, value] : c.headers) spec.headers.emplace_back(name, text(value, "h"));
+    spec.body = text(c.body, "body");
+    auto t = RequestTemplate::compile(spec, base_url(c.base), vars, ".", 0);
+    ASSERT_TRUE(t) << t.error().message;
+    RenderContext ctx(vars, 1, 3, 0, 1);
+    std::string out;
+    for (int i = 0; i < 30; ++i) {
+      render_http1(*t, ctx, out);
+      net::Url url = base_url(c.base);
+      url.target = substituted(t->target_text(), vars, ctx);
+      std::vector<http::Header> headers;
+      for (const auto& [name, value] : c.headers) headers.push_back({name, substituted(value, vars, ctx)});
+      const auto expected = http::render_request(c.method, url, headers, substituted(c.body, vars, ctx));
+      ASSERT_TRUE(expected) << expected.error().message;
+      ASSERT_EQ(out, *expected) << c.method << " " << c.path << ", request " << i;
+    }
   }
 }

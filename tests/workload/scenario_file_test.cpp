@@ -10,6 +10,7 @@
 using namespace openloop;
 using namespace openloop::workload;
 using namespace std::chrono_literals;
+using openloop::workload::test_util::render_http1;
 
 namespace {
 
@@ -112,7 +113,7 @@ TEST(PlanFile, ARequestsOwnHeaderReplacesTheDefaultOfTheSameName) {
   const WorkloadPlan plan = load(k_full);
   RenderContext ctx(plan.variables, plan.requests.size(), plan.seed, 0, 1);
   std::string out;
-  plan.requests[1].render(ctx, out);
+  render_http1(plan.requests[1], ctx, out);
   EXPECT_NE(out.find("\r\nX-Client: openloop\r\naccept: text/plain\r\nX-Region: "), std::string::npos) << out;
   EXPECT_EQ(out.find("Accept: application/json"), std::string::npos);
   EXPECT_NE(out.find("\r\n\r\n{\"sku\": "), std::string::npos);
@@ -240,8 +241,8 @@ scenarios: {s: {model: closed, vus: 1, duration: 1s, request: me}}
   ASSERT_TRUE(plan) << plan.error().message;
   RenderContext ctx(plan->variables, 1, 1, 0, 1);
   std::string out;
-  EXPECT_EQ(plan->requests[0].render(ctx, out), "u1");
-  EXPECT_EQ(plan->requests[0].render(ctx, out), "u2");
+  EXPECT_EQ(render_http1(plan->requests[0], ctx, out), "u1");
+  EXPECT_EQ(render_http1(plan->requests[0], ctx, out), "u2");
 }
 
 TEST(PlanFile, AnchorsAndAliasesWork) {

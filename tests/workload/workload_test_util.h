@@ -1,4 +1,5 @@
-// Helpers shared by the workload tests: a scratch folder for files the tests write, removed at the end.
+// Helpers shared by the workload tests: a scratch folder for files the tests write, removed at the end; a
+// template's request as HTTP/1.1 text.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -7,6 +8,10 @@
 #include <fstream>
 #include <string>
 #include <string_view>
+
+#include "http/request_buffer.h"
+#include "http/request_http1.h"
+#include "workload/request_template.h"
 
 namespace openloop::workload::test_util {
 
@@ -38,5 +43,14 @@ class ScratchDir {
  private:
   std::filesystem::path m_path;
 };
+
+/// Renders `t` (RequestTemplate::render) and writes its HTTP/1.1 form into `out`, as the codec would; returns
+/// the key. Allocation-free once warm (the parts buffer is this thread's, reused).
+inline std::string_view render_http1(const RequestTemplate& t, RenderContext& ctx, std::string& out) {
+  thread_local http::RequestBuffer parts;
+  const std::string_view key = t.render(ctx, parts);
+  http::write_http1(parts.parts(), http::ExtraHeader{}, out);
+  return key;
+}
 
 }  // namespace openloop::workload::test_util

@@ -7,7 +7,7 @@
 #include "procedures/probe/probe_report.h"
 #include "report/html/html.h"
 #include "report/text_format.h"
-#include "results/run_checks.h"
+#include "results/judging/run_checks.h"
 
 namespace openloop::procedures {
 namespace {

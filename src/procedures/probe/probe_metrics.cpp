@@ -2,7 +2,7 @@
 #include "procedures/probe/probe_metrics.h"
 
 #include "core/units.h"
-#include "results/slice_run.h"
+#include "results/merging/slice_run.h"
 
 namespace openloop::procedures {
 

@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "results/json_reader.h"
-#include "results/results_reader.h"
+#include "results/files/results_reader.h"
 
 namespace openloop::procedures {
 namespace {

@@ -8,8 +8,8 @@
 
 #include "core/error.h"
 #include "core/units.h"
-#include "results/results_json.h"
-#include "results/run_checks.h"
+#include "results/files/results_json.h"
+#include "results/judging/run_checks.h"
 
 namespace openloop::procedures {
 namespace {

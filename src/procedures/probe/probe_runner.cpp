@@ -11,8 +11,8 @@
 #include "core/units.h"
 #include "engine/coordinator.h"
 #include "procedures/probe/lab_driver.h"
-#include "results/slice_run.h"
-#include "results/verdict.h"
+#include "results/merging/slice_run.h"
+#include "results/judging/verdict.h"
 
 namespace openloop::procedures {
 namespace {

@@ -18,7 +18,7 @@
 #include "procedures/probe/probe_verdict.h"
 #include "procedures/probe/probe_window.h"
 #include "results/run_results.h"
-#include "results/slo.h"
+#include "results/judging/slo.h"
 
 namespace openloop::procedures {
 
@@ -84,7 +84,7 @@ class ProbeProgress {
 };
 
 /// The run's results restricted to [start, end) of the measured period, for judging SLOs on one phase: the
-/// same window a ramp step is (slice_run, results/slice_run.h), counting the run's own ok responses.
+/// same window a ramp step is (slice_run, results/merging/slice_run.h), counting the run's own ok responses.
 Result<results::RunResults> phase_results(const results::RunResults& r, Nanos start, Nanos end);
 
 }  // namespace openloop::procedures

@@ -11,7 +11,7 @@
 
 #include "core/units.h"
 #include "report/text_format.h"
-#include "results/verdict.h"
+#include "results/judging/verdict.h"
 
 namespace openloop::procedures {
 namespace {

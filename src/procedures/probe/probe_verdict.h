@@ -12,7 +12,7 @@
 
 #include "procedures/probe/probe_plan.h"
 #include "procedures/probe/probe_window.h"
-#include "results/run_checks.h"
+#include "results/judging/run_checks.h"
 #include "stats/quantile_ci.h"
 
 namespace openloop::procedures {

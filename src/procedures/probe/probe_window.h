@@ -12,7 +12,7 @@
 #include "core/error.h"
 #include "hdr/histogram.h"
 #include "procedures/probe/probe_plan.h"
-#include "results/counters.h"
+#include "results/recording/counters.h"
 #include "results/run_results.h"
 
 namespace openloop::procedures {

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "procedures/ramp/ramp_step.h"
-#include "results/repeats.h"
-#include "results/slo.h"
-#include "results/until.h"
+#include "results/merging/repeats.h"
+#include "results/judging/slo.h"
+#include "results/judging/until.h"
 
 namespace openloop::procedures {
 

@@ -6,7 +6,7 @@
 #include "report/html/html.h"
 #include "report/html/html_knee.h"
 #include "report/text_format.h"
-#include "results/repeats.h"
+#include "results/merging/repeats.h"
 
 namespace openloop::procedures {
 namespace {

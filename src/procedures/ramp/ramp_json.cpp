@@ -6,9 +6,9 @@
 
 #include "hdr/codec.h"
 #include "procedures/ramp/ramp_report.h"
-#include "results/repeats.h"
-#include "results/results_json.h"
-#include "results/run_checks.h"
+#include "results/merging/repeats.h"
+#include "results/files/results_json.h"
+#include "results/judging/run_checks.h"
 
 namespace openloop::procedures {
 namespace {
@@ -57,7 +57,7 @@ json slos_json(const StepRecord& s) {
   return out;
 }
 
-// --step-until's outcomes as run's checks.until writes them (results/run_checks_json.cpp).
+// --step-until's outcomes as run's checks.until writes them (results/judging/run_checks_json.cpp).
 json until_json(const StepRecord& s) {
   json out = json::array();
   for (const auto& u : s.until) out.push_back(results::to_json(u));
@@ -99,7 +99,7 @@ json record_json(const StepRecord& s, const std::vector<std::string>& marks) {
 }
 
 // --repeat: each repeat as a step of its own (its window, verdict, percentiles, histogram) with its seed and
-// lab reset, and the spread across them as `run --repeat` writes it (results/repeats.h).
+// lab reset, and the spread across them as `run --repeat` writes it (results/merging/repeats.h).
 void add_repeats(const StepRecord& s, json& j) {
   if (s.repeats.empty()) return;
   json repeats = json::array();

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "engine/coordinator.h"
-#include "results/slice_run.h"
+#include "results/merging/slice_run.h"
 
 namespace openloop::procedures {
 

@@ -12,10 +12,10 @@
 #include "engine/run_plan.h"
 #include "procedures/ramp/ramp_analysis.h"
 #include "procedures/ramp/ramp_step.h"
-#include "results/repeats.h"
+#include "results/merging/repeats.h"
 #include "results/run_results.h"
-#include "results/slo.h"
-#include "results/until.h"
+#include "results/judging/slo.h"
+#include "results/judging/until.h"
 #include "workload/rate_profile.h"
 
 namespace openloop::procedures {

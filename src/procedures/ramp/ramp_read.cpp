@@ -6,7 +6,7 @@
 #include "procedures/ramp/ramp_repeats.h"
 #include "procedures/ramp/ramp_report.h"
 #include "results/json_reader.h"
-#include "results/results_reader.h"
+#include "results/files/results_reader.h"
 
 namespace openloop::procedures {
 namespace {

@@ -1,12 +1,12 @@
 // `ramp --fresh --repeat N`: a step's repeats made into one step: the spread of each percentile across them
-// (results/repeats.h, as `run --repeat`), the repeat the step is judged on, and whether the repeats agree.
+// (results/merging/repeats.h, as `run --repeat`), the repeat the step is judged on, and whether the repeats agree.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "procedures/ramp/ramp_analysis.h"
-#include "results/repeats.h"
+#include "results/merging/repeats.h"
 
 namespace openloop::procedures {
 

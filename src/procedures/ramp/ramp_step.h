@@ -9,9 +9,9 @@
 
 #include "core/error.h"
 #include "core/time.h"
-#include "results/slice_run.h"
+#include "results/merging/slice_run.h"
 #include "results/run_results.h"
-#include "results/verdict.h"
+#include "results/judging/verdict.h"
 #include "stats/quantile_ci.h"
 
 namespace openloop::procedures {

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "hdr/codec.h"
-#include "results/interval_stats.h"
+#include "results/recording/interval_stats.h"
 
 namespace openloop::procedures {
 namespace {

@@ -10,7 +10,7 @@
 
 #include "hdr/histogram.h"
 #include "results/run_results.h"
-#include "results/until.h"
+#include "results/judging/until.h"
 
 namespace openloop::procedures {
 

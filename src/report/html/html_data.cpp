@@ -4,7 +4,7 @@
 
 #include "report/html/html.h"
 #include "report/html/html_observed.h"
-#include "results/verdict.h"
+#include "results/judging/verdict.h"
 
 namespace openloop::report {
 namespace {

@@ -1,4 +1,4 @@
-// The repeats panel: read from the results document as written (results/repeats.h), so a file read back by
+// The repeats panel: read from the results document as written (results/merging/repeats.h), so a file read back by
 // `openloop report` shows it as the run did.
 #include "report/html/html_repeats.h"
 

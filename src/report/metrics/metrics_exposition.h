@@ -9,7 +9,7 @@
 
 #include "hdr/histogram.h"
 #include "report/metrics/metric_families.h"
-#include "results/counters.h"
+#include "results/recording/counters.h"
 #include "results/run_results.h"
 
 namespace openloop::report {

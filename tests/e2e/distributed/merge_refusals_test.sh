@@ -1,6 +1,7 @@
 # openloop merge of shards from the command line: the same file twice (by content hash), --max-skew and
-# --allow-partial as flags, exit 2 naming the file. (Every refusal is also a unit test: tests/report/
-# shard_merge_test.cpp.) The shard files are real results files with plan.shard added, as a shard writes them.
+# --allow-partial as flags, exit 2 naming the file. (Every refusal is also a unit test:
+# tests/results/merging/merge_shards_test.cpp.) The shard files are real results files with plan.shard added, as
+# a shard writes them.
 source "$OPENLOOP_E2E_LIB"
 start_lab --workers 64 --service 1ms
 set +e

@@ -4,7 +4,7 @@
 #include "hdr/codec.h"
 #include "procedures/probe/probe_plan.h"
 #include "procedures/probe/probe_runner.h"
-#include "results/slo.h"
+#include "results/judging/slo.h"
 #include "workload/rate_profile.h"
 
 namespace openloop::procedures {

@@ -8,8 +8,8 @@
 #include "procedures/probe/probe_report.h"
 #include "procedures/probe/probe_verdict.h"
 #include "procedures/ramp/ramp_test_util.h"
-#include "results/results_json.h"
-#include "results/results_reader.h"
+#include "results/files/results_json.h"
+#include "results/files/results_reader.h"
 
 namespace openloop::procedures {
 namespace {

@@ -10,7 +10,7 @@
 #include <thread>
 
 #include "core/rng.h"
-#include "results/interval_stats.h"
+#include "results/recording/interval_stats.h"
 
 namespace openloop::report {
 namespace {

@@ -1,0 +1,137 @@
+// Verdict rules.
+#include "results/judging/verdict.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace openloop::results {
+
+double lateness_bound_ms(const RunResults& r, const VerdictBounds& b) {
+  if (r.totals.intended == 0 || !(r.measured_s > 0)) return b.lateness_floor_ms;
+  const double gap_ms = 1000.0 * r.measured_s / static_cast<double>(r.totals.intended);
+  return std::max(b.lateness_floor_ms, b.lateness_gap_fraction * gap_ms);
+}
+
+namespace {
+
+// What took CPU from the generator while it ran late, when it is enough to explain stalls (2 % of the
+// machine's time stolen by the hypervisor, or of the workers' time spent waiting for a CPU): "" otherwise.
+std::string contention_note(const GeneratorStats& g) {
+  constexpr double k_worth_naming = 0.02;
+  std::vector<std::string> parts;
+  if (g.steal_share && *g.steal_share >= k_worth_naming)
+    parts.push_back(
+        fmt::format("the hypervisor stole {:.1f}% of this machine's CPU time (steal)", 100 * *g.steal_share));
+  const double thread_s = g.wall_seconds * g.threads;
+  if (g.run_delay_seconds && thread_s > 0 && *g.run_delay_seconds / thread_s >= k_worth_naming) {
+    parts.push_back(fmt::format("its worker thread(s) waited {:.0f} ms ({:.1f}% of their time) for a CPU held by "
+                                "other threads or processes",
+                                1e3 * *g.run_delay_seconds, 100 * *g.run_delay_seconds / thread_s));
+  }
+  if (parts.empty()) return "";
+  return fmt::format("; during the run {}: the rig, not the target (a quieter host or dedicated cores; "
+                     "--observe host shows when)",
+                     fmt::join(parts, " and "));
+}
+
+}  // namespace
+
+Verdict judge(const RunResults& r, const VerdictBounds& b) {
+  Verdict v;
+  const auto& c = r.totals;
+  const bool open = r.info.model == Model::open || r.info.model == Model::sessions;
+  if (open && c.intended > 0) {
+    const double intended = static_cast<double>(c.intended);
+    // Arrivals a worker abandoned, too far behind its schedule, are dropped too: the pool's share is the rest.
+    const std::uint64_t abandoned = r.info.model == Model::open ? r.generator.abandoned : 0;
+    const std::uint64_t pool_dropped = c.dropped - std::min(c.dropped, abandoned);
+    const double dropped = static_cast<double>(pool_dropped) / intended;
+    if (dropped > b.max_dropped_fraction) {
+      v.reasons.push_back(fmt::format(
+          "dropped {} of {} intended requests ({:.2f}% > {:.0f}%): the connection pool was full, so the load "
+          "applied was not the load planned (raise --max-connections or use --on-saturation queue)",
+          pool_dropped, c.intended, 100 * dropped, 100 * b.max_dropped_fraction));
+    }
+    const double sent = static_cast<double>(c.sent) / intended;
+    if (sent < b.min_sent_fraction) {
+      v.reasons.push_back(fmt::format("sent {} of {} intended requests ({:.2f}% < {:.0f}%)", c.sent,
+                                      c.intended, 100 * sent, 100 * b.min_sent_fraction));
+    }
+    if (r.send_lateness.total_count() > 0 && r.measured_s > 0) {
+      const double bound_ms = lateness_bound_ms(r, b);
+      const double p99_ms = static_cast<double>(r.send_lateness.value_at_percentile(99)) / 1e6;
+      if (p99_ms > bound_ms) {
+        v.reasons.push_back(fmt::format(
+            "send lateness p99 {:.3f} ms > {:.3f} ms: the generator could not send on schedule (overloaded "
+            "generator, too few threads, or slow connects){}",
+            p99_ms, bound_ms, contention_note(r.generator)));
+      }
+    }
+  }
+  const auto& f = r.flows;
+  if (r.info.model == Model::sessions && f.sessions_intended > 0) {
+    const double dropped = static_cast<double>(f.sessions_dropped) / static_cast<double>(f.sessions_intended);
+    if (dropped > b.max_dropped_fraction) {
+      v.reasons.push_back(
+          fmt::format("dropped {} of {} arriving sessions ({:.2f}% > {:.0f}%): the concurrent-sessions cap "
+                      "was reached, so the "
+                      "load applied was not the load planned (raise --max-sessions)",
+                      f.sessions_dropped, f.sessions_intended, 100 * dropped, 100 * b.max_dropped_fraction));
+    }
+  }
+  // Arrivals a worker abandoned, still unsent one timeout after the end, under the same bound as the pool's drops.
+  if (const std::uint64_t abandoned = r.generator.abandoned; abandoned > 0) {
+    const bool sessions = r.info.model == Model::sessions;
+    const std::uint64_t planned = sessions ? r.flows.sessions_intended + abandoned : std::max(c.intended, abandoned);
+    const double share = static_cast<double>(abandoned) / static_cast<double>(planned);
+    if (share > b.max_dropped_fraction) {
+      v.reasons.push_back(fmt::format(
+          "the generator fell behind its schedule: {} of {} {} ({:.2f}% > {:.0f}%) were still unsent one timeout "
+          "({:g} s) after the end, so it stopped there ({}) rather than overrun the run; the load applied was not "
+          "the load planned (more --threads, --coalesce, a lower rate, or several generator hosts: "
+          "docs/distributed.md){}",
+          abandoned, planned, sessions ? "arriving sessions" : "intended requests", 100 * share,
+          100 * b.max_dropped_fraction, r.info.timeout_s, sessions ? "they never started" : "counted as dropped",
+          contention_note(r.generator)));
+    }
+  }
+  // Whatever the model: a request that failed because the generator could not open a socket says nothing about
+  // the target, and the load planned was not applied.
+  if (const std::uint64_t own = c.error(ErrorKind::generator); own > 0) {
+    v.reasons.push_back(fmt::format(
+        "the generator itself failed {} of {} intended requests: it could not open a socket (out of file "
+        "descriptors, memory or local ports; see the generator error example), so the load applied was not the "
+        "load planned (raise the open-file limit, ulimit -n, or lower --max-connections)",
+        own, c.intended));
+  }
+  const auto& g = r.generator;
+  if (g.threads > 0 && g.wall_seconds > 0) {
+    const double cpu = std::max(0.0, g.cpu_seconds - g.spin_seconds) / (g.wall_seconds * g.threads);
+    if (cpu > b.max_cpu_fraction) {
+      v.reasons.push_back(
+          fmt::format("generator CPU {:.0f}% of its {} thread(s) > {:.0f}%: the generator was "
+                      "saturated, so it measured itself (spinning through short waits not counted)",
+                      100 * cpu, g.threads, 100 * b.max_cpu_fraction));
+    }
+  }
+  // The counts must add up in the totals and in every interval (DESIGN.md invariant 2); if they do not, no
+  // number in the run can be trusted. Reported once, at the first place they disagree.
+  std::string imbalance = c.imbalance();
+  std::string where = "the totals";
+  for (std::size_t i = 0; imbalance.empty() && i < r.intervals.size(); ++i) {
+    imbalance = r.intervals[i].counters.imbalance();
+    where = fmt::format("the interval at {:g}s", r.intervals[i].start_s);
+  }
+  if (!imbalance.empty()) {
+    v.reasons.push_back(fmt::format(
+        "the counts do not add up in {}: {} (a bug in openloop: please report it with the results file)",
+        where, imbalance));
+  }
+  if (b.judge_arrivals) add_check_reasons(r.checks, v.reasons);  // the arrival process (results/judging/run_checks.h)
+  v.valid = v.reasons.empty();
+  return v;
+}
+
+}  // namespace openloop::results

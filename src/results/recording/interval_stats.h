@@ -1,0 +1,75 @@
+// One interval's measurements: the three latency histograms (nanoseconds) and the outcome counters.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "hdr/histogram.h"
+#include "results/recording/counters.h"
+#include "results/recording/phase_stats.h"
+#include "results/recording/server_timing_stats.h"
+
+namespace openloop::results {
+
+/// Highest latency the histograms track: one hour in nanoseconds. Longer values are clamped to it.
+inline constexpr std::int64_t k_max_trackable_ns = 3'600'000'000'000;
+/// Significant digits of every latency histogram.
+inline constexpr int k_significant_digits = 3;
+
+/// A latency histogram with openloop's standard layout (1 ns .. 1 h, 3 digits).
+hdr::Histogram make_latency_histogram();
+
+/// What happened to users and sessions (closed, pacing and partly-open models), by the interval of their
+/// start. Sessions obey their own conservation: intended = completed + failed + dropped + unfinished.
+struct FlowCounters {
+  std::uint64_t iterations = 0;          ///< closed/pacing: iterations started
+  std::uint64_t sessions_intended = 0;   ///< sessions that arrived (partly-open model)
+  std::uint64_t sessions_completed = 0;  ///< ran every step with a success status
+  std::uint64_t sessions_failed = 0;  ///< a step failed (error, timeout or non-success status); the user left
+  std::uint64_t sessions_dropped = 0;     ///< could not start: the concurrent-sessions cap was reached
+  std::uint64_t sessions_unfinished = 0;  ///< still running when the run ended
+  void add(const FlowCounters& o);
+};
+
+/// One named request's share of an interval (only kept when the plan has several requests).
+struct RequestStats {
+  Counters counters;
+  hdr::Histogram response_time = make_latency_histogram();
+  hdr::Histogram service_time = make_latency_histogram();
+  void add(const RequestStats& o);
+};
+
+/// Measurements of the requests whose intended time falls in one interval. `index` is the interval number
+/// since the start of measurement (−1 holds the warm-up).
+struct IntervalStats {
+  std::int64_t index = 0;
+  Counters counters;
+  hdr::Histogram response_time = make_latency_histogram();  ///< completion (or censoring) − intended time
+  hdr::Histogram service_time = make_latency_histogram();   ///< completion − actual send
+  hdr::Histogram send_lateness = make_latency_histogram();  ///< actual send − intended time
+  hdr::Histogram attempt_time =
+      make_latency_histogram();  ///< each attempt: its start → its outcome (retries)
+  FlowCounters flows;
+  hdr::Histogram session_time = make_latency_histogram();  ///< session end − session intended start
+  std::vector<RequestStats> by_request;  ///< per request index; empty when the plan has a single request
+  PhaseStats phases;  ///< connect, TLS, first byte and body of the attempts that received a response
+  ServerTimingStats server_timing;  ///< responses with a Server-Timing header: server time, time outside it
+  /// --coalesce auto: the widest wake-up window any worker used for this interval's sends (−1: not auto).
+  std::int64_t coalesce_ns = -1;
+
+  /// Exact merge of another interval's data (same or different index).
+  void add(const IntervalStats& other);
+  /// Empties every count and histogram, keeping their memory (and the per-request breakdown's size), so a
+  /// spent interval can serve again without allocating.
+  void clear();
+  /// Whether every histogram has `counts_length` counts and the breakdown `requests` entries: what a spare
+  /// must have to replace a freshly made interval.
+  bool has_layout(std::int32_t counts_length, std::size_t requests) const;
+};
+
+/// Records value in nanoseconds, clamping to [0, k_max_trackable_ns] so nothing is ever lost.
+inline void record_ns(hdr::Histogram& h, std::int64_t ns) {
+  h.record(ns < 0 ? 0 : (ns > k_max_trackable_ns ? k_max_trackable_ns : ns));
+}
+
+}  // namespace openloop::results

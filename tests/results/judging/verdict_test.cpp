@@ -1,0 +1,247 @@
+#include "results/judging/verdict.h"
+
+#include <gtest/gtest.h>
+
+using namespace openloop::results;
+
+namespace {
+RunResults open_run(std::uint64_t intended, std::uint64_t sent, std::uint64_t dropped) {
+  RunResults r;
+  r.info.model = Model::open;
+  r.measured_s = 10;
+  r.totals.intended = intended;
+  r.totals.sent = sent;
+  r.totals.completed = sent;
+  r.totals.ok = sent;
+  r.totals.status_class[2] = sent;
+  r.totals.dropped = dropped;
+  return r;
+}
+}  // namespace
+
+TEST(Verdict, ValidWhenTheLoadWasApplied) {
+  auto r = open_run(1000, 1000, 0);
+  r.send_lateness.record(50'000);
+  EXPECT_TRUE(judge(r).valid);
+}
+
+TEST(Verdict, InvalidWhenMoreThanOnePercentDropped) {
+  auto r = open_run(1000, 980, 20);
+  const Verdict v = judge(r);
+  EXPECT_FALSE(v.valid);
+  ASSERT_FALSE(v.reasons.empty());
+  EXPECT_NE(v.reasons[0].find("dropped 20 of 1000"), std::string::npos);
+}
+
+TEST(Verdict, InvalidWhenSendLatenessP99ExceedsItsBound) {
+  auto r = open_run(1000, 1000, 0);  // mean gap 10 ms → bound max(1 ms, 1 ms) = 1 ms
+  for (int i = 0; i < 100; ++i) r.send_lateness.record(5'000'000);
+  const Verdict v = judge(r);
+  EXPECT_FALSE(v.valid);
+  EXPECT_NE(v.reasons.back().find("send lateness p99"), std::string::npos);
+}
+
+TEST(Verdict, InvalidWhenTheGeneratorCpuWasSaturated) {
+  auto r = open_run(1000, 1000, 0);
+  r.generator.threads = 2;
+  r.generator.wall_seconds = 10;
+  r.generator.cpu_seconds = 19;
+  EXPECT_FALSE(judge(r).valid);
+}
+
+TEST(Verdict, SpinningThroughShortWaitsIsNotSaturation) {
+  auto r = open_run(1000, 1000, 0);
+  r.generator.threads = 1;
+  r.generator.wall_seconds = 10;
+  r.generator.cpu_seconds = 9.8;   // 98 % of the thread...
+  r.generator.spin_seconds = 4.0;  // ...of which 40 % polling through waits too short to sleep on: 58 % busy
+  EXPECT_TRUE(judge(r).valid);
+  r.generator.spin_seconds = 0.5;  // 93 % busy
+  const Verdict v = judge(r);
+  ASSERT_FALSE(v.valid);
+  EXPECT_NE(v.reasons.back().find("generator CPU 93%"), std::string::npos) << v.reasons.back();
+}
+
+TEST(Verdict, ClosedRunsAreNotJudgedOnSchedule) {
+  auto r = open_run(1000, 900, 0);
+  r.totals.unfinished = 100;  // the counts still balance
+  r.info.model = Model::closed;
+  EXPECT_TRUE(judge(r).valid);
+}
+
+namespace {
+bool names(const Verdict& v, std::string_view what) {
+  for (const auto& reason : v.reasons)
+    if (reason.find(what) != std::string::npos) return true;
+  return false;
+}
+// Drop tests isolate the drop rule: dropped requests are never sent, so the sent rule would fire too.
+constexpr VerdictBounds k_drops_only{.min_sent_fraction = 0};
+}  // namespace
+
+TEST(Verdict, DroppedFractionBoundaryIsOnePercentInclusive) {
+  EXPECT_TRUE(judge(open_run(1000, 991, 9), k_drops_only).valid);    // 0.9 %
+  EXPECT_TRUE(judge(open_run(1000, 990, 10), k_drops_only).valid);   // 1.0 %: at the bound
+  const Verdict above = judge(open_run(1000, 989, 11), k_drops_only);  // 1.1 %
+  EXPECT_FALSE(above.valid);
+  EXPECT_TRUE(names(above, "dropped 11 of 1000 intended requests (1.10% > 1%)")) << above.reasons.front();
+}
+
+TEST(Verdict, DroppedFractionBoundaryHoldsForLargeCounts) {
+  EXPECT_TRUE(judge(open_run(1'000'000, 990'000, 10'000), k_drops_only).valid);
+  EXPECT_FALSE(judge(open_run(1'000'000, 989'999, 10'001), k_drops_only).valid);
+}
+
+TEST(Verdict, SentFractionBoundaryIsNinetyNinePercentInclusive) {
+  // Not sent and not dropped: e.g. queued past their deadline (--on-saturation queue), timeouts never sent (so
+  // the counts still add up).
+  const auto open_run = [](std::uint64_t intended, std::uint64_t sent, std::uint64_t dropped) {
+    auto r = ::open_run(intended, sent, dropped);
+    r.totals.timeouts = intended - sent - dropped;
+    return r;
+  };
+  EXPECT_TRUE(judge(open_run(1000, 991, 0)).valid);  // 99.1 %
+  EXPECT_TRUE(judge(open_run(1000, 990, 0)).valid);  // 99.0 %: at the bound
+  const Verdict below = judge(open_run(1000, 989, 0));  // 98.9 %
+  ASSERT_FALSE(below.valid);
+  ASSERT_EQ(below.reasons.size(), 1U);
+  EXPECT_TRUE(names(below, "sent 989 of 1000 intended requests (98.90% < 99%)")) << below.reasons.front();
+  EXPECT_TRUE(judge(open_run(1'000'000, 990'000, 0)).valid);
+  EXPECT_FALSE(judge(open_run(1'000'000, 989'999, 0)).valid);
+}
+
+TEST(Verdict, DroppedAndUnsentAtOnceNameBothReasons) {
+  const Verdict v = judge(open_run(1000, 900, 100));
+  EXPECT_FALSE(v.valid);
+  EXPECT_TRUE(names(v, "dropped 100 of 1000"));
+  EXPECT_TRUE(names(v, "sent 900 of 1000"));
+}
+
+TEST(Verdict, AbandonedArrivalsBlameTheGeneratorNotThePool) {
+  // 100 arrivals abandoned by a generator too far behind, 5 dropped at the pool's cap: the pool's share
+  // (0.5 %) is within its bound, and the abandonment is named with the timeout it waited.
+  auto r = open_run(1000, 895, 105);
+  r.info.timeout_s = 2;
+  r.generator.abandoned = 100;
+  const Verdict v = judge(r);
+  ASSERT_FALSE(v.valid);
+  EXPECT_FALSE(names(v, "connection pool was full"));
+  EXPECT_TRUE(names(v, "the generator fell behind its schedule: 100 of 1000 intended requests (10.00% > 1%) were "
+                       "still unsent one timeout (2 s) after the end"));
+  EXPECT_TRUE(names(v, "counted as dropped"));
+  r.generator.abandoned = 50;  // now 55 pool drops: 5.5 %
+  EXPECT_TRUE(names(judge(r), "dropped 55 of 1000 intended requests"));
+}
+
+TEST(Verdict, AbandonedArrivalsShareTheDroppedBound) {
+  // One late arrival at the end of a run with a 1-ms timeout is not a run that failed to apply its load: 1 %
+  // abandoned is within the bound the pool's drops have, 1.1 % is not.
+  auto r = open_run(1000, 990, 10);
+  r.generator.abandoned = 10;
+  EXPECT_FALSE(names(judge(r), "fell behind its schedule"));
+  r = open_run(1000, 989, 11);
+  r.generator.abandoned = 11;
+  EXPECT_TRUE(names(judge(r), "fell behind its schedule: 11 of 1000 intended requests (1.10% > 1%)"));
+}
+
+TEST(Verdict, AbandonedSessionsAreJudgedAgainstTheSessionsPlanned) {
+  auto r = open_run(1000, 1000, 0);
+  r.info.model = Model::sessions;
+  r.info.timeout_s = 5;
+  r.flows.sessions_intended = 90;  // those that started; 10 more were abandoned
+  r.generator.abandoned = 10;
+  const Verdict v = judge(r);
+  ASSERT_FALSE(v.valid);
+  EXPECT_TRUE(names(v, "10 of 100 arriving sessions (10.00% > 1%) were still unsent one timeout (5 s) after the "
+                       "end"));
+  EXPECT_TRUE(names(v, "they never started"));
+}
+
+TEST(Verdict, AnyGeneratorErrorInvalidatesTheRunAndIsNamed) {
+  auto r = open_run(1000, 999, 0);
+  r.totals.completed = 999;
+  r.totals.error(ErrorKind::generator) = 1;  // one socket() that failed with EMFILE
+  const Verdict v = judge(r);
+  ASSERT_FALSE(v.valid);
+  ASSERT_EQ(v.reasons.size(), 1U);
+  EXPECT_TRUE(names(v, "the generator itself failed 1 of 1000 intended requests")) << v.reasons.front();
+  EXPECT_TRUE(names(v, "ulimit -n"));
+}
+
+TEST(Verdict, GeneratorErrorsInvalidateClosedRunsToo) {
+  auto r = open_run(1000, 990, 0);
+  r.info.model = Model::closed;
+  r.totals.error(ErrorKind::generator) = 10;
+  EXPECT_FALSE(judge(r).valid);
+}
+
+TEST(Verdict, TargetErrorsDoNotInvalidateTheRun) {
+  auto r = open_run(1000, 1000, 0);
+  for (std::size_t k = 0; k < k_error_kinds; ++k) {
+    if (static_cast<ErrorKind>(k) != ErrorKind::generator) r.totals.errors[k] = 100;
+  }
+  // The rest completed, so the counts add up.
+  r.totals.completed = r.totals.ok = r.totals.status_class[2] = 1000 - r.totals.errors_total();
+  EXPECT_TRUE(judge(r).valid) << judge(r).reasons.front();
+}
+
+TEST(Verdict, InvalidWhenAnIntervalsCountsDoNotAddUp) {
+  auto r = open_run(1000, 1000, 0);
+  IntervalResult good, bad;
+  good.counters = r.totals;
+  bad.start_s = 3;
+  bad.counters = r.totals;
+  bad.counters.status_class[2] = 999;  // one 2xx short: a completed request without a status
+  r.intervals = std::vector<IntervalResult>{good, bad};
+  const Verdict v = judge(r);
+  ASSERT_FALSE(v.valid);
+  EXPECT_NE(v.reasons.back().find("the counts do not add up in the interval at 3s: the status classes add up "
+                                  "to 999, but completed is 1000"),
+            std::string::npos)
+      << v.reasons.back();
+}
+
+TEST(Verdict, InvalidWhenOkExceedsCompleted) {
+  auto r = open_run(1000, 1000, 0);
+  r.totals.ok = 1001;
+  const Verdict v = judge(r);
+  ASSERT_FALSE(v.valid);
+  EXPECT_NE(v.reasons.back().find("in the totals: expected ok 1001 ≤ completed 1000"), std::string::npos)
+      << v.reasons.back();
+}
+
+TEST(Verdict, LateSendsNameTheHypervisorsStealAndTheWaitForACpuWhenEitherIsLarge) {
+  auto r = open_run(1000, 1000, 0);
+  for (int i = 0; i < 100; ++i) r.send_lateness.record(5'000'000);
+  r.generator.threads = 2;
+  r.generator.wall_seconds = 10;  // 20 thread-seconds
+  // Unknown (no /proc, an older file): the reason as ever, no cause guessed.
+  const std::string plain = judge(r).reasons.back();
+  EXPECT_EQ(plain.find("during the run"), std::string::npos) << plain;
+  // Known but small (1.9 % stolen, 0.39 s = 1.95 % of the threads' time waiting): not named.
+  r.generator.steal_share = 0.019;
+  r.generator.run_delay_seconds = 0.39;
+  EXPECT_EQ(judge(r).reasons.back(), plain);
+  r.generator.steal_share = 0.187;
+  std::string why = judge(r).reasons.back();
+  EXPECT_NE(why.find("send lateness p99"), std::string::npos) << why;
+  EXPECT_NE(why.find("the hypervisor stole 18.7% of this machine's CPU time (steal)"), std::string::npos) << why;
+  EXPECT_EQ(why.find("waited"), std::string::npos) << why;
+  EXPECT_NE(why.find("the rig, not the target"), std::string::npos) << why;
+  r.generator.steal_share = 0.0;
+  r.generator.run_delay_seconds = 0.5;  // 2.5 %
+  why = judge(r).reasons.back();
+  EXPECT_EQ(why.find("hypervisor"), std::string::npos) << why;
+  EXPECT_NE(why.find("its worker thread(s) waited 500 ms (2.5% of their time) for a CPU"), std::string::npos) << why;
+}
+
+TEST(Verdict, AnAbandonedScheduleNamesTheStealToo) {
+  auto r = open_run(1000, 900, 100);
+  r.generator.abandoned = 100;
+  r.generator.threads = 1;
+  r.generator.wall_seconds = 10;
+  r.generator.steal_share = 0.05;
+  const Verdict v = judge(r, k_drops_only);
+  ASSERT_TRUE(names(v, "fell behind its schedule"));
+  EXPECT_TRUE(names(v, "the hypervisor stole 5.0%"));
+}
