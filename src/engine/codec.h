@@ -8,15 +8,13 @@
 #include <string_view>
 
 #include "core/time.h"
+#include "engine/protocol.h"
 #include "http/server_timing.h"
 #include "results/recording/counters.h"
 
 namespace openloop::engine {
 
 struct Exchange;
-
-/// The protocols a connection can speak. Only HTTP/1.1 exists; HTTP/2 plugs in here (issue 28).
-enum class Protocol : std::uint8_t { http1 };
 
 /// How an exchange ended with a response. Views are valid during the callback only.
 struct ExchangeResult {

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
+#include <string>
 #include <utility>
 
 #include <unistd.h>
@@ -31,6 +33,7 @@ bool Connection::open() {
   m_errno = 0;
   m_reason = "";
   m_failed = ErrorKind::connect;
+  m_refused_alpn_len = 0;
   m_connect_done = m_ready_done = false;  // a new socket: none of its setup is done yet
   const int fd = m_loop.connect(*m_config.endpoint);
   if (fd < 0) {
@@ -54,6 +57,19 @@ bool Connection::open() {
 }
 
 std::string Connection::error_string() const {
+  if (m_failed == ErrorKind::tls && m_refused_alpn_len > 0) {
+    const std::string_view chosen(m_refused_alpn.data(), m_refused_alpn_len);
+    bool was_offered = false;
+    std::string offered;
+    for (const std::string_view offer : m_config.alpn_offered) {
+      was_offered = was_offered || offer == chosen;
+      if (!offered.empty()) offered += ", ";
+      offered += offer;
+    }
+    return "TLS: the server chose ALPN protocol '" + std::string(chosen) + "', which " +
+           (was_offered ? "this client has no codec for" : "was not offered") +
+           " (offered: " + (offered.empty() ? "none" : offered) + ")";
+  }
   if (m_failed == ErrorKind::tls) return m_transport.error_string();
   if (m_errno == 0) return *m_reason != '\0' ? m_reason : "unknown error";
   char buf[128];
@@ -229,11 +245,33 @@ void Connection::on_connected() {
   become_ready();
 }
 
+// The codec: the server's ALPN choice over TLS when it made one, else the configured protocol. Null when the
+// server chose a protocol that was not offered (only a broken server does; OpenSSL may already refuse it).
+Codec* Connection::choose_codec() {
+  Protocol protocol = m_config.protocol;
+  if (const std::string_view chosen = m_transport.alpn(); !chosen.empty()) {
+    const std::optional<Protocol> p = alpn_choice(chosen, m_config.alpn_offered);
+    if (!p) {
+      m_refused_alpn_len = std::min(chosen.size(), m_refused_alpn.size());
+      std::copy_n(chosen.data(), m_refused_alpn_len, m_refused_alpn.data());
+      return nullptr;
+    }
+    protocol = *p;
+  }
+  switch (protocol) {
+    case Protocol::http1:
+      m_http1.reset();
+      return &m_http1;  // HTTP/2 adds its codec here (issue 28)
+  }
+  return nullptr;
+}
+
 void Connection::become_ready() {
-  // The codec: the server's ALPN choice over TLS, else the configured protocol. Only HTTP/1.1 exists, and
-  // ALPN offers only http/1.1, so every choice is HTTP/1.1 today (HTTP/2 adds "h2" here).
-  m_http1.reset();
-  m_codec = &m_http1;
+  m_codec = choose_codec();
+  if (m_codec == nullptr) {
+    fail(ErrorKind::tls);
+    return;
+  }
   m_state = State::ready;
   watch(EPOLLIN | EPOLLRDHUP);
   if (m_waiting == nullptr) {

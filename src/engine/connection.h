@@ -1,7 +1,9 @@
 // One client connection: connect, TLS handshake, then a codec (engine/codec.h) carries exchanges over it.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -44,6 +46,9 @@ struct ConnectionConfig {
   CodecCallbacks* callbacks = nullptr;  ///< where every codec reports (the worker)
   /// The protocol spoken without TLS, or with TLS when the server chose none by ALPN.
   Protocol protocol = Protocol::http1;
+  /// What the TLS context offers by ALPN (RunPlan::alpn_offer()): a server's choice outside it fails the
+  /// connection.
+  std::span<const std::string_view> alpn_offered;
   Http1Settings http1;  ///< what the HTTP/1.1 codec reads from responses
   /// A response completes when the kernel received its last bytes, not when the worker read them
   /// (--coalesce: the worker sleeps while responses come in).
@@ -85,7 +90,8 @@ class Connection final : public net::IoHandler, private CodecHost {
   void on_io(std::uint32_t events) override;
 
   State state() const { return m_state; }
-  /// The protocol of the codec in use (meaningful once ready).
+  /// The protocol of the codec in use (meaningful once ready): over TLS the server's ALPN choice when it made
+  /// one, else the configured protocol.
   Protocol protocol() const { return m_codec != nullptr ? m_codec->protocol() : m_config.protocol; }
   /// The phases of exchange `x`, which completed at `done`. On the first exchange a socket carries
   /// (x.new_connection), the connection's setup: connect (open → connected) and, for TLS, the handshake
@@ -105,7 +111,7 @@ class Connection final : public net::IoHandler, private CodecHost {
   results::ErrorKind open_failure() const;
   /// Why the connection last failed, for the report's one example per error kind (builds a string: call once
   /// per kind, not per event): TLS's reason, the errno's text, or ours ("connection closed before a response
-  /// was received", llhttp's "Expected HTTP/", ...).
+  /// was received", llhttp's "Expected HTTP/", a server's ALPN choice that was not offered, ...).
   std::string error_string() const;
 
   std::uint32_t id = 0;      ///< index in the worker's connections
@@ -118,6 +124,7 @@ class Connection final : public net::IoHandler, private CodecHost {
 
   void on_connected();
   void become_ready();
+  Codec* choose_codec();
   void continue_handshake();
   void send();
   void receive();
@@ -139,6 +146,9 @@ class Connection final : public net::IoHandler, private CodecHost {
   int m_errno = 0;
   const char* m_reason = "";                                  // a failure without an errno (a static string)
   results::ErrorKind m_failed = results::ErrorKind::connect;  // the kind of the last failure
+  // A server's ALPN choice that was not offered (the last failure's, cut to fit; empty: none).
+  std::array<char, 32> m_refused_alpn{};
+  std::size_t m_refused_alpn_len = 0;
   // Phase edges of the socket (steady clock). Clock reads are taken only at edges no other code reads: open,
   // connect and handshake completion (once per connection); an exchange's write start reuses the worker's
   // dispatch time (ready connection) or the ready time.

@@ -116,7 +116,8 @@ results::RunInfo describe(const RunPlan& plan) {
 Result<PlanRun> prepare(const RunPlan& plan, std::atomic<int>& stop, SteadyTime start, Nanos spin_below) {
   PlanRun p;
   p.plan = &plan;
-  if (plan.url.tls) p.tls.emplace(OPENLOOP_TRY(net::TlsContext::create_client(!plan.insecure, plan.ca_file)));
+  if (plan.url.tls)
+    p.tls.emplace(OPENLOOP_TRY(net::TlsContext::create_client(!plan.insecure, plan.ca_file, plan.alpn_offer())));
   for (unsigned i = 0; i < plan.threads; ++i) {
     p.workers.push_back(std::make_unique<Worker>(plan, i, p.tls ? p.tls->get() : nullptr, stop, start));
     OPENLOOP_TRY_VOID(p.workers.back()->init(spin_below));

@@ -51,6 +51,9 @@ void Worker::on_complete(Exchange& r, const ExchangeResult& result) {
     detach(r, c, user);
     return;
   }
+  // The request's last response: what the plan captured of it is read now, before the exchange is reused.
+  if (r.sink != nullptr && m_plan.capture->reader != nullptr)
+    m_plan.capture->reader->on_response(m_index, r, *r.sink);
   finish_request(r, c, now, ok ? Outcome::ok : Outcome::failed);
 }
 

@@ -4,7 +4,9 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -12,6 +14,8 @@
 
 #include "core/time.h"
 #include "engine/coalesce_auto.h"
+#include "engine/protocol.h"
+#include "engine/response_capture.h"
 #include "engine/retry_policy.h"
 #include "http/request.h"
 #include "net/resolver.h"
@@ -143,6 +147,17 @@ struct RunPlan {
   Nanos warmup{0};
   Nanos duration{0};
   Nanos interval = std::chrono::seconds(1);
+
+  // Protocol and response access (not in describe(): neither changes what a run records today).
+  /// The protocol spoken where nothing else decides: over plain TCP, and over TLS when the server chooses
+  /// none by ALPN. Only HTTP/1.1 exists; no flag sets it yet (issue 28 adds --protocol).
+  Protocol protocol = Protocol::http1;
+  /// Keep parts of each response for a later step to read (flows set it from a scenario file; no flag).
+  /// Unset, the default: no sink exists and the codecs run no code for one.
+  std::optional<ResponseCapture> capture;
+
+  /// The ALPN protocol ids offered over TLS, most preferred first, derived from `protocol` (static storage).
+  std::span<const std::string_view> alpn_offer() const { return engine::alpn_offer(protocol); }
 
   /// The deadline goodput counts against: `deadline` when set and shorter than `timeout`, else `timeout`.
   Nanos goodput_deadline() const { return deadline.count() > 0 && deadline < timeout ? deadline : timeout; }

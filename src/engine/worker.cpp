@@ -82,6 +82,8 @@ Worker::Worker(const RunPlan& plan, unsigned index, SSL_CTX* tls, const std::ato
   m_config.read_buffer_size = m_read_buffer.size();
   m_config.open_count = &m_open_count;
   m_config.callbacks = this;
+  m_config.protocol = plan.protocol;
+  m_config.alpn_offered = plan.alpn_offer();  // what the coordinator's TLS context offers
   m_config.http1.capture_retry_after = plan.retry.honor_retry_after;
   m_config.http1.capture_server_timing = true;
   m_config.http1.server_timing_metric = plan.server_timing_metric;
@@ -153,6 +155,7 @@ Result<void> Worker::init(Nanos measured_spin_below, net::SimulatedNetwork* sim)
   // equals its concurrency cap today; a multiplexed protocol would open fewer).
   m_slot_cap = slots;
   m_pool.create(slots, *this, *m_loop, m_config);
+  if (m_plan.capture) m_exchanges.capture(*m_plan.capture);  // before the pool grows: one sink per exchange
   m_exchanges.reserve(slots);  // one per slot in flight; backoffs add more while warming up
   if (m_plan.model != Model::open) {
     m_users.resize(slots);

@@ -73,9 +73,8 @@ void ResponseSink::body(std::string_view piece) {
 }
 
 std::optional<std::string_view> ResponseSink::header(std::size_t i) const {
-  const Kept& k = m_headers[i];
-  if (!k.seen) return std::nullopt;
-  return std::string_view(k.value.data(), k.len);
+  if (i >= m_headers.size() || !m_headers[i].seen) return std::nullopt;
+  return std::string_view(m_headers[i].value.data(), m_headers[i].len);
 }
 
 }  // namespace openloop::http

@@ -32,7 +32,8 @@ class ResponseSink {
 
   /// The final response's status (0 before one was read).
   int status() const { return m_status; }
-  /// The value of header `i` (in the constructor's order), or nullopt when the response had none.
+  /// The value of header `i` (in the constructor's order), or nullopt when the response had none (or `i` is
+  /// not the index of a name given to the constructor).
   std::optional<std::string_view> header(std::size_t i) const;
   /// The body, up to the cap.
   std::string_view body() const { return {m_body.data(), m_body_len}; }

@@ -148,7 +148,16 @@ const char* op_name(int op) {
 
 // ------------------------------------------------------------------------------------------------ TlsContext
 
-Result<TlsContext> TlsContext::create_client(bool verify, const std::string& ca_file) {
+Result<TlsContext> TlsContext::create_client(bool verify, const std::string& ca_file,
+                                             std::span<const std::string_view> alpn) {
+  // ALPN's wire form (RFC 7301): each id preceded by its length in one byte.
+  std::string offer;
+  for (const std::string_view id : alpn) {
+    if (id.empty() || id.size() > 255)
+      return usage_error(fmt::format("ALPN protocol id '{}': must be 1 to 255 bytes long", id));
+    offer += static_cast<char>(id.size());
+    offer += id;
+  }
   ERR_clear_error();
   SSL_CTX* ctx = SSL_CTX_new(TLS_client_method());
   if (ctx == nullptr) return runtime_error("TLS: cannot create a client context: " + openssl_error_text());
@@ -156,8 +165,10 @@ Result<TlsContext> TlsContext::create_client(bool verify, const std::string& ca_
   SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
   // Many HTTP servers close without close_notify; responses are framed by HTTP, so treat that as EOF.
   SSL_CTX_set_options(ctx, SSL_OP_IGNORE_UNEXPECTED_EOF);
-  static constexpr unsigned char k_alpn[] = {8, 'h', 't', 't', 'p', '/', '1', '.', '1'};
-  SSL_CTX_set_alpn_protos(ctx, k_alpn, sizeof k_alpn);
+  // Returns 0 on success (unlike most of OpenSSL).
+  if (!offer.empty() && SSL_CTX_set_alpn_protos(ctx, reinterpret_cast<const unsigned char*>(offer.data()),
+                                                static_cast<unsigned>(offer.size())) != 0)
+    return runtime_error("TLS: cannot set the ALPN protocols to offer: " + openssl_error_text());
   if (verify) {
     SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nullptr);
     if (SSL_CTX_set_default_verify_paths(ctx) != 1)
@@ -361,6 +372,15 @@ IoResult Transport::handshake() {
     return {IoStatus::ok};
   }
   return tls_failure(Op::handshake, r);
+}
+
+std::string_view Transport::alpn() const {
+  if (!m_tls || !m_handshake_done || m_ssl == nullptr) return {};
+  const unsigned char* id = nullptr;
+  unsigned len = 0;
+  SSL_get0_alpn_selected(m_ssl, &id, &len);
+  if (id == nullptr) return {};
+  return {reinterpret_cast<const char*>(id), len};
 }
 
 IoResult Transport::read(char* buf, std::size_t cap) {

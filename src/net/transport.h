@@ -4,7 +4,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
+#include <string_view>
 
 #include <openssl/ssl.h>
 
@@ -28,15 +30,18 @@ struct IoResult {
   std::size_t bytes = 0;
 };
 
-/// Client TLS settings shared by every connection of a run (one per worker thread is fine). Offers ALPN
-/// "http/1.1", accepts a peer's EOF without close_notify as an orderly close, allows partial writes.
+/// Client TLS settings shared by every connection of a run (one per worker thread is fine). Offers the ALPN
+/// protocols it was made with, accepts a peer's EOF without close_notify as an orderly close, allows partial
+/// writes.
 class TlsContext {
  public:
   /// verify=true: the peer's chain is verified against the system store (plus ca_file when given) and its
   /// name against the host given to Transport::attach_tls; SNI is always sent for names. verify=false
-  /// (--insecure): no verification. Errors: usage when ca_file cannot be loaded (names the file), runtime
-  /// when OpenSSL fails.
-  static Result<TlsContext> create_client(bool verify, const std::string& ca_file = "");
+  /// (--insecure): no verification. `alpn`: the protocol ids offered by ALPN, most preferred first (e.g.
+  /// {"http/1.1"}), encoded once here; empty: no ALPN extension. Errors: usage when ca_file cannot be loaded
+  /// (names the file) or an ALPN id is empty or longer than 255 bytes (names it), runtime when OpenSSL fails.
+  static Result<TlsContext> create_client(bool verify, const std::string& ca_file = "",
+                                          std::span<const std::string_view> alpn = {});
   TlsContext(TlsContext&& other) noexcept;
   TlsContext& operator=(TlsContext&& other) noexcept;
   TlsContext(const TlsContext&) = delete;
@@ -112,6 +117,11 @@ class Transport {
 
   int fd() const { return m_sock.fd; }
   bool is_tls() const { return m_tls; }
+  /// The protocol the server selected by ALPN in this connection's completed handshake (e.g. "http/1.1");
+  /// empty when it selected none, for plain TCP and simulated connections, and before the handshake is done
+  /// or after close(). A view into the TLS session (no copy, no allocation), valid until the next attach or
+  /// close().
+  std::string_view alpn() const;
   /// errno of the last error (0 for TLS-level errors), for classifying reset vs other.
   int last_errno() const { return m_errno; }
   /// Human-readable reason for the last handshake/read/write error (builds a string: not for the hot path).

@@ -1,7 +1,8 @@
 // Heap allocations per request in steady state: the real Worker over HTTP/1.1 on loopback, against a small
 // server thread in this test, with a counting operator new that counts only on the worker's thread and only
 // between two points of the run (the server's 1000th and 2500th request). The engine promises none, for a
-// constant request (its prebuilt bytes) and for a templated one (rendered, then serialized per attempt).
+// constant request (its prebuilt bytes), for a templated one (rendered, then serialized per attempt) and with
+// a response capture.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -85,9 +86,10 @@ constexpr std::uint64_t k_window_from = 1000, k_window_to = 2500;
 class Server {
  public:
   /// Counts the requests whose head does not begin with `prefix` or holds no header line beginning with
-  /// `line`.
-  Server(std::string prefix, std::string line)
-      : m_prefix(std::move(prefix)), m_line("\r\n" + std::move(line)) {
+  /// `line`. Answers each with `response`.
+  Server(std::string prefix, std::string line,
+         std::string response = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+      : m_prefix(std::move(prefix)), m_line("\r\n" + std::move(line)), m_response(std::move(response)) {
     ::fcntl(m_listener.fd, F_SETFL, ::fcntl(m_listener.fd, F_GETFL) | O_NONBLOCK);
     m_thread = std::thread([this] { serve(); });
   }
@@ -102,7 +104,6 @@ class Server {
 
  private:
   void serve() {
-    static constexpr std::string_view k_response = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
     std::vector<std::string> pending;
     char buf[16384];
     while (!m_stop) {
@@ -126,7 +127,7 @@ class Server {
           const std::string_view head(in.data(), end + 2);
           if (!head.starts_with(m_prefix) || head.find(m_line) == std::string_view::npos) ++m_unexpected;
           in.erase(0, end + 4);
-          ::send(fds[i].fd, k_response.data(), k_response.size(), MSG_NOSIGNAL);
+          ::send(fds[i].fd, m_response.data(), m_response.size(), MSG_NOSIGNAL);
           const std::uint64_t served = ++m_served;
           if (served == k_window_from) g_window = true;
           if (served == k_window_to) g_window = false;
@@ -135,7 +136,7 @@ class Server {
     }
   }
 
-  const std::string m_prefix, m_line;
+  const std::string m_prefix, m_line, m_response;
   net::testing::Listener m_listener;
   std::vector<int> m_clients;
   std::atomic<bool> m_stop{false};
@@ -202,13 +203,34 @@ TEST(SteadyState, ATemplatedHttp1RequestWithADeadlineHeaderAllocatesNothingOnThe
   ASSERT_NE(plan.requests.front().templ, nullptr);
   plan.workload = std::move(w);
   plan.retry.send_deadline = "X-Deadline-Ms";
-  // One connection and one exchange, arrivals queued behind them: their buffers are warm from the first request.
-  // (An exchange or connection first used later, when a stall raises the concurrency, grows its buffers once:
-  // warm-up, bounded by their number, which this count would take for steady state.)
+  // One connection and one exchange, arrivals queued behind them: their buffers are warm from the first
+  // request. (An exchange or connection first used later, when a stall raises the concurrency, grows its
+  // buffers once: warm-up, bounded by their number, which this count would take for steady state.)
   plan.max_connections = 1;
   plan.on_saturation = engine::OnSaturation::queue;
   expect_no_allocation(plan, server);
   EXPECT_EQ(server.unexpected(), 0U) << "every request is rendered from the template, with its deadline";
+}
+
+// What a capture reader may do without allocating: look at every part the sink kept.
+struct CheckingReader final : engine::CaptureReader {
+  std::atomic<std::uint64_t> responses{0}, as_expected{0};
+  void on_response(unsigned, const engine::Exchange&, const http::ResponseSink& sink) override {
+    ++responses;
+    const auto id = sink.header(0);
+    if (sink.status() == 200 && id && *id == "42" && sink.body() == "abcd" && sink.truncated()) ++as_expected;
+  }
+};
+
+TEST(SteadyState, AResponseCaptureAllocatesNothingPerRequest) {
+  Server server("GET / HTTP/1.1\r\n",
+                "Host: ", "HTTP/1.1 200 OK\r\nX-Id: 42\r\nContent-Length: 6\r\n\r\nabcdef");
+  CheckingReader reader;
+  engine::RunPlan plan = loopback_plan(server.port(), 2000, 1600ms);
+  plan.capture = engine::ResponseCapture{{"x-id"}, 16, 4, &reader};
+  expect_no_allocation(plan, server);
+  EXPECT_GE(reader.responses.load(), k_window_to) << "the reader saw every response";
+  EXPECT_EQ(reader.as_expected.load(), reader.responses.load()) << "each captured as the server sent it";
 }
 
 }  // namespace

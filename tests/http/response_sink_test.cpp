@@ -31,6 +31,7 @@ TEST(ResponseSink, KeepsTheStatusNamedHeadersAndTheBodyUpToItsCaps) {
   ASSERT_TRUE(sink.header(0));
   EXPECT_EQ(*sink.header(0), "abc");  // the first occurrence counts
   EXPECT_FALSE(sink.header(1));       // no Location
+  EXPECT_FALSE(sink.header(2));       // not a name it was given
   EXPECT_EQ(sink.body(), "hello wo");
   EXPECT_TRUE(sink.truncated());
 }

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -11,6 +13,7 @@
 #include <openssl/ssl.h>
 
 #include "net/socket_test_util.h"
+#include "net/tls_test_util.h"
 #include "net/transport.h"
 
 using namespace openloop;
@@ -23,11 +26,14 @@ namespace {
 /// "echo:<msg>", then sends close_notify. Records the SNI each client sent ("" when none).
 class TlsEchoServer {
  public:
-  TlsEchoServer(const std::string& cert, const std::string& key, int connections, bool close_notify = true)
+  /// `alpn`: the server's ALPN policy (null: the server ignores ALPN).
+  TlsEchoServer(const std::string& cert, const std::string& key, int connections, bool close_notify = true,
+                AlpnSelect* alpn = nullptr)
       : m_close_notify(close_notify) {
     m_ctx = SSL_CTX_new(TLS_server_method());
     m_ok = m_ctx != nullptr && SSL_CTX_use_certificate_chain_file(m_ctx, cert.c_str()) == 1 &&
            SSL_CTX_use_PrivateKey_file(m_ctx, key.c_str(), SSL_FILETYPE_PEM) == 1;
+    if (m_ok && alpn != nullptr) alpn->install(m_ctx);
     if (m_ok) m_thread = std::thread([this, connections] { serve(connections); });
   }
   ~TlsEchoServer() {
@@ -80,22 +86,12 @@ class TlsEchoServer {
 class TlsTransport : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    char dir[] = "/tmp/openloop_tls_XXXXXX";
-    ASSERT_NE(::mkdtemp(dir), nullptr);
-    s_dir = dir;
-    const std::string cmd =
-        "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 "
-        "-subj /CN=localhost -addext subjectAltName=DNS:localhost,IP:127.0.0.1 -keyout " +
-        key() + " -out " + cert() + " >/dev/null 2>&1";
-    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    s_cert = std::make_unique<SelfSignedCert>();
+    ASSERT_TRUE(s_cert->ok()) << "openssl req could not make a certificate in " << s_cert->dir();
   }
-  static void TearDownTestSuite() {
-    std::remove(key().c_str());
-    std::remove(cert().c_str());
-    ::rmdir(s_dir.c_str());
-  }
-  static std::string cert() { return s_dir + "/cert.pem"; }
-  static std::string key() { return s_dir + "/key.pem"; }
+  static void TearDownTestSuite() { s_cert.reset(); }
+  static std::string cert() { return s_cert->cert(); }
+  static std::string key() { return s_cert->key(); }
 
   /// Connects to the server and runs the handshake to its end (bounded).
   static IoResult connect_tls(Transport& t, const TlsContext& ctx, std::uint16_t port,
@@ -122,7 +118,7 @@ class TlsTransport : public ::testing::Test {
     EXPECT_EQ(r.status, IoStatus::closed) << t.error_string();
   }
 
-  static inline std::string s_dir;
+  static inline std::unique_ptr<SelfSignedCert> s_cert;
 };
 
 }  // namespace
@@ -231,8 +227,97 @@ TEST_F(TlsTransport, PeerWithoutTlsFailsTheHandshakeWithAReason) {
 }
 
 TEST_F(TlsTransport, UnreadableCaFileIsAUsageErrorNamingTheFile) {
-  auto ctx = TlsContext::create_client(true, s_dir + "/missing.pem");
+  auto ctx = TlsContext::create_client(true, s_cert->dir() + "/missing.pem");
   ASSERT_FALSE(ctx);
   EXPECT_EQ(ctx.error().code, ExitCode::usage);
   EXPECT_NE(ctx.error().message.find("missing.pem"), std::string::npos) << ctx.error().message;
+}
+
+// ALPN: what the context offers reaches the server, and the transport reports the server's choice.
+
+TEST_F(TlsTransport, TheAlpnOfferReachesTheServerAndAlpnReportsItsChoice) {
+  AlpnSelect alpn("http/1.1");
+  TlsEchoServer server(cert(), key(), 1, true, &alpn);
+  ASSERT_TRUE(server.ok());
+  constexpr std::string_view k_offer[] = {"http/1.1"};
+  auto ctx = TlsContext::create_client(false, "", k_offer);
+  ASSERT_TRUE(ctx) << ctx.error().message;
+  Transport t;
+  ASSERT_EQ(connect_tls(t, *ctx, server.port(), "localhost").status, IoStatus::ok) << t.error_string();
+  EXPECT_EQ(t.alpn(), "http/1.1");
+  expect_echo(t, "alpn");
+  t.close();
+  EXPECT_EQ(t.alpn(), "") << "a closed transport has no protocol";
+  server.join();
+  ASSERT_EQ(alpn.offers().size(), 1U);
+  EXPECT_EQ(alpn.offers()[0], (std::vector<std::string>{"http/1.1"}));
+}
+
+TEST_F(TlsTransport, SeveralAlpnIdsAreOfferedInOrderAndTheServerPicksOne) {
+  AlpnSelect alpn("h2");
+  TlsEchoServer server(cert(), key(), 1, true, &alpn);
+  ASSERT_TRUE(server.ok());
+  constexpr std::string_view k_offer[] = {"h2", "http/1.1"};
+  auto ctx = TlsContext::create_client(false, "", k_offer);
+  ASSERT_TRUE(ctx) << ctx.error().message;
+  Transport t;
+  ASSERT_EQ(connect_tls(t, *ctx, server.port(), "localhost").status, IoStatus::ok) << t.error_string();
+  EXPECT_EQ(t.alpn(), "h2");
+  expect_echo(t, "two");
+  server.join();
+  ASSERT_EQ(alpn.offers().size(), 1U);
+  EXPECT_EQ(alpn.offers()[0], (std::vector<std::string>{"h2", "http/1.1"}));
+}
+
+TEST_F(TlsTransport, AServerThatChoosesNoAlpnLeavesItEmpty) {
+  AlpnSelect alpn("");
+  TlsEchoServer server(cert(), key(), 1, true, &alpn);
+  ASSERT_TRUE(server.ok());
+  constexpr std::string_view k_offer[] = {"http/1.1"};
+  auto ctx = TlsContext::create_client(false, "", k_offer);
+  ASSERT_TRUE(ctx) << ctx.error().message;
+  Transport t;
+  ASSERT_EQ(connect_tls(t, *ctx, server.port(), "localhost").status, IoStatus::ok) << t.error_string();
+  EXPECT_EQ(t.alpn(), "");
+  expect_echo(t, "none");
+  server.join();
+  ASSERT_EQ(alpn.offers().size(), 1U) << "the offer was made";
+}
+
+TEST_F(TlsTransport, AContextWithoutAlpnOffersNothing) {
+  AlpnSelect alpn("http/1.1");
+  TlsEchoServer server(cert(), key(), 1, true, &alpn);
+  ASSERT_TRUE(server.ok());
+  auto ctx = TlsContext::create_client(false);
+  ASSERT_TRUE(ctx) << ctx.error().message;
+  Transport t;
+  ASSERT_EQ(connect_tls(t, *ctx, server.port(), "localhost").status, IoStatus::ok) << t.error_string();
+  EXPECT_EQ(t.alpn(), "");
+  expect_echo(t, "silent");
+  server.join();
+  EXPECT_TRUE(alpn.offers().empty()) << "the server's callback runs only for an offer";
+}
+
+TEST_F(TlsTransport, AnAlpnIdThatCannotBeEncodedIsAUsageErrorNamingIt) {
+  constexpr std::string_view k_empty[] = {"http/1.1", ""};
+  auto empty = TlsContext::create_client(false, "", k_empty);
+  ASSERT_FALSE(empty);
+  EXPECT_EQ(empty.error().code, ExitCode::usage);
+  EXPECT_NE(empty.error().message.find("ALPN protocol id ''"), std::string::npos) << empty.error().message;
+  const std::string long_id(256, 'x');
+  const std::string_view k_long[] = {long_id};
+  auto too_long = TlsContext::create_client(false, "", k_long);
+  ASSERT_FALSE(too_long);
+  EXPECT_EQ(too_long.error().code, ExitCode::usage);
+  EXPECT_NE(too_long.error().message.find("255 bytes"), std::string::npos) << too_long.error().message;
+}
+
+TEST(TransportAlpn, PlainTcpHasNone) {
+  Listener plain;
+  const int fd = connect_within(loopback(plain.port), 5000);
+  ASSERT_GE(fd, 0);
+  Transport t;
+  t.attach_plain(fd);
+  EXPECT_EQ(t.alpn(), "");
+  t.close();
 }
