@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <cmath>
 #include <cstring>
 
@@ -199,25 +198,6 @@ std::optional<Nanos> parse_retry_after(std::string_view v) {
     seconds = std::min(limit, seconds * 10 + (c - '0'));
   }
   return std::chrono::seconds(seconds);
-}
-
-bool insert_header_line(std::string& request, std::string_view name, std::int64_t value, std::size_t& at,
-                        std::size_t& length) {
-  const std::size_t end = request.find("\r\n\r\n");
-  if (end == std::string::npos) return false;
-  char digits[24];
-  const std::to_chars_result printed = std::to_chars(digits, digits + sizeof digits, value);
-  const auto n_digits = static_cast<std::size_t>(printed.ptr - digits);
-  at = end + 2;  // after the CRLF of the last header line
-  length = name.size() + 2 + n_digits + 2;
-  request.insert(at, length, ' ');
-  char* out = request.data() + at;
-  std::memcpy(out, name.data(), name.size());
-  out += name.size();
-  std::memcpy(out, ": ", 2);
-  std::memcpy(out + 2, digits, n_digits);
-  std::memcpy(out + 2 + n_digits, "\r\n", 2);
-  return true;
 }
 
 }  // namespace openloop::engine

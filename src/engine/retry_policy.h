@@ -87,11 +87,4 @@ Result<std::uint8_t> parse_retry_on(std::string_view text, std::string_view what
 /// to one day. Allocation-free.
 std::optional<Nanos> parse_retry_after(std::string_view value);
 
-/// Inserts the header line "NAME: VALUE\r\n" before the blank line that ends the head of the HTTP/1.1 request
-/// in `request` (whose head ends with "\r\n\r\n"). Sets `at` and `length` to where the line went and its
-/// size, so it can be erased again. Returns false (request unchanged) when the request has no end of head. No
-/// allocation once `request` has the capacity.
-bool insert_header_line(std::string& request, std::string_view name, std::int64_t value, std::size_t& at,
-                        std::size_t& length);
-
 }  // namespace openloop::engine

@@ -130,22 +130,6 @@ TEST(RetryAfter, DeltaSecondsOnly) {
   EXPECT_EQ(parse_retry_after("99999999999999999999999"), Nanos(24h));
 }
 
-TEST(DeadlineHeader, GoesBeforeTheBlankLineAndComesOutAgain) {
-  const std::string original = "GET /x HTTP/1.1\r\nHost: a\r\n\r\nbody\r\n\r\n";
-  std::string r = original;
-  r.reserve(256);
-  const char* data = r.data();
-  std::size_t at = 0, length = 0;
-  ASSERT_TRUE(insert_header_line(r, "X-Deadline", 1234, at, length));
-  EXPECT_EQ(r, "GET /x HTTP/1.1\r\nHost: a\r\nX-Deadline: 1234\r\n\r\nbody\r\n\r\n");
-  EXPECT_EQ(r.data(), data) << "no reallocation once the buffer has room";
-  r.erase(at, length);
-  EXPECT_EQ(r, original);
-  std::string no_head = "not http";
-  EXPECT_FALSE(insert_header_line(no_head, "X-Deadline", 1, at, length));
-  EXPECT_EQ(no_head, "not http");
-}
-
 TEST(RetryFlags, DefaultsAreOneAttemptAndConnectPlus5xx) {
   const RetryPolicy p = *parse(RetryOptions{});
   EXPECT_FALSE(p.enabled());
