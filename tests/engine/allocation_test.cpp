@@ -12,13 +12,11 @@
 #include <thread>
 #include <vector>
 
-#include <fcntl.h>
-#include <poll.h>
-
 #include "../net/socket_test_util.h"
 #include "engine/scenario_plans.h"
 #include "engine/worker.h"
 #include "http/request.h"
+#include "http_test_server.h"
 #include "workload/command_line_request.h"
 
 namespace {
@@ -80,88 +78,34 @@ namespace {
 
 constexpr std::uint64_t k_window_from = 1000, k_window_to = 2500;
 
-// A keep-alive HTTP/1.1 server on loopback: answers every request head it reads with a 200, counts them, and
-// opens the counting window between the k_window_from-th and k_window_to-th request. poll() with a 10 ms
-// timeout, until told to stop.
+// The loopback server (http_test_server.h), checking every request head and opening the counting window
+// between the k_window_from-th and k_window_to-th request.
 class Server {
  public:
   /// Counts the requests whose head does not begin with `prefix` or holds no header line beginning with
   /// `line`. Answers each with `response`.
   Server(std::string prefix, std::string line,
          std::string response = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
-      : m_prefix(std::move(prefix)), m_line("\r\n" + std::move(line)), m_response(std::move(response)) {
-    ::fcntl(m_listener.fd, F_SETFL, ::fcntl(m_listener.fd, F_GETFL) | O_NONBLOCK);
-    m_thread = std::thread([this] { serve(); });
-  }
-  ~Server() {
-    m_stop = true;
-    m_thread.join();
-    for (int fd : m_clients) ::close(fd);
-  }
-  std::uint16_t port() const { return m_listener.port; }
-  std::uint64_t served() const { return m_served.load(); }
+      : m_prefix(std::move(prefix)),
+        m_line("\r\n" + std::move(line)),
+        m_server(std::move(response), [this](std::string_view head, std::uint64_t served) {
+          if (!head.starts_with(m_prefix) || head.find(m_line) == std::string_view::npos) ++m_unexpected;
+          if (served == k_window_from) g_window = true;
+          if (served == k_window_to) g_window = false;
+        }) {}
+  std::uint16_t port() const { return m_server.port(); }
+  std::uint64_t served() const { return m_server.served(); }
   std::uint64_t unexpected() const { return m_unexpected.load(); }
 
  private:
-  void serve() {
-    std::vector<std::string> pending;
-    char buf[16384];
-    while (!m_stop) {
-      std::vector<pollfd> fds{{m_listener.fd, POLLIN, 0}};
-      for (int fd : m_clients) fds.push_back({fd, POLLIN, 0});
-      if (::poll(fds.data(), fds.size(), 10) <= 0) continue;
-      if ((fds[0].revents & POLLIN) != 0) {
-        const int c = ::accept4(m_listener.fd, nullptr, nullptr, SOCK_CLOEXEC);
-        if (c >= 0) {
-          m_clients.push_back(c);
-          pending.emplace_back();
-        }
-      }
-      for (std::size_t i = 1; i < fds.size(); ++i) {
-        if ((fds[i].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
-        const ssize_t n = ::recv(fds[i].fd, buf, sizeof buf, MSG_DONTWAIT);
-        if (n <= 0) continue;
-        std::string& in = pending[i - 1];
-        in.append(buf, static_cast<std::size_t>(n));
-        for (std::size_t end; (end = in.find("\r\n\r\n")) != std::string::npos;) {
-          const std::string_view head(in.data(), end + 2);
-          if (!head.starts_with(m_prefix) || head.find(m_line) == std::string_view::npos) ++m_unexpected;
-          in.erase(0, end + 4);
-          ::send(fds[i].fd, m_response.data(), m_response.size(), MSG_NOSIGNAL);
-          const std::uint64_t served = ++m_served;
-          if (served == k_window_from) g_window = true;
-          if (served == k_window_to) g_window = false;
-        }
-      }
-    }
-  }
-
-  const std::string m_prefix, m_line, m_response;
-  net::testing::Listener m_listener;
-  std::vector<int> m_clients;
-  std::atomic<bool> m_stop{false};
-  std::atomic<std::uint64_t> m_served{0};
+  const std::string m_prefix, m_line;
   std::atomic<std::uint64_t> m_unexpected{0};
-  std::thread m_thread;
+  engine::testing::HttpTestServer m_server;  // last: its thread starts once the members it reads exist
 };
 
 engine::RunPlan loopback_plan(std::uint16_t port, double rate, Nanos duration) {
-  engine::RunPlan plan;
-  plan.url_text = "http://127.0.0.1:" + std::to_string(port) + "/";
-  plan.url = *net::parse_url(plan.url_text);
-  plan.endpoints = {net::testing::loopback(port)};
-  engine::RequestSpec spec;
-  spec.request = *http::build_request("GET", plan.url, {}, "");
-  plan.requests = {spec};
-  plan.model = engine::Model::open;
-  plan.arrival = workload::ArrivalKind::constant;
-  plan.threads = 1;
-  plan.spin_below = Nanos(0);
-  plan.timeout = 5s;
-  plan.duration = duration;
+  engine::RunPlan plan = engine::testing::loopback_plan(port, rate, duration, 64);
   plan.interval = 60s;  // one interval: a new interval's histograms are the one allocation the engine allows
-  plan.profile = workload::RateProfile::constant(rate, duration);
-  plan.max_connections = 64;
   return plan;
 }
 

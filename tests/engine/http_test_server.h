@@ -1,5 +1,6 @@
-// A keep-alive HTTP/1.1 server on loopback for worker-level tests: a thread that answers every request head
-// it reads with one fixed response and counts them. poll() with a 10 ms timeout, until destroyed.
+// Worker-level tests on loopback: a keep-alive HTTP/1.1 server (a thread that answers every request head it
+// reads with one fixed response and counts them; poll() with a 10 ms timeout, until destroyed), and an
+// open-model plan aimed at it.
 #pragma once
 
 #include <atomic>
@@ -16,14 +17,20 @@
 #include <unistd.h>
 
 #include "../net/socket_test_util.h"
+#include "core/time.h"
+#include "engine/run_plan.h"
+#include "http/request.h"
+#include "net/url.h"
 
 namespace openloop::engine::testing {
 
 class HttpTestServer {
  public:
-  /// `response`: the bytes sent for each request head. `on_served`: called on the server's thread with the
-  /// count of requests answered so far, after each answer (may be empty).
-  explicit HttpTestServer(std::string response, std::function<void(std::uint64_t)> on_served = {})
+  /// `response`: the bytes sent for each request head. `on_served`: called on the server's thread after each
+  /// answer with the request's head (through the CRLF of its last header line) and the count of requests
+  /// answered so far (may be empty).
+  explicit HttpTestServer(std::string response,
+                          std::function<void(std::string_view, std::uint64_t)> on_served = {})
       : m_response(std::move(response)), m_on_served(std::move(on_served)) {
     ::fcntl(m_listener.fd, F_SETFL, ::fcntl(m_listener.fd, F_GETFL) | O_NONBLOCK);
     m_thread = std::thread([this] { serve(); });
@@ -60,22 +67,43 @@ class HttpTestServer {
         std::string& in = pending[i - 1];
         in.append(buf, static_cast<std::size_t>(n));
         for (std::size_t end; (end = in.find("\r\n\r\n")) != std::string::npos;) {
-          in.erase(0, end + 4);
           ::send(fds[i].fd, m_response.data(), m_response.size(), MSG_NOSIGNAL);
           const std::uint64_t served = ++m_served;
-          if (m_on_served) m_on_served(served);
+          if (m_on_served) m_on_served(std::string_view(in.data(), end + 2), served);
+          in.erase(0, end + 4);
         }
       }
     }
   }
 
   const std::string m_response;
-  const std::function<void(std::uint64_t)> m_on_served;
+  const std::function<void(std::string_view, std::uint64_t)> m_on_served;
   net::testing::Listener m_listener;
   std::vector<int> m_clients;
   std::atomic<bool> m_stop{false};
   std::atomic<std::uint64_t> m_served{0};
   std::thread m_thread;
 };
+
+/// An open-model plan of constant arrivals at `rate` per second for `duration`, one thread, GET / on
+/// 127.0.0.1:`port`, no spinning, a 5 s timeout, at most `max_connections` connections.
+inline RunPlan loopback_plan(std::uint16_t port, double rate, Nanos duration, std::uint64_t max_connections) {
+  RunPlan plan;
+  plan.url_text = "http://127.0.0.1:" + std::to_string(port) + "/";
+  plan.url = *net::parse_url(plan.url_text);
+  plan.endpoints = {net::testing::loopback(port)};
+  RequestSpec spec;
+  spec.request = *http::build_request("GET", plan.url, {}, "");
+  plan.requests = {spec};
+  plan.model = Model::open;
+  plan.arrival = workload::ArrivalKind::constant;
+  plan.threads = 1;
+  plan.spin_below = Nanos(0);
+  plan.timeout = std::chrono::seconds(5);
+  plan.duration = duration;
+  plan.profile = workload::RateProfile::constant(rate, duration);
+  plan.max_connections = max_connections;
+  return plan;
+}
 
 }  // namespace openloop::engine::testing

@@ -40,25 +40,6 @@ struct RecordingReader final : engine::CaptureReader {
   }
 };
 
-engine::RunPlan loopback_plan(std::uint16_t port) {
-  engine::RunPlan plan;
-  plan.url_text = "http://127.0.0.1:" + std::to_string(port) + "/";
-  plan.url = *net::parse_url(plan.url_text);
-  plan.endpoints = {net::testing::loopback(port)};
-  engine::RequestSpec spec;
-  spec.request = *http::build_request("GET", plan.url, {}, "");
-  plan.requests = {spec};
-  plan.model = engine::Model::open;
-  plan.arrival = workload::ArrivalKind::constant;
-  plan.threads = 1;
-  plan.spin_below = Nanos(0);
-  plan.timeout = 5s;
-  plan.duration = 200ms;
-  plan.profile = workload::RateProfile::constant(100, plan.duration);
-  plan.max_connections = 4;
-  return plan;
-}
-
 // Runs the plan on a Worker on this thread; returns how many requests completed (a response by the deadline).
 std::uint64_t run(const engine::RunPlan& plan) {
   std::atomic<int> stop{0};
@@ -76,7 +57,7 @@ TEST(ResponseCapture, ThePlansReaderGetsEachResponsesStatusNamedHeadersAndBodyUp
   engine::testing::HttpTestServer server(
       "HTTP/1.1 201 Created\r\nx-ID: 7\r\nX-Other: no\r\nContent-Length: 11\r\n\r\nhello world");
   RecordingReader reader;
-  engine::RunPlan plan = loopback_plan(server.port());
+  engine::RunPlan plan = engine::testing::loopback_plan(server.port(), 100, 200ms, 4);
   plan.capture = engine::ResponseCapture{{"X-Id", "X-Missing"}, 16, 5, &reader};
   const std::uint64_t completed = run(plan);
   ASSERT_GT(completed, 0U);
@@ -94,7 +75,7 @@ TEST(ResponseCapture, ThePlansReaderGetsEachResponsesStatusNamedHeadersAndBodyUp
 TEST(ResponseCapture, ABodyWithinTheCapIsKeptWholeAndNotTruncated) {
   engine::testing::HttpTestServer server("HTTP/1.1 404 Not Found\r\nContent-Length: 3\r\n\r\nnop");
   RecordingReader reader;
-  engine::RunPlan plan = loopback_plan(server.port());
+  engine::RunPlan plan = engine::testing::loopback_plan(server.port(), 100, 200ms, 4);
   plan.capture = engine::ResponseCapture{{"X-Id", "X-Missing"}, 16, 64, &reader};
   const std::uint64_t completed = run(plan);
   ASSERT_GT(completed, 0U);
