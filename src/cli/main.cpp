@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "cli/parse_error.h"
 #include "cli/simulate.h"
 #include "core/error.h"
 #include "core/malloc_policy.h"
@@ -109,9 +110,11 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    // CLI11 names the flag in its messages; usage errors exit 2 as DESIGN.md requires.
-    int code = app.exit(e);
-    return code == 0 ? 0 : static_cast<int>(openloop::ExitCode::usage);
+    // --help and --version are "errors" that exit 0: CLI11 prints them. Usage errors exit 2 (DESIGN.md) with
+    // the subcommand named once and, for a typo, the option meant.
+    if (e.get_exit_code() == 0) return app.exit(e);
+    fmt::print(stderr, "{}\n", openloop::cli::parse_error_message(app, e, argc, argv));
+    return static_cast<int>(openloop::ExitCode::usage);
   }
   // Errors travel as Result values and end here as exit codes; an exception reaching this point is a bug, and
   // still ends the process with one line and exit 4 rather than an abort (and a core dump).

@@ -143,7 +143,7 @@ Result<void> build_workload(const RunOptions& o, engine::RunPlan& plan) {
                      (!o.session_rate.empty() ? 1 : 0);
   if (models != 1) {
     return usage_error(
-        "run: give exactly one of --rate R (open model), --stages S (open model with ramps), --vus N (closed "
+        "give exactly one of --rate R (open model), --stages S (open model with ramps), --vus N (closed "
         "model) or --session-rate R (partly-open model)");
   }
   plan.think = OPENLOOP_TRY(workload::DurationDistribution::parse(o.think, "--think"));

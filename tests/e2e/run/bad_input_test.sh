@@ -7,6 +7,11 @@ expect_usage '--arrival' http://127.0.0.1:9/ --rate 10 --arrival bursty
 expect_usage '--on-saturation: "wait" is not accepted; use drop or queue' http://127.0.0.1:9/ --rate 10 --on-saturation wait
 expect_usage 'URL' ftp://127.0.0.1/ --rate 10
 expect_usage 'exactly one of --rate' http://127.0.0.1:9/
+grep -q '^openloop run: run:' "$E2E_TMP/out.txt" && fail "the subcommand is named twice: $(cat "$E2E_TMP/out.txt")"
+# A typo names the option meant; an option of another subcommand says whose it is.
+expect_usage 'openloop run: unknown option --rat; did you mean --rate?' http://127.0.0.1:9/ --rat 100/s
+expect_usage 'openloop run: unknown option --duraton; did you mean --duration?' http://127.0.0.1:9/ --rate 10 --duraton=5s
+expect_usage 'openloop run: --lab is an option of simulate' http://127.0.0.1:9/ --rate 10 --lab '--workers 1'
 expect_usage "'Name: value'" http://127.0.0.1:9/ --rate 10 -H 'no-colon'
 expect_usage '--success' http://127.0.0.1:9/ --rate 10 --success 2xx
 expect_usage '--spin-below: "20ms" is more than 10ms; use auto, 0 or a wait such as 20us' http://127.0.0.1:9/ --rate 10 --spin-below 20ms

@@ -23,10 +23,10 @@ expect_simulate_usage 'without end in virtual time' "$url" --vus 10 -d 10s --lab
 expect_simulate_usage '--threads' "$url" --rate 100/s -d 1s --threads 2
 expect_simulate_usage '--observe host: a simulation observes only its simulated service' "$url" --rate 100/s -d 1s --observe host
 # run's flags a simulation has no use for are not taken (they were once accepted and silently ignored).
-expect_simulate_usage 'not expected' "$url" --rate 100/s -d 1s --start-at 2099-01-01T00:00:00Z
-expect_simulate_usage 'not expected' "$url" --rate 100/s -d 1s --run-id sim-1
-expect_simulate_usage 'not expected' "$url" --rate 100/s -d 1s --metrics-listen 127.0.0.1:0
-expect_simulate_usage 'not expected' "$url" --rate 100/s -d 1s --until p99:±5% --max-duration 3s
+expect_simulate_usage '--start-at is an option of run, not of simulate' "$url" --rate 100/s -d 1s --start-at 2099-01-01T00:00:00Z
+expect_simulate_usage '--run-id is an option of run, not of simulate' "$url" --rate 100/s -d 1s --run-id sim-1
+expect_simulate_usage '--metrics-listen is an option of run, lab' "$url" --rate 100/s -d 1s --metrics-listen 127.0.0.1:0
+expect_simulate_usage '--until is an option of run, not of simulate' "$url" --rate 100/s -d 1s --until p99:±5% --max-duration 3s
 pass "bad input refused, nothing run"
 
 run_sim() {
