@@ -19,38 +19,52 @@ using procedures::ProbeSettings;
 void add_own_options(CLI::App& sub, ProbeFlags& f) {
   sub.add_option("--base", f.base,
                  "Base load the system handles, e.g. 300/s: warm-up, baseline and observe run at it")
+      ->type_name("RATE")
       ->required();
   sub.add_option(
          "--trigger", f.trigger,
          "What pushes it over: load:600/s (a spike), stall[:10s] (the lab freezes), dependency:+500ms (the "
          "lab's dependency slows; dependency:800ms sets it)")
+      ->type_name("TRIGGER")
       ->required();
   f.trigger_for_option =
       sub.add_option("--trigger-for", f.trigger_for, "How long the trigger lasts (a stall:D lasts D)")
+          ->type_name("DURATION")
           ->capture_default_str();
   sub.add_option("--baseline-for", f.baseline_for, "Baseline at the base load, measured (must be steady)")
+      ->type_name("DURATION")
       ->capture_default_str();
   sub.add_option("--observe-for", f.observe_for, "Observation at the base load after the trigger")
+      ->type_name("DURATION")
       ->capture_default_str();
   sub.add_option("--warmup", f.warmup, "Warm-up at the base load before the baseline, not measured")
+      ->type_name("DURATION")
       ->capture_default_str();
   sub.add_option("--window", f.window,
                  "Recovery window W: the first W after the trigger that meets every criterion")
+      ->type_name("DURATION")
       ->capture_default_str();
   sub.add_option("--descend", f.descend, "Descending steps after observe when not recovered (hysteresis)")
+      ->type_name("N")
       ->capture_default_str();
   sub.add_option("--descend-step", f.descend_step,
                  "Each step lowers the load by this share of the base, e.g. 10%")
+      ->type_name("SHARE")
       ->capture_default_str();
-  sub.add_option("--descend-for", f.descend_for, "Length of each descending step (default 2 × --window)");
+  sub.add_option("--descend-for", f.descend_for, "Length of each descending step (default 2 × --window)")
+      ->type_name("DURATION");
   sub.add_option("--repeats", f.repeats, "Run the whole probe N times; the report says k of N")
+      ->type_name("N")
       ->capture_default_str();
   sub.add_option(
-      "--lab-control", f.lab_control,
-      "The lab's control endpoint for stall/dependency triggers and its stats (default: the target's "
-      "origin + /_lab/config); given explicitly, the lab's stats are polled for any trigger");
-  sub.add_option("--arrival", f.arrival, "Arrival process: constant | poisson")->capture_default_str();
-  sub.add_option("--seed", f.seed, "Seed for Poisson arrivals")->capture_default_str();
+         "--lab-control", f.lab_control,
+         "The lab's control endpoint for stall/dependency triggers and its stats (default: the target's "
+         "origin + /_lab/config); given explicitly, the lab's stats are polled for any trigger")
+      ->type_name("URL");
+  sub.add_option("--arrival", f.arrival, "Arrival process: constant | poisson")
+      ->type_name("KIND")
+      ->capture_default_str();
+  sub.add_option("--seed", f.seed, "Seed for Poisson arrivals")->type_name("N")->capture_default_str();
   f.simulate_option =
       sub.add_option("--simulate", f.simulate,
                      "Probe a simulated lab service in virtual time instead of the network: the flags of "

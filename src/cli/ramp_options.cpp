@@ -79,7 +79,7 @@ void add_judging_options(CLI::App& sub, RampFlags& f) {
          "With --fresh: each step goes on past --hold until the response time's PERCENTILE is known "
          "within ±PERCENT on the step (its 95 % interval), e.g. p99:±5% (repeatable: all must hold), or "
          "--step-max-hold")
-      ->type_name("P:±W%")
+      ->type_name("PRECISION")
       ->group(g);
   sub.add_option(
          "--step-max-hold", f.step_max_hold,

@@ -287,7 +287,7 @@ void add_judging_options(CLI::App& sub, RunOptions& o) {
                  "Run past --duration until the response time's PERCENTILE is known within ±PERCENT (its 95 % "
                  "interval), e.g. p99:±5% (repeatable: all must hold); needs --max-duration, an open run at one "
                  "--rate")
-      ->type_name("P:±W%")
+      ->type_name("PRECISION")
       ->group(k_judging);
   sub.add_option("--max-duration", o.max_duration,
                  "With --until: the longest the measured period may last; the summary says how much longer a "

@@ -18,11 +18,15 @@ Action setup_validate(CLI::App& sub) {
   auto env = std::make_shared<std::vector<std::string>>();
   auto target = std::make_shared<std::string>();
   sub.add_option("PLAN", *file, "Scenario file (YAML; see docs/scenarios.md)")->required()->type_name("");
-  sub.add_option("-e,--env", *env, "NAME=value for ${NAME} in the plan (repeatable; wins over the environment)");
-  sub.add_option("--target", *target, "Check the plan sent to this scheme://host:port instead (paths kept)");
+  sub.add_option("-e,--env", *env,
+                 "NAME=value for ${NAME} in the plan (repeatable; wins over the environment)")
+      ->type_name("NAME=VALUE");
+  sub.add_option("--target", *target, "Check the plan sent to this scheme://host:port instead (paths kept)")
+      ->type_name("URL");
   return [file, env, target]() -> int {
-    auto plan = workload::make_plan_inputs(*env, *target).and_then(
-        [&](const workload::PlanInputs& inputs) { return workload::load_plan_file(*file, inputs); });
+    auto plan = workload::make_plan_inputs(*env, *target).and_then([&](const workload::PlanInputs& inputs) {
+      return workload::load_plan_file(*file, inputs);
+    });
     if (!plan) {
       fmt::print(stderr, "openloop validate: {}\n", plan.error().message);
       return static_cast<int>(plan.error().code);
