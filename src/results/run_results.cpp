@@ -214,7 +214,23 @@ void RunResults::add_metadata(const RunResults& part, std::string_view label, Pa
                                    [&](const auto& e) { return e.first == example.first; });
     if (!known) error_examples.push_back(example);
   }
-  for (const auto& w : part.warnings) warnings.push_back(label.empty() ? w : fmt::format("{}: {}", label, w));
+  for (const auto& w : part.warnings) add_warning(w, label);
+}
+
+void RunResults::add_warning(const std::string& warning, std::string_view label) {
+  if (label.empty()) {
+    if (std::find(warnings.begin(), warnings.end(), warning) == warnings.end()) warnings.push_back(warning);
+    return;
+  }
+  // Said by an earlier part already ("repeat 1: W"): once, with both labels ("repeat 1, repeat 2: W").
+  const std::string tail = ": " + warning;
+  for (std::string& w : warnings) {
+    if (w.size() > tail.size() && w.compare(w.size() - tail.size(), tail.size(), tail) == 0) {
+      w.insert(w.size() - tail.size(), fmt::format(", {}", label));
+      return;
+    }
+  }
+  warnings.push_back(fmt::format("{}: {}", label, warning));
 }
 
 }  // namespace openloop::results

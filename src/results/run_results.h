@@ -199,10 +199,13 @@ struct RunResults {
   void add(const RunResults& other) { add(other, other.info.request_names); }
   /// Adds what describes `part` rather than measures it, the same way for scenarios, merges and repeats:
   /// generator stats (add_generator()), error examples (one per error kind, the first seen kept) and warnings
-  /// (each prefixed with `label` and ": ", e.g. "checkout: ...", "repeat 2: ...", "b.json: ..."; as written
-  /// when `label` is empty). The one place that lists the run metadata parts add up; add() does the measured
+  /// (add_warning()). The one place that lists the run metadata parts add up; add() does the measured
   /// numbers.
   void add_metadata(const RunResults& part, std::string_view label, PartsRan how);
+  /// Adds a part's warning prefixed with `label` and ": " ("checkout: ...", "repeat 2: ...", "b.json: ...";
+  /// as written when `label` is empty), once: a warning an earlier part gave word for word gains the label
+  /// instead ("repeat 1, repeat 2: ..."), so a command says each thing once.
+  void add_warning(const std::string& warning, std::string_view label);
   /// The totals of the request named `name`, appended (and named in info.request_names) when new.
   RequestTotals& request(const std::string& name);
   /// The target was never reached: no request completed and every error was a connect or TLS failure (so

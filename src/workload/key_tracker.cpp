@@ -71,17 +71,17 @@ std::vector<std::string> single_key_warnings(std::span<const RequestKeys> reques
   }
   if (total >= min_requests && distinct == 1 && only != nullptr) {
     warnings.push_back(
-        fmt::format("all {} requests were '{}' with the same key \"{}\": you may have measured a cache, not "
-                    "the service; {}",
-                    total, only->request, only->keys->first_key(), k_advice));
+        fmt::format("every request was '{}' with the same key \"{}\": you may have measured a cache, not the "
+                    "service; {}",
+                    only->request, only->keys->first_key(), k_advice));
     return warnings;
   }
   for (const RequestKeys& r : requests) {
     if (!r.templated || r.keys == nullptr || r.keys->requests() < min_requests || r.keys->distinct() != 1)
       continue;
     warnings.push_back(
-        fmt::format("all {} '{}' requests used the same key \"{}\": you may have measured a cache; {}",
-                    r.keys->requests(), r.request, r.keys->first_key(), k_advice));
+        fmt::format("every '{}' request used the same key \"{}\": you may have measured a cache; {}", r.request,
+                    r.keys->first_key(), k_advice));
   }
   return warnings;
 }

@@ -125,5 +125,24 @@ TEST(AddMetadata, ScenariosMergesAndRepeatsAddTheSameWay) {
   EXPECT_EQ(repeated.warnings.back(), "repeat 2: the target answered 404");
 }
 
+// A warning every part gave is said once, with every part's label; one given only by some parts keeps theirs.
+TEST(AddMetadata, AWarningSeveralPartsGaveIsSaidOnce) {
+  RunResults a, b, c;
+  a.warnings = {"every request used the same key", "the target answered 404"};
+  b.warnings = {"every request used the same key"};
+  c.warnings = {"every request used the same key"};
+  RunResults all;
+  all.add_metadata(a, "repeat 1", PartsRan::one_after_another);
+  all.add_metadata(b, "repeat 2", PartsRan::one_after_another);
+  all.add_metadata(c, "repeat 3", PartsRan::one_after_another);
+  const std::vector<std::string> want{"repeat 1, repeat 2, repeat 3: every request used the same key",
+                                      "repeat 1: the target answered 404"};
+  EXPECT_EQ(all.warnings, want);
+  RunResults unlabelled;
+  unlabelled.add_metadata(b, "", PartsRan::side_by_side);
+  unlabelled.add_metadata(c, "", PartsRan::side_by_side);
+  EXPECT_EQ(unlabelled.warnings, std::vector<std::string>{"every request used the same key"});
+}
+
 }  // namespace
 }  // namespace openloop::results

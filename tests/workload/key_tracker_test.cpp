@@ -56,8 +56,8 @@ TEST(SingleKeyWarning, WarnsWhenEveryRequestOfTheRunHitOneKey) {
   ASSERT_EQ(warnings.size(), 1U);
   EXPECT_EQ(
       warnings[0],
-      "all 500 requests were 'get_item' with the same key \"/item/42\": you may have measured a cache, not "
-      "the service; draw keys from a production-shaped distribution, e.g. openloop run "
+      "every request was 'get_item' with the same key \"/item/42\": you may have measured a cache, not the "
+      "service; draw keys from a production-shaped distribution, e.g. openloop run "
       "'http://host/item/{{zipf(10000, 1.1)}}', or path: /item/{{zipf(10000, 1.1)}} in a plan file "
       "(docs/scenarios.md)");
 }
@@ -71,7 +71,7 @@ TEST(SingleKeyWarning, WarnsForATemplatedRequestThatNeverChangedItsKey) {
   ASSERT_EQ(warnings.size(), 1U);
   EXPECT_EQ(
       warnings[0],
-      "all 200 'get_item' requests used the same key \"7\": you may have measured a cache; draw keys from a "
+      "every 'get_item' request used the same key \"7\": you may have measured a cache; draw keys from a "
       "production-shaped distribution, e.g. openloop run 'http://host/item/{{zipf(10000, 1.1)}}', or path: "
       "/item/{{zipf(10000, 1.1)}} in a plan file (docs/scenarios.md)");
 }

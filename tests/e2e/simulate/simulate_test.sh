@@ -66,6 +66,15 @@ assert_cmp "$(json "$E2E_TMP/t1.json" .summary.response_time_ms.mean)" ">" 4.99 
 assert_cmp "$(json "$E2E_TMP/t2.json" .summary.response_time_ms.mean)" "<" 0.03 "a 2-key cache hits after two misses"
 pass "the cache key is the request's path"
 
+# The single-key warning is about a cache: a simulated lab has one only with --cache, so one URL against the model
+# alone says nothing (a.json above), and against a cache it warns.
+[[ $(jq '[.warnings[] | select(test("measured a cache"))] | length' "$a") == 0 ]] ||
+  fail "a simulated lab without a cache warned of one: $(jq -c .warnings "$a")"
+"$OPENLOOP" simulate "$url" --rate 200/s -d 2s -q --no-html --json "$E2E_TMP/cached.json" --lab '--cache 10' >/dev/null
+[[ $(jq '[.warnings[] | select(test("measured a cache"))] | length' "$E2E_TMP/cached.json") == 1 ]] ||
+  fail "one URL against a simulated cache did not warn once: $(jq -c .warnings "$E2E_TMP/cached.json")"
+pass "the single-key warning only where a cache is in play"
+
 # --abort-on-slo judges every interval of virtual time: p99<=10ms against one 10-ms worker at 150/s is certain to
 # fail within seconds, so a 20-s run stops early, exit 1, naming the SLO (not an interruption).
 code=0
