@@ -32,6 +32,7 @@
 #include "cli/metrics_options.h"
 #include "report/live_ticker.h"
 #include "report/summary.h"
+#include "report/summary_legend.h"
 #include "results/files/results_json.h"
 #include "results/judging/slo_abort.h"
 #include "results/judging/until.h"
@@ -193,7 +194,9 @@ int run_command(const RunOptions& o) {
     if (front->observer) front->observer->attach(r);
     return r;
   };
-  p.summary = [](const results::RunResults& r) { return report::render_summary(r); };
+  p.summary = [legend = wants_legend(o, p.summary_to)](const results::RunResults& r) {
+    return report::render_summary(r) + (legend ? report::render_legend(r) : std::string());
+  };
   p.exit_code = [&command](const results::RunResults& r) { return run_exit_code(r, command); };
   const int code = execute(p);
   front->metrics.linger_after();

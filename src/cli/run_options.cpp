@@ -3,6 +3,8 @@
 #include "cli/run_options.h"
 
 
+#include <unistd.h>
+
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -306,6 +308,10 @@ void add_judging_options(CLI::App& sub, RunOptions& o) {
       ->group(k_advanced);
 }
 
+bool wants_legend(const RunOptions& o, std::FILE* to) {
+  return o.explain || (!o.no_explain && isatty(fileno(to)) != 0);
+}
+
 void add_run_options(CLI::App& sub, RunOptions& o) {
   add_target_options(sub, o);
   sub.get_option("target")->required(false);  // run also takes its requests from --targets
@@ -326,6 +332,12 @@ void add_run_options(CLI::App& sub, RunOptions& o) {
                  "scrape intervals), so a scraper records the counts the results file holds (default 0)")
       ->type_name("DURATION")
       ->group(k_outputs);
+  sub.add_flag("--explain", o.explain,
+               "Under the summary, say what each of its numbers means (default: on a terminal)")
+      ->group(k_outputs);
+  sub.add_flag("--no-explain", o.no_explain, "No legend under the summary, even on a terminal")
+      ->group(k_outputs)
+      ->excludes("--explain");
   add_observe_option(sub, o.observe);
   sub.add_option("--log-requests", o.log_requests,
                  "Write one line per request to FILE (- = standard output; the summary then goes to standard "

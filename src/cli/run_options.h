@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <cstdio>
+
 #include <CLI/CLI.hpp>
 
 #include "core/error.h"
@@ -66,6 +68,8 @@ struct RunOptions {
   std::string metrics_listen;  ///< --metrics-listen: HOST:PORT of the live metrics endpoint (run only; empty: none)
   std::string metrics_linger = "0";  ///< --metrics-linger: serve the final totals this long after the run
   bool quiet = false;
+  bool explain = false;     ///< --explain: the summary's legend even when not on a terminal
+  bool no_explain = false;  ///< --no-explain: no legend, even on a terminal
   engine::RetryOptions retry;     ///< --retry-* flags, --per-try-timeout, --backoff*, --send-deadline
   std::vector<std::string> slos;  ///< --slo, as typed (parsed by parse_slos)
   bool abort_on_slo = false;      ///< --abort-on-slo: stop once an SLO is certain to fail
@@ -91,6 +95,9 @@ struct RunOptions {
 
 /// Registers the options on `sub`, one group per function.
 void add_run_options(CLI::App& sub, RunOptions& o);
+/// Whether the summary printed to `to` ends with its legend (report/summary_legend): --explain, or a terminal
+/// without --no-explain.
+bool wants_legend(const RunOptions& o, std::FILE* to);
 /// Registers the client retry policy flags (--retry-attempts, --retry-on, --per-try-timeout, --backoff,
 /// --backoff-base, --backoff-max, --honor-retry-after, --retry-budget, --send-deadline) on `sub`; run, ramp
 /// and probe share them. Validate with engine::parse_retry_policy.

@@ -22,6 +22,7 @@
 #include "report/html/html.h"
 #include "report/junit.h"
 #include "report/summary.h"
+#include "report/summary_legend.h"
 #include "results/merging/repeats.h"
 #include "results/files/results_json.h"
 
@@ -334,8 +335,9 @@ int run_repeated(const RunOptions& o, const RepeatSettings& s) {
     if (results::variation_dominates(out.spreads)) out.total.warnings.push_back(results::k_variation_flag);
     return out;
   };
-  p.summary = [](const RepeatedRun& r) {
-    return report::render_summary(r.total) + results::render_repeats(r.set, r.spreads);
+  p.summary = [legend = wants_legend(o, p.summary_to)](const RepeatedRun& r) {
+    return report::render_summary(r.total) + results::render_repeats(r.set, r.spreads) +
+           (legend ? report::render_legend(r.total) : std::string());
   };
   p.exit_code = [&command](const RepeatedRun& r) {
     const int worst = worst_exit_code(r, command);

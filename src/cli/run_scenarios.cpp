@@ -20,6 +20,7 @@
 #include "engine/coordinator.h"
 #include "engine/scenario_plans.h"
 #include "report/summary.h"
+#include "report/summary_legend.h"
 #include "results/merging/combine.h"
 #include "results/judging/slo_abort.h"
 #include "workload/scenario_file.h"
@@ -157,7 +158,9 @@ int run_plan_file(const RunOptions& o) {
     }
     return all;
   };
-  p.summary = [](const results::RunResults& r) { return report::render_run_summary(r); };
+  p.summary = [legend = wants_legend(o, p.summary_to)](const results::RunResults& r) {
+    return report::render_run_summary(r) + (legend ? report::render_legend(r) : std::string());
+  };
   p.exit_code = [&command](const results::RunResults& r) { return run_exit_code(r, command); };
   const int code = execute(p);
   front->metrics.linger_after();

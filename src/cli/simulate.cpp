@@ -27,6 +27,7 @@
 #include "report/html/html.h"
 #include "report/junit.h"
 #include "report/summary.h"
+#include "report/summary_legend.h"
 #include "results/judging/slo_abort.h"
 #include "sim/lab_options.h"
 #include "sim/simulate.h"
@@ -191,8 +192,9 @@ int simulate_command(const SimulateOptions& so) {
     }
     return out;
   };
-  p.summary = [plan_file](const sim::SimulatedRun& r) {
-    return plan_file ? report::render_run_summary(r.results) : report::render_summary(r.results);
+  p.summary = [plan_file, legend = wants_legend(o, p.summary_to)](const sim::SimulatedRun& r) {
+    return (plan_file ? report::render_run_summary(r.results) : report::render_summary(r.results)) +
+           (legend ? report::render_legend(r.results) : std::string());
   };
   p.exit_code = [&command](const sim::SimulatedRun& r) { return run_exit_code(r.results, command); };
   return execute(p);

@@ -75,6 +75,16 @@ pass "the cache key is the request's path"
   fail "one URL against a simulated cache did not warn once: $(jq -c .warnings "$E2E_TMP/cached.json")"
 pass "the single-key warning only where a cache is in play"
 
+# The legend under the summary: on a terminal by default (not here: stdout is a file), with --explain always.
+"$OPENLOOP" simulate "$url" --rate 100/s -d 1s --no-html --lab '--workers 1' >"$E2E_TMP/plain.txt" 2>/dev/null
+! grep -q 'what the summary says' "$E2E_TMP/plain.txt" || fail "a legend in a summary written to a file"
+"$OPENLOOP" simulate "$url" --rate 100/s -d 1s --no-html --lab '--workers 1' --explain >"$E2E_TMP/legend.txt" 2>/dev/null
+for want in 'what the summary says' '^  response time   from each request' '^  goodput ' '^  VALID '; do
+  grep -q -- "$want" "$E2E_TMP/legend.txt" || fail "--explain: no /$want/: $(cat "$E2E_TMP/legend.txt")"
+done
+expect_simulate_usage 'excludes' "$url" --rate 100/s -d 1s --explain --no-explain
+pass "--explain prints the legend; a file gets none unless asked"
+
 # --abort-on-slo judges every interval of virtual time: p99<=10ms against one 10-ms worker at 150/s is certain to
 # fail within seconds, so a 20-s run stops early, exit 1, naming the SLO (not an interruption).
 code=0
