@@ -25,6 +25,8 @@ constexpr std::size_t k_max_body = 64 * 1024;
 constexpr Nanos k_linger = std::chrono::seconds(1);
 
 thread_local char t_read_buffer[k_read_chunk];
+// Marks the timer that sends the answers the model gave since the last write (the other timer is the linger).
+constexpr std::uint64_t k_flush_cookie = 1ULL << 63;
 
 constexpr std::string_view k_preface{NGHTTP2_CLIENT_MAGIC, NGHTTP2_CLIENT_MAGIC_LEN};
 constexpr std::string_view k_bad_preface_reason =
@@ -133,7 +135,7 @@ void Http2Connection::open(int fd) {
   m_preface_seen = 0;
   m_received = m_open = 0;
   m_goaway_last = -1;
-  m_in_io = m_finishing = m_lingering = false;
+  m_in_io = m_finishing = m_lingering = m_flush_armed = false;
   watch_header(m_host.config().deadline_header);
   if (m_session != nullptr) nghttp2_session_del(m_session);
   m_session = nullptr;
@@ -193,8 +195,13 @@ void Http2Connection::on_io(std::uint32_t events) {
 }
 
 void Http2Connection::on_timer(std::uint64_t cookie) {
+  if ((cookie & ~k_flush_cookie) != m_generation || m_fd < 0) return;  // an earlier connection's timer
+  if ((cookie & k_flush_cookie) != 0) {
+    m_flush_armed = false;
+    return settle();
+  }
   // The linger timer: the client did not close after the last frame.
-  if (cookie == m_generation && m_fd >= 0 && m_lingering) close();
+  if (m_lingering) close();
 }
 
 void Http2Connection::receive(std::string_view data) {
@@ -361,7 +368,12 @@ void Http2Connection::on_outcome(std::uint16_t seq, Outcome outcome) {
   } else {
     answer_reply(seq, reply_for(outcome));
   }
-  if (!m_in_io) settle();
+  if (!m_in_io && !m_flush_armed) {
+    // Answers from the model's timers come one at a time: send them together, after the timers due now have
+    // fired, instead of one write per answer (20,000 sendto for 20,000 requests at -m100 before this).
+    m_host.timers().schedule(m_host.now(), this, k_flush_cookie | m_generation);
+    m_flush_armed = true;
+  }
 }
 
 void Http2Connection::answer_reply(std::uint16_t seq, Reply reply) {

@@ -114,6 +114,7 @@ class Http2Connection final : public ServedConnection {
   bool m_in_io = false;
   bool m_finishing = false;  // no more input: close once the output is written
   bool m_lingering = false;  // output written and half-closed: waiting for the client to close
+  bool m_flush_armed = false;  // a timer due now will send the answers given since the last write
 };
 
 }  // namespace openloop::lab

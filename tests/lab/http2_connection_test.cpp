@@ -195,8 +195,9 @@ TEST(Http2Connection, AdvertisesMaxStreamsAndRefusesStreamsAboveTheBound) {
   EXPECT_FALSE(client.response(b).closed);
   EXPECT_EQ(host.m_counters.http2.refused, 1u);
   EXPECT_EQ(host.m_counters.http2.streams, 3u);
-  // Once one is answered, a new stream is accepted again.
+  // Once one is answered (and its answer written: the flush timer), a new stream is accepted again.
   conn.on_outcome(tag_seq(host.arrivals[0].tag), Outcome::ok);
+  host.m_timers.fire_due(host.m_now);
   const std::int32_t d = client.get("/d");
   client.pump();
   EXPECT_EQ(host.arrivals.size(), 3u);
@@ -261,4 +262,22 @@ TEST(Http2Connection, AStreamResetInTheModelKeepsItsSlotUntilTheModelAnswers) {
   conn.on_outcome(new_seq, Outcome::ok);
   client.pump();
   EXPECT_EQ(client.response(second).headers.at(":status"), "200");
+}
+
+TEST(Http2Connection, AnswersFromTheModelsTimersGoOutTogetherWhenTheFlushTimerFires) {
+  test::FakeHost host;
+  Http2Connection conn(host, 0);
+  Client client(conn);
+  const std::int32_t a = client.get("/a");
+  const std::int32_t b = client.get("/b");
+  client.pump();
+  ASSERT_EQ(host.arrivals.size(), 2u);
+  conn.on_outcome(tag_seq(host.arrivals[0].tag), Outcome::ok);
+  conn.on_outcome(tag_seq(host.arrivals[1].tag), Outcome::error);
+  client.read_server();
+  EXPECT_FALSE(client.response(a).closed) << "not written one by one";
+  EXPECT_EQ(host.m_timers.fire_due(host.m_now), 1) << "one flush for both answers";
+  client.read_server();
+  EXPECT_EQ(client.response(a).headers.at(":status"), "200");
+  EXPECT_EQ(client.response(b).headers.at(":status"), "500");
 }
