@@ -416,18 +416,31 @@ void Http2Connection::answer(std::uint16_t seq, int status, std::string_view con
 
 void Http2Connection::settle() {
   if (m_fd < 0 || m_session == nullptr) return;
-  while (m_out.size() - m_out_offset < k_max_unwritten) {
-    const std::uint8_t* data = nullptr;
-    const ssize_t n = nghttp2_session_mem_send(m_session, &data);
-    if (n < 0) {
-      m_finishing = true;  // fatal: nothing more can be said on this connection
+  // Frames are produced up to k_max_unwritten at a time and written; when the socket took them all and more
+  // remain, again (a bounded number of rounds, then the flush timer), so output never waits for an event that
+  // will not come: EPOLLOUT is asked for only while bytes are unwritten.
+  for (int round = 0;; ++round) {
+    bool full = false;
+    while (!full) {
+      const std::uint8_t* data = nullptr;
+      const ssize_t n = nghttp2_session_mem_send(m_session, &data);
+      if (n < 0) {
+        m_finishing = true;  // fatal: nothing more can be said on this connection
+        break;
+      }
+      if (n == 0) break;
+      m_out.append(reinterpret_cast<const char*>(data), static_cast<std::size_t>(n));
+      full = m_out.size() - m_out_offset >= k_max_unwritten;
+    }
+    write_out();
+    if (m_fd < 0) return;
+    if (!full || m_out_offset < m_out.size()) break;
+    if (round == 16) {
+      if (!m_flush_armed) m_host.timers().schedule(m_host.now(), this, k_flush_cookie | m_generation);
+      m_flush_armed = true;
       break;
     }
-    if (n == 0) break;
-    m_out.append(reinterpret_cast<const char*>(data), static_cast<std::size_t>(n));
   }
-  write_out();
-  if (m_fd < 0) return;
   const bool finished =
       m_finishing || (nghttp2_session_want_read(m_session) == 0 && nghttp2_session_want_write(m_session) == 0);
   if (finished && m_out_offset == m_out.size() && !m_lingering) {

@@ -121,3 +121,14 @@ assert_cmp "$(h2_query .arrivals)" == 10 "the model saw 10"
 assert_cmp "$(h2_query .http2.goaways)" == 1 "one GOAWAY sent (the queries' connections have one stream each)"
 pass "--goaway-after 10: GOAWAY after 10 streams, counted"
 stop_lab
+
+# Bodies larger than the output bound and the flow-control windows arrive whole (h2load's large windows, and nghttp's
+# 64 KiB default ones).
+start_lab --http2 --service 0 --body-size 3000000
+out=$(timeout 60 h2load -c1 -m10 -n 20 "$LAB_URL/" 2>&1) || fail "h2load failed: $out"
+assert_cmp "$(h2load_field "$out" succeeded)" == 20 "h2load: 20 large answers"
+data=$(sed -n 's/^traffic: .*(\([0-9][0-9]*\)) data$/\1/p' <<<"$out")
+assert_cmp "${data:-none}" == 60000000 "h2load received every body byte"
+assert_cmp "$(timeout 20 nghttp "$LAB_URL/" | wc -c)" == 3000000 "nghttp (64 KiB windows) received the whole body"
+pass "3 MB bodies over HTTP/2, whole"
+stop_lab
