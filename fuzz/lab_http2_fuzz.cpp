@@ -1,5 +1,5 @@
-// Fuzz target: the lab's HTTP/2 connection (src/lab/http2_connection, nghttp2's server session beneath it) fed
-// client bytes in pieces, the model answering at once or later.
+// Fuzz target: the lab's HTTP/2 connection (src/lab/http2_connection, nghttp2's server session beneath it)
+// fed client bytes in pieces, the model answering at once or later.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -33,7 +33,8 @@ class Host final : public ConnectionHost {
   ServerCounters& counters() override { return m_counters; }
   void submit(SteadyTime /*now*/, const Arrival& arrival) override {
     // As the model does for a shed or zero-time request: the answer comes back inside submit().
-    if (answer_at_once && connection != nullptr) return connection->on_outcome(tag_seq(arrival.tag), Outcome::ok);
+    if (answer_at_once && connection != nullptr)
+      return connection->on_outcome(tag_seq(arrival.tag), Outcome::ok);
     pending.push_back(arrival.tag);
   }
   ControlResponse control(std::string_view, std::string_view, std::string_view) override {

@@ -7,7 +7,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-
 namespace openloop::lab {
 namespace {
 
@@ -24,7 +23,8 @@ constexpr std::uint64_t k_resume_cookie = 1ULL << 63;
 
 }  // namespace
 
-Connection::Connection(ConnectionHost& host, std::uint32_t slot) : m_host(host), m_router(host), m_slot(slot) {}
+Connection::Connection(ConnectionHost& host, std::uint32_t slot)
+    : m_host(host), m_router(host), m_slot(slot) {}
 
 void Connection::open(int fd) {
   m_fd = fd;
@@ -123,8 +123,8 @@ void Connection::handle_request() {
   Pending& p = push_pending(close);
   switch (routing.kind) {
     case Routing::Kind::control:
-      p.control = render_response(routing.control.status, routing.control.content_type, routing.control.body,
-                                  close);
+      p.control =
+          render_response(routing.control.status, routing.control.content_type, routing.control.body, close);
       p.state = SlotState::ready;
       return;
     case Routing::Kind::reply:

@@ -87,7 +87,8 @@ struct Http2Connection::Callbacks {
     if (frame->hd.type == NGHTTP2_GOAWAY) ++self(user).m_host.counters().http2.goaways;
     return 0;
   }
-  static int stream_close(nghttp2_session*, std::int32_t stream_id, std::uint32_t /*error_code*/, void* user) {
+  static int stream_close(nghttp2_session*, std::int32_t stream_id, std::uint32_t /*error_code*/,
+                          void* user) {
     self(user).on_stream_closed(stream_id);
     return 0;
   }
@@ -215,8 +216,8 @@ void Http2Connection::receive(std::string_view data) {
 void Http2Connection::feed(std::string_view data) {
   if (m_finishing || m_session == nullptr) return;
   if (!check_preface(data)) return;
-  const auto consumed = nghttp2_session_mem_recv(m_session, reinterpret_cast<const std::uint8_t*>(data.data()),
-                                                 data.size());
+  const auto consumed =
+      nghttp2_session_mem_recv(m_session, reinterpret_cast<const std::uint8_t*>(data.data()), data.size());
   // A fatal error (a flood, or memory): nghttp2 has queued what it can say (GOAWAY); finish the connection.
   if (consumed < 0) m_finishing = true;
 }
@@ -239,7 +240,8 @@ bool Http2Connection::check_preface(std::string_view& data) {
 
 Http2Connection::Stream* Http2Connection::stream_for(std::int32_t stream_id) {
   if (m_session == nullptr) return nullptr;
-  const auto seq_plus_one = reinterpret_cast<std::uintptr_t>(nghttp2_session_get_stream_user_data(m_session, stream_id));
+  const auto seq_plus_one =
+      reinterpret_cast<std::uintptr_t>(nghttp2_session_get_stream_user_data(m_session, stream_id));
   if (seq_plus_one == 0 || seq_plus_one > m_streams.size()) return nullptr;
   return &m_streams[seq_plus_one - 1];
 }
@@ -381,10 +383,12 @@ void Http2Connection::answer_reply(std::uint16_t seq, Reply reply) {
   answer(seq, ResponseCatalog::status(reply), "text/plain", responses.body(reply));
 }
 
-void Http2Connection::answer(std::uint16_t seq, int status, std::string_view content_type, std::string_view body) {
+void Http2Connection::answer(std::uint16_t seq, int status, std::string_view content_type,
+                             std::string_view body) {
   Stream& s = m_streams[seq];
   s.state = StreamState::answering;
-  s.out_body.assign(s.head ? std::string_view() : body);  // capacity kept across streams: no allocation once warm
+  s.out_body.assign(s.head ? std::string_view()
+                           : body);  // capacity kept across streams: no allocation once warm
   s.out_offset = 0;
   char status_text[8];
   char length_text[24];
@@ -408,7 +412,8 @@ void Http2Connection::answer(std::uint16_t seq, int status, std::string_view con
   }
   nghttp2_data_provider provider{};
   provider.read_callback = Callbacks::read_body;
-  if (nghttp2_submit_response(m_session, s.id, headers, count, s.out_body.empty() ? nullptr : &provider) != 0) {
+  if (nghttp2_submit_response(m_session, s.id, headers, count, s.out_body.empty() ? nullptr : &provider) !=
+      0) {
     // The stream is gone (closed under us): nothing to send, and nghttp2 will not report its close again.
     free_slot(seq);
   }
@@ -441,8 +446,8 @@ void Http2Connection::settle() {
       break;
     }
   }
-  const bool finished =
-      m_finishing || (nghttp2_session_want_read(m_session) == 0 && nghttp2_session_want_write(m_session) == 0);
+  const bool finished = m_finishing || (nghttp2_session_want_read(m_session) == 0 &&
+                                        nghttp2_session_want_write(m_session) == 0);
   if (finished && m_out_offset == m_out.size() && !m_lingering) {
     // Everything is written: half-close and let the client close, so our last frame (a GOAWAY) is read
     // rather than lost to a reset; a client that stays is cut off after k_linger.

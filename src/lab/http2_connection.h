@@ -106,14 +106,14 @@ class Http2Connection final : public ServedConnection {
   std::string m_deadline_header;  // lower case, as HTTP/2 sends names
   std::string m_out;
   std::size_t m_out_offset = 0;
-  std::size_t m_preface_seen = 0;  // bytes of the client preface checked so far
-  std::uint32_t m_received = 0;    // streams begun on this connection (refused ones included)
-  std::uint32_t m_open = 0;        // streams begun and not closed, refused ones excluded
-  std::int32_t m_goaway_last = -1; // last stream id of a --goaway-after GOAWAY; -1 = none sent
+  std::size_t m_preface_seen = 0;   // bytes of the client preface checked so far
+  std::uint32_t m_received = 0;     // streams begun on this connection (refused ones included)
+  std::uint32_t m_open = 0;         // streams begun and not closed, refused ones excluded
+  std::int32_t m_goaway_last = -1;  // last stream id of a --goaway-after GOAWAY; -1 = none sent
   std::uint32_t m_interest = 0;
   bool m_in_io = false;
-  bool m_finishing = false;  // no more input: close once the output is written
-  bool m_lingering = false;  // output written and half-closed: waiting for the client to close
+  bool m_finishing = false;    // no more input: close once the output is written
+  bool m_lingering = false;    // output written and half-closed: waiting for the client to close
   bool m_flush_armed = false;  // a timer due now will send the answers given since the last write
 };
 

@@ -17,8 +17,8 @@ struct ParsedRequest {
   std::string_view method;
   std::string_view target;  ///< path and query
   std::string_view body;
-  bool has_deadline = false;     ///< the configured deadline header was present
-  std::string_view deadline;     ///< its value
+  bool has_deadline = false;  ///< the configured deadline header was present
+  std::string_view deadline;  ///< its value
 };
 
 /// What to do with one request.

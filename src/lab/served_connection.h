@@ -35,7 +35,8 @@ class ConnectionHost {
   /// A data-plane request for the model; its outcome comes back through ServedConnection::on_outcome.
   virtual void submit(SteadyTime now, const Arrival& arrival) = 0;
   /// A /_lab/* request: returns the whole answer at once (never queued, never frozen).
-  virtual ControlResponse control(std::string_view method, std::string_view target, std::string_view body) = 0;
+  virtual ControlResponse control(std::string_view method, std::string_view target,
+                                  std::string_view body) = 0;
   /// The connection in `slot` has closed its socket and may be reused.
   virtual void on_closed(std::uint32_t slot) = 0;
 };

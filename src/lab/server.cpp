@@ -164,12 +164,14 @@ ControlResponse Server::control(std::string_view method, std::string_view target
   const std::string_view path = target.substr(0, target.find('?'));
   const bool get = method == "GET" || method == "HEAD";
   if (path == "/_lab/stats" && get) {
-    return {200, "application/json", stats_json(m_model->snapshot(m_clock.now()), m_counters, m_config) + "\n"};
+    return {200, "application/json",
+            stats_json(m_model->snapshot(m_clock.now()), m_counters, m_config) + "\n"};
   }
   if (path == "/_lab/config" && get) return {200, "application/json", config_to_json(m_config).dump() + "\n"};
   if (path == "/_lab/config" && method == "POST") return handle_config_post(body);
   if (path == "/_lab/stats" || path == "/_lab/config") {
-    return {405, "application/json", json_error("use GET /_lab/stats, GET /_lab/config or POST /_lab/config")};
+    return {405, "application/json",
+            json_error("use GET /_lab/stats, GET /_lab/config or POST /_lab/config")};
   }
   return {404, "application/json",
           json_error(fmt::format("unknown control path \"{}\"; use GET /_lab/stats, GET or POST /_lab/config",

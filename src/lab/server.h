@@ -8,21 +8,22 @@
 
 #include "core/clock.h"
 #include "core/error.h"
-#include "lab/served_connection.h"
-#include "net/listen_socket.h"
 #include "lab/model_config.h"
 #include "lab/responses.h"
+#include "lab/served_connection.h"
 #include "lab/server_counters.h"
 #include "lab/service_model.h"
 #include "net/event_loop.h"
+#include "net/listen_socket.h"
 #include "net/timer_queue.h"
 
 namespace openloop::lab {
 
-/// Serves HTTP/1.1, or HTTP/2 with --http2 (h2c, prior knowledge), on one thread. Why one: the model is a single shared queue and its capacity comes from
-/// its virtual workers, not from the CPU, so a second thread would only add a lock or a hand-off around the
-/// queue; one epoll thread already serves far more requests per second than a lab experiment needs (see
-/// bench/lab_vs_nginx.sh). With --burn the CPU work also runs on this thread, so burn capacity is one core.
+/// Serves HTTP/1.1, or HTTP/2 with --http2 (h2c, prior knowledge), on one thread. Why one: the model is a
+/// single shared queue and its capacity comes from its virtual workers, not from the CPU, so a second thread
+/// would only add a lock or a hand-off around the queue; one epoll thread already serves far more requests
+/// per second than a lab experiment needs (see bench/lab_vs_nginx.sh). With --burn the CPU work also runs on
+/// this thread, so burn capacity is one core.
 ///
 /// Data-plane requests go through the model; /_lab/stats and /_lab/config are answered at once, never
 /// queued and never frozen. A stall freezes the model (no admission, dequeue or completion), while the

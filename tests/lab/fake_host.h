@@ -24,7 +24,8 @@ class FakeHost final : public lab::ConnectionHost {
     submitted_at.push_back(at);
     arrivals.push_back(arrival);
   }
-  lab::ControlResponse control(std::string_view method, std::string_view target, std::string_view body) override {
+  lab::ControlResponse control(std::string_view method, std::string_view target,
+                               std::string_view body) override {
     controls.push_back(std::string(method) + " " + std::string(target) + " " + std::string(body));
     return {200, "application/json", "{\"control\":true}\n"};
   }

@@ -27,7 +27,8 @@ struct Response {
   std::uint32_t error = 0;  // RST_STREAM code, or 0 when closed normally
 };
 
-// An HTTP/2 client (nghttp2's client session) on one end of a socket pair; the connection under test on the other.
+// An HTTP/2 client (nghttp2's client session) on one end of a socket pair; the connection under test on the
+// other.
 class Client {
  public:
   explicit Client(Http2Connection& server) : m_server(server) {
@@ -38,17 +39,20 @@ class Client {
     nghttp2_session_callbacks* cb = nullptr;
     nghttp2_session_callbacks_new(&cb);
     nghttp2_session_callbacks_set_on_header_callback(
-        cb, [](nghttp2_session*, const nghttp2_frame* frame, const std::uint8_t* name, std::size_t name_length,
-               const std::uint8_t* value, std::size_t value_length, std::uint8_t, void* user) {
-          static_cast<Client*>(user)->m_responses[frame->hd.stream_id].headers[std::string(
-              reinterpret_cast<const char*>(name), name_length)] =
+        cb,
+        [](nghttp2_session*, const nghttp2_frame* frame, const std::uint8_t* name, std::size_t name_length,
+           const std::uint8_t* value, std::size_t value_length, std::uint8_t, void* user) {
+          static_cast<Client*>(user)
+              ->m_responses[frame->hd.stream_id]
+              .headers[std::string(reinterpret_cast<const char*>(name), name_length)] =
               std::string(reinterpret_cast<const char*>(value), value_length);
           return 0;
         });
     nghttp2_session_callbacks_set_on_data_chunk_recv_callback(
         cb, [](nghttp2_session*, std::uint8_t, std::int32_t id, const std::uint8_t* data, std::size_t length,
                void* user) {
-          static_cast<Client*>(user)->m_responses[id].body.append(reinterpret_cast<const char*>(data), length);
+          static_cast<Client*>(user)->m_responses[id].body.append(reinterpret_cast<const char*>(data),
+                                                                  length);
           return 0;
         });
     nghttp2_session_callbacks_set_on_stream_close_callback(
@@ -58,15 +62,15 @@ class Client {
           r.error = error;
           return 0;
         });
-    nghttp2_session_callbacks_set_on_frame_recv_callback(cb, [](nghttp2_session*, const nghttp2_frame* frame,
-                                                                 void* user) {
-      if (frame->hd.type == NGHTTP2_GOAWAY) {
-        auto* self = static_cast<Client*>(user);
-        self->goaway_last = frame->goaway.last_stream_id;
-        self->goaway_error = frame->goaway.error_code;
-      }
-      return 0;
-    });
+    nghttp2_session_callbacks_set_on_frame_recv_callback(
+        cb, [](nghttp2_session*, const nghttp2_frame* frame, void* user) {
+          if (frame->hd.type == NGHTTP2_GOAWAY) {
+            auto* self = static_cast<Client*>(user);
+            self->goaway_last = frame->goaway.last_stream_id;
+            self->goaway_error = frame->goaway.error_code;
+          }
+          return 0;
+        });
     nghttp2_session_client_new(&m_session, cb, this);
     nghttp2_session_callbacks_del(cb);
     nghttp2_submit_settings(m_session, NGHTTP2_FLAG_NONE, nullptr, 0);
@@ -82,8 +86,8 @@ class Client {
     h.insert(h.end(), extra.begin(), extra.end());
     std::vector<nghttp2_nv> nv;
     for (auto& [n, v] : h) {
-      nv.push_back({reinterpret_cast<std::uint8_t*>(n.data()), reinterpret_cast<std::uint8_t*>(v.data()), n.size(),
-                    v.size(), NGHTTP2_NV_FLAG_NONE});
+      nv.push_back({reinterpret_cast<std::uint8_t*>(n.data()), reinterpret_cast<std::uint8_t*>(v.data()),
+                    n.size(), v.size(), NGHTTP2_NV_FLAG_NONE});
     }
     return nghttp2_submit_request(m_session, nullptr, nv.data(), nv.size(), nullptr, nullptr);
   }
@@ -94,8 +98,8 @@ class Client {
     for (int round = 0; round < 8; ++round) {
       const std::uint8_t* data = nullptr;
       ssize_t n = 0;
-      while ((n = nghttp2_session_mem_send(m_session, &data)) > 0) send_raw({reinterpret_cast<const char*>(data),
-                                                                              static_cast<std::size_t>(n)});
+      while ((n = nghttp2_session_mem_send(m_session, &data)) > 0)
+        send_raw({reinterpret_cast<const char*>(data), static_cast<std::size_t>(n)});
       m_server.on_io(EPOLLIN);
       read_server();
     }
