@@ -147,6 +147,22 @@ Result<void> set_duration(LabConfig& c, std::string_view v, std::string_view wha
   c.duration = OPENLOOP_TRY(parse_duration(v, what));
   return {};
 }
+Result<void> set_http2(LabConfig& c, std::string_view v, std::string_view what) {
+  c.http2.enabled = OPENLOOP_TRY(boolean(v, what));
+  return {};
+}
+Result<void> set_max_streams(LabConfig& c, std::string_view v, std::string_view what) {
+  c.http2.max_streams = static_cast<std::uint32_t>(OPENLOOP_TRY(count(v, what, 1, 65535)));
+  return {};
+}
+Result<void> set_goaway_after(LabConfig& c, std::string_view v, std::string_view what) {
+  c.http2.goaway_after = static_cast<std::uint32_t>(OPENLOOP_TRY(count(v, what, 0, 1'000'000'000)));
+  return {};
+}
+Result<void> set_refuse_streams_above(LabConfig& c, std::string_view v, std::string_view what) {
+  c.http2.refuse_streams_above = static_cast<std::uint32_t>(OPENLOOP_TRY(count(v, what, 0, 65535)));
+  return {};
+}
 
 // clang-format off
 const Setting k_settings[] = {
@@ -170,6 +186,10 @@ const Setting k_settings[] = {
   {{"burn", "", "spend real CPU for the service time, on the lab's thread, instead of timers", true, true}, set_burn},
   {{"header-timeout", "D", "time a client may take to send a whole request once started (default 10s)", true, false}, set_header_timeout},
   {{"seed", "N", "seed of the model's random numbers (default 1)", false, false}, set_seed},
+  {{"http2", "", "serve HTTP/2 over cleartext with prior knowledge (h2c, as h2load and nghttp -- no Upgrade): a connection that does not open with the HTTP/2 preface gets GOAWAY PROTOCOL_ERROR and is closed, so HTTP/1.1 clients fail", false, true}, set_http2},
+  {{"max-streams", "N", "with --http2: SETTINGS_MAX_CONCURRENT_STREAMS advertised, 1 to 65535 (default 100)", false, false}, set_max_streams},
+  {{"goaway-after", "N", "with --http2: GOAWAY after N streams on a connection, to test clients' recovery (default 0: never)", false, false}, set_goaway_after},
+  {{"refuse-streams-above", "N", "with --http2: RST_STREAM REFUSED_STREAM for a stream past N open on its connection (default 0: never)", false, false}, set_refuse_streams_above},
   {{"duration", "D", "stop by itself after D (default: run until SIGINT/SIGTERM)", false, false}, set_duration},
 };
 // clang-format on

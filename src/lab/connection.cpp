@@ -3,12 +3,9 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <functional>
 
 #include <sys/socket.h>
 #include <unistd.h>
-
-#include "lab/deadline_header.h"
 
 namespace openloop::lab {
 namespace {
@@ -26,7 +23,8 @@ constexpr std::uint64_t k_resume_cookie = 1ULL << 63;
 
 }  // namespace
 
-Connection::Connection(ConnectionHost& host, std::uint32_t slot) : m_host(host), m_slot(slot) {}
+Connection::Connection(ConnectionHost& host, std::uint32_t slot)
+    : m_host(host), m_router(host), m_slot(slot) {}
 
 void Connection::open(int fd) {
   m_fd = fd;
@@ -113,36 +111,31 @@ Connection::Pending& Connection::push_pending(bool close) {
 }
 
 void Connection::handle_request() {
-  ServerCounters& counters = m_host.counters();
-  ++counters.requests;
   m_partial = false;
   const bool close = !m_parser.keep_alive();
-  const std::string_view target = m_parser.target();
-  if (target.starts_with("/_lab/")) {
-    ++counters.control_requests;
-    Pending& p = push_pending(close);
-    p.control = m_host.control(m_parser.method(), target, m_parser.body(), close);
-    p.state = SlotState::ready;
-    return;
-  }
-  const SteadyTime now = m_host.now();
-  Arrival arrival;
-  arrival.tag = make_tag(m_slot, generation(), m_next_seq);
-  if (m_parser.has_watched() && !m_host.config().deadline_header.empty()) {
-    const auto budget = parse_budget(m_parser.watched_value());
-    if (!budget) {
-      ++counters.bad_deadline;
-      Pending& p = push_pending(close);
-      p.reply = Reply::bad_request;
+  ParsedRequest request;
+  request.method = m_parser.method();
+  request.target = m_parser.target();
+  request.body = m_parser.body();
+  request.has_deadline = m_parser.has_watched();
+  request.deadline = m_parser.watched_value();
+  Routing routing = m_router.route(request, make_tag(m_slot, generation(), m_next_seq));
+  Pending& p = push_pending(close);
+  switch (routing.kind) {
+    case Routing::Kind::control:
+      p.control =
+          render_response(routing.control.status, routing.control.content_type, routing.control.body, close);
       p.state = SlotState::ready;
       return;
-    }
-    arrival.deadline = now + *budget;
+    case Routing::Kind::reply:
+      p.reply = routing.reply;
+      p.state = SlotState::ready;
+      return;
+    case Routing::Kind::model:
+      p.head = m_parser.is_head();
+      m_router.submit(routing);  // may answer at once (on_outcome is deferred while m_in_io)
+      return;
   }
-  arrival.key = std::hash<std::string_view>{}(target);
-  Pending& p = push_pending(close);
-  p.head = m_parser.is_head();
-  m_host.submit(now, arrival);  // may answer at once (on_outcome is deferred while m_in_io)
 }
 
 void Connection::handle_parse_error() {

@@ -8,77 +8,33 @@
 
 #include "core/time.h"
 #include "http/request_parser.h"
-#include "lab/model_config.h"
-#include "lab/responses.h"
-#include "lab/server_counters.h"
-#include "lab/service_model.h"
-#include "net/event_loop.h"
-#include "net/timer_queue.h"
+#include "lab/request_router.h"
+#include "lab/served_connection.h"
 
 namespace openloop::lab {
-
-/// What a connection needs from its server. All calls on the server's loop thread.
-class ConnectionHost {
- public:
-  virtual ~ConnectionHost() = default;
-  virtual net::EventLoop& loop() = 0;
-  virtual net::TimerQueue& timers() = 0;
-  virtual SteadyTime now() const = 0;
-  virtual const LabConfig& config() const = 0;
-  virtual const ResponseCatalog& responses() const = 0;
-  virtual ServerCounters& counters() = 0;
-  /// A data-plane request for the model; its outcome comes back through Connection::on_outcome.
-  virtual void submit(SteadyTime now, const Arrival& arrival) = 0;
-  /// A /_lab/* request: returns the whole response, rendered at once (never queued, never frozen).
-  virtual std::string control(std::string_view method, std::string_view target, std::string_view body,
-                              bool close) = 0;
-  /// The connection in `slot` has closed its socket and may be reused.
-  virtual void on_closed(std::uint32_t slot) = 0;
-};
-
-/// Model tags: which connection (slot and generation, so a reused slot ignores old answers) and which of
-/// its requests. Slots < 2^24; generations and sequence numbers wrap.
-inline std::uint64_t make_tag(std::uint32_t slot, std::uint32_t generation, std::uint16_t seq) {
-  return (static_cast<std::uint64_t>(slot) << 40) |
-         (static_cast<std::uint64_t>(generation & 0xffffff) << 16) | seq;
-}
-inline std::uint32_t tag_slot(std::uint64_t tag) {
-  return static_cast<std::uint32_t>(tag >> 40);
-}
-inline std::uint32_t tag_generation(std::uint64_t tag) {
-  return static_cast<std::uint32_t>((tag >> 16) & 0xffffff);
-}
-inline std::uint16_t tag_seq(std::uint64_t tag) {
-  return static_cast<std::uint16_t>(tag & 0xffff);
-}
 
 /// An HTTP/1.1 keep-alive connection. Requests may be pipelined (up to k_max_pending unanswered); answers
 /// are written in request order whatever order the model completes them in. A malformed request, oversized
 /// headers or a slow sender gets its error response after the earlier answers, then the connection closes.
 /// When the client closes its side the socket is closed at once, whatever the model still owes it.
 /// The object outlives its socket: the server reuses it for later connections in the same slot.
-class Connection final : public net::IoHandler, public net::TimerHandler {
+class Connection final : public ServedConnection {
  public:
   static constexpr std::size_t k_max_pending = 32;
 
   Connection(ConnectionHost& host, std::uint32_t slot);
 
-  /// Starts serving a freshly accepted non-blocking socket (the connection takes ownership of fd).
-  void open(int fd);
-  bool is_open() const { return m_fd >= 0; }
-  std::uint32_t generation() const { return m_generation & 0xffffff; }
+  void open(int fd) override;
+  bool is_open() const override { return m_fd >= 0; }
+  std::uint32_t generation() const override { return m_generation & 0xffffff; }
   /// False once the client has gone: its side was closed (the socket is then closed at once), so nobody will
   /// read answers (for --cancel).
-  bool client_waiting() const { return m_fd >= 0; }
-  /// The model's answer to request `seq`; written as soon as every earlier answer is.
-  void on_outcome(std::uint16_t seq, Outcome outcome);
-  /// The model's queue wait and service time of request `seq` (before its on_outcome), sent with its answer
-  /// as `Server-Timing: queue;dur=X, app;dur=Y` (milliseconds).
-  void on_timing(std::uint16_t seq, Nanos queue_wait, Nanos service);
-  /// Applies a changed deadline header name.
-  void watch_header(std::string_view name) { m_parser.watch_header(name); }
-  /// Closes the socket now (server shutdown).
-  void close();
+  bool still_waiting(std::uint16_t /*seq*/) const override { return m_fd >= 0; }
+  /// Written as soon as every earlier answer is.
+  void on_outcome(std::uint16_t seq, Outcome outcome) override;
+  void on_timing(std::uint16_t seq, Nanos queue_wait, Nanos service) override;
+  void watch_header(std::string_view name) override { m_parser.watch_header(name); }
+  void close() override;
 
   void on_io(std::uint32_t events) override;
   void on_timer(std::uint64_t cookie) override;
@@ -113,6 +69,7 @@ class Connection final : public net::IoHandler, public net::TimerHandler {
   void update_interest();
 
   ConnectionHost& m_host;
+  RequestRouter m_router;
   const std::uint32_t m_slot;
   std::uint32_t m_generation = 0;
   int m_fd = -1;

@@ -105,6 +105,10 @@ json config_to_json(const LabConfig& cfg) {
       {"burn", m.burn},
       {"header-timeout", format_duration(cfg.header_timeout)},
       {"seed", m.seed},
+      {"http2", cfg.http2.enabled},
+      {"max-streams", cfg.http2.max_streams},
+      {"goaway-after", cfg.http2.goaway_after},
+      {"refuse-streams-above", cfg.http2.refuse_streams_above},
   };
 }
 
@@ -131,6 +135,12 @@ std::string stats_json(const ModelSnapshot& model, const ServerCounters& server,
       {"control_requests", server.control_requests},   {"malformed", server.malformed},
       {"headers_too_large", server.headers_too_large}, {"body_too_large", server.body_too_large},
       {"bad_deadline", server.bad_deadline},           {"read_timeouts", server.read_timeouts}};
+  if (cfg.http2.enabled) {
+    const Http2Counters& h2 = server.http2;
+    out["http2"] =
+        json{{"connections", h2.connections}, {"bad_preface", h2.bad_preface}, {"streams", h2.streams},
+             {"refused", h2.refused},         {"goaways", h2.goaways},         {"resets", h2.resets}};
+  }
   out["config"] = config_to_json(cfg);
   out["history"] = history_json(model.history);
   return out.dump();

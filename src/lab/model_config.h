@@ -48,6 +48,18 @@ struct ModelConfig {
   std::uint64_t seed = 1;
 };
 
+/// The lab's HTTP/2 (h2c with prior knowledge) settings; fixed at start.
+struct Http2Config {
+  /// Serve HTTP/2 instead of HTTP/1.1 on every connection.
+  bool enabled = false;
+  /// SETTINGS_MAX_CONCURRENT_STREAMS advertised to every client (1 to 65535).
+  std::uint32_t max_streams = 100;
+  /// GOAWAY (NO_ERROR) once a connection has received this many streams; 0 = never.
+  std::uint32_t goaway_after = 0;
+  /// RST_STREAM REFUSED_STREAM for a stream that finds this many already open; 0 = never.
+  std::uint32_t refuse_streams_above = 0;
+};
+
 /// The lab service's whole configuration: the model plus what only the HTTP server uses.
 struct LabConfig {
   ModelConfig model;
@@ -61,6 +73,7 @@ struct LabConfig {
   Nanos header_timeout = std::chrono::seconds(10);
   /// Stop by itself after this long; nullopt = run until SIGINT/SIGTERM.
   std::optional<Nanos> duration;
+  Http2Config http2;
 };
 
 }  // namespace openloop::lab

@@ -83,6 +83,15 @@ std::string_view ResponseCatalog::get(Reply reply, bool close, bool head) const 
   return head ? std::string_view(r.bytes).substr(0, r.header_length) : std::string_view(r.bytes);
 }
 
+int ResponseCatalog::status(Reply reply) {
+  return k_replies[static_cast<std::size_t>(reply)].status;
+}
+
+std::string_view ResponseCatalog::body(Reply reply) const {
+  const Rendered& r = m_rendered[static_cast<std::size_t>(reply)][0];
+  return std::string_view(r.bytes).substr(r.header_length);
+}
+
 std::string render_response(int status, std::string_view content_type, std::string_view body, bool close) {
   std::string out = head_of(status, content_type, body.size(), close);
   out.append(body);

@@ -35,6 +35,9 @@ class ResponseCatalog {
   /// The full response; for HEAD requests (`head`) only its status line and headers.
   std::string_view get(Reply reply, bool close, bool head) const;
   std::size_t body_size() const { return m_body_size; }
+  /// The status code of `reply` and its body alone (HTTP/2 sends them as :status and DATA).
+  static int status(Reply reply);
+  std::string_view body(Reply reply) const;
 
  private:
   struct Rendered {

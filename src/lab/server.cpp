@@ -10,7 +10,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "lab/connection.h"
 #include "lab/control_endpoint.h"
+#include "lab/http2_connection.h"
 
 namespace openloop::lab {
 namespace {
@@ -103,7 +105,11 @@ void Server::accept_all() {
       m_free_slots.pop_back();
     } else if (m_connections.size() < k_max_slots) {
       slot = static_cast<std::uint32_t>(m_connections.size());
-      m_connections.push_back(std::make_unique<Connection>(*this, slot));
+      if (m_config.http2.enabled) {
+        m_connections.push_back(std::make_unique<Http2Connection>(*this, slot));
+      } else {
+        m_connections.push_back(std::make_unique<Connection>(*this, slot));
+      }
     } else {
       ::close(fd);
       ++m_counters.accept_errors;
@@ -111,6 +117,7 @@ void Server::accept_all() {
     }
     ++m_counters.connections_accepted;
     ++m_counters.connections_open;
+    if (m_config.http2.enabled) ++m_counters.http2.connections;
     m_connections[slot]->open(fd);
   }
 }
@@ -125,25 +132,25 @@ void Server::on_closed(std::uint32_t slot) {
   --m_counters.connections_open;
 }
 
-Connection* Server::connection_for(std::uint64_t tag) {
+ServedConnection* Server::connection_for(std::uint64_t tag) {
   const std::uint32_t slot = tag_slot(tag);
   if (slot >= m_connections.size()) return nullptr;
-  Connection* c = m_connections[slot].get();
+  ServedConnection* c = m_connections[slot].get();
   return c->is_open() && c->generation() == tag_generation(tag) ? c : nullptr;
 }
 
 void Server::on_outcome(std::uint64_t tag, Outcome outcome, SteadyTime /*at*/) {
   // A closed connection's answers are dropped here: the work was done anyway unless --cancel.
-  if (Connection* c = connection_for(tag)) c->on_outcome(tag_seq(tag), outcome);
+  if (ServedConnection* c = connection_for(tag)) c->on_outcome(tag_seq(tag), outcome);
 }
 
 void Server::on_timing(std::uint64_t tag, Nanos queue_wait, Nanos service) {
-  if (Connection* c = connection_for(tag)) c->on_timing(tag_seq(tag), queue_wait, service);
+  if (ServedConnection* c = connection_for(tag)) c->on_timing(tag_seq(tag), queue_wait, service);
 }
 
 bool Server::still_wanted(std::uint64_t tag) {
-  const Connection* c = connection_for(tag);
-  return c != nullptr && c->client_waiting();
+  const ServedConnection* c = connection_for(tag);
+  return c != nullptr && c->still_waiting(tag_seq(tag));
 }
 
 void Server::burn(Nanos work) {
@@ -153,33 +160,27 @@ void Server::burn(Nanos work) {
   }
 }
 
-std::string Server::control(std::string_view method, std::string_view target, std::string_view body,
-                            bool close) {
+ControlResponse Server::control(std::string_view method, std::string_view target, std::string_view body) {
   const std::string_view path = target.substr(0, target.find('?'));
   const bool get = method == "GET" || method == "HEAD";
   if (path == "/_lab/stats" && get) {
-    return render_response(200, "application/json",
-                           stats_json(m_model->snapshot(m_clock.now()), m_counters, m_config) + "\n", close);
+    return {200, "application/json",
+            stats_json(m_model->snapshot(m_clock.now()), m_counters, m_config) + "\n"};
   }
-  if (path == "/_lab/config" && get) {
-    return render_response(200, "application/json", config_to_json(m_config).dump() + "\n", close);
-  }
-  if (path == "/_lab/config" && method == "POST") return handle_config_post(body, close);
+  if (path == "/_lab/config" && get) return {200, "application/json", config_to_json(m_config).dump() + "\n"};
+  if (path == "/_lab/config" && method == "POST") return handle_config_post(body);
   if (path == "/_lab/stats" || path == "/_lab/config") {
-    return render_response(405, "application/json",
-                           json_error("use GET /_lab/stats, GET /_lab/config or POST /_lab/config"), close);
+    return {405, "application/json",
+            json_error("use GET /_lab/stats, GET /_lab/config or POST /_lab/config")};
   }
-  return render_response(
-      404, "application/json",
-      json_error(fmt::format("unknown control path \"{}\"; use GET /_lab/stats, GET or POST "
-                             "/_lab/config",
-                             path)),
-      close);
+  return {404, "application/json",
+          json_error(fmt::format("unknown control path \"{}\"; use GET /_lab/stats, GET or POST /_lab/config",
+                                 path))};
 }
 
-std::string Server::handle_config_post(std::string_view body, bool close) {
+ControlResponse Server::handle_config_post(std::string_view body) {
   auto change = apply_config_json(m_config, body);
-  if (!change) return render_response(400, "application/json", json_error(change.error().message), close);
+  if (!change) return {400, "application/json", json_error(change.error().message)};
   const bool header_changed = change->config.deadline_header != m_config.deadline_header;
   const bool body_changed = change->config.body_size != m_config.body_size;
   m_config = std::move(change->config);
@@ -191,7 +192,7 @@ std::string Server::handle_config_post(std::string_view body, bool close) {
   // Last: more workers may start (and finish zero-time) work at once, answering other connections.
   m_model->configure(m_config.model, m_clock.now());
   if (change->restart) m_model->restart(m_clock.now());
-  return render_response(200, "application/json", config_to_json(m_config).dump() + "\n", close);
+  return {200, "application/json", config_to_json(m_config).dump() + "\n"};
 }
 
 }  // namespace openloop::lab

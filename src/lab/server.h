@@ -8,21 +8,22 @@
 
 #include "core/clock.h"
 #include "core/error.h"
-#include "lab/connection.h"
-#include "net/listen_socket.h"
 #include "lab/model_config.h"
 #include "lab/responses.h"
+#include "lab/served_connection.h"
 #include "lab/server_counters.h"
 #include "lab/service_model.h"
 #include "net/event_loop.h"
+#include "net/listen_socket.h"
 #include "net/timer_queue.h"
 
 namespace openloop::lab {
 
-/// Serves HTTP/1.1 on one thread. Why one: the model is a single shared queue and its capacity comes from
-/// its virtual workers, not from the CPU, so a second thread would only add a lock or a hand-off around the
-/// queue; one epoll thread already serves far more requests per second than a lab experiment needs (see
-/// bench/lab_vs_nginx.sh). With --burn the CPU work also runs on this thread, so burn capacity is one core.
+/// Serves HTTP/1.1, or HTTP/2 with --http2 (h2c, prior knowledge), on one thread. Why one: the model is a
+/// single shared queue and its capacity comes from its virtual workers, not from the CPU, so a second thread
+/// would only add a lock or a hand-off around the queue; one epoll thread already serves far more requests
+/// per second than a lab experiment needs (see bench/lab_vs_nginx.sh). With --burn the CPU work also runs on
+/// this thread, so burn capacity is one core.
 ///
 /// Data-plane requests go through the model; /_lab/stats and /_lab/config are answered at once, never
 /// queued and never frozen. A stall freezes the model (no admission, dequeue or completion), while the
@@ -61,8 +62,7 @@ class Server final : public ConnectionHost,
   const ResponseCatalog& responses() const override { return m_responses; }
   ServerCounters& counters() override { return m_counters; }
   void submit(SteadyTime now, const Arrival& arrival) override { m_model->submit(now, arrival); }
-  std::string control(std::string_view method, std::string_view target, std::string_view body,
-                      bool close) override;
+  ControlResponse control(std::string_view method, std::string_view target, std::string_view body) override;
   void on_closed(std::uint32_t slot) override;
 
   // ModelSink
@@ -77,8 +77,8 @@ class Server final : public ConnectionHost,
   void on_timer(std::uint64_t cookie) override;
   void accept_all();
   void pause_accepting();
-  std::string handle_config_post(std::string_view body, bool close);
-  Connection* connection_for(std::uint64_t tag);
+  ControlResponse handle_config_post(std::string_view body);
+  ServedConnection* connection_for(std::uint64_t tag);
 
   LabConfig m_config;
   const Clock& m_clock;
@@ -88,7 +88,7 @@ class Server final : public ConnectionHost,
   ResponseCatalog m_responses;
   ServerCounters m_counters;
   std::unique_ptr<ServiceModel> m_model;
-  std::vector<std::unique_ptr<Connection>> m_connections;
+  std::vector<std::unique_ptr<ServedConnection>> m_connections;
   std::vector<std::uint32_t> m_free_slots;
   std::atomic<bool> m_stop{false};
 };

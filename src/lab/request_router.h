@@ -1,0 +1,55 @@
+// Where one parsed request goes (the model, the control plane, or an error answer): the same for HTTP/1.1
+// and HTTP/2, so both protocols see exactly the same service model.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "core/time.h"
+#include "lab/responses.h"
+#include "lab/served_connection.h"
+#include "lab/service_model.h"
+
+namespace openloop::lab {
+
+/// A request as either protocol parsed it. Views valid for the duration of RequestRouter::route.
+struct ParsedRequest {
+  std::string_view method;
+  std::string_view target;  ///< path and query
+  std::string_view body;
+  bool has_deadline = false;  ///< the configured deadline header was present
+  std::string_view deadline;  ///< its value
+};
+
+/// What to do with one request.
+struct Routing {
+  enum class Kind : std::uint8_t {
+    model,    ///< hand `arrival` to the model at `now` (RequestRouter::submit), answer with its outcome
+    control,  ///< answer `control` at once (/_lab/*: never queued, never frozen)
+    reply,    ///< answer `reply` at once (an unreadable deadline header: 400)
+  };
+  Kind kind = Kind::model;
+  SteadyTime now{};
+  Arrival arrival;
+  Reply reply = Reply::ok;
+  ControlResponse control;
+};
+
+/// Routes parsed requests for one server and counts them (requests, control_requests, bad_deadline).
+/// Not thread-safe: the server's loop thread.
+class RequestRouter {
+ public:
+  explicit RequestRouter(ConnectionHost& host) : m_host(host) {}
+
+  /// Decides where `request` goes; a model request's arrival carries `tag` (the connection's answer address),
+  /// its deadline (now + the deadline header's budget) and its cache key (a hash of the target). Does not
+  /// submit: the connection records the request first, since the model may answer inside submit.
+  Routing route(const ParsedRequest& request, std::uint64_t tag) const;
+  /// Hands a model routing's arrival to the model (which may call back on_outcome before returning).
+  void submit(const Routing& routing) const { m_host.submit(routing.now, routing.arrival); }
+
+ private:
+  ConnectionHost& m_host;
+};
+
+}  // namespace openloop::lab
