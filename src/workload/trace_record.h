@@ -2,11 +2,14 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/time.h"
 #include "http/request.h"
+#include "http/request_buffer.h"
 
 namespace openloop::workload {
 
@@ -33,5 +36,12 @@ struct TraceRecord {
     line = 0;
   }
 };
+
+/// Renders `r` as the request sent to `authority` (the --target's host[:port]) into `out`: its method,
+/// target, headers and body, then `extra` (-H), each of which replaces a recorded header of the same name
+/// (case-insensitive). POST, PUT and PATCH send Content-Length: 0 when the body is empty; a recorded
+/// User-Agent is sent instead of openloop's. Allocation-free once `out` has grown to the largest record.
+void render_record(const TraceRecord& r, std::string_view authority, std::span<const http::Header> extra,
+                   http::RequestBuffer& out);
 
 }  // namespace openloop::workload
