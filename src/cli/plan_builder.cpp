@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "cli/option_checks.h"
+#include "cli/replay_options.h"
 #include "core/atomic_file.h"
 #include "core/units.h"
 #include "engine/scenario_plans.h"
@@ -275,8 +276,12 @@ Result<engine::RunPlan> build_plan(const RunOptions& o, const HostFacts& host) {
   engine::RunPlan plan;
   OPENLOOP_TRY_VOID(check_until_model(o));
   OPENLOOP_TRY_VOID(parse_until_targets(o));
-  OPENLOOP_TRY_VOID(build_request(o, plan));
-  OPENLOOP_TRY_VOID(build_workload(o, plan));
+  if (!o.replay.empty()) {
+    OPENLOOP_TRY_VOID(build_replay(o, plan));  // a trace gives the requests and their times
+  } else {
+    OPENLOOP_TRY_VOID(build_request(o, plan));
+    OPENLOOP_TRY_VOID(build_workload(o, plan));
+  }
   OPENLOOP_TRY_VOID(build_client(o, plan));
   OPENLOOP_TRY_VOID(build_capacity(o, host, plan));
   plan.shard = OPENLOOP_TRY(shard_spec(o, host.environment));

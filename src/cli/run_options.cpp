@@ -2,7 +2,6 @@
 // some); their values are checked by cli/option_checks.h and built into a plan by cli/plan_builder.h.
 #include "cli/run_options.h"
 
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,6 +10,7 @@
 
 #include "cli/observe_options.h"
 #include "cli/option_checks.h"
+#include "cli/replay_options.h"
 #include "cli/start_options.h"
 #include "core/units.h"
 
@@ -322,6 +322,7 @@ void add_run_options(CLI::App& sub, RunOptions& o) {
   add_output_options(sub, o);
   add_judging_options(sub, o);
   add_shard_options(sub, o);
+  add_replay_options(sub, o);
   sub.add_option("--metrics-listen", o.metrics_listen,
                  "Serve the run's live state for Prometheus at http://ADDR/metrics (text format and OpenMetrics; "
                  "a thread of its own), e.g. 127.0.0.1:9464; a bad address exits 2 before any load")

@@ -78,6 +78,18 @@ struct RunOptions {
   std::vector<std::string> env;   ///< -e NAME=value: ${NAME} in a plan or targets file (wins over the environment)
   std::string retarget;           ///< --target URL: replaces the plan's or targets' scheme://host:port
   std::string targets;            ///< --targets FILE|-: the requests, in Vegeta's targets format
+  // --replay (cli/replay_options.cpp): a recorded trace as the arrivals and their requests.
+  std::string replay;                      ///< --replay FILE (empty: none)
+  std::string replay_format = "auto";      ///< --replay-format auto|nginx|jsonl
+  std::string replay_log_format;           ///< --replay-log-format: nginx log_format (empty: combined)
+  std::string speed = "1";                 ///< --speed X
+  bool loop = false;                       ///< --loop
+  std::string max_gap;                     ///< --max-gap D (empty: gaps kept)
+  std::string replay_from, replay_to;      ///< --from, --to: trace time after its first record
+  std::string reorder_window = "5s";       ///< --reorder-window D
+  std::vector<std::string> keep_headers;   ///< --keep-header NAME
+  std::vector<std::string> redact_params;  ///< --redact-param NAME
+  bool skip_bad = false;                   ///< --skip-bad
 
   std::string shard;                    ///< --shard I/N (empty: from the environment, else unsharded)
   std::string shard_weights;            ///< --shard-weights 2,1,1 (empty: equal)

@@ -2,6 +2,8 @@
 // from the pool (or the saturation queue, or a drop), and the start of a request's first attempt.
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "engine/worker.h"
 
 namespace openloop::engine {
@@ -31,7 +33,7 @@ void Worker::issue_due_arrivals(SteadyTime now) {
     } else {
       arrival(m_start + *m_next_arrival);
     }
-    m_next_arrival = m_schedule.next();
+    m_next_arrival = next_arrival();
   }
 }
 
@@ -40,7 +42,7 @@ void Worker::abandon_schedule() {
   // interval, and counted in the report for the verdict's reason (the generator's fault, not the pool's or
   // the target's). A session's requests were never drawn, so an abandoned session is counted in the report
   // only.
-  for (; m_next_arrival; m_next_arrival = m_schedule.next()) {
+  for (; m_next_arrival; m_next_arrival = next_arrival()) {
     ++m_report.abandoned;
     if (m_plan.model == Model::sessions) continue;
     const SteadyTime intended = m_start + *m_next_arrival;
@@ -54,6 +56,20 @@ void Worker::abandon_schedule() {
       push_record(intended, interval, request, nullptr, RecordOutcome::dropped, SteadyTime{}, 0,
                   ErrorKind::generator);
   }
+}
+
+std::optional<Nanos> Worker::next_arrival() {
+  if (!m_replay) return m_schedule.next();
+  auto next = m_replay->next();
+  if (!next) {
+    // The trace read cleanly before the run (workload::scan_replay): it changed or vanished since. The
+    // schedule ends here and the run says why (the coordinator makes it INVALID).
+    if (m_report.loop_failure.empty())
+      m_report.loop_failure = fmt::format("worker {}: reading the trace failed: {}", m_index, next.error().message);
+    return std::nullopt;
+  }
+  if (*next) workload::render_record(m_replay->record(), m_plan.url.host_header, m_plan.headers, m_replayed);
+  return *next;
 }
 
 std::uint32_t Worker::pick_request() {
@@ -86,11 +102,13 @@ void Worker::arrival(SteadyTime intended) {
   Connection* conn =
       m_queue_size == 0 ? free_connection() : nullptr;  // a non-empty queue keeps arrivals in order
   if (conn != nullptr) {
-    start_request(*conn, intended, interval, request, -1);
+    start_request(*conn, intended, interval, request, -1, m_replay ? &m_replayed : nullptr);
     return;
   }
   if (m_plan.on_saturation == OnSaturation::queue && m_queue_size < m_queue.size()) {
-    m_queue[(m_queue_head + m_queue_size) % m_queue.size()] = Queued{intended, interval, request};
+    const std::size_t slot = (m_queue_head + m_queue_size) % m_queue.size();
+    m_queue[slot] = Queued{intended, interval, request};
+    if (m_replay) std::swap(m_queue_requests[slot], m_replayed);  // the record waits with its arrival
     ++m_queue_size;
     m_recorder.add_pending(interval);
     return;
@@ -126,7 +144,7 @@ void Worker::push_record(SteadyTime intended, std::int64_t interval, std::uint32
 }
 
 void Worker::start_request(Connection& c, SteadyTime intended, std::int64_t interval, std::uint32_t request,
-                           std::int32_t user) {
+                           std::int32_t user, http::RequestBuffer* replayed) {
   m_recorder.add_pending(interval);
   const RequestSpec& spec = m_plan.requests[request];
   // The generator starts working on the request now: on an idle connection it writes at once, otherwise it
@@ -146,6 +164,10 @@ void Worker::start_request(Connection& c, SteadyTime intended, std::int64_t inte
   x.request = request;
   x.user = user;
   x.head = spec.head();
+  if (replayed != nullptr) {
+    std::swap(x.rendered, *replayed);  // the exchange's old buffer goes back: capacity reused, nothing allocated
+    x.head = x.rendered.parts().method == "HEAD";
+  }
   x.attempt_start = dispatched;
   if (spec.templ != nullptr) spec.templ->render(*m_render, x.rendered);  // draws this request's variables
   prepare_attempt(x);
@@ -155,10 +177,11 @@ void Worker::start_request(Connection& c, SteadyTime intended, std::int64_t inte
 void Worker::release(Connection& c) {
   if (m_queue_size > 0) {
     const Queued q = m_queue[m_queue_head];
+    http::RequestBuffer* replayed = m_replay ? &m_queue_requests[m_queue_head] : nullptr;
     m_queue_head = (m_queue_head + 1) % m_queue.size();
     --m_queue_size;
     m_recorder.remove_pending(q.interval);  // start_request counts it again
-    start_request(c, q.intended, q.interval, q.request, -1);
+    start_request(c, q.intended, q.interval, q.request, -1, replayed);
     return;
   }
   m_pool.release(c);

@@ -88,7 +88,9 @@ void collect(PlanRun& p, std::vector<results::IntervalStats>& scratch, Coordinat
 results::RunInfo describe(const RunPlan& plan) {
   results::RunInfo info;
   info.model = plan.model;
-  info.arrival = plan.arrival == workload::ArrivalKind::constant ? "constant" : "poisson";
+  info.arrival = plan.replay                                      ? "replay"
+                 : plan.arrival == workload::ArrivalKind::constant ? "constant"
+                                                                   : "poisson";
   info.duration_s = to_seconds(plan.duration);
   info.warmup_s = to_seconds(plan.warmup);
   info.timeout_s = to_seconds(plan.timeout);
@@ -203,6 +205,8 @@ results::RunResults finish(PlanRun& p, const std::atomic<int>& stop, SteadyTime 
     }
   }
   for (auto& w : key_warnings(plan, p.workers, r.totals)) r.warnings.push_back(std::move(w));
+  if (plan.replay)
+    for (auto& note : plan.replay->notes()) r.warnings.push_back(std::move(note));
   for (auto& w : p.workers) {
     if (w->report().loop_failure.empty()) continue;
     r.verdict.valid = false;

@@ -38,8 +38,8 @@ void Worker::prepare_attempt(Exchange& r) {
   r.deadline =
       p.per_try_timeout.count() > 0 ? std::min(overall, r.attempt_start + p.per_try_timeout) : overall;
   const RequestSpec& spec = m_plan.requests[r.request];
-  // A templated request is in the exchange's buffer, as rendered; a constant one is the plan's.
-  if (spec.templ != nullptr) {
+  // A templated or replayed request is in the exchange's buffer, as rendered; a constant one is the plan's.
+  if (spec.templ != nullptr || m_replay) {
     r.parts = &r.rendered.parts();
     r.prebuilt_http1 = {};
   } else {

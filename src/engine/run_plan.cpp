@@ -48,7 +48,7 @@ nlohmann::json RunPlan::describe() const {
   if (accept_bunching) j["accept_bunching"] = true;
   if (!server_timing_metric.empty()) j["server_timing_metric"] = server_timing_metric;
   if (model == Model::open || model == Model::sessions) {
-    j["arrival"] = arrival == workload::ArrivalKind::constant ? "constant" : "poisson";
+    j["arrival"] = replay ? "replay" : arrival == workload::ArrivalKind::constant ? "constant" : "poisson";
     j["seed"] = seed;
     // How threads (and shards) split a Poisson schedule decides its points, so the plan says it.
     if (arrival == workload::ArrivalKind::poisson)
@@ -73,6 +73,33 @@ nlohmann::json RunPlan::describe() const {
   for (const auto& r : requests)
     reqs.push_back({{"name", r.name}, {"method", r.method}, {"weight", r.weight}});
   j["requests"] = reqs;
+  if (replay) {
+    const workload::ReplayPlan& r = *replay;
+    const workload::ReplayOptions& o = r.request.options;
+    nlohmann::json rj = {{"file", r.request.input.path},
+                         {"format", std::string(workload::to_string(r.request.input.format))},
+                         {"records", r.counts.records},
+                         {"span_s", to_seconds(r.span)},
+                         {"speed", o.speed},
+                         {"loop", r.request.loop},
+                         {"reorder_window_s", to_seconds(o.window)},
+                         {"late", r.counts.late},
+                         {"skipped_lines", r.skipped},
+                         {"gaps_compressed", r.counts.gaps_compressed},
+                         {"compressed_s", to_seconds(r.counts.compressed)},
+                         {"outside_window", r.counts.outside},
+                         {"seconds_spread", r.spreads_seconds},
+                         {"credentials_dropped", r.credentials_dropped},
+                         {"params_redacted", r.params_redacted},
+                         {"kept_headers", r.request.keep_headers},
+                         {"redacted_params", r.request.redact_params}};
+    if (!r.request.input.log_format.empty()) rj["log_format"] = r.request.input.log_format;
+    if (o.max_gap.count() > 0) rj["max_gap_s"] = to_seconds(o.max_gap);
+    if (o.from) rj["from_s"] = to_seconds(*o.from);
+    if (o.to) rj["to_s"] = to_seconds(*o.to);
+    if (r.request.loop) rj["loop_period_s"] = to_seconds(r.loop_period());
+    j["replay"] = std::move(rj);
+  }
   if (round_robin) j["request_order"] = "round-robin";
   if (!steps.empty()) {
     nlohmann::json st = nlohmann::json::array();

@@ -24,6 +24,7 @@
 #include "workload/arrival_schedule.h"
 #include "workload/duration_distribution.h"
 #include "workload/rate_profile.h"
+#include "workload/replay_plan.h"
 #include "workload/scenario.h"
 #include "workload/shard.h"
 
@@ -88,6 +89,10 @@ struct RunPlan {
   double max_rate = 0;             ///< pacing model: iterations per second across all users (0 = no cap)
   std::uint64_t max_sessions = 0;  ///< sessions model: concurrent sessions cap (0 = derived)
   std::vector<Step> steps;  ///< iteration (closed/pacing) or session steps; empty = one request from the mix
+  /// --replay: the arrivals are a recorded trace's (open model), each record sent as its own request (the
+  /// plan's one RequestSpec names it; `headers` (-H) are added to every record); null otherwise. `profile`
+  /// then holds the trace's mean rate over the run, for sizing and the offered rate.
+  std::shared_ptr<const workload::ReplayPlan> replay;
 
   /// Host shards: which part of this plan this process runs (--shard, or the engine's environment). Every
   /// other field describes the WHOLE plan, as every shard records it; the *_part() functions give this

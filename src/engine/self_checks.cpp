@@ -258,6 +258,8 @@ results::RunChecks self_check(const RunPlan& plan, const std::vector<std::unique
   results::ArrivalCheck& a = out.arrivals;
   if (plan.model != Model::open && plan.model != Model::sessions) {
     a.why_not = "no arrival schedule: this model sends when responses return";
+  } else if (plan.replay) {
+    a.why_not = "a replayed trace: the arrivals are the trace's own times, not a process to test";
   } else {
     a.process = std::string(workload::to_string(plan.arrival));
     a.level = std::string(stats::to_string(k_level));

@@ -129,6 +129,10 @@ Result<void> Worker::init(Nanos measured_spin_below, net::SimulatedNetwork* sim)
   // The first intervals come from these; later ones reuse spent intervals the coordinator gives back.
   m_recorder.make_spares(k_max_spares);
   // Self-check stamps: room for the lane's arrivals (users: 64 Ki samples), so recording never allocates.
+  if (m_plan.replay) {
+    m_replay.emplace(OPENLOOP_TRY(
+        workload::open_lane(*m_plan.replay, m_index, m_plan.threads, m_plan.warmup + m_plan.duration)));
+  }
   m_report.trace.reserve(m_plan.user_driven() ? 65536.0 : m_schedule.expected_total(), !m_plan.user_driven());
   std::uint64_t slots = 0;
   switch (m_plan.model) {
@@ -165,6 +169,7 @@ Result<void> Worker::init(Nanos measured_spin_below, net::SimulatedNetwork* sim)
     const double per_worker = m_plan.profile.max_rate() * m_plan.shard.share() / m_plan.threads;
     const double room = std::ceil(per_worker * to_seconds(m_plan.timeout) * 1.2) + 64;
     m_queue.resize(static_cast<std::size_t>(std::min(room, 4.0e6)));
+    if (m_replay) m_queue_requests.resize(m_queue.size());
   }
   return {};
 }
@@ -176,7 +181,7 @@ void Worker::run() {
   const bool users = m_plan.user_driven();
   const std::optional<Nanos> delay_before =
       m_loop->simulated_network() == nullptr ? thread_run_delay() : std::nullopt;
-  m_next_arrival = users ? std::nullopt : m_schedule.next();
+  m_next_arrival = users ? std::nullopt : next_arrival();
   const SteadyTime begin = now();
   if (users) {
     start_users(std::max(begin, m_start));

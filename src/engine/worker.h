@@ -163,10 +163,13 @@ class Worker final : public ConnectionOwner, public CodecCallbacks, public net::
   void issue_due_arrivals(SteadyTime now);
   void abandon_schedule();
   void arrival(SteadyTime intended);
+  /// The schedule's next intended offset (the trace's with --replay: its request rendered into m_replayed).
+  std::optional<Nanos> next_arrival();
   Connection* free_connection();
   void prewarm();
+  /// `replayed`: a replayed record's request, swapped into the exchange (null: the plan's request).
   void start_request(Connection& c, SteadyTime intended, std::int64_t interval, std::uint32_t request,
-                     std::int32_t user);
+                     std::int32_t user, http::RequestBuffer* replayed = nullptr);
   void release(Connection& c);
   void expire(SteadyTime now);
   void cut(Exchange& x, SteadyTime now);
@@ -233,6 +236,9 @@ class Worker final : public ConnectionOwner, public CodecCallbacks, public net::
   std::optional<net::EventLoop> m_loop;
   net::TimerQueue m_timers;
   workload::ArrivalSchedule m_schedule;
+  std::optional<workload::ReplaySchedule> m_replay;  // --replay: this worker's lane of the trace, not m_schedule
+  http::RequestBuffer m_replayed;  // --replay: the request of the pending arrival (m_next_arrival), rendered
+  std::vector<http::RequestBuffer> m_queue_requests;  // --replay, --on-saturation queue: each queued one's
   std::optional<Nanos> m_next_arrival;  // offset of the next arrival, nullopt when the schedule is exhausted
   bool m_scheduling = true;
   bool m_capped =

@@ -88,9 +88,10 @@ wait_port() {
   fail "nothing listening on 127.0.0.1:$port after ${2:-10}s"
 }
 
-# start_nginx PORT [EXTRA_SERVER_CONFIG] [LISTEN_SUFFIX]: one worker, serving "ok" on / ; sets NGINX_MASTER.
+# start_nginx PORT [EXTRA_SERVER_CONFIG] [LISTEN_SUFFIX] [EXTRA_HTTP_CONFIG]: one worker, serving "ok" on / ; sets
+# NGINX_MASTER. EXTRA_HTTP_CONFIG goes in the http block (e.g. a log_format, which nginx takes only there).
 start_nginx() {
-  local port=$1 extra=${2:-} listen_suffix=${3:-}
+  local port=$1 extra=${2:-} listen_suffix=${3:-} http_extra=${4:-}
   mkdir -p "$E2E_TMP/nginx"
   cat >"$E2E_TMP/nginx/nginx.conf" <<CONF
 daemon off;
@@ -101,6 +102,7 @@ events { worker_connections 4096; }
 http {
   access_log off;
   keepalive_requests 1000000;
+  $http_extra
   client_body_temp_path $E2E_TMP/nginx;
   proxy_temp_path $E2E_TMP/nginx;
   fastcgi_temp_path $E2E_TMP/nginx;

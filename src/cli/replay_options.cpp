@@ -1,0 +1,165 @@
+// The --replay flags and the plan they build (cli/replay_options.h).
+#include "cli/replay_options.h"
+
+#include <charconv>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "cli/option_checks.h"
+#include "core/units.h"
+#include "http/request.h"
+#include "workload/replay_plan.h"
+#include "workload/target_override.h"
+
+namespace openloop::cli {
+namespace {
+
+constexpr const char* k_replay = "Replay";
+
+Result<double> parse_speed(std::string_view text) {
+  std::string_view t = text;
+  if (!t.empty() && (t.back() == 'x' || t.back() == 'X')) t.remove_suffix(1);
+  double v = 0;
+  const auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  if (t.empty() || ec != std::errc() || p != t.data() + t.size() || !(v > 0) || v > 1e6)
+    return usage_error(fmt::format("--speed: \"{}\" is not accepted; give a factor above 0, e.g. 2 (twice as "
+                                   "fast) or 0.5 (half speed)",
+                                   text));
+  return v;
+}
+
+// Flags that make no sense with a trace that gives the requests and their times.
+Result<void> refuse_other_sources(const RunOptions& o) {
+  const auto refuse = [](std::string_view flag, std::string_view why) {
+    return usage_error(fmt::format("{}: not with --replay ({})", flag, why));
+  };
+  if (!o.url.empty())
+    return refuse(o.url, "the trace gives the paths; give the host with --target http://host:port");
+  if (!o.targets.empty()) return refuse("--targets", "the trace gives the requests");
+  if (o.method != "GET") return refuse("-X", "each record gives its method");
+  if (!o.body.empty()) return refuse("--body", "each record gives its body");
+  if (!o.rate.empty() || !o.stages.empty() || o.vus > 0 || !o.session_rate.empty())
+    return refuse(!o.rate.empty() ? "--rate" : !o.stages.empty() ? "--stages" : o.vus > 0 ? "--vus" : "--session-rate",
+                  "the trace's times are the schedule; --speed scales them");
+  if (!o.until.empty()) return refuse("--until", "a replay lasts its trace");
+  if (!o.pacing.empty() || !o.max_rate.empty()) return refuse("--pacing/--max-rate", "a replay is an open model");
+  if (!o.shard.empty()) return refuse("--shard", "replaying a trace across hosts is not supported yet");
+  if (!o.loop && o.duration != "10s") {
+    return usage_error(
+        "--duration: a replay lasts the trace's span (over --speed); --duration sets the length with --loop; "
+        "--from/--to select part of the trace");
+  }
+  return {};
+}
+
+Result<workload::ReplayRequest> replay_request(const RunOptions& o) {
+  workload::ReplayRequest r;
+  r.input.path = o.replay;
+  r.input.format = OPENLOOP_TRY(workload::parse_trace_format(o.replay_format, "--replay-format"));
+  r.input.log_format = o.replay_log_format;
+  if (!o.replay_log_format.empty() && r.input.format == workload::TraceFormat::jsonl)
+    return usage_error("--replay-log-format: applies to nginx logs, not to --replay-format jsonl");
+  if (!o.replay_log_format.empty()) r.input.format = workload::TraceFormat::nginx;
+  r.input.skip_bad = o.skip_bad;
+  r.input.seed = o.seed;
+  r.options.speed = OPENLOOP_TRY(parse_speed(o.speed));
+  if (!o.max_gap.empty()) {
+    r.options.max_gap = OPENLOOP_TRY(parse_duration(o.max_gap, "--max-gap"));
+    if (r.options.max_gap.count() == 0) return usage_error("--max-gap: must be greater than 0, e.g. 5s");
+  }
+  if (!o.replay_from.empty()) r.options.from = OPENLOOP_TRY(parse_duration(o.replay_from, "--from"));
+  if (!o.replay_to.empty()) r.options.to = OPENLOOP_TRY(parse_duration(o.replay_to, "--to"));
+  if (r.options.from && r.options.to && *r.options.to <= *r.options.from)
+    return usage_error(fmt::format("--to {} is not after --from {}", o.replay_to, o.replay_from));
+  r.options.window = OPENLOOP_TRY(parse_duration(o.reorder_window, "--reorder-window"));
+  r.loop = o.loop;
+  r.keep_headers = o.keep_headers;
+  r.redact_params = o.redact_params;
+  return r;
+}
+
+}  // namespace
+
+void add_replay_options(CLI::App& sub, RunOptions& o) {
+  sub.add_option("--replay", o.replay,
+                 "Replay a recorded trace (an nginx access log or canonical JSONL) against --target: each record "
+                 "sent at its own time from the run's start (docs/replay.md)")
+      ->type_name("FILE")
+      ->group(k_replay);
+  sub.add_option("--replay-format", o.replay_format, "The trace's format: auto | nginx | jsonl")
+      ->capture_default_str()
+      ->group(k_replay);
+  sub.add_option("--replay-log-format", o.replay_log_format,
+                 "The nginx log_format the log was written with, in nginx's syntax (default: combined, whose "
+                 "one-second stamps are spread within their second by --seed); log $msec and $request_time")
+      ->type_name("FORMAT")
+      ->group(k_replay);
+  sub.add_option("--speed", o.speed, "Replay speed: 2 = twice as fast (times divided by 2)")
+      ->capture_default_str()
+      ->group(k_replay);
+  sub.add_flag("--loop", o.loop, "Replay the trace again and again (each pass shifted by its span) for --duration")
+      ->group(k_replay);
+  sub.add_option("--max-gap", o.max_gap, "Shorten idle gaps of the trace longer than D to D (counted)")
+      ->type_name("D")
+      ->group(k_replay);
+  sub.add_option("--from", o.replay_from, "Replay the trace from this time after its first record, e.g. 10m")
+      ->type_name("D")
+      ->group(k_replay);
+  sub.add_option("--to", o.replay_to, "Replay the trace up to this time after its first record")
+      ->type_name("D")
+      ->group(k_replay);
+  sub.add_option("--reorder-window", o.reorder_window,
+                 "Records out of order by up to D of trace time are sorted; beyond, counted and sent in file order")
+      ->capture_default_str()
+      ->group(k_replay);
+  sub.add_option("--keep-header", o.keep_headers,
+                 "Send this recorded credential header (Authorization, Cookie, ...: dropped by default; repeatable)")
+      ->type_name("NAME")
+      ->group(k_replay);
+  sub.add_option("--redact-param", o.redact_params,
+                 "Replace this query parameter's recorded value with REDACTED (repeatable)")
+      ->type_name("NAME")
+      ->group(k_replay);
+  sub.add_flag("--skip-bad", o.skip_bad, "Count and skip the trace's bad lines instead of refusing the file")
+      ->group(k_replay);
+}
+
+Result<void> build_replay(const RunOptions& o, engine::RunPlan& plan) {
+  OPENLOOP_TRY_VOID(refuse_other_sources(o));
+  if (o.retarget.empty())
+    return usage_error("--replay: needs --target http://host:port, where the trace's requests are sent");
+  plan.url = OPENLOOP_TRY(workload::parse_target_override(o.retarget));
+  plan.url_text = o.retarget;
+  plan.insecure = o.insecure;
+  plan.ca_file = o.cacert;
+  plan.server_timing_metric = OPENLOOP_TRY(check_server_timing_metric(o.server_timing_metric));
+  for (const auto& h : o.headers) plan.headers.push_back(OPENLOOP_TRY(http::parse_header_arg(h)));
+  plan.seed = o.seed;
+  plan.warmup = OPENLOOP_TRY(parse_duration(o.warmup, "--warmup"));
+  workload::ReplayRequest request = OPENLOOP_TRY(replay_request(o));
+  auto replay = std::make_shared<workload::ReplayPlan>(OPENLOOP_TRY(workload::scan_replay(std::move(request))));
+  if (replay->request.loop && replay->counts.records < 2) {
+    return usage_error(fmt::format("--loop: the trace has {} record to replay; a loop needs at least two",
+                                   replay->counts.records));
+  }
+  // Without --loop the run lasts the trace (its last record inside the last millisecond).
+  const Nanos total = replay->request.loop ? plan.warmup + OPENLOOP_TRY(parse_duration(o.duration, "--duration"))
+                                           : replay->span + std::chrono::milliseconds(1);
+  if (plan.warmup >= total) {
+    return usage_error(fmt::format("--warmup: {} leaves nothing to measure of a replay lasting {}",
+                                   format_duration(plan.warmup), format_duration(total)));
+  }
+  plan.duration = total - plan.warmup;
+  const Nanos per_pass = replay->request.loop ? replay->loop_period() : total;
+  const double rate = static_cast<double>(replay->counts.records) / to_seconds(per_pass);
+  plan.profile = workload::RateProfile::constant(rate, total);
+  plan.model = engine::Model::open;
+  engine::RequestSpec spec;
+  spec.name = "replay";
+  plan.requests.push_back(std::move(spec));
+  plan.replay = std::move(replay);
+  return {};
+}
+
+}  // namespace openloop::cli

@@ -1,0 +1,32 @@
+// The canonical trace format, JSON Lines: one request a line, as openloop reads and (later) writes traces.
+#pragma once
+
+#include <string_view>
+
+#include "workload/trace_reader.h"
+
+namespace openloop::workload {
+
+/// One JSON object a line:
+///   {"t": 12.345, "method": "GET", "url": "/path?q", "headers": {"Name": "value"}, "body": "...",
+///    "session": "..."}
+///  - t (required): seconds from any origin (a number; only differences count), or an RFC 3339 string
+///    ("2026-12-01T10:00:00.123Z").
+///  - url (required): a path starting with '/' (query included), or an absolute http(s) URL whose scheme and
+///    authority are dropped (the run's --target replaces them).
+///  - method: an HTTP token (default GET). headers: an object of string values. body (text) or body_b64
+///    (base64), not both. session: a string or a number. Other fields are ignored.
+/// Header names must be tokens and values single lines; the url has no spaces or control characters.
+class JsonlTraceParser final : public TraceLineParser {
+ public:
+  Result<void> parse(std::string_view line, TraceRecord& out) override;
+};
+
+/// Decodes standard base64 (padding optional, no line breaks). Error (usage) names what was wrong.
+Result<std::string> decode_base64(std::string_view text);
+
+/// `url` as a request target: a path (kept as it is) or an absolute http(s) URL (its path and query, "/" when
+/// it has none). Error (usage): anything else, or a target with spaces or control characters.
+Result<std::string> trace_target(std::string_view url);
+
+}  // namespace openloop::workload

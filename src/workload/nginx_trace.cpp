@@ -1,0 +1,205 @@
+// nginx access log lines as trace records (workload/nginx_trace.h).
+#include "workload/nginx_trace.h"
+
+#include <array>
+#include <cctype>
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include "core/rng.h"
+#include "core/start_at.h"
+#include "workload/jsonl_trace.h"
+#include "workload/trace_checks.h"
+
+namespace openloop::workload {
+namespace {
+
+constexpr std::string_view k_http_prefix = "http_";
+
+// "user_agent" → "User-Agent".
+std::string header_name(std::string_view variable) {
+  std::string name(variable);
+  bool start = true;
+  for (char& c : name) {
+    if (c == '_') {
+      c = '-';
+      start = true;
+      continue;
+    }
+    c = static_cast<char>(start ? std::toupper(static_cast<unsigned char>(c)) : std::tolower(static_cast<unsigned char>(c)));
+    start = false;
+  }
+  return name;
+}
+
+bool absent(std::string_view v) { return v.empty() || v == "-"; }
+
+// Days from 1970-01-01 to y-m-d (proleptic Gregorian; Howard Hinnant's days_from_civil).
+std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) {
+  y -= m <= 2 ? 1 : 0;
+  const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const auto yoe = static_cast<unsigned>(y - era * 400);
+  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
+}
+
+bool number(std::string_view text, int& out) {
+  const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return ec == std::errc() && p == text.data() + text.size();
+}
+
+}  // namespace
+
+std::optional<Nanos> parse_decimal_seconds(std::string_view text) {
+  const auto dot = text.find('.');
+  const std::string_view whole = text.substr(0, dot);
+  const std::string_view frac = dot == std::string_view::npos ? std::string_view() : text.substr(dot + 1);
+  if (whole.empty() || frac.size() > 9 || (dot != std::string_view::npos && frac.empty())) return std::nullopt;
+  std::int64_t s = 0, f = 0;
+  auto r = std::from_chars(whole.data(), whole.data() + whole.size(), s);
+  if (r.ec != std::errc() || r.ptr != whole.data() + whole.size() || s < 0 || s > 9'000'000'000) return std::nullopt;
+  if (!frac.empty()) {
+    r = std::from_chars(frac.data(), frac.data() + frac.size(), f);
+    if (r.ec != std::errc() || r.ptr != frac.data() + frac.size() || f < 0) return std::nullopt;
+    for (std::size_t i = frac.size(); i < 9; ++i) f *= 10;
+  }
+  return Nanos(s * 1'000'000'000 + f);
+}
+
+std::optional<Nanos> parse_time_local(std::string_view t) {
+  // 10/Oct/2000:13:55:36 -0700
+  static constexpr std::array<std::string_view, 12> k_months = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                                                "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+  if (t.size() != 26 || t[2] != '/' || t[6] != '/' || t[11] != ':' || t[14] != ':' || t[17] != ':' ||
+      t[20] != ' ' || (t[21] != '+' && t[21] != '-'))
+    return std::nullopt;
+  int day = 0, year = 0, hour = 0, minute = 0, second = 0, oh = 0, om = 0;
+  unsigned month = 0;
+  for (unsigned m = 0; m < 12; ++m)
+    if (t.substr(3, 3) == k_months[m]) month = m + 1;
+  if (month == 0 || !number(t.substr(0, 2), day) || !number(t.substr(7, 4), year) ||
+      !number(t.substr(12, 2), hour) || !number(t.substr(15, 2), minute) || !number(t.substr(18, 2), second) ||
+      !number(t.substr(22, 2), oh) || !number(t.substr(24, 2), om))
+    return std::nullopt;
+  if (day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60 || oh > 23 || om > 59) return std::nullopt;
+  const std::int64_t offset = (t[21] == '-' ? -1 : 1) * (oh * 3600 + om * 60);
+  const std::int64_t s = days_from_civil(year, month, static_cast<unsigned>(day)) * 86400 + hour * 3600 +
+                         minute * 60 + second - offset;
+  return Nanos(s * 1'000'000'000);
+}
+
+std::string unescape_nginx(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\\' && i + 3 < text.size() && text[i + 1] == 'x' && std::isxdigit(static_cast<unsigned char>(text[i + 2])) != 0 &&
+        std::isxdigit(static_cast<unsigned char>(text[i + 3])) != 0) {
+      int v = 0;
+      std::from_chars(text.data() + i + 2, text.data() + i + 4, v, 16);
+      out.push_back(static_cast<char>(v));
+      i += 3;
+      continue;
+    }
+    out.push_back(text[i]);
+  }
+  return out;
+}
+
+Result<NginxTraceParser> NginxTraceParser::create(NginxLogFormat format, std::uint64_t seed,
+                                                  std::string_view what) {
+  NginxTraceParser p;
+  p.m_seed = seed;
+  p.m_msec = format.find("msec");
+  p.m_time_local = format.find("time_local");
+  p.m_time_iso = format.find("time_iso8601");
+  p.m_request_time = format.find("request_time");
+  p.m_request = format.find("request");
+  p.m_method = format.find("request_method");
+  p.m_uri = format.find("request_uri");
+  p.m_uri_is_request_uri = p.m_uri.has_value();
+  if (!p.m_uri) p.m_uri = format.find("uri");
+  p.m_args = format.find("args");
+  if (!p.m_args) p.m_args = format.find("query_string");
+  p.m_body = format.find("request_body");
+  p.m_remote_addr = format.find("remote_addr");
+  if (!p.m_msec && !p.m_time_local && !p.m_time_iso) {
+    return usage_error(fmt::format(
+        "{}: the log_format has no time; log $msec (best: milliseconds), $time_iso8601 or $time_local", what));
+  }
+  if (!p.m_request && !(p.m_method && p.m_uri)) {
+    return usage_error(fmt::format(
+        "{}: the log_format has no request; log $request, or $request_method with $request_uri", what));
+  }
+  for (std::size_t i = 0; i < format.variables().size(); ++i) {
+    const std::string& v = format.variables()[i];
+    if (v.size() > k_http_prefix.size() && v.compare(0, k_http_prefix.size(), k_http_prefix) == 0)
+      p.m_headers.push_back({i, header_name(std::string_view(v).substr(k_http_prefix.size()))});
+  }
+  p.m_format = std::move(format);
+  return p;
+}
+
+Result<void> NginxTraceParser::parse(std::string_view line, TraceRecord& out) {
+  OPENLOOP_TRY_VOID(m_format.match(line, m_values));
+  // The start of the request.
+  if (m_msec) {
+    const auto t = parse_decimal_seconds(m_values[*m_msec]);
+    if (!t) return usage_error(fmt::format("$msec \"{}\": expected seconds such as 1700000000.123", m_values[*m_msec]));
+    out.t = *t;
+  } else {
+    if (m_time_iso) {
+      const auto wall = parse_rfc3339(m_values[*m_time_iso], "$time_iso8601");
+      if (!wall) return tl::unexpected(wall.error());
+      out.t = std::chrono::duration_cast<Nanos>(wall->time_since_epoch());
+    } else {
+      const auto t = parse_time_local(m_values[*m_time_local]);
+      if (!t)
+        return usage_error(fmt::format("$time_local \"{}\": expected such as 10/Oct/2000:13:55:36 -0700",
+                                       m_values[*m_time_local]));
+      out.t = *t;
+    }
+    // Whole seconds: spread within the second, the same way for the same seed and line.
+    Rng rng(m_seed, out.line);
+    out.t += Nanos(static_cast<std::int64_t>(rng.uniform01() * 1e9));
+  }
+  if (m_request_time && !absent(m_values[*m_request_time])) {
+    const auto d = parse_decimal_seconds(m_values[*m_request_time]);
+    if (!d)
+      return usage_error(fmt::format("$request_time \"{}\": expected seconds such as 0.004", m_values[*m_request_time]));
+    out.t -= *d;
+  }
+  // The request.
+  std::string target;
+  if (m_request) {
+    const std::string request = unescape_nginx(m_values[*m_request]);
+    const auto first = request.find(' ');
+    const auto last = request.rfind(' ');
+    if (first == std::string::npos || last == first)
+      return usage_error(fmt::format("$request \"{}\": expected METHOD TARGET PROTOCOL, e.g. \"GET / HTTP/1.1\"",
+                                     request.substr(0, 80)));
+    out.method = request.substr(0, first);
+    target = request.substr(first + 1, last - first - 1);
+  } else {
+    out.method = std::string(m_values[*m_method]);
+    target = unescape_nginx(m_values[*m_uri]);
+    if (!m_uri_is_request_uri && m_args && !absent(m_values[*m_args]))
+      target += "?" + unescape_nginx(m_values[*m_args]);
+  }
+  if (!is_http_token(out.method))
+    return usage_error(fmt::format("method \"{}\" is not an HTTP method (a token, e.g. GET)", out.method.substr(0, 40)));
+  out.target = OPENLOOP_TRY(trace_target(target));
+  for (const auto& h : m_headers) {
+    const std::string_view v = m_values[h.index];
+    if (absent(v)) continue;
+    http::Header header{h.name, unescape_nginx(v)};
+    OPENLOOP_TRY_VOID(check_trace_header(header));
+    out.headers.push_back(std::move(header));
+  }
+  if (m_body && !absent(m_values[*m_body])) out.body = unescape_nginx(m_values[*m_body]);
+  if (m_remote_addr) out.session = std::string(m_values[*m_remote_addr]);
+  return {};
+}
+
+}  // namespace openloop::workload

@@ -1,0 +1,76 @@
+// nginx log lines as records: start = end − $request_time, one-second stamps spread by the seed, escapes.
+#include "workload/nginx_trace.h"
+
+#include <gtest/gtest.h>
+
+namespace openloop::workload {
+namespace {
+
+NginxTraceParser parser(std::string_view format, std::uint64_t seed = 1) {
+  auto f = NginxLogFormat::parse(format, "f");
+  EXPECT_TRUE(f);
+  auto p = NginxTraceParser::create(std::move(*f), seed, "f");
+  EXPECT_TRUE(p) << p.error().message;
+  return std::move(*p);
+}
+
+TEST(NginxTrace, MsecMinusRequestTimeIsTheStart) {
+  auto p = parser(R"($msec $request_time "$request" "$http_x_api_key")");
+  TraceRecord r;
+  r.line = 1;
+  ASSERT_TRUE(p.parse(R"(1700000000.250 0.050 "POST /x\x22y HTTP/1.1" "k1")", r));
+  EXPECT_EQ(r.t, Nanos(1'700'000'000'200'000'000));
+  EXPECT_EQ(r.method, "POST");
+  EXPECT_EQ(r.target, "/x\"y");
+  ASSERT_EQ(r.headers.size(), 1U);
+  EXPECT_EQ(r.headers[0].name, "X-Api-Key");
+  EXPECT_FALSE(p.spreads_seconds());
+}
+
+TEST(NginxTrace, OneSecondStampsAreSpreadWithinTheirSecondBySeed) {
+  auto p = parser(k_nginx_combined, 7);
+  auto q = parser(k_nginx_combined, 8);
+  EXPECT_TRUE(p.spreads_seconds());
+  const std::string line = R"(10.0.0.1 - - [10/Oct/2000:13:55:36 -0700] "GET / HTTP/1.0" 200 2326 "-" "-")";
+  const Nanos second(971'211'336LL * 1'000'000'000);  // 2000-10-10T20:55:36Z
+  TraceRecord a, b, c;
+  a.line = b.line = c.line = 3;
+  ASSERT_TRUE(p.parse(line, a));
+  ASSERT_TRUE(p.parse(line, b));
+  ASSERT_TRUE(q.parse(line, c));
+  EXPECT_GE(a.t, second);
+  EXPECT_LT(a.t, second + std::chrono::seconds(1));
+  EXPECT_EQ(a.t, b.t) << "same seed, same line: same spread";
+  EXPECT_NE(a.t, c.t) << "another seed spreads differently";
+  EXPECT_EQ(a.session, "10.0.0.1");
+  EXPECT_TRUE(a.headers.empty()) << "\"-\" is a header not sent";
+}
+
+TEST(NginxTrace, RefusesFormatsWithoutTimeOrRequest) {
+  auto f = NginxLogFormat::parse("$remote_addr $request", "f");
+  const auto p = NginxTraceParser::create(std::move(*f), 1, "--replay-log-format");
+  ASSERT_FALSE(p);
+  EXPECT_NE(p.error().message.find("$msec"), std::string::npos);
+  auto g = NginxLogFormat::parse("$msec $status", "f");
+  EXPECT_FALSE(NginxTraceParser::create(std::move(*g), 1, "f"));
+}
+
+TEST(NginxTrace, RefusesGarbageRequests) {
+  auto p = parser(R"($msec "$request")");
+  TraceRecord r;
+  const auto bad = p.parse(R"(1.0 "\x16\x03\x01")", r);
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("METHOD TARGET PROTOCOL"), std::string::npos) << bad.error().message;
+}
+
+TEST(NginxTrace, ParsesDecimalSecondsExactly) {
+  EXPECT_EQ(parse_decimal_seconds("1700000000.123"), Nanos(1'700'000'000'123'000'000));
+  EXPECT_EQ(parse_decimal_seconds("0.004"), Nanos(4'000'000));
+  EXPECT_EQ(parse_decimal_seconds("3"), Nanos(3'000'000'000));
+  EXPECT_FALSE(parse_decimal_seconds("1."));
+  EXPECT_FALSE(parse_decimal_seconds("-1"));
+  EXPECT_FALSE(parse_decimal_seconds("abc"));
+}
+
+}  // namespace
+}  // namespace openloop::workload
