@@ -1,0 +1,70 @@
+// Format names, detection from a file's first line, and the reader for each.
+#include "audit/format.h"
+
+#include <fmt/format.h>
+
+#include "audit/ab_reader.h"
+#include "audit/hey_reader.h"
+#include "audit/jmeter_reader.h"
+#include "audit/line_source.h"
+
+namespace openloop::audit {
+namespace {
+
+struct Named {
+  Format format;
+  std::string_view name;
+};
+constexpr Named k_names[] = {
+    {Format::auto_detect, "auto"}, {Format::hey, "hey"}, {Format::ab, "ab"}, {Format::jmeter, "jmeter"}};
+
+}  // namespace
+
+std::string_view format_names() { return "auto, hey, ab, jmeter"; }
+
+Result<Format> parse_format(std::string_view text) {
+  for (const auto& n : k_names) {
+    if (n.name == text) return n.format;
+  }
+  return usage_error(fmt::format("--format '{}': not a format audit reads; use one of {}", text, format_names()));
+}
+
+std::string_view format_name(Format f) {
+  for (const auto& n : k_names) {
+    if (n.format == f) return n.name;
+  }
+  return "?";
+}
+
+Result<Format> detect_format(const std::string& path) {
+  LineSource lines = OPENLOOP_TRY(LineSource::open(path));
+  std::string first;
+  if (!lines.next(first)) return usage_error(fmt::format("{}: is empty; audit reads {}", path, format_names()));
+  if (first.rfind("response-time,", 0) == 0) return Format::hey;
+  if (first.rfind("starttime\tseconds\t", 0) == 0) return Format::ab;
+  if (first.find("timeStamp") != std::string::npos && first.find("elapsed") != std::string::npos) {
+    return Format::jmeter;
+  }
+  return usage_error(fmt::format(
+      "{}:1: '{}' is not the start of a format audit recognises (hey -o csv: 'response-time,...'; ab -g: "
+      "'starttime<TAB>seconds<TAB>...'; JMeter CSV JTL: a header with timeStamp and elapsed); name one with "
+      "--format ({})",
+      path, first.size() > 80 ? first.substr(0, 80) + "…" : first, format_names()));
+}
+
+Result<std::unique_ptr<RecordReader>> open_reader(const std::string& path, Format format) {
+  if (format == Format::auto_detect) format = OPENLOOP_TRY(detect_format(path));
+  switch (format) {
+    case Format::hey:
+      return HeyReader::open(path);
+    case Format::ab:
+      return AbReader::open(path);
+    case Format::jmeter:
+      return JmeterReader::open(path);
+    case Format::auto_detect:
+      break;
+  }
+  return usage_error(fmt::format("{}: no reader for this format", path));
+}
+
+}  // namespace openloop::audit
