@@ -24,10 +24,11 @@ Result<Nanos> first_send(const std::string& path, const AuditSettings& settings)
   Record r;
   if (!OPENLOOP_TRY(stream.next(r))) {
     const BadLines& bad = stream.reader().bad_lines();
-    if (bad.count > 0) {
+    if (bad.count > 1) {
       return usage_error(fmt::format("{} (and {} more bad line(s)); no request could be read", bad.first,
                                      bad.count - 1));
     }
+    if (bad.count == 1) return usage_error(fmt::format("{}; no request could be read", bad.first));
     return usage_error(fmt::format("{}: holds no request records (only a header?)", path));
   }
   return r.start;

@@ -50,6 +50,7 @@ TEST(OmissionCorrector, PooledIntervalServesFilesWithoutSenders) {
   const OmissionFinding f = c.finish(h);
   EXPECT_TRUE(f.applicable);
   EXPECT_EQ(f.missing, 9);
+  EXPECT_EQ(f.corrected.count, 1 + 9);  // 100 ms at 10 ms: 90, 80, ..., 10 ms backfilled
   EXPECT_EQ(f.why, "pooled: the median response time");
 }
 
