@@ -118,6 +118,7 @@ Result<AuditResult> audit_file(const std::string& path, const AuditSettings& set
     a.limits.push_back(fmt::format("{} records came later than {} out of send order and were taken as they came",
                                    a.out_of_order, format_duration(settings.reorder_window)));
   }
+  for (std::string& note : stream.reader().notes()) a.limits.push_back(std::move(note));
   a.honest = honest_run(a, settings.target);
   a.verdict = verdict(a);
   return a;

@@ -21,6 +21,10 @@ std::optional<double> parse_number(std::string_view field);
 /// An integer, the whole field; nullopt otherwise.
 std::optional<long long> parse_integer(std::string_view field);
 
+/// An RFC 3339 time ("2017-05-09T14:34:45.239531499+02:00", "...Z", up to 9 fraction digits) as nanoseconds
+/// since the Unix epoch; nullopt for anything else.
+std::optional<long long> parse_rfc3339(std::string_view text);
+
 /// Column positions in a header line, by name.
 class Columns {
  public:

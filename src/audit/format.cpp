@@ -6,7 +6,9 @@
 #include "audit/ab_reader.h"
 #include "audit/hey_reader.h"
 #include "audit/jmeter_reader.h"
+#include "audit/k6_reader.h"
 #include "audit/line_source.h"
+#include "audit/vegeta_reader.h"
 
 namespace openloop::audit {
 namespace {
@@ -16,11 +18,12 @@ struct Named {
   std::string_view name;
 };
 constexpr Named k_names[] = {
-    {Format::auto_detect, "auto"}, {Format::hey, "hey"}, {Format::ab, "ab"}, {Format::jmeter, "jmeter"}};
+    {Format::auto_detect, "auto"}, {Format::hey, "hey"},       {Format::ab, "ab"},
+    {Format::jmeter, "jmeter"},    {Format::k6, "k6"},         {Format::vegeta, "vegeta"}};
 
 }  // namespace
 
-std::string_view format_names() { return "auto, hey, ab, jmeter"; }
+std::string_view format_names() { return "auto, hey, ab, jmeter, k6, vegeta"; }
 
 Result<Format> parse_format(std::string_view text) {
   for (const auto& n : k_names) {
@@ -45,10 +48,19 @@ Result<Format> detect_format(const std::string& path) {
   if (first.find("timeStamp") != std::string::npos && first.find("elapsed") != std::string::npos) {
     return Format::jmeter;
   }
+  // k6 starts with a Metric or Point line; Vegeta's JSON with an object holding attack/seq/latency, its CSV with
+  // a Unix-nanosecond timestamp (19 digits) and no header.
+  if (first.rfind("{\"type\":", 0) == 0 && first.find("\"metric\":") != std::string::npos) return Format::k6;
+  if (first.front() == '{' && first.find("\"latency\":") != std::string::npos &&
+      first.find("\"timestamp\":") != std::string::npos) {
+    return Format::vegeta;
+  }
+  if (first.size() > 20 && first.find_first_not_of("0123456789") == 19 && first[19] == ',') return Format::vegeta;
   return usage_error(fmt::format(
       "{}:1: '{}' is not the start of a format audit recognises (hey -o csv: 'response-time,...'; ab -g: "
-      "'starttime<TAB>seconds<TAB>...'; JMeter CSV JTL: a header with timeStamp and elapsed); name one with "
-      "--format ({})",
+      "'starttime<TAB>seconds<TAB>...'; JMeter CSV JTL: a header with timeStamp and elapsed; k6 --out json: "
+      "type/metric objects; Vegeta encode --to json: objects with timestamp and latency, --to csv: a "
+      "Unix-nanosecond timestamp first); name one with --format ({})",
       path, first.size() > 80 ? first.substr(0, 80) + "…" : first, format_names()));
 }
 
@@ -61,6 +73,10 @@ Result<std::unique_ptr<RecordReader>> open_reader(const std::string& path, Forma
       return AbReader::open(path);
     case Format::jmeter:
       return JmeterReader::open(path);
+    case Format::k6:
+      return K6Reader::open(path);
+    case Format::vegeta:
+      return VegetaReader::open(path);
     case Format::auto_detect:
       break;
   }

@@ -45,8 +45,14 @@ ModelFinding classify_model(const std::map<std::string, SenderStats>& senders, c
           "tool's, not measured",
           traits.tool, senders.empty() ? "names no sender and its send stamps are too coarse to chain sends to responses"
                                         : "has too few requests per sender to show it");
+    } else if (traits.tool_model == ToolModel::open) {
+      f.model = LoadModel::open;
+      f.evidence = fmt::format("{} sends on its own schedule whatever the responses (an open model by "
+                               "construction); its file names no sender to show more",
+                               traits.tool);
     } else {
-      f.evidence = "too few requests per sender to tell the load model";
+      f.evidence = senders.empty() ? "the file names no sender, so the load model cannot be told"
+                                   : "too few requests per sender to tell the load model";
     }
     return f;
   }

@@ -51,6 +51,9 @@ OmissionCorrector::OmissionCorrector(const std::map<std::string, SenderStats>& s
                         "median is set by the healthy stretches when they are more than half the run; no "
                         "configured pacing in the file",
                         medians.size(), format_duration(m_default));
+  } else if (model == LoadModel::unknown) {
+    m_why = "the file names no sender and its load model is unknown: no expected interval to correct with";
+    return;
   } else {
     m_default = pooled;
     m_why = std::move(pooled_why);

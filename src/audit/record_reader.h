@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "audit/line_source.h"
 #include "audit/record.h"
@@ -31,6 +32,9 @@ class RecordReader {
   virtual Result<bool> next(Record& out) = 0;
   virtual const ReaderTraits& traits() const = 0;
   virtual const BadLines& bad_lines() const = 0;
+  /// What the format said besides the records, once read to the end (k6's dropped iterations), one sentence
+  /// each.
+  virtual std::vector<std::string> notes() const { return {}; }
 };
 
 }  // namespace openloop::audit

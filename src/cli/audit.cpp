@@ -44,7 +44,7 @@ Result<int> audit_command(const AuditOptions& o) {
 Action setup_audit(CLI::App& sub) {
   auto o = std::make_shared<AuditOptions>();
   sub.add_option("FILE", o->file,
-                 "Another tool's per-request results: hey -o csv, ab -g, a JMeter CSV JTL")
+                 "Another tool's per-request results: hey -o csv, ab -g, a JMeter CSV JTL, k6 --out json, vegeta encode")
       ->required()
       ->type_name("");
   sub.add_option("--format", o->format,

@@ -88,3 +88,24 @@ TEST(Audit, AHeaderOnlyFileSaysSo) {
 
 }  // namespace
 }  // namespace openloop::audit
+
+namespace openloop::audit {
+namespace {
+
+TEST(Audit, VegetaIsOpenByConstructionAndNotCorrected) {
+  std::string lines;
+  for (int i = 0; i < 50; ++i) {
+    lines += fmt::format("{},200,{},0,2,,,,{},GET,http://127.0.0.1:8080/,\n", 1577836800000000000LL + i * 10'000'000LL,
+                         i == 20 ? 900'000'000 : 2'000'000, i);
+  }
+  testing::TempFile f(lines);
+  auto a = audit_file(f.path(), AuditSettings{});
+  ASSERT_TRUE(a) << a.error().message;
+  EXPECT_EQ(a->tool, "Vegeta");
+  EXPECT_EQ(a->model.model, LoadModel::open) << a->model.evidence;
+  EXPECT_FALSE(a->omission.applicable);
+  EXPECT_NE(a->honest.command.find("--rate"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace openloop::audit

@@ -29,6 +29,16 @@ TEST(ParseNumber, WholeFieldOnly) {
   EXPECT_FALSE(parse_integer("15.5"));
 }
 
+TEST(ParseRfc3339, OffsetsFractionsAndRefusals) {
+  EXPECT_EQ(parse_rfc3339("1970-01-01T00:00:00Z"), 0);
+  EXPECT_EQ(parse_rfc3339("2020-01-01T00:00:00.01Z"), 1577836800010000000LL);
+  EXPECT_EQ(parse_rfc3339("2017-05-09T14:34:45.239531499+02:00"), 1494333285239531499LL);
+  EXPECT_EQ(parse_rfc3339("2017-05-09T10:34:45-02:00"), 1494333285000000000LL);
+  EXPECT_FALSE(parse_rfc3339("2017-05-09T14:34:45"));  // no zone
+  EXPECT_FALSE(parse_rfc3339("2017-13-09T14:34:45Z"));
+  EXPECT_FALSE(parse_rfc3339("yesterday"));
+}
+
 TEST(Columns, MissingColumnsAreNamedWithTheHeaderFound) {
   const Columns c({"response-time", "status-code"});
   auto r = c.require({"response-time", "offset"}, "x.csv", "hey -o csv");

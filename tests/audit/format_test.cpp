@@ -13,6 +13,9 @@ TEST(DetectFormat, RecognisesEachToolFromItsFirstLine) {
   EXPECT_EQ(*detect_format(fixture("hey.csv")), Format::hey);
   EXPECT_EQ(*detect_format(fixture("ab.tsv")), Format::ab);
   EXPECT_EQ(*detect_format(fixture("jmeter.jtl")), Format::jmeter);
+  EXPECT_EQ(*detect_format(fixture("k6.json")), Format::k6);
+  EXPECT_EQ(*detect_format(fixture("vegeta.json")), Format::vegeta);
+  EXPECT_EQ(*detect_format(fixture("vegeta.csv")), Format::vegeta);
 }
 
 TEST(DetectFormat, UnknownFirstLineNamesFileLineAndFormats) {
@@ -27,7 +30,7 @@ TEST(ParseFormat, NamesTheAcceptedFormats) {
   EXPECT_EQ(*parse_format("jmeter"), Format::jmeter);
   auto r = parse_format("gatlin");
   ASSERT_FALSE(r);
-  EXPECT_NE(r.error().message.find("hey, ab, jmeter"), std::string::npos);
+  EXPECT_NE(r.error().message.find("hey, ab, jmeter, k6, vegeta"), std::string::npos);
 }
 
 TEST(OpenReader, FormatOverrideWinsOverDetection) {
