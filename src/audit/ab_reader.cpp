@@ -28,8 +28,9 @@ Result<bool> AbReader::next(Record& out) {
     if (m_line.empty()) continue;
     split_fields(m_line, '\t', m_fields);
     if (m_fields.size() < m_width) {
-      m_lines.bad(fmt::format("{} tab-separated fields; expected {} (starttime, seconds, ctime, dtime, ttime, wait)",
-                              m_fields.size(), m_width));
+      m_lines.bad(
+          fmt::format("{} tab-separated fields; expected {} (starttime, seconds, ctime, dtime, ttime, wait)",
+                      m_fields.size(), m_width));
       continue;
     }
     const auto seconds = parse_integer(m_fields[m_seconds]);

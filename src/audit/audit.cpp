@@ -25,8 +25,8 @@ Result<Nanos> first_send(const std::string& path, const AuditSettings& settings)
   if (!OPENLOOP_TRY(stream.next(r))) {
     const BadLines& bad = stream.reader().bad_lines();
     if (bad.count > 1) {
-      return usage_error(fmt::format("{} (and {} more bad line(s)); no request could be read", bad.first,
-                                     bad.count - 1));
+      return usage_error(
+          fmt::format("{} (and {} more bad line(s)); no request could be read", bad.first, bad.count - 1));
     }
     if (bad.count == 1) return usage_error(fmt::format("{}; no request could be read", bad.first));
     return usage_error(fmt::format("{}: holds no request records (only a header?)", path));
@@ -50,7 +50,8 @@ LittleFinding little_of(const std::map<std::string, SenderStats>& senders, std::
     l.z_mean = z_sum / waits;
     l.z_source = "the senders' own gaps between a response and their next send";
   } else {
-    l.z_source = "assumed 0: the file names no sender, and the tool sends the next request as a response ends";
+    l.z_source =
+        "assumed 0: the file names no sender, and the tool sends the next request as a response ends";
   }
   l.in_flight = l.x_per_s * to_seconds(l.r_mean);
   l.n = l.x_per_s * to_seconds(l.r_mean + l.z_mean);
@@ -96,7 +97,8 @@ Result<AuditResult> audit_file(const std::string& path, const AuditSettings& set
   // Pass 2: every response again, with its sender's expected interval.
   const Nanos pooled = Nanos(uncorrected.value_at_percentile(50));
   const std::string pooled_why = fmt::format(
-      "{} names no sender: its senders send back to back, so a sender's expected interval is its typical response "
+      "{} names no sender: its senders send back to back, so a sender's expected interval is its typical "
+      "response "
       "time; the median response time over the file ({}) is used",
       traits.tool, format_duration(pooled));
   OmissionCorrector corrector(senders, a.model.model, pooled, pooled_why);
@@ -105,18 +107,21 @@ Result<AuditResult> audit_file(const std::string& path, const AuditSettings& set
   a.omission = corrector.finish(uncorrected);
 
   if (traits.start_resolution >= std::chrono::seconds(1)) {
-    a.limits.push_back(fmt::format("{} stamps sends to the second: senders cannot be reconstructed, the model is "
-                                   "the tool's, and the correction uses one expected interval for all",
-                                   traits.tool));
+    a.limits.push_back(
+        fmt::format("{} stamps sends to the second: senders cannot be reconstructed, the model is "
+                    "the tool's, and the correction uses one expected interval for all",
+                    traits.tool));
   }
   if (stream.chained()) {
-    a.limits.push_back(fmt::format("{} names no worker: senders are chains of sends that followed a response's "
-                                   "end; their count is not the worker count, Little's law gives N",
-                                   traits.tool));
+    a.limits.push_back(
+        fmt::format("{} names no worker: senders are chains of sends that followed a response's "
+                    "end; their count is not the worker count, Little's law gives N",
+                    traits.tool));
   }
   if (a.out_of_order > 0) {
-    a.limits.push_back(fmt::format("{} records came later than {} out of send order and were taken as they came",
-                                   a.out_of_order, format_duration(settings.reorder_window)));
+    a.limits.push_back(
+        fmt::format("{} records came later than {} out of send order and were taken as they came",
+                    a.out_of_order, format_duration(settings.reorder_window)));
   }
   for (std::string& note : stream.reader().notes()) a.limits.push_back(std::move(note));
   a.honest = honest_run(a, settings.target);

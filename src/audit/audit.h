@@ -11,7 +11,7 @@ namespace openloop::audit {
 
 struct AuditSettings {
   Format format = Format::auto_detect;
-  std::string target;  ///< the URL the honest run prints (empty: TARGET)
+  std::string target;                               ///< the URL the honest run prints (empty: TARGET)
   Nanos reorder_window = std::chrono::seconds(30);  ///< records out of send order are sorted within this
 };
 

@@ -5,12 +5,8 @@ namespace openloop::audit {
 namespace {
 
 nlohmann::json percentiles_json(const PercentileSet& p) {
-  return {{"count", p.count},
-          {"p50_s", to_seconds(p.p50)},
-          {"p90_s", to_seconds(p.p90)},
-          {"p99_s", to_seconds(p.p99)},
-          {"p99_9_s", to_seconds(p.p999)},
-          {"max_s", to_seconds(p.max)}};
+  return {{"count", p.count},           {"p50_s", to_seconds(p.p50)},    {"p90_s", to_seconds(p.p90)},
+          {"p99_s", to_seconds(p.p99)}, {"p99_9_s", to_seconds(p.p999)}, {"max_s", to_seconds(p.max)}};
 }
 
 }  // namespace

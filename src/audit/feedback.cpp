@@ -75,10 +75,11 @@ FeedbackFinding find_feedback(const TimeBins& bins) {
   f.worst_p99 = Nanos(slow_latency.value_at_percentile(99) * 1000);
   const double drop = f.healthy_rate > 0 ? 1 - f.worst_rate / f.healthy_rate : 0;
   f.seen = drop >= 0.2 && f.worst_p99 >= 2 * f.healthy_p99;
-  f.sentence = fmt::format("{} {:.0f} % ({} → {}) while p99 rose from {} to {} in the slow stretches ({} of {} {})",
-                           drop >= 0 ? "arrivals fell" : "arrivals rose", 100 * std::abs(drop),
-                           format_rate(f.healthy_rate), format_rate(f.worst_rate), format_duration(f.healthy_p99),
-                           format_duration(f.worst_p99), slow_bins, hi - lo, bins_said);
+  f.sentence =
+      fmt::format("{} {:.0f} % ({} → {}) while p99 rose from {} to {} in the slow stretches ({} of {} {})",
+                  drop >= 0 ? "arrivals fell" : "arrivals rose", 100 * std::abs(drop),
+                  format_rate(f.healthy_rate), format_rate(f.worst_rate), format_duration(f.healthy_p99),
+                  format_duration(f.worst_p99), slow_bins, hi - lo, bins_said);
   if (!f.seen) f.sentence += ": no feedback (the rate did not fall with the latency)";
   return f;
 }

@@ -147,8 +147,8 @@ Result<std::vector<std::size_t>> Columns::require(const std::vector<std::string_
   if (!missing.empty()) {
     std::string found;
     for (const auto& h : m_header) found += fmt::format("{}{}", found.empty() ? "" : ",", h);
-    return usage_error(fmt::format("{}:1: read as {}, but its header lacks {} (header found: '{}')", path, what,
-                                   missing, found.size() > 200 ? found.substr(0, 200) + "…" : found));
+    return usage_error(fmt::format("{}:1: read as {}, but its header lacks {} (header found: '{}')", path,
+                                   what, missing, found.size() > 200 ? found.substr(0, 200) + "…" : found));
   }
   return positions;
 }

@@ -12,8 +12,8 @@
 
 namespace openloop::audit {
 
-/// Splits `line` at `separator` into `out` (cleared first). A field in double quotes may hold the separator and
-/// doubled quotes ("" for "). Returns false for an unterminated quote.
+/// Splits `line` at `separator` into `out` (cleared first). A field in double quotes may hold the separator
+/// and doubled quotes ("" for "). Returns false for an unterminated quote.
 bool split_fields(std::string_view line, char separator, std::vector<std::string>& out);
 
 /// A number in plain decimal or exponent notation, the whole field; nullopt otherwise (empty, "NaN", "12ms").
@@ -33,8 +33,8 @@ class Columns {
   std::optional<std::size_t> find(std::string_view name) const;
   /// Positions of every name in `required`; when some are missing, a usage error naming the file, them and
   /// the header found (`what` says which format was expected, e.g. "a hey -o csv file").
-  Result<std::vector<std::size_t>> require(const std::vector<std::string_view>& required, std::string_view path,
-                                           std::string_view what) const;
+  Result<std::vector<std::size_t>> require(const std::vector<std::string_view>& required,
+                                           std::string_view path, std::string_view what) const;
   std::size_t size() const { return m_header.size(); }
 
  private:

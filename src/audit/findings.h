@@ -27,12 +27,12 @@ struct PercentileSet {
 
 struct ModelFinding {
   LoadModel model = LoadModel::unknown;
-  std::string evidence;                ///< one sentence: what in the file shows the model
-  std::int64_t senders = 0;            ///< senders with a name (or reconstructed chains) with ≥ 1 request
-  std::int64_t pairs = 0;              ///< consecutive requests of one sender
-  double back_to_back_share = 0;       ///< of pairs: the next sent within a tolerance of the response's end
-  double overlap_share = 0;            ///< of pairs: the next sent before the previous response ended
-  double think_response_slope = 0;     ///< least-squares slope of think time on response time (paced: ≈ −1)
+  std::string evidence;             ///< one sentence: what in the file shows the model
+  std::int64_t senders = 0;         ///< senders with a name (or reconstructed chains) with ≥ 1 request
+  std::int64_t pairs = 0;           ///< consecutive requests of one sender
+  double back_to_back_share = 0;    ///< of pairs: the next sent within a tolerance of the response's end
+  double overlap_share = 0;         ///< of pairs: the next sent before the previous response ended
+  double think_response_slope = 0;  ///< least-squares slope of think time on response time (paced: ≈ −1)
 };
 
 /// Little's law for a closed loop, N = X·(R + Z), over the whole file.
@@ -57,19 +57,20 @@ struct FeedbackBin {
 struct FeedbackFinding {
   Nanos bin_width{0};
   std::vector<FeedbackBin> bins;
-  bool seen = false;      ///< the rate fell by ≥ 20 % where p99 rose at least twofold
-  double healthy_rate = 0, worst_rate = 0;  ///< per second: the bins' median, and the bin with the highest p99
+  bool seen = false;  ///< the rate fell by ≥ 20 % where p99 rose at least twofold
+  double healthy_rate = 0,
+         worst_rate = 0;  ///< per second: the bins' median, and the bin with the highest p99
   Nanos healthy_p99{0}, worst_p99{0};
-  std::string sentence;   ///< "arrivals fell 61 % while p99 rose from 40 ms to 1.9 s", or why not
+  std::string sentence;  ///< "arrivals fell 61 % while p99 rose from 40 ms to 1.9 s", or why not
 };
 
 /// Coordinated omission: what the senders' blocking hid, corrected the HdrHistogram way.
 struct OmissionFinding {
   bool applicable = false;
-  std::string why;              ///< the expected interval used and why; or why no correction applies
-  Nanos expected_interval{0};   ///< median over senders of their own expected interval
-  std::int64_t blocked = 0;     ///< requests that held their sender for ≥ 2 of its expected intervals
-  std::int64_t missing = 0;     ///< sends those blocks kept from happening (backfilled samples)
+  std::string why;             ///< the expected interval used and why; or why no correction applies
+  Nanos expected_interval{0};  ///< median over senders of their own expected interval
+  std::int64_t blocked = 0;    ///< requests that held their sender for ≥ 2 of its expected intervals
+  std::int64_t missing = 0;    ///< sends those blocks kept from happening (backfilled samples)
   PercentileSet uncorrected, corrected;
 };
 
@@ -78,7 +79,7 @@ struct HonestRun {
   double rate = 0;          ///< per second
   std::string rate_source;  ///< "the achieved rate of the healthy stretches", ...
   Nanos duration{0};
-  std::string command;      ///< `openloop run TARGET --rate R/s -d D ...`
+  std::string command;  ///< `openloop run TARGET --rate R/s -d D ...`
 };
 
 struct AuditResult {

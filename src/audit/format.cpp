@@ -17,19 +17,21 @@ struct Named {
   Format format;
   std::string_view name;
 };
-constexpr Named k_names[] = {
-    {Format::auto_detect, "auto"}, {Format::hey, "hey"},       {Format::ab, "ab"},
-    {Format::jmeter, "jmeter"},    {Format::k6, "k6"},         {Format::vegeta, "vegeta"}};
+constexpr Named k_names[] = {{Format::auto_detect, "auto"}, {Format::hey, "hey"}, {Format::ab, "ab"},
+                             {Format::jmeter, "jmeter"},    {Format::k6, "k6"},   {Format::vegeta, "vegeta"}};
 
 }  // namespace
 
-std::string_view format_names() { return "auto, hey, ab, jmeter, k6, vegeta"; }
+std::string_view format_names() {
+  return "auto, hey, ab, jmeter, k6, vegeta";
+}
 
 Result<Format> parse_format(std::string_view text) {
   for (const auto& n : k_names) {
     if (n.name == text) return n.format;
   }
-  return usage_error(fmt::format("--format '{}': not a format audit reads; use one of {}", text, format_names()));
+  return usage_error(
+      fmt::format("--format '{}': not a format audit reads; use one of {}", text, format_names()));
 }
 
 std::string_view format_name(Format f) {
@@ -42,20 +44,22 @@ std::string_view format_name(Format f) {
 Result<Format> detect_format(const std::string& path) {
   LineSource lines = OPENLOOP_TRY(LineSource::open(path));
   std::string first;
-  if (!lines.next(first)) return usage_error(fmt::format("{}: is empty; audit reads {}", path, format_names()));
+  if (!lines.next(first))
+    return usage_error(fmt::format("{}: is empty; audit reads {}", path, format_names()));
   if (first.rfind("response-time,", 0) == 0) return Format::hey;
   if (first.rfind("starttime\tseconds\t", 0) == 0) return Format::ab;
   if (first.find("timeStamp") != std::string::npos && first.find("elapsed") != std::string::npos) {
     return Format::jmeter;
   }
-  // k6 starts with a Metric or Point line; Vegeta's JSON with an object holding attack/seq/latency, its CSV with
-  // a Unix-nanosecond timestamp (19 digits) and no header.
+  // k6 starts with a Metric or Point line; Vegeta's JSON with an object holding attack/seq/latency, its CSV
+  // with a Unix-nanosecond timestamp (19 digits) and no header.
   if (first.rfind("{\"type\":", 0) == 0 && first.find("\"metric\":") != std::string::npos) return Format::k6;
   if (first.front() == '{' && first.find("\"latency\":") != std::string::npos &&
       first.find("\"timestamp\":") != std::string::npos) {
     return Format::vegeta;
   }
-  if (first.size() > 20 && first.find_first_not_of("0123456789") == 19 && first[19] == ',') return Format::vegeta;
+  if (first.size() > 20 && first.find_first_not_of("0123456789") == 19 && first[19] == ',')
+    return Format::vegeta;
   return usage_error(fmt::format(
       "{}:1: '{}' is not the start of a format audit recognises (hey -o csv: 'response-time,...'; ab -g: "
       "'starttime<TAB>seconds<TAB>...'; JMeter CSV JTL: a header with timeStamp and elapsed; k6 --out json: "

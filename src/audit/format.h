@@ -12,7 +12,8 @@ namespace openloop::audit {
 
 enum class Format { auto_detect, hey, ab, jmeter, k6, vegeta };
 
-/// "auto", "hey", "ab", "jmeter", "k6", "vegeta"; a usage error naming `--format` and the accepted names otherwise.
+/// "auto", "hey", "ab", "jmeter", "k6", "vegeta"; a usage error naming `--format` and the accepted names
+/// otherwise.
 Result<Format> parse_format(std::string_view text);
 std::string_view format_name(Format f);
 /// The accepted names, comma-separated (for --help and errors).

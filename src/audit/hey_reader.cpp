@@ -11,11 +11,13 @@ Result<std::unique_ptr<RecordReader>> HeyReader::open(const std::string& path) {
   LineSource lines = OPENLOOP_TRY(LineSource::open(path));
   std::unique_ptr<HeyReader> r(new HeyReader(std::move(lines)));
   std::string header;
-  if (!r->m_lines.next(header)) return usage_error(fmt::format("{}: is empty; expected hey -o csv output", path));
+  if (!r->m_lines.next(header))
+    return usage_error(fmt::format("{}: is empty; expected hey -o csv output", path));
   std::vector<std::string> names;
   split_fields(header, ',', names);
   const Columns columns(std::move(names));
-  const auto at = OPENLOOP_TRY(columns.require({"response-time", "offset", "status-code"}, path, "hey -o csv"));
+  const auto at =
+      OPENLOOP_TRY(columns.require({"response-time", "offset", "status-code"}, path, "hey -o csv"));
   r->m_time = at[0];
   r->m_offset = at[1];
   r->m_status = at[2];

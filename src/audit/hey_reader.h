@@ -9,8 +9,8 @@
 
 namespace openloop::audit {
 
-/// Reads `response-time` and `offset` (seconds since the run's start, at the send) and `status-code`. hey names
-/// no worker: records come with an empty thread.
+/// Reads `response-time` and `offset` (seconds since the run's start, at the send) and `status-code`. hey
+/// names no worker: records come with an empty thread.
 class HeyReader : public RecordReader {
  public:
   /// Opens `path` and checks its header; a usage error names the file and the columns missing.

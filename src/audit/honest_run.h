@@ -12,8 +12,8 @@ namespace openloop::audit {
 /// (empty: a placeholder, TARGET).
 HonestRun honest_run(const AuditResult& a, const std::string& target);
 
-/// One sentence: what the run's p99 was, under which model, and what arrivals at the same rate would have seen
-/// (the corrected p99, an estimate), when a correction applies.
+/// One sentence: what the run's p99 was, under which model, and what arrivals at the same rate would have
+/// seen (the corrected p99, an estimate), when a correction applies.
 std::string verdict(const AuditResult& a);
 
 }  // namespace openloop::audit

@@ -11,7 +11,8 @@ Result<std::unique_ptr<RecordReader>> JmeterReader::open(const std::string& path
   LineSource lines = OPENLOOP_TRY(LineSource::open(path));
   std::unique_ptr<JmeterReader> r(new JmeterReader(std::move(lines)));
   std::string header;
-  if (!r->m_lines.next(header)) return usage_error(fmt::format("{}: is empty; expected a JMeter CSV JTL", path));
+  if (!r->m_lines.next(header))
+    return usage_error(fmt::format("{}: is empty; expected a JMeter CSV JTL", path));
   std::vector<std::string> names;
   split_fields(header, ',', names);
   const Columns columns(std::move(names));

@@ -11,8 +11,8 @@
 
 namespace openloop::audit {
 
-/// Reads `timeStamp` (milliseconds since the epoch, at the send: JMeter's default sampleresult.timestamp.start)
-/// and `elapsed` (ms), and where present `threadName`, `success` and `label`.
+/// Reads `timeStamp` (milliseconds since the epoch, at the send: JMeter's default
+/// sampleresult.timestamp.start) and `elapsed` (ms), and where present `threadName`, `success` and `label`.
 class JmeterReader : public RecordReader {
  public:
   static Result<std::unique_ptr<RecordReader>> open(const std::string& path);

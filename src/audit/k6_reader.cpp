@@ -36,8 +36,8 @@ Result<bool> K6Reader::next(Record& out) {
     const nlohmann::json j = nlohmann::json::parse(m_line, nullptr, false);
     if (!j.is_object() || j.value("type", "") != "Point") continue;
     const auto& data = j.contains("data") ? j["data"] : nlohmann::json();
-    if (!data.is_object() || !data.contains("value") || !data["value"].is_number() || !data.contains("time") ||
-        !data["time"].is_string()) {
+    if (!data.is_object() || !data.contains("value") || !data["value"].is_number() ||
+        !data.contains("time") || !data["time"].is_string()) {
       m_lines.bad("expected a k6 Point with data.time (RFC 3339) and data.value");
       continue;
     }
@@ -61,7 +61,8 @@ Result<bool> K6Reader::next(Record& out) {
     out.thread = vu.empty() ? std::string() : (scenario.empty() ? "vu " + vu : scenario + " vu " + vu);
     const std::string status = tag(tags, "status");
     const std::string expected = tag(tags, "expected_response");
-    out.ok = expected.empty() ? (!status.empty() && status[0] >= '2' && status[0] <= '3') : expected == "true";
+    out.ok =
+        expected.empty() ? (!status.empty() && status[0] >= '2' && status[0] <= '3') : expected == "true";
     out.label = tag(tags, "name");
     ++m_points;
     return true;
@@ -72,9 +73,10 @@ Result<bool> K6Reader::next(Record& out) {
 std::vector<std::string> K6Reader::notes() const {
   std::vector<std::string> out;
   if (m_dropped > 0) {
-    out.push_back(fmt::format("k6 counted {:.0f} dropped iterations: an arrival-rate executor (an open model) "
-                              "could not start them on time for lack of VUs",
-                              m_dropped));
+    out.push_back(
+        fmt::format("k6 counted {:.0f} dropped iterations: an arrival-rate executor (an open model) "
+                    "could not start them on time for lack of VUs",
+                    m_dropped));
   }
   return out;
 }

@@ -15,7 +15,9 @@ constexpr std::int64_t k_highest = 3'600'000'000'000LL;  // 1 h in ns
 
 }  // namespace
 
-hdr::Histogram response_histogram() { return hdr::Histogram(1, k_highest, 3); }
+hdr::Histogram response_histogram() {
+  return hdr::Histogram(1, k_highest, 3);
+}
 
 PercentileSet percentiles_of(const hdr::Histogram& h) {
   PercentileSet p;
@@ -32,8 +34,9 @@ PercentileSet percentiles_of(const hdr::Histogram& h) {
 OmissionCorrector::OmissionCorrector(const std::map<std::string, SenderStats>& senders, LoadModel model,
                                      Nanos pooled, std::string pooled_why) {
   if (model == LoadModel::open) {
-    m_why = "the file shows an open model: a slow response does not hold back the next send, so nothing was "
-            "omitted by coordination";
+    m_why =
+        "the file shows an open model: a slow response does not hold back the next send, so nothing was "
+        "omitted by coordination";
     return;
   }
   std::vector<Nanos> medians;
@@ -47,10 +50,11 @@ OmissionCorrector::OmissionCorrector(const std::map<std::string, SenderStats>& s
     std::nth_element(medians.begin(), medians.begin() + static_cast<std::ptrdiff_t>(medians.size() / 2),
                      medians.end());
     m_default = medians[medians.size() / 2];
-    m_why = fmt::format("each sender's median time between its own sends ({} senders; median over them {}): a "
-                        "median is set by the healthy stretches when they are more than half the run; no "
-                        "configured pacing in the file",
-                        medians.size(), format_duration(m_default));
+    m_why = fmt::format(
+        "each sender's median time between its own sends ({} senders; median over them {}): a "
+        "median is set by the healthy stretches when they are more than half the run; no "
+        "configured pacing in the file",
+        medians.size(), format_duration(m_default));
   } else if (model == LoadModel::unknown) {
     m_why = "the file names no sender and its load model is unknown: no expected interval to correct with";
     return;
@@ -59,7 +63,8 @@ OmissionCorrector::OmissionCorrector(const std::map<std::string, SenderStats>& s
     m_why = std::move(pooled_why);
   }
   m_applicable = m_default > Nanos(0);
-  if (!m_applicable) m_why = "no expected interval could be found (no sender has 3 sends and no pooled value)";
+  if (!m_applicable)
+    m_why = "no expected interval could be found (no sender has 3 sends and no pooled value)";
 }
 
 Nanos OmissionCorrector::interval_of(const std::string& sender) const {

@@ -20,9 +20,9 @@ PercentileSet percentiles_of(const hdr::Histogram& h);
 class OmissionCorrector {
  public:
   /// `senders`: the first pass's per-sender statistics. A sender's expected interval is its median time
-  /// between sends (healthy stretches dominate a median); a sender with fewer than 3 intervals takes the median
-  /// over senders. Records without a sender (pooled: ab) use `pooled`, with `pooled_why` saying where it came
-  /// from. No correction for an open model (its sends do not wait).
+  /// between sends (healthy stretches dominate a median); a sender with fewer than 3 intervals takes the
+  /// median over senders. Records without a sender (pooled: ab) use `pooled`, with `pooled_why` saying where
+  /// it came from. No correction for an open model (its sends do not wait).
   OmissionCorrector(const std::map<std::string, SenderStats>& senders, LoadModel model, Nanos pooled,
                     std::string pooled_why);
 

@@ -27,8 +27,8 @@ struct ReaderTraits {
 class RecordReader {
  public:
   virtual ~RecordReader() = default;
-  /// The next record into `out`; false at the end. A malformed line is skipped and counted (bad_lines()), never
-  /// fatal: only what ends reading is an error.
+  /// The next record into `out`; false at the end. A malformed line is skipped and counted (bad_lines()),
+  /// never fatal: only what ends reading is an error.
   virtual Result<bool> next(Record& out) = 0;
   virtual const ReaderTraits& traits() const = 0;
   virtual const BadLines& bad_lines() const = 0;

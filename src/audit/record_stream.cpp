@@ -9,8 +9,8 @@ RecordStream::RecordStream(std::unique_ptr<RecordReader> reader, Nanos window)
     : m_reader(std::move(reader)), m_window(window) {
   const ReaderTraits& t = m_reader->traits();
   m_sort = !t.in_start_order;
-  // A closed-loop sender sends its next request as soon as a response ends; with stamps at least 1 ms fine that
-  // shows as a send within a few resolutions of an end. ab's 1-s stamps cannot show it.
+  // A closed-loop sender sends its next request as soon as a response ends; with stamps at least 1 ms fine
+  // that shows as a send within a few resolutions of an end. ab's 1-s stamps cannot show it.
   m_chain = !t.has_threads && t.tool_model == ToolModel::closed && t.start_resolution <= Nanos(1'000'000);
   m_tolerance = 3 * t.start_resolution;
 }

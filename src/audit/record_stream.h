@@ -14,7 +14,8 @@ namespace openloop::audit {
 
 class RecordStream {
  public:
-  /// Records later than `window` behind the latest send seen are passed on as they come and counted out of order.
+  /// Records later than `window` behind the latest send seen are passed on as they come and counted out of
+  /// order.
   explicit RecordStream(std::unique_ptr<RecordReader> reader, Nanos window = std::chrono::seconds(30));
 
   /// The next record in send order; false at the end.
@@ -23,7 +24,8 @@ class RecordStream {
   const RecordReader& reader() const { return *m_reader; }
   /// Records that arrived after the window had passed their send time (passed on out of order).
   std::int64_t out_of_order() const { return m_out_of_order; }
-  /// Whether senders were reconstructed ("chain-K": each send chained to a response that ended just before it).
+  /// Whether senders were reconstructed ("chain-K": each send chained to a response that ended just before
+  /// it).
   bool chained() const { return m_chain; }
 
  private:

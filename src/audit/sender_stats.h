@@ -10,8 +10,8 @@ namespace openloop::audit {
 
 class SenderStats {
  public:
-  /// Adds the sender's next request (records in send order). `tolerance`: how close to the previous response's
-  /// end a send counts as back to back (the stamps' resolution).
+  /// Adds the sender's next request (records in send order). `tolerance`: how close to the previous
+  /// response's end a send counts as back to back (the stamps' resolution).
   void add(const Record& r, Nanos tolerance);
 
   std::int64_t requests() const { return m_requests; }

@@ -1,4 +1,5 @@
-// Requests counted by send time in bins that widen as the run grows (at most k_max_bins, so memory stays flat).
+// Requests counted by send time in bins that widen as the run grows (at most k_max_bins, so memory stays
+// flat).
 #pragma once
 
 #include <cstdint>

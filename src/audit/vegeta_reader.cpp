@@ -47,8 +47,9 @@ bool VegetaReader::read_csv(Record& out) {
   const auto code = parse_integer(m_fields[1]);
   const auto latency = parse_integer(m_fields[2]);
   if (!stamp || !code || !latency || *latency < 0) {
-    m_lines.bad(fmt::format("'{}', '{}', '{}': expected timestamp (Unix ns), code and latency (ns) as integers",
-                            m_fields[0], m_fields[1], m_fields[2]));
+    m_lines.bad(
+        fmt::format("'{}', '{}', '{}': expected timestamp (Unix ns), code and latency (ns) as integers",
+                    m_fields[0], m_fields[1], m_fields[2]));
     return false;
   }
   out.start = Nanos(*stamp);

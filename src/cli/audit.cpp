@@ -1,5 +1,5 @@
-// `openloop audit FILE`: another tool's results read back: the load model it applied, Little's law, the feedback,
-// coordinated omission and the run that would answer honestly.
+// `openloop audit FILE`: another tool's results read back: the load model it applied, Little's law, the
+// feedback, coordinated omission and the run that would answer honestly.
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -34,7 +34,8 @@ Result<int> audit_command(const AuditOptions& o) {
   if (!o.json.empty()) OPENLOOP_TRY_VOID(check_output_path(o.json, "--json"));
   const audit::AuditResult a = OPENLOOP_TRY(audit::audit_file(o.file, settings));
   const std::string json_text = audit::to_json(a).dump(1) + "\n";
-  if (!o.quiet) std::fputs(o.format_out == "json" ? json_text.c_str() : audit::render_text(a).c_str(), stdout);
+  if (!o.quiet)
+    std::fputs(o.format_out == "json" ? json_text.c_str() : audit::render_text(a).c_str(), stdout);
   if (!o.json.empty()) OPENLOOP_TRY_VOID(write_file_atomically(o.json, json_text));
   return 0;
 }
@@ -44,7 +45,8 @@ Result<int> audit_command(const AuditOptions& o) {
 Action setup_audit(CLI::App& sub) {
   auto o = std::make_shared<AuditOptions>();
   sub.add_option("FILE", o->file,
-                 "Another tool's per-request results: hey -o csv, ab -g, a JMeter CSV JTL, k6 --out json, vegeta encode")
+                 "Another tool's per-request results: hey -o csv, ab -g, a JMeter CSV JTL, k6 --out json, "
+                 "vegeta encode")
       ->required()
       ->type_name("");
   sub.add_option("--format", o->format,
@@ -57,8 +59,9 @@ Action setup_audit(CLI::App& sub) {
   sub.add_option("--target", o->target, "The URL the honest run's command line names (default: TARGET)")
       ->type_name("URL");
   sub.add_flag("-q,--quiet", o->quiet, "Print nothing (--json still written)");
-  sub.footer("Exit 0 when the file was read (whatever it shows), 2 when it cannot be read as the format; see "
-             "docs/audit.md.");
+  sub.footer(
+      "Exit 0 when the file was read (whatever it shows), 2 when it cannot be read as the format; see "
+      "docs/audit.md.");
   return [o] {
     auto code = audit_command(*o);
     if (!code) {

@@ -65,7 +65,7 @@ constexpr Subcommand k_subcommands[] = {
      openloop::cli::setup_probe,
      "  openloop probe metastable http://127.0.0.1:8080/ --base 500/s --trigger load:1500/s\n"
      "  openloop probe metastable http://127.0.0.1:8080/ --base 500/s --trigger stall:1s --json probe.json"},
-    {"audit", "Read another tool's results (hey, ab, JMeter, k6, Vegeta): load model, feedback, coordinated omission",
+    {"audit", "Read another tool's results: the load model, the feedback and what coordinated omission hid",
      openloop::cli::setup_audit,
      "  openloop audit hey.csv\n"
      "  openloop audit results.jtl --json audit.json --target http://127.0.0.1:8080/"},

@@ -18,7 +18,8 @@ TEST(AbReader, ReadsSecondsAndTotalTimeAndCountsTheBadLine) {
   EXPECT_EQ(all[1].duration, Nanos(3'000'000));
   EXPECT_EQ(all[2].duration, Nanos(1'501'000'000));
   EXPECT_EQ((*reader)->bad_lines().count, 1);
-  EXPECT_NE((*reader)->bad_lines().first.find("ab.tsv:4:"), std::string::npos) << (*reader)->bad_lines().first;
+  EXPECT_NE((*reader)->bad_lines().first.find("ab.tsv:4:"), std::string::npos)
+      << (*reader)->bad_lines().first;
   EXPECT_EQ((*reader)->traits().start_resolution, std::chrono::seconds(1));
 }
 

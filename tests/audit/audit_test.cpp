@@ -95,8 +95,8 @@ namespace {
 TEST(Audit, VegetaIsOpenByConstructionAndNotCorrected) {
   std::string lines;
   for (int i = 0; i < 50; ++i) {
-    lines += fmt::format("{},200,{},0,2,,,,{},GET,http://127.0.0.1:8080/,\n", 1577836800000000000LL + i * 10'000'000LL,
-                         i == 20 ? 900'000'000 : 2'000'000, i);
+    lines += fmt::format("{},200,{},0,2,,,,{},GET,http://127.0.0.1:8080/,\n",
+                         1577836800000000000LL + i * 10'000'000LL, i == 20 ? 900'000'000 : 2'000'000, i);
   }
   testing::TempFile f(lines);
   auto a = audit_file(f.path(), AuditSettings{});

@@ -14,7 +14,8 @@ TEST(FindFeedback, RateFallingWhileP99RisesIsSaidInOneSentence) {
     const bool slow = b == 5 || b == 6;
     const int sends = slow ? 10 : 100;
     for (int i = 0; i < sends; ++i) {
-      bins.add(milliseconds(b * 100) + milliseconds(i * 100) / sends, slow ? milliseconds(800) : milliseconds(2));
+      bins.add(milliseconds(b * 100) + milliseconds(i * 100) / sends,
+               slow ? milliseconds(800) : milliseconds(2));
     }
   }
   const FeedbackFinding f = find_feedback(bins);

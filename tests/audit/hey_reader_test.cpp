@@ -28,7 +28,8 @@ TEST(HeyReader, ReadsOffsetsAsSendsAndSkipsTheShortLine) {
   EXPECT_FALSE(all[2].ok);  // 503
   EXPECT_EQ(all[3].duration, Nanos(501'200'000));
   EXPECT_EQ((*reader)->bad_lines().count, 1);
-  EXPECT_NE((*reader)->bad_lines().first.find("hey.csv:5:"), std::string::npos) << (*reader)->bad_lines().first;
+  EXPECT_NE((*reader)->bad_lines().first.find("hey.csv:5:"), std::string::npos)
+      << (*reader)->bad_lines().first;
   EXPECT_EQ((*reader)->traits().tool_model, ToolModel::closed);
 }
 

@@ -21,7 +21,8 @@ TEST(K6Reader, ReadsDurationPointsAsSendsBeforeTheirTime) {
   EXPECT_TRUE(all[0].ok);
   EXPECT_FALSE(all[1].ok);
   EXPECT_EQ((*reader)->bad_lines().count, 1);
-  EXPECT_NE((*reader)->bad_lines().first.find("k6.json:5:"), std::string::npos) << (*reader)->bad_lines().first;
+  EXPECT_NE((*reader)->bad_lines().first.find("k6.json:5:"), std::string::npos)
+      << (*reader)->bad_lines().first;
   ASSERT_EQ((*reader)->notes().size(), 1u);
   EXPECT_NE((*reader)->notes()[0].find("3 dropped iterations"), std::string::npos);
 }

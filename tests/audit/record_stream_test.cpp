@@ -8,7 +8,8 @@
 namespace openloop::audit {
 namespace {
 
-const char* k_header = "response-time,DNS+dialup,DNS,Request-write,Response-delay,Response-read,status-code,offset\n";
+const char* k_header =
+    "response-time,DNS+dialup,DNS,Request-write,Response-delay,Response-read,status-code,offset\n";
 
 std::vector<Record> read_all(const std::string& path) {
   RecordStream s(*HeyReader::open(path));

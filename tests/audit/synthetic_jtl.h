@@ -1,4 +1,5 @@
-// Synthetic JMeter CSV JTLs for the audit's tests: closed, paced and open senders against a server that stalls.
+// Synthetic JMeter CSV JTLs for the audit's tests: closed, paced and open senders against a server that
+// stalls.
 #pragma once
 
 #include <algorithm>
@@ -11,12 +12,12 @@ namespace openloop::audit::testing {
 
 inline const char* k_jtl_header = "timeStamp,elapsed,label,responseCode,threadName,success\n";
 
-/// `threads` closed-loop senders (no think time), `service_ms` per request, for `run_ms`; the server holds every
-/// request in flight or arriving during [stall_from_ms, stall_to_ms) until stall_to_ms. Sends start at an epoch
-/// of 1.7e12 ms; thread k starts k·service/threads ms in. Rows are written per thread, as a thread-per-file
-/// writer would not, to check that order across threads does not matter.
-inline std::string closed_jtl(int threads, std::int64_t service_ms, std::int64_t run_ms, std::int64_t stall_from_ms,
-                              std::int64_t stall_to_ms) {
+/// `threads` closed-loop senders (no think time), `service_ms` per request, for `run_ms`; the server holds
+/// every request in flight or arriving during [stall_from_ms, stall_to_ms) until stall_to_ms. Sends start at
+/// an epoch of 1.7e12 ms; thread k starts k·service/threads ms in. Rows are written per thread, as a
+/// thread-per-file writer would not, to check that order across threads does not matter.
+inline std::string closed_jtl(int threads, std::int64_t service_ms, std::int64_t run_ms,
+                              std::int64_t stall_from_ms, std::int64_t stall_to_ms) {
   std::string out = k_jtl_header;
   const std::int64_t epoch = 1'700'000'000'000LL;
   for (int k = 0; k < threads; ++k) {

@@ -1,14 +1,17 @@
-// Helpers for the audit's unit tests: fixture paths and synthetic results files written to a temporary folder.
+// Helpers for the audit's unit tests: fixture paths and synthetic results files written to a temporary
+// folder.
 #pragma once
 
+#include <unistd.h>
 #include <cstdio>
 #include <fstream>
 #include <string>
-#include <unistd.h>
 
 namespace openloop::audit::testing {
 
-inline std::string fixture(const std::string& name) { return std::string(OPENLOOP_AUDIT_FIXTURES) + "/" + name; }
+inline std::string fixture(const std::string& name) {
+  return std::string(OPENLOOP_AUDIT_FIXTURES) + "/" + name;
+}
 
 /// Writes `content` to a new file under /tmp and returns its path (removed by the caller's TempFile).
 class TempFile {
