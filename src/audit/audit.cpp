@@ -29,7 +29,10 @@ Result<Nanos> first_send(const std::string& path, const AuditSettings& settings)
           fmt::format("{} (and {} more bad line(s)); no request could be read", bad.first, bad.count - 1));
     }
     if (bad.count == 1) return usage_error(fmt::format("{}; no request could be read", bad.first));
-    return usage_error(fmt::format("{}: holds no request records (only a header?)", path));
+    return usage_error(
+        fmt::format("{}: holds no request record that a {} file would (only a header, or other "
+                    "lines only?)",
+                    path, stream.reader().traits().tool));
   }
   return r.start;
 }
