@@ -9,6 +9,7 @@
 #include "audit/feedback.h"
 #include "audit/honest_run.h"
 #include "audit/load_model.h"
+#include "audit/locust_history.h"
 #include "audit/omission.h"
 #include "audit/record_stream.h"
 #include "audit/sender_stats.h"
@@ -64,6 +65,9 @@ LittleFinding little_of(const std::map<std::string, SenderStats>& senders, std::
 }  // namespace
 
 Result<AuditResult> audit_file(const std::string& path, const AuditSettings& settings) {
+  const Format format =
+      settings.format == Format::auto_detect ? OPENLOOP_TRY(detect_format(path)) : settings.format;
+  if (format == Format::locust) return audit_locust_history(path, settings.target);
   const Nanos origin = OPENLOOP_TRY(first_send(path, settings));
   AuditResult a;
   a.path = path;

@@ -31,7 +31,11 @@ std::string render_text(const AuditResult& a) {
   out += fmt::format("\nFeedback: {}\n", a.feedback.sentence);
   const OmissionFinding& o = a.omission;
   out += "\nCoordinated omission:\n";
-  out += row("as recorded", o.uncorrected);
+  if (o.uncorrected.count == 0) {
+    out += "  no per-request times in this file\n";
+  } else {
+    out += row("as recorded", o.uncorrected);
+  }
   if (o.applicable) {
     out += row("corrected", o.corrected);
     out += fmt::format("  expected interval {}: {}\n", format_duration(o.expected_interval), o.why);

@@ -18,12 +18,13 @@ struct Named {
   std::string_view name;
 };
 constexpr Named k_names[] = {{Format::auto_detect, "auto"}, {Format::hey, "hey"}, {Format::ab, "ab"},
-                             {Format::jmeter, "jmeter"},    {Format::k6, "k6"},   {Format::vegeta, "vegeta"}};
+                             {Format::jmeter, "jmeter"},    {Format::k6, "k6"},   {Format::vegeta, "vegeta"},
+                             {Format::locust, "locust"}};
 
 }  // namespace
 
 std::string_view format_names() {
-  return "auto, hey, ab, jmeter, k6, vegeta";
+  return "auto, hey, ab, jmeter, k6, vegeta, locust";
 }
 
 Result<Format> parse_format(std::string_view text) {
@@ -51,6 +52,7 @@ Result<Format> detect_format(const std::string& path) {
   if (first.find("timeStamp") != std::string::npos && first.find("elapsed") != std::string::npos) {
     return Format::jmeter;
   }
+  if (first.rfind("Timestamp,User Count,", 0) == 0) return Format::locust;
   // k6 starts with a Metric or Point line; Vegeta's JSON with an object holding attack/seq/latency, its CSV
   // with a Unix-nanosecond timestamp (19 digits) and no header.
   if (first.rfind("{\"type\":", 0) == 0 && first.find("\"metric\":") != std::string::npos) return Format::k6;
@@ -64,7 +66,8 @@ Result<Format> detect_format(const std::string& path) {
       "{}:1: '{}' is not the start of a format audit recognises (hey -o csv: 'response-time,...'; ab -g: "
       "'starttime<TAB>seconds<TAB>...'; JMeter CSV JTL: a header with timeStamp and elapsed; k6 --out json: "
       "type/metric objects; Vegeta encode --to json: objects with timestamp and latency, --to csv: a "
-      "Unix-nanosecond timestamp first); name one with --format ({})",
+      "Unix-nanosecond timestamp first; Locust --csv history: 'Timestamp,User Count,...'); name one with "
+      "--format ({})",
       path, first.size() > 80 ? first.substr(0, 80) + "…" : first, format_names()));
 }
 
@@ -81,6 +84,9 @@ Result<std::unique_ptr<RecordReader>> open_reader(const std::string& path, Forma
       return K6Reader::open(path);
     case Format::vegeta:
       return VegetaReader::open(path);
+    case Format::locust:
+      return usage_error(
+          fmt::format("{}: a Locust stats history holds aggregates, not request records", path));
     case Format::auto_detect:
       break;
   }

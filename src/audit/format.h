@@ -10,10 +10,10 @@
 
 namespace openloop::audit {
 
-enum class Format { auto_detect, hey, ab, jmeter, k6, vegeta };
+enum class Format { auto_detect, hey, ab, jmeter, k6, vegeta, locust };
 
-/// "auto", "hey", "ab", "jmeter", "k6", "vegeta"; a usage error naming `--format` and the accepted names
-/// otherwise.
+/// "auto", "hey", "ab", "jmeter", "k6", "vegeta", "locust"; a usage error naming `--format` and the accepted
+/// names otherwise.
 Result<Format> parse_format(std::string_view text);
 std::string_view format_name(Format f);
 /// The accepted names, comma-separated (for --help and errors).
@@ -23,7 +23,8 @@ std::string_view format_names();
 /// formats accepted when none matches.
 Result<Format> detect_format(const std::string& path);
 
-/// Opens `path` as `format` (auto_detect: detect_format first).
+/// Opens `path` as `format` (auto_detect: detect_format first). Locust's history holds no records: refused
+/// here (audit_locust_history reads it).
 Result<std::unique_ptr<RecordReader>> open_reader(const std::string& path, Format format);
 
 }  // namespace openloop::audit

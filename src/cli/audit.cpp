@@ -45,8 +45,8 @@ Result<int> audit_command(const AuditOptions& o) {
 Action setup_audit(CLI::App& sub) {
   auto o = std::make_shared<AuditOptions>();
   sub.add_option("FILE", o->file,
-                 "Another tool's per-request results: hey -o csv, ab -g, a JMeter CSV JTL, k6 --out json, "
-                 "vegeta encode")
+                 "Another tool's results: hey -o csv, ab -g, a JMeter CSV JTL, k6 --out json, vegeta encode, "
+                 "Locust's --csv stats history (aggregates)")
       ->required()
       ->type_name("");
   sub.add_option("--format", o->format,

@@ -16,6 +16,7 @@ TEST(DetectFormat, RecognisesEachToolFromItsFirstLine) {
   EXPECT_EQ(*detect_format(fixture("k6.json")), Format::k6);
   EXPECT_EQ(*detect_format(fixture("vegeta.json")), Format::vegeta);
   EXPECT_EQ(*detect_format(fixture("vegeta.csv")), Format::vegeta);
+  EXPECT_EQ(*detect_format(fixture("locust_stats_history.csv")), Format::locust);
 }
 
 TEST(DetectFormat, UnknownFirstLineNamesFileLineAndFormats) {
@@ -30,7 +31,7 @@ TEST(ParseFormat, NamesTheAcceptedFormats) {
   EXPECT_EQ(*parse_format("jmeter"), Format::jmeter);
   auto r = parse_format("gatlin");
   ASSERT_FALSE(r);
-  EXPECT_NE(r.error().message.find("hey, ab, jmeter, k6, vegeta"), std::string::npos);
+  EXPECT_NE(r.error().message.find("hey, ab, jmeter, k6, vegeta, locust"), std::string::npos);
 }
 
 TEST(OpenReader, FormatOverrideWinsOverDetection) {
