@@ -28,5 +28,8 @@ Action setup_ramp(CLI::App& sub);
 /// `openloop probe metastable`: does the system recover after a trigger at a load it served before
 /// (cli/probe.cpp).
 Action setup_probe(CLI::App& sub);
+/// `openloop audit FILE`: another tool's results read back: load model, feedback, coordinated omission
+/// (cli/audit.cpp).
+Action setup_audit(CLI::App& sub);
 
 }  // namespace openloop::cli

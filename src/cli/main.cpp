@@ -92,6 +92,12 @@ constexpr Subcommand k_subcommands[] = {
      "  openloop probe metastable http://127.0.0.1:8080/ --base 500/s --trigger load:1500/s\n"
      "  openloop probe metastable http://127.0.0.1:8080/ --base 500/s --trigger stall:1s --json probe.json",
      "Run `openloop probe metastable --help` for the probe's options, examples and exit codes."},
+    {"audit", "Read another tool's results: the load model, the feedback and what coordinated omission hid",
+     openloop::cli::setup_audit,
+     "  openloop audit hey.csv\n"
+     "  openloop audit results.jtl --json audit.json --target http://127.0.0.1:8080/",
+     "Exit codes: 0 the file was read and audited, 2 bad input (the file, the line and what was expected "
+     "named), 4 an output not written."},
 };
 
 // The word a user typed where a subcommand belongs, when it names none (CLI11 would only say that a

@@ -1,0 +1,84 @@
+// k6's JSON output read as records.
+#include "audit/k6_reader.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "audit/fields.h"
+
+namespace openloop::audit {
+namespace {
+
+std::string tag(const nlohmann::json& tags, const char* name) {
+  if (!tags.is_object() || !tags.contains(name)) return {};
+  const auto& v = tags[name];
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_number_integer()) return std::to_string(v.get<long long>());
+  return {};
+}
+
+}  // namespace
+
+Result<std::unique_ptr<RecordReader>> K6Reader::open(const std::string& path) {
+  LineSource lines = OPENLOOP_TRY(LineSource::open(path));
+  std::unique_ptr<K6Reader> r(new K6Reader(std::move(lines)));
+  r->m_traits = ReaderTraits{"k6", true, Nanos(1), false, ToolModel::unknown};
+  return std::unique_ptr<RecordReader>(std::move(r));
+}
+
+Result<bool> K6Reader::next(Record& out) {
+  while (m_lines.next(m_line)) {
+    if (m_line.empty()) continue;
+    // Only the lines that matter are parsed: a k6 file holds a dozen metrics' points per request.
+    const bool duration = m_line.find("\"http_req_duration\"") != std::string::npos;
+    const bool dropped = m_line.find("\"dropped_iterations\"") != std::string::npos;
+    if (!duration && !dropped) continue;
+    const nlohmann::json j = nlohmann::json::parse(m_line, nullptr, false);
+    if (!j.is_object() || j.value("type", "") != "Point") continue;
+    const auto& data = j.contains("data") ? j["data"] : nlohmann::json();
+    if (!data.is_object() || !data.contains("value") || !data["value"].is_number() ||
+        !data.contains("time") || !data["time"].is_string()) {
+      m_lines.bad("expected a k6 Point with data.time (RFC 3339) and data.value");
+      continue;
+    }
+    if (j.value("metric", "") == "dropped_iterations") {
+      m_dropped += data["value"].get<double>();
+      continue;
+    }
+    if (j.value("metric", "") != "http_req_duration") continue;
+    const auto end = parse_rfc3339(data["time"].get<std::string>());
+    const double ms = data["value"].get<double>();
+    if (!end || !(ms >= 0)) {
+      m_lines.bad(fmt::format("data.time '{}' must be RFC 3339 and data.value milliseconds ≥ 0",
+                              data["time"].get<std::string>()));
+      continue;
+    }
+    const nlohmann::json tags = data.contains("tags") ? data["tags"] : nlohmann::json();
+    out.duration = from_seconds(ms / 1e3);
+    out.start = Nanos(*end) - out.duration;
+    const std::string vu = tag(tags, "vu");
+    const std::string scenario = tag(tags, "scenario");
+    out.thread = vu.empty() ? std::string() : (scenario.empty() ? "vu " + vu : scenario + " vu " + vu);
+    const std::string status = tag(tags, "status");
+    const std::string expected = tag(tags, "expected_response");
+    out.ok =
+        expected.empty() ? (!status.empty() && status[0] >= '2' && status[0] <= '3') : expected == "true";
+    out.label = tag(tags, "name");
+    ++m_points;
+    return true;
+  }
+  return false;
+}
+
+std::vector<std::string> K6Reader::notes() const {
+  std::vector<std::string> out;
+  if (m_dropped > 0) {
+    out.push_back(
+        fmt::format("k6 counted {:.0f} dropped iterations: an arrival-rate executor (an open model) "
+                    "could not start them on time for lack of VUs",
+                    m_dropped));
+  }
+  return out;
+}
+
+}  // namespace openloop::audit

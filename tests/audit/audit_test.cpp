@@ -1,0 +1,111 @@
+#include "audit/audit.h"
+
+#include <gtest/gtest.h>
+
+#include "synthetic_jtl.h"
+#include "test_files.h"
+
+namespace openloop::audit {
+namespace {
+
+using testing::TempFile;
+
+Result<AuditResult> audit_text(const std::string& content) {
+  TempFile f(content);
+  return audit_file(f.path(), AuditSettings{});
+}
+
+TEST(Audit, ClosedLoopStalledFindsModelLittlesLawFeedbackAndOmission) {
+  // 4 threads, 10 ms each, 10 s; the server stalls from 4 s to 5 s.
+  auto a = audit_text(testing::closed_jtl(4, 10, 10'000, 4'000, 5'000));
+  ASSERT_TRUE(a) << a.error().message;
+  EXPECT_EQ(a->tool, "JMeter");
+  EXPECT_EQ(a->model.model, LoadModel::closed) << a->model.evidence;
+  EXPECT_GT(a->model.back_to_back_share, 0.99);
+  EXPECT_EQ(a->model.senders, 4);
+  EXPECT_NEAR(a->little.n, 4.0, 0.1);
+  EXPECT_EQ(a->little.z_mean, Nanos(0));
+  EXPECT_TRUE(a->feedback.seen) << a->feedback.sentence;
+  EXPECT_NE(a->feedback.sentence.find("arrivals fell"), std::string::npos);
+  ASSERT_TRUE(a->omission.applicable);
+  EXPECT_NEAR(to_millis(a->omission.expected_interval), 10, 0.1);
+  EXPECT_EQ(a->omission.blocked, 4);
+  // Each stalled request held its thread for about 100 intervals of 10 ms.
+  EXPECT_GT(a->omission.missing, 4 * 90);
+  EXPECT_LE(a->omission.uncorrected.p99, std::chrono::milliseconds(11));
+  EXPECT_GT(a->omission.corrected.p99, std::chrono::milliseconds(500));
+  EXPECT_NE(a->honest.command.find("--rate 400/s"), std::string::npos) << a->honest.command;
+  EXPECT_NE(a->verdict.find("closed loop of about 4 senders"), std::string::npos) << a->verdict;
+}
+
+TEST(Audit, UnstalledClosedLoopShowsNoFeedbackAndNoCorrection) {
+  auto a = audit_text(testing::closed_jtl(4, 10, 5'000, 99'000, 99'001));
+  ASSERT_TRUE(a) << a.error().message;
+  EXPECT_FALSE(a->feedback.seen) << a->feedback.sentence;
+  EXPECT_EQ(a->omission.blocked, 0);
+  EXPECT_EQ(a->omission.corrected.p99, a->omission.uncorrected.p99);
+}
+
+TEST(Audit, PacedSendersAreTold) {
+  auto a = audit_text(testing::paced_jtl(200, 100));
+  ASSERT_TRUE(a) << a.error().message;
+  EXPECT_EQ(a->model.model, LoadModel::paced) << a->model.evidence;
+  EXPECT_NEAR(a->model.think_response_slope, -1.0, 0.01);
+  EXPECT_NEAR(to_millis(a->omission.expected_interval), 100, 1);
+}
+
+TEST(Audit, OverlappingSendsAreOpenAndNotCorrected) {
+  auto a = audit_text(testing::open_jtl(200));
+  ASSERT_TRUE(a) << a.error().message;
+  EXPECT_EQ(a->model.model, LoadModel::open) << a->model.evidence;
+  EXPECT_FALSE(a->omission.applicable);
+  EXPECT_NE(a->verdict.find("open model"), std::string::npos);
+}
+
+TEST(Audit, AbFilesUseThePooledIntervalAndSayTheLimit) {
+  auto a = audit_file(testing::fixture("ab.tsv"), AuditSettings{});
+  ASSERT_TRUE(a) << a.error().message;
+  EXPECT_EQ(a->model.model, LoadModel::closed);
+  EXPECT_NE(a->model.evidence.find("not measured"), std::string::npos);
+  EXPECT_EQ(a->bad.count, 1);
+  ASSERT_FALSE(a->limits.empty());
+  EXPECT_NE(a->limits[0].find("to the second"), std::string::npos);
+  EXPECT_NE(a->omission.why.find("median response time"), std::string::npos);
+}
+
+TEST(Audit, AFileOfOnlyBadLinesNamesTheFirst) {
+  auto a = audit_text(std::string(testing::k_jtl_header) + "x,y,GET /,200,T 1-1,true\n");
+  ASSERT_FALSE(a);
+  EXPECT_NE(a.error().message.find(":2:"), std::string::npos) << a.error().message;
+  EXPECT_EQ(a.error().code, ExitCode::usage);
+}
+
+TEST(Audit, AHeaderOnlyFileSaysSo) {
+  auto a = audit_text(testing::k_jtl_header);
+  ASSERT_FALSE(a);
+  EXPECT_NE(a.error().message.find("no request"), std::string::npos) << a.error().message;
+}
+
+}  // namespace
+}  // namespace openloop::audit
+
+namespace openloop::audit {
+namespace {
+
+TEST(Audit, VegetaIsOpenByConstructionAndNotCorrected) {
+  std::string lines;
+  for (int i = 0; i < 50; ++i) {
+    lines += fmt::format("{},200,{},0,2,,,,{},GET,http://127.0.0.1:8080/,\n",
+                         1577836800000000000LL + i * 10'000'000LL, i == 20 ? 900'000'000 : 2'000'000, i);
+  }
+  testing::TempFile f(lines);
+  auto a = audit_file(f.path(), AuditSettings{});
+  ASSERT_TRUE(a) << a.error().message;
+  EXPECT_EQ(a->tool, "Vegeta");
+  EXPECT_EQ(a->model.model, LoadModel::open) << a->model.evidence;
+  EXPECT_FALSE(a->omission.applicable);
+  EXPECT_NE(a->honest.command.find("--rate"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace openloop::audit
