@@ -128,7 +128,7 @@ std::vector<std::string> observe_specs(const RunOptions& o, const engine::RunPla
 
 void ProcedureFrontHalf::stamp(results::RunResults& r) const {
   r.info.run_id = start.run_id;
-  r.info.environment = run_environment();
+  r.info.environment.update(run_environment());  // keeps the engine's timer_floor
   if (observer) observer->attach(r);
 }
 

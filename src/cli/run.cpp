@@ -34,19 +34,23 @@
 #include "report/summary.h"
 #include "report/summary_legend.h"
 #include "results/files/results_json.h"
+#include "results/judging/dead_target.h"
 #include "results/judging/slo_abort.h"
 #include "results/judging/until.h"
 
 namespace openloop::cli {
 
-// Runs the plan with the live view on stderr (a terminal: redrawn every second; otherwise a line every 10 s;
-// --quiet: none) and, with --abort-on-slo, `slo_abort` judging every finalized interval.
-Result<results::RunResults> run_with_live_view(const engine::RunPlan& plan, const RunOptions& o,
-                                               std::atomic<int>& stop, results::SloAbort* slo_abort,
-                                               MetricsServer* metrics, const observe::Observer* observer,
-                                               results::UntilWatcher* until) {
-  const auto judge_slos = [&o, &stop, slo_abort, metrics, until](const results::RunResults& so_far) {
+namespace {
+
+// run_with_live_view, and when `dead` is not null the dead-target watch fed every finalized interval too.
+Result<results::RunResults> run_watched(const engine::RunPlan& plan, const RunOptions& o, std::atomic<int>& stop,
+                                        results::SloAbort* slo_abort, MetricsServer* metrics,
+                                        const observe::Observer* observer, results::UntilWatcher* until,
+                                        results::DeadTargetWatch* dead) {
+  const auto judge_slos = [&o, &stop, slo_abort, metrics, until, dead](const results::RunResults& so_far) {
     if (metrics != nullptr) metrics->update(so_far);
+    if (dead != nullptr && dead->stop_if_dead(so_far, stop) && !o.quiet)
+      fmt::print(stderr, "\n{}: stopping early\n", dead->why(so_far));
     if (until != nullptr && until->stop_if_done(so_far, stop) && !o.quiet) {
       fmt::print(stderr, "\nevery --until target holds: stopping; waiting for in-flight requests\n");
     }
@@ -58,7 +62,7 @@ Result<results::RunResults> run_with_live_view(const engine::RunPlan& plan, cons
   };
   if (o.quiet) {
     return engine::run(plan, stop,
-                       slo_abort != nullptr || metrics != nullptr || until != nullptr
+                       slo_abort != nullptr || metrics != nullptr || until != nullptr || dead != nullptr
                            ? engine::ProgressFn(judge_slos)
                                                                   : engine::ProgressFn());
   }
@@ -83,11 +87,22 @@ Result<results::RunResults> run_with_live_view(const engine::RunPlan& plan, cons
   return results;
 }
 
+}  // namespace
+
+// Runs the plan with the live view on stderr (a terminal: redrawn every second; otherwise a line every 10 s;
+// --quiet: none) and, with --abort-on-slo, `slo_abort` judging every finalized interval.
+Result<results::RunResults> run_with_live_view(const engine::RunPlan& plan, const RunOptions& o,
+                                               std::atomic<int>& stop, results::SloAbort* slo_abort,
+                                               MetricsServer* metrics, const observe::Observer* observer,
+                                               results::UntilWatcher* until) {
+  return run_watched(plan, o, stop, slo_abort, metrics, observer, until, nullptr);
+}
+
 // Host, cores, version, and the wall-clock start of measurement: the engine's wall time ends about when run()
 // returns, so start = now − wall + warm-up (unless the engine already set it).
 void stamp_context(results::RunResults& r, const engine::RunPlan& plan,
                    std::chrono::system_clock::time_point ended) {
-  r.info.environment = run_environment();
+  r.info.environment.update(run_environment());  // keeps the engine's timer_floor
   if (r.info.start_unix_s == 0) {
     const double ended_s = std::chrono::duration<double>(ended.time_since_epoch()).count();
     r.info.start_unix_s = ended_s - r.generator.wall_seconds + to_seconds(plan.warmup);
@@ -171,14 +186,19 @@ int run_command(const RunOptions& o) {
   p.announce = o.quiet || isatty(fileno(stderr)) == 0;
   // With the log on standard output, the summary goes to standard error so a pipe reads only log lines.
   p.summary_to = o.log_requests == "-" ? stderr : stdout;
+  // A target nothing answers at is named after the first interval, not after the whole duration.
+  const bool ipv6 = plan.url.host.find(':') != std::string::npos;
+  results::DeadTargetWatch dead(ipv6 ? fmt::format("[{}]:{}", plan.url.host, plan.url.port)
+                                     : fmt::format("{}:{}", plan.url.host, plan.url.port));
   p.run = [&](std::atomic<int>& stop) -> Result<results::RunResults> {
     Judging& judging = front->judging;
     auto ran = observed(front->observer.get(), [&] {
-      return run_with_live_view(plan, o, stop, judging.abort_or_null(), front->metrics.get(),
-                                front->observer.get(), until ? &*until : nullptr);
+      return run_watched(plan, o, stop, judging.abort_or_null(), front->metrics.get(), front->observer.get(),
+                         until ? &*until : nullptr, &dead);
     });
     finish_request_log(front->request_log.get(), ran);
     auto r = OPENLOOP_TRY(std::move(ran));
+    dead.mark(r, stop.load());
     if (judging.abort) judging.abort->mark(r, stop.load());
     if (until) {
       until->mark(r, stop.load());
@@ -197,7 +217,10 @@ int run_command(const RunOptions& o) {
   p.summary = [legend = wants_legend(o, p.summary_to)](const results::RunResults& r) {
     return report::render_summary(r) + (legend ? report::render_legend(r) : std::string());
   };
-  p.exit_code = [&command](const results::RunResults& r) { return run_exit_code(r, command); };
+  p.exit_code = [&command, &dead](const results::RunResults& r) {
+    if (results::never_reached(r, 1)) fmt::print(stderr, "{}: {}\n", command, dead.why(r));
+    return run_exit_code(r, command);
+  };
   const int code = execute(p);
   front->metrics.linger_after();
   return code;

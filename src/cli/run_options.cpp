@@ -172,7 +172,9 @@ void add_client_options(CLI::App& sub, RunOptions& o) {
       ->group(k_client);
   sub.add_option("--spin-below", o.spin_below,
                  "Poll without sleeping through waits shorter than D, e.g. 20us; auto: what one timed sleep "
-                 "costs in CPU on this machine, measured at start (0: always sleep)")
+                 "costs in CPU on this machine, and where this host wakes sleeping threads too late for the "
+                 "lateness bound, end each sleep early and spin the rest (at most 50% of a core); both measured "
+                 "at start (0: always sleep)")
       ->capture_default_str()
       ->type_name("DURATION|auto")
       ->group(k_advanced);

@@ -64,10 +64,10 @@ results::RunResults plan_file_results(const std::vector<engine::RunPlan>& plans,
     const auto& p = plans[i];
     if (slo_abort != nullptr) slo_abort->mark(ran[i], stop);
     parts.push_back({p.scenario, to_seconds(p.start_offset + p.warmup), std::move(ran[i])});
-    parts.back().results.info.environment = run_environment();
+    parts.back().results.info.environment.update(run_environment());  // keeps the timer_floor
   }
   results::RunResults all = parts.size() == 1 ? parts.front().results : results::combine_scenarios(parts);
-  all.info.environment = run_environment();
+  all.info.environment.update(run_environment());
   all.dns_ns = plans.front().dns_time.count();  // the scenarios share the file's one resolution
   if (slo_abort != nullptr) slo_abort->mark(all, stop);
   results::RunResults slo_view;

@@ -18,11 +18,13 @@
 #include "core/thread_priority.h"
 #include "engine/simulated_run.h"
 #include "engine/self_checks.h"
+#include "engine/timer_floor.h"
 #include "engine/worker.h"
 #include "net/descriptors.h"
 #include "net/simulated_clients.h"
 #include "net/transport.h"
 #include "results/recording/aggregator.h"
+#include "results/judging/generator_tail.h"
 #include "results/judging/verdict.h"
 #include "workload/key_tracker.h"
 
@@ -36,6 +38,7 @@ struct PlanRun {
   std::optional<net::TlsContext> tls;
   std::vector<std::unique_ptr<Worker>> workers;
   std::unique_ptr<results::Aggregator> aggregator;
+  results::TimerFloor timer_floor;  // the host's, measured before the run (not in simulated runs)
 };
 
 /// CPU time of the calling thread, in ms.
@@ -115,14 +118,17 @@ results::RunInfo describe(const RunPlan& plan) {
   return info;
 }
 
-Result<PlanRun> prepare(const RunPlan& plan, std::atomic<int>& stop, SteadyTime start, Nanos spin_below) {
+Result<PlanRun> prepare(const RunPlan& plan, std::atomic<int>& stop, SteadyTime start, Nanos spin_below,
+                        const results::TimerFloor& floor) {
   PlanRun p;
   p.plan = &plan;
+  p.timer_floor = floor;
+  const MeasuredWaits measured{spin_below, auto_spin_lead(floor, planned_lateness_bound(plan))};
   if (plan.url.tls)
     p.tls.emplace(OPENLOOP_TRY(net::TlsContext::create_client(!plan.insecure, plan.ca_file, plan.alpn_offer())));
   for (unsigned i = 0; i < plan.threads; ++i) {
     p.workers.push_back(std::make_unique<Worker>(plan, i, p.tls ? p.tls->get() : nullptr, stop, start));
-    OPENLOOP_TRY_VOID(p.workers.back()->init(spin_below));
+    OPENLOOP_TRY_VOID(p.workers.back()->init(measured));
   }
   p.aggregator = std::make_unique<results::Aggregator>(plan.threads, plan.interval);
   return p;
@@ -163,11 +169,14 @@ results::RunResults finish(PlanRun& p, const std::atomic<int>& stop, SteadyTime 
   gen.max_connections = plan.model == Model::open       ? plan.max_connections_part()
                         : plan.model == Model::sessions ? plan.max_sessions_part()
                                                         : plan.users_part();
+  results::TimerFloor floor = p.timer_floor;
   for (auto& w : p.workers) {
     stopped = std::max(stopped, w->report().stopped_scheduling);
     gen.cpu_seconds += w->report().cpu_seconds;
     gen.spin_seconds += w->report().spin_seconds;
     gen.spin_below_us = std::max(gen.spin_below_us, to_seconds(w->report().spin_below) * 1e6);
+    floor.spin_lead_us = std::max(floor.spin_lead_us, to_seconds(w->report().spin_lead) * 1e6);
+    floor.spin_budget = w->report().spin_budget;
     gen.peak_connections += w->report().peak_connections;
     gen.abandoned += w->report().abandoned;
     if (const auto d = w->report().run_delay)
@@ -188,6 +197,7 @@ results::RunResults finish(PlanRun& p, const std::atomic<int>& stop, SteadyTime 
   results::RunResults r = p.aggregator->finish(interrupted ? std::min(measured, to_seconds(plan.duration))
                                                            : to_seconds(plan.duration));
   r.info = describe(plan);
+  results::set_timer_floor(r.info, floor);  // before the verdict, which names it when sends were late
   r.dns_ns = plan.dns_time.count();  // every command's run, however its plan was built (−1: not timed)
   r.generator = gen;
   r.interrupted = interrupted;
@@ -207,6 +217,7 @@ results::RunResults finish(PlanRun& p, const std::atomic<int>& stop, SteadyTime 
   for (auto& w : key_warnings(plan, p.workers, r.totals)) r.warnings.push_back(std::move(w));
   if (plan.replay)
     for (auto& note : plan.replay->notes()) r.warnings.push_back(std::move(note));
+  if (std::string tail = results::generator_tail_warning(r); !tail.empty()) r.warnings.push_back(std::move(tail));
   for (auto& w : p.workers) {
     if (w->report().loop_failure.empty()) continue;
     r.verdict.valid = false;
@@ -271,6 +282,9 @@ Result<std::vector<results::RunResults>> run_all(const std::vector<RunPlan>& pla
       std::any_of(plans.begin(), plans.end(), [](const RunPlan& p) { return !p.spin_below; })
           ? auto_spin_below()
           : Nanos(0);
+  // How late this host wakes a sleeping thread, at the plans' gap (at most 60 ms): recorded for the verdict,
+  // which names it when sends were late, and the lead --spin-below auto spins through.
+  const results::TimerFloor floor = measure_timer_floor(calibration_gap(plans));
   // Start a little in the future so every worker is ready before the first intended time, or at the anchor
   // --start-at set when that is later.
   const SteadyTime now = SteadyClock::now();
@@ -280,7 +294,7 @@ Result<std::vector<results::RunResults>> run_all(const std::vector<RunPlan>& pla
   for (const auto& plan : plans) start = std::max(start, plan.start_at);
   const double start_unix_s = now_unix_s + to_seconds(start - now);
   std::vector<PlanRun> runs;
-  for (const auto& plan : plans) runs.push_back(OPENLOOP_TRY(prepare(plan, stop, start, spin_below)));
+  for (const auto& plan : plans) runs.push_back(OPENLOOP_TRY(prepare(plan, stop, start, spin_below, floor)));
   // The hypervisor's steal over the run, machine-wide: it stalls workers as surely as an overloaded core.
   const std::optional<CpuTicks> ticks_before = read_cpu_ticks();
   std::vector<std::thread> threads;
@@ -334,7 +348,7 @@ Result<results::RunResults> run_simulated(const RunPlan& plan, net::SimulatedNet
   PlanRun p;
   p.plan = &plan;
   p.workers.push_back(std::make_unique<Worker>(plan, 0, nullptr, stop, start));
-  OPENLOOP_TRY_VOID(p.workers.back()->init(Nanos(0), &net));
+  OPENLOOP_TRY_VOID(p.workers.back()->init({}, &net));
   p.aggregator = std::make_unique<results::Aggregator>(1, plan.interval);
   std::vector<results::IntervalStats> scratch;
   // The coordinator's merging, on virtual time: a worker's finished intervals are handed over as they would
@@ -378,7 +392,7 @@ Result<std::vector<results::RunResults>> run_simulated_all(const std::vector<Run
     PlanRun p;
     p.plan = &plans[i];
     p.workers.push_back(std::make_unique<Worker>(plans[i], 0, nullptr, stop, start));
-    OPENLOOP_TRY_VOID(p.workers.back()->init(Nanos(0), &clients.client(i)));
+    OPENLOOP_TRY_VOID(p.workers.back()->init({}, &clients.client(i)));
     p.aggregator = std::make_unique<results::Aggregator>(1, plans[i].interval);
     period = std::min(period, plans[i].interval);
     runs.push_back(std::move(p));

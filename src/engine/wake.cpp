@@ -35,9 +35,16 @@ void Worker::wait_until(SteadyTime wake) {
     m_woke = this->now();
     return;
   }
-  if (wake - now > m_spin_below) {
-    m_loop->poll(wake);
-    return;
+  const bool may_spin = spin_within_budget(now);
+  if (!may_spin || wake - now > std::max(m_spin_below, m_spin_lead)) {
+    if (!may_spin || m_spin_lead.count() == 0) {
+      m_loop->poll(wake);
+      return;
+    }
+    // This host wakes sleeping threads late (its timer floor): sleep until the lead before the deadline and
+    // spin through the rest, so the overshoot lands inside the lead rather than on the send.
+    if (m_loop->poll(wake - m_spin_lead) != 0) return;
+    now = this->now();
   }
   // Poll without blocking until something happens or the deadline comes; the empty polls are idle time.
   for (;;) {
@@ -47,6 +54,13 @@ void Worker::wait_until(SteadyTime wake) {
     m_spun += t - now;
     now = t;
   }
+}
+
+bool Worker::spin_within_budget(SteadyTime now) const {
+  if (!(m_spin_budget > 0)) return true;
+  // A little allowance (10 ms of run) so the first waits of a run may spin before any time has passed.
+  const Nanos elapsed = std::max(Nanos(0), now - m_start) + std::chrono::milliseconds(10);
+  return static_cast<double>(m_spun.count()) <= m_spin_budget * static_cast<double>(elapsed.count());
 }
 
 Nanos Worker::horizon(SteadyTime now) const {

@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 
 #include "core/contention.h"
+#include "engine/timer_floor.h"
 #include "net/errno_text.h"
 
 namespace openloop::engine {
@@ -106,7 +107,7 @@ Worker::~Worker() {
   m_pool.close_all();
 }
 
-Result<void> Worker::init(Nanos measured_spin_below, net::SimulatedNetwork* sim) {
+Result<void> Worker::init(const MeasuredWaits& measured, net::SimulatedNetwork* sim) {
   if (sim != nullptr) {
     m_loop.emplace(net::EventLoop::simulated(*sim));
   } else {
@@ -118,7 +119,10 @@ Result<void> Worker::init(Nanos measured_spin_below, net::SimulatedNetwork* sim)
   // --coalesce auto starts precise (window 0, spinning as usual) until service times are measured.
   m_spin_below = m_plan.coalesce.count() > 0 ? Nanos(0)
                  : m_plan.spin_below         ? *m_plan.spin_below
-                                             : measured_spin_below;
+                                             : measured.spin_below;
+  // Auto on a host whose timers wake late: end each sleep early and spin the rest, within a share of a core.
+  m_spin_lead = m_plan.coalesce.count() > 0 || m_plan.spin_below ? Nanos(0) : measured.spin_lead;
+  m_spin_budget = m_plan.coalesce.count() > 0 || m_plan.spin_below ? 0.0 : k_auto_spin_budget;
   if (m_plan.coalesce == k_coalesce_auto) {
     m_auto.emplace(m_plan.max_lateness);
   } else {
@@ -126,6 +130,8 @@ Result<void> Worker::init(Nanos measured_spin_below, net::SimulatedNetwork* sim)
   }
   m_config.stamp_receipts = m_plan.coalesce.count() != 0;
   m_report.spin_below = m_spin_below;
+  m_report.spin_lead = m_spin_lead;
+  m_report.spin_budget = m_spin_budget;
   // The first intervals come from these; later ones reuse spent intervals the coordinator gives back.
   m_recorder.make_spares(k_max_spares);
   // Self-check stamps: room for the lane's arrivals (users: 64 Ki samples), so recording never allocates.

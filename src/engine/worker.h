@@ -41,6 +41,8 @@ struct WorkerReport {
   double cpu_seconds = 0;
   double spin_seconds = 0;  ///< polling through waits shorter than spin_below (idle, not work)
   Nanos spin_below{0};
+  Nanos spin_lead{0};
+  double spin_budget = 0;
   std::uint64_t peak_connections = 0;
   SteadyTime stopped_scheduling{};  ///< when the last arrival was issued (or scheduling was stopped)
   /// Arrivals (open) or sessions (partly open) still unsent one timeout after the end: the worker fell that
@@ -60,6 +62,14 @@ struct WorkerReport {
   std::string loop_failure;
   /// Arrival issue times and response times for the run's self-checks (engine/self_checks.h).
   SelfCheckTrace trace;
+};
+
+/// How the coordinator measured this host's waits for a run, for the workers of a plan with spin_below auto.
+struct MeasuredWaits {
+  Nanos spin_below{0};  ///< auto_spin_below(): waits shorter than this are spun through
+  /// engine/timer_floor.h auto_spin_lead(): timed waits end this much before their deadline and the rest is
+  /// spun through, because the host wakes sleeping threads late; 0 = sleep to the deadline.
+  Nanos spin_lead{0};
 };
 
 /// What a timed wait costs on this machine now (net::EventLoop::timed_wait_cost on a loop of its own, capped
@@ -85,11 +95,10 @@ class Worker final : public ConnectionOwner, public CodecCallbacks, public net::
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
 
-  /// Creates the event loop and the connection pool. Call before run(). `measured_spin_below` is
-  /// auto_spin_below() of this run, used when the plan does not set spin_below. With `sim`, the worker's
-  /// clock, readiness and sockets are that simulated network's (which must outlive the worker), and run()
-  /// runs on its virtual time.
-  Result<void> init(Nanos measured_spin_below, net::SimulatedNetwork* sim = nullptr);
+  /// Creates the event loop and the connection pool. Call before run(). `measured` is used when the plan
+  /// does not set spin_below (auto). With `sim`, the worker's clock, readiness and sockets are that simulated
+  /// network's (which must outlive the worker), and run() runs on its virtual time.
+  Result<void> init(const MeasuredWaits& measured, net::SimulatedNetwork* sim = nullptr);
   /// The thread body: runs until the plan ends (or a stop request) and every request is resolved.
   void run();
   /// Moves the intervals finished so far into `out` (thread-safe).
@@ -224,6 +233,8 @@ class Worker final : public ConnectionOwner, public CodecCallbacks, public net::
   void hand_over(bool all);
   SteadyTime next_wakeup() const;
   void wait_until(SteadyTime wake);
+  /// False when this worker's spinning has used its share of a core (m_spin_budget) since its start.
+  bool spin_within_budget(SteadyTime now) const;
   Nanos horizon(SteadyTime now) const;
   results::IntervalStats& stats(std::int64_t interval) { return m_recorder.interval(interval); }
 
@@ -246,6 +257,8 @@ class Worker final : public ConnectionOwner, public CodecCallbacks, public net::
   SteadyTime m_grace_end = SteadyTime::max();
   Nanos m_spin_below{0};               // waits shorter than this are polled through, not slept
   Nanos m_spun{0};                     // time spent in polls that found nothing while spinning
+  Nanos m_spin_lead{0};                // timed waits end this early; the rest is spun (MeasuredWaits)
+  double m_spin_budget = 0;            // the share of a core spinning may use (0: no cap)
   SteadyTime m_woke{};                 // --coalesce: when the last wait ended
   Nanos m_window{0};                   // --coalesce: the wake-up window in use (0: precise)
   std::optional<AutoCoalesce> m_auto;  // --coalesce auto: the rule, applied at each hand-over

@@ -10,6 +10,7 @@
 #include "report/observed_summary.h"
 #include "report/text_format.h"
 #include "results/judging/model_checks.h"
+#include "results/judging/timer_floor.h"
 
 namespace openloop::report {
 namespace {
@@ -82,9 +83,9 @@ void slo_block(std::string& out, const results::RunResults& r) {
 void verdict_block(std::string& out, const results::RunResults& r) {
   const bool closed = r.info.model == results::Model::closed;
   fmt::format_to(std::back_inserter(out), "verdict: {}{}\n",
-                 r.verdict.valid
-                     ? "VALID (the generator applied the planned load; the target's outcome is below)"
-                     : "INVALID (the generator did not apply the planned load)",
+                 r.verdict.valid    ? "VALID (the generator applied the planned load; the target's outcome is below)"
+                 : r.unreachable() ? "INVALID (nothing was measured: the target was never reached)"
+                                   : "INVALID (the generator did not apply the planned load)",
                  r.interrupted ? " (interrupted: results cover the part that ran)" : "");
   for (const auto& reason : r.verdict.reasons) fmt::format_to(std::back_inserter(out), "  - {}\n", reason);
   if (const std::string target = target_headline(r); !target.empty()) out += target + "\n";
@@ -275,6 +276,19 @@ void request_log_line(std::string& out, const results::RunResults& r) {
                         : "");
 }
 
+// How late this host wakes a sleeping thread (measured before the run), and what --spin-below auto did about it.
+std::string timer_floor_figures(const results::RunInfo& info) {
+  const results::TimerFloor f = results::timer_floor_of(info);
+  if (f.samples == 0) return {};
+  std::string out = fmt::format("   timer floor p50 {:.3f} ms p99 {:.3f} ms", f.p50_us / 1e3, f.p99_us / 1e3);
+  if (f.spin_lead_us > 0) {
+    out += fmt::format(" (so each wait ended {:.0f} µs early and spun{})", f.spin_lead_us,
+                       f.spin_budget > 0 ? fmt::format(", within {:.0f}% of a core", 100 * f.spin_budget)
+                                         : std::string());
+  }
+  return out;
+}
+
 // What the machine took from the generator: the hypervisor's steal and the workers' wait for a CPU, where known.
 std::string contention_figures(const results::GeneratorStats& g) {
   std::string out;
@@ -414,7 +428,7 @@ std::string render_summary(const results::RunResults& r) {
                                                   g.spin_seconds, g.spin_below_us)
                                     : std::string(),
                  g.max_rss_kb / 1024, coalesce_note(r.info.plan),
-                 contention_figures(g));
+                 contention_figures(g) + timer_floor_figures(r.info));
   // Last, so the interruption is the line left on screen, not scrolled away above the summary.
   if (r.interrupted) {
     fmt::format_to(

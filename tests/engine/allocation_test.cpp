@@ -114,7 +114,7 @@ engine::RunPlan loopback_plan(std::uint16_t port, double rate, Nanos duration) {
 void expect_no_allocation(const engine::RunPlan& plan, const Server& server) {
   std::atomic<int> stop{0};
   engine::Worker worker(plan, 0, nullptr, stop, SteadyClock::now() + 20ms);
-  ASSERT_TRUE(worker.init(Nanos(0)));
+  ASSERT_TRUE(worker.init({}));
   g_allocations = 0;
   t_counted = true;
   worker.run();

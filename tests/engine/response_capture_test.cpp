@@ -44,7 +44,7 @@ struct RecordingReader final : engine::CaptureReader {
 std::uint64_t run(const engine::RunPlan& plan) {
   std::atomic<int> stop{0};
   engine::Worker worker(plan, 0, nullptr, stop, SteadyClock::now() + 20ms);
-  EXPECT_TRUE(worker.init(Nanos(0)));
+  EXPECT_TRUE(worker.init({}));
   worker.run();
   std::vector<results::IntervalStats> intervals;
   worker.take_intervals(intervals);

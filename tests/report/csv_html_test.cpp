@@ -298,5 +298,34 @@ TEST(Html, CoordinatedOmissionGapAtTheTailPercentiles) {
   EXPECT_TRUE(co_gap(closed).is_null());
 }
 
+TEST(Html, TheGapBeforeSendingIsNamedForWhatItIsNotTheServersQueue) {
+  const std::string page = render_html(run_input());
+  EXPECT_THAT(page, HasSubstr("time requests spent inside openloop before their send"));
+  EXPECT_THAT(page, HasSubstr("It is not the server's queue"));
+  EXPECT_THAT(page, Not(HasSubstr("queued behind a stall or a busy server")));
+  EXPECT_THAT(page, Not(HasSubstr("coordinated-omission gap")));  // the chart's label (report.js)
+  EXPECT_THAT(page, HasSubstr("gap before sending"));
+}
+
+TEST(Html, AClosedRunSaysWhatItsLoopDidNotSend) {
+  ReportInput in;
+  in.source = "r.json";
+  // 4, 1 and 1 completions in three seconds: held back by a slow server after the first.
+  in.results = test::make_run({{1'000'000, 1'000'000, 1'000'000, 1'000'000}, {9'000'000}, {9'000'000}}, 1.7e9);
+  in.results.info.model = results::Model::closed;
+  in.results.info.users = 4;
+  const std::string page = render_html(in);
+  EXPECT_THAT(page, HasSubstr("A closed loop completed 6 requests during this run; users arriving independently at "
+                              "the rate of its best second (4/s) would have sent 12 over the same 3 s. The 6 it "
+                              "never sent"));
+  // A steady closed loop hid nothing, and says so.
+  in.results = test::make_run({{1'000'000, 1'000'000}, {1'000'000, 1'000'000}}, 1.7e9);
+  in.results.info.model = results::Model::closed;
+  EXPECT_THAT(render_html(in), HasSubstr("so it hid nothing this time"));
+  // An open run's page has neither.
+  in.results.info.model = results::Model::open;
+  EXPECT_THAT(render_html(in), Not(HasSubstr("closed loop completed")));
+}
+
 }  // namespace
 }  // namespace openloop::report

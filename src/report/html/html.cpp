@@ -74,11 +74,12 @@ constexpr Chart k_spectrum_chart{
     "one in "
     "100, at 99.9% one in 1,000 (both axes logarithmic). <b>Red</b> is response time, from when each request "
     "was due; "
-    "<b>blue</b> is service time, from when it was actually sent. The shaded gap is time requests spent "
-    "waiting "
-    "before they were served: queued behind a stall or a busy server. A closed-loop tool measures only the "
-    "blue line "
-    "and never sees that gap; its blind spot is called <b>coordinated omission</b>."};
+    "<b>blue</b> is service time, from when it was actually sent. The shaded gap between them is time "
+    "requests spent inside openloop before their send: the generator's own send lateness, or a client-side "
+    "queue when every connection was busy. It is not the server's queue: an open-model generator keeps "
+    "sending on schedule, so a stalled or busy server delays both lines alike. A closed-loop tool goes wrong "
+    "elsewhere: it stops sending while the server is slow, so the requests that would have waited are never "
+    "sent and never measured (<b>coordinated omission</b>); a closed run beside an open one shows it."};
 
 std::string chart_panel(const Chart& c) {
   return fmt::format(

@@ -1,6 +1,8 @@
 // Server-rendered parts of the HTML report: readable without JavaScript, every number from the results.
 #include "report/html/html_sections.h"
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 #include <fmt/format.h>
@@ -17,6 +19,34 @@ using results::LatencySummary;
 std::string percent(std::uint64_t part, std::uint64_t whole) {
   return whole == 0 ? "–"
                     : fmt::format("{:.2f}%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
+}
+
+// What a closed loop hid in this run: "" unless some measured second completed requests. The requests it
+// sent against what users arriving independently at its best second's rate would have sent over the same time
+// (the requests it never sent while the server was slow, whose waiting is in no latency here).
+std::string closed_loop_hides(const results::RunResults& r) {
+  if (r.info.model != results::Model::closed) return "";
+  double best_rate = 0, seconds = 0;
+  std::uint64_t sent = 0;
+  for (const auto& i : r.intervals) {
+    if (!(i.length_s > 0)) continue;
+    seconds += i.length_s;
+    sent += i.counters.completed;
+    best_rate = std::max(best_rate, static_cast<double>(i.counters.completed) / i.length_s);
+  }
+  if (!(best_rate > 0)) return "";
+  const auto would = static_cast<std::uint64_t>(std::llround(best_rate * seconds));
+  // A second somewhat better than the rest is noise, not a slowdown: within 10 % the loop was not held back.
+  if (static_cast<double>(would) <= 1.1 * static_cast<double>(sent)) {
+    return fmt::format("The closed loop completed {} requests in {:g} s at a steady rate (best second {:.0f}/s): "
+                       "the server never slowed it here, so it hid nothing this time.",
+                       sent, seconds, best_rate);
+  }
+  return fmt::format(
+      "A closed loop completed {} requests during this run; users arriving independently at the rate of its best "
+      "second ({:.0f}/s) would have sent {} over the same {:g} s. The {} it never sent are the requests that "
+      "would have waited while the server was slow, and none of their waiting is in these latencies.",
+      sent, best_rate, would, seconds, would - sent);
 }
 
 std::string tile(std::string_view label, const std::string& value, const std::string& note,
@@ -114,6 +144,8 @@ std::string verdict_section(const ReportInput& in) {
         "have waited, so stalls and queueing are hidden (coordinated omission); response time here "
         "equals service time.</p>\n",
         r.info.users);
+    if (const std::string hides = closed_loop_hides(r); !hides.empty())
+      body += "<p class=\"note\">" + escape(hides) + "</p>\n";
   }
   return fmt::format("<section class=\"verdict {}\"><div class=\"badge\">{}</div><div>{}</div></section>\n",
                      r.verdict.valid ? "valid" : "invalid", r.verdict.valid ? "VALID" : "INVALID", body);
@@ -162,6 +194,9 @@ std::string slo_section(const ReportInput& in) {
              ? "<p class=\"caption\">Latencies are response times (from each request's intended time) over "
                "the whole measured period, from the merged histograms; shares are of intended requests. An "
                "objective naming a request is judged on that request alone.</p>\n"
+         : r.unreachable()
+             ? "<p class=\"caption\">The run is INVALID: the target was never reached (every attempt failed "
+               "to connect), so nothing about it was measured.</p>\n"
              : "<p class=\"caption\">The run is INVALID: the generator did not apply the planned load, so "
                "these numbers describe the rig, not the target.</p>\n";
   return out + "</section>\n";

@@ -2,9 +2,12 @@
 #include "results/judging/verdict.h"
 
 #include <algorithm>
+#include <optional>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include "results/judging/timer_floor.h"
 
 namespace openloop::results {
 
@@ -36,13 +39,67 @@ std::string contention_note(const GeneratorStats& g) {
                      fmt::join(parts, " and "));
 }
 
+// The generator's own CPU share of its threads' wall time, spinning through short waits left out; nullopt when
+// not measured.
+std::optional<double> own_cpu_share(const GeneratorStats& g) {
+  if (g.threads == 0 || !(g.wall_seconds > 0) || !(g.cpu_seconds > 0)) return std::nullopt;
+  return std::max(0.0, g.cpu_seconds - g.spin_seconds) / (g.wall_seconds * g.threads);
+}
+
+// True when steal or the workers' wait for a CPU is large enough to name (contention_note is not empty).
+bool contended(const GeneratorStats& g) { return !contention_note(g).empty(); }
+
+// Why sends were late, as far as the figures say: the generator's own CPU, then (named by contention_note)
+// the CPU taken from it, then the host's timer floor; the old list of suspects only when nothing was measured.
+std::string lateness_cause(const GeneratorStats& g, const TimerFloor& f, double bound_ms) {
+  constexpr double k_cpu_bound = 0.75;  // busier than this, a worker's sends queue behind its own work
+  const std::optional<double> cpu = own_cpu_share(g);
+  if (cpu && *cpu >= k_cpu_bound) {
+    return fmt::format(": the generator was CPU-bound, its {} thread(s) busy {:.0f}% of the time (spinning not "
+                       "counted): more --threads, --coalesce, or a lower rate",
+                       g.threads, 100 * *cpu);
+  }
+  if (contended(g)) return "";  // contention_note names it
+  if (f.samples > 0 && f.p99_us / 1e3 > bound_ms / 2) {
+    const std::string advice =
+        f.spin_lead_us > 0
+            ? fmt::format("--spin-below auto spun through the last {:.0f} µs of each wait within {:.0f}% of a "
+                          "core; use --spin-below 10ms (spinning through every wait, up to a full core) or a quieter host",
+                          f.spin_lead_us, 100 * f.spin_budget)
+            : std::string("use --spin-below auto or a quieter host");
+    return fmt::format(": the host wakes sleeping threads late (timer floor p99 {:.3f} ms, p50 {:.3f} ms, max "
+                       "{:.3f} ms, measured before the run at {:.0f} µs gaps) and the generator was not "
+                       "CPU-bound ({}): {}",
+                       f.p99_us / 1e3, f.p50_us / 1e3, f.max_us / 1e3, f.gap_us,
+                       cpu ? fmt::format("CPU {:.0f}% of its {} thread(s)", 100 * *cpu, g.threads)
+                           : std::string("CPU not measured"),
+                       advice);
+  }
+  if (cpu && f.samples > 0) {
+    return fmt::format(" (neither the generator's CPU, {:.0f}% of its {} thread(s), nor the host's timers, "
+                       "floor p99 {:.3f} ms before the run, explain it: slow connects, too few connections, "
+                       "or timers that woke later during the run than before it)",
+                       100 * *cpu, g.threads, f.p99_us / 1e3);
+  }
+  return " (overloaded generator, too few threads, or slow connects)";
+}
+
 }  // namespace
 
 Verdict judge(const RunResults& r, const VerdictBounds& b) {
   Verdict v;
   const auto& c = r.totals;
   const bool open = r.info.model == Model::open || r.info.model == Model::sessions;
-  if (open && c.intended > 0) {
+  // A target never reached: every attempt failed to connect, so the sends that did not happen and their
+  // lateness are the target's doing; nothing was measured, and that is the one reason to give.
+  const bool unreachable = r.unreachable();
+  if (unreachable) {
+    v.reasons.push_back(fmt::format(
+        "the target was never reached: all {} attempts failed to connect, so nothing about it was measured "
+        "(the target's failure, not the generator's)",
+        c.error(ErrorKind::connect) + c.error(ErrorKind::tls)));
+  }
+  if (open && c.intended > 0 && !unreachable) {
     const double intended = static_cast<double>(c.intended);
     // Arrivals a worker abandoned, too far behind its schedule, are dropped too: the pool's share is the rest.
     const std::uint64_t abandoned = r.info.model == Model::open ? r.generator.abandoned : 0;
@@ -64,9 +121,8 @@ Verdict judge(const RunResults& r, const VerdictBounds& b) {
       const double p99_ms = static_cast<double>(r.send_lateness.value_at_percentile(99)) / 1e6;
       if (p99_ms > bound_ms) {
         v.reasons.push_back(fmt::format(
-            "send lateness p99 {:.3f} ms > {:.3f} ms: the generator could not send on schedule (overloaded "
-            "generator, too few threads, or slow connects){}",
-            p99_ms, bound_ms, contention_note(r.generator)));
+            "send lateness p99 {:.3f} ms > {:.3f} ms: the generator could not send on schedule{}{}", p99_ms,
+            bound_ms, lateness_cause(r.generator, timer_floor_of(r.info), bound_ms), contention_note(r.generator)));
       }
     }
   }
@@ -129,7 +185,9 @@ Verdict judge(const RunResults& r, const VerdictBounds& b) {
         "the counts do not add up in {}: {} (a bug in openloop: please report it with the results file)",
         where, imbalance));
   }
-  if (b.judge_arrivals) add_check_reasons(r.checks, v.reasons);  // the arrival process (results/judging/run_checks.h)
+  // A target never reached leaves the arrival self-check nothing to judge (its "sends" were failed connects).
+  // The arrival process (results/judging/run_checks.h).
+  if (b.judge_arrivals && !unreachable) add_check_reasons(r.checks, v.reasons);
   v.valid = v.reasons.empty();
   return v;
 }

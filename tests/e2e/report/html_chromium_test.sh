@@ -1,6 +1,7 @@
 # The HTML report in real headless Chromium: it loads offline with no console output and no script error, every
 # chart draws (the page sets data-charts-drawn once each chart has), and a screenshot is kept in the build dir
-# (test-artifacts/report/) for people to look at. The run hits a lab that stalls, so the coordinated-omission gap shows.
+# (test-artifacts/report/) for people to look at. The run hits a lab that stalls with few connections, so the gap
+# before sending (a client-side queue) shows.
 source "$OPENLOOP_E2E_LIB"
 chromium=/usr/bin/chromium
 [[ -x $chromium ]] || { echo "SKIP: $chromium is not installed (scripts/install-deps)"; exit 77; }
@@ -10,7 +11,7 @@ start_lab --workers 4 --service exp:1ms --stall-at 2s+400ms
 cd "$E2E_TMP"
 code=0
 # Few connections, queued when busy: during the stall arrivals wait for a connection, so response time (from the
-# intended time) pulls away from service time: the coordinated-omission gap the spectrum chart labels.
+# intended time) pulls away from service time: time in openloop before the send, the gap the spectrum chart labels.
 "$OPENLOOP" run "$LAB_URL/" --rate 200/s --duration 5s --warmup 1s --threads 1 --max-connections 4 \
   --on-saturation queue --json r.json --hlog r.hlog --html r.html -q >/dev/null || code=$?
 # The stall is meant to show: requests queued through it are sent late (INVALID by send lateness), nothing else.

@@ -1,5 +1,8 @@
 #include "results/judging/verdict.h"
 
+#include "results/judging/generator_tail.h"
+#include "results/judging/timer_floor.h"
+
 #include <gtest/gtest.h>
 
 using namespace openloop::results;
@@ -244,4 +247,134 @@ TEST(Verdict, AnAbandonedScheduleNamesTheStealToo) {
   const Verdict v = judge(r, k_drops_only);
   ASSERT_TRUE(names(v, "fell behind its schedule"));
   EXPECT_TRUE(names(v, "the hypervisor stole 5.0%"));
+}
+
+namespace {
+// An open run at 1000 over 10 s whose sends were late (p99 5 ms > the 1-ms bound), by a generator with one
+// thread busy `cpu_share` of the time.
+RunResults late_run(double cpu_share) {
+  auto r = open_run(1000, 1000, 0);
+  for (int i = 0; i < 100; ++i) r.send_lateness.record(5'000'000);
+  r.generator.threads = 1;
+  r.generator.wall_seconds = 10;
+  r.generator.cpu_seconds = 10 * cpu_share;
+  r.generator.run_delay_seconds = 0.05;  // 0.5 %: not worth naming
+  r.generator.steal_share = 0.001;
+  return r;
+}
+TimerFloor jittery_floor() {
+  TimerFloor f;
+  f.samples = 1200;
+  f.gap_us = 50;
+  f.p50_us = 28;
+  f.p99_us = 900;
+  f.max_us = 6800;
+  return f;
+}
+}  // namespace
+
+TEST(Verdict, LateSendsOnAHostWithLateTimersNameTheTimerFloorNotTheGenerator) {
+  auto r = late_run(0.68);
+  set_timer_floor(r.info, jittery_floor());
+  const std::string why = judge(r).reasons.back();
+  EXPECT_EQ(why.rfind("send lateness p99 5.", 0), 0U) << why;
+  EXPECT_NE(why.find("the host wakes sleeping threads late (timer floor p99 0.900 ms, p50 0.028 ms, max 6.800 ms"),
+            std::string::npos)
+      << why;
+  EXPECT_NE(why.find("not CPU-bound (CPU 68% of its 1 thread(s))"), std::string::npos) << why;
+  EXPECT_NE(why.find("use --spin-below auto or a quieter host"), std::string::npos) << why;
+  EXPECT_EQ(why.find("overloaded"), std::string::npos) << why;
+  // Already spinning through a lead: the advice is the budget.
+  TimerFloor spinning = jittery_floor();
+  spinning.spin_lead_us = 850;
+  spinning.spin_budget = 0.5;
+  set_timer_floor(r.info, spinning);
+  const std::string spun = judge(r).reasons.back();
+  EXPECT_NE(spun.find("--spin-below auto spun through the last 850 µs of each wait within 50% of a core; use "
+                      "--spin-below 10ms"),
+            std::string::npos)
+      << spun;
+}
+
+TEST(Verdict, LateSendsOfACpuBoundGeneratorSaySoWhateverTheTimers) {
+  auto r = late_run(0.85);
+  set_timer_floor(r.info, jittery_floor());
+  const std::string why = judge(r).reasons.back();
+  EXPECT_NE(why.find("the generator was CPU-bound, its 1 thread(s) busy 85% of the time"), std::string::npos)
+      << why;
+  EXPECT_EQ(why.find("timer floor"), std::string::npos) << why;
+}
+
+TEST(Verdict, LateSendsOnAQuietFloorNameTheFiguresThatRuleCausesOut) {
+  auto r = late_run(0.30);
+  set_timer_floor(r.info, jittery_floor());
+  TimerFloor quiet = jittery_floor();
+  quiet.p99_us = 80;  // well within half the bound
+  set_timer_floor(r.info, quiet);
+  const std::string why = judge(r).reasons.back();
+  EXPECT_NE(why.find("neither the generator's CPU, 30% of its 1 thread(s), nor the host's timers, floor p99 "
+                     "0.080 ms"),
+            std::string::npos)
+      << why;
+}
+
+TEST(Verdict, LateSendsOfACpuStarvedGeneratorNameTheWaitNotTheTimers) {
+  auto r = late_run(0.40);
+  set_timer_floor(r.info, jittery_floor());
+  r.generator.run_delay_seconds = 1.0;  // 10 % of its time waiting for a CPU
+  const std::string why = judge(r).reasons.back();
+  EXPECT_NE(why.find("waited 1000 ms (10.0% of their time) for a CPU"), std::string::npos) << why;
+  EXPECT_EQ(why.find("timer floor"), std::string::npos) << why;
+}
+
+TEST(GeneratorTail, NamedWhenLatenessIsALargeShareOfTheResponseTail) {
+  // The nginx run at 2000/s: response p99.9 5.19 ms, send lateness p99.9 4.18 ms, VALID.
+  auto r = open_run(2000, 2000, 0);
+  for (int i = 0; i < 1990; ++i) {
+    r.response_time.record(300'000);
+    r.send_lateness.record(30'000);
+  }
+  for (int i = 0; i < 10; ++i) {
+    r.response_time.record(5'190'000);
+    r.send_lateness.record(4'180'000);
+  }
+  const std::string w = generator_tail_warning(r);
+  EXPECT_EQ(w.rfind("the tail is the generator's: send lateness p99.9 4.18", 0), 0U) << w;
+  EXPECT_NE(w.find("of response p99.9 5.19"), std::string::npos) << w;
+  EXPECT_NE(w.find("(8"), std::string::npos) << w;  // 80–81 %, as the histogram rounds
+}
+
+TEST(GeneratorTail, QuietWhenTheTailIsTheTargetsOrThereIsNoTail) {
+  auto r = open_run(2000, 2000, 0);
+  for (int i = 0; i < 2000; ++i) {
+    r.response_time.record(i < 1990 ? 300'000 : 5'000'000);
+    r.send_lateness.record(i < 1990 ? 30'000 : 1'000'000);  // 20 % of the tail: the target's
+  }
+  EXPECT_EQ(generator_tail_warning(r), "");
+  auto tiny = open_run(2000, 2000, 0);
+  for (int i = 0; i < 2000; ++i) {
+    tiny.response_time.record(120'000);
+    tiny.send_lateness.record(60'000);  // half of a 0.12-ms tail, but 0.06 ms is not worth naming
+  }
+  EXPECT_EQ(generator_tail_warning(tiny), "");
+  auto few = open_run(999, 999, 0);
+  for (int i = 0; i < 999; ++i) {
+    few.response_time.record(5'000'000);
+    few.send_lateness.record(4'000'000);
+  }
+  EXPECT_EQ(generator_tail_warning(few), "");  // no p99.9 to speak of
+  few.info.model = Model::closed;
+  EXPECT_EQ(generator_tail_warning(few), "");
+}
+
+TEST(Verdict, ADeadTargetIsNamedAsTheTargetsFailureNotTheGenerators) {
+  auto r = open_run(300, 0, 0);
+  r.totals.completed = r.totals.ok = r.totals.status_class[2] = 0;
+  r.totals.errors[static_cast<std::size_t>(ErrorKind::connect)] = 300;
+  for (int i = 0; i < 100; ++i) r.send_lateness.record(5'000'000);
+  const Verdict v = judge(r);
+  EXPECT_FALSE(v.valid);
+  ASSERT_EQ(v.reasons.size(), 1U) << v.reasons.back();
+  EXPECT_EQ(v.reasons[0].rfind("the target was never reached: all 300 attempts failed to connect", 0), 0U)
+      << v.reasons[0];
 }

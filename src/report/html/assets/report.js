@@ -156,8 +156,8 @@
     ctx.stroke();
     ctx.setLineDash([]);
     ctx.font = (11.5 * px) + 'px system-ui, sans-serif';
-    var text = ['coordinated-omission gap: ×' + ratio.toPrecision(2) + ' at p' + g.percentile,
-      'waiting that a closed-loop tool never sees'];
+    var text = ['gap before sending: ×' + ratio.toPrecision(2) + ' at p' + g.percentile,
+      'time in openloop before the send (lateness or a client-side queue)'];
     // The box sits in the top-left corner, where latencies are lowest, with a leader line to the gap.
     var w = Math.max(ctx.measureText(text[0]).width, ctx.measureText(text[1]).width) + 12 * px;
     var bx = u.bbox.left + 12 * px, by = u.bbox.top + 8 * px;

@@ -1,0 +1,43 @@
+// The host's timer floor: how late this machine wakes a thread that sleeps to an absolute deadline with nothing
+// else to do, and what --spin-below auto makes of it (how long before each deadline a worker stops sleeping and
+// spins through the rest).
+#pragma once
+
+#include <vector>
+
+#include "core/time.h"
+#include "engine/run_plan.h"
+#include "results/judging/timer_floor.h"
+
+namespace openloop::engine {
+
+/// Summarizes wake-up lateness samples (each `woke − deadline`, negative counted as 0) measured at deadlines
+/// `gap` apart: p50, p99 (nearest rank) and max in µs. Sorts `lateness`. Empty: samples 0.
+results::TimerFloor summarize_timer_floor(std::vector<Nanos>& lateness, Nanos gap);
+
+/// Measures the floor now on the calling thread and a fresh event loop: timed waits to deadlines `gap` apart
+/// (clamped to 50 µs..500 µs), each deadline fixed in advance so a late wake-up does not move the next, for at
+/// most 60 ms and 1,200 waits (a deadline already passed is skipped, not waited for). Samples 0 when no event
+/// loop can be created.
+results::TimerFloor measure_timer_floor(Nanos gap);
+
+/// The spacing to calibrate at for `plans`: the smallest mean gap between one worker's arrivals at a plan's
+/// peak rate (open and sessions plans); 1 ms when no plan has a schedule.
+Nanos calibration_gap(const std::vector<RunPlan>& plans);
+
+/// The send-lateness p99 bound the verdict will hold `plan` to at its peak rate (results::lateness_bound_ms:
+/// max(plan.max_lateness or 1 ms, 10 % of the mean gap between arrivals)).
+Nanos planned_lateness_bound(const RunPlan& plan);
+
+/// The share of one core a worker's spinning may use under --spin-below auto: past it, the worker sleeps
+/// through its waits until its spinning is back under the share (engine/wake.cpp).
+inline constexpr double k_auto_spin_budget = 0.5;
+
+/// How long before each deadline a worker under --spin-below auto stops sleeping and spins, so that the host's
+/// late wake-ups stay within the send-lateness bound `bound` (results::lateness_bound_ms): 0 when the floor's
+/// p99 is at most half the bound (sleeping keeps the schedule; or the floor was not measured), else
+/// 1.5 × p99 − bound / 2 (what a wake-up overshoots beyond half the bound, with a margin for the load's own
+/// activity), at most 10 ms.
+Nanos auto_spin_lead(const results::TimerFloor& floor, Nanos bound);
+
+}  // namespace openloop::engine

@@ -1,0 +1,24 @@
+// The generator's-tail warning.
+#include "results/judging/generator_tail.h"
+
+#include <fmt/format.h>
+
+namespace openloop::results {
+
+std::string generator_tail_warning(const RunResults& r) {
+  const bool open = r.info.model == Model::open || r.info.model == Model::sessions;
+  if (!open || r.response_time.total_count() < 1000 || r.send_lateness.total_count() == 0) return "";
+  const double response_ms = static_cast<double>(r.response_time.value_at_percentile(99.9)) / 1e6;
+  const double lateness_ms = static_cast<double>(r.send_lateness.value_at_percentile(99.9)) / 1e6;
+  constexpr double k_worth_naming_ms = 0.1;
+  if (!(response_ms > 0) || lateness_ms < k_worth_naming_ms) return "";
+  if (lateness_ms <= k_generator_tail_share * response_ms) return "";
+  return fmt::format(
+      "the tail is the generator's: send lateness p99.9 {:.3f} ms of response p99.9 {:.3f} ms ({:.0f}%); response "
+      "time counts from each request's intended time, so that much of the tail was spent in openloop before the "
+      "send, not at the target (service time shows the target's part; the generator line names the timer floor; "
+      "--spin-below auto or more --threads send closer to schedule)",
+      lateness_ms, response_ms, 100 * lateness_ms / response_ms);
+}
+
+}  // namespace openloop::results

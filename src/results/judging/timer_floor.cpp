@@ -1,0 +1,36 @@
+// The timer floor in a run's environment.
+#include "results/judging/timer_floor.h"
+
+namespace openloop::results {
+
+void set_timer_floor(RunInfo& info, const TimerFloor& f) {
+  if (f.samples == 0) return;
+  if (!info.environment.is_object()) info.environment = nlohmann::json::object();
+  info.environment["timer_floor"] = {{"samples", f.samples}, {"gap_us", f.gap_us},
+                                     {"p50_us", f.p50_us},   {"p99_us", f.p99_us},
+                                     {"max_us", f.max_us},   {"spin_lead_us", f.spin_lead_us},
+                                     {"spin_budget", f.spin_budget}};
+}
+
+TimerFloor timer_floor_of(const RunInfo& info) {
+  TimerFloor f;
+  if (!info.environment.is_object()) return f;
+  const auto it = info.environment.find("timer_floor");
+  if (it == info.environment.end() || !it->is_object()) return f;
+  const auto number = [&](const char* key, double& into) {
+    const auto v = it->find(key);
+    if (v == it->end() || !v->is_number()) return false;
+    into = v->get<double>();
+    return true;
+  };
+  double samples = 0;
+  if (!number("samples", samples) || !(samples >= 1) || !number("gap_us", f.gap_us) ||
+      !number("p50_us", f.p50_us) || !number("p99_us", f.p99_us) || !number("max_us", f.max_us))
+    return TimerFloor{};
+  number("spin_lead_us", f.spin_lead_us);
+  number("spin_budget", f.spin_budget);
+  f.samples = static_cast<std::uint64_t>(samples);
+  return f;
+}
+
+}  // namespace openloop::results

@@ -1,0 +1,29 @@
+// The host's timer floor as a run records it: how late this machine woke a thread sleeping to an absolute
+// deadline with nothing else to do (measured before the run by engine/timer_floor.h), and what --spin-below
+// auto did about it. A fact about the host, kept beside host, cores and version in RunInfo::environment.
+#pragma once
+
+#include <cstdint>
+
+#include "results/run_results.h"
+
+namespace openloop::results {
+
+/// Microseconds throughout. `samples` 0: not measured (simulated runs, files written before it).
+struct TimerFloor {
+  std::uint64_t samples = 0;                  ///< timed waits measured
+  double gap_us = 0;                          ///< the spacing of their deadlines
+  double p50_us = 0, p99_us = 0, max_us = 0;  ///< wake-up lateness: when the thread ran − its deadline
+  /// --spin-below auto on a host whose timers wake late: each timed wait ended this much early and the rest was
+  /// spun through; 0 = waits slept to their deadline.
+  double spin_lead_us = 0;
+  double spin_budget = 0;  ///< the share of a core each worker's spinning could use (0: no cap)
+};
+
+/// Stores `f` as `environment.timer_floor` {samples, gap_us, p50_us, p99_us, max_us, spin_lead_us, spin_budget}
+/// (nothing when f.samples is 0); the rest of the environment is kept.
+void set_timer_floor(RunInfo& info, const TimerFloor& f);
+/// Reads it back: samples 0 when absent or not an object of numbers.
+TimerFloor timer_floor_of(const RunInfo& info);
+
+}  // namespace openloop::results

@@ -1,0 +1,79 @@
+// The timer floor's summary and what --spin-below auto makes of it, on synthetic samples (no sleeping).
+#include "engine/timer_floor.h"
+
+#include <algorithm>
+
+#include <gtest/gtest.h>
+
+using namespace openloop;
+using namespace openloop::engine;
+using namespace std::chrono_literals;
+
+namespace {
+RunPlan open_plan(double rate, unsigned threads) {
+  RunPlan plan;
+  plan.model = Model::open;
+  plan.threads = threads;
+  plan.duration = 1s;
+  plan.profile = workload::RateProfile::constant(rate, plan.duration);
+  return plan;
+}
+
+results::TimerFloor floor_with_p99(double p99_us) {
+  results::TimerFloor f;
+  f.samples = 1000;
+  f.gap_us = 50;
+  f.p50_us = 20;
+  f.p99_us = p99_us;
+  f.max_us = 2 * p99_us;
+  return f;
+}
+}  // namespace
+
+TEST(TimerFloor, SummarizesNearestRankPercentilesInMicroseconds) {
+  std::vector<Nanos> lateness;
+  for (int i = 1; i <= 200; ++i) lateness.push_back(Nanos(i * 1000));  // 1..200 µs, reversed below
+  std::reverse(lateness.begin(), lateness.end());
+  lateness.push_back(-5us);  // a wake-up before its deadline counts as on time
+  const results::TimerFloor f = summarize_timer_floor(lateness, 50us);
+  EXPECT_EQ(f.samples, 201U);
+  EXPECT_DOUBLE_EQ(f.gap_us, 50);
+  EXPECT_DOUBLE_EQ(f.p50_us, 100);  // rank ceil(100.5) = 101 of [0, 1, ..., 200] µs: 100 µs
+  EXPECT_DOUBLE_EQ(f.p99_us, 198);  // rank ceil(198.99) = 199: the 199th smallest
+  EXPECT_DOUBLE_EQ(f.max_us, 200);
+}
+
+TEST(TimerFloor, NoSamplesMeansNotMeasured) {
+  std::vector<Nanos> none;
+  EXPECT_EQ(summarize_timer_floor(none, 1ms).samples, 0U);
+  EXPECT_EQ(auto_spin_lead(results::TimerFloor{}, 1ms), Nanos(0));
+}
+
+TEST(TimerFloor, CalibratesAtTheSmallestGapPerWorker) {
+  EXPECT_EQ(calibration_gap({}), Nanos(1ms));  // nothing scheduled
+  EXPECT_EQ(calibration_gap({open_plan(20000, 1)}), Nanos(50us));
+  EXPECT_EQ(calibration_gap({open_plan(20000, 2), open_plan(100, 1)}), Nanos(100us));
+  EXPECT_EQ(calibration_gap({open_plan(100, 1)}), Nanos(1ms));  // at most 1 ms
+  RunPlan closed = open_plan(100000, 1);
+  closed.model = Model::closed;
+  EXPECT_EQ(calibration_gap({closed}), Nanos(1ms));
+}
+
+TEST(TimerFloor, TheBoundIsTheVerdictsAtThePlansRate) {
+  EXPECT_EQ(planned_lateness_bound(open_plan(20000, 1)), Nanos(1ms));  // 10 % of 50 µs < 1 ms
+  EXPECT_EQ(planned_lateness_bound(open_plan(10, 1)), Nanos(10ms));    // 10 % of 100 ms
+  RunPlan plan = open_plan(20000, 1);
+  plan.max_lateness = 5ms;
+  EXPECT_EQ(planned_lateness_bound(plan), Nanos(5ms));
+}
+
+TEST(AutoSpinLead, NoneWhileTheFloorKeepsWithinHalfTheBound) {
+  EXPECT_EQ(auto_spin_lead(floor_with_p99(500), 1ms), Nanos(0));
+  EXPECT_EQ(auto_spin_lead(floor_with_p99(4000), 10ms), Nanos(0));
+}
+
+TEST(AutoSpinLead, SpinsThroughWhatAWakeUpOvershootsBeyondHalfTheBound) {
+  // The host: p99 0.9 ms against a 1-ms bound → 1.5 × 900 − 500 = 850 µs.
+  EXPECT_EQ(auto_spin_lead(floor_with_p99(900), 1ms), Nanos(850us));
+  EXPECT_EQ(auto_spin_lead(floor_with_p99(100'000), 1ms), Nanos(10ms));  // capped
+}
