@@ -90,12 +90,15 @@ const char* to_string(IntervalBasis b) {
   return "independent";
 }
 
-bool batches_disagree(const std::vector<hdr::Histogram>& intervals, double percentile) {
+bool batches_disagree(const std::vector<hdr::Histogram>& intervals, double percentile,
+                      double effective_fraction) {
+  const double fraction = effective_fraction > 0 && effective_fraction < 1 ? effective_fraction : 1.0;
   std::vector<double> logs, weights;
   for (const hdr::Histogram& h : intervals) {
     if (static_cast<double>(h.total_count()) * (1.0 - percentile / 100.0) < 1.0) continue;
     // One standard error each side (z = 1): the second's own order-statistic interval.
-    const stats::QuantileEstimate q = stats::estimate_quantile(h, percentile, 1.0);
+    const stats::QuantileEstimate q = stats::estimate_quantile(
+        h, percentile, 1.0, fraction < 1 ? fraction * static_cast<double>(h.total_count()) : 0);
     if (!q.low || !q.high || *q.low <= 0 || q.value <= 0 || *q.high <= *q.low) continue;
     const double se = std::log(static_cast<double>(*q.high) / static_cast<double>(*q.low)) / 2;
     logs.push_back(std::log(static_cast<double>(q.value)));
@@ -124,9 +127,8 @@ stats::QuantileEstimate estimate_run_quantile(const RunSamples& run, double perc
   // Named only when the check found the correlation material (intervals ≥ 10 % wider).
   IntervalBasis how =
       check != nullptr && check->correlated() ? IntervalBasis::effective : IntervalBasis::independent;
-  const bool correlated = check != nullptr ? check->correlated()
-                                           : run.intervals != nullptr && batches_disagree(*run.intervals, percentile);
-  if (correlated && run.intervals != nullptr && q.count > 0 && q.value > 0) {
+  const bool disagree = run.intervals != nullptr && batches_disagree(*run.intervals, percentile, fraction);
+  if (disagree && q.count > 0 && q.value > 0) {
     if (const auto spread = batch_spread(*run.intervals, percentile)) {
       const double half = student_t(z, spread->batches - 1) * spread->log_sd / std::sqrt(spread->batches);
       const auto low = static_cast<std::int64_t>(std::floor(static_cast<double>(q.value) * std::exp(-half)));

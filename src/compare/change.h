@@ -67,27 +67,29 @@ struct RunSamples {
   const results::IndependenceCheck* independence = nullptr;
 };
 
-/// True when the percentile moves between the run's seconds more than independent samples allow: the χ²
-/// statistic Σ (ln q_i − mean)² / s_i², with s_i each second's own order-statistic standard error of ln q_i,
-/// is above the χ²(m − 1) quantile at 99 %. False with fewer than 3 seconds that resolve the percentile.
-bool batches_disagree(const std::vector<hdr::Histogram>& intervals, double percentile);
+/// True when the percentile moves between the run's seconds more than their samples allow: the χ² statistic
+/// Σ (ln q_i − mean)² / s_i², with s_i each second's own order-statistic standard error of ln q_i on its
+/// effective sample size (n_i · `effective_fraction`, in (0, 1]), is above the χ²(m − 1) quantile at 99 %.
+/// False with fewer than 3 seconds that resolve the percentile.
+bool batches_disagree(const std::vector<hdr::Histogram>& intervals, double percentile,
+                      double effective_fraction = 1.0);
 
 /// How one run's percentile interval was made.
 enum class IntervalBasis : unsigned char {
   independent,  ///< order statistics on n: the samples are independent (or nothing tells otherwise)
   effective,    ///< order statistics on the self-check's effective n (correlated samples)
-  batch_means,  ///< widened further to the batch-means interval of its seconds (correlated samples)
+  batch_means,  ///< widened further to the batch-means interval of its seconds (they disagree beyond that n)
 };
 const char* to_string(IntervalBasis b);
 
 /// One run's percentile with its interval at `z`: the order-statistic interval (stats::estimate_quantile) on
-/// the effective sample size of the run's independence check (n when it has none or found the samples
-/// independent). Only when the samples are correlated (the check says so, or, without a check, the seconds
-/// disagree: batches_disagree) is it widened to the batch-means interval value · exp(±t·sd/√m) of the
-/// run's seconds, when that is wider: requests delayed together (a stall, a busy machine) make one run's
-/// samples depend on each other, and the spread between its seconds shows how far its percentile moves.
-/// Independent samples keep the order-statistic interval: batch means over a few seconds would only add the
-/// noise of estimating a spread from 3–5 numbers. A side the order statistics cannot bound stays unbounded.
+/// the effective sample size of the run's independence check (n when it has none). Only when the seconds
+/// disagree beyond what that effective n explains (batches_disagree with the check's effective fraction:
+/// correlation over longer than the check sees, a stall, a drifting machine) is it widened to the batch-means
+/// interval value · exp(±t·sd/√m) of the run's seconds, when that is wider. Otherwise the order-statistic
+/// interval stands: batch means over a few seconds would only add the noise of estimating a spread from 3–5
+/// numbers (Student's t on 3 degrees of freedom at a Bonferroni level is several times z). A side the order
+/// statistics cannot bound stays unbounded.
 /// `basis`, when given, receives how the interval was made.
 stats::QuantileEstimate estimate_run_quantile(const RunSamples& run, double percentile, double z,
                                               IntervalBasis* basis = nullptr);

@@ -133,42 +133,50 @@ TEST(EstimateRunQuantile, SecondToSecondSpreadWidensTheInterval) {
   EXPECT_FALSE(batch_spread(two, 50));
 }
 
-// The run's own independence check decides: independent samples keep the order-statistic interval even when
-// the seconds disagree (no batch means), correlated ones get the effective n and the batch-means widening.
-TEST(EstimateRunQuantile, TheSelfCheckDecidesWhetherBatchMeansWiden) {
-  std::vector<hdr::Histogram> seconds;
-  hdr::Histogram total = results::make_latency_histogram();
-  for (int s = 0; s < 10; ++s) {
-    hdr::Histogram h = results::make_latency_histogram();
-    const std::int64_t base = s % 2 == 0 ? 1'000'000 : 1'300'000;
-    for (int i = 0; i < 1000; ++i) h.record(base + i * 100);
-    total.add(h);
-    seconds.push_back(std::move(h));
-  }
-  EXPECT_TRUE(batches_disagree(seconds, 25));
+// The effective n of the run's own independence check sets the interval; batch means widen it only when the
+// seconds disagree beyond what that n explains (here: a stall every other second).
+TEST(EstimateRunQuantile, BatchMeansWidenOnlyWhenTheSecondsDisagreeBeyondTheEffectiveN) {
+  const auto run_of = [](bool alternate, std::vector<hdr::Histogram>& seconds) {
+    hdr::Histogram total = results::make_latency_histogram();
+    for (int s = 0; s < 10; ++s) {
+      hdr::Histogram h = results::make_latency_histogram();
+      const std::int64_t base = alternate && s % 2 == 1 ? 1'300'000 : 1'000'000;
+      for (int i = 0; i < 1000; ++i) h.record(base + i * 100);
+      total.add(h);
+      seconds.push_back(std::move(h));
+    }
+    return total;
+  };
+  std::vector<hdr::Histogram> steady_seconds, stalling_seconds;
+  const hdr::Histogram steady = run_of(false, steady_seconds), stalling = run_of(true, stalling_seconds);
+  EXPECT_FALSE(batches_disagree(steady_seconds, 25));
+  EXPECT_TRUE(batches_disagree(stalling_seconds, 25));
   const double z = normal_z(0.95);
   results::IndependenceCheck independent;
   independent.tested = true;
   independent.samples = 10000;
   IntervalBasis basis = IntervalBasis::batch_means;
-  const stats::QuantileEstimate plain = estimate_run_quantile(RunSamples{&total, nullptr, nullptr}, 25, z);
+  const stats::QuantileEstimate plain = estimate_run_quantile(RunSamples{&steady, nullptr, nullptr}, 25, z);
   const stats::QuantileEstimate kept =
-      estimate_run_quantile(RunSamples{&total, &seconds, &independent}, 25, z, &basis);
+      estimate_run_quantile(RunSamples{&steady, &steady_seconds, &independent}, 25, z, &basis);
   EXPECT_EQ(basis, IntervalBasis::independent);
   EXPECT_EQ(kept.low, plain.low);
   EXPECT_EQ(kept.high, plain.high);
   results::IndependenceCheck correlated = independent;
   correlated.effective_fraction = 0.25;  // intervals ×2
-  const stats::QuantileEstimate widened =
-      estimate_run_quantile(RunSamples{&total, &seconds, &correlated}, 25, z, &basis);
-  EXPECT_EQ(basis, IntervalBasis::batch_means);
-  ASSERT_TRUE(widened.high && plain.high);
-  EXPECT_GT(*widened.high, *plain.high);
-  // Without batches to widen by, the effective n alone.
   const stats::QuantileEstimate effective =
-      estimate_run_quantile(RunSamples{&total, nullptr, &correlated}, 25, z, &basis);
+      estimate_run_quantile(RunSamples{&steady, &steady_seconds, &correlated}, 25, z, &basis);
   EXPECT_EQ(basis, IntervalBasis::effective);
-  EXPECT_NEAR(static_cast<double>(effective.effective_count), 2500, 1);
+  EXPECT_NEAR(effective.effective_count, 2500, 1);
+  ASSERT_TRUE(effective.high && plain.high);
+  EXPECT_GE(*effective.high, *plain.high);
+  const stats::QuantileEstimate widened =
+      estimate_run_quantile(RunSamples{&stalling, &stalling_seconds, &correlated}, 25, z, &basis);
+  EXPECT_EQ(basis, IntervalBasis::batch_means);
+  const stats::QuantileEstimate unwidened =
+      estimate_run_quantile(RunSamples{&stalling, nullptr, &correlated}, 25, z);
+  ASSERT_TRUE(widened.high && unwidened.high);
+  EXPECT_GT(*widened.high, *unwidened.high);
 }
 
 TEST(BatchesDisagree, SecondsOfOneDistributionAgree) {
