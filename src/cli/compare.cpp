@@ -25,6 +25,7 @@ struct CompareOptions {
   std::string baseline, candidate;
   std::vector<std::string> fail_on;
   bool allow_different_plans = false;
+  std::string inconclusive = "fail";
   std::string confidence = "95%";
   std::string percentiles = "50,90,99,99.9";
   std::string json, html, junit;
@@ -102,6 +103,7 @@ Result<compare::CompareSettings> settings_from(const CompareOptions& o) {
   s.confidence = OPENLOOP_TRY(parse_confidence(o.confidence));
   s.percentiles = OPENLOOP_TRY(parse_percentiles(o.percentiles));
   for (const std::string& g : o.fail_on) s.gates.push_back(OPENLOOP_TRY(compare::parse_fail_on(g)));
+  s.inconclusive = OPENLOOP_TRY(compare::parse_inconclusive_policy(o.inconclusive));
   s.allow_different_plans = o.allow_different_plans;
   return s;
 }
@@ -172,12 +174,18 @@ Action setup_compare(CLI::App& sub) {
       ->required()
       ->type_name("");
   sub.footer(
-      "Here exit 1 means a --fail-on gate tripped (a significant change past its bound); see "
-      "docs/compare.md.");
+      "Here exit 1 means a --fail-on gate failed (its whole interval past its bound) or was inconclusive "
+      "(the interval holds the bound) under --inconclusive fail; see docs/compare.md.");
   sub.add_option("--fail-on", o->fail_on,
-                 "Exit 1 when this change is past its bound and significant, e.g. 'p99>+10%', 'goodput<-1%', "
-                 "'errors>+0.5%' (points of intended); on two ramp files 'capacity<-5%'; repeatable")
+                 "Exit 1 when this change is past its bound over its whole interval, e.g. 'p99>+10%', "
+                 "'goodput<-1%', 'errors>+0.5%' (points of intended), 'timeouts>0%' (any significant rise); on "
+                 "two ramp files 'capacity<-5%'; repeatable")
       ->type_name("GATE");
+  sub.add_option("--inconclusive", o->inconclusive,
+                 "What a gate whose interval holds its bound counts as: fail (default: a CI threshold fails "
+                 "the build unless the data show the change within it) or pass; it prints how much longer "
+                 "runs would decide")
+      ->type_name("fail|pass");
   sub.add_flag("--allow-different-plans", o->allow_different_plans,
                "Compare runs whose plans differ (refused otherwise: exit 2 naming both)");
   sub.add_option("--confidence", o->confidence,

@@ -87,8 +87,9 @@ report::JunitReport ramp_junit(const procedures::RampOutcome& o, const procedure
   if (f.capacity) {
     const auto& step = o.steps[*f.capacity];
     const std::string found =
-        f.bounded ? fmt::format("capacity {} ± {:.1f}% (step {} passed)", format_rate(f.capacity_rps),
-                                100 * f.capacity_tolerance, step.number)
+        f.bounded ? fmt::format("capacity {} (step {} passed; the first failing step, {}, is {:.1f}% above)",
+                                format_rate(f.capacity_rps), step.number, format_rate(f.capacity_high_rps),
+                                100 * f.capacity_tolerance)
                   : fmt::format("capacity at least {} (step {} passed; no failing step above it)",
                                 format_rate(f.capacity_rps), step.number);
     capacity.detail = found + "\n" + capacity.detail;

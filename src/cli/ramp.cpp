@@ -44,7 +44,7 @@ void announce(const RampPrepared& p) {
       step, format_duration(s.warmup), format_duration(s.hold), until,
       s.fresh ? (s.repeat >= 2 ? fmt::format("{} runs per step", s.repeat) : std::string("one run per step"))
               : std::string("one run (connections carry over)"),
-      to_string(s.stop_at), s.refine ? fmt::format("; then refine to ±{:.1f}%", 100 * s.tolerance) : "");
+      to_string(s.stop_at), s.refine ? fmt::format("; then refine to a bracket {:.1f}% wide", 100 * s.tolerance) : "");
 }
 
 std::vector<OutputFile<procedures::RampOutcome>> ramp_outputs(const RampFlags& f,

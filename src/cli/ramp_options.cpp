@@ -89,7 +89,7 @@ void add_judging_options(CLI::App& sub, RampFlags& f) {
       ->group(g);
   sub.add_flag("--refine", f.refine, "Bisect between the capacity step and the first failing step above it")
       ->group(g);
-  sub.add_option("--tol", f.tolerance, "--refine stops once capacity is known to ± this, e.g. 2%")
+  sub.add_option("--tol", f.tolerance, "--refine stops once the bracket above capacity (to the first failing step) is at most this wide, e.g. 2%")
       ->capture_default_str()
       ->type_name("SHARE")
       ->group(g);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "hdr/histogram.h"
+#include "results/judging/run_checks.h"
 #include "stats/quantile_ci.h"
 
 namespace openloop::compare {
@@ -34,9 +35,8 @@ struct QuantileChange {
   /// candidate.value / baseline.value − 1 (0.18 = +18 %); nullopt when either run has no samples (or the
   /// baseline's value is 0).
   std::optional<double> change;
-  /// The interval of the relative change: [candidate.low / baseline.high − 1, candidate.high / baseline.low
-  /// − 1]. It holds the true change whenever both runs' intervals hold their true percentiles, so its
-  /// coverage is at least the product of theirs, distribution-free. nullopt on a side a run cannot bound.
+  /// The interval of the relative change (compare_quantile: both runs' errors in quadrature on the log
+  /// ratio). nullopt on a side a run cannot bound.
   std::optional<double> low, high;
   Direction direction = Direction::unknown;
 };
@@ -54,21 +54,62 @@ struct BatchSpread {
 /// nullopt with fewer than 3 such intervals.
 std::optional<BatchSpread> batch_spread(const std::vector<hdr::Histogram>& intervals, double percentile);
 
-/// One run's percentile with its interval: the order-statistic interval at `z`
-/// (stats::estimate_quantile, which assumes independent samples), widened to the batch-means interval
-/// value · exp(±t·sd/√m) when the run's intervals are given: requests delayed together (a stall, a busy
-/// machine) make the samples of one run depend on each other, and the spread between its one-second intervals
-/// shows how far its percentile moves from second to second. A side the order statistics cannot bound stays
-/// unbounded.
-stats::QuantileEstimate estimate_run_quantile(const hdr::Histogram& total,
-                                                   const std::vector<hdr::Histogram>* intervals,
-                                                   double percentile, double z);
+/// The χ² quantile with `dof` ≥ 1 degrees of freedom at lower-tail probability `p` in (0, 1) (Wilson–Hilferty;
+/// within 1 % of the table from 3 degrees of freedom at the upper tails used here).
+double chi_square_quantile(double p, int dof);
 
-/// Compares `percentile` (in (0, 100)) of two response-time histograms, each run's interval at `z`
-/// (per_run_z(); estimate_run_quantile() with each run's intervals when given, else nullptr). A change is
-/// significant only when the two runs' intervals do not overlap, which at the histograms' 3-digit resolution
-/// means candidate.low's bucket lies above baseline.high's (or below baseline.low's): bucket rounding never
-/// makes a change.
+/// What one run's samples say about their own dependence, for its percentile intervals.
+struct RunSamples {
+  const hdr::Histogram* response = nullptr;                ///< the measured response times (not null)
+  const std::vector<hdr::Histogram>* intervals = nullptr;  ///< its one-second histograms, or null
+  /// The run's own independence self-check (results::RunChecks::independence), or null when the file has
+  /// none (an .hlog, an older results file): then the dispersion of its seconds decides (batches_disagree).
+  const results::IndependenceCheck* independence = nullptr;
+};
+
+/// True when the percentile moves between the run's seconds more than their samples allow: the χ² statistic
+/// Σ (ln q_i − mean)² / s_i², with s_i each second's own order-statistic standard error of ln q_i on its
+/// effective sample size (n_i · `effective_fraction`, in (0, 1]), is above the χ²(m − 1) quantile at 99 %.
+/// False with fewer than 3 seconds that resolve the percentile.
+bool batches_disagree(const std::vector<hdr::Histogram>& intervals, double percentile,
+                      double effective_fraction = 1.0);
+
+/// How one run's percentile interval was made.
+enum class IntervalBasis : unsigned char {
+  independent,  ///< order statistics on n: the samples are independent (or nothing tells otherwise)
+  effective,    ///< order statistics on the self-check's effective n (correlated samples)
+  batch_means,  ///< widened further to the batch-means interval of its seconds (they disagree beyond that n)
+};
+const char* to_string(IntervalBasis b);
+
+/// One run's percentile with its interval at `z`: the order-statistic interval (stats::estimate_quantile) on
+/// the effective sample size of the run's independence check (n when it has none). Only when the seconds
+/// disagree beyond what that effective n explains (batches_disagree with the check's effective fraction:
+/// correlation over longer than the check sees, a stall, a drifting machine) is it widened to the batch-means
+/// interval value · exp(±t·sd/√m) of the run's seconds, when that is wider. Otherwise the order-statistic
+/// interval stands: batch means over a few seconds would only add the noise of estimating a spread from 3–5
+/// numbers (Student's t on 3 degrees of freedom at a Bonferroni level is several times z). A side the order
+/// statistics cannot bound stays unbounded.
+/// `basis`, when given, receives how the interval was made.
+stats::QuantileEstimate estimate_run_quantile(const RunSamples& run, double percentile, double z,
+                                              IntervalBasis* basis = nullptr);
+/// The same for a run known only by its histograms (no self-check: the seconds decide).
+stats::QuantileEstimate estimate_run_quantile(const hdr::Histogram& total,
+                                              const std::vector<hdr::Histogram>* intervals,
+                                              double percentile, double z);
+
+/// Compares `percentile` (in (0, 100)) of two runs at the normal quantile `z` of the change's interval (for
+/// several quantities at once, z of 1 − (1 − confidence) / quantities: Bonferroni). Each run's estimate
+/// (estimate_run_quantile at `z`, shown as the run's interval) gives the standard error of its log percentile
+/// on each side, half-width / z; the change's interval is on the log of the ratio, centre ln(c / b),
+/// half-widths z·√(s_c² + s_b²) (the candidate's low side with the baseline's high side, and the reverse):
+/// the two runs are independent, so their errors add in quadrature, not end to end. A change is significant
+/// when that interval excludes 0 and the two values lie in different histogram buckets (bucket rounding
+/// never makes a change).
+QuantileChange compare_quantile(const RunSamples& baseline, const RunSamples& candidate, double percentile,
+                                double z, IntervalBasis* baseline_basis = nullptr,
+                                IntervalBasis* candidate_basis = nullptr);
+/// The same for runs known only by their histograms (and their seconds, when given).
 QuantileChange compare_quantile(const hdr::Histogram& baseline, const hdr::Histogram& candidate,
                                 double percentile, double z,
                                 const std::vector<hdr::Histogram>* baseline_intervals = nullptr,

@@ -67,15 +67,9 @@ TextTable comparison_table(std::size_t name_width, std::size_t value_width) {
                     {Align::left, 1, 0}});
 }
 
-std::string render_text(const Comparison& c) {
-  std::string out =
-      fmt::format("compare: baseline {}, candidate {}\n", c.baseline_source, c.candidate_source);
-  if (c.plan_checked) {
-    out += c.same_plan ? fmt::format("plan: the same ({})\n", c.baseline_plan_hash.substr(0, 12))
-                       : fmt::format("plan: DIFFERENT (baseline {}, candidate {})\n",
-                                     c.baseline_plan_hash.substr(0, 12), c.candidate_plan_hash.substr(0, 12));
-  }
-  out += fmt::format("finding: {}\n\n", c.finding);
+namespace {
+
+std::string render_table(const Comparison& c) {
   TextTable table = comparison_table(12, 12);
   table.add({"", "baseline", "candidate", "change", fmt::format("{:g} % interval", c.confidence * 100),
              "judgement"});
@@ -94,8 +88,22 @@ std::string render_text(const Comparison& c) {
                fmt::format("{:.3g} %", f.change.candidate * 100), opt_change(f.change.change, true),
                interval(f.change.low, f.change.high, true), std::string(to_string(f.change.direction))});
   }
-  out += table.render();
-  out += fmt::format("\nverdict: baseline {}, candidate {}\n",
+  return table.render() + "\n";
+}
+
+}  // namespace
+
+std::string render_text(const Comparison& c) {
+  std::string out =
+      fmt::format("compare: baseline {}, candidate {}\n", c.baseline_source, c.candidate_source);
+  if (c.plan_checked) {
+    out += c.same_plan ? fmt::format("plan: the same ({})\n", c.baseline_plan_hash.substr(0, 12))
+                       : fmt::format("plan: DIFFERENT (baseline {}, candidate {})\n",
+                                     c.baseline_plan_hash.substr(0, 12), c.candidate_plan_hash.substr(0, 12));
+  }
+  out += fmt::format("finding: {}\n\n", c.finding);
+  if (c.comparable) out += render_table(c);
+  out += fmt::format("verdict: baseline {}, candidate {}\n",
                      verdict_text(c.baseline_has_verdict, c.baseline_verdict),
                      verdict_text(c.candidate_has_verdict, c.candidate_verdict));
   if (c.baseline_has_verdict || c.candidate_has_verdict) {
@@ -129,20 +137,28 @@ nlohmann::json to_json(const Comparison& c) {
   j["same_plan"] = c.same_plan;
   j["plan_checked"] = c.plan_checked;
   j["confidence"] = c.confidence;
+  j["comparable"] = c.comparable;
+  j["not_comparable"] = c.comparable ? nlohmann::json(nullptr) : nlohmann::json(c.not_comparable);
   j["finding"] = c.finding;
   j["significant"] = c.significant;
   nlohmann::json ps = nlohmann::json::array();
-  for (const QuantileChange& q : c.percentiles) {
+  for (std::size_t i = 0; i < c.percentiles.size(); ++i) {
+    const QuantileChange& q = c.percentiles[i];
+    const auto basis = [&](const std::vector<IntervalBasis>& b) {
+      return i < b.size() ? to_string(b[i]) : to_string(IntervalBasis::independent);
+    };
     ps.push_back(
         {{"percentile", q.percentile},
          {"baseline_ms", q.baseline.count ? nlohmann::json(static_cast<double>(q.baseline.value) / 1e6)
                                           : nlohmann::json(nullptr)},
          {"baseline_interval_ms", {opt_ms(q.baseline.low), opt_ms(q.baseline.high)}},
          {"baseline_count", q.baseline.count},
+         {"baseline_interval_basis", basis(c.baseline_basis)},
          {"candidate_ms", q.candidate.count ? nlohmann::json(static_cast<double>(q.candidate.value) / 1e6)
                                             : nlohmann::json(nullptr)},
          {"candidate_interval_ms", {opt_ms(q.candidate.low), opt_ms(q.candidate.high)}},
          {"candidate_count", q.candidate.count},
+         {"candidate_interval_basis", basis(c.candidate_basis)},
          {"change", opt(q.change)},
          {"interval", {opt(q.low), opt(q.high)}},
          {"judgement", to_string(q.direction)}});

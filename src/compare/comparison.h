@@ -20,6 +20,8 @@ struct CompareSettings {
   /// Response-time percentiles compared (a gate's percentile is added when missing), each in (0, 100).
   std::vector<double> percentiles{50, 90, 99, 99.9};
   std::vector<FailOn> gates;
+  /// What a gate the data cannot decide counts as (--inconclusive; default fail).
+  InconclusivePolicy inconclusive = InconclusivePolicy::fail;
   bool allow_different_plans = false;
 };
 
@@ -47,6 +49,13 @@ struct Comparison {
   results::Verdict baseline_verdict, candidate_verdict;
   std::vector<results::SloResult> baseline_slos, candidate_slos;  ///< as each run judged its own
   std::vector<FailOnResult> gates;                                ///< in the order given
+  /// false when the runs measure different things (a closed-model run against an open-model one): no numbers
+  /// are compared, `not_comparable` says why and every gate is inconclusive.
+  bool comparable = true;
+  std::string not_comparable;
+  /// How each compared percentile's interval was made for each run (estimate_run_quantile), in the order of
+  /// `percentiles`.
+  std::vector<IntervalBasis> baseline_basis, candidate_basis;
   std::string finding;       ///< one line, e.g. "p99 +18.0 % [+12.0 %, +24.1 %], significant; p50 unchanged"
   bool significant = false;  ///< any quantity changed significantly
   std::vector<std::string>
@@ -54,11 +63,14 @@ struct Comparison {
   hdr::Histogram baseline_response = results::make_latency_histogram();  ///< for the page's spectra
   hdr::Histogram candidate_response = results::make_latency_histogram();
 
-  /// Some --fail-on gate tripped (or could not be judged): exit 1.
+  /// Some --fail-on gate failed, or was inconclusive under --inconclusive fail: exit 1.
   bool failed() const;
 };
 
-/// Compares `candidate` with `baseline`. Refuses (usage, naming both files and their plan hashes) runs of
+/// Compares `candidate` with `baseline`: each percentile on each run's effective sample size (its own
+/// independence check), widened by batch means only where its samples are correlated, the change's interval
+/// combining both runs' errors (compare_quantile). A closed-model (or pacing) run against an open-model one
+/// is not compared (Comparison::comparable). Refuses (usage, naming both files and their plan hashes) runs of
 /// different plans unless settings.allow_different_plans; a gate on counts when a side has none (an .hlog)
 /// is refused too (usage).
 Result<Comparison> compare_runs(const report::ReportInput& baseline, const report::ReportInput& candidate,

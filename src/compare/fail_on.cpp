@@ -1,6 +1,7 @@
 // The --fail-on grammar ("p99>+10%") and its judgement on a change with its interval.
 #include "compare/fail_on.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -125,54 +126,119 @@ std::string signed_percent(double v, bool points) {
 
 }  // namespace
 
+const char* to_string(Outcome o) {
+  switch (o) {
+    case Outcome::pass:
+      return "pass";
+    case Outcome::fail:
+      return "fail";
+    case Outcome::inconclusive:
+      return "inconclusive";
+  }
+  return "inconclusive";
+}
+
+Result<InconclusivePolicy> parse_inconclusive_policy(std::string_view word) {
+  if (word == "fail") return InconclusivePolicy::fail;
+  if (word == "pass") return InconclusivePolicy::pass;
+  return usage_error(fmt::format(
+      "--inconclusive '{}': accepted: fail (an inconclusive gate fails the build, the default) or pass", word));
+}
+
+namespace {
+
+// The scale on which an interval's half-widths shrink as 1/√n: the log of the ratio for relative changes
+// (their intervals are built there), the points themselves for fractions.
+double on_scale(double v, bool points) {
+  return points ? v : std::log1p(std::max(v, -0.999999));
+}
+
+// How many times longer both runs must be for the half-width facing the bound to fit between the estimate
+// and the bound, the estimate kept; nullopt when it sits on the bound.
+std::optional<double> longer_to_decide(double change, double low, double high, double bound, bool points) {
+  const double c = on_scale(change, points), b = on_scale(bound, points);
+  const double distance = std::abs(c - b);
+  if (distance <= 1e-12) return std::nullopt;
+  const double half = c > b ? c - on_scale(low, points) : on_scale(high, points) - c;
+  return std::max(1.0, (half / distance) * (half / distance));
+}
+
+std::string factor_text(double f) {
+  return f >= 100 ? fmt::format("{:.0f}", f) : fmt::format("{:.2g}", f);
+}
+
+}  // namespace
+
 FailOnResult judge_fail_on(const FailOn& gate, std::optional<double> change, std::optional<double> low,
-                           std::optional<double> high, Direction direction) {
+                           std::optional<double> high, Direction direction, InconclusivePolicy policy) {
   FailOnResult r;
   r.gate = gate;
   const bool points = is_points(gate);
   const std::string bound = fmt::format("{} {}", op_text(gate.op), signed_percent(gate.bound, points));
-  if (!change || direction == Direction::unknown) {
-    r.failed = true;
-    r.message =
-        fmt::format("{}: not evaluated ({}): a gate that cannot be judged fails", metric_name(gate),
-                    !change ? "no samples or no counts to compare" : "too few samples for an interval");
+  const std::string counted = policy == InconclusivePolicy::fail ? "counted as failed (--inconclusive fail)"
+                                                                 : "counted as passed (--inconclusive pass)";
+  r.failed = policy == InconclusivePolicy::fail;
+  if (!change || direction == Direction::unknown || !low || !high) {
+    r.message = fmt::format("{}: inconclusive, not evaluated ({}); {}", metric_name(gate),
+                            !change ? "no samples or no counts to compare" : "too few samples for an interval",
+                            counted);
     return r;
   }
   r.evaluated = true;
   const bool upward = gate.op == FailOn::Op::gt || gate.op == FailOn::Op::ge;
-  bool past = false;
-  switch (gate.op) {
-    case FailOn::Op::gt:
-      past = *change > gate.bound;
+  const bool strict = gate.op == FailOn::Op::gt || gate.op == FailOn::Op::lt;
+  const auto past = [&](double v) {
+    if (upward) return strict ? v > gate.bound : v >= gate.bound;
+    return strict ? v < gate.bound : v <= gate.bound;
+  };
+  // Upward: the interval's low end past the bound means all of it is; its high end not past means none is.
+  const double near_end = upward ? *low : *high, far_end = upward ? *high : *low;
+  if (gate.bound == 0) {
+    const bool significant = direction == (upward ? Direction::increased : Direction::decreased);
+    r.outcome = significant && past(*change) ? Outcome::fail : Outcome::pass;
+  } else if (past(near_end)) {
+    r.outcome = Outcome::fail;
+  } else if (!past(far_end)) {
+    r.outcome = Outcome::pass;
+  } else {
+    r.outcome = Outcome::inconclusive;
+    r.longer = longer_to_decide(*change, *low, *high, gate.bound, points);
+  }
+  const std::string interval = fmt::format("[{}, {}]", signed_percent(*low, points), signed_percent(*high, points));
+  const std::string head = fmt::format("{} {} {}", metric_name(gate), signed_percent(*change, points), interval);
+  switch (r.outcome) {
+    case Outcome::fail:
+      r.failed = true;
+      r.message = gate.bound == 0 ? fmt::format("{} is significant and {}: FAILED", head, bound)
+                                  : fmt::format("{} is {} over all its interval: FAILED", head, bound);
       break;
-    case FailOn::Op::ge:
-      past = *change >= gate.bound;
+    case Outcome::pass:
+      r.failed = false;
+      r.message = gate.bound == 0 ? fmt::format("{} is not significantly {}: passed", head, bound)
+                                  : fmt::format("{} is not {} over all its interval: passed", head, bound);
       break;
-    case FailOn::Op::lt:
-      past = *change < gate.bound;
-      break;
-    case FailOn::Op::le:
-      past = *change <= gate.bound;
+    case Outcome::inconclusive:
+      r.message = fmt::format(
+          "{} holds {}: inconclusive, the data cannot tell at this length; {}; {}", head,
+          signed_percent(gate.bound, points),
+          r.longer ? fmt::format("runs about {}x as long would decide if the estimate stayed {}", factor_text(*r.longer),
+                                 signed_percent(*change, points))
+                   : std::string("the estimate sits on the bound: no run length decides"),
+          counted);
       break;
   }
-  const bool significant = direction == (upward ? Direction::increased : Direction::decreased);
-  r.failed = past && significant;
-  const std::string interval = fmt::format("[{}, {}]", low ? signed_percent(*low, points) : std::string("?"),
-                                           high ? signed_percent(*high, points) : std::string("?"));
-  r.message = fmt::format("{} {} {} {} {}", metric_name(gate), signed_percent(*change, points), interval,
-                          past ? "is" : "is not", bound);
-  if (past && !significant)
-    r.message += ", but the change is not significant: passed";
-  else
-    r.message += r.failed ? ", significant: FAILED" : ": passed";
   return r;
 }
 
 nlohmann::json fail_on_json(const std::vector<FailOnResult>& gates) {
   nlohmann::json out = nlohmann::json::array();
   for (const FailOnResult& g : gates) {
-    out.push_back(
-        {{"text", g.gate.text}, {"evaluated", g.evaluated}, {"failed", g.failed}, {"message", g.message}});
+    out.push_back({{"text", g.gate.text},
+                   {"outcome", to_string(g.outcome)},
+                   {"evaluated", g.evaluated},
+                   {"failed", g.failed},
+                   {"longer", g.longer ? nlohmann::json(*g.longer) : nlohmann::json(nullptr)},
+                   {"message", g.message}});
   }
   return out;
 }

@@ -1,6 +1,7 @@
 // `--fail-on 'p99>+10%'`: the gates of `openloop compare`, parsed and judged on a comparison.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,24 +41,48 @@ Result<FailOn> parse_fail_on(std::string_view text, std::string_view what = "--f
 /// "p99", "goodput", ... (the metric part of a gate's text).
 std::string metric_name(const FailOn& f);
 
+/// What a gate decided. `inconclusive`: the change's interval holds the bound, so the data cannot tell at
+/// this length whether the change is past it.
+enum class Outcome : unsigned char { pass, fail, inconclusive };
+const char* to_string(Outcome o);
+
+/// What an inconclusive gate counts as (`--inconclusive fail|pass`). Default fail: a CI threshold (k6's, a
+/// gate here) is expected to fail the build unless the data show the change within the bound; a gate that
+/// cannot tell must not let a regression through unnoticed.
+enum class InconclusivePolicy : unsigned char { fail, pass };
+/// "fail" or "pass"; errors (usage) name `--inconclusive` and the accepted words.
+Result<InconclusivePolicy> parse_inconclusive_policy(std::string_view word);
+
 /// A gate judged on one change.
 struct FailOnResult {
   FailOn gate;
+  Outcome outcome = Outcome::inconclusive;
   bool evaluated = false;  ///< false: the change is unknown (no samples, too few for an interval, no counts)
-  bool failed =
-      false;  ///< evaluated and the gate tripped (or not evaluated: a gate that cannot be judged fails)
-  std::string message;  ///< "p99 +18.2 % [+12.0 %, +24.1 %] is significant and > +10 %", or why not evaluated
+  /// The gate counts as failed: outcome fail, or inconclusive under InconclusivePolicy::fail.
+  bool failed = false;
+  /// Inconclusive and evaluated: how many times longer both runs would need to be for the interval to clear
+  /// the bound if the estimate stayed where it is (half-widths shrink as 1/√length); nullopt otherwise, or
+  /// when the estimate sits on the bound (no length decides).
+  std::optional<double> longer;
+  std::string message;  ///< "p99 +18.2 % [+12.0 %, +24.1 %] is > +10.0 %: FAILED", or why not evaluated
 };
 
-/// Trips when the estimated change satisfies the gate's comparison AND the change is significant in that
-/// direction (the interval excludes no change): noise never fails a build, a real change past the bound does.
-/// `change` and the interval are those of the gate's metric; `direction` its judgement.
+/// Judges a gate on its change's interval. A gate with a non-zero bound ("p99>+10%"): fail when the whole
+/// interval is past the bound, pass when the whole interval is on the right side of it, inconclusive when it
+/// holds the bound. A zero bound ("timeouts>0%", "p99>0%") means "any change that way": fail when the change is
+/// significant in the gate's direction, pass otherwise (no interval of two equal runs can lie below 0).
+/// A gate without an interval (no samples, too few to bound, no counts) is inconclusive, not evaluated.
+/// `change` and the interval are those of the gate's metric (relative, or points for fractions); `direction`
+/// its judgement; `policy` what an inconclusive gate counts as.
 FailOnResult judge_fail_on(const FailOn& gate, std::optional<double> change, std::optional<double> low,
-                           std::optional<double> high, Direction direction);
+                           std::optional<double> high, Direction direction,
+                           InconclusivePolicy policy = InconclusivePolicy::fail);
 
 /// The gates as `openloop compare --json` writes them, for runs and ramps alike (docs/compare.md): an array
 /// of
-/// {"text": the gate as given, "evaluated", "failed", "message"}, in the order given. The document holds it
+/// {"text": the gate as given, "outcome": "pass" | "fail" | "inconclusive", "evaluated", "failed" (counted
+/// as failed: fail, or inconclusive under --inconclusive fail), "longer" (inconclusive: how many times longer
+/// the runs would need to be, or null), "message"}, in the order given. The document holds it
 /// under "fail_on", beside "failed" (any gate tripped).
 nlohmann::json fail_on_json(const std::vector<FailOnResult>& gates);
 

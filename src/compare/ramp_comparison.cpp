@@ -173,7 +173,19 @@ Result<RampComparison> compare_ramps(const ReadRamp& baseline, const ReadRamp& c
   c.candidate_finding = procedures::findings_sentence(candidate.outcome.steps, fk);
   for (const FailOn& g : settings.gates) {
     const RampRateChange& cap = c.rates.front();
-    c.gates.push_back(judge_fail_on(g, cap.change, cap.low, cap.high, cap.direction));
+    FailOnResult r = judge_fail_on(g, cap.change, cap.low, cap.high, cap.direction, settings.inconclusive);
+    // A capacity's interval is its ramps' brackets, not a sampling error: longer steps would not narrow it,
+    // finer steps (--refine, a smaller --tol, a smaller --step-add) would.
+    if (r.evaluated && r.outcome == Outcome::inconclusive) {
+      r.longer.reset();
+      r.message = fmt::format(
+          "capacity {:+.1f} % [{:+.1f} %, {:+.1f} %] holds {:+.1f} %: inconclusive, the ramps' brackets are "
+          "too wide to tell; ramp with finer steps (--refine with a smaller --tol) to decide; {}",
+          *cap.change * 100, *cap.low * 100, *cap.high * 100, g.bound * 100,
+          settings.inconclusive == InconclusivePolicy::fail ? "counted as failed (--inconclusive fail)"
+                                                            : "counted as passed (--inconclusive pass)");
+    }
+    c.gates.push_back(std::move(r));
   }
   if (!fb.capacity || !fk.capacity)
     c.notes.push_back(fmt::format("{} found no capacity (no step passed): capacity not compared",

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "net/url.h"
+#include "observe/series_role.h"
 
 namespace openloop::observe {
 namespace {
@@ -93,6 +94,8 @@ const SignalMeta* PrometheusSource::meta_for(const std::string& key, const Metri
   } else {
     m.kind = Kind::gauge;
   }
+  // Buckets feed their family's quantiles (latencies: not a resource's state); other series by their names.
+  if (!s.has_le) m.role = signal_role(series_role(s.name, s.labels, s.type));
   return &m_meta.emplace(key, std::move(m)).first->second;
 }
 

@@ -65,6 +65,20 @@ void add_cpu_demand(const StepSignals& s, std::size_t knee, std::vector<Finding>
   }
 }
 
+const char* role_word(SignalRole r) {
+  switch (r) {
+    case SignalRole::utilization:
+      return "utilisation";
+    case SignalRole::saturation:
+      return "queue";
+    case SignalRole::errors:
+      return "errors";
+    case SignalRole::other:
+      return "other";
+  }
+  return "other";
+}
+
 }  // namespace
 
 StepSignals step_signals(const procedures::RampOutcome& o) {
@@ -129,31 +143,35 @@ std::vector<Finding> saturated_at(const StepSignals& s, std::size_t knee) {
       }
     }
     if (std::isnan(v)) continue;
-    const std::string who = sig.source == "host"   ? "the host's"
-                            : sig.source == "self" ? "the generator's (self)"
-                                                   : sig.source + "'s";
+    // An exporter's series is named as it is scraped, family{labels}, with its role: the name people grep for.
+    const bool exported = sig.source.starts_with("prometheus:");
+    const std::string who = exported                ? std::string()
+                            : sig.source == "host"   ? "the host's "
+                            : sig.source == "self" ? "the generator's (self) "
+                                                   : sig.source + "'s ";
+    const std::string label = exported ? fmt::format("{} ({})", sig.name, role_word(sig.role)) : sig.label;
     Finding f{c, v, first, ""};
     switch (sig.role) {
       case SignalRole::utilization:
-        if (v >= 0.9) f.phrase = fmt::format("{} {} was {:.2f}", who, sig.label, v);
+        if (v >= 0.9) f.phrase = fmt::format("{}{} was {:.2f}", who, label, v);
         break;
       case SignalRole::saturation:
         if (v >= floor_of(sig.unit)) {
           if (!(first > 0)) {
-            f.phrase = fmt::format("{} {} rose from 0 to {}", who, sig.label, value_text(v, sig.unit));
+            f.phrase = fmt::format("{}{} rose from 0 to {}", who, label, value_text(v, sig.unit));
           } else if (v / first >= 4) {
-            f.phrase = fmt::format("{} {} rose {:.0f}× ({} → {})", who, sig.label, v / first,
+            f.phrase = fmt::format("{}{} rose {:.0f}× ({} → {})", who, label, v / first,
                                    value_text(first, sig.unit), value_text(v, sig.unit));
           } else if ((sig.unit == "s/s" || sig.unit == "share") && v >= 0.5) {
             // Waiting half the time or more is saturation whatever it was before (a CPU shared with others
             // can be saturated from the first step).
-            f.phrase = fmt::format("{} {} was {}", who, sig.label, value_text(v, sig.unit));
+            f.phrase = fmt::format("{}{} was {}", who, label, value_text(v, sig.unit));
           }
         }
         break;
       case SignalRole::errors:
         if (v > 1 && v > 2 * (std::isnan(first) ? 0 : first)) {
-          f.phrase = fmt::format("{} {} rose to {}", who, sig.label, value_text(v, sig.unit));
+          f.phrase = fmt::format("{}{} rose to {}", who, label, value_text(v, sig.unit));
         }
         break;
       case SignalRole::other:

@@ -33,6 +33,7 @@ EXCEPTIONS = {
     "lab/config_test.cpp": "the lab's settings: config_fields, control_endpoint and responses together",
     "lab/parts_test.cpp": "the lab's parts: service time, stalls, LRU cache, deadline header, ring deque",
     "observe/sources_test.cpp": "the /proc and /sys sources (host_source, process_source) on fake trees",
+    "sim/compare_power_test.cpp": "compare's false alarms and detection on simulated runs, on virtual time",
     "sim/coverage_test.cpp": "the percentile intervals' coverage, on virtual time",
     "sim/ramp_intervals_test.cpp": "a ramp's per-step intervals, on virtual time",
     "sim/ramp_repeats_test.cpp": "ramp --fresh --repeat, on virtual time",

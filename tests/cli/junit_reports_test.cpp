@@ -53,15 +53,18 @@ TEST(RampJunit, CapacityFoundPassesWithTheSloMetAtTheCapacityStep) {
              step(2, 200, procedures::StepState::steady, true, "40ms"),
              step(3, 300, procedures::StepState::unsteady, false, "900ms")};
   o.findings.capacity = 1;
-  o.findings.capacity_rps = 250;
+  o.findings.capacity_rps = o.findings.capacity_low_rps = 200;
+  o.findings.capacity_high_rps = 300;
   o.findings.bounded = true;
-  o.findings.capacity_tolerance = 0.2;
+  o.findings.capacity_tolerance = 0.5;
   const auto j = ramp_junit(o, settings(), "http://127.0.0.1:1/");
   ASSERT_EQ(j.cases.size(), 3u);
   EXPECT_EQ(named(j, "SLO p99<=100ms").status, JunitCase::Status::passed);
   EXPECT_THAT(named(j, "SLO p99<=100ms").detail,
               HasSubstr("measured 40ms, bound <= 100ms at step 2 (200/s)"));
   EXPECT_EQ(named(j, "capacity").status, JunitCase::Status::passed);
+  EXPECT_THAT(named(j, "capacity").detail,
+              HasSubstr("capacity 200/s (step 2 passed; the first failing step, 300/s, is 50.0% above)"));
   EXPECT_THAT(named(j, "capacity").detail,
               HasSubstr("step 3 at 300/s: UNSTEADY, p99<=100ms not met (900ms)"));
   EXPECT_EQ(named(j, "ramp verdict").status, JunitCase::Status::passed);

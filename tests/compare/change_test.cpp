@@ -133,6 +133,71 @@ TEST(EstimateRunQuantile, SecondToSecondSpreadWidensTheInterval) {
   EXPECT_FALSE(batch_spread(two, 50));
 }
 
+// The effective n of the run's own independence check sets the interval; batch means widen it only when the
+// seconds disagree beyond what that n explains (here: a stall every other second).
+TEST(EstimateRunQuantile, BatchMeansWidenOnlyWhenTheSecondsDisagreeBeyondTheEffectiveN) {
+  const auto run_of = [](bool alternate, std::vector<hdr::Histogram>& seconds) {
+    hdr::Histogram total = results::make_latency_histogram();
+    for (int s = 0; s < 10; ++s) {
+      hdr::Histogram h = results::make_latency_histogram();
+      const std::int64_t base = alternate && s % 2 == 1 ? 1'300'000 : 1'000'000;
+      for (int i = 0; i < 1000; ++i) h.record(base + i * 100);
+      total.add(h);
+      seconds.push_back(std::move(h));
+    }
+    return total;
+  };
+  std::vector<hdr::Histogram> steady_seconds, stalling_seconds;
+  const hdr::Histogram steady = run_of(false, steady_seconds), stalling = run_of(true, stalling_seconds);
+  EXPECT_FALSE(batches_disagree(steady_seconds, 25));
+  EXPECT_TRUE(batches_disagree(stalling_seconds, 25));
+  const double z = normal_z(0.95);
+  results::IndependenceCheck independent;
+  independent.tested = true;
+  independent.samples = 10000;
+  IntervalBasis basis = IntervalBasis::batch_means;
+  const stats::QuantileEstimate plain = estimate_run_quantile(RunSamples{&steady, nullptr, nullptr}, 25, z);
+  const stats::QuantileEstimate kept =
+      estimate_run_quantile(RunSamples{&steady, &steady_seconds, &independent}, 25, z, &basis);
+  EXPECT_EQ(basis, IntervalBasis::independent);
+  EXPECT_EQ(kept.low, plain.low);
+  EXPECT_EQ(kept.high, plain.high);
+  results::IndependenceCheck correlated = independent;
+  correlated.effective_fraction = 0.25;  // intervals ×2
+  const stats::QuantileEstimate effective =
+      estimate_run_quantile(RunSamples{&steady, &steady_seconds, &correlated}, 25, z, &basis);
+  EXPECT_EQ(basis, IntervalBasis::effective);
+  EXPECT_NEAR(effective.effective_count, 2500, 1);
+  ASSERT_TRUE(effective.high && plain.high);
+  EXPECT_GE(*effective.high, *plain.high);
+  const stats::QuantileEstimate widened =
+      estimate_run_quantile(RunSamples{&stalling, &stalling_seconds, &correlated}, 25, z, &basis);
+  EXPECT_EQ(basis, IntervalBasis::batch_means);
+  const stats::QuantileEstimate unwidened =
+      estimate_run_quantile(RunSamples{&stalling, nullptr, &correlated}, 25, z);
+  ASSERT_TRUE(widened.high && unwidened.high);
+  EXPECT_GT(*widened.high, *unwidened.high);
+}
+
+TEST(BatchesDisagree, SecondsOfOneDistributionAgree) {
+  Rng rng(11);
+  std::vector<hdr::Histogram> seconds;
+  int disagreed = 0;
+  for (int trial = 0; trial < 100; ++trial) {
+    seconds.clear();
+    for (int s = 0; s < 8; ++s) seconds.push_back(exponential_samples(rng, 500, 1e6));
+    disagreed += batches_disagree(seconds, 50) ? 1 : 0;
+  }
+  // A 1 % test; the seconds' own intervals include the bucket resolution, so fewer.
+  EXPECT_LE(disagreed, 5) << disagreed;
+}
+
+TEST(ChiSquareQuantile, MatchesTheTable) {
+  EXPECT_NEAR(chi_square_quantile(0.99, 3), 11.345, 11.345 * 0.01);
+  EXPECT_NEAR(chi_square_quantile(0.99, 9), 21.666, 21.666 * 0.01);
+  EXPECT_NEAR(chi_square_quantile(0.95, 4), 9.488, 9.488 * 0.01);
+}
+
 TEST(CompareFraction, ZeroAgainstZeroIsUnchangedAndErrorsAppearingIsAnIncrease) {
   const double z = normal_z(0.95);
   const FractionChange none = compare_fraction(0, 10000, 0, 10000, z);

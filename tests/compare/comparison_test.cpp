@@ -79,6 +79,33 @@ TEST(CompareRuns, RefusesDifferentPlansNamingBothUnlessAllowed) {
   ASSERT_FALSE(allowed->notes.empty());
 }
 
+// A closed loop's response times leave out the wait of requests it did not send: against an open run's they
+// measure something else. No numbers, the reason, and every gate inconclusive.
+TEST(CompareRuns, AClosedRunAgainstAnOpenRunIsNotComparable) {
+  report::ReportInput closed = run("closed.json", 1, 10000, 0, "closed");
+  closed.results.info.model = results::Model::closed;
+  closed.results.info.users = 8;
+  report::ReportInput open_run = run("open.json", 50, 10000, 0);
+  open_run.results.info.offered_rps = 1000;
+  CompareSettings s;
+  s.gates = {*parse_fail_on("p99>+10%")};
+  auto c = compare_runs(closed, open_run, s);
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_FALSE(c->comparable);
+  EXPECT_TRUE(c->percentiles.empty());
+  EXPECT_TRUE(c->rates.empty());
+  EXPECT_EQ(c->finding.rfind("not comparable: closed.json is a closed-model run (8 users", 0), 0u) << c->finding;
+  EXPECT_NE(c->finding.find("open.json an open-model run"), std::string::npos) << c->finding;
+  ASSERT_EQ(c->gates.size(), 1u);
+  EXPECT_EQ(c->gates[0].outcome, Outcome::inconclusive);
+  EXPECT_TRUE(c->failed());
+  s.inconclusive = InconclusivePolicy::pass;
+  EXPECT_FALSE(compare_runs(closed, open_run, s)->failed());
+  const std::string text = render_text(*c);
+  EXPECT_EQ(text.find("p99 "), std::string::npos) << text;
+  EXPECT_EQ(to_json(*c)["comparable"], false);
+}
+
 TEST(CompareRuns, AGateOnCountsRefusesAnHlog) {
   report::ReportInput hlog = run("b.hlog", 1, 10000, 0);
   hlog.has_counts = false;

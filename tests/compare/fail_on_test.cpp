@@ -53,32 +53,75 @@ TEST(ParseFailOn, RefusesWithTheTextAndTheAcceptedForms) {
   }
 }
 
-TEST(JudgeFailOn, TripsOnlyPastTheBoundAndSignificant) {
+TEST(JudgeFailOn, FailsWhenTheWholeIntervalIsPastPassesWhenNoneIsElseInconclusive) {
   const FailOn g = *parse_fail_on("p99>+10%");
   const FailOnResult tripped = judge_fail_on(g, 0.18, 0.12, 0.24, Direction::increased);
   EXPECT_TRUE(tripped.evaluated);
+  EXPECT_EQ(tripped.outcome, Outcome::fail);
   EXPECT_TRUE(tripped.failed);
+  EXPECT_FALSE(tripped.longer);
   EXPECT_NE(tripped.message.find("p99 +18.0 % [+12.0 %, +24.0 %]"), std::string::npos) << tripped.message;
-  // Past the bound but the interval holds no change: noise, passed.
+  // The interval holds +10 %: the data cannot tell. Counted as failed by default, passed on request.
   const FailOnResult noisy = judge_fail_on(g, 0.15, -0.05, 0.40, Direction::unchanged);
-  EXPECT_FALSE(noisy.failed);
-  EXPECT_NE(noisy.message.find("not significant"), std::string::npos);
-  // Significant but within the bound.
+  EXPECT_EQ(noisy.outcome, Outcome::inconclusive);
+  EXPECT_TRUE(noisy.evaluated);
+  EXPECT_TRUE(noisy.failed);
+  EXPECT_NE(noisy.message.find("inconclusive"), std::string::npos) << noisy.message;
+  EXPECT_NE(noisy.message.find("--inconclusive fail"), std::string::npos) << noisy.message;
+  EXPECT_FALSE(judge_fail_on(g, 0.15, -0.05, 0.40, Direction::unchanged, InconclusivePolicy::pass).failed);
+  // Significant but within the bound all along: passed. Within the bound but reaching past it: inconclusive.
+  EXPECT_EQ(judge_fail_on(g, 0.05, 0.02, 0.08, Direction::increased).outcome, Outcome::pass);
   EXPECT_FALSE(judge_fail_on(g, 0.05, 0.02, 0.08, Direction::increased).failed);
+  EXPECT_EQ(judge_fail_on(g, 0.05, 0.0, 0.12, Direction::increased).outcome, Outcome::inconclusive);
   // A significant improvement never trips an upper gate.
-  EXPECT_FALSE(judge_fail_on(g, -0.3, -0.4, -0.2, Direction::decreased).failed);
+  EXPECT_EQ(judge_fail_on(g, -0.3, -0.4, -0.2, Direction::decreased).outcome, Outcome::pass);
   const FailOn loss = *parse_fail_on("goodput<-1%");
-  EXPECT_TRUE(judge_fail_on(loss, -0.05, -0.06, -0.04, Direction::decreased).failed);
-  EXPECT_FALSE(judge_fail_on(loss, -0.005, -0.006, -0.004, Direction::decreased).failed);
+  EXPECT_EQ(judge_fail_on(loss, -0.05, -0.06, -0.04, Direction::decreased).outcome, Outcome::fail);
+  EXPECT_EQ(judge_fail_on(loss, -0.005, -0.006, -0.004, Direction::decreased).outcome, Outcome::pass);
 }
 
-TEST(JudgeFailOn, AGateThatCannotBeJudgedFails) {
+// The half-width facing the bound shrinks as 1/√length: here it is twice the estimate's distance to the
+// bound, so runs four times as long would decide.
+TEST(JudgeFailOn, AnInconclusiveGateSaysHowMuchLongerRunsWouldDecide) {
+  const FailOn points = *parse_fail_on("errors>+1%");
+  const FailOnResult r = judge_fail_on(points, 0.02, 0.0, 0.04, Direction::unchanged);
+  ASSERT_EQ(r.outcome, Outcome::inconclusive);
+  ASSERT_TRUE(r.longer);
+  EXPECT_NEAR(*r.longer, 4.0, 1e-9);
+  EXPECT_NE(r.message.find("4x as long"), std::string::npos) << r.message;
+  // Relative changes on the log scale: +21 % with its low end at 0 %: ln 1.21 − ln 1 is twice ln 1.21 − ln 1.1.
+  const FailOnResult rel = judge_fail_on(*parse_fail_on("p99>+10%"), 0.21, 0.0, 0.46, Direction::unchanged);
+  ASSERT_TRUE(rel.longer);
+  EXPECT_NEAR(*rel.longer, 4.0, 0.01);
+  // On the bound: no length decides.
+  EXPECT_FALSE(judge_fail_on(points, 0.01, -0.01, 0.03, Direction::unchanged).longer);
+}
+
+TEST(JudgeFailOn, AZeroBoundFailsOnAnySignificantChangeThatWayAndPassesOtherwise) {
+  const FailOn g = *parse_fail_on("timeouts>0%");
+  EXPECT_EQ(judge_fail_on(g, 0.0, -0.0004, 0.0004, Direction::unchanged).outcome, Outcome::pass);
+  EXPECT_EQ(judge_fail_on(g, 0.01, 0.005, 0.015, Direction::increased).outcome, Outcome::fail);
+}
+
+TEST(JudgeFailOn, AGateThatCannotBeJudgedIsInconclusiveAndFailsByDefault) {
   const FailOn g = *parse_fail_on("p99.9>+10%");
   const FailOnResult r = judge_fail_on(g, 0.2, std::nullopt, std::nullopt, Direction::unknown);
   EXPECT_FALSE(r.evaluated);
+  EXPECT_EQ(r.outcome, Outcome::inconclusive);
   EXPECT_TRUE(r.failed);
   EXPECT_NE(r.message.find("too few samples"), std::string::npos) << r.message;
   EXPECT_TRUE(judge_fail_on(g, std::nullopt, std::nullopt, std::nullopt, Direction::unknown).failed);
+  EXPECT_FALSE(
+      judge_fail_on(g, std::nullopt, std::nullopt, std::nullopt, Direction::unknown, InconclusivePolicy::pass)
+          .failed);
+}
+
+TEST(InconclusivePolicy, ParsesFailAndPassAndNamesTheFlagOtherwise) {
+  EXPECT_EQ(*parse_inconclusive_policy("fail"), InconclusivePolicy::fail);
+  EXPECT_EQ(*parse_inconclusive_policy("pass"), InconclusivePolicy::pass);
+  const auto bad = parse_inconclusive_policy("maybe");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("--inconclusive 'maybe'"), std::string::npos) << bad.error().message;
 }
 
 // Runs and ramps write their gates in one shape, under one key, beside one "failed".
@@ -86,19 +129,30 @@ TEST(FailOnJson, RunsAndRampsWriteTheSameShape) {
   FailOnResult tripped;
   tripped.gate = *parse_fail_on("capacity<-5%");
   tripped.evaluated = true;
+  tripped.outcome = Outcome::fail;
   tripped.failed = true;
   tripped.message = "capacity -18 % is significant and < -5 %";
   FailOnResult unknown;
   unknown.gate = *parse_fail_on("capacity<-50%");
   unknown.message = "not evaluated";
+  unknown.failed = true;
+  FailOnResult undecided;
+  undecided.gate = *parse_fail_on("capacity<-10%");
+  undecided.evaluated = true;
+  undecided.longer = 2.5;
+  undecided.message = "inconclusive";
   Comparison runs;
-  runs.gates = {tripped, unknown};
+  runs.gates = {tripped, unknown, undecided};
   RampComparison ramps;
   ramps.gates = runs.gates;
   const nlohmann::json from_runs = to_json(runs), from_ramps = ramp_comparison_json(ramps);
   const nlohmann::json expected = nlohmann::json::parse(R"([
-    {"text": "capacity<-5%", "evaluated": true, "failed": true, "message": "capacity -18 % is significant and < -5 %"},
-    {"text": "capacity<-50%", "evaluated": false, "failed": false, "message": "not evaluated"}])");
+    {"text": "capacity<-5%", "outcome": "fail", "evaluated": true, "failed": true, "longer": null,
+     "message": "capacity -18 % is significant and < -5 %"},
+    {"text": "capacity<-50%", "outcome": "inconclusive", "evaluated": false, "failed": true, "longer": null,
+     "message": "not evaluated"},
+    {"text": "capacity<-10%", "outcome": "inconclusive", "evaluated": true, "failed": false, "longer": 2.5,
+     "message": "inconclusive"}])");
   EXPECT_EQ(from_runs.at("fail_on"), expected);
   EXPECT_EQ(from_ramps.at("fail_on"), expected);
   EXPECT_EQ(from_runs.at("failed"), true);

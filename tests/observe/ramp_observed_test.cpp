@@ -140,5 +140,25 @@ TEST(RampObserved, NothingSaturatedOrNothingObservedIsSaid) {
   EXPECT_NE(text.find("--observe"), std::string::npos) << text;
 }
 
+// An exporter's series is named as scraped, family{labels}, with its role: HAProxy's backend queue went
+// 0 → 22 → 120 across the knee while its sessions rose with the load (in flight: not named).
+TEST(RampObserved, AnExportersQueueIsNamedWithItsLabelsAndRole) {
+  const std::string src = "prometheus:http://127.0.0.1:8405/metrics";
+  const std::vector<results::ObservedSignal> signals{
+      {src, "haproxy_backend_current_sessions{proxy=\"be\"}", "", SignalRole::other,
+       "haproxy_backend_current_sessions{proxy=\"be\"}"},
+      {src, "haproxy_backend_current_queue{proxy=\"be\"}", "", SignalRole::saturation,
+       "haproxy_backend_current_queue{proxy=\"be\"}"},
+  };
+  const auto o = ramp(signals, {{1, 0}, {2, 0}, {4, 22}, {4, 120}});
+  const std::string text = knee_sentence(o);
+  EXPECT_NE(text.find("At 300/s (the knee, step 3) haproxy_backend_current_queue{proxy=\"be\"} (queue) rose from "
+                      "0 to 22"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("current_sessions"), std::string::npos) << text;
+  EXPECT_EQ(text.find("prometheus:"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace openloop::observe

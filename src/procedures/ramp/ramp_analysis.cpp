@@ -99,9 +99,10 @@ void find_capacity(const std::vector<StepRecord>& steps, RampFindings& f) {
   f.capacity_low_rps = lo;
   f.capacity_high_rps = f.ceiling ? offered(steps[*f.ceiling]) : lo;
   f.bounded = f.ceiling.has_value();
-  f.capacity_rps = (f.capacity_low_rps + f.capacity_high_rps) / 2;
-  f.capacity_tolerance =
-      (f.capacity_high_rps - f.capacity_low_rps) / (f.capacity_high_rps + f.capacity_low_rps);
+  // The highest rate a step showed the target sustaining, not the bracket's middle: a midpoint is a rate no
+  // step ran and may lie above the true limit (a limit_req of 400/s bracketed by 390.6 and 488.3 read "439/s").
+  f.capacity_rps = lo;
+  f.capacity_tolerance = lo > 0 ? (f.capacity_high_rps - f.capacity_low_rps) / lo : 0;
 }
 
 // Collapse: in the order the planned steps ran (offered rising), goodput ≥ 10 % below the peak of the steps
@@ -155,8 +156,10 @@ std::string capacity_clause(const std::vector<StepRecord>& steps, const RampFind
         invalid_above ? "the steps above were INVALID: the generator could not apply their load"
                       : "raise --to or --max-steps to find the limit");
   }
-  return fmt::format("Capacity ≈ {} ± {:.1f}% ({} met every SLO steadily; {} did not)", rate(f.capacity_rps),
-                     100 * f.capacity_tolerance, rate(f.capacity_low_rps), rate(f.capacity_high_rps));
+  return fmt::format(
+      "Capacity {}: the highest step that met every SLO steadily; the first that did not, {}, is {:.1f}% above "
+      "it (the limit lies between)",
+      rate(f.capacity_rps), rate(f.capacity_high_rps), 100 * f.capacity_tolerance);
 }
 
 std::string knee_clause(const std::vector<StepRecord>& steps, const RampFindings& f) {
@@ -239,7 +242,7 @@ std::optional<double> next_refinement(const std::vector<StepRecord>& steps, doub
   if (!steps.empty() && steps.back().refinement && !valid(steps.back())) return std::nullopt;
   const RampFindings f = analyse_ramp(steps);
   if (!f.bounded || f.capacity_tolerance <= tolerance) return std::nullopt;
-  return f.capacity_rps;
+  return (f.capacity_low_rps + f.capacity_high_rps) / 2;
 }
 
 std::string findings_sentence(const std::vector<StepRecord>& steps, const RampFindings& f) {

@@ -60,9 +60,11 @@ struct RampFindings {
   std::optional<std::size_t> collapse;  ///< first planned step with goodput ≥ 10 % below the peak before it
   std::optional<std::size_t>
       collapse_confirmed_by;  ///< the next valid planned step, also ≥ 10 % below the peak
-  /// Capacity as a number with its uncertainty: the middle of [capacity, ceiling] ± half its width
-  /// (relative); without a ceiling, the capacity step's rate with tolerance 0 and `bounded` false (a lower
-  /// bound).
+  /// Capacity, one number everywhere (the sentence, the table's mark, the JSON): the offered rate of the
+  /// highest step that passed (`capacity`), never more than a step showed. The bracket above it is
+  /// [capacity_low_rps = capacity_rps, capacity_high_rps = the first failing step's rate): the limit lies in it.
+  /// capacity_tolerance is the bracket's width relative to capacity, (high − low) / low, what --tol bounds.
+  /// Without a ceiling: high = low, width 0 and `bounded` false (capacity is a lower bound).
   double capacity_rps = 0, capacity_low_rps = 0, capacity_high_rps = 0, capacity_tolerance = 0;
   bool bounded = false;
 };
@@ -82,12 +84,12 @@ const char* to_string(StopAt s);
 /// better). never: never.
 std::string stop_reason(const std::vector<StepRecord>& steps, StopAt at);
 
-/// The next rate --refine should try: the middle of the bracket [capacity, ceiling] while its half-width is
-/// more than `tolerance` (relative, e.g. 0.02) of its middle; nullopt when within tolerance, when there is no
+/// The next rate --refine should try: the middle of the bracket [capacity, ceiling] while its width is more
+/// than `tolerance` (relative to capacity, e.g. 0.02: --tol); nullopt when within tolerance, when there is no
 /// bracket, or when the latest refinement step was INVALID (a generator problem cannot be bisected away).
 std::optional<double> next_refinement(const std::vector<StepRecord>& steps, double tolerance);
 
-/// One sentence: capacity ± tolerance and what brackets it, the knee on both curves, and collapse if seen.
+/// One sentence: capacity (the highest step that passed) and the first failing step above it, the knee on both curves, and collapse if seen.
 std::string findings_sentence(const std::vector<StepRecord>& steps, const RampFindings& f);
 
 }  // namespace openloop::procedures

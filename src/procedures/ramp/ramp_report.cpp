@@ -94,13 +94,31 @@ std::string waste_line(const RampOutcome& o) {
       per_s(a.window.offered_rps), per_s(a.completed_rps), per_s(a.goodput_rps), 100 * worst_share);
 }
 
+// Why the steps that did not pass failed (their state's reasons, SLOs missed); a step that passed is never
+// listed there, its remarks go to step_notes().
 std::string step_reasons(const RampOutcome& o) {
   std::string out;
   for (const std::size_t i : steps_by_offered(o)) {
     const auto& s = o.steps[i];
+    if (s.passes()) continue;
     for (const auto& why : s.analysis.reasons) {
       out += fmt::format("  step {} ({}/s) {}: {}\n", s.number, per_s(s.analysis.window.offered_rps),
                          to_string(s.analysis.state), why);
+    }
+  }
+  return out;
+}
+
+// What to know about any step: a passing step's remarks, correlated samples, a goodput that is a lower bound.
+std::string step_notes(const RampOutcome& o) {
+  std::string out;
+  for (const std::size_t i : steps_by_offered(o)) {
+    const auto& s = o.steps[i];
+    if (s.passes()) {
+      for (const auto& why : s.analysis.reasons) {
+        out += fmt::format("  step {} ({}/s) {}: {}\n", s.number, per_s(s.analysis.window.offered_rps),
+                           to_string(s.analysis.state), why);
+      }
     }
     if (const std::string flag = results::correlation_flag(s.analysis.independence); !flag.empty()) {
       out += fmt::format("  step {} ({}/s): {}\n", s.number, per_s(s.analysis.window.offered_rps), flag);
@@ -213,6 +231,7 @@ std::string render_ramp_summary(const RampOutcome& o, const RampSettings& s) {
   }
   const std::string reasons = step_reasons(o);
   if (!reasons.empty()) out += "Why steps did not pass:\n" + reasons;
+  if (const std::string notes = step_notes(o); !notes.empty()) out += "Notes on steps:\n" + notes;
   if (!o.stopped.empty()) out += "Stopped: " + o.stopped + ".\n";
   if (o.interrupted) out += "Interrupted: the steps judged before the signal are shown.\n";
   for (const auto& n : o.notes) out += "Note: " + n + ".\n";

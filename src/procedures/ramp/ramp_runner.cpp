@@ -256,7 +256,7 @@ Result<void> refine(const engine::RunPlan& base, const RampSettings& s, std::ato
                     out.steps.back().analysis.window.offered_rps));
   } else if (done == s.max_refinements && next_refinement(out.steps, s.tolerance)) {
     out.notes.push_back(
-        fmt::format("--refine stopped after {} bisection steps, short of ±{:.1f}%", done, 100 * s.tolerance));
+        fmt::format("--refine stopped after {} bisection steps, short of a bracket {:.1f}% wide", done, 100 * s.tolerance));
   }
   return {};
 }

@@ -1,6 +1,7 @@
 # openloop compare on two short runs of one plan against the lab, the second made twice as slow (--service through
 # POST /_lab/config; repetitions_test.sh measures the error rates over 20 seeded repetitions in virtual time): the
-# finding flags p50, --fail-on 'p50>+10%' exits 1 and 'p50>+300%' does not; --json, --html (both spectra, no
+# finding flags p50, --fail-on 'p50>+10%' fails (exit 1), 'p50>+300%' passes and 'goodput<-1%' is inconclusive
+# (counted as failed by default, passed with --inconclusive pass); --json, --html (both spectra, no
 # script) and --junit (valid against tests/report/junit.xsd, one case per --fail-on) are written; runs of
 # different plans, unreadable or foreign files (a probe's; a ramp with a run), bad gates and bad output paths exit 2 naming the input.
 source "$OPENLOOP_E2E_LIB"
@@ -12,7 +13,8 @@ cd "$E2E_TMP"
 start_lab --workers 100 --service lognormal:20ms,0.3 --seed 5
 # The runs may be INVALID on a busy machine (send lateness): compare reads them all the same and says so.
 run() {
-  "$OPENLOOP" run "$LAB_URL/" --rate 300/s -d "$2" --warmup "$3" --timeout 1s -q --json "$1" >"$1.txt" 2>&1 || true
+  "$OPENLOOP" run "$LAB_URL/" --rate 300/s --arrival poisson -d "$2" --warmup "$3" --timeout 1s -q --json "$1" \
+    >"$1.txt" 2>&1 || true
 }
 run base.json 3s 1s
 curl -sS --max-time 5 -o /dev/null -X POST -d '{"service":"lognormal:40ms,0.3"}' "$LAB_URL/_lab/config"
@@ -21,16 +23,25 @@ run other.json 1s 0s
 for f in base slow other; do [[ -s $f.json ]] || fail "no $f.json"; done
 
 code=0
+# goodput<-1% cannot be decided on ~900 Poisson arrivals a run (their count alone varies by ±3 %): inconclusive, counted
+# as passed here (--inconclusive pass), as failed by default (below).
 "$OPENLOOP" compare base.json slow.json --percentiles 50,90 --fail-on 'p50>+10%' --fail-on 'p50>+300%' \
-  --fail-on 'goodput<-1%' --json c.json --html c.html --junit c.xml >out.txt 2>&1 || code=$?
+  --fail-on 'goodput<-1%' --inconclusive pass --json c.json --html c.html --junit c.xml >out.txt 2>&1 || code=$?
 [[ $code == 1 ]] || fail "exit $code, expected 1 (p50 gate): $(cat out.txt)"
 grep -q '^finding: p50 +[0-9.]* % \[+[0-9.]* %, +[0-9.]* %\], significant' out.txt || fail "finding: $(cat out.txt)"
 [[ $(jq -r .schema c.json) == openloop.compare/1 ]] || fail "schema"
 [[ $(jq -r '.response_time[] | select(.percentile == 50) | .judgement' c.json) == increased ]] || fail "p50 judgement"
 assert_cmp "$(jq '.response_time[] | select(.percentile == 50) | .change' c.json)" ">" 0.5 "p50 change above 50 %"
 [[ $(jq -c '[.fail_on[].failed]' c.json) == '[true,false,false]' ]] || fail "gates: $(jq -c .fail_on c.json)"
+[[ $(jq -c '[.fail_on[].outcome]' c.json) == '["fail","pass","inconclusive"]' ]] || fail "outcomes: $(jq -c .fail_on c.json)"
+assert_cmp "$(jq '.fail_on[2].longer' c.json)" ">" 1 "the inconclusive gate says how much longer would decide"
+grep -q 'goodput<-1%: .*inconclusive.*x as long would decide' out.txt || fail "inconclusive message: $(cat out.txt)"
+code=0
+"$OPENLOOP" compare base.json slow.json --fail-on 'goodput<-1%' --json d.json -q || code=$?
+[[ $code == 1 && $(jq -c '[.fail_on[] | [.outcome, .failed]]' d.json) == '[["inconclusive",true]]' ]] ||
+  fail "an inconclusive gate fails by default: exit $code, $(jq -c .fail_on d.json)"
 [[ $(json c.json .baseline.plan_hash) == "$(json c.json .candidate.plan_hash)" ]] || fail "same plan"
-pass "twice as slow a lab: p50 flagged, gate past +10 % failed, +300 % and goodput passed"
+pass "twice as slow a lab: p50 flagged, gate past +10 % failed, +300 % passed, goodput -1 % inconclusive"
 
 grep -q '<svg' c.html && grep -q 'polyline' c.html || fail "no spectra in c.html"
 ! grep -q '<script' c.html || fail "c.html has a script"

@@ -1,7 +1,8 @@
 # openloop compare on two ramp files (ramp --simulate, virtual time, deterministic): against a lab 20 % slower
 # (service 6 ms instead of 5 ms: capacity 667/s instead of 800/s) the capacity is flagged, decreased with its
 # interval from the two brackets, and --fail-on 'capacity<-5%' exits 1 while 'capacity<-50%' passes; a ramp
-# against itself is no significant difference (exit 0); --json (kind ramp), --html (the p99-by-rate chart) and
+# against itself is no significant difference (a -10 % gate passes, a -5 % gate finer than its steps is
+# inconclusive); --json (kind ramp), --html (the p99-by-rate chart) and
 # --junit (valid against tests/report/junit.xsd, a case per gate) are written; a ramp with a run file, a percentile
 # gate on ramps and ramps of different plans exit 2 naming the input.
 # e2e: parallel-safe (no timing judged: see tests/e2e/CMakeLists.txt)
@@ -44,10 +45,20 @@ xmllint --noout --schema "$xsd" c.xml 2>lint.txt || fail "not valid JUnit: $(cat
   fail "JUnit: $(cat c.xml)"
 pass "20 % slower: capacity $(cap .change) [$(cap .low), $(cap .high)], gate -5 % failed, -50 % passed; JSON, HTML, JUnit"
 
-"$OPENLOOP" compare base.json base.json --fail-on 'capacity<-5%' >same.txt 2>&1 || fail "itself: exit $?: $(cat same.txt)"
+"$OPENLOOP" compare base.json base.json --fail-on 'capacity<-10%' >same.txt 2>&1 || fail "itself: exit $?: $(cat same.txt)"
 grep -q '^finding: capacity and knees: no significant difference; p99 higher at 0 and lower at 0' same.txt ||
   fail "itself: $(cat same.txt)"
-pass "a ramp against itself: no significant difference, exit 0"
+grep -q 'capacity<-10%: .*passed' same.txt || fail "itself, -10 % gate: $(cat same.txt)"
+# Steps 50/s apart bracket a capacity within about 6.7 %: a -5 % gate cannot be decided (inconclusive), which
+# fails by default and passes with --inconclusive pass; the message says what would decide it.
+code=0
+"$OPENLOOP" compare base.json base.json --fail-on 'capacity<-5%' --json same.json >same5.txt 2>&1 || code=$?
+[[ $code == 1 ]] || fail "itself, -5 % gate: exit $code, expected 1 (inconclusive): $(cat same5.txt)"
+[[ $(jq -r '.fail_on[0].outcome' same.json) == inconclusive ]] || fail "outcome: $(jq .fail_on same.json)"
+grep -q 'inconclusive, .*--refine' same5.txt || fail "itself, -5 % gate message: $(cat same5.txt)"
+"$OPENLOOP" compare base.json base.json --fail-on 'capacity<-5%' --inconclusive pass -q ||
+  fail "--inconclusive pass: exit $?"
+pass "a ramp against itself: no significant difference; -10 % passed, -5 % inconclusive (exit 1, or 0 with --inconclusive pass)"
 
 expect2() {
   local want=$1 code=0

@@ -12,8 +12,15 @@ set -e
 r=$E2E_TMP/ramp.json
 [[ $(json "$r" .simulated) == true ]] || fail "ramp JSON not labelled simulated"
 [[ $(json "$r" .service_model.workers) == 4 ]] || fail "service model not recorded"
-grep -q 'Capacity ≈ 750/s' "$E2E_TMP/out.txt" || fail "capacity: $(grep -i capacity "$E2E_TMP/out.txt" | head -n 2)"
-pass "simulated ramp: capacity between 700/s (met) and 800/s (not), below the 800/s the model can serve"
+# One capacity: the sentence, the JSON and the table's mark name the highest step that passed (700/s), with the
+# first failing step (800/s) as the bracket's top, never the midpoint 750/s no step ran.
+grep -q 'Capacity 700/s: the highest step that met every SLO steadily; the first that did not, 800/s, is 14.3% above it' \
+  "$E2E_TMP/out.txt" || fail "capacity: $(grep -i capacity "$E2E_TMP/out.txt" | head -n 2)"
+assert_cmp "$(json "$r" .findings.capacity.rps)" "==" 700 "capacity in the JSON"
+assert_cmp "$(json "$r" .findings.capacity.high_rps)" "==" 800 "the bracket's top in the JSON"
+mark=$(jq -r '[.steps[] | select(.offered_rps == 700)][0].number' "$r")
+grep -Eq "^ *$mark .*capacity" "$E2E_TMP/out.txt" || fail "the table marks step $mark (700/s): $(cat "$E2E_TMP/out.txt")"
+pass "simulated ramp: capacity 700/s (met), the first failing step 800/s above it, the 800/s the model can serve"
 
 set +e
 "$OPENLOOP" ramp "$url" --from 200/s --hold 10s --simulate '--wrokers 4' --json "$E2E_TMP/bad.json" >"$E2E_TMP/out.txt" 2>&1

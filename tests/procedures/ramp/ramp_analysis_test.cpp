@@ -31,8 +31,17 @@ TEST(RampAnalysis, CapacityIsTheHighestPassingStepBracketedByTheNextFailure) {
   EXPECT_EQ(*f.capacity, 3U);
   EXPECT_EQ(*f.ceiling, 4U);
   EXPECT_TRUE(f.bounded);
-  EXPECT_DOUBLE_EQ(f.capacity_rps, 475);
-  EXPECT_NEAR(f.capacity_tolerance, 25.0 / 475, 1e-12);
+  // One capacity: the highest step that passed, not the bracket's middle (a rate no step ran).
+  EXPECT_DOUBLE_EQ(f.capacity_rps, 450);
+  EXPECT_DOUBLE_EQ(f.capacity_low_rps, 450);
+  EXPECT_DOUBLE_EQ(f.capacity_high_rps, 500);
+  EXPECT_NEAR(f.capacity_tolerance, 50.0 / 450, 1e-12);  // the bracket's width, what --tol bounds
+  const std::string sentence = findings_sentence(seed_ramp(), f);
+  EXPECT_EQ(sentence.rfind("Capacity 450/s: the highest step that met every SLO steadily; the first that did "
+                           "not, 500/s, is 11.1% above it",
+                           0),
+            0U)
+      << sentence;
   EXPECT_TRUE(f.failed_below.empty());
 }
 
@@ -154,8 +163,11 @@ TEST(RampAnalysis, RefinementBisectsTheBracketUntilWithinTolerance) {
   ASSERT_TRUE(next);
   EXPECT_DOUBLE_EQ(*next, 837.5);
   steps.push_back(step(837.5, 837.5, 9, true, StepState::steady, true));
-  steps.push_back(step(856.25, 850, 60, false, StepState::unsteady, true));  // bracket 837.5..856.25: ±1.1%
-  EXPECT_FALSE(next_refinement(steps, 0.02).has_value());
+  steps.push_back(step(856.25, 850, 60, false, StepState::unsteady, true));  // bracket 837.5..856.25: 2.2 % wide
+  // --tol is the bracket's width: 2.2 % is not within 2 %, it is within 2.5 %.
+  ASSERT_TRUE(next_refinement(steps, 0.02));
+  EXPECT_DOUBLE_EQ(*next_refinement(steps, 0.02), 846.875);
+  EXPECT_FALSE(next_refinement(steps, 0.025).has_value());
   EXPECT_EQ(*analyse_ramp(steps).capacity, 4U);
   steps.push_back(step(846, 0, 0, false, StepState::invalid, true));
   EXPECT_FALSE(next_refinement(steps, 0.001).has_value());  // an INVALID refinement ends the bisection
