@@ -88,6 +88,7 @@ void add_replay_options(CLI::App& sub, RunOptions& o) {
       ->type_name("FILE")
       ->group(k_replay);
   sub.add_option("--replay-format", o.replay_format, "The trace's format: auto | nginx | jsonl")
+      ->type_name("KIND")
       ->capture_default_str()
       ->group(k_replay);
   sub.add_option("--replay-log-format", o.replay_log_format,
@@ -96,21 +97,23 @@ void add_replay_options(CLI::App& sub, RunOptions& o) {
       ->type_name("FORMAT")
       ->group(k_replay);
   sub.add_option("--speed", o.speed, "Replay speed: 2 = twice as fast (times divided by 2)")
+      ->type_name("FACTOR")
       ->capture_default_str()
       ->group(k_replay);
   sub.add_flag("--loop", o.loop, "Replay the trace again and again (each pass shifted by its span) for --duration")
       ->group(k_replay);
   sub.add_option("--max-gap", o.max_gap, "Shorten idle gaps of the trace longer than D to D (counted)")
-      ->type_name("D")
+      ->type_name("DURATION")
       ->group(k_replay);
   sub.add_option("--from", o.replay_from, "Replay the trace from this time after its first record, e.g. 10m")
-      ->type_name("D")
+      ->type_name("DURATION")
       ->group(k_replay);
   sub.add_option("--to", o.replay_to, "Replay the trace up to this time after its first record")
-      ->type_name("D")
+      ->type_name("DURATION")
       ->group(k_replay);
   sub.add_option("--reorder-window", o.reorder_window,
                  "Records out of order by up to D of trace time are sorted; beyond, counted and sent in file order")
+      ->type_name("DURATION")
       ->capture_default_str()
       ->group(k_replay);
   sub.add_option("--keep-header", o.keep_headers,
