@@ -37,7 +37,7 @@ pass "run --help: placeholders and groups"
 groups_of() { grep -E '^[A-Z][a-z ]+:$' "$E2E_TMP/help.txt" | tr -d ':' | paste -sd,; }
 help run
 [[ $(groups_of) == *,Sharding,* ]] || fail "run --help: no Sharding group: $(groups_of)"
-run_groups=$(groups_of | sed 's/,Sharding//')  # run's own (a ramp is not sharded)
+run_groups=$(groups_of | sed 's/,Sharding//; s/,Replay//')  # run's own (a ramp is neither sharded nor replayed)
 help ramp
 # ramp's own flags sit in run's groups (-e, --target, --targets with the target's), listed in run's order.
 [[ $(groups_of) == "$run_groups" ]] || fail "ramp --help groups: $(groups_of); run's: $run_groups"
