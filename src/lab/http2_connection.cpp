@@ -459,22 +459,7 @@ void Http2Connection::settle() {
 }
 
 void Http2Connection::write_out() {
-  while (m_out_offset < m_out.size() && m_fd >= 0) {
-    const ssize_t n = ::send(m_fd, m_out.data() + m_out_offset, m_out.size() - m_out_offset, MSG_NOSIGNAL);
-    if (n > 0) {
-      m_out_offset += static_cast<std::size_t>(n);
-    } else if (n < 0 && errno == EINTR) {
-      continue;
-    } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      break;
-    } else {
-      return close();
-    }
-  }
-  if (m_out_offset == m_out.size()) {
-    m_out.clear();
-    m_out_offset = 0;
-  }
+  if (!send_pending(m_fd, m_out, m_out_offset)) close();
 }
 
 void Http2Connection::update_interest() {

@@ -1,6 +1,10 @@
 // What the lab server holds a client connection by (HTTP/1.1 or HTTP/2), and what a connection needs from it.
 #pragma once
 
+#include <sys/socket.h>
+
+#include <cerrno>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -14,6 +18,29 @@
 #include "net/timer_queue.h"
 
 namespace openloop::lab {
+
+/// Writes what `out` holds past `offset` while the socket `fd` takes it (a negative `fd` writes nothing; EINTR is
+/// retried, EAGAIN stops), advancing `offset`; `out` is emptied once all of it is written. False when the socket
+/// failed: the caller closes the connection. Both protocols' connections write through it.
+inline bool send_pending(int fd, std::string& out, std::size_t& offset) {
+  while (offset < out.size() && fd >= 0) {
+    const ssize_t n = ::send(fd, out.data() + offset, out.size() - offset, MSG_NOSIGNAL);
+    if (n > 0) {
+      offset += static_cast<std::size_t>(n);
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      break;
+    } else {
+      return false;
+    }
+  }
+  if (offset == out.size()) {
+    out.clear();
+    offset = 0;
+  }
+  return true;
+}
 
 /// A /_lab/* answer, protocol-neutral: HTTP/1.1 renders it with render_response, HTTP/2 as HEADERS + DATA.
 struct ControlResponse {
