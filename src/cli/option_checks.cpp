@@ -65,6 +65,22 @@ Result<Nanos> parse_coalesce(const std::string& text) {
   return d;
 }
 
+Result<engine::ProtocolChoice> parse_protocol(const std::string& text, bool http2, bool http1_1) {
+  const auto choice = engine::parse_protocol_choice(text);
+  if (!choice)
+    return usage_error(fmt::format("--protocol: \"{}\" is not accepted; use {}", text, engine::k_protocol_values));
+  if (http2 && http1_1) return usage_error("--http2 and --http1.1: give one of them (or --protocol h2|h1)");
+  const auto flag = http2 ? std::optional(engine::ProtocolChoice::http2)
+                    : http1_1 ? std::optional(engine::ProtocolChoice::http1)
+                              : std::nullopt;
+  if (!flag) return *choice;
+  if (*choice != engine::ProtocolChoice::automatic && *choice != *flag) {
+    return usage_error(fmt::format("{} contradicts --protocol {}: give one of them", http2 ? "--http2" : "--http1.1",
+                                   text));
+  }
+  return *flag;
+}
+
 Result<engine::OnSaturation> parse_on_saturation(const std::string& text) {
   if (text == "drop") return engine::OnSaturation::drop;
   if (text == "queue") return engine::OnSaturation::queue;

@@ -21,6 +21,9 @@ namespace openloop::cli {
 Result<std::optional<Nanos>> parse_spin_below(const std::string& text);
 /// --coalesce: 0 (off) up to 100ms, or auto (engine::k_coalesce_auto).
 Result<Nanos> parse_coalesce(const std::string& text);
+/// --protocol (auto, h1, h2) with curl's --http2 and --http1.1: the one protocol asked for; two that disagree
+/// are a usage error naming both.
+Result<engine::ProtocolChoice> parse_protocol(const std::string& text, bool http2, bool http1_1);
 /// --on-saturation: drop or queue.
 Result<engine::OnSaturation> parse_on_saturation(const std::string& text);
 /// --success: a status range "200-299" or one status "200", within 100..599; (low, high).

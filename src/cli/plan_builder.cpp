@@ -238,6 +238,8 @@ Result<void> build_client(const RunOptions& o, engine::RunPlan& plan) {
     r.success_max = hi;
   }
   plan.on_saturation = OPENLOOP_TRY(parse_on_saturation(o.on_saturation));
+  plan.protocol = OPENLOOP_TRY(parse_protocol(o.protocol, o.http2, o.http1_1));
+  plan.max_streams = o.max_streams;
   return {};
 }
 
@@ -261,6 +263,7 @@ Result<void> build_capacity(const RunOptions& o, const HostFacts& host, engine::
         o.max_connections > 0
             ? o.max_connections
             : engine::default_max_connections(plan.profile.max_rate(), plan.timeout, plan.threads, fd_limit);
+    engine::size_connections(plan, o.connections);
     if (plan.max_connections < plan.threads) plan.threads = static_cast<unsigned>(plan.max_connections);
   }
   if (plan.max_connections + 64 > fd_limit) {
@@ -306,6 +309,9 @@ Result<engine::RunSettings> run_settings(const RunOptions& o, const HostFacts& h
   s.warmup = OPENLOOP_TRY(parse_duration(o.warmup, "--warmup"));
   s.on_saturation = OPENLOOP_TRY(parse_on_saturation(o.on_saturation));
   s.max_connections = o.max_connections;
+  s.protocol = OPENLOOP_TRY(parse_protocol(o.protocol, o.http2, o.http1_1));
+  s.max_streams = o.max_streams;
+  s.connections = o.connections;
   s.spin_below = OPENLOOP_TRY(parse_spin_below(o.spin_below));
   s.coalesce = OPENLOOP_TRY(parse_coalesce(o.coalesce));
   s.accept_bunching = o.accept_bunching;

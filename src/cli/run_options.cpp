@@ -154,6 +154,27 @@ void add_client_options(CLI::App& sub, RunOptions& o) {
       ->type_name("N")
       ->check(at_least_one("give at least 1 connection, or leave it out for the Little's-law default"))
       ->group(k_client);
+  sub.add_option("--protocol", o.protocol,
+                 "auto: HTTP/1.1 over http, ALPN's choice of h2 or http/1.1 over https | h1 | h2 (over http: "
+                 "prior knowledge, h2c)")
+      ->capture_default_str()
+      ->type_name("auto|h1|h2")
+      ->group(k_client);
+  sub.add_flag("--http2", o.http2, "Same as --protocol h2 (curl's spelling)")->group(k_client);
+  sub.add_flag("--http1.1", o.http1_1, "Same as --protocol h1 (curl's spelling)")->group(k_client);
+  sub.add_option("--max-streams", o.max_streams,
+                 "HTTP/2: streams open at once per connection, at most (the server's limit lowers it); an arrival "
+                 "finding every stream of every connection busy follows --on-saturation")
+      ->capture_default_str()
+      ->type_name("N")
+      ->check(CLI::Range(1U, 1U << 20))
+      ->group(k_client);
+  sub.add_option("--connections", o.connections,
+                 "Connections for the run, spread over the threads (default: one per slot, or for HTTP/2 by "
+                 "prior knowledge the cap / --max-streams, at least one per thread)")
+      ->type_name("N")
+      ->check(at_least_one("give at least 1 connection, or leave it out for the default"))
+      ->group(k_client);
   sub.add_option(
          "--on-saturation", o.on_saturation,
          "When every connection is busy at the cap: drop (count it) | queue (wait; latency still from the "

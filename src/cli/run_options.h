@@ -46,6 +46,11 @@ struct RunOptions {
   std::uint64_t session_steps = 1;
   unsigned threads = 0;
   std::uint64_t max_connections = 0;
+  std::uint64_t connections = 0;    ///< --connections: fixed connections for the run (0: derived)
+  std::string protocol = "auto";    ///< --protocol auto|h1|h2
+  bool http2 = false;               ///< --http2 (curl's spelling of --protocol h2)
+  bool http1_1 = false;             ///< --http1.1 (curl's spelling of --protocol h1)
+  std::uint32_t max_streams = 100;  ///< --max-streams: HTTP/2 streams open at once per connection
   std::string on_saturation = "drop";
   std::string spin_below = "auto";
   std::string coalesce = "0";

@@ -175,7 +175,9 @@ void Worker::start_request(Connection& c, SteadyTime intended, std::int64_t inte
 }
 
 void Worker::release(Connection& c) {
-  if (m_queue_size > 0) {
+  // An HTTP/2 connection may have no free stream right now (a cancelled stream's reset not yet out): the
+  // queue's head then waits for the next release.
+  if (m_queue_size > 0 && c.free_slots() > 0) {
     const Queued q = m_queue[m_queue_head];
     http::RequestBuffer* replayed = m_replay ? &m_queue_requests[m_queue_head] : nullptr;
     m_queue_head = (m_queue_head + 1) % m_queue.size();

@@ -25,7 +25,11 @@ constexpr int k_max_reads_per_event = 16;
 }  // namespace
 
 Connection::Connection(ConnectionOwner& owner, net::EventLoop& loop, const ConnectionConfig& config)
-    : m_owner(owner), m_loop(loop), m_config(config), m_http1(*this, *config.callbacks, config.http1) {
+    : m_owner(owner),
+      m_loop(loop),
+      m_config(config),
+      m_http1(*this, *config.callbacks, config.http1),
+      m_http2(*this, *config.callbacks, config.http2) {
   m_transport.stamp_receipts(config.stamp_receipts);
 }
 
@@ -71,7 +75,12 @@ std::string Connection::error_string() const {
            " (offered: " + (offered.empty() ? "none" : offered) + ")";
   }
   if (m_failed == ErrorKind::tls) return m_transport.error_string();
-  if (m_errno == 0) return *m_reason != '\0' ? m_reason : "unknown error";
+  if (m_errno == 0) {
+    if (*m_reason != '\0') return m_reason;
+    // A stream's failure on a connection that stays open (an HTTP/2 reset): the codec's reason.
+    if (m_codec != nullptr && *m_codec->failure_reason() != '\0') return m_codec->failure_reason();
+    return "unknown error";
+  }
   char buf[128];
   return strerror_r(m_errno, buf, sizeof buf);  // GNU: thread-safe, returns the message
 }
@@ -99,7 +108,8 @@ void Connection::watch(std::uint32_t events) {
 
 std::uint32_t Connection::free_slots() const {
   if (m_codec != nullptr) return m_codec->free_slots();
-  return m_waiting == nullptr ? 1 : 0;  // not ready: HTTP/1.1's one exchange waits for it
+  // Not ready: HTTP/1.1's one exchange waits for it; HTTP/2 by prior knowledge, its initial streams.
+  return m_waiting_count < m_config.slots_before_ready ? m_config.slots_before_ready - m_waiting_count : 0;
 }
 
 bool Connection::carries_exchange() const {
@@ -121,11 +131,13 @@ void Connection::start(Exchange& x) {
   Exchange** tail = &m_waiting;
   while (*tail != nullptr) tail = &(*tail)->carrier_next;
   *tail = &x;
+  ++m_waiting_count;
 }
 
 void Connection::cancel(Exchange& x) {
   if (m_codec != nullptr && m_waiting == nullptr) {
     m_codec->cancel(x);
+    if (m_state == State::ready && !m_codec->output().empty()) send();  // an HTTP/2 stream's RST_STREAM
     return;
   }
   close();  // not ready yet: the setup it waits for served only it (HTTP/1.1)
@@ -150,6 +162,7 @@ void Connection::close_socket() {
 
 void Connection::close() {
   m_waiting = nullptr;
+  m_waiting_count = 0;
   if (m_codec != nullptr) m_codec->detach_all();
   close_socket();
 }
@@ -167,6 +180,7 @@ void Connection::fail(ErrorKind kind) {
   // Every exchange on the connection fails with it. They are taken off the connection before any is
   // reported: a callback may start a new exchange on this connection.
   Exchange* failed = std::exchange(m_waiting, nullptr);
+  m_waiting_count = 0;
   if (m_codec != nullptr) {
     Exchange* started = m_codec->detach_all();
     if (started != nullptr) {
@@ -212,14 +226,13 @@ void Connection::on_io(std::uint32_t events) {
       continue_handshake();
       return;
     case State::ready:
-      // Readable with no exchange: the server closed the connection (or sent bytes nobody asked for); the
-      // codec tells.
-      if (!m_codec->busy()) {
-        receive();
-        return;
-      }
+      // Output first (HTTP/2 writes frames while no exchange is busy: its preface, acks). Readable with no
+      // exchange: the server closed the connection, sent bytes nobody asked for (HTTP/1.1) or frames of
+      // its own (HTTP/2); the codec tells.
       if ((events & EPOLLOUT) != 0 && !m_codec->output().empty()) send();
-      if (m_state == State::ready && (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0) receive();
+      if (m_state == State::ready &&
+          (!m_codec->busy() || (events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0))
+        receive();
       return;
   }
 }
@@ -261,7 +274,10 @@ Codec* Connection::choose_codec() {
   switch (protocol) {
     case Protocol::http1:
       m_http1.reset();
-      return &m_http1;  // HTTP/2 adds its codec here (issue 28)
+      return &m_http1;
+    case Protocol::http2:
+      m_http2.reset();
+      return &m_http2;
   }
   return nullptr;
 }
@@ -273,14 +289,17 @@ void Connection::become_ready() {
     return;
   }
   m_state = State::ready;
+  if (m_config.ready_count != nullptr) ++(*m_config.ready_count)[static_cast<std::size_t>(m_codec->protocol())];
   watch(EPOLLIN | EPOLLRDHUP);
   if (m_waiting == nullptr) {
-    m_owner.on_ready(*this);
+    send();  // HTTP/2: its preface and SETTINGS
+    if (m_state == State::ready) m_owner.on_ready(*this);
     return;
   }
   while (m_waiting != nullptr && m_codec->can_start()) {
     Exchange& x = *std::exchange(m_waiting, m_waiting->carrier_next);
     x.carrier_next = nullptr;
+    --m_waiting_count;
     x.write_start = m_ready;
     m_codec->start(x);
   }
@@ -327,6 +346,12 @@ void Connection::send() {
 }
 
 void Connection::receive() {
+  read_some();
+  // What reading made due (HTTP/2: acks, window updates, streams started by the callbacks).
+  if (m_state == State::ready && !m_codec->output().empty()) send();
+}
+
+void Connection::read_some() {
   for (int reads = 0; reads < k_max_reads_per_event; ++reads) {
     const net::IoResult r = m_transport.read(m_config.read_buffer, m_config.read_buffer_size);
     switch (r.status) {

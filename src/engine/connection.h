@@ -11,6 +11,7 @@
 #include "engine/codec.h"
 #include "engine/exchange.h"
 #include "engine/http1_codec.h"
+#include "engine/http2_codec.h"
 #include "net/event_loop.h"
 #include "net/resolver.h"
 #include "net/transport.h"
@@ -43,6 +44,8 @@ struct ConnectionConfig {
   char* read_buffer = nullptr;  ///< shared by the worker's connections (reads are synchronous)
   std::size_t read_buffer_size = 0;
   std::uint64_t* open_count = nullptr;  ///< the worker's count of open sockets (connecting or connected)
+  /// The worker's count of connections that became ready, by the protocol they speak (null: not counted).
+  std::array<std::uint64_t, k_protocols>* ready_count = nullptr;
   CodecCallbacks* callbacks = nullptr;  ///< where every codec reports (the worker)
   /// The protocol spoken without TLS, or with TLS when the server chose none by ALPN.
   Protocol protocol = Protocol::http1;
@@ -50,6 +53,11 @@ struct ConnectionConfig {
   /// connection.
   std::span<const std::string_view> alpn_offered;
   Http1Settings http1;  ///< what the HTTP/1.1 codec reads from responses
+  Http2Settings http2;  ///< what the HTTP/2 codec asks of its peer and reads from responses
+  /// Exchanges that may wait for the connection to become ready: 1 (HTTP/1.1, and TLS before ALPN has
+  /// chosen); HTTP/2 by prior knowledge: its streams before the peer's SETTINGS
+  /// (min(--max-streams, k_h2_initial_peer_streams)).
+  std::uint32_t slots_before_ready = 1;
   /// A response completes when the kernel received its last bytes, not when the worker read them
   /// (--coalesce: the worker sleeps while responses come in).
   bool stamp_receipts = false;
@@ -77,10 +85,11 @@ class Connection final : public net::IoHandler, private CodecHost {
   /// The size of x's request on the wire (its codec's, or before the connection is ready the configured
   /// protocol's).
   std::size_t request_size(const Exchange& x) const {
-    return m_codec != nullptr ? m_codec->request_size(x) : m_http1.request_size(x);
+    if (m_codec != nullptr) return m_codec->request_size(x);
+    return m_config.protocol == Protocol::http2 ? m_http2.request_size(x) : m_http1.request_size(x);
   }
   /// Gives up on an exchange it carries, reporting nothing (the caller accounts for it): HTTP/1.1 closes the
-  /// connection; a multiplexed codec would reset the stream only.
+  /// connection; HTTP/2 resets the stream only.
   void cancel(Exchange& x);
   /// Closes the socket; every exchange it carries is forgotten (the caller accounted for them).
   void close();
@@ -128,6 +137,7 @@ class Connection final : public net::IoHandler, private CodecHost {
   void continue_handshake();
   void send();
   void receive();
+  void read_some();
   void fail(results::ErrorKind kind);
   void close_socket();
   void watch(std::uint32_t events);
@@ -137,8 +147,10 @@ class Connection final : public net::IoHandler, private CodecHost {
   const ConnectionConfig& m_config;
   net::Transport m_transport;
   Http1Codec m_http1;
+  Http2Codec m_http2;
   Codec* m_codec = nullptr;       // the codec in use while ready (chosen by become_ready), else null
   Exchange* m_waiting = nullptr;  // exchanges started before the connection was ready (carrier_next list)
+  std::uint32_t m_waiting_count = 0;
   State m_state = State::closed;
   int m_fd = -1;
   std::uint32_t m_events = 0;

@@ -20,15 +20,23 @@ void ConnectionPool::create(std::size_t n, ConnectionOwner& owner, net::EventLoo
 }
 
 Connection* ConnectionPool::acquire() {
-  if (!m_ready.empty()) {
+  while (!m_ready.empty()) {
     Connection* c = m_ready.back();
-    if (c->free_slots() <= 1) {  // its last slot: out of the pool until released
+    const std::uint32_t slots = c->free_slots();
+    if (slots <= 1) {  // its last slot, or none (HTTP/2 after GOAWAY): out of the pool until released
       m_ready.pop_back();
       m_where[c->id] = Where::out;
     }
-    return c;
+    if (slots > 0) return c;
   }
-  return take_closed();
+  Connection* c = take_closed();
+  // A connection that takes several exchanges before it is ready (HTTP/2 by prior knowledge) is shared while
+  // it connects.
+  if (c != nullptr && c->free_slots() > 1) {
+    m_ready.push_back(c);
+    m_where[c->id] = Where::ready;
+  }
+  return c;
 }
 
 Connection* ConnectionPool::take_closed() {

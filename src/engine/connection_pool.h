@@ -22,7 +22,8 @@ class ConnectionPool {
   void create(std::size_t n, ConnectionOwner& owner, net::EventLoop& loop, const ConnectionConfig& config);
 
   /// A connection an exchange can start on now (ready, or closed and to be opened), or null when every one
-  /// is busy. A connection with more than one free slot stays in the pool for the next acquire().
+  /// is busy. A connection with more than one free slot stays in the pool for the next acquire(), also while
+  /// it connects (HTTP/2 by prior knowledge); one with none left (draining after GOAWAY) leaves it.
   Connection* acquire();
   /// True when acquire() would hand out a ready connection (no connect needed).
   bool has_ready() const { return !m_ready.empty(); }

@@ -178,6 +178,8 @@ results::RunResults finish(PlanRun& p, const std::atomic<int>& stop, SteadyTime 
     floor.spin_lead_us = std::max(floor.spin_lead_us, to_seconds(w->report().spin_lead) * 1e6);
     floor.spin_budget = w->report().spin_budget;
     gen.peak_connections += w->report().peak_connections;
+    gen.connections_h1 += w->report().ready_by_protocol[static_cast<std::size_t>(Protocol::http1)];
+    gen.connections_h2 += w->report().ready_by_protocol[static_cast<std::size_t>(Protocol::http2)];
     gen.abandoned += w->report().abandoned;
     if (const auto d = w->report().run_delay)
       gen.run_delay_seconds = gen.run_delay_seconds.value_or(0.0) + to_seconds(*d);

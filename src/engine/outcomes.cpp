@@ -54,7 +54,15 @@ void Worker::on_complete(Exchange& r, const ExchangeResult& result) {
   // The request's last response: what the plan captured of it is read now, before the exchange is reused.
   if (r.sink != nullptr && m_plan.capture->reader != nullptr)
     m_plan.capture->reader->on_response(m_index, r, *r.sink);
-  finish_request(r, c, now, ok ? Outcome::ok : Outcome::failed);
+  Outcome outcome = ok ? Outcome::ok : Outcome::failed;
+  if (m_flow && user >= 0 && r.sink != nullptr) {
+    // The flow step's captures and checks, counted in the step's interval. A session whose request failed
+    // fails for that reason; otherwise a failure with on_fail: stop stops it.
+    const auto u = static_cast<std::uint32_t>(user);
+    const bool stop = m_flow->after_response(u, m_users[u].step, *r.sink, stats(r.interval).flows).stop;
+    if (stop && (ok || m_plan.model != Model::sessions)) outcome = Outcome::stopped;
+  }
+  finish_request(r, c, now, outcome);
 }
 
 void Worker::on_error(Exchange& r, const ExchangeError& error) {

@@ -34,7 +34,9 @@ nlohmann::json RunPlan::describe() const {
       {"warmup_s", to_seconds(warmup)},
       {"duration_s", to_seconds(duration)},
       {"interval_s", to_seconds(interval)},
-      {"insecure", insecure}};
+      {"insecure", insecure},
+      {"protocol", std::string(to_string(protocol))}};
+  if (may_speak_http2(*this)) j["max_streams"] = max_streams;
   // Only a plan whose concurrency cap differs from its connection count says so (none today).
   if (max_in_flight > 0 && max_in_flight != max_connections) j["max_in_flight"] = max_in_flight;
   // coalesce_us stays a number (readers of older files expect one): auto is said by "coalesce" instead.
@@ -144,6 +146,24 @@ Result<void> check_feasible(const RunPlan& plan, Nanos clock_resolution) {
                   by_clock < k_max_rate_per_thread
                       ? fmt::format(", as the steady clock's resolution is {} ns", clock_resolution.count())
                       : std::string()));
+}
+
+bool may_speak_http2(const RunPlan& plan) {
+  return plan.protocol == ProtocolChoice::http2 || (plan.protocol == ProtocolChoice::automatic && plan.url.tls);
+}
+
+void size_connections(RunPlan& plan, std::uint64_t connections) {
+  if (plan.model != Model::open) return;
+  const std::uint64_t cap = plan.max_connections;
+  const std::uint64_t per_connection = may_speak_http2(plan) ? std::max<std::uint32_t>(1, plan.max_streams) : 1;
+  if (connections > 0) {
+    plan.max_connections = connections;
+    plan.max_in_flight = std::min(cap, connections * per_connection);
+  } else if (plan.protocol == ProtocolChoice::http2) {
+    plan.max_in_flight = cap;
+    plan.max_connections = std::max<std::uint64_t>(plan.threads, (cap + per_connection - 1) / per_connection);
+  }
+  if (plan.max_in_flight == plan.max_connections) plan.max_in_flight = 0;  // one slot per connection
 }
 
 std::uint64_t default_max_connections(double peak_rate, Nanos timeout, unsigned threads,

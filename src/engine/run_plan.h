@@ -157,14 +157,18 @@ struct RunPlan {
   Nanos interval = std::chrono::seconds(1);
 
   // Protocol and response access (not in describe(): neither changes what a run records today).
-  /// The protocol spoken where nothing else decides: over plain TCP, and over TLS when the server chooses
-  /// none by ALPN. Only HTTP/1.1 exists; no flag sets it yet (issue 28 adds --protocol).
-  Protocol protocol = Protocol::http1;
+  /// What the plan asks for (--protocol): auto speaks HTTP/1.1 over plain TCP and lets ALPN choose between
+  /// h2 and http/1.1 over TLS; h1 and h2 speak only that (h2 over plain TCP: prior knowledge, h2c).
+  ProtocolChoice protocol = ProtocolChoice::automatic;
+  /// HTTP/2: the most streams open at once on one connection (--max-streams); the peer's
+  /// SETTINGS_MAX_CONCURRENT_STREAMS lowers it per connection.
+  std::uint32_t max_streams = 100;
   /// Keep parts of each response for a later step to read (flows set it from a scenario file; no flag).
   /// Unset, the default: no sink exists and the codecs run no code for one.
   std::optional<ResponseCapture> capture;
 
-  /// The ALPN protocol ids offered over TLS, most preferred first, derived from `protocol` (static storage).
+  /// The ALPN protocol ids offered over TLS, most preferred first, derived from `protocol` (static storage):
+  /// auto {"h2", "http/1.1"}, h1 {"http/1.1"}, h2 {"h2"}.
   std::span<const std::string_view> alpn_offer() const { return engine::alpn_offer(protocol); }
 
   /// The deadline goodput counts against: `deadline` when set and shorter than `timeout`, else `timeout`.
@@ -204,5 +208,16 @@ Result<void> check_feasible(const RunPlan& plan, Nanos clock_resolution);
 /// reserve.
 std::uint64_t default_max_connections(double peak_rate, Nanos timeout, unsigned threads,
                                       std::uint64_t fd_limit);
+
+/// True when a connection of this plan may speak HTTP/2: --protocol h2, or auto over https (ALPN may choose h2).
+bool may_speak_http2(const RunPlan& plan);
+
+/// Splits an open plan's concurrency cap (`plan.max_connections` on entry: --max-connections or Little's
+/// law) into slots (`max_in_flight`) and connections (`max_connections`) for its protocol. `connections` > 0
+/// (--connections): that many connections, with max_streams slots each when HTTP/2 is possible, at most the
+/// cap. Else HTTP/2 by prior knowledge opens cap / max_streams connections (at least one per thread), and
+/// auto keeps one connection per slot (ALPN may choose HTTP/1.1; over HTTP/2 the pool reuses the few it needs).
+/// Other models keep one connection per user or session.
+void size_connections(RunPlan& plan, std::uint64_t connections);
 
 }  // namespace openloop::engine

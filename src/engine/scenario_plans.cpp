@@ -1,6 +1,8 @@
 // Scenario → RunPlan mapping.
 #include "engine/scenario_plans.h"
 
+#include "engine/flow_runner.h"
+
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -84,6 +86,11 @@ Result<std::vector<RunPlan>> plans_from_workload(std::shared_ptr<const workload:
     p.spin_below = settings.spin_below;
     p.coalesce = settings.coalesce;
     p.accept_bunching = settings.accept_bunching;
+    // --protocol wins over the file's defaults.protocol; auto on both: auto.
+    p.protocol = settings.protocol;
+    if (p.protocol == ProtocolChoice::automatic && !w.defaults.protocol.empty())
+      p.protocol = parse_protocol_choice(w.defaults.protocol).value_or(ProtocolChoice::automatic);
+    p.max_streams = settings.max_streams;
     if (p.coalesce.count() != 0 && p.model != Model::open) {
       return usage_error(
           fmt::format("--coalesce: scenario \"{}\" is {}: it sends on responses, which it must "
@@ -92,6 +99,7 @@ Result<std::vector<RunPlan>> plans_from_workload(std::shared_ptr<const workload:
     }
     p.workload = workload;
     p.scenario_index = i;
+    p.capture = flow_response_capture(s);  // what the flow steps' captures and checks read
     p.scenario = s.name;
     p.start_offset = s.start;
     if (settings.warmup >= s.duration) {
@@ -110,6 +118,7 @@ Result<std::vector<RunPlan>> plans_from_workload(std::shared_ptr<const workload:
       p.max_connections = settings.max_connections > 0
                               ? settings.max_connections
                               : default_max_connections(peak, p.timeout, threads, fd_share);
+      size_connections(p, settings.connections);
       if (p.model == Model::sessions) {
         p.max_sessions = s.max_sessions > 0               ? s.max_sessions
                          : settings.max_connections > 0 ? settings.max_connections

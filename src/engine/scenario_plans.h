@@ -25,6 +25,9 @@ struct RunSettings {
   bool insecure = false;
   std::string ca_file;
   RetryOptions retry;  ///< the retry flags, applied to every scenario (with its own timeout)
+  ProtocolChoice protocol = ProtocolChoice::automatic;  ///< --protocol, for every scenario
+  std::uint32_t max_streams = 100;                      ///< --max-streams
+  std::uint64_t connections = 0;                        ///< --connections, per scenario (0: derived)
 };
 
 /// Default cap on concurrent sessions (partly-open model), the one rule for flags (cli/plan_builder.h) and plan

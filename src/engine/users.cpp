@@ -53,6 +53,10 @@ void Worker::issue_step(std::uint32_t u, SteadyTime intended) {
       m_plan.steps.empty() ? pick_request() : static_cast<std::uint32_t>(m_plan.steps[user.step].request);
   const std::int64_t interval = m_recorder.index_of(intended - m_measure_start);
   if (user.step == 0 && m_plan.model != Model::sessions) ++stats(interval).flows.iterations;
+  if (m_flow) {
+    if (user.step == 0) m_flow->begin(u);  // a new session or iteration: no captures yet
+    m_flow->before_step(u, m_render->variables());
+  }
   account(interval, request, [](results::Counters& c, auto&, auto&) { ++c.intended; });
   start_request(*user.conn, intended, interval, request, static_cast<std::int32_t>(u));
 }
@@ -63,6 +67,18 @@ void Worker::after_request(std::uint32_t u, SteadyTime now, Outcome outcome) {
   const bool sessions = m_plan.model == Model::sessions;
   if (sessions && outcome == Outcome::failed) {
     end_session(u, now, false);  // a user whose request failed leaves
+    return;
+  }
+  if (outcome == Outcome::stopped) {
+    // A failed capture or check with on_fail: stop ends the session (failed), or the closed user's iteration.
+    const std::int64_t interval =
+        sessions ? user.session_interval : m_recorder.index_of(user.iteration_start - m_measure_start);
+    FlowRunner::count_stopped(user.step, stats(interval).flows);
+    if (sessions) {
+      end_session(u, now, false);
+    } else {
+      next_iteration(u, now);
+    }
     return;
   }
   const bool more_steps = !m_plan.steps.empty() && user.step + 1 < m_plan.steps.size();

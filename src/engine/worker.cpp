@@ -83,8 +83,18 @@ Worker::Worker(const RunPlan& plan, unsigned index, SSL_CTX* tls, const std::ato
   m_config.read_buffer_size = m_read_buffer.size();
   m_config.open_count = &m_open_count;
   m_config.callbacks = this;
-  m_config.protocol = plan.protocol;
+  m_config.protocol = fallback_protocol(plan.protocol);
   m_config.alpn_offered = plan.alpn_offer();  // what the coordinator's TLS context offers
+  m_config.ready_count = &m_report.ready_by_protocol;
+  m_config.http2.max_streams = plan.max_streams;
+  m_config.http2.scheme = plan.url.tls ? "https" : "http";
+  m_config.http2.capture_retry_after = plan.retry.honor_retry_after;
+  m_config.http2.capture_server_timing = true;
+  m_config.http2.server_timing_metric = plan.server_timing_metric;
+  // HTTP/2 by prior knowledge: a connection takes its first streams while it connects (ALPN's choice is
+  // unknown until the handshake: one exchange waits).
+  if (plan.protocol == ProtocolChoice::http2)
+    m_config.slots_before_ready = std::min(plan.max_streams, k_h2_initial_peer_streams);
   m_config.http1.capture_retry_after = plan.retry.honor_retry_after;
   m_config.http1.capture_server_timing = true;
   m_config.http1.server_timing_metric = plan.server_timing_metric;
@@ -161,15 +171,23 @@ Result<void> Worker::init(const MeasuredWaits& measured, net::SimulatedNetwork* 
   // shard): a worker with an arrival schedule still gets one connection, or it would drop every arrival.
   if (m_plan.model == Model::open || m_plan.model == Model::sessions)
     slots = std::max<std::uint64_t>(slots, 1);
-  // HTTP/1.1 carries one exchange per connection: as many connections as slots (the plan's connection count
-  // equals its concurrency cap today; a multiplexed protocol would open fewer).
+  // HTTP/1.1 carries one exchange per connection: as many connections as slots. An open plan that may speak
+  // HTTP/2 with --connections or prior knowledge has fewer connections than slots (engine::size_connections).
+  std::uint64_t connections = slots;
+  if (m_plan.model == Model::open && m_plan.max_in_flight > 0)
+    connections = std::max<std::uint64_t>(1, share(m_plan.max_connections_part(), m_plan.threads, m_index));
   m_slot_cap = slots;
-  m_pool.create(slots, *this, *m_loop, m_config);
+  m_pool.create(connections, *this, *m_loop, m_config);
   if (m_plan.capture) m_exchanges.capture(*m_plan.capture);  // before the pool grows: one sink per exchange
   m_exchanges.reserve(slots);  // one per slot in flight; backoffs add more while warming up
   if (m_plan.model != Model::open) {
     m_users.resize(slots);
     for (std::uint64_t i = slots; i > 0; --i) m_free_users.push_back(static_cast<std::uint32_t>(i - 1));
+    // Flow steps: each user's captured values, read by its later steps' renders.
+    if (m_plan.capture && m_plan.workload && m_render) {
+      const workload::WorkloadPlan& w = *m_plan.workload;
+      m_flow.emplace(w.scenarios[m_plan.scenario_index], w.variables, *m_plan.capture, slots);
+    }
   }
   if (m_plan.on_saturation == OnSaturation::queue && m_plan.model == Model::open) {
     const double per_worker = m_plan.profile.max_rate() * m_plan.shard.share() / m_plan.threads;

@@ -17,6 +17,7 @@
 #include "engine/connection_pool.h"
 #include "engine/exchange.h"
 #include "engine/exchange_pool.h"
+#include "engine/flow_runner.h"
 #include "engine/in_flight.h"
 #include "engine/request_log.h"
 #include "engine/retry_budget.h"
@@ -44,6 +45,8 @@ struct WorkerReport {
   Nanos spin_lead{0};
   double spin_budget = 0;
   std::uint64_t peak_connections = 0;
+  /// Connections that became ready, by the protocol they spoke (engine::Protocol order: h1, h2).
+  std::array<std::uint64_t, k_protocols> ready_by_protocol{};
   SteadyTime stopped_scheduling{};  ///< when the last arrival was issued (or scheduling was stopped)
   /// Arrivals (open) or sessions (partly open) still unsent one timeout after the end: the worker fell that
   /// far behind its schedule, so it stopped there rather than overrun the run by its backlog (counted as
@@ -166,7 +169,8 @@ class Worker final : public ConnectionOwner, public CodecCallbacks, public net::
     SteadyTime wake_at{};  // when the pending timer of this user fires
     bool active = false;
   };
-  enum class Outcome : std::uint8_t { ok, failed };
+  // stopped: the response's flow captures or checks failed and the step's on_fail is stop.
+  enum class Outcome : std::uint8_t { ok, failed, stopped };
 
   // Open-model arrivals and the shared request path (worker.cpp).
   void issue_due_arrivals(SteadyTime now);
@@ -280,6 +284,7 @@ class Worker final : public ConnectionOwner, public CodecCallbacks, public net::
 
   std::vector<User> m_users;
   std::vector<std::uint32_t> m_free_users;  // sessions: free session slots
+  std::optional<FlowRunner> m_flow;         // flow steps' captured values and checks (a plan file's)
   SteadyTime m_next_rate_slot{};            // pacing --max-rate: earliest next iteration start
 
   RetryTimers m_retry_timers{*this};

@@ -169,6 +169,21 @@ void retries_block(std::string& out, const results::RunResults& r) {
   }
 }
 
+// Flow steps' failed captures and checks (docs/flows.md), by step, when any failed.
+void flow_steps_block(std::string& out, const results::RunResults& r) {
+  const auto& f = r.flows;
+  if (f.captures_failed == 0 && f.checks_failed == 0 && f.stopped == 0) return;
+  const bool sessions = r.info.model == results::Model::sessions;
+  fmt::format_to(std::back_inserter(out), "flow checks  captures failed {}   checks failed {}   {} stopped {}\n",
+                 f.captures_failed, f.checks_failed, sessions ? "sessions" : "iterations", f.stopped);
+  for (std::size_t i = 0; i < f.steps.size(); ++i) {
+    if (f.steps[i].empty()) continue;
+    fmt::format_to(std::back_inserter(out), "  step {}{}: captures failed {}   checks failed {}   stopped {}\n",
+                   i + 1, i + 1 == f.steps.size() ? " and later" : "", f.steps[i].captures_failed,
+                   f.steps[i].checks_failed, f.steps[i].stopped);
+  }
+}
+
 // What the workload model adds: Little's law (closed), configured vs achieved pace (pacing), sessions.
 void model_block(std::string& out, const results::RunResults& r) {
   const auto& f = r.flows;
@@ -202,6 +217,7 @@ void model_block(std::string& out, const results::RunResults& r) {
         f.sessions_intended, f.sessions_completed, f.sessions_failed, f.sessions_dropped,
         f.sessions_unfinished, format_latency(st.p50), format_latency(st.p99));
   }
+  flow_steps_block(out, r);
 }
 
 // Per-phase timings (curl's and k6's): one line for attempts on new connections, one for reused ones, p50 /
@@ -295,6 +311,14 @@ std::string contention_figures(const results::GeneratorStats& g) {
   if (g.steal_share) out += fmt::format("   steal {:.1f}%", 100 * *g.steal_share);
   if (g.run_delay_seconds) out += fmt::format("   waited for a CPU {:.1f} ms", 1e3 * *g.run_delay_seconds);
   return out;
+}
+
+// The protocol the connections spoke (over TLS, the server's ALPN choice), with each one's count.
+std::string protocol_note(const results::GeneratorStats& g) {
+  if (g.connections_h1 + g.connections_h2 == 0) return "";
+  if (g.connections_h2 == 0) return fmt::format("   protocol h1 ({} connections)", g.connections_h1);
+  if (g.connections_h1 == 0) return fmt::format("   protocol h2 ({} connections)", g.connections_h2);
+  return fmt::format("   protocol h1 ({} connections) and h2 ({})", g.connections_h1, g.connections_h2);
 }
 
 std::string coalesce_note(const nlohmann::json& plan) {
@@ -420,10 +444,10 @@ std::string render_summary(const results::RunResults& r) {
   for (const auto& w : r.warnings) fmt::format_to(std::back_inserter(out), "\nwarning: {}\n", w);
   const auto& g = r.generator;
   fmt::format_to(std::back_inserter(out),
-                 "generator  threads {}   connections opened {} (peak {} open, cap {})   CPU {:.2f}s{}   max "
+                 "generator  threads {}   connections opened {} (peak {} open, cap {}){}   CPU {:.2f}s{}   max "
                  "RSS {} MiB{}{}\n",
                  g.threads, c.connections_opened + r.warmup.connections_opened, g.peak_connections,
-                 g.max_connections, g.cpu_seconds,
+                 g.max_connections, protocol_note(g), g.cpu_seconds,
                  g.spin_seconds > 0 ? fmt::format(" (of which {:.2f}s polling through waits under {:.1f} µs)",
                                                   g.spin_seconds, g.spin_below_us)
                                     : std::string(),

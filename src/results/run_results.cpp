@@ -184,6 +184,8 @@ void add_generator(GeneratorStats& into, const GeneratorStats& part, PartsRan ho
   // Without threads (nothing ran) there are no thread-seconds to share out: the wall time of the whole.
   into.wall_seconds =
       into.threads > 0 ? thread_seconds / into.threads : (side_by_side ? longest_wall : summed_wall);
+  into.connections_h1 += part.connections_h1;
+  into.connections_h2 += part.connections_h2;
   into.cpu_seconds += part.cpu_seconds;
   into.spin_seconds += part.spin_seconds;
   into.spin_below_us = std::max(into.spin_below_us, part.spin_below_us);

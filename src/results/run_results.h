@@ -60,6 +60,9 @@ struct GeneratorStats {
   double wall_seconds = 0;             ///< from the first arrival to the end of the grace period
   std::uint64_t max_connections = 0;   ///< the pool cap (open) or users (closed)
   std::uint64_t peak_connections = 0;  ///< most connections open at once (sum of per-worker peaks)
+  /// Connections that became ready speaking HTTP/1.1 and HTTP/2 (over TLS, the server's ALPN choice); the
+  /// protocol actually used. Both 0 in files written before they were counted.
+  std::uint64_t connections_h1 = 0, connections_h2 = 0;
   /// Arrivals (or sessions) the workers had still not sent one timeout after the end of the run, when they
   /// stopped rather than overrun it (engine/worker.cpp); counted as dropped. More than 0: the load applied was
   /// not the load planned.

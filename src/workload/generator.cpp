@@ -78,6 +78,10 @@ Generator Generator::csv(std::vector<std::string> values, bool random, std::stri
   return g;
 }
 
+Generator Generator::captured() {
+  return Generator(GeneratorKind::captured, "captured by a flow step");
+}
+
 GeneratorState Generator::start(std::uint64_t seed, std::uint64_t stream, unsigned worker,
                                 unsigned workers) const {
   assert(workers >= 1 && worker < workers);
@@ -113,6 +117,8 @@ std::string_view Generator::next(GeneratorState& state) const {
       state.counter = (state.counter + state.step) % m_values->size();
       return (*m_values)[row];
     }
+    case GeneratorKind::captured:
+      return {};
   }
   return {};
 }
@@ -126,6 +132,7 @@ std::uint64_t Generator::cardinality() const {
       return span == 0 ? UINT64_MAX : span;
     }
     case GeneratorKind::sequence:
+    case GeneratorKind::captured:
       return UINT64_MAX;
     case GeneratorKind::choice:
     case GeneratorKind::csv:

@@ -16,7 +16,7 @@
 
 namespace openloop::workload {
 
-enum class GeneratorKind : std::uint8_t { zipf, uniform, sequence, choice, csv };
+enum class GeneratorKind : std::uint8_t { zipf, uniform, sequence, choice, csv, captured };
 
 /// Per-worker, per-variable state of a generator: its random stream, its counter and the buffer that holds
 /// the last integer drawn. Created by Generator::start(); owned by one worker (not thread-safe).
@@ -54,6 +54,9 @@ class Generator {
   static Generator choice(std::vector<std::string> values);
   /// Values loaded from a CSV column; `text` is the expression shown in descriptions.
   static Generator csv(std::vector<std::string> values, bool random, std::string text);
+  /// A value a flow step captures from a response (workload/flow_step.h): it draws nothing; each session's
+  /// value is set into the worker's VariableState before its step renders (VariableState::set).
+  static Generator captured();
 
   /// Parses an expression of the forms above. `what` names the place in errors (e.g. "plan.yaml:7:8:
   /// variables.sku"); `base_dir` resolves relative csv paths. Errors (usage) quote the expression, say what
@@ -63,7 +66,7 @@ class Generator {
 
   /// The per-worker state for worker `worker` of `workers` (≥ 1), its random stream Rng(seed, stream).
   GeneratorState start(std::uint64_t seed, std::uint64_t stream, unsigned worker, unsigned workers) const;
-  /// Draws the next value. The view points into `state` (integers) or into this generator (choice, csv) and
+  /// Draws the next value (a captured variable: empty). The view points into `state` (integers) or into this generator (choice, csv) and
   /// is valid until the next call with the same state. Allocation-free, O(1).
   std::string_view next(GeneratorState& state) const;
 

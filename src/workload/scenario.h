@@ -15,6 +15,7 @@
 #include "net/url.h"
 #include "workload/arrival_schedule.h"
 #include "workload/duration_distribution.h"
+#include "workload/flow_step.h"
 #include "workload/rate_profile.h"
 #include "workload/request_template.h"
 #include "workload/variables.h"
@@ -63,6 +64,8 @@ class RequestMix {
 struct Step {
   std::size_t request;         ///< index into WorkloadPlan::requests
   DurationDistribution think;  ///< after the response; the scenario's think unless the step gives its own
+  StepFlow flow;               ///< captures and checks on its response (docs/flows.md); empty for most steps
+  std::string where;           ///< "plan.yaml:9:9: scenarios.shop.steps[2]" (messages about the step)
 };
 
 /// One scenario. Which fields apply depends on `model` (the loader refuses the others):
@@ -124,6 +127,8 @@ struct PlanDefaults {
       headers;  ///< sent with every request (a request's own header of the same name wins)
   Nanos timeout = std::chrono::seconds(5);  ///< the client's deadline, from the intended time
   StatusRange success;                      ///< 100-399 unless given
+  /// `protocol`: "auto", "h1" or "h2" as written (checked when read); empty when not given (--protocol's).
+  std::string protocol;
 };
 
 /// Everything a scenario file describes, validated. Immutable once loaded; share it read-only across workers

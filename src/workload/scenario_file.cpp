@@ -9,6 +9,7 @@
 
 #include "core/atomic_file.h"
 #include "core/units.h"
+#include "workload/flow_yaml.h"
 #include "workload/scenario_yaml.h"
 #include "workload/target_override.h"
 #include "workload/yaml_fields.h"
@@ -54,7 +55,7 @@ struct Defaults {
 };
 
 Result<Defaults> read_defaults(const Doc& doc, const Field& f) {
-  const Fields fields = OPENLOOP_TRY(Fields::read(doc, f, {"headers", "timeout", "success"}, "defaults"));
+  const Fields fields = OPENLOOP_TRY(Fields::read(doc, f, {"headers", "timeout", "success", "protocol"}, "defaults"));
   Defaults d;
   if (const Field* h = fields.find("headers")) d.headers = OPENLOOP_TRY(read_headers(doc, *h));
   for (const auto& [name, value] : d.headers) d.plan.headers.push_back({name, value.text});
@@ -67,6 +68,12 @@ Result<Defaults> read_defaults(const Doc& doc, const Field& f) {
   if (const Field* s = fields.find("success")) {
     const std::string text = OPENLOOP_TRY(yaml::scalar(doc, *s, "use e.g. 200-299"));
     d.plan.success = OPENLOOP_TRY(parse_status_range(text, yaml::where(doc, *s)));
+  }
+  if (const Field* p = fields.find("protocol")) {
+    d.plan.protocol = OPENLOOP_TRY(yaml::scalar(doc, *p, "use auto, h1 or h2"));
+    if (d.plan.protocol != "auto" && d.plan.protocol != "h1" && d.plan.protocol != "h2")
+      return usage_error(
+          fmt::format("{}: \"{}\" is not accepted; use auto, h1 or h2", yaml::where(doc, *p), d.plan.protocol));
   }
   return d;
 }
@@ -243,6 +250,8 @@ Result<WorkloadPlan> read_plan(const Doc& doc, const YAML::Node& root, const std
   if (const Field* d = top.find("defaults")) defaults = OPENLOOP_TRY(read_defaults(doc, *d));
   plan.defaults = defaults.plan;
   if (const Field* v = top.find("variables")) OPENLOOP_TRY_VOID(read_variables(doc, *v, base_dir, plan));
+  // Names flow steps capture are variables too, declared before the requests that read them compile.
+  OPENLOOP_TRY_VOID(yaml::declare_captures(doc, top, plan.variables));
   OPENLOOP_TRY_VOID(read_requests(doc, top, defaults.headers, base_dir, plan));
   OPENLOOP_TRY_VOID(read_scenarios(doc, top, plan));
   return plan;

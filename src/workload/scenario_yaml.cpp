@@ -9,6 +9,7 @@
 #include <fmt/ranges.h>
 
 #include "core/units.h"
+#include "workload/flow_yaml.h"
 
 namespace openloop::workload::yaml {
 namespace {
@@ -237,20 +238,24 @@ Result<RequestMix> read_mix(const Doc& doc, const Field& f, const WorkloadPlan& 
 
 Result<Step> read_step(const Doc& doc, const Field& item, const ScenarioPlan& s, const WorkloadPlan& plan) {
   if (item.node.IsScalar()) {
-    return Step{OPENLOOP_TRY(request_named(doc, item.mark, item.path, item.node.Scalar(), plan)), s.think};
+    return Step{OPENLOOP_TRY(request_named(doc, item.mark, item.path, item.node.Scalar(), plan)), s.think, {},
+                where(doc, item)};
   }
-  const Fields step = OPENLOOP_TRY(Fields::read(doc, item, {"request", "think"}, "a step"));
+  const Fields step = OPENLOOP_TRY(
+      Fields::read(doc, item, {"request", "think", "capture", "check", "on_fail"}, "a step"));
   const Field* request = step.find("request");
   if (request == nullptr) {
     return usage_error(fmt::format(
         "{}: the step names no request; write - NAME or - {{request: NAME, think: 1s}}", where(doc, item)));
   }
   const std::string name = OPENLOOP_TRY(scalar(doc, *request, "use the name of a request"));
-  Step out{OPENLOOP_TRY(request_named(doc, request->mark, request->path, name, plan)), s.think};
+  Step out{OPENLOOP_TRY(request_named(doc, request->mark, request->path, name, plan)), s.think, {},
+           where(doc, item)};
   if (const Field* think = step.find("think")) {
     const std::string text = OPENLOOP_TRY(scalar(doc, *think, "use e.g. 1s, exp:1s or uniform:0.5s..1.5s"));
     out.think = OPENLOOP_TRY(DurationDistribution::parse(text, where(doc, *think)));
   }
+  out.flow = OPENLOOP_TRY(read_step_flow(doc, step, plan.variables));
   return out;
 }
 
@@ -322,6 +327,7 @@ Result<ScenarioPlan> read_scenario(const Doc& doc, const Field& field, const std
     OPENLOOP_TRY_VOID(read_users(doc, fields, s));
   }
   OPENLOOP_TRY_VOID(read_requests(doc, fields, s, plan));
+  OPENLOOP_TRY_VOID(check_captured_uses(s, plan, where(doc, fields.self())));
   return s;
 }
 

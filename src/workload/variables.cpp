@@ -51,13 +51,15 @@ VariableState::VariableState(const VariableSet& set, std::uint64_t seed, unsigne
     : m_set(&set) {
   m_slots.reserve(set.size());
   for (std::size_t i = 0; i < set.size(); ++i) {
-    m_slots.push_back(Slot{set.generator(i).start(seed, stream_of(i, worker), worker, workers), 0, {}});
+    const Generator& g = set.generator(i);
+    m_slots.push_back(Slot{g.start(seed, stream_of(i, worker), worker, workers), 0, {},
+                           g.kind() == GeneratorKind::captured});
   }
 }
 
 std::string_view VariableState::value(std::size_t index) {
   Slot& slot = m_slots[index];
-  if (slot.epoch != m_epoch) {
+  if (slot.epoch != m_epoch && !slot.captured) {
     slot.current = m_set->generator(index).next(slot.state);
     slot.epoch = m_epoch;
   }

@@ -60,7 +60,11 @@ class VariableState {
   /// Starts a new draw: the next value(i) of every variable is fresh. O(1).
   void new_draw() { ++m_epoch; }
   /// Variable i's value in the current draw (drawn on first use). Valid until the next draw of variable i.
+  /// A captured variable's value is the last one set(), whatever the draw.
   std::string_view value(std::size_t index);
+  /// Sets captured variable i's value (a session's, before its step renders); the view must stay valid until
+  /// the render. Preconditions: variable i is captured (GeneratorKind::captured).
+  void set(std::size_t index, std::string_view value) { m_slots[index].current = value; }
 
   /// The random stream of variable `index` on worker `worker`: disjoint from the arrival schedules' streams
   /// (which are the worker index itself).
@@ -71,6 +75,7 @@ class VariableState {
     GeneratorState state;
     std::uint64_t epoch = 0;  ///< the draw `current` belongs to
     std::string_view current;
+    bool captured = false;  ///< set() gives the value; no draw
   };
   const VariableSet* m_set;
   std::vector<Slot> m_slots;

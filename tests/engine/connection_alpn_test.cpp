@@ -186,9 +186,9 @@ TEST_F(ConnectionAlpn, AServerThatChoosesNothingGetsTheConfiguredProtocol) {
   EXPECT_EQ(alpn.offers().size(), 1U);
 }
 
-// "h2" was offered (by the context and the connection) but no codec speaks it yet: the connection fails as
-// a TLS error naming the choice, and the waiting exchange fails with it, not retryable.
-TEST_F(ConnectionAlpn, AChoiceWithNoCodecFailsTheConnectionAsATlsError) {
+// "h2" chosen by the server selects the HTTP/2 codec; this test server then answers the preface in
+// HTTP/1.1, which the codec names (what to use instead) rather than waiting for a SETTINGS frame.
+TEST_F(ConnectionAlpn, AChoiceOfH2SelectsTheHttp2Codec) {
   AlpnSelect alpn("h2");
   TlsHttpServer server(*s_cert, alpn);
   ASSERT_TRUE(server.ok());
@@ -196,12 +196,10 @@ TEST_F(ConnectionAlpn, AChoiceWithNoCodecFailsTheConnectionAsATlsError) {
   exchange_with(server, k_both, k_both);
   ASSERT_EQ(m_reports.errors.size(), 1U);
   EXPECT_TRUE(m_reports.completed.empty());
-  EXPECT_EQ(m_reports.errors[0].kind, results::ErrorKind::tls);
+  EXPECT_EQ(m_reports.errors[0].kind, results::ErrorKind::parse);
   EXPECT_FALSE(m_reports.errors[0].retryable);
   EXPECT_EQ(m_connection->state(), Connection::State::closed);
-  EXPECT_EQ(m_connection->error_string(),
-            "TLS: the server chose ALPN protocol 'h2', which this client has no codec for (offered: h2, "
-            "http/1.1)");
+  EXPECT_EQ(m_connection->error_string(), k_h2_no_preface);
   EXPECT_EQ(m_open, 0U) << "the socket was closed";
 }
 

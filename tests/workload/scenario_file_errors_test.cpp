@@ -116,7 +116,7 @@ TEST(PlanFileErrors, TargetAndSeed) {
 
 TEST(PlanFileErrors, Defaults) {
   EXPECT_EQ(load_error(with_top("defaults: {timeout: 2s, retries: 3}\n")),
-            "plan.yaml:2:25: defaults: unknown key \"retries\"; defaults accepts headers, timeout, success");
+            "plan.yaml:2:25: defaults: unknown key \"retries\"; defaults accepts headers, timeout, success, protocol");
   EXPECT_EQ(
       load_error(with_top("defaults: {timeout: soon}\n")),
       "plan.yaml:2:21: defaults.timeout: \"soon\" is not a duration; use e.g. 250ms, 30s, 2m, 1h30m (units: "
@@ -367,7 +367,8 @@ TEST(PlanFileErrors, Steps) {
       "plan.yaml:10:13: scenarios.s.steps[1]: the step names no request; write - NAME or - {request: NAME, "
       "think: 1s}");
   EXPECT_EQ(load_error(with_scenario(sessions + "steps: [{request: r, wait: 1s}]")),
-            "plan.yaml:10:26: scenarios.s.steps[1]: unknown key \"wait\"; a step accepts request, think");
+            "plan.yaml:10:26: scenarios.s.steps[1]: unknown key \"wait\"; a step accepts request, think, "
+            "capture, check, on_fail");
   EXPECT_EQ(load_error(with_scenario(sessions + "steps: [{request: r, think: long}]")),
             "plan.yaml:10:33: scenarios.s.steps[1].think: \"long\" is not a duration distribution (\"long\" "
             "is not a "

@@ -88,6 +88,20 @@ Result<FlowCounters> read_flows(const JsonReader& rd, const JsonNode& n) {
   f.sessions_failed = OPENLOOP_TRY(rd.count_or(n, "sessions_failed", 0));
   f.sessions_dropped = OPENLOOP_TRY(rd.count_or(n, "sessions_dropped", 0));
   f.sessions_unfinished = OPENLOOP_TRY(rd.count_or(n, "sessions_unfinished", 0));
+  f.captures_failed = OPENLOOP_TRY(rd.count_or(n, "captures_failed", 0));
+  f.checks_failed = OPENLOOP_TRY(rd.count_or(n, "checks_failed", 0));
+  f.stopped = OPENLOOP_TRY(rd.count_or(n, "stopped", 0));
+  if (const auto steps = OPENLOOP_TRY(rd.optional_field(n, "steps", JsonKind::array))) {
+    for (std::size_t i = 0; i < steps->value->size(); ++i) {
+      const JsonNode s = OPENLOOP_TRY(rd.element(*steps, i, JsonKind::object));
+      const std::uint64_t step = OPENLOOP_TRY(rd.count(s, "step"));
+      if (step == 0) return rd.fail(s.path + "/step", "steps are numbered from 1");
+      StepFlowCounts& into = f.steps[std::min<std::size_t>(step, f.steps.size()) - 1];
+      into.captures_failed += OPENLOOP_TRY(rd.count_or(s, "captures_failed", 0));
+      into.checks_failed += OPENLOOP_TRY(rd.count_or(s, "checks_failed", 0));
+      into.stopped += OPENLOOP_TRY(rd.count_or(s, "stopped", 0));
+    }
+  }
   return f;
 }
 

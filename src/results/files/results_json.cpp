@@ -12,6 +12,7 @@
 #include "results/files/observed_json.h"
 #include "results/run_identity.h"
 #include "results/judging/slo.h"
+#include "results/used_protocol.h"
 
 namespace openloop::results {
 namespace {
@@ -62,12 +63,28 @@ std::string utc_iso8601(double unix_s) {
 }
 
 nlohmann::json flows_counts_json(const FlowCounters& f) {
-  return {{"iterations", f.iterations},
-          {"sessions_intended", f.sessions_intended},
-          {"sessions_completed", f.sessions_completed},
-          {"sessions_failed", f.sessions_failed},
-          {"sessions_dropped", f.sessions_dropped},
-          {"sessions_unfinished", f.sessions_unfinished}};
+  nlohmann::json j = {{"iterations", f.iterations},
+                      {"sessions_intended", f.sessions_intended},
+                      {"sessions_completed", f.sessions_completed},
+                      {"sessions_failed", f.sessions_failed},
+                      {"sessions_dropped", f.sessions_dropped},
+                      {"sessions_unfinished", f.sessions_unfinished}};
+  // Flow steps' failures (docs/flows.md), only when some step failed a capture or a check: absent means none.
+  if (f.captures_failed == 0 && f.checks_failed == 0 && f.stopped == 0) return j;
+  j["captures_failed"] = f.captures_failed;
+  j["checks_failed"] = f.checks_failed;
+  j["stopped"] = f.stopped;
+  std::size_t last = f.steps.size();
+  while (last > 0 && f.steps[last - 1].empty()) --last;
+  nlohmann::json steps = nlohmann::json::array();
+  for (std::size_t i = 0; i < last; ++i) {
+    steps.push_back({{"step", i + 1},
+                     {"captures_failed", f.steps[i].captures_failed},
+                     {"checks_failed", f.steps[i].checks_failed},
+                     {"stopped", f.steps[i].stopped}});
+  }
+  j["steps"] = std::move(steps);
+  return j;
 }
 
 nlohmann::json flows_json(const FlowCounters& f, const hdr::Histogram& session_time, double measured_s,
@@ -245,6 +262,9 @@ nlohmann::json head_json(const RunResults& r) {
         {"max", g.coordinator_cpu_ms_max},         {"merge_max", g.coordinator_merge_ms_max},
         {"clear_max", g.coordinator_clear_ms_max}, {"progress_max", g.coordinator_progress_ms_max}};
   }
+  // The protocol actually used: what the connections spoke (over TLS, the server's ALPN choice).
+  j["generator"]["connections_by_protocol"] = {{"h1", g.connections_h1}, {"h2", g.connections_h2}};
+  j["generator"]["protocol"] = used_protocol(g);
   if (g.steal_share) j["generator"]["steal_share"] = *g.steal_share;
   if (g.run_delay_seconds) j["generator"]["run_delay_s"] = *g.run_delay_seconds;
   j["plan"] = r.info.plan;

@@ -93,6 +93,11 @@ Result<void> read_generator(const JsonReader& rd, const JsonNode& root, RunResul
   r.generator.max_connections = OPENLOOP_TRY(rd.count_or(g, "max_connections", 0));
   r.generator.peak_connections = OPENLOOP_TRY(rd.count_or(g, "peak_connections", 0));
   r.generator.abandoned = OPENLOOP_TRY(rd.count_or(g, "abandoned", 0));  // absent before it was counted
+  if (rd.has(g, "connections_by_protocol")) {  // absent before HTTP/2
+    const JsonNode p = OPENLOOP_TRY(rd.field(g, "connections_by_protocol", JsonKind::object));
+    r.generator.connections_h1 = OPENLOOP_TRY(rd.count_or(p, "h1", 0));
+    r.generator.connections_h2 = OPENLOOP_TRY(rd.count_or(p, "h2", 0));
+  }
   r.generator.max_rss_kb = static_cast<std::int64_t>(OPENLOOP_TRY(rd.count_or(g, "max_rss_kb", 0)));
   // Absent in files written before the coordinator's CPU was measured, and in simulated runs.
   if (rd.has(g, "coordinator_cpu_ms")) {

@@ -16,6 +16,14 @@ void FlowCounters::add(const FlowCounters& o) {
   sessions_failed += o.sessions_failed;
   sessions_dropped += o.sessions_dropped;
   sessions_unfinished += o.sessions_unfinished;
+  captures_failed += o.captures_failed;
+  checks_failed += o.checks_failed;
+  stopped += o.stopped;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    steps[i].captures_failed += o.steps[i].captures_failed;
+    steps[i].checks_failed += o.steps[i].checks_failed;
+    steps[i].stopped += o.steps[i].stopped;
+  }
 }
 
 void RequestStats::add(const RequestStats& o) {

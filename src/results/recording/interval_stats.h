@@ -1,6 +1,7 @@
 // One interval's measurements: the three latency histograms (nanoseconds) and the outcome counters.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -19,6 +20,18 @@ inline constexpr int k_significant_digits = 3;
 /// A latency histogram with openloop's standard layout (1 ns .. 1 h, 3 digits).
 hdr::Histogram make_latency_histogram();
 
+/// Most flow steps counted one by one; later steps are counted with the last (FlowCounters::steps).
+inline constexpr std::size_t k_flow_steps_counted = 16;
+
+/// One flow step's failures (docs/flows.md): captures that found nothing (and had no default), checks the
+/// response failed, and sessions (or closed users' iterations) the step stopped by its on_fail: stop.
+struct StepFlowCounts {
+  std::uint64_t captures_failed = 0;
+  std::uint64_t checks_failed = 0;
+  std::uint64_t stopped = 0;
+  bool empty() const { return captures_failed == 0 && checks_failed == 0 && stopped == 0; }
+};
+
 /// What happened to users and sessions (closed, pacing and partly-open models), by the interval of their
 /// start. Sessions obey their own conservation: intended = completed + failed + dropped + unfinished.
 struct FlowCounters {
@@ -28,6 +41,14 @@ struct FlowCounters {
   std::uint64_t sessions_failed = 0;  ///< a step failed (error, timeout or non-success status); the user left
   std::uint64_t sessions_dropped = 0;     ///< could not start: the concurrent-sessions cap was reached
   std::uint64_t sessions_unfinished = 0;  ///< still running when the run ended
+  // Flow steps' captures and checks (by the interval of the step's intended time).
+  std::uint64_t captures_failed = 0;  ///< every step's failed captures
+  std::uint64_t checks_failed = 0;    ///< every step's failed checks
+  /// Sessions a failed capture or check stopped (part of sessions_failed), or, closed and pacing, iterations
+  /// it cut short (the user starts the next one).
+  std::uint64_t stopped = 0;
+  /// The same by step (index in the scenario's steps); steps past k_flow_steps_counted add to the last.
+  std::array<StepFlowCounts, k_flow_steps_counted> steps{};
   void add(const FlowCounters& o);
 };
 

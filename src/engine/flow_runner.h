@@ -1,0 +1,74 @@
+// A worker's flows: each session's (or closed user's) captured values, put into the requests of its later
+// steps, and the captures and checks run on each step's response, with what a failure does to the session.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/response_capture.h"
+#include "http/response_sink.h"
+#include "results/recording/interval_stats.h"
+#include "workload/regex.h"
+#include "workload/scenario.h"
+
+namespace openloop::engine {
+
+/// What a scenario's flow steps need kept of each response (engine/response_capture.h): the headers their
+/// captures and checks name (Set-Cookie for cookie captures), and the body up to k_flow_body_cap when a JSON,
+/// regex or body capture or a JSON or body check reads it. Nullopt when no step has a capture or check.
+std::optional<ResponseCapture> flow_response_capture(const workload::ScenarioPlan& scenario);
+
+/// The most body a flow step reads (bytes): a longer body is searched in its first k_flow_body_cap bytes.
+inline constexpr std::size_t k_flow_body_cap = 64 * 1024;
+/// The longest header value a capture or check sees.
+inline constexpr std::size_t k_flow_value_cap = 4096;
+
+/// One worker's flow state: a slot per (user, captured variable), filled by captures and read by the renders
+/// of later steps. Single-threaded (the worker's). Allocation-free once each slot has held its longest value.
+class FlowRunner {
+ public:
+  /// `users`: the worker's users or session slots; `capture`: what the plan keeps of responses (the header
+  /// order of its sinks), from flow_response_capture(scenario).
+  FlowRunner(const workload::ScenarioPlan& scenario, const workload::VariableSet& variables,
+             const ResponseCapture& capture, std::size_t users);
+
+  /// A session or iteration begins for `user`: its earlier captures are forgotten.
+  void begin(std::uint32_t user);
+  /// Before `user`'s step renders: its captured values become the variables' values (views valid until the
+  /// user's next capture).
+  void before_step(std::uint32_t user, workload::VariableState& variables) const;
+
+  /// What a step's response did to its flow.
+  struct StepResult {
+    std::uint32_t captures_failed = 0;
+    std::uint32_t checks_failed = 0;
+    bool stop = false;  ///< a failure, and the step's on_fail is stop
+  };
+  /// Runs step `step`'s captures (into `user`'s slots) and checks on the response in `sink`, and counts their
+  /// failures into `flows` (the step's interval). A capture that finds nothing takes its default, or fails
+  /// (the slot keeps its earlier value). A value with control characters (CR, LF, NUL...) fails: it would
+  /// break the request it goes into.
+  StepResult after_response(std::uint32_t user, std::size_t step, const http::ResponseSink& sink,
+                            results::FlowCounters& flows);
+  /// Counts a session or iteration stopped by step `step`.
+  static void count_stopped(std::size_t step, results::FlowCounters& flows);
+
+ private:
+  bool run_capture(const workload::Capture& c, std::uint32_t user, const http::ResponseSink& sink);
+  bool run_check(const workload::Check& c, const http::ResponseSink& sink);
+  std::optional<std::string_view> header(const http::ResponseSink& sink, const std::string& name) const;
+  bool store(std::uint32_t user, std::size_t variable, std::string_view value);
+
+  const workload::ScenarioPlan& m_scenario;
+  std::vector<std::string> m_header_names;  ///< the sinks' header names, lower case, in their order
+  std::vector<std::size_t> m_captured;      ///< the variables this scenario captures
+  std::vector<std::size_t> m_slot_of;       ///< per variable of the plan: its slot, or npos
+  std::vector<std::string> m_values;        ///< users × slots
+  std::string m_scratch;                    ///< a JSON string's decoded text
+  workload::RegexMatch m_match;
+};
+
+}  // namespace openloop::engine

@@ -1,0 +1,479 @@
+// HTTP/2 codec: an nghttp2 client session through memory, streams as slots, reports per stream.
+#include "engine/http2_codec.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstring>
+#include <limits>
+#include <utility>
+
+#include "engine/exchange.h"
+#include "http/request.h"
+
+namespace openloop::engine {
+
+using results::ErrorKind;
+
+namespace {
+// Serialized output held before the transport takes it: past this, a large body waits for the socket.
+constexpr std::size_t k_out_high_water = 256 * 1024;
+// A frame header's size (RFC 9113 §4.1) and the default maximum DATA payload per frame.
+constexpr std::size_t k_frame_header = 9;
+constexpr std::size_t k_max_frame = 16384;
+// The last stream id a client may open (odd, below 2^31): past it the connection is spent.
+constexpr std::int32_t k_last_stream_id = std::numeric_limits<std::int32_t>::max() - 2;
+
+bool is_hop_by_hop(std::string_view lower) {
+  return lower == "connection" || lower == "keep-alive" || lower == "proxy-connection" ||
+         lower == "transfer-encoding" || lower == "upgrade" || lower == "host" || lower == "te";
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return (x | 0x20) == (y | 0x20);
+         });
+}
+
+// The bytes an HTTP/1.1 server answers a preface with ("HTTP/1.1 400 Bad Request", ...).
+bool looks_like_http1(const char* data, std::size_t n) {
+  constexpr std::string_view k_http = "HTTP/";
+  const std::size_t m = std::min(n, k_http.size());
+  return m > 0 && std::memcmp(data, k_http.data(), m) == 0;
+}
+
+// Why a stream was reset, by the RST_STREAM code (static strings: the report keeps one example per kind).
+const char* reset_reason(std::uint32_t code) {
+  switch (code) {
+    case NGHTTP2_REFUSED_STREAM:
+      return "the server refused the stream (RST_STREAM REFUSED_STREAM; it did not act on the request)";
+    case NGHTTP2_PROTOCOL_ERROR:
+      return "the stream was reset with PROTOCOL_ERROR (a malformed response, or the server saw one)";
+    case NGHTTP2_CANCEL:
+      return "the server cancelled the stream (RST_STREAM CANCEL)";
+    case NGHTTP2_INTERNAL_ERROR:
+      return "the server reset the stream with INTERNAL_ERROR";
+    case NGHTTP2_FLOW_CONTROL_ERROR:
+      return "the stream was reset with FLOW_CONTROL_ERROR";
+    case NGHTTP2_STREAM_CLOSED:
+      return "the stream was reset with STREAM_CLOSED";
+    case NGHTTP2_ENHANCE_YOUR_CALM:
+      return "the server reset the stream with ENHANCE_YOUR_CALM";
+    case NGHTTP2_NO_ERROR:
+      return "the server ended the stream before a complete response (RST_STREAM NO_ERROR)";
+    default:
+      return "the server reset the stream (RST_STREAM)";
+  }
+}
+
+nghttp2_nv make_nv(std::string_view name, std::string_view value) {
+  // NGHTTP2_NV_FLAG_NONE: nghttp2 copies both, so the views only need to outlive the submit.
+  return nghttp2_nv{reinterpret_cast<std::uint8_t*>(const_cast<char*>(name.data())),
+                    reinterpret_cast<std::uint8_t*>(const_cast<char*>(value.data())), name.size(),
+                    value.size(), NGHTTP2_NV_FLAG_NONE};
+}
+}  // namespace
+
+// ---- nghttp2's callbacks: each finds the codec in user_data and the slot in the stream's user data.
+struct Http2Codec::Callbacks {
+  static Http2Codec& codec(void* user_data) { return *static_cast<Http2Codec*>(user_data); }
+
+  static int on_begin_headers(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
+    Http2Codec& c = codec(user_data);
+    if (frame->hd.type != NGHTTP2_HEADERS) return 0;
+    Slot* s = c.slot_of(frame->hd.stream_id);
+    if (s == nullptr) return 0;
+    s->final_block = false;
+    if (s->x != nullptr && !s->x->first_byte_seen) {  // the response's first HEADERS: its first byte
+      s->x->first_byte = c.receipt_time();
+      s->x->first_byte_seen = true;
+    }
+    return 0;
+  }
+
+  static int on_header(nghttp2_session*, const nghttp2_frame* frame, const std::uint8_t* name_p,
+                       std::size_t name_len, const std::uint8_t* value_p, std::size_t value_len, std::uint8_t,
+                       void* user_data) {
+    Http2Codec& c = codec(user_data);
+    if (frame->hd.type != NGHTTP2_HEADERS) return 0;
+    Slot* s = c.slot_of(frame->hd.stream_id);
+    if (s == nullptr || s->x == nullptr) return 0;
+    const std::string_view name(reinterpret_cast<const char*>(name_p), name_len);
+    const std::string_view value(reinterpret_cast<const char*>(value_p), value_len);
+    if (name == ":status") {
+      int status = 0;
+      for (const char ch : value) status = ch >= '0' && ch <= '9' && status < 1000 ? status * 10 + (ch - '0') : 1000;
+      if (status >= 200 && status < 1000 && s->status == 0) {  // 1xx interim responses are skipped
+        s->status = status;
+        s->final_block = true;
+        if (http::ResponseSink* sink = s->x->sink) {
+          sink->clear();
+          sink->set_status(status);
+        }
+      }
+      return 0;
+    }
+    if (!s->final_block) return 0;
+    if (http::ResponseSink* sink = s->x->sink) {
+      sink->header_name(name);
+      sink->header_name_done();
+      sink->header_value(value);
+    }
+    if (c.m_settings.capture_retry_after && name == "retry-after") {
+      s->retry_after_len = std::min(value.size(), s->retry_after.size());
+      std::copy_n(value.data(), s->retry_after_len, s->retry_after.data());
+    } else if (c.m_settings.capture_server_timing && name == "server-timing" && !s->has_server_timing) {
+      s->server_timing = http::parse_server_timing(value, c.m_settings.server_timing_metric);
+      s->has_server_timing = true;
+    }
+    return 0;
+  }
+
+  static int on_data_chunk(nghttp2_session*, std::uint8_t, std::int32_t stream, const std::uint8_t* data,
+                           std::size_t len, void* user_data) {
+    Slot* s = codec(user_data).slot_of(stream);
+    if (s != nullptr && s->x != nullptr && s->x->sink != nullptr && s->status != 0)
+      s->x->sink->body(std::string_view(reinterpret_cast<const char*>(data), len));
+    return 0;
+  }
+
+  static int on_frame_recv(nghttp2_session* session, const nghttp2_frame* frame, void* user_data) {
+    Http2Codec& c = codec(user_data);
+    switch (frame->hd.type) {
+      case NGHTTP2_SETTINGS:
+        if ((frame->hd.flags & NGHTTP2_FLAG_ACK) == 0) {
+          c.m_settings_seen = true;
+          const std::uint32_t peer =
+              nghttp2_session_get_remote_settings(session, NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS);
+          c.m_peer_max = peer;  // nghttp2 keeps "unlimited" (2^32 − 1) when the peer states no limit
+        }
+        return 0;
+      case NGHTTP2_GOAWAY:
+        c.m_goaway = true;  // nghttp2 closes the streams above last_stream_id as refused
+        return 0;
+      case NGHTTP2_HEADERS:
+      case NGHTTP2_DATA:
+        if (Slot* s = c.slot_of(frame->hd.stream_id)) {
+          s->bytes_in += frame->hd.length + k_frame_header;
+          if ((frame->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0) s->remote_ended = true;
+        }
+        return 0;
+      default:
+        return 0;
+    }
+  }
+
+  static int on_frame_send(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
+    Http2Codec& c = codec(user_data);
+    if (frame->hd.type != NGHTTP2_HEADERS || frame->headers.cat != NGHTTP2_HCAT_REQUEST) return 0;
+    Slot* s = c.slot_of(frame->hd.stream_id);
+    if (s == nullptr || s->x == nullptr) return 0;
+    // nghttp2 (1.52) reports a frame sent before mem_send returns its bytes: the frame ends one frame length
+    // past what is buffered now (clamped to the buffer once the bytes are appended, in pump()).
+    const std::size_t body = s->x->parts != nullptr ? s->x->parts->body.size() : 0;
+    const std::size_t data_frames = (body + k_max_frame - 1) / k_max_frame;
+    c.m_pending.push_back(PendingSent{c.m_out.size() + frame->hd.length + k_frame_header,
+                                      static_cast<std::uint32_t>(s - c.m_slots.data()), s->generation,
+                                      frame->hd.length + k_frame_header + body + data_frames * k_frame_header});
+    return 0;
+  }
+
+  static int on_stream_close(nghttp2_session*, std::int32_t stream, std::uint32_t error_code, void* user_data) {
+    Http2Codec& c = codec(user_data);
+    if (Slot* s = c.slot_of(stream)) c.close_slot(static_cast<std::uint32_t>(s - c.m_slots.data()), error_code);
+    return 0;
+  }
+
+  static ssize_t read_body(nghttp2_session*, std::int32_t, std::uint8_t* buf, std::size_t length,
+                           std::uint32_t* flags, nghttp2_data_source* source, void*) {
+    Slot& s = *static_cast<Slot*>(source->ptr);
+    if (s.x == nullptr || s.x->parts == nullptr) return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;  // cancelled
+    const std::string_view body = s.x->parts->body;
+    const std::size_t n = std::min(length, body.size() - s.body_sent);
+    std::memcpy(buf, body.data() + s.body_sent, n);
+    s.body_sent += n;
+    if (s.body_sent == body.size()) *flags |= NGHTTP2_DATA_FLAG_EOF;
+    return static_cast<ssize_t>(n);
+  }
+};
+
+Http2Codec::Http2Codec(CodecHost& host, CodecCallbacks& callbacks, const Http2Settings& settings)
+    : m_host(host), m_callbacks(callbacks), m_settings(settings) {
+  m_settings.max_streams = std::max<std::uint32_t>(1, m_settings.max_streams);
+  m_slots.resize(m_settings.max_streams);
+  m_free.reserve(m_slots.size());
+  m_pending.reserve(m_slots.size());
+  m_nva.reserve(16);
+}
+
+Http2Codec::~Http2Codec() {
+  end_session();
+}
+
+void Http2Codec::end_session() {
+  if (m_session != nullptr) nghttp2_session_del(m_session);
+  m_session = nullptr;
+}
+
+void Http2Codec::reset() {
+  end_session();
+  m_free.clear();
+  for (std::size_t i = m_slots.size(); i > 0; --i) {
+    Slot& s = m_slots[i - 1];
+    s.x = nullptr;
+    s.stream = -1;
+    ++s.generation;
+    m_free.push_back(static_cast<std::uint32_t>(i - 1));
+  }
+  m_pending.clear();
+  m_pending_head = 0;
+  m_out.clear();
+  m_written = 0;
+  m_open = 0;
+  m_peer_max = k_h2_initial_peer_streams;
+  m_settings_seen = m_goaway = m_in_recv = m_detached = false;
+  m_reason = "";
+  m_session_error = nullptr;
+
+  nghttp2_session_callbacks* cbs = nullptr;
+  if (nghttp2_session_callbacks_new(&cbs) != 0) {
+    m_session_error = "out of memory creating the HTTP/2 session";
+    return;
+  }
+  nghttp2_session_callbacks_set_on_begin_headers_callback(cbs, &Callbacks::on_begin_headers);
+  nghttp2_session_callbacks_set_on_header_callback(cbs, &Callbacks::on_header);
+  nghttp2_session_callbacks_set_on_data_chunk_recv_callback(cbs, &Callbacks::on_data_chunk);
+  nghttp2_session_callbacks_set_on_frame_recv_callback(cbs, &Callbacks::on_frame_recv);
+  nghttp2_session_callbacks_set_on_frame_send_callback(cbs, &Callbacks::on_frame_send);
+  nghttp2_session_callbacks_set_on_stream_close_callback(cbs, &Callbacks::on_stream_close);
+  const int rv = nghttp2_session_client_new(&m_session, cbs, this);
+  nghttp2_session_callbacks_del(cbs);
+  if (rv != 0) {
+    m_session = nullptr;
+    m_session_error = "out of memory creating the HTTP/2 session";
+    return;
+  }
+  const nghttp2_settings_entry settings[] = {
+      {NGHTTP2_SETTINGS_ENABLE_PUSH, 0},
+      {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, m_settings.window},
+  };
+  nghttp2_submit_settings(m_session, NGHTTP2_FLAG_NONE, settings, std::size(settings));
+  nghttp2_session_set_local_window_size(m_session, NGHTTP2_FLAG_NONE, 0,
+                                        static_cast<std::int32_t>(m_settings.window));
+  pump();  // the preface and SETTINGS go out as soon as the connection writes
+}
+
+std::uint32_t Http2Codec::free_slots() const {
+  if (m_session == nullptr || m_goaway || m_detached || m_session_error != nullptr) return 0;
+  if (nghttp2_session_get_next_stream_id(m_session) > static_cast<std::uint32_t>(k_last_stream_id)) return 0;
+  const std::uint32_t limit = std::min(m_settings.max_streams, m_peer_max);
+  return limit > m_open ? limit - m_open : 0;
+}
+
+Http2Codec::Slot* Http2Codec::slot_of(std::int32_t stream) {
+  if (m_session == nullptr) return nullptr;
+  auto* s = static_cast<Slot*>(nghttp2_session_get_stream_user_data(m_session, stream));
+  return s != nullptr && s->stream == stream ? s : nullptr;
+}
+
+SteadyTime Http2Codec::receipt_time() {
+  // One clock read per feed however many streams it completes (the bytes were received together).
+  if (!m_now_valid) {
+    m_now = m_host.receipt_time();
+    m_now_valid = true;
+  }
+  return m_now;
+}
+
+std::size_t Http2Codec::request_size(const Exchange& x) const {
+  const http::RequestParts& p = *x.parts;
+  std::size_t n = k_frame_header + p.method.size() + p.target.size() + p.authority.size() + 32;
+  for (const http::HeaderView& h : p.headers) n += h.name.size() + h.value.size() + 2;
+  if (!p.flags.given_user_agent) n += 12 + http::default_user_agent().size();
+  if (!x.extra_header.empty()) n += x.extra_header.size() + 21;
+  n += p.body.size() + (p.body.size() + k_max_frame - 1) / k_max_frame * k_frame_header;
+  return n;
+}
+
+void Http2Codec::start(Exchange& x) {
+  const std::uint32_t index = m_free.back();
+  m_free.pop_back();
+  Slot& s = m_slots[index];
+  s = Slot{&x, -1, s.generation + 1};
+  ++m_open;
+  const http::RequestParts& p = *x.parts;
+  // Pseudo-headers from the URL, then the user's headers with lower-case names and without HTTP/1.1's
+  // connection-specific ones (RFC 9113 §8.2.2): a Host the user gave becomes :authority.
+  std::string_view authority = p.authority;
+  for (const http::HeaderView& h : p.headers)
+    if (iequals(h.name, "host")) authority = h.value;
+  m_scratch.clear();
+  for (const http::HeaderView& h : p.headers) m_scratch.append(h.name);
+  std::size_t value_len = 0;
+  if (!x.extra_header.empty()) {
+    char digits[24];
+    value_len = static_cast<std::size_t>(
+        std::to_chars(digits, digits + sizeof digits, x.extra_header_value).ptr - digits);
+    m_scratch.append(x.extra_header).append(digits, value_len);
+  }
+  std::transform(m_scratch.begin(), m_scratch.end(), m_scratch.begin(),
+                 [](char ch) { return ch >= 'A' && ch <= 'Z' ? static_cast<char>(ch | 0x20) : ch; });
+  m_nva.clear();
+  m_nva.push_back(make_nv(":method", p.method));
+  m_nva.push_back(make_nv(":scheme", m_settings.scheme));
+  m_nva.push_back(make_nv(":authority", authority));
+  m_nva.push_back(make_nv(":path", p.target.empty() ? std::string_view("/") : p.target));
+  std::size_t at = 0;
+  for (const http::HeaderView& h : p.headers) {
+    const std::string_view lower(m_scratch.data() + at, h.name.size());
+    at += h.name.size();
+    if (is_hop_by_hop(lower) && !(lower == "te" && iequals(h.value, "trailers"))) continue;
+    m_nva.push_back(make_nv(lower, h.value));
+  }
+  if (!p.flags.given_user_agent) m_nva.push_back(make_nv("user-agent", http::default_user_agent()));
+  if (!x.extra_header.empty()) {
+    const std::string_view name(m_scratch.data() + at, x.extra_header.size());
+    const std::string_view value(m_scratch.data() + at + name.size(), value_len);
+    m_nva.push_back(make_nv(name, value));
+  }
+  nghttp2_data_provider body{};
+  body.source.ptr = &s;
+  body.read_callback = &Callbacks::read_body;
+  const std::int32_t id = nghttp2_submit_request(m_session, nullptr, m_nva.data(), m_nva.size(),
+                                                 p.body.empty() ? nullptr : &body, &s);
+  if (id < 0) {  // only when stream ids ran out or memory did: the request was never sent
+    s.x = nullptr;
+    m_free.push_back(index);
+    --m_open;
+    m_reason = "the HTTP/2 session could not open another stream";
+    m_callbacks.on_error(x, ExchangeError{ErrorKind::reset, true});
+    return;
+  }
+  s.stream = id;
+  pump();
+}
+
+void Http2Codec::cancel(Exchange& x) {
+  for (Slot& s : m_slots) {
+    if (s.x != &x) continue;
+    s.x = nullptr;  // forgotten: nothing is reported for it; the slot frees when the stream closes
+    if (m_session != nullptr && s.stream > 0)
+      nghttp2_submit_rst_stream(m_session, NGHTTP2_FLAG_NONE, s.stream, NGHTTP2_CANCEL);
+    pump();
+    return;
+  }
+}
+
+void Http2Codec::close_slot(std::uint32_t index, std::uint32_t error_code) {
+  Slot& s = m_slots[index];
+  Exchange* x = std::exchange(s.x, nullptr);
+  if (m_session != nullptr) nghttp2_session_set_stream_user_data(m_session, s.stream, nullptr);
+  s.stream = -1;
+  ++s.generation;
+  m_free.push_back(index);
+  --m_open;
+  if (x == nullptr) return;  // cancelled or detached: reported by whoever gave it up
+  if (s.remote_ended && s.status != 0) {
+    ExchangeResult result;
+    result.at = receipt_time();
+    result.status = s.status;
+    result.bytes_in = s.bytes_in;
+    result.retry_after = std::string_view(s.retry_after.data(), s.retry_after_len);
+    if (s.has_server_timing) result.server_timing = &s.server_timing;
+    m_callbacks.on_complete(*x, result);
+    return;
+  }
+  m_reason = reset_reason(error_code);
+  m_callbacks.on_error(*x, ExchangeError{ErrorKind::reset, error_code == NGHTTP2_REFUSED_STREAM});
+}
+
+void Http2Codec::pump() {
+  if (m_session == nullptr || m_in_recv) return;  // inside mem_recv nghttp2 refuses to send: after it
+  const std::size_t before = m_out.size();
+  while (m_out.size() - m_written < k_out_high_water) {
+    const std::uint8_t* data = nullptr;
+    const ssize_t n = nghttp2_session_mem_send(m_session, &data);
+    if (n < 0) {
+      m_session_error = "the HTTP/2 session failed while sending (out of memory)";
+      break;
+    }
+    if (n == 0) break;
+    m_out.append(reinterpret_cast<const char*>(data), static_cast<std::size_t>(n));
+  }
+  if (m_out.size() != before) {
+    for (std::size_t i = m_pending_head; i < m_pending.size(); ++i)
+      m_pending[i].end = std::min(m_pending[i].end, m_out.size());
+  }
+}
+
+std::string_view Http2Codec::output() const {
+  return std::string_view(m_out).substr(m_written);
+}
+
+void Http2Codec::wrote(std::size_t n) {
+  m_written += n;
+  while (m_pending_head < m_pending.size() && m_pending[m_pending_head].end <= m_written) {
+    const PendingSent p = m_pending[m_pending_head++];
+    const Slot& s = m_slots[p.slot];
+    if (s.generation == p.generation && s.x != nullptr) m_callbacks.on_sent(*s.x, p.bytes);
+  }
+  if (m_written < m_out.size()) return;
+  m_out.clear();
+  m_written = 0;
+  m_pending.clear();
+  m_pending_head = 0;
+  pump();  // a body held back by the high-water mark
+}
+
+Codec::Feed Http2Codec::fail(ErrorKind kind, const char* reason) {
+  m_failure = kind;
+  m_reason = reason;
+  return Feed::failed;
+}
+
+Codec::Feed Http2Codec::on_data(const char* data, std::size_t n) {
+  m_now_valid = false;
+  if (m_session == nullptr) return fail(ErrorKind::generator, m_session_error ? m_session_error : "no session");
+  if (!m_settings_seen && looks_like_http1(data, n)) return fail(ErrorKind::parse, k_h2_no_preface);
+  m_in_recv = true;
+  const ssize_t rv = nghttp2_session_mem_recv(m_session, reinterpret_cast<const std::uint8_t*>(data), n);
+  m_in_recv = false;
+  if (m_detached) return Feed::done;  // a callback closed the connection: nothing of it is left to read
+  if (rv < 0) {
+    if (!m_settings_seen) return fail(ErrorKind::parse, k_h2_no_preface);
+    return fail(ErrorKind::parse, nghttp2_strerror(static_cast<int>(rv)));
+  }
+  pump();  // what reading made due (SETTINGS and PING acks, window updates, requests started by callbacks)
+  if (m_session_error != nullptr) return fail(ErrorKind::generator, m_session_error);
+  if (m_goaway && m_open == 0) return fail(ErrorKind::reset, "the server sent GOAWAY (no new streams)");
+  if (nghttp2_session_want_read(m_session) == 0 && nghttp2_session_want_write(m_session) == 0 &&
+      output().empty())
+    return fail(ErrorKind::parse, "the HTTP/2 session ended (a connection error)");
+  return Feed::more;
+}
+
+Codec::Feed Http2Codec::on_eof() {
+  if (!m_settings_seen) return fail(ErrorKind::parse, k_h2_no_preface);
+  if (m_goaway && m_open == 0) return fail(ErrorKind::reset, "the server sent GOAWAY (no new streams)");
+  return fail(ErrorKind::reset, "the server closed the HTTP/2 connection");
+}
+
+Exchange* Http2Codec::detach_all() {
+  m_detached = true;
+  Exchange* list = nullptr;
+  m_free.clear();
+  for (std::size_t i = m_slots.size(); i > 0; --i) {
+    Slot& s = m_slots[i - 1];
+    if (s.x != nullptr) {
+      s.x->carrier_next = list;
+      list = s.x;
+    }
+    s.x = nullptr;
+    s.stream = -1;  // streams nghttp2 still closes later find no slot
+    ++s.generation;
+    m_free.push_back(static_cast<std::uint32_t>(i - 1));
+  }
+  m_open = 0;
+  return list;
+}
+
+}  // namespace openloop::engine

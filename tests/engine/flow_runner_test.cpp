@@ -1,0 +1,189 @@
+// A worker's flows: captures into each user's slots and back into the variables a later step renders, checks,
+// defaults, match numbers, values refused for control characters, counts by step and on_fail.
+#include "engine/flow_runner.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "workload/scenario_file.h"
+
+using namespace openloop;
+using namespace openloop::engine;
+
+namespace {
+
+// A plan whose scenario's first step carries `flow` (YAML lines at the step's indentation), then `me`.
+workload::WorkloadPlan plan_with(std::string_view flow) {
+  const std::string yaml = std::string(R"(target: http://h
+requests:
+  login: {method: POST, path: /login}
+  me: {path: /me, headers: {Authorization: 'Bearer {{token}}'}}
+scenarios:
+  s:
+    model: sessions
+    session_rate: 1/s
+    duration: 1s
+    steps:
+      - request: login
+)") + std::string(flow) + "      - me\n";
+  auto plan = workload::load_plan_text(yaml, "plan.yaml", ".");
+  EXPECT_TRUE(plan) << plan.error().message;
+  return std::move(*plan);
+}
+
+// A response as the parser would feed it into a sink of `capture`'s shape.
+http::ResponseSink response(const ResponseCapture& capture, int status,
+                            std::vector<std::pair<std::string, std::string>> headers, std::string_view body) {
+  http::ResponseSink sink = capture.make_sink();
+  sink.clear();
+  sink.set_status(status);
+  for (const auto& [name, value] : headers) {
+    sink.header_name(name);
+    sink.header_name_done();
+    sink.header_value(value);
+  }
+  sink.body(body);
+  return sink;
+}
+
+struct Flow {
+  explicit Flow(std::string_view yaml, std::size_t users = 2)
+      : plan(plan_with(yaml)),
+        capture(*flow_response_capture(plan.scenarios[0])),
+        runner(plan.scenarios[0], plan.variables, capture, users),
+        render(plan.variables, plan.requests.size(), 1, 0, 1) {}
+  std::string token(std::uint32_t user) {
+    runner.before_step(user, render.variables());
+    return std::string(render.variables().value(*plan.variables.find("token")));
+  }
+  workload::WorkloadPlan plan;
+  ResponseCapture capture;
+  FlowRunner runner;
+  workload::RenderContext render;
+  results::FlowCounters counts;
+};
+
+}  // namespace
+
+TEST(FlowRunner, AJsonCaptureGoesToItsUserAndIntoTheNextRequest) {
+  Flow f("        capture: [{as: token, json: $.data.token}]\n");
+  EXPECT_EQ(f.capture.body_cap, k_flow_body_cap);
+  const auto r0 =
+      f.runner.after_response(0, 0, response(f.capture, 200, {}, R"({"data": {"token": "t-0"}})"), f.counts);
+  const auto r1 =
+      f.runner.after_response(1, 0, response(f.capture, 200, {}, R"({"data": {"token": "t-1"}})"), f.counts);
+  EXPECT_EQ(r0.captures_failed + r1.captures_failed, 0u);
+  EXPECT_FALSE(r0.stop);
+  EXPECT_EQ(f.token(0), "t-0");
+  EXPECT_EQ(f.token(1), "t-1");
+  http::RequestBuffer out;
+  f.runner.before_step(1, f.render.variables());
+  f.plan.requests[1].render(f.render, out);
+  bool sent = false;
+  for (const auto& h : out.parts().headers) sent |= h.value == "Bearer t-1";
+  EXPECT_TRUE(sent);
+  f.runner.begin(1);  // a new session in the slot forgets the last one's values
+  EXPECT_EQ(f.token(1), "");
+  EXPECT_EQ(f.token(0), "t-0");
+}
+
+TEST(FlowRunner, AFailedCaptureIsCountedByStepAndStopsTheSession) {
+  Flow f("        capture: [{as: token, json: $.data.token}]\n");
+  const auto r = f.runner.after_response(0, 0, response(f.capture, 200, {}, R"({"token": "x"})"), f.counts);
+  EXPECT_EQ(r.captures_failed, 1u);
+  EXPECT_TRUE(r.stop);
+  EXPECT_EQ(f.counts.captures_failed, 1u);
+  EXPECT_EQ(f.counts.steps[0].captures_failed, 1u);
+  FlowRunner::count_stopped(0, f.counts);
+  EXPECT_EQ(f.counts.stopped, 1u);
+  EXPECT_EQ(f.counts.steps[0].stopped, 1u);
+  EXPECT_EQ(f.counts.steps[1].stopped, 0u);
+}
+
+TEST(FlowRunner, ADefaultHoldsAndContinueDoesNotStop) {
+  Flow with_default("        capture: [{as: token, json: $.none, default: anon}]\n");
+  auto r = with_default.runner.after_response(0, 0, response(with_default.capture, 200, {}, "{}"),
+                                              with_default.counts);
+  EXPECT_EQ(r.captures_failed, 0u);
+  EXPECT_EQ(with_default.token(0), "anon");
+  Flow carry_on("        capture: [{as: token, json: $.none}]\n        on_fail: continue\n");
+  r = carry_on.runner.after_response(0, 0, response(carry_on.capture, 200, {}, "{}"), carry_on.counts);
+  EXPECT_EQ(r.captures_failed, 1u);
+  EXPECT_FALSE(r.stop);
+}
+
+TEST(FlowRunner, HeaderCookieStatusAndRegexMatchNumbers) {
+  Flow f(R"(        capture:
+          - {as: token, header: x-token}
+          - {as: sid, cookie: sid}
+          - {as: code, status: true}
+          - {as: first, regex: 'id=(\d+)'}
+          - {as: second, regex: 'id=(\d+)', match: 2}
+          - {as: last, regex: 'id=(\d+)', match: last}
+          - {as: tenth, regex: 'id=(\d+)', match: 10, default: none}
+)");
+  const auto sink =
+      response(f.capture, 201, {{"X-Token", "h-1"}, {"Set-Cookie", "sid=abc; Path=/"}}, "id=1 id=22 id=333");
+  const auto r = f.runner.after_response(0, 0, sink, f.counts);
+  EXPECT_EQ(r.captures_failed, 0u);
+  f.runner.before_step(0, f.render.variables());
+  auto value = [&](std::string_view name) {
+    return std::string(f.render.variables().value(*f.plan.variables.find(name)));
+  };
+  EXPECT_EQ(value("token"), "h-1");
+  EXPECT_EQ(value("sid"), "abc");
+  EXPECT_EQ(value("code"), "201");
+  EXPECT_EQ(value("first"), "1");
+  EXPECT_EQ(value("second"), "22");
+  EXPECT_EQ(value("last"), "333");
+  EXPECT_EQ(value("tenth"), "none");
+}
+
+TEST(FlowRunner, AValueWithControlCharactersFailsTheCapture) {
+  Flow f("        capture: [{as: token, json: $.t}]\n");
+  const auto r =
+      f.runner.after_response(0, 0, response(f.capture, 200, {}, R"({"t": "a\r\nX-Evil: 1"})"), f.counts);
+  EXPECT_EQ(r.captures_failed, 1u);
+  EXPECT_EQ(f.token(0), "");
+}
+
+TEST(FlowRunner, ChecksPassAndFailOneByOne) {
+  Flow f(R"(        capture: [{as: token, status: true}]
+        check:
+          - {status: 200-299}
+          - {json: $.ok, equals: true}
+          - {json: $.err, exists: false}
+          - {json: $.name, matches: '^a'}
+          - {body_contains: welcome}
+          - {header: Content-Type, matches: json}
+)");
+  auto r = f.runner.after_response(0, 0,
+                                   response(f.capture, 200, {{"Content-Type", "application/json"}},
+                                            R"({"ok": true, "name": "ann", "w": "welcome"})"),
+                                   f.counts);
+  EXPECT_EQ(r.checks_failed, 0u);
+  r = f.runner.after_response(
+      0, 0,
+      response(f.capture, 500, {{"Content-Type", "text/html"}}, R"({"ok": false, "err": 1, "name": "bob"})"),
+      f.counts);
+  EXPECT_EQ(r.checks_failed, 6u);
+  EXPECT_TRUE(r.stop);
+  EXPECT_EQ(f.counts.checks_failed, 6u);
+  EXPECT_EQ(f.counts.steps[0].checks_failed, 6u);
+}
+
+TEST(FlowRunner, OnlyWhatTheStepsReadIsKept) {
+  auto plan = plan_with("        capture: [{as: token, header: Location}]\n        check: [{status: 200}]\n");
+  const auto capture = flow_response_capture(plan.scenarios[0]);
+  ASSERT_TRUE(capture);
+  EXPECT_EQ(capture->headers, std::vector<std::string>{"location"});
+  EXPECT_EQ(capture->body_cap, 0u);  // no JSON, regex or body capture, no body check
+  auto plain = workload::load_plan_text(
+      "target: http://h\nrequests: {r: GET /}\nscenarios: {s: {model: sessions, session_rate: 1/s, duration: "
+      "1s, "
+      "steps: [r, r]}}\n",
+      "plan.yaml", ".");
+  ASSERT_TRUE(plain);
+  EXPECT_FALSE(flow_response_capture(plain->scenarios[0]));
+}

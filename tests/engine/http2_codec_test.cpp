@@ -1,0 +1,330 @@
+// The HTTP/2 codec against an nghttp2 server session in the test, through memory (no sockets): streams as
+// slots under the peer's limit, on_sent when the HEADERS frame is written, first byte at the response's
+// HEADERS, resets and GOAWAY, and an HTTP/1.1 answer to the preface named.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nghttp2/nghttp2.h>
+
+#include "engine/exchange.h"
+#include "engine/http2_codec.h"
+
+using namespace openloop;
+using namespace openloop::engine;
+
+namespace {
+
+struct Host final : CodecHost {
+  SteadyTime now{std::chrono::seconds(100)};
+  bool closed = false;
+  SteadyTime receipt_time() override { return now; }
+  void close_transport() override { closed = true; }
+};
+
+struct Reports final : CodecCallbacks {
+  std::vector<std::pair<Exchange*, std::size_t>> sent;
+  std::vector<std::pair<Exchange*, ExchangeResult>> completed;
+  std::vector<std::pair<Exchange*, ExchangeError>> errors;
+  void on_sent(Exchange& x, std::size_t bytes) override { sent.emplace_back(&x, bytes); }
+  void on_complete(Exchange& x, const ExchangeResult& r) override { completed.emplace_back(&x, r); }
+  void on_error(Exchange& x, const ExchangeError& e) override { errors.emplace_back(&x, e); }
+};
+
+// A server session: records requests, answers when told.
+class Server {
+ public:
+  explicit Server(std::uint32_t max_streams = 100) {
+    nghttp2_session_callbacks* cbs = nullptr;
+    nghttp2_session_callbacks_new(&cbs);
+    nghttp2_session_callbacks_set_on_frame_recv_callback(
+        cbs, [](nghttp2_session*, const nghttp2_frame* f, void* self) {
+          auto& s = *static_cast<Server*>(self);
+          if (f->hd.type == NGHTTP2_HEADERS && (f->hd.flags & NGHTTP2_FLAG_END_STREAM) != 0)
+            s.requests.push_back(f->hd.stream_id);
+          return 0;
+        });
+    nghttp2_session_callbacks_set_on_header_callback(
+        cbs, [](nghttp2_session*, const nghttp2_frame* f, const std::uint8_t* n, std::size_t nl,
+                const std::uint8_t* v, std::size_t vl, std::uint8_t, void* self) {
+          auto& s = *static_cast<Server*>(self);
+          s.headers[f->hd.stream_id].emplace_back(std::string(reinterpret_cast<const char*>(n), nl),
+                                                  std::string(reinterpret_cast<const char*>(v), vl));
+          return 0;
+        });
+    nghttp2_session_callbacks_set_on_stream_close_callback(
+        cbs, [](nghttp2_session*, std::int32_t id, std::uint32_t code, void* self) {
+          static_cast<Server*>(self)->closed[id] = code;
+          return 0;
+        });
+    nghttp2_session_server_new(&m_session, cbs, this);
+    nghttp2_session_callbacks_del(cbs);
+    const nghttp2_settings_entry iv[] = {{NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, max_streams}};
+    nghttp2_submit_settings(m_session, NGHTTP2_FLAG_NONE, iv, 1);
+  }
+  ~Server() { nghttp2_session_del(m_session); }
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  void recv(std::string_view bytes) {
+    const auto rv =
+        nghttp2_session_mem_recv(m_session, reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+    ASSERT_EQ(rv, static_cast<ssize_t>(bytes.size()));
+  }
+  std::string send() {
+    std::string out;
+    for (int i = 0; i < 1000; ++i) {
+      const std::uint8_t* data = nullptr;
+      const ssize_t n = nghttp2_session_mem_send(m_session, &data);
+      if (n <= 0) break;
+      out.append(reinterpret_cast<const char*>(data), static_cast<std::size_t>(n));
+    }
+    return out;
+  }
+  // A response: HEADERS (:status), and a body in one DATA frame when not empty.
+  void respond(std::int32_t stream, const char* status, std::string body = "") {
+    m_bodies[stream] = std::move(body);
+    const nghttp2_nv nv[] = {{(std::uint8_t*)":status", (std::uint8_t*)status, 7, std::strlen(status),
+                              NGHTTP2_NV_FLAG_NONE}};
+    nghttp2_data_provider prd{};
+    prd.source.ptr = &m_bodies[stream];
+    prd.read_callback = [](nghttp2_session*, std::int32_t, std::uint8_t* buf, std::size_t len,
+                           std::uint32_t* flags, nghttp2_data_source* src, void*) -> ssize_t {
+      auto& b = *static_cast<std::string*>(src->ptr);
+      const std::size_t n = std::min(len, b.size());
+      std::memcpy(buf, b.data(), n);
+      b.erase(0, n);
+      if (b.empty()) *flags |= NGHTTP2_DATA_FLAG_EOF;
+      return static_cast<ssize_t>(n);
+    };
+    nghttp2_submit_response(m_session, stream, nv, 1, m_bodies[stream].empty() ? nullptr : &prd);
+  }
+  void reset(std::int32_t stream, std::uint32_t code) {
+    nghttp2_submit_rst_stream(m_session, NGHTTP2_FLAG_NONE, stream, code);
+  }
+  void goaway(std::int32_t last) {
+    nghttp2_submit_goaway(m_session, NGHTTP2_FLAG_NONE, last, NGHTTP2_NO_ERROR, nullptr, 0);
+  }
+
+  std::vector<std::int32_t> requests;
+  std::map<std::int32_t, std::vector<std::pair<std::string, std::string>>> headers;
+  std::map<std::int32_t, std::uint32_t> closed;
+
+ private:
+  nghttp2_session* m_session = nullptr;
+  std::map<std::int32_t, std::string> m_bodies;
+};
+
+const http::HeaderView k_headers[] = {{"X-Trace", "abc"}, {"Connection", "keep-alive"}};
+
+class Http2CodecTest : public ::testing::Test {
+ protected:
+  explicit Http2CodecTest(std::uint32_t max_streams = 8) {
+    m_settings.max_streams = max_streams;
+    m_codec = std::make_unique<Http2Codec>(m_host, m_reports, m_settings);
+    m_codec->reset();
+    m_parts.method = "GET";
+    m_parts.target = "/item/7";
+    m_parts.authority = "example.test:8080";
+    m_parts.headers = k_headers;
+    for (auto& x : m_x) x.parts = &m_parts;
+  }
+  // Everything the client has to write goes to the server.
+  void client_to_server() {
+    const std::string out(m_codec->output());
+    m_codec->wrote(out.size());
+    m_server.recv(out);
+  }
+  // Everything the server has to write is fed to the client, in one read.
+  Codec::Feed server_to_client() {
+    const std::string in = m_server.send();
+    if (in.empty()) return Codec::Feed::more;
+    return m_codec->on_data(in.data(), in.size());
+  }
+  // The connection's setup: preface and SETTINGS both ways, acks included.
+  void handshake() {
+    client_to_server();
+    ASSERT_EQ(server_to_client(), Codec::Feed::more);
+    client_to_server();
+  }
+
+  Host m_host;
+  Reports m_reports;
+  Http2Settings m_settings;
+  std::unique_ptr<Http2Codec> m_codec;
+  Server m_server;
+  http::RequestParts m_parts;
+  Exchange m_x[8];
+};
+
+TEST_F(Http2CodecTest, ManyExchangesShareOneConnection) {
+  handshake();
+  for (int i = 0; i < 3; ++i) m_codec->start(m_x[i]);
+  EXPECT_TRUE(m_codec->busy());
+  client_to_server();
+  ASSERT_EQ(m_server.requests, (std::vector<std::int32_t>{1, 3, 5}));
+  m_server.respond(3, "200", "three");
+  m_server.respond(1, "404");
+  m_server.respond(5, "200", std::string(40000, 'x'));  // several DATA frames
+  EXPECT_EQ(server_to_client(), Codec::Feed::more);
+  ASSERT_EQ(m_reports.completed.size(), 3U);
+  std::map<Exchange*, int> status;
+  for (auto& [x, r] : m_reports.completed) status[x] = r.status;
+  EXPECT_EQ(status[&m_x[0]], 404);
+  EXPECT_EQ(status[&m_x[1]], 200);
+  EXPECT_EQ(status[&m_x[2]], 200);
+  EXPECT_FALSE(m_codec->busy());
+  EXPECT_EQ(m_codec->free_slots(), 8U);
+  EXPECT_TRUE(m_reports.errors.empty());
+}
+
+TEST_F(Http2CodecTest, RequestHeadersAreLowerCaseWithPseudoHeadersAndNoConnectionHeaders) {
+  handshake();
+  m_codec->start(m_x[0]);
+  client_to_server();
+  const auto& h = m_server.headers[1];
+  auto value = [&](const std::string& name) {
+    for (auto& [n, v] : h)
+      if (n == name) return v;
+    return std::string("<none>");
+  };
+  EXPECT_EQ(value(":method"), "GET");
+  EXPECT_EQ(value(":scheme"), "http");
+  EXPECT_EQ(value(":authority"), "example.test:8080");
+  EXPECT_EQ(value(":path"), "/item/7");
+  EXPECT_EQ(value("x-trace"), "abc");
+  EXPECT_EQ(value("connection"), "<none>");
+  EXPECT_NE(value("user-agent"), "<none>");
+}
+
+TEST_F(Http2CodecTest, SentIsReportedOnceTheHeadersFrameIsWritten) {
+  handshake();
+  m_codec->start(m_x[0]);
+  const std::string out(m_codec->output());
+  ASSERT_GT(out.size(), 9U);
+  m_codec->wrote(out.size() - 1);  // all but the HEADERS frame's last byte
+  EXPECT_TRUE(m_reports.sent.empty());
+  m_codec->wrote(1);
+  ASSERT_EQ(m_reports.sent.size(), 1U);
+  EXPECT_EQ(m_reports.sent[0].first, &m_x[0]);
+  EXPECT_GT(m_reports.sent[0].second, 9U);
+}
+
+TEST_F(Http2CodecTest, FirstByteIsTheResponseHeadersCompletionTheEndOfStream) {
+  handshake();
+  m_codec->start(m_x[0]);
+  client_to_server();
+  m_server.respond(1, "200", std::string(100, 'b'));
+  const std::string in = m_server.send();
+  // Feed the HEADERS frame (first 9 + length bytes) at t=101 s, the rest at t=102 s.
+  const std::size_t headers_len =
+      9 + ((static_cast<std::size_t>(static_cast<unsigned char>(in[0])) << 16) |
+           (static_cast<std::size_t>(static_cast<unsigned char>(in[1])) << 8) | static_cast<unsigned char>(in[2]));
+  ASSERT_EQ(in[3], 0x01);  // HEADERS
+  m_host.now = SteadyTime(std::chrono::seconds(101));
+  EXPECT_EQ(m_codec->on_data(in.data(), headers_len), Codec::Feed::more);
+  EXPECT_TRUE(m_x[0].first_byte_seen);
+  EXPECT_TRUE(m_reports.completed.empty());
+  m_host.now = SteadyTime(std::chrono::seconds(102));
+  EXPECT_EQ(m_codec->on_data(in.data() + headers_len, in.size() - headers_len), Codec::Feed::more);
+  ASSERT_EQ(m_reports.completed.size(), 1U);
+  EXPECT_EQ(m_x[0].first_byte, SteadyTime(std::chrono::seconds(101)));
+  EXPECT_EQ(m_reports.completed[0].second.at, SteadyTime(std::chrono::seconds(102)));
+  EXPECT_EQ(m_reports.completed[0].second.bytes_in, headers_len + 9 + 100);
+}
+
+TEST_F(Http2CodecTest, SlotsAreTheSmallerOfMaxStreamsAndThePeersLimit) {
+  EXPECT_EQ(m_codec->free_slots(), 8U);  // min(--max-streams 8, the initial 100) before SETTINGS
+  Server limited(3);
+  client_to_server();  // preface to m_server (ignored: the limited one answers)
+  const std::string settings = limited.send();
+  ASSERT_EQ(m_codec->on_data(settings.data(), settings.size()), Codec::Feed::more);
+  EXPECT_TRUE(m_codec->settings_received());
+  EXPECT_EQ(m_codec->peer_max_streams(), 3U);
+  EXPECT_EQ(m_codec->free_slots(), 3U);
+  for (int i = 0; i < 3; ++i) m_codec->start(m_x[i]);
+  EXPECT_EQ(m_codec->free_slots(), 0U);
+}
+
+TEST_F(Http2CodecTest, RefusedStreamFailsRetryableOtherResetsDoNot) {
+  handshake();
+  m_codec->start(m_x[0]);
+  m_codec->start(m_x[1]);
+  client_to_server();
+  m_server.reset(1, NGHTTP2_REFUSED_STREAM);
+  m_server.reset(3, NGHTTP2_INTERNAL_ERROR);
+  EXPECT_EQ(server_to_client(), Codec::Feed::more);
+  ASSERT_EQ(m_reports.errors.size(), 2U);
+  EXPECT_EQ(m_reports.errors[0].first, &m_x[0]);
+  EXPECT_EQ(m_reports.errors[0].second.kind, results::ErrorKind::reset);
+  EXPECT_TRUE(m_reports.errors[0].second.retryable);
+  EXPECT_EQ(m_reports.errors[1].first, &m_x[1]);
+  EXPECT_FALSE(m_reports.errors[1].second.retryable);
+  EXPECT_EQ(m_codec->free_slots(), 8U);  // the connection stays
+}
+
+TEST_F(Http2CodecTest, GoawayFailsStreamsAboveItsLastIdAndDrainsTheOthers) {
+  handshake();
+  for (int i = 0; i < 3; ++i) m_codec->start(m_x[i]);
+  client_to_server();
+  m_server.goaway(3);
+  EXPECT_EQ(server_to_client(), Codec::Feed::more);
+  ASSERT_EQ(m_reports.errors.size(), 1U);
+  EXPECT_EQ(m_reports.errors[0].first, &m_x[2]);  // stream 5
+  EXPECT_TRUE(m_reports.errors[0].second.retryable);
+  EXPECT_TRUE(m_codec->going_away());
+  EXPECT_EQ(m_codec->free_slots(), 0U);  // no new stream here
+  m_server.respond(1, "200");
+  EXPECT_EQ(server_to_client(), Codec::Feed::more);
+  m_server.respond(3, "200");
+  // The last stream ends: the connection is spent and says so (the connection closes it).
+  EXPECT_EQ(server_to_client(), Codec::Feed::failed);
+  EXPECT_EQ(m_reports.completed.size(), 2U);
+  EXPECT_EQ(m_codec->failure_kind(), results::ErrorKind::reset);
+}
+
+TEST_F(Http2CodecTest, CancelResetsTheStreamAndKeepsTheConnection) {
+  handshake();
+  m_codec->start(m_x[0]);
+  client_to_server();
+  m_codec->cancel(m_x[0]);
+  client_to_server();
+  EXPECT_EQ(m_server.closed.at(1), static_cast<std::uint32_t>(NGHTTP2_CANCEL));
+  EXPECT_EQ(m_codec->free_slots(), 8U);
+  EXPECT_FALSE(m_codec->busy());
+  m_server.respond(1, "200");  // too late: nothing is reported for a cancelled exchange
+  server_to_client();
+  EXPECT_TRUE(m_reports.completed.empty());
+  EXPECT_TRUE(m_reports.errors.empty());
+}
+
+TEST_F(Http2CodecTest, AnHttp1AnswerToThePrefaceIsNamed) {
+  m_codec->start(m_x[0]);
+  client_to_server();
+  const std::string answer = "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n";
+  EXPECT_EQ(m_codec->on_data(answer.data(), answer.size()), Codec::Feed::failed);
+  EXPECT_STREQ(m_codec->failure_reason(), k_h2_no_preface);
+  EXPECT_NE(std::string(k_h2_no_preface).find("--protocol h1"), std::string::npos);
+}
+
+TEST_F(Http2CodecTest, AConnectionClosedBeforeSettingsIsNamedToo) {
+  client_to_server();
+  EXPECT_EQ(m_codec->on_eof(), Codec::Feed::failed);
+  EXPECT_STREQ(m_codec->failure_reason(), k_h2_no_preface);
+}
+
+TEST_F(Http2CodecTest, DetachAllReturnsEveryStartedExchangeOnce) {
+  handshake();
+  for (int i = 0; i < 3; ++i) m_codec->start(m_x[i]);
+  std::vector<Exchange*> got;
+  for (Exchange* x = m_codec->detach_all(); x != nullptr; x = x->carrier_next) got.push_back(x);
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, (std::vector<Exchange*>{&m_x[0], &m_x[1], &m_x[2]}));
+  EXPECT_FALSE(m_codec->busy());
+}
+
+}  // namespace
