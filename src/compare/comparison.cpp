@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "results/run_identity.h"
+#include "results/used_protocol.h"
 
 namespace openloop::compare {
 
@@ -211,6 +212,14 @@ Result<Comparison> compare_runs(const report::ReportInput& baseline, const repor
   if (!c.same_plan) c.notes.push_back("the runs are of different plans (--allow-different-plans)");
   if (!c.plan_checked) c.notes.push_back("plans not checked: a file records no plan (an .hlog)");
   c.has_counts = baseline.has_counts && candidate.has_counts;
+  // Over TLS with --protocol auto the server's ALPN choice decides: one plan may have spoken either.
+  if (const std::string bp = results::used_protocol(baseline.results.generator),
+      kp = results::used_protocol(candidate.results.generator);
+      c.has_counts && bp != kp && bp != "none" && kp != "none") {
+    c.notes.push_back(fmt::format("the runs spoke different protocols ({} in the baseline, {} in the candidate): "
+                                  "part of any difference is the protocol's (docs/http2.md)",
+                                  bp, kp));
+  }
   for (const FailOn& g : settings.gates) {
     if (g.metric == FailOn::Metric::capacity) {
       return usage_error(fmt::format(

@@ -79,6 +79,25 @@ TEST(CompareRuns, RefusesDifferentPlansNamingBothUnlessAllowed) {
   ASSERT_FALSE(allowed->notes.empty());
 }
 
+// One plan over TLS with --protocol auto may speak HTTP/1.1 to one server and HTTP/2 to another: compare says so.
+TEST(CompareRuns, SaysWhenTheRunsSpokeDifferentProtocols) {
+  report::ReportInput a = run("a.json", 1, 10000, 0), b = run("b.json", 1, 10000, 0);
+  a.results.generator.connections_h1 = 8;
+  b.results.generator.connections_h2 = 1;
+  auto c = compare_runs(a, b, {});
+  ASSERT_TRUE(c) << c.error().message;
+  const auto said = [](const Comparison& x) {
+    for (const std::string& n : x.notes)
+      if (n.find("the runs spoke different protocols (h1 in the baseline, h2 in the candidate)") == 0) return true;
+    return false;
+  };
+  EXPECT_TRUE(said(*c));
+  b.results.generator = a.results.generator;  // both h1: nothing to say
+  c = compare_runs(a, b, {});
+  ASSERT_TRUE(c);
+  EXPECT_FALSE(said(*c));
+}
+
 // A closed loop's response times leave out the wait of requests it did not send: against an open run's they
 // measure something else. No numbers, the reason, and every gate inconclusive.
 TEST(CompareRuns, AClosedRunAgainstAnOpenRunIsNotComparable) {

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "results/run_identity.h"
+#include "results/used_protocol.h"
 
 namespace openloop::results {
 
@@ -36,6 +37,15 @@ Result<void> check_compatible(const std::vector<MergeInput>& inputs) {
       return usage_error(fmt::format("cannot merge {} with {}: the model differs ({} in {}, {} in {})",
                                      first.name, in.name, to_string(first.results.info.model), first.name,
                                      to_string(in.results.info.model), in.name));
+    }
+    // The protocol a run spoke (its connections', over TLS the server's ALPN choice): an HTTP/1.1 run and an
+    // HTTP/2 run measure different things (a connection per request against streams on a few connections).
+    if (const std::string a = used_protocol(first.results.generator), b = used_protocol(in.results.generator);
+        a != b && a != "none" && b != "none") {
+      return usage_error(fmt::format(
+          "cannot merge {} with {}: the protocol differs ({} in {}, {} in {}); runs of one protocol merge, "
+          "compare them instead (openloop compare)",
+          first.name, in.name, a, first.name, b, in.name));
     }
     for (const char* key : k_merge_must_match) {
       const json a = plan_field(first.results.info.plan, key);

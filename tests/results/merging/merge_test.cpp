@@ -98,6 +98,28 @@ TEST(Merge, RefusesPlansThatDoNotBelongTogether) {
   EXPECT_THAT(r.error().message, HasSubstr("plan.timeout_s differs (5.0 in a.json, 1.0 in b.json)"));
 }
 
+TEST(Merge, RefusesRunsThatSpokeDifferentProtocols) {
+  // One plan (--protocol auto over TLS) may speak either protocol: the servers' ALPN choices decide.
+  auto h1 = test::make_run({{1000}}, 10.0);
+  h1.generator.connections_h1 = 4;
+  auto h2 = test::make_run({{1000}}, 10.0);
+  h2.info.environment["host"] = "other";
+  h2.generator.connections_h2 = 1;
+  auto r = merge_results({{"a.json", h1}, {"b.json", h2}});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ExitCode::usage);
+  EXPECT_THAT(r.error().message, HasSubstr("cannot merge a.json with b.json: the protocol differs (h1 in a.json, "
+                                           "h2 in b.json)"));
+  // Runs of one protocol merge, and a file written before protocols were counted (none) merges with either.
+  auto also_h2 = h2;
+  also_h2.info.environment["host"] = "third";
+  EXPECT_TRUE(merge_results({{"b.json", h2}, {"c.json", also_h2}}));
+  EXPECT_TRUE(merge_results({{"a.json", test::make_run({{1000}}, 10.0)}, {"b.json", h2}}));
+  auto merged = merge_results({{"b.json", h2}, {"c.json", also_h2}});
+  ASSERT_TRUE(merged);
+  EXPECT_EQ(merged->generator.connections_h2, 2U);
+}
+
 TEST(Merge, NeedsTheWallClockStartToAlign) {
   auto r = merge_results(
       {{"a.json", test::make_run({{1000}}, 10.0)}, {"old.json", test::make_run({{1000}}, 0.0)}});
