@@ -1,6 +1,8 @@
-// llhttp request-mode callbacks collecting the target, one watched header and the body, with size limits.
+// llhttp request-mode callbacks collecting the target, one watched header, Authorization, Cookie and the
+// body, with size limits.
 #include "http/request_parser.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace openloop::http {
@@ -8,6 +10,8 @@ namespace {
 
 // Bytes a header line costs beyond its name and value (": " and CRLF).
 constexpr std::size_t k_header_line_overhead = 4;
+// Length of the longest header name always captured ("authorization").
+constexpr std::size_t k_longest_fixed = 13;
 
 bool iequals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -97,9 +101,11 @@ int RequestParser::on_message_begin(llhttp_t* p) {
   s.m_target.clear();
   s.m_field.clear();
   s.m_watched_value.clear();
+  s.m_authorization.clear();
+  s.m_cookie.clear();
   s.m_body.clear();
   s.m_header_bytes = 0;
-  s.m_field_matches = false;
+  s.m_field_matches = Field::other;
   s.m_has_watched = false;
   s.m_keep_alive = true;
   s.m_in_progress = true;
@@ -117,30 +123,53 @@ int RequestParser::on_url(llhttp_t* p, const char* at, std::size_t len) {
 int RequestParser::on_header_field(llhttp_t* p, const char* at, std::size_t len) {
   RequestParser& s = self(p);
   if (!s.count_header_bytes(len + (s.m_field.empty() ? k_header_line_overhead : 0))) return -1;
-  // Only the watched name needs comparing; longer names cannot match, so stop collecting them.
-  if (s.m_field.size() <= s.m_watched_name.size()) s.m_field.append(at, len);
+  // Only the watched name, Authorization and Cookie need comparing; longer names cannot match, so stop
+  // collecting them.
+  if (s.m_field.size() <= std::max(s.m_watched_name.size(), k_longest_fixed)) s.m_field.append(at, len);
   return 0;
 }
 
 int RequestParser::on_header_field_complete(llhttp_t* p) {
   RequestParser& s = self(p);
-  s.m_field_matches = !s.m_watched_name.empty() && iequals(s.m_field, s.m_watched_name);
+  if (!s.m_watched_name.empty() && iequals(s.m_field, s.m_watched_name)) {
+    s.m_field_matches = Field::watched;
+    if (s.m_has_watched) s.m_watched_value.push_back(',');
+  } else if (iequals(s.m_field, "authorization")) {
+    s.m_field_matches = Field::authorization;
+    if (!s.m_authorization.empty()) s.m_authorization.push_back(',');
+  } else if (iequals(s.m_field, "cookie")) {
+    s.m_field_matches = Field::cookie;
+    if (!s.m_cookie.empty()) s.m_cookie.append("; ");
+  } else {
+    s.m_field_matches = Field::other;
+  }
   s.m_field.clear();
-  if (s.m_field_matches && s.m_has_watched) s.m_watched_value.push_back(',');
   return 0;
 }
 
 int RequestParser::on_header_value(llhttp_t* p, const char* at, std::size_t len) {
   RequestParser& s = self(p);
   if (!s.count_header_bytes(len)) return -1;
-  if (s.m_field_matches) s.m_watched_value.append(at, len);
+  switch (s.m_field_matches) {
+    case Field::watched:
+      s.m_watched_value.append(at, len);
+      break;
+    case Field::authorization:
+      s.m_authorization.append(at, len);
+      break;
+    case Field::cookie:
+      s.m_cookie.append(at, len);
+      break;
+    case Field::other:
+      break;
+  }
   return 0;
 }
 
 int RequestParser::on_header_value_complete(llhttp_t* p) {
   RequestParser& s = self(p);
-  if (s.m_field_matches) s.m_has_watched = true;
-  s.m_field_matches = false;
+  if (s.m_field_matches == Field::watched) s.m_has_watched = true;
+  s.m_field_matches = Field::other;
   return 0;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -66,6 +67,10 @@ class RequestParser {
   /// Whether the watched header was present, and its value (repeated headers joined by ",").
   bool has_watched() const { return m_has_watched; }
   std::string_view watched_value() const { return m_watched_value; }
+  /// The Authorization and Cookie headers, always captured (the lab's auth flow reads them); empty when
+  /// absent, repeated ones joined by "," (Authorization) or "; " (Cookie).
+  std::string_view authorization() const { return m_authorization; }
+  std::string_view cookie() const { return m_cookie; }
   /// Decoded body (Content-Length or chunked).
   std::string_view body() const { return m_body; }
   /// Whether the connection may carry another request after this one (HTTP/1.1 default, Connection header).
@@ -97,9 +102,12 @@ class RequestParser {
   std::string m_target;
   std::string m_field;
   std::string m_watched_value;
+  std::string m_authorization;
+  std::string m_cookie;
   std::string m_body;
   std::size_t m_header_bytes = 0;
-  bool m_field_matches = false;
+  enum class Field : std::uint8_t { other, watched, authorization, cookie };
+  Field m_field_matches = Field::other;
   bool m_has_watched = false;
   bool m_keep_alive = true;
   bool m_in_progress = false;

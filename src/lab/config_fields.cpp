@@ -151,6 +151,10 @@ Result<void> set_http2(LabConfig& c, std::string_view v, std::string_view what) 
   c.http2.enabled = OPENLOOP_TRY(boolean(v, what));
   return {};
 }
+Result<void> set_auth(LabConfig& c, std::string_view v, std::string_view what) {
+  c.auth = OPENLOOP_TRY(boolean(v, what));
+  return {};
+}
 Result<void> set_max_streams(LabConfig& c, std::string_view v, std::string_view what) {
   c.http2.max_streams = static_cast<std::uint32_t>(OPENLOOP_TRY(count(v, what, 1, 65535)));
   return {};
@@ -184,6 +188,7 @@ const Setting k_settings[] = {
   {{"body-size", "N", "bytes of body in a 200 response (default 0)", true, false}, set_body_size},
   {{"cancel", "", "drop queued requests whose client closed the connection (default: serve them anyway)", true, true}, set_cancel},
   {{"burn", "", "spend real CPU for the service time, on the lab's thread, instead of timers", true, true}, set_burn},
+  {{"auth", "", "model paths and /_lab/orders need a token from POST /_lab/login (Authorization: Bearer TOKEN, or the lab_session cookie): 401 without", true, true}, set_auth},
   {{"header-timeout", "D", "time a client may take to send a whole request once started (default 10s)", true, false}, set_header_timeout},
   {{"seed", "N", "seed of the model's random numbers (default 1)", false, false}, set_seed},
   {{"http2", "", "serve HTTP/2 over cleartext with prior knowledge (h2c, as h2load and nghttp -- no Upgrade): a connection that does not open with the HTTP/2 preface gets GOAWAY PROTOCOL_ERROR and is closed, so HTTP/1.1 clients fail", false, true}, set_http2},

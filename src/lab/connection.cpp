@@ -119,12 +119,14 @@ void Connection::handle_request() {
   request.body = m_parser.body();
   request.has_deadline = m_parser.has_watched();
   request.deadline = m_parser.watched_value();
+  request.authorization = m_parser.authorization();
+  request.cookie = m_parser.cookie();
   Routing routing = m_router.route(request, make_tag(m_slot, generation(), m_next_seq));
   Pending& p = push_pending(close);
   switch (routing.kind) {
     case Routing::Kind::control:
-      p.control =
-          render_response(routing.control.status, routing.control.content_type, routing.control.body, close);
+      p.control = render_response(routing.control.status, routing.control.content_type, routing.control.body,
+                                  close, routing.control.set_cookie);
       p.state = SlotState::ready;
       return;
     case Routing::Kind::reply:

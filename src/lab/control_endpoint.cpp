@@ -109,10 +109,12 @@ json config_to_json(const LabConfig& cfg) {
       {"max-streams", cfg.http2.max_streams},
       {"goaway-after", cfg.http2.goaway_after},
       {"refuse-streams-above", cfg.http2.refuse_streams_above},
+      {"auth", cfg.auth},
   };
 }
 
-std::string stats_json(const ModelSnapshot& model, const ServerCounters& server, const LabConfig& cfg) {
+std::string stats_json(const ModelSnapshot& model, const ServerCounters& server, const LabConfig& cfg,
+                       const AuthCounters& auth) {
   const ModelCounters& t = model.totals;
   json out = counters_json(t);
   out["uptime_s"] = to_seconds(model.uptime);
@@ -141,6 +143,12 @@ std::string stats_json(const ModelSnapshot& model, const ServerCounters& server,
         json{{"connections", h2.connections}, {"bad_preface", h2.bad_preface}, {"streams", h2.streams},
              {"refused", h2.refused},         {"goaways", h2.goaways},         {"resets", h2.resets}};
   }
+  out["auth"] = json{{"logins", auth.logins},
+                     {"authorized", auth.authorized},
+                     {"unauthorized", auth.unauthorized},
+                     {"orders_created", auth.orders_created},
+                     {"orders_found", auth.orders_found},
+                     {"orders_missing", auth.orders_missing}};
   out["config"] = config_to_json(cfg);
   out["history"] = history_json(model.history);
   return out.dump();

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "lab/auth_store.h"
 #include "lab/model_config.h"
 #include "lab/server_counters.h"
 #include "lab/service_model.h"
@@ -18,7 +19,8 @@ nlohmann::json config_to_json(const LabConfig& cfg);
 
 /// The body of GET /_lab/stats: model state and counters, cache ratio, HTTP-layer counters, the current
 /// configuration and the per-second history (oldest first; the last entry is the current partial second).
-std::string stats_json(const ModelSnapshot& model, const ServerCounters& server, const LabConfig& cfg);
+std::string stats_json(const ModelSnapshot& model, const ServerCounters& server, const LabConfig& cfg,
+                       const AuthCounters& auth = {});
 
 /// A change requested through POST /_lab/config.
 struct ConfigChange {

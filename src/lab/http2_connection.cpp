@@ -293,6 +293,13 @@ void Http2Connection::on_header(std::int32_t stream_id, std::string_view name, s
     // HTTP/2 header names arrive in lower case (nghttp2 refuses others), hence the lower-cased name.
     s->has_deadline = true;
     s->deadline.assign(value);
+  } else if (name == "authorization") {
+    if (!s->authorization.empty()) s->authorization.push_back(',');
+    s->authorization.append(value);
+  } else if (name == "cookie") {
+    // HTTP/2 may split the Cookie header into one field per pair (RFC 9113 8.2.3): join them back.
+    if (!s->cookie.empty()) s->cookie.append("; ");
+    s->cookie.append(value);
   }
 }
 
@@ -311,10 +318,13 @@ void Http2Connection::on_request_complete(std::int32_t stream_id) {
   request.body = s->body;
   request.has_deadline = s->has_deadline;
   request.deadline = s->deadline;
+  request.authorization = s->authorization;
+  request.cookie = s->cookie;
   const Routing routing = m_router.route(request, make_tag(m_slot, generation(), seq));
   switch (routing.kind) {
     case Routing::Kind::control:
-      return answer(seq, routing.control.status, routing.control.content_type, routing.control.body);
+      return answer(seq, routing.control.status, routing.control.content_type, routing.control.body,
+                    routing.control.set_cookie);
     case Routing::Kind::reply:
       return answer_reply(seq, routing.reply);
     case Routing::Kind::model:
@@ -345,6 +355,8 @@ void Http2Connection::free_slot(std::uint16_t seq) {
   s.target.clear();
   s.body.clear();
   s.deadline.clear();
+  s.authorization.clear();
+  s.cookie.clear();
   s.out_body.clear();
   s.out_offset = 0;
   m_free_streams.push_back(seq);
@@ -384,7 +396,7 @@ void Http2Connection::answer_reply(std::uint16_t seq, Reply reply) {
 }
 
 void Http2Connection::answer(std::uint16_t seq, int status, std::string_view content_type,
-                             std::string_view body) {
+                             std::string_view body, std::string_view set_cookie) {
   Stream& s = m_streams[seq];
   s.state = StreamState::answering;
   s.out_body.assign(s.head ? std::string_view()
@@ -395,12 +407,13 @@ void Http2Connection::answer(std::uint16_t seq, int status, std::string_view con
   char timing_text[96];
   const int status_length = std::snprintf(status_text, sizeof status_text, "%d", status);
   const int length_length = std::snprintf(length_text, sizeof length_text, "%zu", body.size());
-  nghttp2_nv headers[4] = {
+  nghttp2_nv headers[5] = {
       header(":status", {status_text, static_cast<std::size_t>(status_length)}),
       header("content-type", content_type),
       header("content-length", {length_text, static_cast<std::size_t>(length_length)}),
   };
   std::size_t count = 3;
+  if (!set_cookie.empty()) headers[count++] = header("set-cookie", set_cookie);
   if (s.timed) {
     // The same header and format as the HTTP/1.1 answer's (append_with_server_timing).
     const int n = std::snprintf(timing_text, sizeof timing_text, "queue;dur=%.3f, app;dur=%.3f",

@@ -75,6 +75,8 @@ class Http2Connection final : public ServedConnection {
     std::string target;
     std::string body;
     std::string deadline;
+    std::string authorization;
+    std::string cookie;
     std::string out_body;  // the answer's body
     std::size_t out_offset = 0;
   };
@@ -87,7 +89,8 @@ class Http2Connection final : public ServedConnection {
   void on_request_complete(std::int32_t stream_id);
   void on_stream_closed(std::int32_t stream_id);
   Stream* stream_for(std::int32_t stream_id);
-  void answer(std::uint16_t seq, int status, std::string_view content_type, std::string_view body);
+  void answer(std::uint16_t seq, int status, std::string_view content_type, std::string_view body,
+              std::string_view set_cookie = {});
   void answer_reply(std::uint16_t seq, Reply reply);
   void free_slot(std::uint16_t seq);
   /// After any progress (not inside nghttp2's callbacks): sends, writes, closes when finished.

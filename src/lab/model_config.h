@@ -74,6 +74,8 @@ struct LabConfig {
   /// Stop by itself after this long; nullopt = run until SIGINT/SIGTERM.
   std::optional<Nanos> duration;
   Http2Config http2;
+  /// Model paths need a token the lab issued at POST /_lab/login (Authorization: Bearer, or its cookie).
+  bool auth = false;
 };
 
 }  // namespace openloop::lab

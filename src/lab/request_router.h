@@ -17,15 +17,17 @@ struct ParsedRequest {
   std::string_view method;
   std::string_view target;  ///< path and query
   std::string_view body;
-  bool has_deadline = false;  ///< the configured deadline header was present
-  std::string_view deadline;  ///< its value
+  bool has_deadline = false;       ///< the configured deadline header was present
+  std::string_view deadline;       ///< its value
+  std::string_view authorization;  ///< the Authorization header ("" when absent)
+  std::string_view cookie;         ///< the Cookie header ("" when absent)
 };
 
 /// What to do with one request.
 struct Routing {
   enum class Kind : std::uint8_t {
     model,    ///< hand `arrival` to the model at `now` (RequestRouter::submit), answer with its outcome
-    control,  ///< answer `control` at once (/_lab/*: never queued, never frozen)
+    control,  ///< answer `control` at once (/_lab/*, and 401 under --auth: never queued, never frozen)
     reply,    ///< answer `reply` at once (an unreadable deadline header: 400)
   };
   Kind kind = Kind::model;
@@ -35,7 +37,11 @@ struct Routing {
   ControlResponse control;
 };
 
-/// Routes parsed requests for one server and counts them (requests, control_requests, bad_deadline).
+/// Routes parsed requests for one server and counts them (requests, control_requests, bad_deadline, and the
+/// auth flow's counters). The auth flow's paths are answered here, since they read the request's headers:
+/// POST /_lab/login (a fresh token as JSON and as the lab_session cookie), POST /_lab/orders ({"id": N}) and
+/// GET /_lab/orders/N (200 for an id it issued, else 404). Under --auth, model paths and the order paths need
+/// a token it issued (Authorization: Bearer, or the cookie): without one, 401 with a JSON error.
 /// Not thread-safe: the server's loop thread.
 class RequestRouter {
  public:
@@ -49,6 +55,8 @@ class RequestRouter {
   void submit(const Routing& routing) const { m_host.submit(routing.now, routing.arrival); }
 
  private:
+  ControlResponse auth_endpoint(const ParsedRequest& request, std::string_view path) const;
+
   ConnectionHost& m_host;
 };
 

@@ -32,6 +32,8 @@ std::string_view reason(int status) {
       return "OK";
     case 400:
       return "Bad Request";
+    case 401:
+      return "Unauthorized";
     case 404:
       return "Not Found";
     case 405:
@@ -92,8 +94,10 @@ std::string_view ResponseCatalog::body(Reply reply) const {
   return std::string_view(r.bytes).substr(r.header_length);
 }
 
-std::string render_response(int status, std::string_view content_type, std::string_view body, bool close) {
+std::string render_response(int status, std::string_view content_type, std::string_view body, bool close,
+                            std::string_view set_cookie) {
   std::string out = head_of(status, content_type, body.size(), close);
+  if (!set_cookie.empty()) out.insert(out.size() - 2, fmt::format("Set-Cookie: {}\r\n", set_cookie));
   out.append(body);
   return out;
 }

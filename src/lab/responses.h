@@ -58,6 +58,8 @@ Reply reply_for(Outcome outcome);
 void append_with_server_timing(std::string& out, std::string_view response, Nanos queue_wait, Nanos service);
 
 /// Renders one response (control plane; allocates).
-std::string render_response(int status, std::string_view content_type, std::string_view body, bool close);
+/// With `set_cookie`, a `Set-Cookie: VALUE` header line too.
+std::string render_response(int status, std::string_view content_type, std::string_view body, bool close,
+                            std::string_view set_cookie = {});
 
 }  // namespace openloop::lab

@@ -8,8 +8,10 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "core/time.h"
+#include "lab/auth_store.h"
 #include "lab/model_config.h"
 #include "lab/responses.h"
 #include "lab/server_counters.h"
@@ -44,9 +46,17 @@ inline bool send_pending(int fd, std::string& out, std::size_t& offset) {
 
 /// A /_lab/* answer, protocol-neutral: HTTP/1.1 renders it with render_response, HTTP/2 as HEADERS + DATA.
 struct ControlResponse {
+  ControlResponse() = default;
+  ControlResponse(int status_code, std::string type, std::string text, std::string cookie = {})
+      : status(status_code),
+        content_type(std::move(type)),
+        body(std::move(text)),
+        set_cookie(std::move(cookie)) {}
+
   int status = 200;
   std::string content_type = "application/json";
   std::string body;
+  std::string set_cookie;  ///< a Set-Cookie header's value ("" for none)
 };
 
 /// What a connection needs from its server. All calls on the server's loop thread.
@@ -59,6 +69,8 @@ class ConnectionHost {
   virtual const LabConfig& config() const = 0;
   virtual const ResponseCatalog& responses() const = 0;
   virtual ServerCounters& counters() = 0;
+  /// The auth flow's tokens, orders and counters (--auth, /_lab/login, /_lab/orders).
+  virtual AuthStore& auth() = 0;
   /// A data-plane request for the model; its outcome comes back through ServedConnection::on_outcome.
   virtual void submit(SteadyTime now, const Arrival& arrival) = 0;
   /// A /_lab/* request: returns the whole answer at once (never queued, never frozen).

@@ -2,6 +2,7 @@
 #include "lab/server.h"
 
 #include <cerrno>
+#include <random>
 
 #include <fmt/format.h>
 #include <netinet/in.h>
@@ -50,6 +51,7 @@ Server::Server(LabConfig config, const Clock& clock, net::EventLoop loop, net::L
       m_loop(std::move(loop)),
       m_listen(std::move(listen)),
       m_responses(m_config.body_size),
+      m_auth(std::random_device{}() ^ (static_cast<std::uint64_t>(std::random_device{}()) << 32)),
       m_model(std::make_unique<ServiceModel>(m_config.model, m_timers, *this, clock.now())) {
   m_loop.add(m_listen.fd(), EPOLLIN, this);
 }
@@ -165,7 +167,7 @@ ControlResponse Server::control(std::string_view method, std::string_view target
   const bool get = method == "GET" || method == "HEAD";
   if (path == "/_lab/stats" && get) {
     return {200, "application/json",
-            stats_json(m_model->snapshot(m_clock.now()), m_counters, m_config) + "\n"};
+            stats_json(m_model->snapshot(m_clock.now()), m_counters, m_config, m_auth.counters()) + "\n"};
   }
   if (path == "/_lab/config" && get) return {200, "application/json", config_to_json(m_config).dump() + "\n"};
   if (path == "/_lab/config" && method == "POST") return handle_config_post(body);

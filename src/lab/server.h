@@ -61,6 +61,7 @@ class Server final : public ConnectionHost,
   const LabConfig& config() const override { return m_config; }
   const ResponseCatalog& responses() const override { return m_responses; }
   ServerCounters& counters() override { return m_counters; }
+  AuthStore& auth() override { return m_auth; }
   void submit(SteadyTime now, const Arrival& arrival) override { m_model->submit(now, arrival); }
   ControlResponse control(std::string_view method, std::string_view target, std::string_view body) override;
   void on_closed(std::uint32_t slot) override;
@@ -87,6 +88,7 @@ class Server final : public ConnectionHost,
   net::ListenSocket m_listen;
   ResponseCatalog m_responses;
   ServerCounters m_counters;
+  AuthStore m_auth;
   std::unique_ptr<ServiceModel> m_model;
   std::vector<std::unique_ptr<ServedConnection>> m_connections;
   std::vector<std::uint32_t> m_free_slots;

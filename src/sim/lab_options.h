@@ -13,7 +13,8 @@ namespace openloop::sim {
 /// "--NAME=VALUE", or "--NAME" alone for a switch (--cancel). `what` names the input in errors ("--lab").
 /// Settings the simulation has no use for (--listen, --duration, --header-timeout) are accepted and have no
 /// effect. Errors (usage): an unknown option (listing the accepted ones), a missing or bad value (the lab's
-/// own message), --burn (it spends real CPU for service time; simulated service takes virtual time).
+/// own message), --burn (it spends real CPU for service time; simulated service takes virtual time), --auth (the
+/// login flow is the lab server's only).
 Result<lab::LabConfig> parse_lab_options(std::string_view text, std::string_view what);
 
 }  // namespace openloop::sim

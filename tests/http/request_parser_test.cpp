@@ -103,3 +103,18 @@ TEST(RequestParser, OversizedBodiesAreRefused) {
   EXPECT_EQ(p.feed("POST / HTTP/1.1\r\nContent-Length: 11\r\n\r\n").status, Status::error);
   EXPECT_EQ(p.error(), RequestError::body_too_large);
 }
+
+TEST(RequestParser, CapturesAuthorizationAndCookieBesideTheWatchedHeader) {
+  RequestParser p;
+  p.watch_header("x-deadline");
+  const std::string req =
+      "GET / HTTP/1.1\r\nauthorization: Bearer abc\r\nX-Deadline: 5ms\r\nCookie: a=1\r\nCOOKIE: b=2\r\n"
+      "X-Authorization-Not: no\r\n\r\n";
+  ASSERT_EQ(p.feed(req).status, Status::request);
+  EXPECT_EQ(p.authorization(), "Bearer abc");
+  EXPECT_EQ(p.cookie(), "a=1; b=2");
+  EXPECT_EQ(p.watched_value(), "5ms");
+  ASSERT_EQ(p.feed("GET / HTTP/1.1\r\n\r\n").status, Status::request);
+  EXPECT_EQ(p.authorization(), "") << "cleared per request";
+  EXPECT_EQ(p.cookie(), "");
+}

@@ -26,6 +26,8 @@ TEST(ConfigFields, AppliesEverySettingFromText) {
   ASSERT_TRUE(apply_setting(c, "error-rate", "0.01", "--error-rate"));
   ASSERT_TRUE(apply_setting(c, "cancel", "true", "--cancel"));
   ASSERT_TRUE(apply_setting(c, "deadline-header", "X-Deadline", "--deadline-header"));
+  ASSERT_TRUE(apply_setting(c, "auth", "true", "--auth"));
+  EXPECT_TRUE(c.auth);
   EXPECT_EQ(c.model.workers, 4u);
   EXPECT_EQ(c.model.service.mean(), 2ms);
   EXPECT_EQ(c.model.queue, QueueDiscipline::lifo);
@@ -98,6 +100,9 @@ TEST(Responses, RenderStatusLengthAndCloseVariants) {
   EXPECT_EQ(std::string(r.get(Reply::expired, false, false)).substr(0, 12), "HTTP/1.1 504");
   const std::string head(r.get(Reply::ok, false, true));
   EXPECT_EQ(head.substr(head.size() - 4), "\r\n\r\n");
+  const std::string login = render_response(200, "application/json", "{}", false, "lab_session=t; Path=/");
+  EXPECT_NE(login.find("\r\nSet-Cookie: lab_session=t; Path=/\r\n\r\n{}"), std::string::npos) << login;
+  EXPECT_EQ(render_response(200, "text/plain", "", false).find("Set-Cookie"), std::string::npos);
 }
 
 TEST(StatsJson, HasTheCountersAndCacheRatio) {
@@ -116,6 +121,13 @@ TEST(StatsJson, HasTheCountersAndCacheRatio) {
   for (const char* key : {"queue_depth", "busy_workers", "shed", "expired", "errors", "config"}) {
     EXPECT_TRUE(j.contains(key)) << key;
   }
+  AuthCounters auth;
+  auth.logins = 3;
+  auth.orders_missing = 1;
+  const auto k = nlohmann::json::parse(stats_json(s, server, LabConfig{}, auth));
+  EXPECT_EQ(k.at("auth").at("logins"), 3);
+  EXPECT_EQ(k.at("auth").at("orders_missing"), 1);
+  EXPECT_EQ(k.at("auth").at("unauthorized"), 0);
 }
 
 // The control endpoint (/_lab/config can freeze or slow the lab) is served on the lab's one listener, so the

@@ -20,6 +20,7 @@ class FakeHost final : public lab::ConnectionHost {
   const lab::LabConfig& config() const override { return m_config; }
   const lab::ResponseCatalog& responses() const override { return m_responses; }
   lab::ServerCounters& counters() override { return m_counters; }
+  lab::AuthStore& auth() override { return m_auth; }
   void submit(SteadyTime at, const lab::Arrival& arrival) override {
     submitted_at.push_back(at);
     arrivals.push_back(arrival);
@@ -37,6 +38,7 @@ class FakeHost final : public lab::ConnectionHost {
   lab::LabConfig m_config;
   lab::ResponseCatalog m_responses{5};
   lab::ServerCounters m_counters;
+  lab::AuthStore m_auth{12345};
   std::vector<lab::Arrival> arrivals;
   std::vector<SteadyTime> submitted_at;
   std::vector<std::string> controls;

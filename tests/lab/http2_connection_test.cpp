@@ -81,8 +81,12 @@ class Client {
   }
 
   std::int32_t get(const std::string& path, std::vector<std::pair<std::string, std::string>> extra = {}) {
+    return request("GET", path, std::move(extra));
+  }
+  std::int32_t request(const std::string& method, const std::string& path,
+                       std::vector<std::pair<std::string, std::string>> extra = {}) {
     std::vector<std::pair<std::string, std::string>> h = {
-        {":method", "GET"}, {":scheme", "http"}, {":authority", "lab"}, {":path", path}};
+        {":method", method}, {":scheme", "http"}, {":authority", "lab"}, {":path", path}};
     h.insert(h.end(), extra.begin(), extra.end());
     std::vector<nghttp2_nv> nv;
     for (auto& [n, v] : h) {
@@ -284,4 +288,27 @@ TEST(Http2Connection, AnswersFromTheModelsTimersGoOutTogetherWhenTheFlushTimerFi
   client.read_server();
   EXPECT_EQ(client.response(a).headers.at(":status"), "200");
   EXPECT_EQ(client.response(b).headers.at(":status"), "500");
+}
+
+TEST(Http2Connection, LoginSetsTheSessionCookieAndAuthAcceptsItSplitIntoCookieFields) {
+  test::FakeHost host;
+  host.m_config.auth = true;
+  Http2Connection conn(host, 0);
+  Client client(conn);
+  const std::int32_t login = client.request("POST", "/_lab/login");
+  const std::int32_t refused = client.get("/item");
+  client.pump();
+  const Response& l = client.response(login);
+  ASSERT_EQ(l.headers.at(":status"), "200");
+  const std::string cookie = l.headers.at("set-cookie");
+  ASSERT_TRUE(cookie.starts_with("lab_session=")) << cookie;
+  const std::string pair = cookie.substr(0, cookie.find(';'));
+  EXPECT_EQ(client.response(refused).headers.at(":status"), "401");
+  EXPECT_TRUE(host.arrivals.empty());
+  // RFC 9113 8.2.3: a client may send each cookie pair as its own field.
+  client.get("/item", {{"cookie", "a=1"}, {"cookie", pair}});
+  client.pump();
+  EXPECT_EQ(host.arrivals.size(), 1u);
+  EXPECT_EQ(host.m_auth.counters().authorized, 1u);
+  EXPECT_EQ(host.m_auth.counters().unauthorized, 1u);
 }
