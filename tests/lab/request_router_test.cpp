@@ -122,8 +122,9 @@ TEST(RequestRouter, UnderAuthModelPathsNeedAnIssuedTokenByBearerOrCookie) {
   EXPECT_EQ(refused.control.status, 401);
   EXPECT_NE(refused.control.body.find("\"error\""), std::string::npos);
   const std::string token = token_of(router.route(post("/_lab/login"), 3));
+  const std::string bearer_text = "Bearer " + token;  // ParsedRequest holds views: the text must outlive it
   ParsedRequest bearer = get("/item");
-  bearer.authorization = "Bearer " + token;
+  bearer.authorization = bearer_text;
   EXPECT_EQ(router.route(bearer, 4).kind, Routing::Kind::model);
   const std::string cookie_text = "x=1; lab_session=" + token;
   ParsedRequest cookie = get("/item");
