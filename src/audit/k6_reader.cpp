@@ -56,7 +56,9 @@ Result<bool> K6Reader::next(Record& out) {
     const nlohmann::json tags = data.contains("tags") ? data["tags"] : nlohmann::json();
     out.duration = from_seconds(ms / 1e3);
     out.start = Nanos(*end) - out.duration;
-    const std::string vu = tag(tags, "vu");
+    // k6 0.41 and later keep vu and iter as metadata (not tags) when --system-tags names them.
+    std::string vu = tag(tags, "vu");
+    if (vu.empty() && data.contains("metadata")) vu = tag(data["metadata"], "vu");
     const std::string scenario = tag(tags, "scenario");
     out.thread = vu.empty() ? std::string() : (scenario.empty() ? "vu " + vu : scenario + " vu " + vu);
     const std::string status = tag(tags, "status");
