@@ -143,7 +143,9 @@ bool GatlingReader::read_request(Record& out) {
   const auto start = parse_integer(m_fields[base + 2]);
   const auto end = parse_integer(m_fields[base + 3]);
   const std::string& status = m_fields[base + 4];
-  if (!start || !end || *start < 0 || *end < *start || *end - *start > 3'600'000'000LL) {
+  Nanos start_ns{0}, end_ns{0};
+  if (!start || !end || !scaled_time(*start, 1'000'000, start_ns) || !scaled_time(*end, 1'000'000, end_ns) ||
+      end_ns < start_ns || end_ns - start_ns > std::chrono::hours(1000)) {
     m_lines.bad(fmt::format("start '{}' and end '{}': expected milliseconds since the epoch, end ≥ start",
                             m_fields[base + 2], m_fields[base + 3]));
     return false;
@@ -161,8 +163,8 @@ bool GatlingReader::read_request(Record& out) {
     }
     user = m_layout == GatlingLayout::v2 ? fmt::format("{} user {}", m_fields[1], id) : "user " + id;
   }
-  out.start = Nanos(*start * 1'000'000LL);
-  out.duration = Nanos((*end - *start) * 1'000'000LL);
+  out.start = start_ns;
+  out.duration = end_ns - start_ns;
   out.thread = std::move(user);
   out.ok = status == "OK";
   out.label = groups.empty() ? name : groups + "/" + name;
@@ -224,7 +226,7 @@ std::vector<std::string> GatlingReader::notes() const {
         "users, so the model is not measured and nothing is corrected");
   }
   if (m_users_started > 0) {
-    const double span_s = static_cast<double>(m_last_user_ms - m_first_user_ms) / 1e3;
+    const double span_s = (static_cast<double>(m_last_user_ms) - static_cast<double>(m_first_user_ms)) / 1e3;
     out.push_back(fmt::format(
         "{} virtual users started{}, {} ended, at most {} active at once: an open injection starts users on "
         "its "

@@ -229,12 +229,14 @@ bool JmeterXmlReader::sample_of(Record& out) {
         fmt::format("a <{}> without {}; JMeter writes both on every sample", tag_name(m_tag), missing));
     return false;
   }
-  if (!stamp || !elapsed || *stamp < 0 || *elapsed < 0) {
+  Nanos start{0}, duration{0};
+  if (!stamp || !elapsed || !scaled_time(*stamp, 1'000'000, start) ||
+      !duration_of(*elapsed / 1e3, duration)) {
     bad(m_tag_line, fmt::format("<{}> ts and t: expected milliseconds", tag_name(m_tag)));
     return false;
   }
-  out.start = Nanos(*stamp * 1'000'000LL);
-  out.duration = from_seconds(*elapsed / 1e3);
+  out.start = start;
+  out.duration = duration;
   out.thread = xml_attribute(m_tag, "tn", m_value) ? m_value : std::string();
   out.ok = !xml_attribute(m_tag, "s", m_value) || m_value == "true";
   out.label = xml_attribute(m_tag, "lb", m_value) ? m_value : std::string();

@@ -31,10 +31,14 @@ std::optional<K6Stamp> parse_k6_stamp(std::string_view text) {
     const auto v = parse_integer(text);
     if (!v) return std::nullopt;
     // unix, unix_milli, unix_micro, unix_nano: 10, 13, 16 and 19 digits for any date since 2001.
-    if (text.size() <= 11) return K6Stamp{*v * 1'000'000'000LL, std::chrono::seconds(1)};
-    if (text.size() <= 14) return K6Stamp{*v * 1'000'000LL, std::chrono::milliseconds(1)};
-    if (text.size() <= 17) return K6Stamp{*v * 1'000LL, std::chrono::microseconds(1)};
-    return K6Stamp{*v, Nanos(1)};
+    const auto [unit, resolution] =
+        text.size() <= 11   ? std::pair{1'000'000'000LL, Nanos(std::chrono::seconds(1))}
+        : text.size() <= 14 ? std::pair{1'000'000LL, Nanos(std::chrono::milliseconds(1))}
+        : text.size() <= 17 ? std::pair{1'000LL, Nanos(std::chrono::microseconds(1))}
+                            : std::pair{1LL, Nanos(1)};
+    Nanos ns{0};
+    if (!scaled_time(*v, unit, ns)) return std::nullopt;
+    return K6Stamp{ns.count(), resolution};
   }
   const auto ns = parse_rfc3339(text);
   if (!ns) return std::nullopt;
@@ -108,7 +112,8 @@ Result<bool> K6CsvReader::next(Record& out) {
     }
     const auto stamp = parse_k6_stamp(m_fields[m_stamp]);
     const auto value = parse_number(m_fields[m_value]);
-    if (!stamp || !value || !(*value >= 0)) {
+    Nanos response{0};
+    if (!stamp || !value || !duration_of(*value / 1e3, response)) {
       m_lines.bad(
           fmt::format("timestamp '{}' and metric_value '{}': expected a k6 timeFormat (unix[_milli|"
                       "_micro|_nano] or rfc3339[_nano]) and a number ≥ 0",
@@ -119,7 +124,7 @@ Result<bool> K6CsvReader::next(Record& out) {
       m_dropped += *value;
       continue;
     }
-    out.duration = from_seconds(*value / 1e3);
+    out.duration = response;
     out.start = Nanos(stamp->ns) - out.duration;
     const std::string vu = tag("vu");
     if (!vu.empty()) m_saw_vu = true;
