@@ -84,7 +84,6 @@ Result<std::unique_ptr<RecordReader>> GatlingReader::open(const std::string& pat
   LineSource ahead = OPENLOOP_TRY(LineSource::open(path));
   std::optional<GatlingLayout> layout;
   std::string version, line;
-  std::vector<std::string> fields;
   while (!layout && ahead.line_number() < k_lookahead_lines && ahead.next(line)) {
     if (ahead.line_number() == 1 && looks_binary(line)) {
       return usage_error(
@@ -92,12 +91,11 @@ Result<std::unique_ptr<RecordReader>> GatlingReader::open(const std::string& pat
                       "text log of Gatling 2.3 to 3.12 (tab-separated RUN, USER and REQUEST records)",
                       path));
     }
+    // Fields are counted as read_request() splits them: at every tab (Gatling does not quote).
     if (line.rfind("RUN\t", 0) == 0) {
-      split_fields(line, '\t', fields);
-      version = fields.back();
+      version = line.substr(line.rfind('\t') + 1);
     } else if (line.rfind("REQUEST\t", 0) == 0) {
-      split_fields(line, '\t', fields);
-      layout = gatling_layout_of(fields.size());
+      layout = gatling_layout_of(static_cast<std::size_t>(std::count(line.begin(), line.end(), '\t')) + 1);
     }
   }
   LineSource lines = OPENLOOP_TRY(LineSource::open(path));
