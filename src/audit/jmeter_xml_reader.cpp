@@ -169,6 +169,7 @@ bool JmeterXmlReader::skip_until(std::string_view end) {
 bool JmeterXmlReader::read_tag() {
   m_tag.clear();
   m_tag_too_long = false;
+  m_tag_last = 0;
   m_tag_line = m_line;
   char c = 0;
   char quote = 0;
@@ -197,6 +198,7 @@ bool JmeterXmlReader::read_tag() {
       if (m_tag.empty()) m_tag = " ";
       return true;
     }
+    m_tag_last = c;
     if (m_tag.size() < k_max_tag) {
       m_tag += c;
     } else {
@@ -252,17 +254,19 @@ Result<bool> JmeterXmlReader::next(Record& out) {
           fmt::format("a tag '<{}' not closed before the end of the file (truncated)", m_tag.substr(0, 40)));
       return false;
     }
-    if (m_tag_too_long) {
-      bad(m_tag_line, fmt::format("a tag longer than {} bytes; skipped", k_max_tag));
-      continue;
-    }
     const char first = m_tag.front();
     if (first == '?' || first == '!') continue;
     if (first == '/') {
       if (m_depth > 0 && --m_depth == 0) m_closed = true;
       continue;
     }
-    const bool empty = m_tag.back() == '/';
+    const bool empty = m_tag_last == '/';
+    if (m_tag_too_long) {
+      // Its start is kept and its last byte known: the nesting stays right though the tag is not read.
+      if (!empty) ++m_depth;
+      bad(m_tag_line, fmt::format("a tag longer than {} bytes; skipped", k_max_tag));
+      continue;
+    }
     const std::string_view name = tag_name(m_tag);
     const bool sample = name == "httpSample" || name == "sample";
     const int depth = m_depth;

@@ -47,6 +47,7 @@ class JmeterXmlReader : public RecordReader {
   std::int64_t m_line = 1, m_tag_line = 1;
   std::string m_tag;
   bool m_tag_too_long = false;
+  char m_tag_last = 0;  ///< the tag's last byte before '>', kept even when the tag is too long to keep
   int m_depth = 0;
   bool m_closed = false;  ///< </testResults> seen
   std::int64_t m_nested = 0;

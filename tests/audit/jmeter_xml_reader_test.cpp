@@ -45,6 +45,22 @@ TEST(JmeterXmlReader, TruncatedTagNamesItsLine) {
   EXPECT_NE((*reader)->bad_lines().first.find("(truncated)"), std::string::npos);
 }
 
+TEST(JmeterXmlReader, ATagTooLongToKeepIsNamedAndTheNestingStaysRight) {
+  // A sample whose label is over 1 MiB: skipped and named; its end tag must not end <testResults>, or the
+  // next sample would read as nested.
+  testing::TempFile f("<testResults>\n<sample t=\"1\" ts=\"2\" lb=\"" + std::string((1 << 20) + 10, 'x') +
+                      "\"></sample>\n<sample t=\"3\" ts=\"4\"/>\n</testResults>\n");
+  auto reader = JmeterXmlReader::open(f.path());
+  ASSERT_TRUE(reader) << reader.error().message;
+  Record r;
+  ASSERT_TRUE(*(*reader)->next(r));
+  EXPECT_EQ(r.duration, std::chrono::milliseconds(3));
+  EXPECT_FALSE(*(*reader)->next(r));
+  EXPECT_NE((*reader)->bad_lines().first.find(":2: a tag longer than"), std::string::npos)
+      << (*reader)->bad_lines().first;
+  EXPECT_TRUE((*reader)->notes().empty());
+}
+
 TEST(JmeterXmlReader, RefusesAFileThatDoesNotStartWithTestResults) {
   testing::TempFile f("<?xml version=\"1.0\"?>\n<jmeterTestPlan version=\"1.2\">\n");
   auto reader = JmeterXmlReader::open(f.path());
