@@ -35,12 +35,14 @@ Result<bool> AbReader::next(Record& out) {
     }
     const auto seconds = parse_integer(m_fields[m_seconds]);
     const auto total_ms = parse_number(m_fields[m_total]);
-    if (!seconds || !total_ms || *seconds < 0 || *total_ms < 0) {
+    Nanos start{0}, duration{0};
+    if (!seconds || !total_ms || !scaled_time(*seconds, 1'000'000'000, start) ||
+        !duration_of(*total_ms / 1e3, duration)) {
       m_lines.bad("seconds must be Unix seconds and ttime milliseconds ≥ 0");
       continue;
     }
-    out.start = Nanos(*seconds * 1'000'000'000LL);
-    out.duration = from_seconds(*total_ms / 1e3);
+    out.start = start;
+    out.duration = duration;
     out.thread.clear();
     out.ok = true;
     out.label.clear();

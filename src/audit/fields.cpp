@@ -2,6 +2,7 @@
 #include "audit/fields.h"
 
 #include <charconv>
+#include <cstdint>
 
 #include <fmt/format.h>
 
@@ -50,6 +51,19 @@ std::optional<double> parse_number(std::string_view field) {
     return std::nullopt;
   }
   return v;
+}
+
+bool scaled_time(long long value, long long unit_ns, Nanos& out) {
+  // Up to 9·10¹⁸ ns (the year 2255), leaving room to add a response time without overflow.
+  if (value < 0 || unit_ns <= 0 || value > 9'000'000'000'000'000'000LL / unit_ns) return false;
+  out = Nanos(value * unit_ns);
+  return true;
+}
+
+bool duration_of(double seconds, Nanos& out) {
+  if (!(seconds >= 0 && seconds <= 1e6)) return false;
+  out = from_seconds(seconds);
+  return true;
 }
 
 std::optional<long long> parse_integer(std::string_view field) {
@@ -123,6 +137,8 @@ std::optional<long long> parse_rfc3339(std::string_view t) {
   }
   if (at != t.size()) return std::nullopt;
   const long long seconds = days_from_civil(*y, *mo, *d) * 86400 + *h * 3600 + *mi * 60 + *s - offset_s;
+  // Nanoseconds since the epoch fit a signed 64-bit count until 2262.
+  if (seconds < 0 || seconds > 9'000'000'000LL) return std::nullopt;
   return seconds * 1'000'000'000LL + fraction;
 }
 

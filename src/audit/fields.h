@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/time.h"
 
 namespace openloop::audit {
 
@@ -20,6 +21,13 @@ bool split_fields(std::string_view line, char separator, std::vector<std::string
 std::optional<double> parse_number(std::string_view field);
 /// An integer, the whole field; nullopt otherwise.
 std::optional<long long> parse_integer(std::string_view field);
+
+/// `value` × `unit_ns` nanoseconds into `out` (a stamp in ms: unit 1e6); false when it is negative or past
+/// 9·10¹⁸ ns (the year 2255: room is left to add a response time without leaving a signed 64-bit count).
+bool scaled_time(long long value, long long unit_ns, Nanos& out);
+/// A duration of `seconds` into `out`; false unless 0 ≤ seconds ≤ 10⁶ (no response time a tool records is
+/// longer, and a larger double would overflow the conversion).
+bool duration_of(double seconds, Nanos& out);
 
 /// An RFC 3339 time ("2017-05-09T14:34:45.239531499+02:00", "...Z", up to 9 fraction digits) as nanoseconds
 /// since the Unix epoch; nullopt for anything else.

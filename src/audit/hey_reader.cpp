@@ -37,12 +37,14 @@ Result<bool> HeyReader::next(Record& out) {
     const auto seconds = parse_number(m_fields[m_time]);
     const auto offset = parse_number(m_fields[m_offset]);
     const auto status = parse_integer(m_fields[m_status]);
-    if (!seconds || !offset || *seconds < 0 || *offset < 0 || !status) {
+    // An offset is seconds since the run's start: a run of 10⁶ s (11 days) is longer than any hey run.
+    Nanos duration{0}, start{0};
+    if (!seconds || !offset || !status || !duration_of(*seconds, duration) || !duration_of(*offset, start)) {
       m_lines.bad("response-time and offset must be seconds ≥ 0 and status-code an integer");
       continue;
     }
-    out.start = from_seconds(*offset);
-    out.duration = from_seconds(*seconds);
+    out.start = start;
+    out.duration = duration;
     out.thread.clear();
     out.ok = *status >= 200 && *status < 400;
     out.label.clear();

@@ -38,13 +38,15 @@ Result<bool> JmeterReader::next(Record& out) {
     }
     const auto stamp = parse_integer(m_fields[m_stamp]);
     const auto elapsed = parse_number(m_fields[m_elapsed]);
-    if (!stamp || !elapsed || *stamp < 0 || *elapsed < 0) {
+    Nanos start{0}, duration{0};
+    if (!stamp || !elapsed || !scaled_time(*stamp, 1'000'000, start) ||
+        !duration_of(*elapsed / 1e3, duration)) {
       m_lines.bad(fmt::format("timeStamp '{}' and elapsed '{}': expected milliseconds (timestamp_format=ms)",
                               m_fields[m_stamp], m_fields[m_elapsed]));
       continue;
     }
-    out.start = Nanos(*stamp * 1'000'000LL);
-    out.duration = from_seconds(*elapsed / 1e3);
+    out.start = start;
+    out.duration = duration;
     out.thread = m_thread ? m_fields[*m_thread] : std::string();
     out.ok = m_success ? m_fields[*m_success] == "true" : true;
     out.label = m_label ? m_fields[*m_label] : std::string();

@@ -48,15 +48,18 @@ Result<bool> K6Reader::next(Record& out) {
     if (j.value("metric", "") != "http_req_duration") continue;
     const auto end = parse_rfc3339(data["time"].get<std::string>());
     const double ms = data["value"].get<double>();
-    if (!end || !(ms >= 0)) {
+    Nanos response{0};
+    if (!end || !duration_of(ms / 1e3, response)) {
       m_lines.bad(fmt::format("data.time '{}' must be RFC 3339 and data.value milliseconds ≥ 0",
                               data["time"].get<std::string>()));
       continue;
     }
     const nlohmann::json tags = data.contains("tags") ? data["tags"] : nlohmann::json();
-    out.duration = from_seconds(ms / 1e3);
+    out.duration = response;
     out.start = Nanos(*end) - out.duration;
-    const std::string vu = tag(tags, "vu");
+    // k6 0.41 and later keep vu and iter as metadata (not tags) when --system-tags names them.
+    std::string vu = tag(tags, "vu");
+    if (vu.empty() && data.contains("metadata")) vu = tag(data["metadata"], "vu");
     const std::string scenario = tag(tags, "scenario");
     out.thread = vu.empty() ? std::string() : (scenario.empty() ? "vu " + vu : scenario + " vu " + vu);
     const std::string status = tag(tags, "status");

@@ -12,9 +12,9 @@ namespace openloop::audit {
 
 /// Reads `{"type":"Point","metric":"http_req_duration","data":{"time":RFC 3339,"value":ms,"tags":{...}}}`.
 /// k6 stamps an HTTP request's samples with the request's end, so the send is time − value. The sender is the
-/// `vu` tag (with the `scenario` tag, when present); without it (vu is not a default system tag) records come
-/// with an empty thread. `dropped_iterations` points are counted (an arrival-rate executor that could not
-/// start an iteration on time); other lines are skipped.
+/// `vu` tag, or `data.metadata.vu` (k6 0.41+ keeps vu as metadata), with the `scenario` tag when present;
+/// without it (vu is not a default system tag) records come with an empty thread. `dropped_iterations` points
+/// are counted (an arrival-rate executor that could not start an iteration on time); other lines are skipped.
 class K6Reader : public RecordReader {
  public:
   static Result<std::unique_ptr<RecordReader>> open(const std::string& path);

@@ -109,3 +109,48 @@ TEST(Audit, VegetaIsOpenByConstructionAndNotCorrected) {
 
 }  // namespace
 }  // namespace openloop::audit
+
+namespace openloop::audit {
+namespace {
+
+// The same closed loop stalled for 1 s, written in each format that names its senders: each audit finds what
+// the JMeter CSV's does (ClosedLoopStalledFindsModelLittlesLawFeedbackAndOmission above).
+void expect_closed_stall_found(const std::string& content, const std::string& tool) {
+  SCOPED_TRACE(tool);
+  auto a = audit_text(content);
+  ASSERT_TRUE(a) << a.error().message;
+  EXPECT_EQ(a->tool, tool);
+  EXPECT_EQ(a->bad.count, 0) << a->bad.first;
+  EXPECT_EQ(a->model.model, LoadModel::closed) << a->model.evidence;
+  EXPECT_EQ(a->model.senders, 4);
+  EXPECT_NEAR(a->little.n, 4.0, 0.1);
+  EXPECT_TRUE(a->feedback.seen) << a->feedback.sentence;
+  ASSERT_TRUE(a->omission.applicable) << a->omission.why;
+  EXPECT_NEAR(to_millis(a->omission.expected_interval), 10, 0.1);
+  EXPECT_EQ(a->omission.blocked, 4);
+  EXPECT_LE(a->omission.uncorrected.p99, std::chrono::milliseconds(11));
+  EXPECT_GT(a->omission.corrected.p99, std::chrono::milliseconds(500));
+  EXPECT_NE(a->honest.command.find("--rate 400/s"), std::string::npos) << a->honest.command;
+}
+
+TEST(Audit, ClosedStallIsFoundInJmeterXmlGatlingWithUserIdsAndK6Csv) {
+  const auto samples = testing::closed_samples(4, 10, 10'000, 4'000, 5'000);
+  expect_closed_stall_found(testing::as_jmeter_xml(samples), "JMeter");
+  expect_closed_stall_found(testing::as_gatling_log(samples, true), "Gatling");
+  expect_closed_stall_found(testing::as_k6_csv(samples), "k6");
+}
+
+TEST(Audit, GatlingWithoutUserIdsShowsFeedbackButCorrectsNothing) {
+  auto a = audit_text(testing::as_gatling_log(testing::closed_samples(4, 10, 10'000, 4'000, 5'000), false));
+  ASSERT_TRUE(a) << a.error().message;
+  EXPECT_GT(a->records, 3500);
+  EXPECT_EQ(a->model.model, LoadModel::unknown) << a->model.evidence;
+  EXPECT_TRUE(a->feedback.seen) << a->feedback.sentence;
+  EXPECT_FALSE(a->omission.applicable);
+  bool said = false;
+  for (const auto& l : a->limits) said = said || l.find("no user id") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
+}  // namespace
+}  // namespace openloop::audit

@@ -50,3 +50,23 @@ TEST(Columns, MissingColumnsAreNamedWithTheHeaderFound) {
 
 }  // namespace
 }  // namespace openloop::audit
+
+namespace openloop::audit {
+namespace {
+
+TEST(ScaledTime, RefusesStampsThatWouldOverflowNanoseconds) {
+  Nanos t{0};
+  EXPECT_TRUE(scaled_time(1'700'000'000'000LL, 1'000'000, t));
+  EXPECT_EQ(t, Nanos(1'700'000'000'000'000'000LL));
+  // A millisecond stamp the fuzzer found (fuzz/corpus/audit_jmeter_xml/regress_stamp_overflow): year 2271.
+  EXPECT_FALSE(scaled_time(9'509'841'691'040LL, 1'000'000, t));
+  EXPECT_FALSE(scaled_time(-1, 1, t));
+  EXPECT_TRUE(duration_of(0.5, t));
+  EXPECT_EQ(t, std::chrono::milliseconds(500));
+  EXPECT_FALSE(duration_of(1e300, t));
+  EXPECT_FALSE(duration_of(-0.001, t));
+  EXPECT_FALSE(parse_rfc3339("9999-01-01T00:00:00Z"));
+}
+
+}  // namespace
+}  // namespace openloop::audit
