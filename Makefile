@@ -11,7 +11,7 @@ LAUNCHER = $(if $(shell command -v ccache),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache 
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 
-.PHONY: all deps configure build binary test unit-test e2e-test test-sanitize fuzz demo bench format clean
+.PHONY: all deps configure build binary test unit-test e2e-test test-sanitize fuzz demo bench format clean cli-docs
 
 all: build
 
@@ -71,6 +71,12 @@ fuzz: deps
 	@cmake --preset fuzz $(LAUNCHER) >/dev/null
 	@cmake --build --preset fuzz -j $(JOBS)
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/run build/fuzz
+
+# cli-docs: docs/cli.md, the complete option reference, written from the registrations --help prints (e2e.cli.docs
+# fails when the committed file differs).
+cli-docs: binary
+	@$(BUILD_DIR)/src/cli/openloop help --markdown > docs/cli.md.tmp && mv docs/cli.md.tmp docs/cli.md
+	@echo "docs/cli.md written"
 
 demo: binary
 	@scripts/demo $(BUILD_DIR)/src/cli/openloop

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/cli_reference.h"
 #include "cli/command.h"
 #include "cli/parse_error.h"
 #include "cli/simulate.h"
@@ -103,7 +104,7 @@ constexpr Subcommand k_subcommands[] = {
 // The word a user typed where a subcommand belongs, when it names none (CLI11 would only say that a
 // subcommand is required).
 const char* unknown_subcommand(int argc, char** argv) {
-  if (argc < 2 || argv[1][0] == '-') return nullptr;
+  if (argc < 2 || argv[1][0] == '-' || std::string(argv[1]) == "help") return nullptr;
   for (const auto& s : k_subcommands) {
     if (std::string(argv[1]) == s.name) return nullptr;
   }
@@ -128,6 +129,16 @@ int main(int argc, char** argv) {
     names += fmt::format("{}{}", names.empty() ? "" : ", ", s.name);
   }
   app.footer("Run `openloop SUBCOMMAND --help` for its options, examples and exit codes.");
+  // Hidden (no group): `openloop help --markdown` writes docs/cli.md from the registrations above (make
+  // cli-docs).
+  CLI::App* help = app.add_subcommand("help", "Print this help, or the command-line reference in markdown");
+  help->group("");
+  bool markdown = false;
+  help->add_flag("--markdown", markdown, "The whole reference (docs/cli.md) in markdown");
+  actions.emplace_back(help, [&app, &markdown] {
+    fmt::print("{}", markdown ? openloop::cli::markdown_reference(app) + "\n" : app.help());
+    return 0;
+  });
   if (const char* word = unknown_subcommand(argc, argv)) {
     fmt::print(stderr, "openloop: \"{}\" is not a subcommand; use one of {} (openloop --help)\n", word,
                names);

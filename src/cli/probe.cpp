@@ -90,8 +90,7 @@ Result<Setup> prepare(RunOptions o, const ProbeFlags& f) {
   if (s.simulated) {
     OPENLOOP_TRY_VOID(sim::check_simulable(s.run_plan, *s.simulated));
   } else if (needs_lab || !f.lab_control.empty()) {
-    const std::string url =
-        f.lab_control.empty() ? lab::default_control_url(s.run_plan.url) : f.lab_control;
+    const std::string url = f.lab_control.empty() ? lab::default_control_url(s.run_plan.url) : f.lab_control;
     auto client = OPENLOOP_TRY(lab::ControlClient::create(url, std::chrono::seconds(2)));
     if (auto stats = client.stats(); !stats) {
       return runtime_error(fmt::format("--lab-control: the lab does not answer ({}); the {} trigger needs it",
@@ -224,6 +223,11 @@ Action setup_probe(CLI::App& sub) {
   auto flags = std::make_shared<ProbeFlags>();
   add_probe_options(*metastable, *options, *flags);
   metastable->footer(
+      "Examples:\n"
+      "  openloop probe metastable http://127.0.0.1:8080/ --base 300/s --trigger stall --quick\n"
+      "  openloop probe metastable http://127.0.0.1:8080/ --base 300/s --trigger load:600/s --retry-attempts "
+      "3 "
+      "--json probe.json\n\n"
       "Exit codes: 0 RECOVERED, 1 METASTABLE or RECOVERED-AT-LOWER-LOAD, 2 bad usage, 3 INCONCLUSIVE, "
       "4 runtime failure, 130 interrupted. --slo objectives are judged on the baseline. See docs/probe.md.");
   return [options, flags, metastable] {

@@ -31,19 +31,27 @@ void add_own_options(CLI::App& sub, ProbeFlags& f) {
       sub.add_option("--trigger-for", f.trigger_for, "How long the trigger lasts (a stall:D lasts D)")
           ->type_name("DURATION")
           ->capture_default_str();
-  sub.add_option("--baseline-for", f.baseline_for, "Baseline at the base load, measured (must be steady)")
-      ->type_name("DURATION")
-      ->capture_default_str();
-  sub.add_option("--observe-for", f.observe_for, "Observation at the base load after the trigger")
-      ->type_name("DURATION")
-      ->capture_default_str();
-  sub.add_option("--warmup", f.warmup, "Warm-up at the base load before the baseline, not measured")
-      ->type_name("DURATION")
-      ->capture_default_str();
-  sub.add_option("--window", f.window,
-                 "Recovery window W: the first W after the trigger that meets every criterion")
-      ->type_name("DURATION")
-      ->capture_default_str();
+  f.baseline_for_option =
+      sub.add_option("--baseline-for", f.baseline_for, "Baseline at the base load, measured (must be steady)")
+          ->type_name("DURATION")
+          ->capture_default_str();
+  f.observe_for_option =
+      sub.add_option("--observe-for", f.observe_for, "Observation at the base load after the trigger")
+          ->type_name("DURATION")
+          ->capture_default_str();
+  f.warmup_option =
+      sub.add_option("--warmup", f.warmup, "Warm-up at the base load before the baseline, not measured")
+          ->type_name("DURATION")
+          ->capture_default_str();
+  f.window_option =
+      sub.add_option("--window", f.window,
+                     "Recovery window W: the first W after the trigger that meets every criterion")
+          ->type_name("DURATION")
+          ->capture_default_str();
+  sub.add_flag(
+      "--quick", f.quick,
+      "Short phases for a first look, about 20 s in all: --warmup 2s --baseline-for 4s --trigger-for 3s "
+      "--observe-for 10s --window 2s (a phase flag given beside it wins)");
   sub.add_option("--descend", f.descend, "Descending steps after observe when not recovered (hysteresis)")
       ->type_name("N")
       ->capture_default_str();
@@ -95,16 +103,24 @@ Result<ProbeSettings> settings_from(const ProbeFlags& f) {
   ProbeSettings s;
   s.base_rate = OPENLOOP_TRY(parse_rate(f.base, "--base"));
   s.trigger = OPENLOOP_TRY(procedures::parse_trigger(f.trigger));
-  s.trigger_for = OPENLOOP_TRY(parse_duration(f.trigger_for, "--trigger-for"));
+  // --quick replaces the defaults of the phase flags not given; the plan's checks then judge the layout as
+  // for any lengths (a --window longer than the quick --observe-for is refused naming both).
+  const auto phase = [&f](const CLI::Option* given, const std::string& typed, const char* quick) {
+    return f.quick && (given == nullptr || given->count() == 0) ? std::string(quick) : typed;
+  };
+  s.trigger_for =
+      OPENLOOP_TRY(parse_duration(phase(f.trigger_for_option, f.trigger_for, "3s"), "--trigger-for"));
   if (s.trigger.kind == procedures::Trigger::Kind::stall && s.trigger.length.count() > 0 &&
       f.trigger_for_option->count() > 0 && s.trigger_for != s.trigger.length) {
     return usage_error(fmt::format("--trigger-for: {} contradicts --trigger {}; give one of them",
                                    format_duration(s.trigger_for), s.trigger.text));
   }
-  s.baseline = OPENLOOP_TRY(parse_duration(f.baseline_for, "--baseline-for"));
-  s.observe = OPENLOOP_TRY(parse_duration(f.observe_for, "--observe-for"));
-  s.warmup = OPENLOOP_TRY(parse_duration(f.warmup, "--warmup"));
-  s.window = OPENLOOP_TRY(parse_duration(f.window, "--window"));
+  s.baseline =
+      OPENLOOP_TRY(parse_duration(phase(f.baseline_for_option, f.baseline_for, "4s"), "--baseline-for"));
+  s.observe =
+      OPENLOOP_TRY(parse_duration(phase(f.observe_for_option, f.observe_for, "10s"), "--observe-for"));
+  s.warmup = OPENLOOP_TRY(parse_duration(phase(f.warmup_option, f.warmup, "2s"), "--warmup"));
+  s.window = OPENLOOP_TRY(parse_duration(phase(f.window_option, f.window, "2s"), "--window"));
   s.descend = f.descend;
   s.descend_step = OPENLOOP_TRY(parse_fraction(f.descend_step, "--descend-step"));
   if (!f.descend_for.empty()) s.descend_for = OPENLOOP_TRY(parse_duration(f.descend_for, "--descend-for"));

@@ -1,5 +1,5 @@
-// `openloop probe metastable`'s flags as typed, their CLI11 declarations (run's target, client, retry and output
-// groups and the probe's own) and their checks into the probe's settings (cli/probe_options.cpp).
+// `openloop probe metastable`'s flags as typed, their CLI11 declarations (run's target, client, retry and
+// output groups and the probe's own) and their checks into the probe's settings (cli/probe_options.cpp).
 #pragma once
 
 #include <cstdint>
@@ -20,7 +20,12 @@ struct ProbeFlags {
   unsigned descend = 0, repeats = 1;
   std::uint64_t seed = 1;
   std::string simulate;  ///< --simulate: the lab's flags of a simulated service
+  bool quick = false;    ///< --quick: every phase short unless its own flag is given (probe_options.cpp)
   CLI::Option* trigger_for_option = nullptr;
+  CLI::Option* baseline_for_option = nullptr;
+  CLI::Option* observe_for_option = nullptr;
+  CLI::Option* warmup_option = nullptr;
+  CLI::Option* window_option = nullptr;
   CLI::Option* simulate_option = nullptr;
   bool simulated() const { return simulate_option != nullptr && simulate_option->count() > 0; }
 };

@@ -171,7 +171,7 @@ Result<void> set_refuse_streams_above(LabConfig& c, std::string_view v, std::str
 // clang-format off
 const Setting k_settings[] = {
   {{"listen", "HOST:PORT", "address to serve on; port 0 picks a free port (default 127.0.0.1:8080)", false, false}, set_listen},
-  {{"workers", "K", "virtual workers: requests served at once (default 1)", true, false}, set_workers},
+  {{"workers", "N", "virtual workers: requests served at once (default 1)", true, false}, set_workers},
   {{"service", "DIST", "service time: 1ms, exp:1ms, lognormal:1ms,0.5 (mean, sigma), uniform:1ms..3ms, 0 (default 1ms)", true, false}, set_service},
   {{"queue", "fifo|lifo", "which waiting request a free worker takes (default fifo)", true, false}, set_queue},
   {{"queue-limit", "N", "waiting requests at most; more are refused with 503 (default 0: unbounded)", true, false}, set_queue_limit},
@@ -183,19 +183,19 @@ const Setting k_settings[] = {
   {{"hit", "DIST", "service time of a cache hit (default 0)", true, false}, set_hit},
   {{"miss", "DIST", "service time of a cache miss (default 1ms)", true, false}, set_miss},
   {{"dependency", "DIST", "after service, hold a dependency connection this long (default none)", true, false}, set_dependency},
-  {{"dependency-pool", "M", "dependency connections; waiting for one is queueing (default 0: unlimited)", true, false}, set_dependency_pool},
-  {{"error-rate", "P", "probability that a served request answers 500 (default 0)", true, false}, set_error_rate},
+  {{"dependency-pool", "N", "dependency connections; waiting for one is queueing (default 0: unlimited)", true, false}, set_dependency_pool},
+  {{"error-rate", "PROBABILITY", "probability that a served request answers 500 (default 0)", true, false}, set_error_rate},
   {{"body-size", "N", "bytes of body in a 200 response (default 0)", true, false}, set_body_size},
   {{"cancel", "", "drop queued requests whose client closed the connection (default: serve them anyway)", true, true}, set_cancel},
   {{"burn", "", "spend real CPU for the service time, on the lab's thread, instead of timers", true, true}, set_burn},
   {{"auth", "", "model paths and /_lab/orders need a token from POST /_lab/login (Authorization: Bearer TOKEN, or the lab_session cookie): 401 without", true, true}, set_auth},
-  {{"header-timeout", "D", "time a client may take to send a whole request once started (default 10s)", true, false}, set_header_timeout},
+  {{"header-timeout", "DURATION", "time a client may take to send a whole request once started (default 10s)", true, false}, set_header_timeout},
   {{"seed", "N", "seed of the model's random numbers (default 1)", false, false}, set_seed},
   {{"http2", "", "serve HTTP/2 over cleartext with prior knowledge (h2c, as h2load and nghttp -- no Upgrade): a connection that does not open with the HTTP/2 preface gets GOAWAY PROTOCOL_ERROR and is closed, so HTTP/1.1 clients fail", false, true}, set_http2},
   {{"max-streams", "N", "with --http2: SETTINGS_MAX_CONCURRENT_STREAMS advertised, 1 to 65535 (default 100)", false, false}, set_max_streams},
   {{"goaway-after", "N", "with --http2: GOAWAY after N streams on a connection, to test clients' recovery (default 0: never)", false, false}, set_goaway_after},
   {{"refuse-streams-above", "N", "with --http2: RST_STREAM REFUSED_STREAM for a stream past N open on its connection (default 0: never)", false, false}, set_refuse_streams_above},
-  {{"duration", "D", "stop by itself after D (default: run until SIGINT/SIGTERM)", false, false}, set_duration},
+  {{"duration", "DURATION", "stop by itself after DURATION (default: run until SIGINT/SIGTERM)", false, false}, set_duration},
 };
 // clang-format on
 

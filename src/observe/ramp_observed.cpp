@@ -1,6 +1,7 @@
 // Observed signals per ramp step, and naming the resource that saturated first at the knee.
 #include "observe/ramp_observed.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -143,10 +144,11 @@ std::vector<Finding> saturated_at(const StepSignals& s, std::size_t knee) {
       }
     }
     if (std::isnan(v)) continue;
-    // An exporter's series is named as it is scraped, family{labels}, with its role: the name people grep for.
+    // An exporter's series is named as it is scraped, family{labels}, with its role: the name people grep
+    // for.
     const bool exported = sig.source.starts_with("prometheus:");
-    const std::string who = exported                ? std::string()
-                            : sig.source == "host"   ? "the host's "
+    const std::string who = exported               ? std::string()
+                            : sig.source == "host" ? "the host's "
                             : sig.source == "self" ? "the generator's (self) "
                                                    : sig.source + "'s ";
     const std::string label = exported ? fmt::format("{} ({})", sig.name, role_word(sig.role)) : sig.label;
@@ -229,16 +231,26 @@ std::string render_ramp_observed(const procedures::RampOutcome& o) {
     out += fmt::format("  {:<44}", "signal");
     for (double r : s.offered_rps) out += fmt::format(" {:>9}", format_rate(r));
     out += "\n";
-    for (SignalRole role :
-         {SignalRole::utilization, SignalRole::saturation, SignalRole::errors, SignalRole::other}) {
-      for (std::size_t c = 0; c < s.signals.size(); ++c) {
-        const auto& sig = s.signals[c];
-        if (sig.role != role) continue;
-        std::string name = fmt::format("{} {}", sig.source, sig.name);
-        if (name.size() > 44) name = name.substr(0, 43) + "…";
-        out += fmt::format("  {:<44}", name);
-        for (const auto& row : s.values) out += fmt::format(" {:>9}", value_text(row[c], sig.unit));
-        out += "\n";
+    // The source once, as a heading, then its signals by name (an exporter's as family{labels}), so a long
+    // source such as prometheus:http://host:port/metrics does not crowd every row's name out of its column.
+    std::vector<std::string> sources;
+    for (const auto& sig : s.signals) {
+      if (std::find(sources.begin(), sources.end(), sig.source) == sources.end())
+        sources.push_back(sig.source);
+    }
+    for (const std::string& source : sources) {
+      out += fmt::format("  {}\n", source);
+      for (SignalRole role :
+           {SignalRole::utilization, SignalRole::saturation, SignalRole::errors, SignalRole::other}) {
+        for (std::size_t c = 0; c < s.signals.size(); ++c) {
+          const auto& sig = s.signals[c];
+          if (sig.role != role || sig.source != source) continue;
+          std::string name = sig.name;
+          if (name.size() > 42) name = name.substr(0, 41) + "…";
+          out += fmt::format("    {:<42}", name);
+          for (const auto& row : s.values) out += fmt::format(" {:>9}", value_text(row[c], sig.unit));
+          out += "\n";
+        }
       }
     }
   }

@@ -230,21 +230,34 @@ void phases_block(std::string& out, const results::RunResults& r) {
                      ? fmt::format("   dns {} (resolved once, before the run)", format_latency(r.dns_ns))
                      : "");
   const char* labels[] = {"connect", "tls", "first byte", "body"};
+  std::int64_t first_attempts = 0, all_attempts = 0;
   for (const bool fresh : {true, false}) {
     // Attempts the line covers: a failed or timed-out attempt counts in the phases it reached only, so the
     // most-counted phase (connect on a new connection, else the first byte) is the number of attempts.
     std::int64_t attempts = 0;
     for (std::size_t i = 0; i < results::k_phases; ++i)
       attempts = std::max(attempts, r.phases.at(fresh, static_cast<results::Phase>(i)).total_count());
+    if (fresh) first_attempts = attempts;
+    all_attempts += attempts;
     if (attempts == 0) continue;
     std::string line = fmt::format(
-        "  {:<24}", fmt::format("{} ({})", fresh ? "new connection" : "reused connection", attempts));
+        "  {:<34}",
+        fmt::format("{} ({} attempts)", fresh ? "new connection" : "reused connection", attempts));
     for (std::size_t i = 0; i < results::k_phases; ++i) {
       const auto s = results::LatencySummary::of(r.phases.at(fresh, static_cast<results::Phase>(i)));
       if (s.count == 0) continue;
       line += fmt::format("   {} {} / {}", labels[i], format_latency(s.p50), format_latency(s.p99));
     }
     out += line + "\n";
+  }
+  // The generator line counts connections, these lines attempts: say why the two differ, so "connections
+  // opened 4" beside "new connection (3 attempts)" is not read as a miscount.
+  const auto opened = static_cast<std::int64_t>(r.totals.connections_opened + r.warmup.connections_opened);
+  if (all_attempts > 0 && opened > first_attempts) {
+    fmt::format_to(std::back_inserter(out),
+                   "  ({} of the {} connections opened carried no measured request: opened ahead of the "
+                   "first arrival, used only in the warm-up, or never connected)\n",
+                   opened - first_attempts, opened);
   }
 }
 

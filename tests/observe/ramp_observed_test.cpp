@@ -152,12 +152,35 @@ TEST(RampObserved, AnExportersQueueIsNamedWithItsLabelsAndRole) {
   };
   const auto o = ramp(signals, {{1, 0}, {2, 0}, {4, 22}, {4, 120}});
   const std::string text = knee_sentence(o);
-  EXPECT_NE(text.find("At 300/s (the knee, step 3) haproxy_backend_current_queue{proxy=\"be\"} (queue) rose from "
-                      "0 to 22"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find("At 300/s (the knee, step 3) haproxy_backend_current_queue{proxy=\"be\"} (queue) rose from "
+                "0 to 22"),
+      std::string::npos)
       << text;
   EXPECT_EQ(text.find("current_sessions"), std::string::npos) << text;
   EXPECT_EQ(text.find("prometheus:"), std::string::npos) << text;
+}
+
+// Rows name the signal (an exporter's series as family{labels}); the source is said once, as a heading,
+// however long its URL.
+TEST(RampObserved, TheTableNamesEachSourceOnceAndItsSeriesByFamilyAndLabels) {
+  const std::string prom = "prometheus:http://127.0.0.1:58105/metrics";
+  auto o =
+      ramp({{prom, "http_requests_in_flight{handler=\"/api\"}", "", SignalRole::saturation, ""},
+            {prom, "process_cpu_seconds_total", "s/s", SignalRole::utilization, ""},
+            {"self", "cpu_busiest_thread", "cores", SignalRole::utilization, "CPU of its busiest thread"}},
+           {{1, 0.1, 0.1}, {2, 0.2, 0.2}, {8, 0.9, 0.3}, {30, 1.0, 0.4}});
+  o.runs.front().observed.sources = {prom, "self"};
+  const std::string text = render_ramp_observed(o);
+  std::size_t headings = 0;
+  for (auto at = text.find("\n  " + prom + "\n"); at != std::string::npos;
+       at = text.find("\n  " + prom + "\n", at + 1))
+    ++headings;
+  EXPECT_EQ(headings, 1U) << text;
+  EXPECT_NE(text.find("\n    process_cpu_seconds_total "), std::string::npos) << text;
+  EXPECT_NE(text.find("\n    http_requests_in_flight{handler=\"/api\"} "), std::string::npos) << text;
+  EXPECT_NE(text.find("\n  self\n    cpu_busiest_thread "), std::string::npos) << text;
+  EXPECT_EQ(text.find(prom + " "), std::string::npos) << "a row labelled by its source: " << text;
 }
 
 }  // namespace

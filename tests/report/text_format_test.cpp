@@ -20,6 +20,17 @@ TEST(FormatLatency, NanosecondsInDurationUnits) {
   EXPECT_EQ(format_latency(12'340'000'000), "12.3s");
 }
 
+// One duration formatter for every output: a latency in nanoseconds (tables), seconds (results files) and the
+// milliseconds a repeats block holds all read alike, three significant digits in the unit that fits.
+TEST(FormatLatency, EveryUnitOfInputReadsAlike) {
+  EXPECT_EQ(format_latency(151'000), "151µs");
+  EXPECT_EQ(format_seconds(0.000151), "151µs");
+  EXPECT_EQ(format_seconds(0.151 / 1e3), "151µs");
+  EXPECT_EQ(format_seconds(1.25), "1.25s");
+  EXPECT_EQ(format_seconds(90), "1m30s");
+  EXPECT_EQ(format_per_second(1234.56), "1234.6/s");
+}
+
 TEST(HtmlEscape, EscapesMarkupAndBothQuotes) {
   EXPECT_EQ(html::escape(R"(<a href="x">'&'</a>)"), "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
   EXPECT_EQ(html::escape("p99 ≤ 200 ms"), "p99 ≤ 200 ms");

@@ -11,8 +11,8 @@
 #include "core/units.h"
 #include "engine/coordinator.h"
 #include "procedures/probe/lab_driver.h"
-#include "results/merging/slice_run.h"
 #include "results/judging/verdict.h"
+#include "results/merging/slice_run.h"
 
 namespace openloop::procedures {
 namespace {
@@ -20,6 +20,9 @@ namespace {
 constexpr auto k_tick = std::chrono::milliseconds(50);
 constexpr auto k_poll_every = std::chrono::seconds(1);
 constexpr int k_poll_failures_to_give_up = 3;
+// From run_probe's call to the schedule's anchor: longer than the engine's calibrations before a run (the
+// timer floor's ~60 ms of waits, the spin cost, the descriptor table) even on a loaded host.
+constexpr auto k_calibration_margin = std::chrono::milliseconds(500);
 
 }  // namespace
 
@@ -62,8 +65,8 @@ class ControlLoop {
   ControlLoop(const ControlLoop&) = delete;
   ControlLoop& operator=(const ControlLoop&) = delete;
 
-  /// What went wrong with the lab: applying the trigger (the probe measured nothing it meant to), or undoing it
-  /// (the rest of the run, and the lab afterwards, may have kept the trigger's settings).
+  /// What went wrong with the lab: applying the trigger (the probe measured nothing it meant to), or undoing
+  /// it (the rest of the run, and the lab afterwards, may have kept the trigger's settings).
   struct LabErrors {
     std::optional<Error> begin, restore;
   };
@@ -258,11 +261,15 @@ Result<ProbeRun> run_probe(const engine::RunPlan& run_plan, const ProbePlan& pla
                            std::atomic<int>& user_stop) {
   std::atomic<int> engine_stop{0};
   ProbeProgress watch(plan, ctx.log);
-  // The engine starts its schedule 20 ms after run() is called (coordinator.cpp); phases count from the
-  // warm-up's end.
-  const SteadyTime measure_start = SteadyClock::now() + engine::k_start_delay + run_plan.warmup;
+  // The schedule is anchored at a start fixed here, so the trigger's clock and the engine's agree: the engine
+  // would otherwise start k_start_delay after its calibrations (the timer floor alone takes about 60 ms), and
+  // a stall begun on this clock would freeze the baseline's last requests, which at a short --baseline-for is
+  // enough to make it unsteady. The margin outlasts the calibrations; phases count from the warm-up's end.
+  engine::RunPlan anchored = run_plan;
+  anchored.start_at = std::max(run_plan.start_at, SteadyClock::now() + k_calibration_margin);
+  const SteadyTime measure_start = anchored.start_at + run_plan.warmup;
   ControlLoop control(plan, ctx, measure_start, engine_stop, user_stop);
-  auto results = engine::run(run_plan, engine_stop, [&](const results::RunResults& so_far) {
+  auto results = engine::run(anchored, engine_stop, [&](const results::RunResults& so_far) {
     if (watch.update(so_far)) control.recovered_at_base();
     if (ctx.on_progress) ctx.on_progress(so_far);
   });

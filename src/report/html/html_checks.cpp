@@ -1,6 +1,8 @@
 // The self-checks panel: one table per check, every statistic beside its critical value.
 #include "report/html/html_checks.h"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "core/units.h"
@@ -45,7 +47,9 @@ std::string arrivals_table(const results::ArrivalCheck& a) {
 
 std::string independence_paragraph(const results::IndependenceCheck& i) {
   if (!i.tested) return "<p>Independence not tested (fewer than 100 response times).</p>\n";
-  const auto effective = static_cast<std::uint64_t>(i.effective_fraction * static_cast<double>(i.samples));
+  // Rounded as the terminal's checks line rounds it (results::checks_line), so both say the same number.
+  const auto effective =
+      static_cast<std::uint64_t>(std::llround(i.effective_fraction * static_cast<double>(i.samples)));
   if (!i.correlated())
     return fmt::format(
         "<p>Independence {}: rank autocorrelation at lag 1 {:.3f} (indistinguishable from 0 below {:.3f}); "

@@ -11,8 +11,10 @@ namespace {
 
 using nlohmann::json;
 
+// A duration the file holds in milliseconds, written as the terminal's repeats block and the latency tables write
+// durations (format_duration: "151µs", "2.5ms"), so the page and the terminal read alike.
 std::string ms(const json& v) {
-  return v.is_number() ? fmt::format("{:.3g} ms", v.get<double>()) : "–";
+  return v.is_number() ? format_seconds(v.get<double>() / 1e3) : "–";
 }
 
 std::string repeat_rows(const json& repeats) {

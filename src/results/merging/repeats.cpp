@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "core/units.h"
 #include "results/files/results_json.h"
 
 namespace openloop::results {
@@ -39,8 +40,10 @@ std::string percentile_name(double p) {
   return p == 99.9 ? "p99.9" : fmt::format("p{:g}", p);
 }
 
-std::string ms_text(double ns) {
-  return fmt::format("{:.3g} ms", ms(ns));
+// The summary's own duration formatter (core/units.h), so the repeats block reads "151µs" where the table
+// above it does, not "0.151 ms".
+std::string duration_text(double ns) {
+  return format_duration(Nanos(std::llround(ns)));
 }
 
 }  // namespace
@@ -248,7 +251,8 @@ std::string render_spread(const PercentileSpread& s, std::size_t runs) {
   const SpreadJudgement& g = s.judgement;
   return fmt::format(
       "{:<6} median {}, range {} – {}, median in [{}, {}] at {:.1f} %{}; {}", percentile_name(s.percentile),
-      ms_text(m.median), ms_text(m.min), ms_text(m.max), ms_text(m.low), ms_text(m.high), 100 * m.confidence,
+      duration_text(m.median), duration_text(m.min), duration_text(m.max), duration_text(m.low),
+      duration_text(m.high), 100 * m.confidence,
       m.reaches_95 || runs < 2 ? "" : fmt::format(" (too few repeats for 95 %: {} needs 6)", runs),
       g.judged ? fmt::format("{} of {} within-run intervals cover the others' median{}", g.covering,
                              g.repeats, g.dominated ? " ✗" : "")
@@ -264,7 +268,7 @@ std::string render_repeats(const RepeatSet& set, const std::vector<PercentileSpr
     const RepeatContext& c = set.contexts[k];
     std::string pcts;
     for (const PercentileSpread& s : spreads) {
-      pcts += fmt::format(" {} {}", percentile_name(s.percentile), ms_text(s.estimates[k].value));
+      pcts += fmt::format(" {} {}", percentile_name(s.percentile), duration_text(s.estimates[k].value));
     }
     out += fmt::format("  #{:<3} seed {:<20} {:>8} sent {}{}{}{}\n", k + 1, c.seed, r.totals.sent,
                        r.verdict.valid ? "valid" : "INVALID", r.interrupted ? " (interrupted)" : "", pcts,

@@ -15,6 +15,9 @@ for sub in run lab simulate validate report merge compare ramp probe "probe meta
   ! grep -qE '(^| )(UINT|INT|TEXT|FLOAT)( |=|$)' "$E2E_TMP/help.txt" || fail "$sub --help shows CLI11's type names"
   ! grep -qP '^  -\S.*[^\x00-\x7F].*  ' <(grep -E '^  -' "$E2E_TMP/help.txt" | cut -c1-30) ||
     fail "$sub --help: a non-ASCII placeholder misaligns its column"
+  # A type name, not a letter (the lab's K, D and P were): the same words as run's (N, DURATION, ...).
+  ! grep -qE '^  -[^ ]* [A-MO-Z]( |=|$)' "$E2E_TMP/help.txt" ||
+    fail "$sub --help: a one-letter placeholder: $(grep -E '^  -[^ ]* [A-MO-Z]( |=|$)' "$E2E_TMP/help.txt")"
   [[ $sub == "probe metastable" ]] && continue
   has '^Examples:$' "$sub"
   [[ $(grep -c "^  openloop ${sub%% *} " "$E2E_TMP/help.txt") -ge 2 ]] || fail "$sub: fewer than two examples"
@@ -23,6 +26,8 @@ help lab
 ! grep -q 'SLO' "$E2E_TMP/help.txt" || fail "lab --help lists exit codes of runs (SLOs)"
 help probe metastable
 has '^Exit codes: 0 RECOVERED' "probe metastable"
+has '^  openloop probe metastable .* --quick$' "probe metastable"
+has '^ +--quick ' "probe metastable"
 pass "examples, own exit codes and CLI11-free placeholders in every --help"
 
 help run

@@ -35,6 +35,17 @@ assert_cmp "$(json "$r" .summary.phases.reused_connection.ttfb_ms.p50)" "<=" \
   "$(jq '.summary.service_time_ms.p50 * 1.02' "$r")" "first byte comes before the whole response"
 grep -q '^phases (p50 / p99)   dns ' "$E2E_TMP/out.txt" || fail "summary has the phases block: $(cat "$E2E_TMP/out.txt")"
 grep -q '^  reused connection (' "$E2E_TMP/out.txt" || fail "summary has the reused-connection line"
+# The lines count attempts, the generator line connections; when they differ the summary says by how many and why.
+grep -q "^  reused connection ($reused attempts)" "$E2E_TMP/out.txt" || fail "the reused line names its attempts"
+first_attempts=$(sed -n 's/^  new connection (\([0-9]*\) attempts).*/\1/p' "$E2E_TMP/out.txt")
+first_attempts=${first_attempts:-0}
+assert_cmp "$first_attempts" ">=" "$new" "new-connection attempts >= first requests answered on one"
+if ((opened > first_attempts)); then
+  grep -q "^  ($((opened - first_attempts)) of the $opened connections opened carried no measured request: opened ahead" \
+    "$E2E_TMP/out.txt" || fail "connections opened $opened, new-connection attempts $first_attempts: no line says why"
+else
+  ! grep -q 'carried no measured request' "$E2E_TMP/out.txt" || fail "an explanation with nothing to explain"
+fi
 # The log: one line per intended request (warm-up included), minus the records the writer dropped (counted).
 intended=$(jq '.summary.counts.intended + .warmup.counts.intended' "$r")
 dropped=$(json "$r" .summary.request_log.dropped)

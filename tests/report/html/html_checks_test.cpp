@@ -36,3 +36,18 @@ TEST(HtmlChecks, ShowsEveryCheckWithItsCriticalValueAndNothingForAnUncheckedRun)
   EXPECT_NE(s.find("correlated up to lag 37"), std::string::npos) << s;
   EXPECT_NE(s.find("<td>p99</td><td>1ms</td><td>980µs – 1.02ms</td><td>2.1</td>"), std::string::npos) << s;
 }
+
+// The page and the terminal's checks line give the same effective sample size: 1,000 × 0.2656 is 265.6, which
+// both round to 266 (the page once truncated it to 265).
+TEST(HtmlChecks, EffectiveSampleSizeAsTheTerminalRoundsIt) {
+  ReportInput in;
+  auto& c = in.results.checks;
+  c.independence.tested = true;
+  c.independence.samples = 1000;
+  c.independence.vanish_lag = 5;
+  c.independence.effective_fraction = 0.2656;
+  const std::string page = html::checks_section(in);
+  const std::string line = results::checks_line(c);
+  EXPECT_NE(line.find("effective n 266 of 1,000"), std::string::npos) << line;
+  EXPECT_NE(page.find("1000 samples are worth about 266 independent ones"), std::string::npos) << page;
+}

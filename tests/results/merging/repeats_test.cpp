@@ -195,5 +195,22 @@ TEST(PercentileSpreads, OnePerReportedPercentileAndRepeat) {
   EXPECT_TRUE(variation_dominates(spreads));
 }
 
+// The repeats block uses the summary's duration formatter: 151 µs reads "151µs" as in the latency table, not
+// "0.151 ms"; a second and more reads in seconds.
+TEST(RenderSpread, DurationsAsTheSummaryTableWritesThem) {
+  PercentileSpread s;
+  s.percentile = 99;
+  s.across.median = 151'000;
+  s.across.min = 140'000;
+  s.across.max = 1'250'000'000;
+  s.across.low = 140'000;
+  s.across.high = 2'500'000;
+  s.across.confidence = 0.75;
+  const std::string line = render_spread(s, 3);
+  EXPECT_NE(line.find("median 151µs, range 140µs – 1.25s, median in [140µs, 2.5ms]"), std::string::npos)
+      << line;
+  EXPECT_EQ(line.find(" ms"), std::string::npos) << line;
+}
+
 }  // namespace
 }  // namespace openloop::results
