@@ -1,5 +1,6 @@
-// Fuzz target: flow steps' regular expressions (src/workload/regex): the first line of the input is a pattern,
-// compiled as a plan file's capture would be; the rest is a response body searched with it, match after match.
+// Fuzz target: flow steps' regular expressions (src/workload/regex): the first line of the input is a
+// pattern, compiled as a plan file's capture would be; the rest is a response body searched with it, match
+// after match.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -18,7 +19,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::size_t from = 0;
   for (int i = 0; i < 64 && from <= body.size() && re->find(body, from, match); ++i) {
     for (std::uint32_t g = 0; g <= re->groups(); ++g) {
-      if (auto v = match.group(g); v && (v->data() < body.data() || v->data() + v->size() > body.data() + body.size()))
+      if (auto v = match.group(g);
+          v && (v->data() < body.data() || v->data() + v->size() > body.data() + body.size()))
         __builtin_trap();
     }
     const std::size_t end = match.end();

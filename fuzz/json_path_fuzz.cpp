@@ -1,5 +1,6 @@
-// Fuzz target: flow steps' JSON paths (src/workload/json_path): the first line of the input is a path, parsed as a
-// plan file's capture would be; the rest is a response body the path is looked up in, and a found value is decoded.
+// Fuzz target: flow steps' JSON paths (src/workload/json_path): the first line of the input is a path, parsed
+// as a plan file's capture would be; the rest is a response body the path is looked up in, and a found value
+// is decoded.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -21,8 +22,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   if (auto value = json_find(body, *path)) {
     // A found value is a view into the body.
-    if (!value->raw.empty() &&
-        (value->raw.data() < body.data() || value->raw.data() + value->raw.size() > body.data() + body.size()))
+    if (!value->raw.empty() && (value->raw.data() < body.data() ||
+                                value->raw.data() + value->raw.size() > body.data() + body.size()))
       __builtin_trap();
     std::string text;
     (void)json_text(*value, text);

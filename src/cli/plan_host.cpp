@@ -9,6 +9,8 @@
 #include <string>
 #include <thread>
 
+#include <fmt/format.h>
+
 #include "core/clock.h"
 #include "net/resolver.h"
 
@@ -57,6 +59,12 @@ nlohmann::json run_environment() {
   return {{"host", std::string(name)},
           {"cores", std::thread::hardware_concurrency()},
           {"openloop_version", OPENLOOP_VERSION}};
+}
+
+std::string target_address(const engine::RunPlan& plan) {
+  const bool ipv6 = plan.url.host.find(':') != std::string::npos;
+  return ipv6 ? fmt::format("[{}]:{}", plan.url.host, plan.url.port)
+              : fmt::format("{}:{}", plan.url.host, plan.url.port);
 }
 
 }  // namespace openloop::cli

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -33,6 +34,9 @@ HostFacts host_facts();
 /// every plan the endpoints and the time the resolution took (reported as the DNS phase). Error (runtime):
 /// the host does not resolve (net::resolve's message). No plans: nothing to do.
 Result<void> resolve_target(const std::vector<engine::RunPlan*>& plans);
+
+/// The plan's target as HOST:PORT ([HOST]:PORT for IPv6), as messages about reaching it name it.
+std::string target_address(const engine::RunPlan& plan);
 
 /// A plan run in virtual time (simulate, ramp --simulate, probe --simulate): no resolution (a simulation
 /// sends nothing and must run on a machine with no network; the URL only labels the service), one unspecified

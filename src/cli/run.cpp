@@ -187,9 +187,7 @@ int run_command(const RunOptions& o) {
   // With the log on standard output, the summary goes to standard error so a pipe reads only log lines.
   p.summary_to = o.log_requests == "-" ? stderr : stdout;
   // A target nothing answers at is named after the first interval, not after the whole duration.
-  const bool ipv6 = plan.url.host.find(':') != std::string::npos;
-  results::DeadTargetWatch dead(ipv6 ? fmt::format("[{}]:{}", plan.url.host, plan.url.port)
-                                     : fmt::format("{}:{}", plan.url.host, plan.url.port));
+  results::DeadTargetWatch dead(target_address(plan));
   p.run = [&](std::atomic<int>& stop) -> Result<results::RunResults> {
     Judging& judging = front->judging;
     auto ran = observed(front->observer.get(), [&] {

@@ -167,7 +167,14 @@ void add_client_options(CLI::App& sub, RunOptions& o) {
                  "finding every stream of every connection busy follows --on-saturation")
       ->capture_default_str()
       ->type_name("N")
-      ->check(CLI::Range(1U, 1U << 20))
+      ->check(CLI::Validator(
+          [](std::string& value) -> std::string {
+            const bool digits = !value.empty() && value.size() <= 7 &&
+                                value.find_first_not_of("0123456789") == std::string::npos;
+            if (digits && std::stoul(value) >= 1 && std::stoul(value) <= (1UL << 20)) return {};
+            return "give 1 to 1048576 streams per connection (HTTP/2 allows no more)";
+          },
+          ""))
       ->group(k_client);
   sub.add_option("--connections", o.connections,
                  "Connections for the run, spread over the threads (default: one per slot, or for HTTP/2 by "

@@ -21,8 +21,9 @@
 #include "engine/scenario_plans.h"
 #include "report/summary.h"
 #include "report/summary_legend.h"
-#include "results/merging/combine.h"
+#include "results/judging/dead_target.h"
 #include "results/judging/slo_abort.h"
+#include "results/merging/combine.h"
 #include "workload/scenario_file.h"
 
 namespace openloop::cli {
@@ -56,9 +57,11 @@ bool is_plan_file(const std::string& target) {
 
 // The scenarios' results, each kept whole and combined into the run they made together; SLOs judged on the
 // scenarios together (a request's SLO on that request across every scenario sending it).
-results::RunResults plan_file_results(const std::vector<engine::RunPlan>& plans, std::vector<results::RunResults> ran,
-                             const std::vector<results::Slo>& slos, const results::SloAbort* slo_abort,
-                             int stop, const std::string& source) {
+results::RunResults plan_file_results(const std::vector<engine::RunPlan>& plans,
+                                      std::vector<results::RunResults> ran,
+                                      const std::vector<results::Slo>& slos,
+                                      const results::SloAbort* slo_abort, int stop,
+                                      const std::string& source) {
   std::vector<results::ScenarioResults> parts;
   for (std::size_t i = 0; i < ran.size(); ++i) {
     const auto& p = plans[i];
@@ -83,13 +86,14 @@ results::RunResults plan_file_results(const std::vector<engine::RunPlan>& plans,
 
 namespace {
 
-// What a plan file's run is, for its plan hash and run id: every scenario's plan (the first one's `shard`, the
-// same in all, at the top, so a sharded file run is recognised as such).
+// What a plan file's run is, for its plan hash and run id: every scenario's plan (the first one's `shard`,
+// the same in all, at the top, so a sharded file run is recognised as such).
 nlohmann::json plan_file_identity(const std::vector<engine::RunPlan>& plans) {
   nlohmann::json identity = nlohmann::json::object();
   identity["scenarios"] = nlohmann::json::array();
   for (const auto& p : plans) identity["scenarios"].push_back(p.describe());
-  if (const auto& first = identity["scenarios"].front(); first.contains("shard")) identity["shard"] = first["shard"];
+  if (const auto& first = identity["scenarios"].front(); first.contains("shard"))
+    identity["shard"] = first["shard"];
   return identity;
 }
 
@@ -123,26 +127,29 @@ int run_plan_file(const RunOptions& o) {
   MetricsServer* metrics = front->metrics.get();
   // With the log on standard output, the summary goes to standard error so a pipe reads only log lines.
   p.summary_to = o.log_requests == "-" ? stderr : stdout;
+  // A target nothing answers at is named after the first interval, not after the whole duration (the
+  // scenarios share one target).
+  results::DeadTargetWatch dead(target_address(prepared->front()));
   p.run = [&](std::atomic<int>& stop) -> Result<results::RunResults> {
-    engine::MultiProgressFn judge_slos;
-    if (judging.abort || metrics != nullptr) {
-      judge_slos = [&](const std::vector<const results::RunResults*>& so_far) {
-        if (metrics != nullptr) {
-          for (std::size_t i = 0; i < so_far.size(); ++i) metrics->update(*so_far[i], false, i);
-        }
-        if (!judging.abort || !judging.abort->stop_if_certain(so_far, stop) || o.quiet) return;
-        fmt::print(stderr,
-                   "\nSLO {} is certain to fail: stopping early (--abort-on-slo); waiting for in-flight "
-                   "requests\n",
-                   judging.abort->failed()->text);
-      };
-    }
+    const engine::MultiProgressFn judge_slos = [&](const std::vector<const results::RunResults*>& so_far) {
+      if (metrics != nullptr) {
+        for (std::size_t i = 0; i < so_far.size(); ++i) metrics->update(*so_far[i], false, i);
+      }
+      if (dead.stop_if_dead(so_far, stop) && !o.quiet)
+        fmt::print(stderr, "\n{}: stopping early\n", dead.why(*so_far.front()));
+      if (!judging.abort || !judging.abort->stop_if_certain(so_far, stop) || o.quiet) return;
+      fmt::print(stderr,
+                 "\nSLO {} is certain to fail: stopping early (--abort-on-slo); waiting for in-flight "
+                 "requests\n",
+                 judging.abort->failed()->text);
+    };
     auto ran = observed(front->observer.get(), [&] { return engine::run_all(*prepared, stop, judge_slos); });
     Result<results::RunResults> all =
         ran ? Result<results::RunResults>(plan_file_results(*prepared, std::move(*ran), judging.slos,
                                                             judging.abort_or_null(), stop.load(), o.url))
             : Result<results::RunResults>(tl::unexpected(ran.error()));
     finish_request_log(front->request_log.get(), all);
+    if (all) dead.mark(*all, stop.load());
     if (all) stamp_start(front->start, *all);
     if (all && metrics != nullptr) {  // each scenario's final totals, as the results file holds them
       for (std::size_t i = 0; i < all->scenarios.size(); ++i)
@@ -161,7 +168,10 @@ int run_plan_file(const RunOptions& o) {
   p.summary = [legend = wants_legend(o, p.summary_to)](const results::RunResults& r) {
     return report::render_run_summary(r) + (legend ? report::render_legend(r) : std::string());
   };
-  p.exit_code = [&command](const results::RunResults& r) { return run_exit_code(r, command); };
+  p.exit_code = [&command, &dead](const results::RunResults& r) {
+    if (results::never_reached(r, 1)) fmt::print(stderr, "{}: {}\n", command, dead.why(r));
+    return run_exit_code(r, command);
+  };
   const int code = execute(p);
   front->metrics.linger_after();
   return code;

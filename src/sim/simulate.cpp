@@ -44,6 +44,11 @@ Result<void> check_simulable(const engine::RunPlan& plan, const lab::LabConfig& 
   if (plan.coalesce.count() > 0) {
     return usage_error("--coalesce: a simulated client wakes exactly when due; leave --coalesce out");
   }
+  if (plan.protocol == engine::ProtocolChoice::http2) {
+    return usage_error(
+        "--protocol h2: a simulated client speaks HTTP/1.1 to the lab's model (one request per connection at a "
+        "time); leave --protocol out, or run against `openloop lab --http2` (docs/http2.md)");
+  }
   const double bound = request_bound(plan, lab.model);
   if (!(bound <= k_max_simulated_requests)) {
     return usage_error(

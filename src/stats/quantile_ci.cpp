@@ -53,4 +53,13 @@ QuantileEstimate estimate_quantile(const hdr::Histogram& h, double percentile, d
   return q;
 }
 
+double effective_samples_to_bound(double percentile, double z, std::int64_t count) {
+  const double p = percentile / 100.0;
+  if (!(p > 0 && p < 1)) return 0;
+  const double upper = z * z * p / (1.0 - p);
+  const double margin = p - (count > 0 ? 1.0 / static_cast<double>(count) : 0.0);
+  const double lower = margin > 0 ? z * z * p * (1.0 - p) / (margin * margin) : upper;
+  return std::max(upper, lower);
+}
+
 }  // namespace openloop::stats

@@ -44,4 +44,10 @@ std::int64_t count_at_or_below(const hdr::Histogram& h, std::int64_t value);
 QuantileEstimate estimate_quantile(const hdr::Histogram& h, double percentile, double z = 1.96,
                                    double effective_count = 0);
 
+/// The effective sample size at which both sides of `percentile`'s interval exist at `z` with `count` samples
+/// (the ranks of estimate_quantile inside 1..n): at least z²·p/(1−p) for the upper side and z²·p(1−p)/(p − 1/n)²
+/// for the lower. A run whose samples are correlated keeps its effective share as it grows, so
+/// needed / effective_count is how many times longer it must run to bound the percentile.
+double effective_samples_to_bound(double percentile, double z, std::int64_t count);
+
 }  // namespace openloop::stats

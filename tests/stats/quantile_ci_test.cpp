@@ -103,3 +103,20 @@ TEST(OrderStatistics, AnEffectiveSampleSizeWidensTheInterval) {
   EXPECT_EQ(estimate_quantile(h, 50, 1.96, 5000).effective_count, 1000.0);
   EXPECT_NEAR(*wide.relative_half_width(), 62.0 / 500.0, 1e-9);
 }
+
+// effective_samples_to_bound is where estimate_quantile's two sides appear: just above it both bounds exist,
+// just below one is missing.
+TEST(OrderStatistics, TheEffectiveSizeThatBoundsAPercentile) {
+  const auto h = one_to(2000);
+  for (const double p : {99.0, 99.9, 50.0, 1.0}) {
+    const double needed = effective_samples_to_bound(p, 1.96, 2000);
+    ASSERT_GT(needed, 0) << p;
+    const QuantileEstimate above = estimate_quantile(h, p, 1.96, needed * 1.02);
+    EXPECT_TRUE(above.low && above.high) << "p" << p << " at n_eff " << needed * 1.02;
+    if (needed * 0.98 < 2000) {
+      const QuantileEstimate below = estimate_quantile(h, p, 1.96, needed * 0.98);
+      EXPECT_FALSE(below.low && below.high) << "p" << p << " at n_eff " << needed * 0.98;
+    }
+  }
+  EXPECT_NEAR(effective_samples_to_bound(99.0, 1.96, 100000), 1.96 * 1.96 * 99, 1e-6);
+}

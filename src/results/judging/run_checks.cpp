@@ -63,8 +63,8 @@ std::string correlation_flag(const IndependenceCheck& i) {
   const auto effective =
       static_cast<std::uint64_t>(std::llround(i.effective_fraction * static_cast<double>(i.samples)));
   return fmt::format("samples correlated at lag {}{}, effective n {} of {}; interval widened ×{:.2g}",
-                     i.vanished ? "" : "> ", i.vanished ? i.vanish_lag : i.vanish_lag - 1, thousands(effective),
-                     thousands(i.samples), i.widening());
+                     i.vanished ? "" : "> ", i.vanished ? i.vanish_lag : i.vanish_lag - 1,
+                     thousands(effective), thousands(i.samples), i.widening());
 }
 
 bool ArrivalCheck::passed() const {
@@ -151,7 +151,22 @@ std::string checks_line(const RunChecks& c) {
   for (const auto& p : c.response_time) {
     if (p.percentile != 99) continue;
     const auto w = p.relative_half_width();
-    parts.push_back(w ? fmt::format("p99 ± {:.1f} %", *w * 100) : std::string("p99 ± ? (too few samples)"));
+    if (w) {
+      parts.push_back(fmt::format("p99 ± {:.1f} %", *w * 100));
+      continue;
+    }
+    // Unbounded: say how much longer a run would bound it (its effective share of samples held as it grows).
+    const auto n = i.tested ? static_cast<std::int64_t>(i.samples) : std::llround(p.effective_count);
+    const double needed = stats::effective_samples_to_bound(p.percentile, 1.96, n);
+    const double longer = p.effective_count > 0 ? needed / p.effective_count : 0;
+    parts.push_back(longer > 1
+                        ? fmt::format("p99 unbounded (effective n {} of {}; a run about {}× as long would "
+                                      "bound it)",
+                                      thousands(static_cast<std::uint64_t>(std::llround(p.effective_count))),
+                                      thousands(static_cast<std::uint64_t>(n)),
+                                      longer < 10 ? fmt::format("{:.1f}", std::ceil(longer * 10) / 10)
+                                                  : fmt::format("{:.0f}", std::ceil(longer)))
+                        : std::string("p99 unbounded (too few samples)"));
   }
   std::string line = parts.empty() ? "" : "checks: ";
   for (std::size_t k = 0; k < parts.size(); ++k) line += (k > 0 ? ", " : "") + parts[k];

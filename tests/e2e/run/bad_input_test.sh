@@ -6,6 +6,8 @@ expect_usage '--duration: "10" is not a duration' http://127.0.0.1:9/ --rate 10 
 expect_usage '--arrival' http://127.0.0.1:9/ --rate 10 --arrival bursty
 expect_usage '--on-saturation: "wait" is not accepted; use drop or queue' http://127.0.0.1:9/ --rate 10 --on-saturation wait
 expect_usage 'URL' ftp://127.0.0.1/ --rate 10
+expect_usage 'give 1 to 1048576 streams per connection' http://127.0.0.1:9/ --rate 10 --http2 --max-streams 0
+expect_usage 'give 1 to 1048576 streams per connection' http://127.0.0.1:9/ --rate 10 --http2 --max-streams 2000000
 expect_usage 'exactly one of --rate' http://127.0.0.1:9/
 grep -q '^openloop run: run:' "$E2E_TMP/out.txt" && fail "the subcommand is named twice: $(cat "$E2E_TMP/out.txt")"
 # A typo names the option meant; an option of another subcommand says whose it is.

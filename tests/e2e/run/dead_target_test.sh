@@ -27,3 +27,26 @@ json dead.json '.warnings[0]' | grep -qF "nothing listens at 127.0.0.1:$port" ||
   fail "the warning says why the run ended early: $(jq -c .warnings dead.json)"
 grep -q 'the target was never reached' dead.txt || fail "the summary names the target: $(cat dead.txt)"
 pass "dead target: exit 4 after ${elapsed}s of 20 s ($(head -n 1 dead.err))"
+
+# The same from a plan file: its scenarios share the dead target; the run stops early as well.
+cat >plan.yaml <<YAML
+target: http://127.0.0.1:$port
+requests:
+  home: {path: /}
+scenarios:
+  browse: {model: open, rate: 50/s, duration: 20s, request: home}
+  buy: {model: open, rate: 20/s, duration: 20s, request: home}
+YAML
+code=0
+start=$(date +%s.%N)
+"$OPENLOOP" run plan.yaml --warmup 0s --threads 1 --timeout 500ms --slo none -q --json plan.json >plan.txt \
+  2>plan.err || code=$?
+elapsed=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { print e - s }')
+[[ $code == 4 ]] || fail "plan file, dead target: exit $code, expected 4: $(cat plan.err)"
+grep -qF "nothing listens at 127.0.0.1:$port (connection refused)" plan.err ||
+  fail "plan file: stderr does not name the dead target: $(cat plan.err)"
+assert_cmp "$elapsed" '<' 8 "plan file: stopped early, not after the whole 20 s"
+[[ $(json plan.json .verdict.interrupted) == false ]] || fail "plan file: stopped for the target, not interrupted"
+json plan.json '.warnings[0]' | grep -qF "nothing listens at 127.0.0.1:$port" ||
+  fail "plan file: the warning says why the run ended early: $(jq -c .warnings plan.json)"
+pass "plan file, dead target: exit 4 after ${elapsed}s of 20 s"

@@ -21,6 +21,7 @@ expect_simulate_usage '--burn spends real CPU' "$url" --rate 100/s -d 1s --lab '
 expect_simulate_usage 'more than a simulation runs' "$url" --rate 1000000/s -d 2h --lab '--service 0'
 expect_simulate_usage 'without end in virtual time' "$url" --vus 10 -d 10s --lab '--service 0'
 expect_simulate_usage '--threads' "$url" --rate 100/s -d 1s --threads 2
+expect_simulate_usage '--protocol h2: a simulated client speaks HTTP/1.1' "$url" --rate 100/s -d 1s --http2
 expect_simulate_usage '--observe host: a simulation observes only its simulated service' "$url" --rate 100/s -d 1s --observe host
 # run's flags a simulation has no use for are not taken (they were once accepted and silently ignored).
 expect_simulate_usage '--start-at is an option of run, not of simulate' "$url" --rate 100/s -d 1s --start-at 2099-01-01T00:00:00Z

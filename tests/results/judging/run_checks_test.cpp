@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "results/recording/interval_stats.h"
 #include "results/judging/verdict.h"
+#include "results/recording/interval_stats.h"
 
 using namespace openloop::results;
 
@@ -75,6 +75,28 @@ TEST(RunChecks, OneSummaryLine) {
   EXPECT_EQ(checks_line(quiet),
             "checks: arrivals not tested (no arrival schedule: this model sends when responses return), "
             "independence ✓ (lag 1 ρ 0.01, effective n 5,000 of 5,000)");
+}
+
+// A p99 the samples cannot bound says how much longer a run would: 400 samples correlated down to an
+// effective 15 need z²·p/(1−p) = 1.96²·99 ≈ 380 effective samples, about 26 times as many.
+TEST(RunChecks, AnUnboundedPercentileSaysHowMuchLongerWouldBoundIt) {
+  RunChecks c;
+  c.independence.tested = true;
+  c.independence.samples = 400;
+  c.independence.vanish_lag = 35;
+  c.independence.vanished = true;
+  c.independence.effective_fraction = 15.0 / 400;
+  PercentileInterval p99;
+  p99.percentile = 99;
+  p99.value = 1000;
+  p99.low = 900;  // the upper side is missing
+  p99.effective_count = 15;
+  c.response_time.push_back(p99);
+  const std::string line = checks_line(c);
+  EXPECT_NE(line.find("p99 unbounded (effective n 15 of 400; a run about 26× as long would bound it)"),
+            std::string::npos)
+      << line;
+  EXPECT_EQ(line.find("± ?"), std::string::npos) << line;
 }
 
 TEST(RunChecks, TheJsonBlockReadsBackAsWritten) {
