@@ -31,5 +31,7 @@ Action setup_probe(CLI::App& sub);
 /// `openloop audit FILE`: another tool's results read back: load model, feedback, coordinated omission
 /// (cli/audit.cpp).
 Action setup_audit(CLI::App& sub);
+/// `openloop trace convert|sort|inspect`: recorded traffic offline (cli/trace.cpp).
+Action setup_trace(CLI::App& sub);
 
 }  // namespace openloop::cli

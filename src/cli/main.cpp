@@ -99,6 +99,15 @@ constexpr Subcommand k_subcommands[] = {
      "  openloop audit results.jtl --json audit.json --target http://127.0.0.1:8080/",
      "Exit codes: 0 the file was read and audited, 2 bad input (the file, the line and what was expected "
      "named), 4 an output not written."},
+    {"trace",
+     "Recorded traffic offline: `trace convert` (any trace to canonical JSONL), `trace sort` (by time), `trace "
+     "inspect` (its shape)",
+     openloop::cli::setup_trace,
+     "  openloop trace convert rec.har -o rec.jsonl\n"
+     "  openloop trace sort access.log -o sorted.log\n"
+     "  openloop trace inspect access.log --json profile.json",
+     "Exit codes: 0 written (or read), 2 bad usage or a bad trace (nothing written), 4 an output not written. Run "
+     "`openloop trace convert --help`, `trace sort --help` or `trace inspect --help` for their options."},
 };
 
 // The word a user typed where a subcommand belongs, when it names none (CLI11 would only say that a

@@ -58,9 +58,14 @@ Result<workload::ReplayRequest> replay_request(const RunOptions& o) {
   r.input.path = o.replay;
   r.input.format = OPENLOOP_TRY(workload::parse_trace_format(o.replay_format, "--replay-format"));
   r.input.log_format = o.replay_log_format;
-  if (!o.replay_log_format.empty() && r.input.format == workload::TraceFormat::jsonl)
-    return usage_error("--replay-log-format: applies to nginx logs, not to --replay-format jsonl");
-  if (!o.replay_log_format.empty()) r.input.format = workload::TraceFormat::nginx;
+  if (!o.replay_log_format.empty() &&
+      (r.input.format == workload::TraceFormat::jsonl || r.input.format == workload::TraceFormat::har)) {
+    return usage_error(fmt::format("--replay-log-format: applies to nginx and apache logs, not to --replay-format {}",
+                                   workload::to_string(r.input.format)));
+  }
+  // A log format given names a log: nginx's unless --replay-format apache says Apache's syntax.
+  if (!o.replay_log_format.empty() && r.input.format == workload::TraceFormat::automatic)
+    r.input.format = workload::TraceFormat::nginx;
   r.input.skip_bad = o.skip_bad;
   r.input.seed = o.seed;
   r.options.speed = OPENLOOP_TRY(parse_speed(o.speed));
@@ -83,17 +88,19 @@ Result<workload::ReplayRequest> replay_request(const RunOptions& o) {
 
 void add_replay_options(CLI::App& sub, RunOptions& o) {
   sub.add_option("--replay", o.replay,
-                 "Replay a recorded trace (an nginx access log or canonical JSONL) against --target: each record "
+                 "Replay a recorded trace (an nginx or Apache access log, a HAR file or canonical JSONL) against "
+                 "--target: each record "
                  "sent at its own time from the run's start (docs/replay.md)")
       ->type_name("FILE")
       ->group(k_replay);
-  sub.add_option("--replay-format", o.replay_format, "The trace's format: auto | nginx | jsonl")
+  sub.add_option("--replay-format", o.replay_format, "The trace's format: auto | nginx | apache | har | jsonl")
       ->type_name("KIND")
       ->capture_default_str()
       ->group(k_replay);
   sub.add_option("--replay-log-format", o.replay_log_format,
-                 "The nginx log_format the log was written with, in nginx's syntax (default: combined, whose "
-                 "one-second stamps are spread within their second by --seed); log $msec and $request_time")
+                 "The log format the log was written with, in nginx's syntax (or Apache's LogFormat with "
+                 "--replay-format apache; default: combined, whose one-second stamps are spread within their "
+                 "second by --seed); log $msec and $request_time (Apache: %{msec}t)")
       ->type_name("FORMAT")
       ->group(k_replay);
   sub.add_option("--speed", o.speed, "Replay speed: 2 = twice as fast (times divided by 2)")

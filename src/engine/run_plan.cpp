@@ -87,6 +87,7 @@ nlohmann::json RunPlan::describe() const {
                          {"reorder_window_s", to_seconds(o.window)},
                          {"late", r.counts.late},
                          {"skipped_lines", r.skipped},
+                         {"empty_request_lines", r.no_requests},
                          {"gaps_compressed", r.counts.gaps_compressed},
                          {"compressed_s", to_seconds(r.counts.compressed)},
                          {"outside_window", r.counts.outside},

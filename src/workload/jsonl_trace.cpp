@@ -1,6 +1,7 @@
 // JSONL trace lines (workload/jsonl_trace.h).
 #include "workload/jsonl_trace.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cmath>
@@ -66,6 +67,130 @@ Result<std::string> trace_target(std::string_view url) {
   return std::string(target);
 }
 
+std::string encode_base64(std::string_view bytes) {
+  constexpr std::string_view k_alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  for (std::size_t i = 0; i < bytes.size(); i += 3) {
+    const std::size_t n = std::min<std::size_t>(3, bytes.size() - i);
+    std::uint32_t v = 0;
+    for (std::size_t k = 0; k < 3; ++k)
+      v = (v << 8) | (k < n ? static_cast<unsigned char>(bytes[i + k]) : 0U);
+    for (std::size_t k = 0; k < 4; ++k)
+      out.push_back(k <= n ? k_alphabet[(v >> (18 - 6 * k)) & 0x3F] : '=');
+  }
+  return out;
+}
+
+bool is_utf8(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    std::size_t n = 0;
+    std::uint32_t cp = 0;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    if ((c & 0xE0) == 0xC0) {
+      n = 1;
+      cp = c & 0x1FU;
+    } else if ((c & 0xF0) == 0xE0) {
+      n = 2;
+      cp = c & 0x0FU;
+    } else if ((c & 0xF8) == 0xF0) {
+      n = 3;
+      cp = c & 0x07U;
+    } else {
+      return false;
+    }
+    for (std::size_t k = 1; k <= n; ++k) {
+      if (i + k >= text.size()) return false;
+      const auto d = static_cast<unsigned char>(text[i + k]);
+      if ((d & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (d & 0x3FU);
+    }
+    // Overlong forms, surrogates and code points past U+10FFFF are not UTF-8.
+    if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) || cp > 0x10FFFF ||
+        (cp >= 0xD800 && cp <= 0xDFFF))
+      return false;
+    i += n + 1;
+  }
+  return true;
+}
+
+namespace {
+
+// A stamp as JSON: RFC 3339 with nanoseconds when it is a Unix-epoch time, else seconds of the trace's origin.
+json stamp_json(Nanos t) {
+  constexpr std::int64_t k_year_2000 = 946'684'800;
+  const std::int64_t ns = t.count();
+  if (ns < k_year_2000 * 1'000'000'000) {
+    // Whole seconds and the fraction apart, so a stamp of a few seconds keeps every nanosecond.
+    return json(static_cast<double>(ns / 1'000'000'000) + static_cast<double>(ns % 1'000'000'000) / 1e9);
+  }
+  const std::int64_t s = ns / 1'000'000'000;
+  const std::int64_t days = s / 86400, rem = s % 86400;
+  // civil_from_days (Howard Hinnant).
+  const std::int64_t z = days + 719468;
+  const std::int64_t era = z / 146097;
+  const std::int64_t doe = z - era * 146097;
+  const std::int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const std::int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const std::int64_t mp = (5 * doy + 2) / 153;
+  const std::int64_t d = doy - (153 * mp + 2) / 5 + 1;
+  const std::int64_t m = mp < 10 ? mp + 3 : mp - 9;
+  const std::int64_t y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:09}Z", y, m, d, rem / 3600, rem % 3600 / 60, rem % 60,
+                     ns % 1'000'000'000);
+}
+
+// The target as JSON text: bytes that are not UTF-8 percent-encoded (a target is ASCII on the wire anyway).
+std::string target_text(const std::string& target) {
+  if (is_utf8(target)) return target;
+  std::string out;
+  for (char c : target) {
+    const auto b = static_cast<unsigned char>(c);
+    if (b < 0x80) {
+      out.push_back(c);
+    } else {
+      out += fmt::format("%{:02X}", b);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<void> append_jsonl_record(const TraceRecord& r, std::string& out) {
+  json j = json::object();
+  j["t"] = stamp_json(r.t);
+  j["method"] = r.method;
+  j["url"] = target_text(r.target);
+  if (!r.headers.empty()) {
+    json h = json::object();
+    for (const auto& header : r.headers) {
+      if (!is_utf8(header.value))
+        return usage_error(fmt::format("header {}: the value is not UTF-8 text; JSONL cannot hold it", header.name));
+      auto& slot = h[header.name];
+      slot = slot.is_string() ? json(slot.get<std::string>() + ", " + header.value) : json(header.value);
+    }
+    j["headers"] = std::move(h);
+  }
+  if (!r.body.empty()) {
+    if (is_utf8(r.body)) {
+      j["body"] = r.body;
+    } else {
+      j["body_b64"] = encode_base64(r.body);
+    }
+  }
+  if (!r.session.empty() && is_utf8(r.session)) j["session"] = r.session;
+  if (r.status > 0) j["status"] = r.status;
+  if (r.response_bytes >= 0) j["response_bytes"] = r.response_bytes;
+  out += j.dump();
+  out.push_back('\n');
+  return {};
+}
+
 Result<std::string> decode_base64(std::string_view text) {
   std::array<int, 256> value{};
   value.fill(-1);
@@ -90,7 +215,7 @@ Result<std::string> decode_base64(std::string_view text) {
   return out;
 }
 
-Result<void> JsonlTraceParser::parse(std::string_view line, TraceRecord& out) {
+Result<ParsedUnit> JsonlTraceParser::parse(std::string_view line, TraceRecord& out) {
   const json j = json::parse(line, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object())
     return usage_error("not a JSON object; expected one record a line: {\"t\": 1.5, \"url\": \"/path\", ...}");
@@ -127,7 +252,14 @@ Result<void> JsonlTraceParser::parse(std::string_view line, TraceRecord& out) {
       return usage_error("\"session\": expected a string or a number");
     }
   }
-  return {};
+  if (const auto s = j.find("status"); s != j.end() && s->is_number_integer()) {
+    const auto v = s->get<std::int64_t>();
+    if (v < 100 || v > 999) return usage_error(fmt::format("\"status\": {} is not an HTTP status (100 to 999)", v));
+    out.status = static_cast<int>(v);
+  }
+  if (const auto b = j.find("response_bytes"); b != j.end() && b->is_number_integer() && b->get<std::int64_t>() >= 0)
+    out.response_bytes = b->get<std::int64_t>();
+  return ParsedUnit::record;
 }
 
 }  // namespace openloop::workload

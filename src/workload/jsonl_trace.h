@@ -1,4 +1,4 @@
-// The canonical trace format, JSON Lines: one request a line, as openloop reads and (later) writes traces.
+// The canonical trace format, JSON Lines: one request a line, as openloop reads and writes traces.
 #pragma once
 
 #include <string_view>
@@ -15,12 +15,28 @@ namespace openloop::workload {
 ///  - url (required): a path starting with '/' (query included), or an absolute http(s) URL whose scheme and
 ///    authority are dropped (the run's --target replaces them).
 ///  - method: an HTTP token (default GET). headers: an object of string values. body (text) or body_b64
-///    (base64), not both. session: a string or a number. Other fields are ignored.
+///    (base64), not both. session: a string or a number. status (the response's, an integer) and
+///    response_bytes (its body's size) when logged: read by `trace inspect`, never sent. Other fields are
+///    ignored.
 /// Header names must be tokens and values single lines; the url has no spaces or control characters.
 class JsonlTraceParser final : public TraceLineParser {
  public:
-  Result<void> parse(std::string_view line, TraceRecord& out) override;
+  Result<ParsedUnit> parse(std::string_view line, TraceRecord& out) override;
 };
+
+/// Appends `r` to `out` as one canonical JSONL line (ending in '\n'), as JsonlTraceParser reads it back: "t" as an RFC
+/// 3339 UTC string with nanoseconds (exact) when the stamp is after 2000-01-01 (a log's Unix-epoch time), else as
+/// seconds from the trace's own origin (nine decimals); "method", "url" (the target; one that is not UTF-8 has every
+/// byte past ASCII percent-encoded), "headers" (an object; a name repeated is joined with ", "), "body" (UTF-8 text) or
+/// "body_b64" (anything else), "session", "status" and "response_bytes" when the record has them.
+/// Error (usage): a header value that is not UTF-8 (JSON text cannot hold it), naming the header.
+Result<void> append_jsonl_record(const TraceRecord& r, std::string& out);
+
+/// Encodes `bytes` as standard base64 with padding.
+std::string encode_base64(std::string_view bytes);
+
+/// True when `text` is well-formed UTF-8.
+bool is_utf8(std::string_view text);
 
 /// Decodes standard base64 (padding optional, no line breaks). Error (usage) names what was wrong.
 Result<std::string> decode_base64(std::string_view text);

@@ -17,6 +17,17 @@ std::string excerpt(std::string_view line, std::size_t at) {
   return fmt::format("\"{}\"", line.substr(at, 24));
 }
 
+// The first `literal` at or after `at` that no backslash escapes (nginx's escape=json and Apache write a quote
+// inside a value as \"; nginx's default escaping writes \x22 and never leaves a bare backslash).
+std::size_t find_unescaped(std::string_view line, std::string_view literal, std::size_t at) {
+  for (std::size_t end = line.find(literal, at); end != std::string_view::npos; end = line.find(literal, end + 1)) {
+    std::size_t slashes = 0;
+    while (end - slashes > at && line[end - slashes - 1] == '\\') ++slashes;
+    if (slashes % 2 == 0) return end;
+  }
+  return std::string_view::npos;
+}
+
 }  // namespace
 
 Result<NginxLogFormat> NginxLogFormat::parse(std::string_view format, std::string_view what) {
@@ -80,7 +91,7 @@ Result<void> NginxLogFormat::match(std::string_view line, std::vector<std::strin
       return {};
     }
     // The last literal must end the line: search it from the end, so a value may hold its text.
-    const std::size_t end = last ? line.rfind(after) : line.find(after, at);
+    const std::size_t end = last ? line.rfind(after) : find_unescaped(line, after, at);
     if (end == std::string_view::npos || end < at || (last && end + after.size() != line.size())) {
       return usage_error(fmt::format("expected \"{}\" after ${} (column {}), found {}", after, m_variables[v],
                                      at + 1, excerpt(line, at)));

@@ -18,8 +18,8 @@ inline constexpr std::string_view k_nginx_combined =
 
 /// A compiled log_format. Variables are `$name` or `${name}` (name: letters, digits, '_'); everything else is
 /// literal text that a line must hold exactly. A variable's value runs to the first occurrence of the literal
-/// after it (the last one to the end of the line): nginx escapes '"' inside values (as \x22), so a quoted
-/// value ends at its closing quote. Immutable after parse(); thread-compatible.
+/// after it (the last one to the end of the line) that no backslash escapes: nginx escapes '"' inside values
+/// (as \x22, or \" with escape=json, as Apache does), so a quoted value ends at its closing quote. Immutable after parse(); thread-compatible.
 class NginxLogFormat {
  public:
   /// Compiles `format`. Errors (usage), naming `what`: no variable, two variables with no literal between

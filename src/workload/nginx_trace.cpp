@@ -17,6 +17,29 @@ namespace {
 
 constexpr std::string_view k_http_prefix = "http_";
 
+using TimeUnit = NginxTraceParser::TimeUnit;
+// The stamps a log may hold, best first: nginx's (stamped at the request's end) and the names Apache's %t forms
+// are translated to (workload/apache_log_format.h; stamped at its start unless "end:").
+constexpr NginxTraceParser::TimeVariable k_stamps[] = {
+    {"msec", TimeUnit::seconds, false, false},
+    {"apache_begin_usec", TimeUnit::micros, true, false},
+    {"apache_begin_msec", TimeUnit::millis, true, false},
+    {"apache_end_usec", TimeUnit::micros, false, false},
+    {"apache_end_msec", TimeUnit::millis, false, false},
+    {"time_iso8601", TimeUnit::iso8601, false, true},
+    {"time_local", TimeUnit::time_local, false, true},
+    {"apache_time", TimeUnit::time_local, true, true},
+    {"apache_begin_sec", TimeUnit::seconds, true, true},
+    {"apache_end_sec", TimeUnit::seconds, false, true},
+};
+// How long the request took: nginx's $request_time, Apache's %D, %{ms}T, %T.
+constexpr NginxTraceParser::TimeVariable k_durations[] = {
+    {"request_time", TimeUnit::seconds, false, false},
+    {"apache_duration_us", TimeUnit::micros, false, false},
+    {"apache_duration_ms", TimeUnit::millis, false, false},
+    {"apache_duration_s", TimeUnit::seconds, false, false},
+};
+
 // "user_agent" → "User-Agent".
 std::string header_name(std::string_view variable) {
   std::string name(variable);
@@ -34,6 +57,18 @@ std::string header_name(std::string_view variable) {
 }
 
 bool absent(std::string_view v) { return v.empty() || v == "-"; }
+
+// How messages call a time variable: nginx's by its name, Apache's by its directive.
+std::string display_name(std::string_view variable) {
+  static constexpr std::pair<std::string_view, std::string_view> k_apache[] = {
+      {"apache_begin_usec", "%{usec}t"},  {"apache_begin_msec", "%{msec}t"}, {"apache_end_usec", "%{end:usec}t"},
+      {"apache_end_msec", "%{end:msec}t"}, {"apache_time", "%t"},          {"apache_begin_sec", "%{sec}t"},
+      {"apache_end_sec", "%{end:sec}t"},   {"apache_duration_us", "%D"},   {"apache_duration_ms", "%{ms}T"},
+      {"apache_duration_s", "%T"}};
+  for (const auto& [name, directive] : k_apache)
+    if (name == variable) return std::string(directive);
+  return fmt::format("${}", variable);
+}
 
 // Days from 1970-01-01 to y-m-d (proleptic Gregorian; Howard Hinnant's days_from_civil).
 std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) {
@@ -102,6 +137,10 @@ std::string unescape_nginx(std::string_view text) {
       i += 3;
       continue;
     }
+    if (text[i] == '\\' && i + 1 < text.size() && (text[i + 1] == '"' || text[i + 1] == '\\')) {
+      out.push_back(text[++i]);  // escape=json's and Apache's \" and \\ (nginx's default never writes them)
+      continue;
+    }
     out.push_back(text[i]);
   }
   return out;
@@ -111,10 +150,18 @@ Result<NginxTraceParser> NginxTraceParser::create(NginxLogFormat format, std::ui
                                                   std::string_view what) {
   NginxTraceParser p;
   p.m_seed = seed;
-  p.m_msec = format.find("msec");
-  p.m_time_local = format.find("time_local");
-  p.m_time_iso = format.find("time_iso8601");
-  p.m_request_time = format.find("request_time");
+  for (const auto& v : k_stamps) {
+    if (const auto i = format.find(v.name)) {
+      p.m_stamp = Stamp{*i, v, v.whole};
+      break;
+    }
+  }
+  for (const auto& v : k_durations) {
+    if (const auto i = format.find(v.name)) {
+      p.m_duration = Stamp{*i, v, false};
+      break;
+    }
+  }
   p.m_request = format.find("request");
   p.m_method = format.find("request_method");
   p.m_uri = format.find("request_uri");
@@ -124,7 +171,9 @@ Result<NginxTraceParser> NginxTraceParser::create(NginxLogFormat format, std::ui
   if (!p.m_args) p.m_args = format.find("query_string");
   p.m_body = format.find("request_body");
   p.m_remote_addr = format.find("remote_addr");
-  if (!p.m_msec && !p.m_time_local && !p.m_time_iso) {
+  p.m_status = format.find("status");
+  p.m_bytes = format.find("body_bytes_sent");
+  if (p.m_stamp.variable.name.empty()) {
     return usage_error(fmt::format(
         "{}: the log_format has no time; log $msec (best: milliseconds), $time_iso8601 or $time_local", what));
   }
@@ -141,35 +190,56 @@ Result<NginxTraceParser> NginxTraceParser::create(NginxLogFormat format, std::ui
   return p;
 }
 
-Result<void> NginxTraceParser::parse(std::string_view line, TraceRecord& out) {
-  OPENLOOP_TRY_VOID(m_format.match(line, m_values));
-  // The start of the request.
-  if (m_msec) {
-    const auto t = parse_decimal_seconds(m_values[*m_msec]);
-    if (!t) return usage_error(fmt::format("$msec \"{}\": expected seconds such as 1700000000.123", m_values[*m_msec]));
-    out.t = *t;
-  } else {
-    if (m_time_iso) {
-      const auto wall = parse_rfc3339(m_values[*m_time_iso], "$time_iso8601");
-      if (!wall) return tl::unexpected(wall.error());
-      out.t = std::chrono::duration_cast<Nanos>(wall->time_since_epoch());
-    } else {
-      const auto t = parse_time_local(m_values[*m_time_local]);
-      if (!t)
-        return usage_error(fmt::format("$time_local \"{}\": expected such as 10/Oct/2000:13:55:36 -0700",
-                                       m_values[*m_time_local]));
-      out.t = *t;
+Result<Nanos> NginxTraceParser::read_time(std::size_t index, const TimeVariable& v) const {
+  const std::string_view text = m_values[index];
+  const auto bad = [&](std::string_view expected) {
+    return usage_error(fmt::format("{} \"{}\": expected {}", display_name(v.name), text.substr(0, 40), expected));
+  };
+  switch (v.unit) {
+    case TimeUnit::seconds: {
+      const auto t = parse_decimal_seconds(text);
+      if (!t) return bad(v.at_start || v.name == "msec" ? "seconds such as 1700000000.123" : "seconds such as 0.004");
+      return *t;
     }
+    case TimeUnit::millis:
+    case TimeUnit::micros: {
+      std::int64_t n = 0;
+      const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+      // Nanoseconds in an int64 reach ±292 years: Unix-epoch stamps fit, larger values are refused.
+      const std::int64_t most = v.unit == TimeUnit::millis ? 9'000'000'000'000 : 9'000'000'000'000'000;
+      if (ec != std::errc() || ptr != text.data() + text.size() || n < 0 || n > most)
+        return bad(v.unit == TimeUnit::millis ? "whole milliseconds" : "whole microseconds");
+      return v.unit == TimeUnit::millis ? Nanos(std::chrono::milliseconds(n)) : Nanos(std::chrono::microseconds(n));
+    }
+    case TimeUnit::time_local: {
+      const auto t = parse_time_local(text);
+      if (!t) return bad("such as 10/Oct/2000:13:55:36 -0700");
+      return *t;
+    }
+    case TimeUnit::iso8601: {
+      const auto wall = parse_rfc3339(text, display_name(v.name));
+      if (!wall) return tl::unexpected(wall.error());
+      return std::chrono::duration_cast<Nanos>(wall->time_since_epoch());
+    }
+  }
+  return bad("a time");
+}
+
+Result<ParsedUnit> NginxTraceParser::parse(std::string_view line, TraceRecord& out) {
+  OPENLOOP_TRY_VOID(m_format.match(line, m_values));
+  // A connection that closed before sending a request is logged with an empty request (nginx: "" 400; Apache:
+  // "-" 408): no record.
+  if (absent(m_values[m_request ? *m_request : *m_method]))
+    return ParsedUnit::no_request;
+  // The start of the request.
+  out.t = OPENLOOP_TRY(read_time(m_stamp.index, m_stamp.variable));
+  if (m_stamp.whole) {
     // Whole seconds: spread within the second, the same way for the same seed and line.
     Rng rng(m_seed, out.line);
     out.t += Nanos(static_cast<std::int64_t>(rng.uniform01() * 1e9));
   }
-  if (m_request_time && !absent(m_values[*m_request_time])) {
-    const auto d = parse_decimal_seconds(m_values[*m_request_time]);
-    if (!d)
-      return usage_error(fmt::format("$request_time \"{}\": expected seconds such as 0.004", m_values[*m_request_time]));
-    out.t -= *d;
-  }
+  if (!m_stamp.variable.at_start && m_duration && !absent(m_values[m_duration->index]))
+    out.t -= OPENLOOP_TRY(read_time(m_duration->index, m_duration->variable));
   // The request.
   std::string target;
   if (m_request) {
@@ -199,7 +269,17 @@ Result<void> NginxTraceParser::parse(std::string_view line, TraceRecord& out) {
   }
   if (m_body && !absent(m_values[*m_body])) out.body = unescape_nginx(m_values[*m_body]);
   if (m_remote_addr) out.session = std::string(m_values[*m_remote_addr]);
-  return {};
+  if (m_status) {
+    int status = 0;
+    if (number(m_values[*m_status], status) && status >= 100 && status <= 999) out.status = status;
+  }
+  if (m_bytes) {
+    const std::string_view b = m_values[*m_bytes];
+    std::int64_t n = 0;
+    const auto [ptr, ec] = std::from_chars(b.data(), b.data() + b.size(), n);
+    if (ec == std::errc() && ptr == b.data() + b.size() && n >= 0) out.response_bytes = n;
+  }
+  return ParsedUnit::record;
 }
 
 }  // namespace openloop::workload

@@ -39,6 +39,12 @@ std::vector<std::string> ReplayPlan::notes() const {
                               counts.gaps_compressed, std::chrono::duration<double>(counts.compressed).count()));
   }
   if (skipped > 0) out.push_back(fmt::format("replay: {} bad lines skipped (--skip-bad); the first: {}", skipped, first_skipped));
+  if (no_requests > 0) {
+    out.push_back(fmt::format(
+        "replay: {} empty request lines skipped (a connection closed before sending a request, logged as "
+        "\"\" 400; the first at {})",
+        no_requests, first_no_request));
+  }
   if (counts.outside > 0)
     out.push_back(fmt::format("replay: {} records outside --from/--to not replayed", counts.outside));
   if (credentials_dropped > 0) {
@@ -62,6 +68,8 @@ Result<ReplayPlan> scan_replay(ReplayRequest request) {
   plan.counts = s.counts();
   plan.skipped = s.reader().skipped();
   plan.first_skipped = s.reader().first_skipped();
+  plan.no_requests = s.reader().no_requests();
+  plan.first_no_request = s.reader().first_no_request();
   plan.spreads_seconds = s.reader().spreads_seconds();
   plan.span = s.last_offset();
   plan.credentials_dropped = s.privacy().credentials_dropped();

@@ -28,6 +28,8 @@ struct ReplayPlan {
   ReplayCounts counts;         ///< of one pass over the whole trace (records: one pass's)
   std::uint64_t skipped = 0;   ///< bad lines skipped (--skip-bad)
   std::string first_skipped;   ///< the first one's message
+  std::uint64_t no_requests = 0;  ///< log lines of connections that sent no request (`"" 400`), skipped
+  std::string first_no_request;   ///< the first one's place (file:line)
   bool spreads_seconds = false;  ///< one-second stamps spread within their second by the seed
   Nanos span{0};               ///< the last record's offset in one pass (replay time: after speed and gaps)
   std::uint64_t credentials_dropped = 0;  ///< records that had Authorization/Cookie/... dropped
@@ -39,7 +41,8 @@ struct ReplayPlan {
   /// rate across the seam. 0 without --loop.
   Nanos loop_period() const;
   /// Remarks for the run's warnings: one-second stamps spread, records late beyond the window, gaps
-  /// compressed, lines skipped, records outside --from/--to, credentials dropped (empty when none applies).
+  /// compressed, lines skipped, lines without a request, records outside --from/--to, credentials dropped
+  /// (empty when none applies).
   std::vector<std::string> notes() const;
 };
 

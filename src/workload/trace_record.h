@@ -23,7 +23,9 @@ struct TraceRecord {
   std::vector<http::Header> headers;  ///< as recorded, in order (names validated as tokens, values one line)
   std::string body;
   std::string session;     ///< the record's session key when the trace has one ("" otherwise); not used yet
-  std::uint64_t line = 0;  ///< 1-based line of the record in its file
+  int status = 0;          ///< the response's status when the trace logs it (0: not logged); not sent
+  std::int64_t response_bytes = -1;  ///< the response body's size when logged (-1: not logged); not sent
+  std::uint64_t line = 0;  ///< 1-based line of the record in its file (a HAR: its entry's index)
 
   /// Empties every field, keeping the strings' capacity.
   void clear() {
@@ -33,6 +35,8 @@ struct TraceRecord {
     headers.clear();
     body.clear();
     session.clear();
+    status = 0;
+    response_bytes = -1;
     line = 0;
   }
 };

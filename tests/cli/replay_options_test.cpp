@@ -92,8 +92,8 @@ TEST_F(ReplayOptionsTest, RefusesWhatATraceAlreadyDecides) {
   o.speed = "fast";
   EXPECT_NE(refusal(o).find("--speed: \"fast\""), std::string::npos);
   o = replay();
-  o.replay_format = "har";
-  EXPECT_NE(refusal(o).find("auto, nginx or jsonl"), std::string::npos);
+  o.replay_format = "csv";
+  EXPECT_NE(refusal(o).find("auto, nginx, apache, har or jsonl"), std::string::npos);
   o = replay();
   o.warmup = "3s";
   EXPECT_NE(refusal(o).find("--warmup"), std::string::npos);

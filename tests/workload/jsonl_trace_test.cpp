@@ -61,5 +61,62 @@ TEST(JsonlTrace, RefusesWhatItCannotSendNamingIt) {
   EXPECT_NE(message("{\"t\": 1, \"url\": \"/\xff\"}").find("not a JSON object"), std::string::npos);
 }
 
+TEST(JsonlTrace, AWrittenRecordReadsBackTheSame) {
+  TraceRecord r;
+  r.t = Nanos(1'796'115'600'250'000'007);  // 2026-12-01T09:00:00.250000007Z: every nanosecond kept
+  r.method = "PUT";
+  r.target = "/a/\xc3\xa9?q=\xff";
+  r.headers = {{"X-A", "1"}, {"X-A", "2"}, {"Accept", "*/*"}};
+  r.body = std::string("\x00\x01\xfe", 3);
+  r.session = "s1";
+  r.status = 201;
+  r.response_bytes = 0;
+  std::string line;
+  ASSERT_TRUE(append_jsonl_record(r, line));
+  ASSERT_EQ(line.back(), '\n');
+  EXPECT_NE(line.find("\"t\":\"2026-12-01T09:00:00.250000007Z\""), std::string::npos) << line;
+  EXPECT_NE(line.find("\"body_b64\":\"AAH+\""), std::string::npos) << line;
+  line.pop_back();
+  const auto back = parse(line);
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(back->t, r.t);
+  EXPECT_EQ(back->method, "PUT");
+  EXPECT_EQ(back->target, "/a/%C3%A9?q=%FF") << "a target that is not UTF-8: every byte past ASCII percent-encoded";
+  ASSERT_EQ(back->headers.size(), 2U);
+  EXPECT_EQ(back->headers[0].name, "Accept");
+  EXPECT_EQ(back->headers[1].value, "1, 2") << "a repeated header joined";
+  EXPECT_EQ(back->body, r.body);
+  EXPECT_EQ(back->session, "s1");
+  EXPECT_EQ(back->status, 201);
+  EXPECT_EQ(back->response_bytes, 0);
+}
+
+TEST(JsonlTrace, SmallStampsStaySecondsAndNonUtf8HeadersAreRefused) {
+  TraceRecord r;
+  r.t = Nanos(12'345'678'901);
+  r.method = "GET";
+  r.target = "/";
+  std::string line;
+  ASSERT_TRUE(append_jsonl_record(r, line));
+  EXPECT_EQ(line, "{\"method\":\"GET\",\"t\":12.345678901,\"url\":\"/\"}\n");
+  r.headers = {{"X-Bin", "\xff"}};
+  const auto bad = append_jsonl_record(r, line);
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("header X-Bin: the value is not UTF-8"), std::string::npos);
+}
+
+TEST(JsonlTrace, Base64AndUtf8Helpers) {
+  EXPECT_EQ(encode_base64(""), "");
+  EXPECT_EQ(encode_base64("f"), "Zg==");
+  EXPECT_EQ(encode_base64("fo"), "Zm8=");
+  EXPECT_EQ(encode_base64("foo"), "Zm9v");
+  EXPECT_EQ(*decode_base64(encode_base64("any bytes \x80\xff")), "any bytes \x80\xff");
+  EXPECT_TRUE(is_utf8("plain \xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80"));
+  EXPECT_FALSE(is_utf8("\xff"));
+  EXPECT_FALSE(is_utf8("\xc3"));          // cut short
+  EXPECT_FALSE(is_utf8("\xc0\xaf"));      // overlong
+  EXPECT_FALSE(is_utf8("\xed\xa0\x80"));  // a surrogate
+}
+
 }  // namespace
 }  // namespace openloop::workload

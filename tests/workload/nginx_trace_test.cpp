@@ -63,6 +63,29 @@ TEST(NginxTrace, RefusesGarbageRequests) {
   EXPECT_NE(bad.error().message.find("METHOD TARGET PROTOCOL"), std::string::npos) << bad.error().message;
 }
 
+TEST(NginxTrace, AnEmptyRequestIsALineWithoutARequestAndStatusAndSizeAreRead) {
+  auto p = parser(k_nginx_combined);
+  TraceRecord r;
+  r.line = 2;
+  const auto none = p.parse(R"(127.0.0.1 - - [10/Oct/2000:13:55:36 -0700] "" 400 0 "-" "-")", r);
+  ASSERT_TRUE(none) << none.error().message;
+  EXPECT_EQ(*none, ParsedUnit::no_request);
+  r.clear();
+  const auto got = p.parse(R"(127.0.0.1 - - [10/Oct/2000:13:55:36 -0700] "GET /a HTTP/1.1" 404 153 "-" "-")", r);
+  ASSERT_TRUE(got) << got.error().message;
+  EXPECT_EQ(*got, ParsedUnit::record);
+  EXPECT_EQ(r.status, 404);
+  EXPECT_EQ(r.response_bytes, 153);
+}
+
+TEST(NginxTrace, EscapeJsonQuotesStayInsideTheirValue) {
+  auto p = parser(R"($msec "$request" "$http_user_agent")");
+  TraceRecord r;
+  ASSERT_TRUE(p.parse(R"(1.0 "GET /a HTTP/1.1" "say \"hi\"")", r));
+  ASSERT_EQ(r.headers.size(), 1U);
+  EXPECT_EQ(r.headers[0].value, "say \"hi\"");
+}
+
 TEST(NginxTrace, ParsesDecimalSecondsExactly) {
   EXPECT_EQ(parse_decimal_seconds("1700000000.123"), Nanos(1'700'000'000'123'000'000));
   EXPECT_EQ(parse_decimal_seconds("0.004"), Nanos(4'000'000));

@@ -90,11 +90,67 @@ TEST(TraceReader, OpenDetectsTheFormat) {
   EXPECT_FALSE(open_trace({dir.write("empty", "\n\n"), TraceFormat::automatic, "", false, 1}));
 }
 
+TEST(TraceReader, LinesWithoutARequestAreCountedApartAndSkippedWithoutSkipBad) {
+  test_util::ScratchDir dir;
+  const auto path = dir.write("a.log", R"(1.2.3.4 - - [10/Oct/2000:13:55:36 -0700] "GET /n HTTP/1.1" 200 1 "-" "-")"
+                                       "\n"
+                                       R"(1.2.3.4 - - [10/Oct/2000:13:55:37 -0700] "" 400 0 "-" "-")"
+                                       "\n"
+                                       R"(1.2.3.4 - - [10/Oct/2000:13:55:38 -0700] "GET /m HTTP/1.1" 200 1 "-" "-")"
+                                       "\n");
+  auto r = open_trace({path, TraceFormat::nginx, "", false, 1});
+  ASSERT_TRUE(r) << r.error().message;
+  TraceRecord rec;
+  ASSERT_TRUE(*r->next(rec));
+  ASSERT_TRUE(*r->next(rec));
+  EXPECT_EQ(rec.target, "/m");
+  EXPECT_EQ(rec.line, 3U);
+  EXPECT_FALSE(*r->next(rec));
+  EXPECT_EQ(r->no_requests(), 1U);
+  EXPECT_EQ(r->skipped(), 0U) << "not a bad line";
+  EXPECT_EQ(r->first_no_request(), path + ":2");
+}
+
+TEST(TraceReader, ANonUtf8JsonLineIsRefusedWithItsLineOrSkippedAndCounted) {
+  const std::string text = "{\"t\":1,\"url\":\"/a\"}\n{\"t\":2,\"url\":\"/\xff\xfe\"}\n{\"t\":3,\"url\":\"/c\"}\n";
+  auto strict = jsonl(text);
+  TraceRecord rec;
+  ASSERT_TRUE(*strict.next(rec));
+  const auto bad = strict.next(rec);
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().message.rfind("t.jsonl:2:", 0), 0U) << bad.error().message;
+  auto lenient = jsonl(text, true);
+  int n = 0;
+  while (*lenient.next(rec)) ++n;
+  EXPECT_EQ(n, 2);
+  EXPECT_EQ(lenient.skipped(), 1U);
+}
+
+TEST(TraceReader, OpenDetectsHarByItsNameAndApacheIsNamed) {
+  test_util::ScratchDir dir;
+  const auto h = dir.write("x.har", "{\"log\":{\"entries\":[{\"startedDateTime\":\"2026-12-01T10:00:00Z\","
+                                    "\"request\":{\"method\":\"GET\",\"url\":\"/h\"}}]}}");
+  TraceRecord rec;
+  auto rh = open_trace({h, TraceFormat::automatic, "", false, 1});
+  ASSERT_TRUE(rh) << rh.error().message;
+  ASSERT_TRUE(*rh->next(rec));
+  EXPECT_EQ(rec.target, "/h");
+  const auto a = dir.write("access_log", R"(::1 - - [10/Oct/2000:13:55:36 -0700] "GET /ap HTTP/1.1" 200 -)"
+                                         "\n");
+  auto ra = open_trace({a, TraceFormat::apache, "", false, 1});
+  ASSERT_TRUE(ra) << ra.error().message;
+  ASSERT_TRUE(*ra->next(rec));
+  EXPECT_EQ(rec.target, "/ap");
+  EXPECT_TRUE(ra->spreads_seconds());
+}
+
 TEST(TraceReader, FormatNamesAreParsedWithTheAcceptedOnesInTheError) {
   EXPECT_EQ(*parse_trace_format("nginx", "--replay-format"), TraceFormat::nginx);
-  const auto bad = parse_trace_format("har", "--replay-format");
+  EXPECT_EQ(*parse_trace_format("har", "--replay-format"), TraceFormat::har);
+  EXPECT_EQ(*parse_trace_format("apache", "--replay-format"), TraceFormat::apache);
+  const auto bad = parse_trace_format("csv", "--replay-format");
   ASSERT_FALSE(bad);
-  EXPECT_NE(bad.error().message.find("auto, nginx or jsonl"), std::string::npos);
+  EXPECT_NE(bad.error().message.find("auto, nginx, apache, har or jsonl"), std::string::npos);
 }
 
 }  // namespace

@@ -6,10 +6,12 @@ has() { grep -qE -- "$1" "$E2E_TMP/help.txt" || fail "'$2 --help' lacks /$1/: $(
 
 help
 has 'for its options, examples and exit codes' "openloop"
-for sub in run lab simulate validate report merge compare ramp probe "probe metastable"; do
+for sub in run lab simulate validate report merge compare ramp probe "probe metastable" trace "trace convert" \
+  "trace sort" "trace inspect"; do
   # shellcheck disable=SC2086 # "probe metastable" is two words
   help $sub
   [[ $sub == probe ]] && { has 'openloop probe metastable --help' probe; continue; }
+  [[ $sub == trace ]] && has 'openloop trace convert --help' trace
   has '^Exit codes: ' "$sub"
   # One set of type names everywhere: never CLI11's own, and columns aligned (a multi-byte placeholder is not).
   ! grep -qE '(^| )(UINT|INT|TEXT|FLOAT)( |=|$)' "$E2E_TMP/help.txt" || fail "$sub --help shows CLI11's type names"

@@ -47,7 +47,7 @@ done
 pass "JSONL trace replayed at 2x: conserved, counted by the lab, on schedule, secrets dropped"
 
 # Bad input: exit 2 naming what is accepted, nothing sent.
-expect_usage "auto, nginx or jsonl" --replay "$trace" --target "$LAB_URL" --replay-format har
+expect_usage "auto, nginx, apache, har or jsonl" --replay "$trace" --target "$LAB_URL" --replay-format csv
 expect_usage "--speed: \"0\" is not accepted" --replay "$trace" --target "$LAB_URL" --speed 0
 expect_usage "--rate: not with --replay" --replay "$trace" --target "$LAB_URL" --rate 10/s
 expect_usage "needs --target" --replay "$trace"

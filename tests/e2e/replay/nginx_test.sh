@@ -16,7 +16,7 @@ completed=$(json "$E2E_TMP/r1.json" .summary.counts.completed)
 # run counted unfinished at its end may be logged too: the trace is what nginx logged).
 for _ in $(seq 50); do [[ $(wc -l <"$E2E_TMP/timed.log") -ge $completed ]] && break; sleep 0.1; done
 # nginx also logs the connection start_nginx's port check opened and closed without a request ("" 400): a real
-# log's line that is no request, refused unless --skip-bad, which counts it.
+# log's line that is no request, counted apart as an empty request line and skipped (no --skip-bad needed).
 sent=$(grep -vc '"" 400' "$E2E_TMP/timed.log")
 empty=$(grep -c '"" 400' "$E2E_TMP/timed.log")
 assert_cmp "$sent" ">=" "$completed" "nginx logged every completed request of the first run"
@@ -28,15 +28,16 @@ cp "$E2E_TMP/combined.log" "$E2E_TMP/trace-combined.log"
 
 r=$E2E_TMP/r2.json
 code=0
-expect_usage 'trace.log:1: $request "": expected METHOD TARGET PROTOCOL' --replay "$E2E_TMP/trace.log" \
-  --replay-log-format "$fmt" --target "http://127.0.0.1:$port"
 "$OPENLOOP" run --replay "$E2E_TMP/trace.log" --replay-log-format "$fmt" --target "http://127.0.0.1:$port" \
-  --speed 2 --skip-bad --json "$r" >"$E2E_TMP/out2.txt" 2>&1 || code=$?
+  --speed 2 --json "$r" >"$E2E_TMP/out2.txt" 2>&1 || code=$?
 accept_invalid_only_for "$code" "$r" '^send lateness'
 assert_conserved "$r"
 assert_cmp "$(jq '.summary.counts.intended + .warmup.counts.intended' "$r")" == "$sent" "every log line replayed"
 assert_cmp "$(json "$r" .plan.replay.records)" == "$sent" "the results record the trace's records"
-assert_cmp "$(json "$r" .plan.replay.skipped_lines)" == "$empty" "the lines without a request counted"
+assert_cmp "$empty" ">=" 1 "the log holds a line without a request (the port check's connection)"
+assert_cmp "$(json "$r" .plan.replay.empty_request_lines)" == "$empty" "the lines without a request counted apart"
+assert_cmp "$(json "$r" .plan.replay.skipped_lines)" == 0 "and not as bad lines"
+grep -q "$empty empty request lines skipped" "$E2E_TMP/out2.txt" || fail "the run says so: $(cat "$E2E_TMP/out2.txt")"
 for _ in $(seq 50); do [[ $(wc -l <"$E2E_TMP/timed.log") -ge $sent ]] && break; sleep 0.1; done
 assert_cmp "$(wc -l <"$E2E_TMP/timed.log")" == "$sent" "nginx logged as many requests again"
 # The same requests: the paths, as a multiset.
@@ -57,7 +58,7 @@ pass "nginx log (\$msec, \$request_time) replayed back to nginx: same requests, 
 
 # The combined format (the default): one-second stamps spread within their second, and said.
 code=0
-"$OPENLOOP" run --replay "$E2E_TMP/trace-combined.log" --target "http://127.0.0.1:$port" --speed 2 --skip-bad \
+"$OPENLOOP" run --replay "$E2E_TMP/trace-combined.log" --target "http://127.0.0.1:$port" --speed 2 \
   --json "$E2E_TMP/r3.json" >"$E2E_TMP/out3.txt" 2>&1 || code=$?
 accept_invalid_only_for "$code" "$E2E_TMP/r3.json" '^send lateness'
 assert_cmp "$(jq '.summary.counts.intended + .warmup.counts.intended' "$E2E_TMP/r3.json")" == "$sent" \
