@@ -199,10 +199,6 @@ struct Http2Codec::Callbacks {
 Http2Codec::Http2Codec(CodecHost& host, CodecCallbacks& callbacks, const Http2Settings& settings)
     : m_host(host), m_callbacks(callbacks), m_settings(settings) {
   m_settings.max_streams = std::max<std::uint32_t>(1, m_settings.max_streams);
-  m_slots.resize(m_settings.max_streams);
-  m_free.reserve(m_slots.size());
-  m_pending.reserve(m_slots.size());
-  m_nva.reserve(16);
 }
 
 Http2Codec::~Http2Codec() {
@@ -216,6 +212,15 @@ void Http2Codec::end_session() {
 
 void Http2Codec::reset() {
   end_session();
+  // The slots are allocated by the first session, not with the connection: every connection carries this
+  // codec, and an HTTP/1.1 run's thousands of pooled connections must not each hold --max-streams slots (their
+  // allocation, about 25 KB a connection, once delayed a run's first sends by 50-120 ms).
+  if (m_slots.empty()) {
+    m_slots.resize(m_settings.max_streams);
+    m_free.reserve(m_slots.size());
+    m_pending.reserve(m_slots.size());
+    m_nva.reserve(16);
+  }
   m_free.clear();
   for (std::size_t i = m_slots.size(); i > 0; --i) {
     Slot& s = m_slots[i - 1];
