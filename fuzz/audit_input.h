@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <string>
 
+#include "audit/record_reader.h"
+
 namespace openloop::fuzz {
 
 inline std::string audit_input(const std::uint8_t* data, std::size_t size) {
@@ -18,6 +20,20 @@ inline std::string audit_input(const std::uint8_t* data, std::size_t size) {
   if (size > 0) std::fwrite(data, 1, size, f);
   std::fclose(f);
   return path;
+}
+
+/// Reads every record a reader opened on the input gives (at most a million), then its notes: what each reader's
+/// target does with it.
+template <class OpenedReader>
+int drain_audit_reader(OpenedReader& reader) {
+  if (!reader) return 0;
+  openloop::audit::Record r;
+  for (int i = 0; i < 1'000'000; ++i) {
+    auto more = (*reader)->next(r);
+    if (!more || !*more) break;
+  }
+  (void)(*reader)->notes();
+  return 0;
 }
 
 }  // namespace openloop::fuzz
