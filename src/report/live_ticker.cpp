@@ -40,6 +40,12 @@ void LiveTicker::update(const results::RunResults& so_far) {
     m_turned_invalid = m_told_invalid = true;
     m_wake.notify_one();
   }
+  // On a terminal the view is redrawn when a second has just been finalized, not on a grid of its own: a grid
+  // that runs just ahead of the intervals' ends shows a second that ended almost two seconds ago.
+  if (m_terminal) {
+    m_fresh = true;
+    m_wake.notify_one();
+  }
 }
 
 void LiveTicker::stop() {
@@ -66,11 +72,19 @@ void LiveTicker::loop() {
   while (!m_stopping) {
     const SteadyTime until =
         watch_stop ? std::min(next, SteadyClock::now() + std::chrono::milliseconds(100)) : next;
-    m_wake.wait_until(lock, until, [this] { return m_stopping || m_turned_invalid; });
+    m_wake.wait_until(lock, until, [this] { return m_stopping || m_turned_invalid || m_fresh; });
     if (m_stopping) break;
     const SteadyTime now = SteadyClock::now();
     const int stop_now = watch_stop ? m_stop->load() : 0;
-    if (now >= next || m_turned_invalid || stop_now != shown_stop) {
+    if (m_fresh) {
+      // Fresh results: drawn at once, and the next redraw without news a whole period later (the drain after
+      // the schedule ends finalizes nothing, yet its clock still moves).
+      m_fresh = false;
+      shown_stop = stop_now;
+      draw(now - m_start);
+      m_turned_invalid = false;
+      next = now + m_period;
+    } else if (now >= next || m_turned_invalid || stop_now != shown_stop) {
       shown_stop = stop_now;
       draw(now - m_start);
       m_turned_invalid = false;

@@ -15,7 +15,8 @@
 namespace openloop::report {
 
 /// Starts a display thread at construction; stop() (or the destructor) ends it. On a terminal the view's two
-/// lines are redrawn in place (ANSI cursor-up and erase-line) every `period` and erased at stop, so the
+/// lines are redrawn in place (ANSI cursor-up and erase-line) as soon as update() brings a newly finalized
+/// interval (and every `period` when none comes), and erased at stop, so the
 /// summary that follows starts on a clean screen. Elsewhere a plain line is written every `period` and at
 /// once when the verdict so far turns INVALID. update() may be called from any thread (the coordinator's
 /// ProgressFn).
@@ -33,7 +34,8 @@ class LiveTicker {
   LiveTicker(const LiveTicker&) = delete;
   LiveTicker& operator=(const LiveTicker&) = delete;
 
-  /// Hands the results so far to the view (copies a few numbers under the lock).
+  /// Hands the results so far to the view (copies a few numbers under the lock); on a terminal they are drawn
+  /// at once (the caller calls it once per finalized interval).
   void update(const results::RunResults& so_far);
   /// Stops the thread and erases the live lines (terminal). Idempotent.
   void stop();
@@ -55,6 +57,7 @@ class LiveTicker {
   bool m_stopping = false;
   bool m_turned_invalid = false;  // plain mode: report a verdict change at once
   bool m_told_invalid = false;    // ... once: a verdict so far that flips back and forth is not news each time
+  bool m_fresh = false;           // terminal: update() brought results not drawn yet
   std::size_t m_drawn_lines = 0;
   std::thread m_thread;
 };
