@@ -83,7 +83,7 @@ void LiveTicker::loop() {
       shown_stop = stop_now;
       draw(now - m_start);
       m_turned_invalid = false;
-      next = now + m_period;
+      next = now + m_period + m_period / 2;
     } else if (now >= next || m_turned_invalid || stop_now != shown_stop) {
       shown_stop = stop_now;
       draw(now - m_start);

@@ -3,6 +3,7 @@
 #include "report/live_view.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -74,7 +75,8 @@ void LiveView::update(const results::RunResults& so_far) {
     const double bound_ms = std::max(bounds.lateness_floor_ms, bounds.lateness_gap_fraction * gap_ms);
     const double p99_ms = static_cast<double>(so_far.send_lateness.value_at_percentile(99)) / 1e6;
     if (p99_ms > bound_ms)
-      m_problems.push_back(fmt::format("send lateness p99 {:.3f}ms > {:.3f}ms", p99_ms, bound_ms));
+      m_problems.push_back(fmt::format("send lateness p99 {} > {}", format_duration(Nanos(std::llround(p99_ms * 1e6))),
+                                       format_duration(Nanos(std::llround(bound_ms * 1e6)))));
   }
 }
 
@@ -103,8 +105,9 @@ std::string LiveView::latest() const {
   if (m_intervals == 0) return "no measured second has finished yet";
   const auto& c = m_last;
   const double len = m_last_length_s > 0 ? m_last_length_s : 1.0;
-  std::string out = fmt::format("second {:.0f}: offered {:.1f}/s  sent {:.1f}/s  p99 {}", m_last_start_s,
-                                static_cast<double>(c.intended) / len, static_cast<double>(c.sent) / len,
+  // The second by its span ("11–12s" of measurement): "second 11" beside "12s / 30s" read as a second behind.
+  std::string out = fmt::format("{:g}–{:g}s: offered {:.1f}/s  sent {:.1f}/s  p99 {}", m_last_start_s,
+                                m_last_start_s + len, static_cast<double>(c.intended) / len, static_cast<double>(c.sent) / len,
                                 m_last_count > 0 ? format_duration(Nanos(m_last_p99_ns)) : "–");
   // Retries: attempts per logical request sent (shown once any interval retried).
   if (m_totals.retries > 0) out += fmt::format("  amplification {:.2f}", c.amplification());

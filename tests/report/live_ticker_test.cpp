@@ -44,9 +44,9 @@ TEST(LiveTicker, OnATerminalAFinalizedSecondIsDrawnAtOnce) {
     LiveTicker ticker(LiveView({0s, 30s, true, ""}), out, true, std::chrono::hours(1));
     ASSERT_TRUE(written_within(out, "waiting for the first second", 10s)) << contents(out);
     ticker.update(test::make_run({{1000, 2000}, {3'000'000, 4'000'000}}, 1.0));
-    EXPECT_TRUE(written_within(out, "second 1: offered", 10s)) << contents(out);
+    EXPECT_TRUE(written_within(out, "1–2s: offered", 10s)) << contents(out);
     ticker.update(test::make_run({{1000, 2000}, {3'000'000, 4'000'000}, {1000, 2000}}, 1.0));
-    EXPECT_TRUE(written_within(out, "second 2: offered", 10s)) << contents(out);
+    EXPECT_TRUE(written_within(out, "2–3s: offered", 10s)) << contents(out);
   }
   std::fclose(out);
 }

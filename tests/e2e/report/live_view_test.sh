@@ -33,7 +33,7 @@ accept_invalid_only_for "$code" tty.json '^send lateness'
 grep -q $'\e\[2K''openloop 1s / 3s' tty.out || fail "status line drawn: $(cat -v tty.out | head -5)"
 grep -q $'\e\[2A' tty.out || fail "redrawn in place (cursor up 2)"
 grep -q 'VALID so far' tty.out || fail "verdict so far on the terminal"
-grep -q 'second 0: offered 50.0/s  sent 50.0/s' tty.out || fail "the latest second's rates"
+grep -q '0–1s: offered 50.0/s  sent 50.0/s' tty.out || fail "the latest second's rates"
 
 # Drops over 1 % show as INVALID while the run is still going.
 blackhole=$(free_port)
