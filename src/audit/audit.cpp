@@ -12,6 +12,7 @@
 #include "audit/locust_history.h"
 #include "audit/omission.h"
 #include "audit/record_stream.h"
+#include "audit/send_lateness.h"
 #include "audit/sender_stats.h"
 #include "audit/time_bins.h"
 #include "core/units.h"
@@ -82,6 +83,7 @@ Result<AuditResult> audit_file(const std::string& path, const AuditSettings& set
   // No bin narrower than the stamps: ab's whole seconds in 10-ms bins would read as 99 empty bins in 100.
   TimeBins bins(origin, std::max<Nanos>(std::chrono::milliseconds(10), traits.start_resolution));
   const Nanos tolerance = std::max(3 * traits.start_resolution, Nanos(100'000));
+  ScheduleFit schedule;
   Record r;
   while (OPENLOOP_TRY(stream.next(r))) {
     ++a.records;
@@ -92,6 +94,7 @@ Result<AuditResult> audit_file(const std::string& path, const AuditSettings& set
     uncorrected.record(std::clamp<std::int64_t>(r.duration.count(), 0, 3'600'000'000'000LL));
     bins.add(r.start, r.duration);
     if (!r.thread.empty()) senders[r.thread].add(r, tolerance);
+    schedule.learn(r);
   }
   a.bad = stream.reader().bad_lines();
   a.out_of_order = stream.out_of_order();
@@ -112,6 +115,17 @@ Result<AuditResult> audit_file(const std::string& path, const AuditSettings& set
   RecordStream again(OPENLOOP_TRY(open_reader(path, settings.format)), settings.reorder_window);
   while (OPENLOOP_TRY(again.next(r))) corrector.add(r);
   a.omission = corrector.finish(uncorrected);
+
+  // Numbered sends (Vegeta): the tool's own lateness against the schedule they imply, a few passes more.
+  while (schedule.begin_search()) {
+    RecordStream pass(OPENLOOP_TRY(open_reader(path, settings.format)), settings.reorder_window);
+    while (OPENLOOP_TRY(pass.next(r))) schedule.search(r);
+  }
+  if (schedule.fittable()) {
+    RecordStream pass(OPENLOOP_TRY(open_reader(path, settings.format)), settings.reorder_window);
+    while (OPENLOOP_TRY(pass.next(r))) schedule.lateness(r);
+  }
+  a.lateness = schedule.finish(traits.tool);
 
   if (traits.start_resolution >= std::chrono::seconds(1)) {
     a.limits.push_back(

@@ -144,6 +144,19 @@ std::string omission_section(const AuditResult& a) {
   return out + "</section>\n";
 }
 
+// An open-model tool's own lateness, where its file numbers its sends.
+std::string lateness_section(const AuditResult& a) {
+  const SendLatenessFinding& l = a.lateness;
+  if (!l.applicable) return {};
+  std::string out = fmt::format("<section class=\"panel\"><h2>{}'s own send lateness</h2>\n", escape(a.tool));
+  out +=
+      "<table class=\"latency\"><tr><th></th><th>p50</th><th>p90</th><th>p99</th><th>p99.9</th><th>max</th>"
+      "<th>samples</th></tr>\n";
+  out += percentile_row("late by", l.lateness) + "</table>\n";
+  out += fmt::format("<p>{}.</p>\n<p class=\"why\">{}.</p>\n", escape(l.sentence), escape(l.why));
+  return out + "</section>\n";
+}
+
 std::string honest_section(const AuditResult& a) {
   std::string out = "<section class=\"panel\"><h2>The run that would answer honestly</h2>\n";
   out += fmt::format("<pre class=\"command\">{}</pre>\n<p class=\"why\">Rate: {}.</p>\n",
@@ -178,7 +191,7 @@ std::string render_html(const AuditResult& a) {
       "<section class=\"verdict unknown\"><div class=\"badge\">{}</div><div><p class=\"lead\">{}</p></div>"
       "</section>\n",
       escape(load_model_name(a.model.model)), escape(a.verdict));
-  page += model_section(a) + feedback_section(a) + omission_section(a) + honest_section(a);
+  page += model_section(a) + feedback_section(a) + omission_section(a) + lateness_section(a) + honest_section(a);
   page += "</main>\n" + data_script(a.feedback);
   page += fmt::format("<script>{}</script>\n<script>{}</script>\n</body>\n</html>\n",
                       report::assets::uplot_js(), k_chart_js);

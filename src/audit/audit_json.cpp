@@ -30,6 +30,15 @@ nlohmann::json to_json(const AuditResult& a) {
                              {"missing", o.missing},
                              {"uncorrected", percentiles_json(o.uncorrected)}};
   if (o.applicable) omission["corrected"] = percentiles_json(o.corrected);
+  const SendLatenessFinding& sl = a.lateness;
+  nlohmann::json lateness = {{"applicable", sl.applicable}, {"why", sl.why}};
+  if (sl.applicable) {
+    lateness["interval_s"] = to_seconds(sl.interval);
+    lateness["rate_per_s"] = sl.rate;
+    lateness["late_over_interval"] = sl.late_over_interval;
+    lateness["lateness"] = percentiles_json(sl.lateness);
+    lateness["sentence"] = sl.sentence;
+  }
   return {
       {"schema", k_audit_schema},
       {"file", a.path},
@@ -64,6 +73,7 @@ nlohmann::json to_json(const AuditResult& a) {
         {"slow_p99_s", to_seconds(f.worst_p99)},
         {"bins", bins}}},
       {"omission", omission},
+      {"send_lateness", lateness},
       {"honest_run",
        {{"rate_per_s", a.honest.rate},
         {"rate_source", a.honest.rate_source},

@@ -46,6 +46,11 @@ std::string render_text(const AuditResult& a) {
   } else {
     out += fmt::format("  no correction: {}\n", o.why);
   }
+  if (a.lateness.applicable) {
+    out += fmt::format("\nSend lateness ({}'s own, against its schedule):\n", a.tool);
+    out += row("lateness", a.lateness.lateness);
+    out += fmt::format("  {}\n  {}\n", a.lateness.sentence, a.lateness.why);
+  }
   out += fmt::format("\nVerdict: {}\n", a.verdict);
   out += fmt::format("\nThe honest run (rate: {}):\n  {}\n", a.honest.rate_source, a.honest.command);
   if (!a.limits.empty()) {

@@ -38,6 +38,15 @@ HonestRun honest_run(const AuditResult& a, const std::string& target) {
 std::string verdict(const AuditResult& a) {
   const PercentileSet& u = a.omission.uncorrected;
   if (u.count == 0) return "no requests to judge";
+  if (a.model.model == LoadModel::open && a.lateness.applicable &&
+      a.lateness.lateness.p99 > std::chrono::milliseconds(1)) {
+    // The bound openloop's own verdict starts from: a send-lateness p99 over 1 ms.
+    return fmt::format(
+        "this run's p99 of {} was measured from each send under an open model, but {} itself sent p99 {} "
+        "late ({} sends more than one interval behind its schedule): from when each request was due, the "
+        "tail is longer than the file says",
+        format_duration(u.p99), a.tool, format_duration(a.lateness.lateness.p99), a.lateness.late_over_interval);
+  }
   if (a.model.model == LoadModel::open) {
     return fmt::format(
         "this run's p99 of {} was measured under an open model: latency did not hold back the "

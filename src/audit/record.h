@@ -1,6 +1,7 @@
 // One request as another tool's results file records it: when it was sent, how long it took, who sent it.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "core/time.h"
@@ -15,6 +16,7 @@ struct Record {
   std::string thread;  ///< the sender (JMeter thread, k6 VU, Gatling user); empty when the file does not say
   bool ok = true;      ///< the tool's own success flag (or a 2xx/3xx status where it has none)
   std::string label;   ///< the request's name or URL; empty when the file has none
+  std::int64_t seq = -1;  ///< the tool's number for this send in its schedule (Vegeta's `seq`); −1: none
 };
 
 }  // namespace openloop::audit

@@ -35,6 +35,7 @@ bool VegetaReader::read_json(Record& out) {
   out.thread.clear();
   out.ok = !error && code >= 200 && code < 400;
   out.label = j.contains("url") && j["url"].is_string() ? j["url"].get<std::string>() : std::string();
+  out.seq = j.contains("seq") && j["seq"].is_number_unsigned() ? j["seq"].get<std::int64_t>() : -1;
   return true;
 }
 
@@ -57,6 +58,8 @@ bool VegetaReader::read_csv(Record& out) {
   out.thread.clear();
   out.ok = *code >= 200 && *code < 400 && (m_fields.size() < 6 || m_fields[5].empty());
   out.label = m_fields.size() > 10 ? m_fields[10] : std::string();
+  const auto seq = m_fields.size() > 8 ? parse_integer(m_fields[8]) : std::nullopt;
+  out.seq = seq && *seq >= 0 ? *seq : -1;
   return true;
 }
 

@@ -105,6 +105,30 @@ TEST(Audit, VegetaIsOpenByConstructionAndNotCorrected) {
   EXPECT_EQ(a->model.model, LoadModel::open) << a->model.evidence;
   EXPECT_FALSE(a->omission.applicable);
   EXPECT_NE(a->honest.command.find("--rate"), std::string::npos);
+  // Its own lateness against the 100/s its numbers imply: every send on time.
+  ASSERT_TRUE(a->lateness.applicable) << a->lateness.why;
+  EXPECT_NEAR(a->lateness.rate, 100.0, 0.01);
+  EXPECT_EQ(a->lateness.lateness.count, 50);
+  EXPECT_LT(a->lateness.lateness.max, std::chrono::microseconds(1));
+  EXPECT_NE(a->verdict.find("stands as measured from each send"), std::string::npos) << a->verdict;
+}
+
+TEST(Audit, VegetaHeldBackSendsAreLate) {
+  std::string lines;
+  // 100/s for 2 s; sends 100-129 (due 1.0-1.29 s) left together at 1.3 s, behind a stalled worker pool.
+  for (int i = 0; i < 200; ++i) {
+    const long long due = 1577836800000000000LL + i * 10'000'000LL;
+    const long long sent = i >= 100 && i < 130 ? 1577836801300000000LL : due;
+    lines += fmt::format("{},200,2000000,0,2,,,,{},GET,http://127.0.0.1:8080/,\n", sent, i);
+  }
+  testing::TempFile f(lines);
+  auto a = audit_file(f.path(), AuditSettings{});
+  ASSERT_TRUE(a) << a.error().message;
+  ASSERT_TRUE(a->lateness.applicable) << a->lateness.why;
+  EXPECT_NEAR(a->lateness.rate, 100.0, 0.01);
+  EXPECT_NEAR(static_cast<double>(a->lateness.lateness.max.count()), 300e6, 0.5e6);  // 3 digits
+  EXPECT_EQ(a->lateness.late_over_interval, 29);  // sends 100-128; send 129's 10 ms is one interval
+  EXPECT_NE(a->verdict.find("Vegeta itself sent p99"), std::string::npos) << a->verdict;
 }
 
 }  // namespace

@@ -24,6 +24,8 @@ TEST(VegetaReader, ReadsJsonResults) {
   EXPECT_TRUE(all[0].ok);
   EXPECT_FALSE(all[1].ok);  // an error and code 0
   EXPECT_EQ(all[1].duration, std::chrono::seconds(30));
+  EXPECT_EQ(all[0].seq, 0);
+  EXPECT_EQ(all[1].seq, 1);
   EXPECT_EQ((*reader)->bad_lines().count, 1);  // a negative latency
   EXPECT_NE((*reader)->bad_lines().first.find("vegeta.json:3:"), std::string::npos);
   EXPECT_EQ((*reader)->traits().tool_model, ToolModel::open);
@@ -38,6 +40,7 @@ TEST(VegetaReader, ReadsCsvResults) {
   EXPECT_EQ(all[1].duration, Nanos(2'500'000));
   EXPECT_FALSE(all[1].ok);
   EXPECT_EQ(all[0].label, "http://127.0.0.1:8080/");
+  EXPECT_EQ(all[1].seq, 1);
   EXPECT_EQ((*reader)->bad_lines().count, 1);
   EXPECT_NE((*reader)->bad_lines().first.find("'abc'"), std::string::npos) << (*reader)->bad_lines().first;
 }
