@@ -162,9 +162,10 @@ std::string chart(const RampComparison& c) {
       k_width, k_height, k_left, k_top, plot_w, plot_h);
   for (int i = 0; i <= 4; ++i) {
     svg += fmt::format(
-        "<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\" font-size=\"12\">{:.3g} ms</text>\n"
+        "<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\" font-size=\"12\">{}</text>\n"
         "<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" font-size=\"12\">{:.0f}/s</text>\n",
-        k_left - 6, py(y_max * i / 4) + 4, y_max * i / 4, px(x_max * i / 4), k_height - k_bottom + 16,
+        k_left - 6, py(y_max * i / 4) + 4, format_duration(from_seconds(y_max * i / 4 / 1e3)), px(x_max * i / 4),
+        k_height - k_bottom + 16,
         x_max * i / 4);
   }
   const auto series = [&](bool baseline, const char* colour) {

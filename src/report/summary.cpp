@@ -309,9 +309,10 @@ void request_log_line(std::string& out, const results::RunResults& r) {
 std::string timer_floor_figures(const results::RunInfo& info) {
   const results::TimerFloor f = results::timer_floor_of(info);
   if (f.samples == 0) return {};
-  std::string out = fmt::format("   timer floor p50 {:.3f} ms p99 {:.3f} ms", f.p50_us / 1e3, f.p99_us / 1e3);
+  std::string out = fmt::format("   timer floor p50 {} p99 {}", format_duration(from_seconds(f.p50_us / 1e6)),
+                                format_duration(from_seconds(f.p99_us / 1e6)));
   if (f.spin_lead_us > 0) {
-    out += fmt::format(" (so each wait ended {:.0f} µs early and spun{})", f.spin_lead_us,
+    out += fmt::format(" (so each wait ended {} early and spun{})", format_duration(from_seconds(f.spin_lead_us / 1e6)),
                        f.spin_budget > 0 ? fmt::format(", within {:.0f}% of a core", 100 * f.spin_budget)
                                          : std::string());
   }
@@ -322,7 +323,7 @@ std::string timer_floor_figures(const results::RunInfo& info) {
 std::string contention_figures(const results::GeneratorStats& g) {
   std::string out;
   if (g.steal_share) out += fmt::format("   steal {:.1f}%", 100 * *g.steal_share);
-  if (g.run_delay_seconds) out += fmt::format("   waited for a CPU {:.1f} ms", 1e3 * *g.run_delay_seconds);
+  if (g.run_delay_seconds) out += fmt::format("   waited for a CPU {}", format_duration(from_seconds(*g.run_delay_seconds)));
   return out;
 }
 

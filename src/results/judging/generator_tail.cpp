@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "core/units.h"
+
 namespace openloop::results {
 
 std::string generator_tail_warning(const RunResults& r) {
@@ -14,11 +16,12 @@ std::string generator_tail_warning(const RunResults& r) {
   if (!(response_ms > 0) || lateness_ms < k_worth_naming_ms) return "";
   if (lateness_ms <= k_generator_tail_share * response_ms) return "";
   return fmt::format(
-      "the tail is the generator's: send lateness p99.9 {:.3f} ms of response p99.9 {:.3f} ms ({:.0f}%); response "
+      "the tail is the generator's: send lateness p99.9 {} of response p99.9 {} ({:.0f}%); response "
       "time counts from each request's intended time, so that much of the tail was spent in openloop before the "
       "send, not at the target (service time shows the target's part; the generator line names the timer floor; "
       "--spin-below auto or more --threads send closer to schedule)",
-      lateness_ms, response_ms, 100 * lateness_ms / response_ms);
+      format_duration(from_seconds(lateness_ms / 1e3)), format_duration(from_seconds(response_ms / 1e3)),
+      100 * lateness_ms / response_ms);
 }
 
 }  // namespace openloop::results

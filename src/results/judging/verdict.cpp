@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/units.h"
 #include "results/judging/timer_floor.h"
 
 namespace openloop::results {
@@ -29,9 +30,10 @@ std::string contention_note(const GeneratorStats& g) {
         fmt::format("the hypervisor stole {:.1f}% of this machine's CPU time (steal)", 100 * *g.steal_share));
   const double thread_s = g.wall_seconds * g.threads;
   if (g.run_delay_seconds && thread_s > 0 && *g.run_delay_seconds / thread_s >= k_worth_naming) {
-    parts.push_back(fmt::format("its worker thread(s) waited {:.0f} ms ({:.1f}% of their time) for a CPU held by "
+    parts.push_back(fmt::format("its worker thread(s) waited {} ({:.1f}% of their time) for a CPU held by "
                                 "other threads or processes",
-                                1e3 * *g.run_delay_seconds, 100 * *g.run_delay_seconds / thread_s));
+                                format_duration(from_seconds(*g.run_delay_seconds)),
+                                100 * *g.run_delay_seconds / thread_s));
   }
   if (parts.empty()) return "";
   return fmt::format("; during the run {}: the rig, not the target (a quieter host or dedicated cores; "
@@ -63,23 +65,23 @@ std::string lateness_cause(const GeneratorStats& g, const TimerFloor& f, double 
   if (f.samples > 0 && f.p99_us / 1e3 > bound_ms / 2) {
     const std::string advice =
         f.spin_lead_us > 0
-            ? fmt::format("--spin-below auto spun through the last {:.0f} µs of each wait within {:.0f}% of a "
+            ? fmt::format("--spin-below auto spun through the last {} of each wait within {:.0f}% of a "
                           "core; use --spin-below 10ms (spinning through every wait, up to a full core) or a quieter host",
-                          f.spin_lead_us, 100 * f.spin_budget)
+                          format_duration(from_seconds(f.spin_lead_us / 1e6)), 100 * f.spin_budget)
             : std::string("use --spin-below auto or a quieter host");
-    return fmt::format(": the host wakes sleeping threads late (timer floor p99 {:.3f} ms, p50 {:.3f} ms, max "
-                       "{:.3f} ms, measured before the run at {:.0f} µs gaps) and the generator was not "
-                       "CPU-bound ({}): {}",
-                       f.p99_us / 1e3, f.p50_us / 1e3, f.max_us / 1e3, f.gap_us,
+    return fmt::format(": the host wakes sleeping threads late (timer floor p99 {}, p50 {}, max {}, measured "
+                       "before the run at {} gaps) and the generator was not CPU-bound ({}): {}",
+                       format_duration(from_seconds(f.p99_us / 1e6)), format_duration(from_seconds(f.p50_us / 1e6)),
+                       format_duration(from_seconds(f.max_us / 1e6)), format_duration(from_seconds(f.gap_us / 1e6)),
                        cpu ? fmt::format("CPU {:.0f}% of its {} thread(s)", 100 * *cpu, g.threads)
                            : std::string("CPU not measured"),
                        advice);
   }
   if (cpu && f.samples > 0) {
     return fmt::format(" (neither the generator's CPU, {:.0f}% of its {} thread(s), nor the host's timers, "
-                       "floor p99 {:.3f} ms before the run, explain it: slow connects, too few connections, "
+                       "floor p99 {} before the run, explain it: slow connects, too few connections, "
                        "or timers that woke later during the run than before it)",
-                       100 * *cpu, g.threads, f.p99_us / 1e3);
+                       100 * *cpu, g.threads, format_duration(from_seconds(f.p99_us / 1e6)));
   }
   return " (overloaded generator, too few threads, or slow connects)";
 }
@@ -121,8 +123,9 @@ Verdict judge(const RunResults& r, const VerdictBounds& b) {
       const double p99_ms = static_cast<double>(r.send_lateness.value_at_percentile(99)) / 1e6;
       if (p99_ms > bound_ms) {
         v.reasons.push_back(fmt::format(
-            "send lateness p99 {:.3f} ms > {:.3f} ms: the generator could not send on schedule{}{}", p99_ms,
-            bound_ms, lateness_cause(r.generator, timer_floor_of(r.info), bound_ms), contention_note(r.generator)));
+            "send lateness p99 {} > {}: the generator could not send on schedule{}{}",
+            format_duration(from_seconds(p99_ms / 1e3)), format_duration(from_seconds(bound_ms / 1e3)),
+            lateness_cause(r.generator, timer_floor_of(r.info), bound_ms), contention_note(r.generator)));
       }
     }
   }

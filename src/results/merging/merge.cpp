@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "core/units.h"
 #include "hdr/codec.h"
 #include "results/recording/aggregator.h"
 #include "results/merging/interval_server_timing.h"
@@ -188,8 +189,8 @@ void name_shards_at_fault(const std::vector<MergeInput>& inputs, RunResults& r) 
     if (in.results.send_lateness.total_count() > 0) {
       const double p99_ms = static_cast<double>(in.results.send_lateness.value_at_percentile(99)) / 1e6;
       if (p99_ms > bound_ms) {
-        what += fmt::format("{}send lateness p99 {:.3f} ms > {:.3f} ms", what.empty() ? "" : ", ", p99_ms,
-                            bound_ms);
+        what += fmt::format("{}send lateness p99 {} > {}", what.empty() ? "" : ", ",
+                            format_duration(from_seconds(p99_ms / 1e3)), format_duration(from_seconds(bound_ms / 1e3)));
       }
     }
     if (!what.empty()) r.verdict.reasons.push_back(fmt::format("{}: {}", shard_label(in), what));

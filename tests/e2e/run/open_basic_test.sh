@@ -7,7 +7,7 @@ assert_cmp "$(json "$r" .generator.steal_share)" "<=" 1 "steal share is a share 
 assert_cmp "$(json "$r" .generator.run_delay_s)" ">=" 0 "run delay is a duration"
 [[ $(json "$r" '.generator.steal_share | type') == number ]] || fail "steal share not measured"
 [[ $(json "$r" '.generator.run_delay_s | type') == number ]] || fail "run delay not measured"
-grep -Eq '^generator .*   steal [0-9.]+%   waited for a CPU [0-9.]+ ms' "$E2E_TMP/out.txt" ||
+grep -Eq '^generator .*   steal [0-9.]+%   waited for a CPU [0-9.]+(ns|µs|ms|s)?( |$)' "$E2E_TMP/out.txt" ||
   fail "generator line names steal and run delay: $(grep '^generator' "$E2E_TMP/out.txt")"
 # An open-model run against nginx applies its load: VALID, every request accounted for, rates as planned.
 source "$OPENLOOP_E2E_LIB"
@@ -41,6 +41,6 @@ head -1 "$E2E_TMP/out.txt" | grep -q '^verdict: ' || fail "summary starts with t
 assert_cmp "$(json "$r" .generator.steal_share)" ">=" 0 "steal share is a share (at least 0)"
 assert_cmp "$(json "$r" .generator.steal_share)" "<=" 1 "steal share is a share (at most 1)"
 assert_cmp "$(json "$r" .generator.run_delay_s)" ">=" 0 "run delay is a duration"
-grep -Eq '^generator .*   steal [0-9.]+%   waited for a CPU [0-9.]+ ms' "$E2E_TMP/out.txt" ||
+grep -Eq '^generator .*   steal [0-9.]+%   waited for a CPU [0-9.]+(ns|µs|ms|s)?( |$)' "$E2E_TMP/out.txt" ||
   fail "generator line names steal and run delay: $(grep '^generator' "$E2E_TMP/out.txt")"
 pass "open run valid and conserved"

@@ -85,7 +85,7 @@ TEST(RampRepeats, RepeatsFarApartAreFlaggedAndTheirDisagreementSaid) {
   EXPECT_TRUE(results::variation_dominates(step.spreads));
   EXPECT_EQ(step.disagreement, "repeats disagree: #1 pass, #2 SLO not met, #3 pass");
   const std::string line = repeats_line(step);
-  EXPECT_NE(line.find("3 of 3 repeats: p99 median 7 ms, range 5 – 9 ms; judged on #3"), std::string::npos)
+  EXPECT_NE(line.find("3 of 3 repeats: p99 median 7ms, range 5ms – 9ms; judged on #3"), std::string::npos)
       << line;
   EXPECT_NE(line.find(results::k_variation_flag), std::string::npos) << line;
   EXPECT_NE(line.find("#2 SLO not met"), std::string::npos) << line;
