@@ -62,6 +62,28 @@ TEST(RunChecks, AFailedArrivalCheckInvalidatesTheRunUnlessAccepted) {
   EXPECT_TRUE(judge(r).valid);
 }
 
+TEST(RunChecks, BunchingBehindLateSendsNamesTheLatenessNotItsOwnTest) {
+  // A constant-rate lane whose dispersion test passed but whose gaps bunched: the failure says what bunched,
+  // without the passing comparison, and, after a lateness reason, points at the late sends.
+  RunChecks c = failed_arrivals(false);
+  c.arrivals.process = "constant";
+  c.arrivals.lanes[1].test = "dispersion";
+  c.arrivals.lanes[1].statistic = 0.176;
+  c.arrivals.lanes[1].critical = 1;
+  std::vector<std::string> reasons;
+  add_check_reasons(c, reasons);
+  ASSERT_EQ(reasons.size(), 1u);
+  EXPECT_EQ(reasons[0],
+            "arrival process: worker 1: sends bunched: 38 % of gaps under 10µs where the plan has 4 %; "
+            "--accept-bunching accepts it");
+  reasons = {"send lateness p99 27.5ms > 1ms: the generator could not send on schedule"};
+  add_check_reasons(c, reasons);
+  ASSERT_EQ(reasons.size(), 2u);
+  EXPECT_EQ(reasons[1],
+            "arrival process: worker 1: sends bunched: 38 % of gaps under 10µs where the plan has 4 %; most "
+            "likely the late sends above, sent together as the worker caught up");
+}
+
 TEST(RunChecks, OneSummaryLine) {
   EXPECT_EQ(checks_line(RunChecks{}), "");
   EXPECT_EQ(checks_line(failed_arrivals(false)),
