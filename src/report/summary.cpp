@@ -319,6 +319,15 @@ std::string timer_floor_figures(const results::RunInfo& info) {
   return out;
 }
 
+// The share of the generator's CPU spent polling through short waits, and how short: those under the sleep's
+// own cost, or under --spin-below auto's lead when it spun ahead of a late-waking host. Spinning is timed by
+// the clock, so on a host that preempts the spinning thread it can exceed the CPU the thread got: capped there.
+std::string spin_note(const results::GeneratorStats& g, const results::RunInfo& info) {
+  const double below_us = std::max(g.spin_below_us, results::timer_floor_of(info).spin_lead_us);
+  return fmt::format(" (of which {:.2f}s polling through waits under {})", std::min(g.spin_seconds, g.cpu_seconds),
+                     format_duration(from_seconds(below_us / 1e6)));
+}
+
 // What the machine took from the generator: the hypervisor's steal and the workers' wait for a CPU, where known.
 std::string contention_figures(const results::GeneratorStats& g) {
   std::string out;
@@ -462,9 +471,7 @@ std::string render_summary(const results::RunResults& r) {
                  "RSS {} MiB{}{}\n",
                  g.threads, c.connections_opened + r.warmup.connections_opened, g.peak_connections,
                  g.max_connections, protocol_note(g), g.cpu_seconds,
-                 g.spin_seconds > 0 ? fmt::format(" (of which {:.2f}s polling through waits under {:.1f} µs)",
-                                                  g.spin_seconds, g.spin_below_us)
-                                    : std::string(),
+                 g.spin_seconds > 0 ? spin_note(g, r.info) : std::string(),
                  g.max_rss_kb / 1024, coalesce_note(r.info.plan),
                  contention_figures(g) + timer_floor_figures(r.info));
   // Last, so the interruption is the line left on screen, not scrolled away above the summary.

@@ -12,6 +12,7 @@
 #include "results/files/results_json.h"
 #include "results/files/results_reader.h"
 #include "results/judging/slo.h"
+#include "results/judging/timer_floor.h"
 #include "results/judging/verdict.h"
 
 namespace openloop::report {
@@ -255,6 +256,19 @@ TEST(Summary, AHealthyRunSaysEveryRequestWasOk) {
   r.totals.timeouts = 0;
   EXPECT_THAT(render_summary(r),
               HasSubstr("\nthe target: all 4500 requests ok; goodput 1500/s of 1500/s offered\n"));
+}
+
+TEST(Summary, PollingIsCappedAtTheCpuAndNamesTheWaitsItSpunThrough) {
+  auto r = overloaded();
+  r.generator.cpu_seconds = 7.61;
+  r.generator.spin_seconds = 8.01;  // timed by the clock while the host preempted the spinning thread
+  r.generator.spin_below_us = 18.4;
+  EXPECT_THAT(render_summary(r), HasSubstr("CPU 7.61s (of which 7.61s polling through waits under 18.4µs)"));
+  results::TimerFloor floor;
+  floor.samples = 100;
+  floor.spin_lead_us = 4860;  // --spin-below auto spun through the last 4.86 ms of every wait
+  results::set_timer_floor(r.info, floor);
+  EXPECT_THAT(render_summary(r), HasSubstr("(of which 7.61s polling through waits under 4.86ms)"));
 }
 
 TEST(Html, TheTargetsOutcomeAndTheDefaultSloAreInTheVerdictBanner) {
