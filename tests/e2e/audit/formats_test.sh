@@ -63,3 +63,19 @@ set -e
 [[ $code == 2 ]] || fail "binary log: exit $code"
 grep -qF "binary simulation.log (Gatling 3.13" binary.out || fail "binary log: $(cat binary.out)"
 pass "a binary simulation.log (Gatling 3.13+) is refused by name, exit 2"
+
+# Vegeta's CSV (vegeta encode --to csv: timestamp ns, code, latency ns, bytes out, bytes in, error, body, attack,
+# seq, method, url, headers): 500/s for 6 s, sends 1000-1149 (due 2.0-2.298 s) held back to 2.3 s by a stalled
+# worker pool. The audit rebuilds the 500/s schedule from seq and finds those sends late; the verdict says so.
+awk 'BEGIN { E = 1700000000; for (n = 0; n < 3000; n++) { due = n * 2; t = (n >= 1000 && n < 1150) ? 2300 : due
+  printf "%d%03d%06d,200,2000000,0,2,,,,%d,GET,http://127.0.0.1:8080/,\n", E + int(t / 1000), t % 1000, 0, n } }' >vegeta.csv
+"$OPENLOOP" audit vegeta.csv --json vegeta.json -q || fail "audit vegeta.csv: exit $?"
+[[ $(json vegeta.json .tool) == Vegeta ]] || fail "vegeta.csv: tool $(json vegeta.json .tool)"
+[[ $(json vegeta.json .send_lateness.applicable) == true ]] || fail "vegeta.csv: $(json vegeta.json .send_lateness.why)"
+assert_cmp "$(json vegeta.json .send_lateness.rate_per_s)" ">" 499.99 "vegeta.csv: fitted rate"
+assert_cmp "$(json vegeta.json .send_lateness.rate_per_s)" "<" 500.01 "vegeta.csv: fitted rate"
+[[ $(json vegeta.json .send_lateness.late_over_interval) == 149 ]] ||
+  fail "vegeta.csv: late over an interval $(json vegeta.json .send_lateness.late_over_interval), expected 149"
+assert_cmp "$(json vegeta.json .send_lateness.lateness.max_s)" ">" 0.299 "vegeta.csv: the first held send's lateness"
+json vegeta.json .verdict | grep -qF "Vegeta itself sent p99" || fail "vegeta.csv: verdict $(json vegeta.json .verdict)"
+pass "vegeta.csv: its 500/s schedule rebuilt from seq; 149 sends over one interval late, max $(json vegeta.json .send_lateness.lateness.max_s) s"
