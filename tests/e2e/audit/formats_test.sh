@@ -4,7 +4,7 @@
 # the same closed loop of 4 senders (10 ms per request, the server stalled from 4 s to 5 s) written in each format
 # as docs/audit.md cites it is found closed, with the feedback and a corrected p99 far above the recorded one.
 # Gatling 3.4+'s layout (no user id) shows the feedback but corrects nothing, and says why; a binary log (3.13+)
-# and a truncated record are refused or named.
+# and a truncated record are refused or named. Vegeta's CSV gives its own send lateness.
 source "${OPENLOOP_E2E_LIB:-$(dirname "$0")/../lib.sh}"
 cd "$E2E_TMP"
 
