@@ -191,7 +191,8 @@ std::string render_html(const AuditResult& a) {
       "<section class=\"verdict unknown\"><div class=\"badge\">{}</div><div><p class=\"lead\">{}</p></div>"
       "</section>\n",
       escape(load_model_name(a.model.model)), escape(a.verdict));
-  page += model_section(a) + feedback_section(a) + omission_section(a) + lateness_section(a) + honest_section(a);
+  page +=
+      model_section(a) + feedback_section(a) + omission_section(a) + lateness_section(a) + honest_section(a);
   page += "</main>\n" + data_script(a.feedback);
   page += fmt::format("<script>{}</script>\n<script>{}</script>\n</body>\n</html>\n",
                       report::assets::uplot_js(), k_chart_js);

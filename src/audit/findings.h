@@ -77,12 +77,13 @@ struct OmissionFinding {
 /// An open-model tool's own lateness: how late its sends left against the schedule its numbered sends imply.
 struct SendLatenessFinding {
   bool applicable = false;
-  std::string why;      ///< how the schedule was fitted; or why there is none
-  Nanos interval{0};    ///< the fitted schedule's interval
-  double rate = 0;      ///< per second (1 / interval)
+  std::string why;                      ///< how the schedule was fitted; or why there is none
+  Nanos interval{0};                    ///< the fitted schedule's interval
+  double rate = 0;                      ///< per second (1 / interval)
   std::int64_t late_over_interval = 0;  ///< sends later than one interval
   PercentileSet lateness;
-  std::string sentence;  ///< "Vegeta sent p99 38 ms late against its 1000/s schedule; 412 sends more than ..."
+  std::string
+      sentence;  ///< "Vegeta sent p99 38 ms late against its 1000/s schedule; 412 sends more than ..."
 };
 
 /// The run that would answer the question honestly.

@@ -45,7 +45,8 @@ std::string verdict(const AuditResult& a) {
         "this run's p99 of {} was measured from each send under an open model, but {} itself sent p99 {} "
         "late ({} sends more than one interval behind its schedule): from when each request was due, the "
         "tail is longer than the file says",
-        format_duration(u.p99), a.tool, format_duration(a.lateness.lateness.p99), a.lateness.late_over_interval);
+        format_duration(u.p99), a.tool, format_duration(a.lateness.lateness.p99),
+        a.lateness.late_over_interval);
   }
   if (a.model.model == LoadModel::open) {
     return fmt::format(

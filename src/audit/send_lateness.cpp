@@ -72,7 +72,8 @@ void ScheduleFit::lateness(const Record& r) {
   const double late = relative(r) - (m_origin + m_interval * static_cast<double>(r.seq));
   const auto ns = std::max<std::int64_t>(0, std::llround(late));  // ≥ 0 but for rounding
   m_late.record(std::min<std::int64_t>(ns, 3'600'000'000'000LL));
-  if (late > m_interval * (1 + 1e-3)) ++m_late_over_interval;  // one interval exactly, within the fit's ns, is not over
+  if (late > m_interval * (1 + 1e-3))
+    ++m_late_over_interval;  // one interval exactly, within the fit's ns, is not over
 }
 
 SendLatenessFinding ScheduleFit::finish(const std::string& tool) const {

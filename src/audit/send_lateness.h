@@ -44,8 +44,8 @@ class ScheduleFit {
   hdr::Histogram m_gaps_ns = hdr::Histogram::auto_resizing(3);
 
   int m_round = 0;
-  double m_low = 0, m_step = 0;  // the grid: intervals m_low + k·m_step (ns)
-  std::vector<double> m_min;     // per grid point: min over sends of t − b·(n − mean n)
+  double m_low = 0, m_step = 0;         // the grid: intervals m_low + k·m_step (ns)
+  std::vector<double> m_min;            // per grid point: min over sends of t − b·(n − mean n)
   double m_interval = 0, m_origin = 0;  // the fit (ns; origin relative to m_first_start)
 
   hdr::Histogram m_late = hdr::Histogram::auto_resizing(3);

@@ -10,10 +10,10 @@
 
 namespace openloop::audit {
 
-/// JSON: `timestamp` (RFC 3339, the send), `latency` (ns), `code`, `error`, `url`, `seq` (the send's number in
-/// the pacer's schedule). CSV: timestamp (Unix ns),
-/// code, latency (ns), bytes out, bytes in, error, body, attack, seq, method, url, headers. Vegeta sends on
-/// its own schedule (an open model) with no sender: records come with an empty thread.
+/// JSON: `timestamp` (RFC 3339, the send), `latency` (ns), `code`, `error`, `url`, `seq` (the send's number
+/// in the pacer's schedule). CSV: timestamp (Unix ns), code, latency (ns), bytes out, bytes in, error, body,
+/// attack, seq, method, url, headers. Vegeta sends on its own schedule (an open model) with no sender:
+/// records come with an empty thread.
 class VegetaReader : public RecordReader {
  public:
   static Result<std::unique_ptr<RecordReader>> open(const std::string& path);

@@ -164,9 +164,8 @@ std::string chart(const RampComparison& c) {
     svg += fmt::format(
         "<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\" font-size=\"12\">{}</text>\n"
         "<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\" font-size=\"12\">{:.0f}/s</text>\n",
-        k_left - 6, py(y_max * i / 4) + 4, format_duration(from_seconds(y_max * i / 4 / 1e3)), px(x_max * i / 4),
-        k_height - k_bottom + 16,
-        x_max * i / 4);
+        k_left - 6, py(y_max * i / 4) + 4, format_duration(from_seconds(y_max * i / 4 / 1e3)),
+        px(x_max * i / 4), k_height - k_bottom + 16, x_max * i / 4);
   }
   const auto series = [&](bool baseline, const char* colour) {
     std::string points;

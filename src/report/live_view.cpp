@@ -75,7 +75,8 @@ void LiveView::update(const results::RunResults& so_far) {
     const double bound_ms = std::max(bounds.lateness_floor_ms, bounds.lateness_gap_fraction * gap_ms);
     const double p99_ms = static_cast<double>(so_far.send_lateness.value_at_percentile(99)) / 1e6;
     if (p99_ms > bound_ms)
-      m_problems.push_back(fmt::format("send lateness p99 {} > {}", format_duration(Nanos(std::llround(p99_ms * 1e6))),
+      m_problems.push_back(fmt::format("send lateness p99 {} > {}",
+                                       format_duration(Nanos(std::llround(p99_ms * 1e6))),
                                        format_duration(Nanos(std::llround(bound_ms * 1e6)))));
   }
 }
@@ -106,9 +107,10 @@ std::string LiveView::latest() const {
   const auto& c = m_last;
   const double len = m_last_length_s > 0 ? m_last_length_s : 1.0;
   // The second by its span ("11–12s" of measurement): "second 11" beside "12s / 30s" read as a second behind.
-  std::string out = fmt::format("{:g}–{:g}s: offered {:.1f}/s  sent {:.1f}/s  p99 {}", m_last_start_s,
-                                m_last_start_s + len, static_cast<double>(c.intended) / len, static_cast<double>(c.sent) / len,
-                                m_last_count > 0 ? format_duration(Nanos(m_last_p99_ns)) : "–");
+  std::string out =
+      fmt::format("{:g}–{:g}s: offered {:.1f}/s  sent {:.1f}/s  p99 {}", m_last_start_s, m_last_start_s + len,
+                  static_cast<double>(c.intended) / len, static_cast<double>(c.sent) / len,
+                  m_last_count > 0 ? format_duration(Nanos(m_last_p99_ns)) : "–");
   // Retries: attempts per logical request sent (shown once any interval retried).
   if (m_totals.retries > 0) out += fmt::format("  amplification {:.2f}", c.amplification());
   return out;

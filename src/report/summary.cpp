@@ -312,27 +312,29 @@ std::string timer_floor_figures(const results::RunInfo& info) {
   std::string out = fmt::format("   timer floor p50 {} p99 {}", format_duration(from_seconds(f.p50_us / 1e6)),
                                 format_duration(from_seconds(f.p99_us / 1e6)));
   if (f.spin_lead_us > 0) {
-    out += fmt::format(" (so each wait ended {} early and spun{})", format_duration(from_seconds(f.spin_lead_us / 1e6)),
-                       f.spin_budget > 0 ? fmt::format(", within {:.0f}% of a core", 100 * f.spin_budget)
-                                         : std::string());
+    out += fmt::format(
+        " (so each wait ended {} early and spun{})", format_duration(from_seconds(f.spin_lead_us / 1e6)),
+        f.spin_budget > 0 ? fmt::format(", within {:.0f}% of a core", 100 * f.spin_budget) : std::string());
   }
   return out;
 }
 
 // The share of the generator's CPU spent polling through short waits, and how short: those under the sleep's
 // own cost, or under --spin-below auto's lead when it spun ahead of a late-waking host. Spinning is timed by
-// the clock, so on a host that preempts the spinning thread it can exceed the CPU the thread got: capped there.
+// the clock, so on a host that preempts the spinning thread it can exceed the CPU the thread got: capped
+// there.
 std::string spin_note(const results::GeneratorStats& g, const results::RunInfo& info) {
   const double below_us = std::max(g.spin_below_us, results::timer_floor_of(info).spin_lead_us);
-  return fmt::format(" (of which {:.2f}s polling through waits under {})", std::min(g.spin_seconds, g.cpu_seconds),
-                     format_duration(from_seconds(below_us / 1e6)));
+  return fmt::format(" (of which {:.2f}s polling through waits under {})",
+                     std::min(g.spin_seconds, g.cpu_seconds), format_duration(from_seconds(below_us / 1e6)));
 }
 
 // What the machine took from the generator: the hypervisor's steal and the workers' wait for a CPU, where known.
 std::string contention_figures(const results::GeneratorStats& g) {
   std::string out;
   if (g.steal_share) out += fmt::format("   steal {:.1f}%", 100 * *g.steal_share);
-  if (g.run_delay_seconds) out += fmt::format("   waited for a CPU {}", format_duration(from_seconds(*g.run_delay_seconds)));
+  if (g.run_delay_seconds)
+    out += fmt::format("   waited for a CPU {}", format_duration(from_seconds(*g.run_delay_seconds)));
   return out;
 }
 
@@ -466,14 +468,13 @@ std::string render_summary(const results::RunResults& r) {
   out += render_observed(r);
   for (const auto& w : r.warnings) fmt::format_to(std::back_inserter(out), "\nwarning: {}\n", w);
   const auto& g = r.generator;
-  fmt::format_to(std::back_inserter(out),
-                 "generator  threads {}   connections opened {} (peak {} open, cap {}){}   CPU {:.2f}s{}   max "
-                 "RSS {} MiB{}{}\n",
-                 g.threads, c.connections_opened + r.warmup.connections_opened, g.peak_connections,
-                 g.max_connections, protocol_note(g), g.cpu_seconds,
-                 g.spin_seconds > 0 ? spin_note(g, r.info) : std::string(),
-                 g.max_rss_kb / 1024, coalesce_note(r.info.plan),
-                 contention_figures(g) + timer_floor_figures(r.info));
+  fmt::format_to(
+      std::back_inserter(out),
+      "generator  threads {}   connections opened {} (peak {} open, cap {}){}   CPU {:.2f}s{}   max "
+      "RSS {} MiB{}{}\n",
+      g.threads, c.connections_opened + r.warmup.connections_opened, g.peak_connections, g.max_connections,
+      protocol_note(g), g.cpu_seconds, g.spin_seconds > 0 ? spin_note(g, r.info) : std::string(),
+      g.max_rss_kb / 1024, coalesce_note(r.info.plan), contention_figures(g) + timer_floor_figures(r.info));
   // Last, so the interruption is the line left on screen, not scrolled away above the summary.
   if (r.interrupted) {
     fmt::format_to(

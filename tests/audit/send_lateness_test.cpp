@@ -36,7 +36,8 @@ std::vector<Record> stalled_run() {
     r.start = due + Nanos(jitter(rng));
     sends.push_back(r);
   }
-  std::stable_sort(sends.begin(), sends.end(), [](const Record& a, const Record& b) { return a.start < b.start; });
+  std::stable_sort(sends.begin(), sends.end(),
+                   [](const Record& a, const Record& b) { return a.start < b.start; });
   return sends;
 }
 
@@ -71,12 +72,13 @@ TEST(ScheduleFit, TheFirstSendsLateDoNotSetTheOrigin) {
   EXPECT_NEAR(static_cast<double>(f.interval.count()), 500'000, 5);
   EXPECT_LT(f.lateness.p90, 10us);
   EXPECT_NEAR(static_cast<double>(f.lateness.max.count()), 5e6, 2e4);  // send 0: due at 0, sent at 5 ms
-  EXPECT_EQ(f.late_over_interval, 9);                                   // sends 0-8 (send 9: 0.5 ms)
+  EXPECT_EQ(f.late_over_interval, 9);                                  // sends 0-8 (send 9: 0.5 ms)
 }
 
 TEST(ScheduleFit, SendsWithoutNumbersHaveNoSchedule) {
   std::vector<Record> sends(100);
-  for (std::size_t i = 0; i < sends.size(); ++i) sends[i].start = Nanos(static_cast<std::int64_t>(i) * 1'000'000);
+  for (std::size_t i = 0; i < sends.size(); ++i)
+    sends[i].start = Nanos(static_cast<std::int64_t>(i) * 1'000'000);
   const SendLatenessFinding f = fit(sends);
   EXPECT_FALSE(f.applicable);
   EXPECT_NE(f.why.find("numbers no send"), std::string::npos) << f.why;

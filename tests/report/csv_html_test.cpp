@@ -7,13 +7,13 @@
 
 #include "report/csv.h"
 #include "report/html/html.h"
-#include "results/results_test_util.h"
 #include "report/summary.h"
 #include "results/files/results_json.h"
 #include "results/files/results_reader.h"
 #include "results/judging/slo.h"
 #include "results/judging/timer_floor.h"
 #include "results/judging/verdict.h"
+#include "results/results_test_util.h"
 
 namespace openloop::report {
 namespace {

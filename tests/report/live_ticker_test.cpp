@@ -25,8 +25,8 @@ std::string contents(std::FILE* f) {
   return out;
 }
 
-// Waits (bounded) until the ticker has written `text`; polls the file the ticker writes, the one thing the test
-// can observe.
+// Waits (bounded) until the ticker has written `text`; polls the file the ticker writes, the one thing the
+// test can observe.
 bool written_within(std::FILE* f, const std::string& text, Nanos limit) {
   const auto until = SteadyClock::now() + limit;
   while (SteadyClock::now() < until) {

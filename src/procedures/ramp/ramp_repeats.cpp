@@ -71,9 +71,10 @@ std::string repeats_line(const StepRecord& step) {
   }
   std::string out = fmt::format("{} of {} repeats", step.repeats.size(), step.repeat_set.planned);
   if (p99 != nullptr) {
-    out += fmt::format(": p99 median {}, range {} – {}", format_duration(from_seconds(p99->across.median / 1e9)),
-                       format_duration(from_seconds(p99->across.min / 1e9)),
-                       format_duration(from_seconds(p99->across.max / 1e9)));
+    out +=
+        fmt::format(": p99 median {}, range {} – {}", format_duration(from_seconds(p99->across.median / 1e9)),
+                    format_duration(from_seconds(p99->across.min / 1e9)),
+                    format_duration(from_seconds(p99->across.max / 1e9)));
   }
   out += fmt::format("; judged on #{} (upper median p99)", step.judged_on + 1);
   if (results::variation_dominates(step.spreads)) out += fmt::format("; {}", results::k_variation_flag);

@@ -109,7 +109,8 @@ void judge_steadiness(const StepAnalysis& a, const SteadyBounds& b, std::vector<
                floor_ms = to_seconds(b.half_mean_floor) * 1e3;
   if (std::abs(m1 - m2) > floor_ms && std::max(m1, m2) > b.half_mean_ratio * std::min(m1, m2)) {
     why.push_back(fmt::format("the halves disagree: mean response time {} in the first, {} in the second",
-                              format_duration(from_seconds(m1 / 1e3)), format_duration(from_seconds(m2 / 1e3))));
+                              format_duration(from_seconds(m1 / 1e3)),
+                              format_duration(from_seconds(m2 / 1e3))));
   }
   if (a.in_flight_growth > std::max(b.backlog_floor, b.backlog_fraction * a.mean_in_flight)) {
     why.push_back(

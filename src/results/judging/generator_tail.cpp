@@ -17,8 +17,10 @@ std::string generator_tail_warning(const RunResults& r) {
   if (lateness_ms <= k_generator_tail_share * response_ms) return "";
   return fmt::format(
       "the tail is the generator's: send lateness p99.9 {} of response p99.9 {} ({:.0f}%); response "
-      "time counts from each request's intended time, so that much of the tail was spent in openloop before the "
-      "send, not at the target (service time shows the target's part; the generator line names the timer floor; "
+      "time counts from each request's intended time, so that much of the tail was spent in openloop before "
+      "the "
+      "send, not at the target (service time shows the target's part; the generator line names the timer "
+      "floor; "
       "--spin-below auto or more --threads send closer to schedule)",
       format_duration(from_seconds(lateness_ms / 1e3)), format_duration(from_seconds(response_ms / 1e3)),
       100 * lateness_ms / response_ms);

@@ -30,10 +30,10 @@ std::string contention_note(const GeneratorStats& g) {
         fmt::format("the hypervisor stole {:.1f}% of this machine's CPU time (steal)", 100 * *g.steal_share));
   const double thread_s = g.wall_seconds * g.threads;
   if (g.run_delay_seconds && thread_s > 0 && *g.run_delay_seconds / thread_s >= k_worth_naming) {
-    parts.push_back(fmt::format("its worker thread(s) waited {} ({:.1f}% of their time) for a CPU held by "
-                                "other threads or processes",
-                                format_duration(from_seconds(*g.run_delay_seconds)),
-                                100 * *g.run_delay_seconds / thread_s));
+    parts.push_back(fmt::format(
+        "its worker thread(s) waited {} ({:.1f}% of their time) for a CPU held by "
+        "other threads or processes",
+        format_duration(from_seconds(*g.run_delay_seconds)), 100 * *g.run_delay_seconds / thread_s));
   }
   if (parts.empty()) return "";
   return fmt::format("; during the run {}: the rig, not the target (a quieter host or dedicated cores; "
@@ -65,23 +65,27 @@ std::string lateness_cause(const GeneratorStats& g, const TimerFloor& f, double 
   if (f.samples > 0 && f.p99_us / 1e3 > bound_ms / 2) {
     const std::string advice =
         f.spin_lead_us > 0
-            ? fmt::format("--spin-below auto spun through the last {} of each wait within {:.0f}% of a "
-                          "core; use --spin-below 10ms (spinning through every wait, up to a full core) or a quieter host",
-                          format_duration(from_seconds(f.spin_lead_us / 1e6)), 100 * f.spin_budget)
+            ? fmt::format(
+                  "--spin-below auto spun through the last {} of each wait within {:.0f}% of a "
+                  "core; use --spin-below 10ms (spinning through every wait, up to a full core) or a quieter "
+                  "host",
+                  format_duration(from_seconds(f.spin_lead_us / 1e6)), 100 * f.spin_budget)
             : std::string("use --spin-below auto or a quieter host");
-    return fmt::format(": the host wakes sleeping threads late (timer floor p99 {}, p50 {}, max {}, measured "
-                       "before the run at {} gaps) and the generator was not CPU-bound ({}): {}",
-                       format_duration(from_seconds(f.p99_us / 1e6)), format_duration(from_seconds(f.p50_us / 1e6)),
-                       format_duration(from_seconds(f.max_us / 1e6)), format_duration(from_seconds(f.gap_us / 1e6)),
-                       cpu ? fmt::format("CPU {:.0f}% of its {} thread(s)", 100 * *cpu, g.threads)
-                           : std::string("CPU not measured"),
-                       advice);
+    return fmt::format(
+        ": the host wakes sleeping threads late (timer floor p99 {}, p50 {}, max {}, measured "
+        "before the run at {} gaps) and the generator was not CPU-bound ({}): {}",
+        format_duration(from_seconds(f.p99_us / 1e6)), format_duration(from_seconds(f.p50_us / 1e6)),
+        format_duration(from_seconds(f.max_us / 1e6)), format_duration(from_seconds(f.gap_us / 1e6)),
+        cpu ? fmt::format("CPU {:.0f}% of its {} thread(s)", 100 * *cpu, g.threads)
+            : std::string("CPU not measured"),
+        advice);
   }
   if (cpu && f.samples > 0) {
-    return fmt::format(" (neither the generator's CPU, {:.0f}% of its {} thread(s), nor the host's timers, "
-                       "floor p99 {} before the run, explain it: slow connects, too few connections, "
-                       "or timers that woke later during the run than before it)",
-                       100 * *cpu, g.threads, format_duration(from_seconds(f.p99_us / 1e6)));
+    return fmt::format(
+        " (neither the generator's CPU, {:.0f}% of its {} thread(s), nor the host's timers, "
+        "floor p99 {} before the run, explain it: slow connects, too few connections, "
+        "or timers that woke later during the run than before it)",
+        100 * *cpu, g.threads, format_duration(from_seconds(f.p99_us / 1e6)));
   }
   return " (overloaded generator, too few threads, or slow connects)";
 }

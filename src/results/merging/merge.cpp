@@ -11,15 +11,15 @@
 
 #include "core/units.h"
 #include "hdr/codec.h"
-#include "results/recording/aggregator.h"
+#include "results/judging/slo.h"
+#include "results/judging/verdict.h"
 #include "results/merging/interval_server_timing.h"
 #include "results/merging/merge_checks.h"
 #include "results/merging/merge_info.h"
 #include "results/merging/merge_observed.h"
-#include "results/run_identity.h"
 #include "results/merging/shard_checks.h"
-#include "results/judging/slo.h"
-#include "results/judging/verdict.h"
+#include "results/recording/aggregator.h"
+#include "results/run_identity.h"
 
 namespace openloop::results {
 namespace {
@@ -190,7 +190,8 @@ void name_shards_at_fault(const std::vector<MergeInput>& inputs, RunResults& r) 
       const double p99_ms = static_cast<double>(in.results.send_lateness.value_at_percentile(99)) / 1e6;
       if (p99_ms > bound_ms) {
         what += fmt::format("{}send lateness p99 {} > {}", what.empty() ? "" : ", ",
-                            format_duration(from_seconds(p99_ms / 1e3)), format_duration(from_seconds(bound_ms / 1e3)));
+                            format_duration(from_seconds(p99_ms / 1e3)),
+                            format_duration(from_seconds(bound_ms / 1e3)));
       }
     }
     if (!what.empty()) r.verdict.reasons.push_back(fmt::format("{}: {}", shard_label(in), what));

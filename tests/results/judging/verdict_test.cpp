@@ -235,7 +235,8 @@ TEST(Verdict, LateSendsNameTheHypervisorsStealAndTheWaitForACpuWhenEitherIsLarge
   r.generator.run_delay_seconds = 0.5;  // 2.5 %
   why = judge(r).reasons.back();
   EXPECT_EQ(why.find("hypervisor"), std::string::npos) << why;
-  EXPECT_NE(why.find("its worker thread(s) waited 500ms (2.5% of their time) for a CPU"), std::string::npos) << why;
+  EXPECT_NE(why.find("its worker thread(s) waited 500ms (2.5% of their time) for a CPU"), std::string::npos)
+      << why;
 }
 
 TEST(Verdict, AnAbandonedScheduleNamesTheStealToo) {
