@@ -9,6 +9,7 @@
 #include "core/units.h"
 #include "report/observed_summary.h"
 #include "report/text_format.h"
+#include "results/judging/generator_tail.h"
 #include "results/judging/model_checks.h"
 #include "results/judging/timer_floor.h"
 
@@ -424,12 +425,35 @@ std::string render_summary(const results::RunResults& r) {
   latency_row(out, "send lateness", sl);
   if (r.info.model == results::Model::open && rt.count > 0 && st.count > 0 && rt.p99 > 2 * st.p99 &&
       rt.p99 - st.p99 > 1'000'000) {
-    fmt::format_to(
-        std::back_inserter(out),
-        "\n  Response time p99 ({}) is far above service time p99 ({}): requests spent that time queued "
-        "or stalled before the server answered. A closed-loop tool would have reported only the service "
-        "time.\n",
-        format_latency(rt.p99), format_latency(st.p99));
+    // Per request, response time − service time is its send lateness: time in openloop before the send,
+    // never the server's queue (inside service time). Between the percentiles, the other difference is the
+    // requests that never completed: in response time at their timeout, with no service time.
+    const std::int64_t gap = rt.p99 - st.p99;
+    const std::uint64_t unanswered = c.timeouts + c.errors_total();
+    std::string why;
+    if (sl.p99 * 2 >= gap) {
+      const bool generators =
+          std::any_of(r.verdict.reasons.begin(), r.verdict.reasons.end(),
+                      [](const std::string& reason) { return reason.starts_with("send lateness"); }) ||
+          !results::generator_tail_warning(r).empty();
+      why = fmt::format("requests waited in openloop before they were sent (send lateness p99 {}){}",
+                        format_latency(sl.p99),
+                        generators ? ": the generator's delay, not the target's (the verdict and the warnings "
+                                     "say why)"
+                                   : ", queued for a free connection or stream under the cap, as users of a "
+                                     "client with that many connections would have");
+    } else if (unanswered > 0) {
+      why = fmt::format("{} requests that timed out or failed count in response time (from their intended time) "
+                        "and have no service time",
+                        unanswered);
+    } else {
+      why = fmt::format("the slowest requests waited before they were sent (send lateness p99 {})",
+                        format_latency(sl.p99));
+    }
+    fmt::format_to(std::back_inserter(out),
+                   "\n  Response time p99 ({}) is far above service time p99 ({}): {}. A closed-loop tool reports "
+                   "only the service time.\n",
+                   format_latency(rt.p99), format_latency(st.p99), why);
   }
   fmt::format_to(
       std::back_inserter(out),

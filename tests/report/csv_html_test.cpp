@@ -258,6 +258,31 @@ TEST(Summary, AHealthyRunSaysEveryRequestWasOk) {
               HasSubstr("\nthe target: all 4500 requests ok; goodput 1500/s of 1500/s offered\n"));
 }
 
+TEST(Summary, TheGapBetweenResponseAndServiceTimeIsExplainedByWhatMadeIt) {
+  // Timeouts: in response time at their timeout, with no service time.
+  EXPECT_THAT(render_summary(overloaded()),
+              HasSubstr("Response time p99 (300ms) is far above service time p99 (2ms): 3463 requests that "
+                        "timed out or failed count in response time"));
+  // A late generator: the gap is its send lateness, not the target's queue.
+  results::RunResults r = overloaded();
+  r.totals.completed = r.totals.ok = r.totals.status_class[2] = 4500;
+  r.totals.timeouts = 0;
+  r.response_time.reset();
+  r.response_time.record(2'000'000, 4400);
+  r.response_time.record(60'000'000, 100);
+  r.service_time.reset();
+  r.service_time.record(2'000'000, 4500);
+  r.send_lateness.reset();
+  r.send_lateness.record(20'000, 4400);
+  r.send_lateness.record(58'000'000, 100);
+  r.verdict = results::judge(r);
+  ASSERT_FALSE(r.verdict.valid);
+  const std::string text = render_summary(r);
+  EXPECT_THAT(text, HasSubstr("requests waited in openloop before they were sent (send lateness p99 58ms): the "
+                              "generator's delay, not the target's"));
+  EXPECT_THAT(text, Not(HasSubstr("queued or stalled before the server answered")));
+}
+
 TEST(Summary, PollingIsCappedAtTheCpuAndNamesTheWaitsItSpunThrough) {
   auto r = overloaded();
   r.generator.cpu_seconds = 7.61;
