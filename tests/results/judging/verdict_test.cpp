@@ -343,6 +343,15 @@ TEST(GeneratorTail, NamedWhenLatenessIsALargeShareOfTheResponseTail) {
   EXPECT_EQ(w.rfind("the tail is the generator's: send lateness p99.9 4.18", 0), 0U) << w;
   EXPECT_NE(w.find("of response p99.9 5.19"), std::string::npos) << w;
   EXPECT_NE(w.find("(8"), std::string::npos) << w;  // 80–81 %, as the histogram rounds
+  // The remedies: more threads only while the host has cores for them; never --spin-below auto (the default).
+  r.generator.threads = 2;
+  r.info.environment = {{"cores", 4}};
+  EXPECT_NE(generator_tail_warning(r).find("more --threads (this host has 4 cores)"), std::string::npos);
+  r.info.environment = {{"cores", 2}};
+  const std::string two = generator_tail_warning(r);
+  EXPECT_EQ(two.find("more --threads"), std::string::npos) << two;
+  EXPECT_NE(two.find("a quieter host or dedicated cores, or --spin-below 10ms"), std::string::npos) << two;
+  EXPECT_EQ(two.find("--spin-below auto"), std::string::npos) << two;
 }
 
 TEST(GeneratorTail, QuietWhenTheTailIsTheTargetsOrThereIsNoTail) {
