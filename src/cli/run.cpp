@@ -186,6 +186,7 @@ int run_command(const RunOptions& o) {
   p.announce = o.quiet || isatty(fileno(stderr)) == 0;
   // With the log on standard output, the summary goes to standard error so a pipe reads only log lines.
   p.summary_to = o.log_requests == "-" ? stderr : stdout;
+  p.list_written = !o.quiet;
   // A target nothing answers at is named after the first interval, not after the whole duration.
   results::DeadTargetWatch dead(target_address(plan));
   p.run = [&](std::atomic<int>& stop) -> Result<results::RunResults> {

@@ -65,6 +65,8 @@ struct Pipeline {
   bool announce = true;
   std::FILE* summary_to =
       stdout;  ///< where the summary is printed (stderr when stdout carries a request log)
+  /// Says on stderr which files were written ("openloop run: wrote first.json, first.html"), after them.
+  bool list_written = false;
 };
 
 /// Checks every output path as check_output_path() does; the first failure (usage) names its flag.
@@ -118,6 +120,7 @@ int execute(const Pipeline<Outcome>& p) {
     report_error(p.command, summary.error());
     written = false;
   }
+  std::vector<std::string> wrote;
   for (const auto& out : p.outputs) {
     if (out.path.empty()) continue;
     // A long run's parked intervals that could not be read back leave gaps: refused, not written incomplete.
@@ -141,7 +144,14 @@ int execute(const Pipeline<Outcome>& p) {
     if (!done) {
       report_error(p.command, Error{ExitCode::runtime, done.error().message});
       written = false;
+    } else {
+      wrote.push_back(out.path);
     }
+  }
+  if (p.list_written && !wrote.empty()) {
+    std::string list;
+    for (const auto& path : wrote) list += (list.empty() ? "" : ", ") + path;
+    std::fprintf(stderr, "%s: wrote %s\n", p.command.c_str(), list.c_str());
   }
   if (!written) return static_cast<int>(ExitCode::runtime);
   return p.exit_code(*outcome);
