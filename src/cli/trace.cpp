@@ -138,19 +138,31 @@ Result<int> sort(const TraceOptions& o) {
   return 0;
 }
 
+Result<void> check_key_params(const TraceOptions& o) {
+  for (const auto& name : o.key_params) {
+    if (name.empty() || name.find_first_of("&=?# ") != std::string::npos)
+      return usage_error(fmt::format("--key-param '{}': expected a query parameter's name", name));
+  }
+  return {};
+}
+
 Result<int> inspect(const TraceOptions& o) {
+  OPENLOOP_TRY_VOID(check_key_params(o));
   if (!o.json.empty()) OPENLOOP_TRY_VOID(check_output_path(o.json, "--json"));
   const workload::TraceInput input = OPENLOOP_TRY(trace_input(o));
   auto reader = OPENLOOP_TRY(workload::open_trace(input));
-  const workload::TraceProfile profile = OPENLOOP_TRY(workload::inspect_trace(reader));
+  const workload::TraceFitData data = OPENLOOP_TRY(workload::collect_fit_data(reader, o.key_params));
+  const workload::TraceProfile& profile = data.profile;
   if (!o.json.empty()) {
     nlohmann::json j = workload::profile_json(profile, o.file);
     j["skipped_lines"] = reader.skipped();
     j["empty_request_lines"] = reader.no_requests();
+    j["keys"] = workload::keys_json(data);
     OPENLOOP_TRY_VOID(write_file_atomically(o.json, j.dump(1) + "\n"));
   }
   if (!o.quiet) {
     std::fputs(workload::render_profile_text(profile, o.file).c_str(), stdout);
+    if (profile.records > 0) std::fputs(workload::render_keys_text(data).c_str(), stdout);
     print_reader_notes(reader);
   }
   return 0;
@@ -174,10 +186,7 @@ Result<int> fit(const TraceOptions& o) {
       return usage_error(fmt::format("--window {}: expected a duration from 1s to 24h", o.window));
     options.window_s = std::chrono::duration<double>(window).count();
   }
-  for (const auto& name : o.key_params) {
-    if (name.empty() || name.find_first_of("&=?# ") != std::string::npos)
-      return usage_error(fmt::format("--key-param '{}': expected a query parameter's name", name));
-  }
+  OPENLOOP_TRY_VOID(check_key_params(o));
   const workload::TraceInput input = OPENLOOP_TRY(trace_input(o));
   auto reader = OPENLOOP_TRY(workload::open_trace(input));
   const workload::TraceFitData data = OPENLOOP_TRY(workload::collect_fit_data(reader, o.key_params));
@@ -271,13 +280,16 @@ Action setup_trace(CLI::App& sub) {
                   k_exit_codes));
   CLI::App* inspected = sub.add_subcommand(
       "inspect",
-      "What a trace holds: span, rate over time, burstiness, endpoint mix, payload sizes, statuses");
+      "What a trace holds: span, rate over time, burstiness, endpoint mix, key popularity, payload sizes, statuses");
   add_input_options(*inspected, *o, false);
   inspected->add_option("--seed", o->seed, "Seeds the spread of one-second stamps within their second")
       ->type_name("N")
       ->capture_default_str();
   inspected->add_option("--json", o->json, "Also write the profile as JSON (openloop.trace-inspect/1)")
       ->type_name("FILE");
+  inspected->add_option("--key-param", o->key_params,
+                        "A query parameter whose values are keys: their popularity fitted too (repeatable)")
+      ->type_name("NAME");
   inspected->add_flag("-q,--quiet", o->quiet, "Print nothing (--json still written)");
   inspected->footer(
       fmt::format("Examples:\n  openloop trace inspect access.log\n  openloop trace inspect rec.har --json "

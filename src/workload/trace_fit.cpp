@@ -8,10 +8,8 @@
 #include <set>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "workload/rate_fit.h"
-#include "workload/zipf_fit.h"
 
 namespace openloop::workload {
 namespace {
@@ -115,7 +113,83 @@ double seconds_into_second(Nanos t) {
   return static_cast<double>(ns - sec * k_second_ns) / 1e9;
 }
 
+// The endpoints by records, most first (name order among equals).
+std::vector<const std::pair<const std::string, EndpointShape>*> ranked_endpoints(const TraceFitData& data) {
+  std::vector<const std::pair<const std::string, EndpointShape>*> ranked;
+  for (const auto& entry : data.endpoints) ranked.push_back(&entry);
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const auto* a, const auto* b) { return a->second.records > b->second.records; });
+  return ranked;
+}
+
+std::uint64_t records_of(const KeySlot& slot) {
+  std::uint64_t n = slot.unrecorded;
+  for (const auto& [key, count] : slot.counts) n += count;
+  return n;
+}
+
 }  // namespace
+
+std::string place_of(const KeySlot& slot) {
+  return slot.param.empty() ? fmt::format("segment {}", slot.segment + 1) : "parameter " + slot.param;
+}
+
+std::optional<ZipfFit> fit_slot(const KeySlot& slot) {
+  std::vector<std::uint64_t> counts;
+  counts.reserve(slot.counts.size());
+  for (const auto& [key, n] : slot.counts) counts.push_back(n);
+  return fit_zipf(counts);
+}
+
+nlohmann::json keys_json(const TraceFitData& data) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto* entry : ranked_endpoints(data)) {
+    for (const KeySlot& slot : entry->second.slots) {
+      if (slot.counts.empty()) continue;
+      nlohmann::json zipf = nullptr;
+      if (const auto fit = fit_slot(slot)) {
+        zipf = {{"n", fit->n},
+                {"s", fit->s},
+                {"s_at_bound", fit->s_at_bound},
+                {"ks_distance", fit->ks_distance},
+                {"top_1pct_share", fit->top_percent_share}};
+      }
+      out.push_back({{"endpoint", entry->first},
+                     {"place", place_of(slot)},
+                     {"records", records_of(slot)},
+                     {"distinct_keys", slot.counts.size()},
+                     {"unrecorded", slot.unrecorded},
+                     {"zipf", zipf}});
+    }
+  }
+  return out;
+}
+
+std::string render_keys_text(const TraceFitData& data, std::size_t rows) {
+  std::string out;
+  std::size_t shown = 0, places = 0;
+  for (const auto* entry : ranked_endpoints(data)) {
+    for (const KeySlot& slot : entry->second.slots) {
+      if (slot.counts.empty()) continue;
+      ++places;
+      if (shown >= rows) continue;
+      ++shown;
+      const auto fit = fit_slot(slot);
+      out += fmt::format("    {} {}: {} keys over {} records", entry->first, place_of(slot),
+                         slot.counts.size(), records_of(slot));
+      if (fit) {
+        out += fmt::format(", zipf s {:.3f} (KS distance {:.3f}; the hottest 1 % take {:.1f} %){}", fit->s,
+                           fit->ks_distance, 100 * fit->top_percent_share,
+                           slot.unrecorded > 0 ? "; N at least" : "");
+      }
+      out += "\n";
+    }
+  }
+  if (places == 0) return "  keys        none (no path segment is an id)\n";
+  out = "  keys (ids in paths, --key-param; Zipf by maximum likelihood over the ranked counts)\n" + out;
+  if (places > shown) out += fmt::format("    ... {} places in all\n", places);
+  return out;
+}
 
 Result<TraceFitData> collect_fit_data(TraceReader& reader, const std::vector<std::string>& key_params) {
   TraceFitData data;
@@ -193,10 +267,7 @@ Result<FittedPlan> fit_plan(const TraceFitData& data, const FitOptions& o) {
         rate.dispersion > 2 ? "; the trace is burstier than Poisson: the plan under-states its bursts" : ""));
   }
   // The mix.
-  std::vector<const std::pair<const std::string, EndpointShape>*> ranked;
-  for (const auto& entry : data.endpoints) ranked.push_back(&entry);
-  std::stable_sort(ranked.begin(), ranked.end(),
-                   [](const auto* a, const auto* b) { return a->second.records > b->second.records; });
+  const auto ranked = ranked_endpoints(data);
   const std::size_t kept = std::min(std::max<std::size_t>(o.top, 1), ranked.size());
   std::uint64_t kept_records = 0;
   for (std::size_t i = 0; i < kept; ++i) kept_records += ranked[i]->second.records;
@@ -220,10 +291,7 @@ Result<FittedPlan> fit_plan(const TraceFitData& data, const FitOptions& o) {
     for (auto& part : parts) part = path_literal(part);
     std::vector<std::string> params;
     for (const KeySlot& slot : e.slots) {
-      std::vector<std::uint64_t> counts;
-      counts.reserve(slot.counts.size());
-      for (const auto& [key, n] : slot.counts) counts.push_back(n);
-      const auto zipf = fit_zipf(counts);
+      const auto zipf = fit_slot(slot);
       std::string value;
       if (!zipf) {
         if (slot.counts.empty()) {
@@ -239,8 +307,7 @@ Result<FittedPlan> fit_plan(const TraceFitData& data, const FitOptions& o) {
             slot.param.empty() ? (slot.segment > 0 ? segments[slot.segment - 1] : std::string_view("key"))
                                : std::string_view(slot.param);
         const std::string name = unique(identifier_from(before, "key") + "_key", variable_names);
-        const std::string where =
-            slot.param.empty() ? fmt::format("segment {}", slot.segment + 1) : "parameter " + slot.param;
+        const std::string where = place_of(slot);
         variables += fmt::format(
             "  {}: zipf({}, {:.3f})  # {} {}: KS distance {:.3f}, the hottest 1 % of keys "
             "take {:.1f} %{}\n",

@@ -8,9 +8,12 @@
 #include <unordered_map>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/error.h"
 #include "workload/trace_inspect.h"
 #include "workload/trace_reader.h"
+#include "workload/zipf_fit.h"
 
 namespace openloop::workload {
 
@@ -45,6 +48,17 @@ struct TraceFitData {
 /// Reads every record of `reader`; `key_params` names query parameters whose values are keys too.
 /// Errors: the reader's.
 Result<TraceFitData> collect_fit_data(TraceReader& reader, const std::vector<std::string>& key_params);
+
+/// A slot's place in its endpoint: "segment 2" (1-based) or "parameter q".
+std::string place_of(const KeySlot& slot);
+/// fit_zipf() of the slot's counts: nullopt with fewer than two distinct keys.
+std::optional<ZipfFit> fit_slot(const KeySlot& slot);
+/// Key popularity of every place with keys, endpoints with most records first (`trace inspect`): an array of
+/// {endpoint, place, records, distinct_keys, unrecorded, zipf: {n, s, s_at_bound, ks_distance,
+/// top_1pct_share} or null}.
+nlohmann::json keys_json(const TraceFitData& data);
+/// The same as text lines for people, at most `rows` places.
+std::string render_keys_text(const TraceFitData& data, std::size_t rows = 20);
 
 struct FitOptions {
   std::string source;  ///< the trace's name, for the plan's comments

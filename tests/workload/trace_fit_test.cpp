@@ -102,6 +102,26 @@ TEST(TraceFit, RampGivesStagesAndRateScaleMultiplies) {
   EXPECT_NEAR(planned, want, 0.05 * want);
 }
 
+TEST(TraceFit, KeyPopularityPerPlace) {
+  std::string text = trace_text(400, false);
+  text += "{\"t\": 31, \"url\": \"/user/7/orders\"}\n{\"t\": 32, \"url\": \"/user/7/orders\"}\n";
+  const TraceFitData data = data_of(text, {"q"});
+  const nlohmann::json keys = keys_json(data);
+  ASSERT_EQ(keys.size(), 3U) << keys.dump(1);
+  EXPECT_EQ(keys[0]["endpoint"], "GET /item/{n}");
+  EXPECT_EQ(keys[0]["place"], "segment 2");
+  EXPECT_NEAR(keys[0]["zipf"]["s"].get<double>(), 1.1, 0.1);
+  EXPECT_LE(keys[0]["zipf"]["n"].get<std::uint64_t>(), 300U);
+  EXPECT_EQ(keys[1]["endpoint"], "GET /search");
+  EXPECT_EQ(keys[1]["place"], "parameter q");
+  EXPECT_NEAR(keys[1]["zipf"]["s"].get<double>(), 0.8, 0.15);
+  EXPECT_EQ(keys[2]["endpoint"], "GET /user/{n}/orders");
+  EXPECT_EQ(keys[2]["distinct_keys"], 1U);
+  EXPECT_TRUE(keys[2]["zipf"].is_null()) << "one key: nothing to fit";
+  const std::string text_out = render_keys_text(data);
+  EXPECT_NE(text_out.find("GET /item/{n} segment 2:"), std::string::npos) << text_out;
+}
+
 TEST(TraceFit, RefusesATraceTooShortToFit) {
   const TraceFitData data = data_of("{\"t\": 1, \"url\": \"/\"}\n");
   const auto plan = fit_plan(data, FitOptions{});

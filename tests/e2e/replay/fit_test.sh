@@ -49,7 +49,12 @@ inspect_log() {  # LOG OUT
   "$OPENLOOP" trace inspect "$E2E_TMP/log.jsonl" --json "$2" -q || fail "inspect of the run's log exit $?"
 }
 inspect_log "$E2E_TMP/r.log" "$E2E_TMP/ri.json"
-"$OPENLOOP" trace inspect "$E2E_TMP/c.jsonl" --json "$E2E_TMP/ti.json" -q || fail "inspect of the trace exit $?"
+"$OPENLOOP" trace inspect "$E2E_TMP/c.jsonl" --json "$E2E_TMP/ti.json" -q --key-param q || fail "inspect of the trace exit $?"
+# inspect's key popularity is the fit's: the same exponents (to the plan's three decimals).
+assert_near "$(json "$E2E_TMP/ti.json" '.keys[] | select(.place == "segment 2") | .zipf.s')" \
+  "$(sed -nE 's/^  item_key: zipf\([0-9]+, ([0-9.]+)\).*/\1/p' "$E2E_TMP/c.yaml")" 0.0005 "inspect's Zipf exponent of the path keys"
+assert_near "$(json "$E2E_TMP/ti.json" '.keys[] | select(.place == "parameter q") | .zipf.s')" \
+  "$(sed -nE 's/^  q_key: zipf\([0-9]+, ([0-9.]+)\).*/\1/p' "$E2E_TMP/c.yaml")" 0.0005 "inspect's Zipf exponent of the parameter keys"
 sent=$(json "$E2E_TMP/ri.json" .records)
 # The plan's count is Poisson around the trace's: within 4 standard deviations (sqrt(1600) = 40).
 assert_near "$sent" "$records" "$(awk -v n="$records" 'BEGIN { print 4 * sqrt(n) }')" "the run sent the trace's count"
