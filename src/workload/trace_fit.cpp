@@ -103,8 +103,11 @@ std::string yaml_quoted(std::string_view s) {
   return nlohmann::json(std::string(s)).dump();
 }
 
+// A rate with six significant digits in fixed notation (a sparse trace's 0.0000120/s too), at least three
+// decimals.
 std::string rate_text(double per_s) {
-  return fmt::format("{:.3f}/s", per_s);
+  const int decimals = per_s > 0 ? std::clamp(5 - static_cast<int>(std::floor(std::log10(per_s))), 3, 15) : 3;
+  return fmt::format("{:.{}f}/s", per_s, decimals);
 }
 
 double seconds_into_second(Nanos t) {

@@ -122,6 +122,18 @@ TEST(TraceFit, KeyPopularityPerPlace) {
   EXPECT_NE(text_out.find("GET /item/{n} segment 2:"), std::string::npos) << text_out;
 }
 
+TEST(TraceFit, SparseTraceKeepsItsTinyRate) {
+  // Three records over 250,006.2 s: 1.19997e-5/s, written with six significant digits (not rounded to 0, which a
+  // plan refuses).
+  const TraceFitData data = data_of(
+      "{\"t\": -5.5, \"url\": \"/x/1\"}\n{\"t\": 100000, \"url\": \"/x/2\"}\n{\"t\": 250000.7, \"url\": "
+      "\"/x/1\"}\n");
+  const auto plan = fit_plan(data, FitOptions{});
+  ASSERT_TRUE(plan) << plan.error().message;
+  EXPECT_NE(plan->yaml.find("rate: 0.0000119997/s"), std::string::npos) << plan->yaml;
+  load(*plan);
+}
+
 TEST(TraceFit, RefusesATraceTooShortToFit) {
   const TraceFitData data = data_of("{\"t\": 1, \"url\": \"/\"}\n");
   const auto plan = fit_plan(data, FitOptions{});
