@@ -101,13 +101,14 @@ constexpr Subcommand k_subcommands[] = {
      "named), 4 an output not written."},
     {"trace",
      "Recorded traffic offline: `trace convert` (any trace to canonical JSONL), `trace sort` (by time), `trace "
-     "inspect` (its shape)",
+     "inspect` (its shape), `trace fit` (a plan that reproduces it)",
      openloop::cli::setup_trace,
      "  openloop trace convert rec.har -o rec.jsonl\n"
      "  openloop trace sort access.log -o sorted.log\n"
-     "  openloop trace inspect access.log --json profile.json",
+     "  openloop trace inspect access.log --json profile.json\n"
+     "  openloop trace fit access.log -o plan.yaml --rate-scale 2",
      "Exit codes: 0 written (or read), 2 bad usage or a bad trace (nothing written), 4 an output not written. Run "
-     "`openloop trace convert --help`, `trace sort --help` or `trace inspect --help` for their options."},
+     "`openloop trace convert --help`, `trace sort --help`, `trace inspect --help` or `trace fit --help` for their options."},
 };
 
 // The word a user typed where a subcommand belongs, when it names none (CLI11 would only say that a

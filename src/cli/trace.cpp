@@ -1,6 +1,7 @@
-// `openloop trace convert|sort|inspect`: recorded traffic offline: any trace format to canonical JSONL
-// (privacy rules applied), a line-format trace sorted by time in bounded memory, and what a trace holds
-// (docs/replay.md).
+// `openloop trace convert|sort|inspect|fit`: recorded traffic offline: any trace format to canonical JSONL
+// (privacy rules applied), a line-format trace sorted by time in bounded memory, what a trace holds, and a
+// plan fitted to it (docs/replay.md).
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -11,8 +12,10 @@
 
 #include "cli/command.h"
 #include "core/atomic_file.h"
+#include "core/units.h"
 #include "workload/har_trace.h"
 #include "workload/jsonl_trace.h"
+#include "workload/trace_fit.h"
 #include "workload/trace_inspect.h"
 #include "workload/trace_privacy.h"
 #include "workload/trace_reader.h"
@@ -32,6 +35,12 @@ struct TraceOptions {
   bool quiet = false;
   std::vector<std::string> keep_headers;
   std::vector<std::string> redact_params;
+  // trace fit
+  std::string target = "http://127.0.0.1:8080";
+  std::size_t top = 10;
+  std::string window;
+  double rate_scale = 1;
+  std::vector<std::string> key_params;
 };
 
 Result<workload::TraceInput> trace_input(const TraceOptions& o) {
@@ -129,19 +138,63 @@ Result<int> sort(const TraceOptions& o) {
   return 0;
 }
 
+Result<void> check_key_params(const TraceOptions& o) {
+  for (const auto& name : o.key_params) {
+    if (name.empty() || name.find_first_of("&=?# ") != std::string::npos)
+      return usage_error(fmt::format("--key-param '{}': expected a query parameter's name", name));
+  }
+  return {};
+}
+
 Result<int> inspect(const TraceOptions& o) {
+  OPENLOOP_TRY_VOID(check_key_params(o));
   if (!o.json.empty()) OPENLOOP_TRY_VOID(check_output_path(o.json, "--json"));
   const workload::TraceInput input = OPENLOOP_TRY(trace_input(o));
   auto reader = OPENLOOP_TRY(workload::open_trace(input));
-  const workload::TraceProfile profile = OPENLOOP_TRY(workload::inspect_trace(reader));
+  const workload::TraceFitData data = OPENLOOP_TRY(workload::collect_fit_data(reader, o.key_params));
+  const workload::TraceProfile& profile = data.profile;
   if (!o.json.empty()) {
     nlohmann::json j = workload::profile_json(profile, o.file);
     j["skipped_lines"] = reader.skipped();
     j["empty_request_lines"] = reader.no_requests();
+    j["keys"] = workload::keys_json(data);
     OPENLOOP_TRY_VOID(write_file_atomically(o.json, j.dump(1) + "\n"));
   }
   if (!o.quiet) {
     std::fputs(workload::render_profile_text(profile, o.file).c_str(), stdout);
+    if (profile.records > 0) std::fputs(workload::render_keys_text(data).c_str(), stdout);
+    print_reader_notes(reader);
+  }
+  return 0;
+}
+
+Result<int> fit(const TraceOptions& o) {
+  OPENLOOP_TRY_VOID(check_output_path(o.out, "-o"));
+  workload::FitOptions options;
+  options.source = o.file;
+  if (o.target.rfind("http://", 0) != 0 && o.target.rfind("https://", 0) != 0)
+    return usage_error(fmt::format("--target {}: expected an http:// or https:// URL", o.target));
+  options.target = o.target;
+  if (o.top < 1) return usage_error("--top 0: expected at least 1 endpoint");
+  options.top = o.top;
+  if (!std::isfinite(o.rate_scale) || o.rate_scale <= 0 || o.rate_scale > 1e6)
+    return usage_error(fmt::format("--rate-scale {}: expected a number above 0 (2 = twice the rate)", o.rate_scale));
+  options.rate_scale = o.rate_scale;
+  if (!o.window.empty()) {
+    const Nanos window = OPENLOOP_TRY(parse_duration(o.window, "--window"));
+    if (window < std::chrono::seconds(1) || window > std::chrono::hours(24))
+      return usage_error(fmt::format("--window {}: expected a duration from 1s to 24h", o.window));
+    options.window_s = std::chrono::duration<double>(window).count();
+  }
+  OPENLOOP_TRY_VOID(check_key_params(o));
+  const workload::TraceInput input = OPENLOOP_TRY(trace_input(o));
+  auto reader = OPENLOOP_TRY(workload::open_trace(input));
+  const workload::TraceFitData data = OPENLOOP_TRY(workload::collect_fit_data(reader, o.key_params));
+  const workload::FittedPlan plan = OPENLOOP_TRY(workload::fit_plan(data, options));
+  OPENLOOP_TRY_VOID(write_file_atomically(o.out, plan.yaml));
+  if (!o.quiet) {
+    fmt::print("trace fit: a plan fitted to {} ({} records) written to {}\n", o.file, data.profile.records, o.out);
+    for (const auto& line : plan.summary) fmt::print("  {}\n", line);
     print_reader_notes(reader);
   }
   return 0;
@@ -227,13 +280,16 @@ Action setup_trace(CLI::App& sub) {
                   k_exit_codes));
   CLI::App* inspected = sub.add_subcommand(
       "inspect",
-      "What a trace holds: span, rate over time, burstiness, endpoint mix, payload sizes, statuses");
+      "What a trace holds: span, rate over time, burstiness, endpoint mix, key popularity, payload sizes, statuses");
   add_input_options(*inspected, *o, false);
   inspected->add_option("--seed", o->seed, "Seeds the spread of one-second stamps within their second")
       ->type_name("N")
       ->capture_default_str();
   inspected->add_option("--json", o->json, "Also write the profile as JSON (openloop.trace-inspect/1)")
       ->type_name("FILE");
+  inspected->add_option("--key-param", o->key_params,
+                        "A query parameter whose values are keys: their popularity fitted too (repeatable)")
+      ->type_name("NAME");
   inspected->add_flag("-q,--quiet", o->quiet, "Print nothing (--json still written)");
   inspected->footer(
       fmt::format("Examples:\n  openloop trace inspect access.log\n  openloop trace inspect rec.har --json "
@@ -241,8 +297,35 @@ Action setup_trace(CLI::App& sub) {
                   "Exit codes: 0 read, 2 bad usage or a bad trace (the file, the line and what is accepted "
                   "named), 4 --json "
                   "not written."));
-  return [o, conv, sorted, inspected] {
+  CLI::App* fitted = sub.add_subcommand(
+      "fit", "Write a plan (scenario file) that reproduces a trace: rate over time, arrivals, endpoint mix, keys");
+  add_input_options(*fitted, *o);
+  fitted->add_option("--seed", o->seed, "Seeds the spread of one-second stamps within their second")
+      ->type_name("N")
+      ->capture_default_str();
+  fitted->add_option("--target", o->target, "The plan's target URL")->type_name("URL")->capture_default_str();
+  fitted->add_option("--top", o->top, "Endpoints kept in the mix, the most frequent first (the rest dropped)")
+      ->type_name("N")
+      ->capture_default_str();
+  fitted->add_option("--window", o->window,
+                     "Length of the windows the rate is fitted over (default: from the trace's span and rate)")
+      ->type_name("DURATION");
+  fitted->add_option("--rate-scale", o->rate_scale, "Multiply every rate (2 = twice the trace's traffic)")
+      ->type_name("X")
+      ->capture_default_str();
+  fitted->add_option("--key-param", o->key_params,
+                     "A query parameter whose values are keys: fitted as zipf(N, s) too (repeatable)")
+      ->type_name("NAME");
+  fitted->add_flag("-q,--quiet", o->quiet, "Print nothing");
+  fitted->footer(fmt::format(
+      "Path segments that are ids (numbers, UUIDs, long hex) are keys: their popularity is fitted as zipf(N, s) "
+      "by maximum likelihood. The plan passes openloop validate; run it with openloop run plan.yaml.\n\n"
+      "Examples:\n  openloop trace fit access.log -o plan.yaml --target http://staging:8080\n"
+      "  openloop trace fit trace.jsonl -o plan.yaml --rate-scale 2 --key-param q\n\n{}",
+      k_exit_codes));
+  return [o, conv, sorted, inspected, fitted] {
     if (inspected->parsed()) return finish("inspect", inspect(*o));
+    if (fitted->parsed()) return finish("fit", fit(*o));
     if (conv->parsed()) return finish("convert", convert(*o));
     if (sorted->parsed()) {
       if (is_har(*o)) {

@@ -39,6 +39,8 @@ int digits(std::string_view s, std::size_t pos, std::size_t n) {
   return v;
 }
 
+constexpr std::int64_t k_max_seconds = 9'200'000'000;
+
 }  // namespace
 
 Result<WallTime> parse_rfc3339(std::string_view text, std::string_view flag) {
@@ -87,6 +89,9 @@ Result<WallTime> parse_rfc3339(std::string_view text, std::string_view flag) {
   const std::int64_t seconds =
       days_from_civil(year, static_cast<unsigned>(month), static_cast<unsigned>(day)) * 86400 + hour * 3600 +
       minute * 60 + second - offset_s;
+  // Nanoseconds since 1970 in 64 bits reach 1677-09-21 to 2262-04-11: a time beyond would overflow.
+  if (seconds > k_max_seconds || seconds < -k_max_seconds)
+    return bad("is beyond what a nanosecond clock holds (from mid-1678 to mid-2261)");
   return WallTime(
       std::chrono::duration_cast<WallTime::duration>(std::chrono::seconds(seconds) + Nanos(nanos)));
 }

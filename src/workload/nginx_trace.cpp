@@ -122,6 +122,8 @@ std::optional<Nanos> parse_time_local(std::string_view t) {
   const std::int64_t offset = (t[21] == '-' ? -1 : 1) * (oh * 3600 + om * 60);
   const std::int64_t s = days_from_civil(year, month, static_cast<unsigned>(day)) * 86400 + hour * 3600 +
                          minute * 60 + second - offset;
+  // Nanoseconds since 1970 in 64 bits reach 1677 to 2262: a year beyond would overflow.
+  if (s > 9'200'000'000 || s < -9'200'000'000) return std::nullopt;
   return Nanos(s * 1'000'000'000);
 }
 

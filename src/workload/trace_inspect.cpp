@@ -146,38 +146,40 @@ std::string normalise_path(std::string_view target) {
   return out.empty() ? "/" : out;
 }
 
+void add_to_profile(TraceProfile& p, const TraceRecord& r, std::string& key) {
+  if (p.records == 0) {
+    p.first = p.last = r.t;
+  } else {
+    p.first = std::min(p.first, r.t);
+    p.last = std::max(p.last, r.t);
+  }
+  ++p.records;
+  const std::int64_t second = second_of(r.t);
+  if (auto it = p.per_second.find(second); it != p.per_second.end()) {
+    ++it->second;
+  } else if (p.per_second.size() < k_max_seconds) {
+    p.per_second.emplace(second, 1);
+  } else {
+    ++p.seconds_beyond;
+  }
+  key = r.method + " " + normalise_path(r.target);
+  if (auto it = p.endpoints.find(key); it != p.endpoints.end()) {
+    ++it->second;
+  } else if (p.endpoints.size() < k_max_endpoints) {
+    p.endpoints.emplace(key, 1);
+  } else {
+    ++p.other_endpoints;
+  }
+  p.request_bodies.add(r.body.size());
+  if (r.response_bytes >= 0) p.response_bodies.add(static_cast<std::uint64_t>(r.response_bytes));
+  if (r.status > 0) ++p.statuses[r.status];
+}
+
 Result<TraceProfile> inspect_trace(TraceReader& reader) {
   TraceProfile p;
   TraceRecord r;
   std::string key;
-  while (OPENLOOP_TRY(reader.next(r))) {
-    if (p.records == 0) {
-      p.first = p.last = r.t;
-    } else {
-      p.first = std::min(p.first, r.t);
-      p.last = std::max(p.last, r.t);
-    }
-    ++p.records;
-    const std::int64_t second = second_of(r.t);
-    if (auto it = p.per_second.find(second); it != p.per_second.end()) {
-      ++it->second;
-    } else if (p.per_second.size() < k_max_seconds) {
-      p.per_second.emplace(second, 1);
-    } else {
-      ++p.seconds_beyond;
-    }
-    key = r.method + " " + normalise_path(r.target);
-    if (auto it = p.endpoints.find(key); it != p.endpoints.end()) {
-      ++it->second;
-    } else if (p.endpoints.size() < k_max_endpoints) {
-      p.endpoints.emplace(key, 1);
-    } else {
-      ++p.other_endpoints;
-    }
-    p.request_bodies.add(r.body.size());
-    if (r.response_bytes >= 0) p.response_bodies.add(static_cast<std::uint64_t>(r.response_bytes));
-    if (r.status > 0) ++p.statuses[r.status];
-  }
+  while (OPENLOOP_TRY(reader.next(r))) add_to_profile(p, r, key);
   p.spreads_seconds = reader.spreads_seconds();
   return p;
 }

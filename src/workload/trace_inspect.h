@@ -60,6 +60,9 @@ struct TraceProfile {
 /// digits of 20 or more characters → {id}.
 std::string normalise_path(std::string_view target);
 
+/// Adds one record to `p` (what inspect_trace() does per record; the caller sets spreads_seconds at the end).
+/// `scratch` is left holding the record's endpoint ("GET /item/{n}").
+void add_to_profile(TraceProfile& p, const TraceRecord& r, std::string& scratch);
 /// Reads every record of `reader` into a profile. Errors: the reader's.
 Result<TraceProfile> inspect_trace(TraceReader& reader);
 

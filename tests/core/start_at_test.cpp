@@ -36,6 +36,17 @@ TEST(Rfc3339, RefusesWhatIsNotAnRfc3339TimeNamingTheFlag) {
   }
 }
 
+TEST(Rfc3339, RefusesTimesBeyondANanosecondClock) {
+  // Nanoseconds since 1970 in 64 bits end in 2262 and begin in 1677: found by the trace fuzzers (signed overflow).
+  for (const char* beyond : {"2300-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "1600-01-01T00:00:00Z"}) {
+    const auto r = parse_rfc3339(beyond, "--start-at");
+    ASSERT_FALSE(r) << beyond;
+    EXPECT_NE(r.error().message.find("mid-1678 to mid-2261"), std::string::npos) << r.error().message;
+  }
+  EXPECT_TRUE(parse_rfc3339("2261-01-01T00:00:00Z", "--start-at"));
+  EXPECT_TRUE(parse_rfc3339("1679-01-01T00:00:00Z", "--start-at"));
+}
+
 // A sleep that records what it was asked for and moves the fake wall clock by that much (or `skew` more).
 struct FakeSleep {
   explicit FakeSleep(ManualWallClock& c) : clock(c) {}

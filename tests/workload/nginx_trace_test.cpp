@@ -63,6 +63,13 @@ TEST(NginxTrace, RefusesGarbageRequests) {
   EXPECT_NE(bad.error().message.find("METHOD TARGET PROTOCOL"), std::string::npos) << bad.error().message;
 }
 
+TEST(NginxTrace, RefusesLocalTimesBeyondANanosecondClock) {
+  // Found by the trace fuzzers: a year past 2262 overflowed the nanoseconds (signed overflow).
+  EXPECT_FALSE(parse_time_local("10/Oct/6000:13:55:36 -0700"));
+  EXPECT_FALSE(parse_time_local("10/Oct/1600:13:55:36 +0000"));
+  EXPECT_TRUE(parse_time_local("10/Jan/2261:13:55:36 -0700"));
+}
+
 TEST(NginxTrace, AnEmptyRequestIsALineWithoutARequestAndStatusAndSizeAreRead) {
   auto p = parser(k_nginx_combined);
   TraceRecord r;
