@@ -119,12 +119,21 @@ results::RunInfo describe(const RunPlan& plan) {
 }
 
 // The host's floor as the run records it: measured before the run, with what --spin-below auto made of it
-// (each worker's spin lead and budget, set when it was initialised).
+// (each worker's spin lead and budget, set when it was initialised) and, once the workers are done, how late
+// their own timed waits woke during the run (every worker's merged).
 results::TimerFloor run_timer_floor(const PlanRun& p) {
   results::TimerFloor floor = p.timer_floor;
+  hdr::Histogram woke = results::make_latency_histogram();
   for (const auto& w : p.workers) {
     floor.spin_lead_us = std::max(floor.spin_lead_us, to_seconds(w->report().spin_lead) * 1e6);
     floor.spin_budget = w->report().spin_budget;
+    woke.add(w->report().wake_lateness);
+  }
+  if (floor.samples > 0 && woke.total_count() > 0) {
+    floor.run_samples = static_cast<std::uint64_t>(woke.total_count());
+    floor.run_p50_us = static_cast<double>(woke.value_at_percentile(50)) / 1e3;
+    floor.run_p99_us = static_cast<double>(woke.value_at_percentile(99)) / 1e3;
+    floor.run_max_us = static_cast<double>(woke.max()) / 1e3;
   }
   return floor;
 }

@@ -305,11 +305,12 @@ void request_log_line(std::string& out, const results::RunResults& r) {
                         : "");
 }
 
-// How late this host wakes a sleeping thread (measured before the run), and what --spin-below auto did about it.
+// How late this host wakes a sleeping thread (measured before the run, and during it), and what --spin-below auto did about it.
 std::string timer_floor_figures(const results::RunInfo& info) {
   const results::TimerFloor f = results::timer_floor_of(info);
   if (f.samples == 0) return {};
   std::string out = fmt::format("   timer floor p50 {:.3f} ms p99 {:.3f} ms", f.p50_us / 1e3, f.p99_us / 1e3);
+  if (f.run_samples > 0) out += fmt::format(" (during the run p99 {:.3f} ms)", f.run_p99_us / 1e3);
   if (f.spin_lead_us > 0) {
     out += fmt::format(" (so each wait ended {:.0f} µs early and spun{})", f.spin_lead_us,
                        f.spin_budget > 0 ? fmt::format(", within {:.0f}% of a core", 100 * f.spin_budget)

@@ -60,7 +60,18 @@ std::string lateness_cause(const GeneratorStats& g, const TimerFloor& f, double 
                        g.threads, 100 * *cpu);
   }
   if (contended(g)) return "";  // contention_note names it
-  if (f.samples > 0 && f.p99_us / 1e3 > bound_ms / 2) {
+  const std::string cpu_figure = cpu ? fmt::format("CPU {:.0f}% of its {} thread(s)", 100 * *cpu, g.threads)
+                                     : std::string("CPU not measured");
+  const bool late_before = f.samples > 0 && f.p99_us / 1e3 > bound_ms / 2;
+  const bool late_during = f.run_samples > 0 && f.run_p99_us / 1e3 > bound_ms / 2;
+  if (late_during && !late_before) {
+    return fmt::format(": the host woke sleeping threads later during the run than before it (the workers' timed "
+                       "waits woke p99 {:.3f} ms, max {:.3f} ms late over {} waits; before the run p99 {:.3f} ms) "
+                       "and the generator was not CPU-bound ({}): --spin-below 10ms (spinning through every "
+                       "wait, up to a full core) or a quieter host",
+                       f.run_p99_us / 1e3, f.run_max_us / 1e3, f.run_samples, f.p99_us / 1e3, cpu_figure);
+  }
+  if (late_before) {
     const std::string advice =
         f.spin_lead_us > 0
             ? fmt::format("--spin-below auto spun through the last {:.0f} µs of each wait within {:.0f}% of a "
@@ -70,10 +81,13 @@ std::string lateness_cause(const GeneratorStats& g, const TimerFloor& f, double 
     return fmt::format(": the host wakes sleeping threads late (timer floor p99 {:.3f} ms, p50 {:.3f} ms, max "
                        "{:.3f} ms, measured before the run at {:.0f} µs gaps) and the generator was not "
                        "CPU-bound ({}): {}",
-                       f.p99_us / 1e3, f.p50_us / 1e3, f.max_us / 1e3, f.gap_us,
-                       cpu ? fmt::format("CPU {:.0f}% of its {} thread(s)", 100 * *cpu, g.threads)
-                           : std::string("CPU not measured"),
-                       advice);
+                       f.p99_us / 1e3, f.p50_us / 1e3, f.max_us / 1e3, f.gap_us, cpu_figure, advice);
+  }
+  if (cpu && f.samples > 0 && f.run_samples > 0) {
+    return fmt::format(" (neither the generator's CPU, {:.0f}% of its {} thread(s), nor the host's timers, "
+                       "floor p99 {:.3f} ms before the run and {:.3f} ms during it, explain it: slow connects "
+                       "or too few connections)",
+                       100 * *cpu, g.threads, f.p99_us / 1e3, f.run_p99_us / 1e3);
   }
   if (cpu && f.samples > 0) {
     return fmt::format(" (neither the generator's CPU, {:.0f}% of its {} thread(s), nor the host's timers, "
