@@ -15,6 +15,7 @@
 #include "cli/observe_options.h"
 #include "cli/option_checks.h"
 #include "cli/plan_builder.h"
+#include "cli/dead_target_runner.h"
 #include "cli/plan_host.h"
 #include "cli/probe_options.h"
 #include "cli/run_options.h"
@@ -134,12 +135,12 @@ std::vector<OutputFile<procedures::ProbeReport>> probe_outputs(
 
 // As for run and ramp: a target never reached (every run's requests failed to connect) is a runtime failure,
 // not an inconclusive probe.
-int exit_code(const procedures::ProbeReport& report) {
+int exit_code(const procedures::ProbeReport& report, const ProcedureDeadTarget& dead) {
   const bool reached = std::any_of(report.runs.begin(), report.runs.end(),
                                    [](const procedures::ProbeRun& r) { return !r.results.unreachable(); });
   if (!report.interrupted && !report.runs.empty() && !reached) {
-    fmt::print(stderr, "openloop probe metastable: no response from {}: every request failed to connect\n",
-               report.target);
+    fmt::print(stderr, "openloop probe metastable: {}: every request failed to connect\n",
+               dead.dead() ? dead.why() : "no response from " + report.target);
     return static_cast<int>(ExitCode::runtime);
   }
   return procedures::probe_exit_code(report);
@@ -175,6 +176,8 @@ int probe_metastable(const RunOptions& o, const ProbeFlags& f) {
       probe_metrics->progress(so_far);
     };
   }
+  // A target nothing answers at ends the probe at its first run's first interval (exit 4), as it ends a run.
+  ProcedureDeadTarget dead(target_address(setup->run_plan));
   Pipeline<procedures::ProbeReport> p;
   p.command = command;
   p.outputs = probe_outputs(o, setup->simulated);
@@ -187,26 +190,39 @@ int probe_metastable(const RunOptions& o, const ProbeFlags& f) {
                                    run_id};
     const auto& s = setup->plan.settings;
     if (setup->ctx.log != nullptr) announce(*setup);
+    const auto metrics_progress = setup->ctx.on_progress;
     for (unsigned i = 0; i < s.repeats && stop.load() == 0; ++i) {
       if (s.repeats > 1 && setup->ctx.log != nullptr) fmt::print(stderr, "run {} of {}\n", i + 1, s.repeats);
       if (probe_metrics) probe_metrics->start_run(i + 1);
+      const std::unique_ptr<results::DeadTargetWatch> watch = setup->simulated ? nullptr : dead.watch();
+      setup->ctx.on_progress = metrics_progress;
+      if (watch) {
+        setup->ctx.on_progress = [&metrics_progress, &watch, &stop](const results::RunResults& so_far) {
+          if (metrics_progress) metrics_progress(so_far);
+          watch->stop_if_dead(so_far, stop);  // the probe passes the stop on to its run
+        };
+      }
       auto run = OPENLOOP_TRY(observed(front->observer.get(), [&] {
         if (setup->simulated) {
           return sim::simulate_probe(setup->run_plan, setup->plan, setup->ctx, *setup->simulated, stop);
         }
         return procedures::run_probe(setup->run_plan, setup->plan, setup->ctx, stop);
       }));
+      dead.after(watch.get(), run.results, stop);
+      // Judged while the watch's stop looked like a signal's: judged again, not interrupted.
+      if (dead.dead()) OPENLOOP_TRY_VOID(procedures::judge_probe_run(run, setup->plan, setup->ctx, false, {}));
       front->stamp(run.results);
       if (probe_metrics) probe_metrics->end_run(run.results, run.outcome);
       report.runs.push_back(std::move(run));
     }
+    if (dead.settle(stop) && !o.quiet) fmt::print(stderr, "\n{}: stopped early\n", dead.why());
     report.interrupted = stop.load() != 0;
     return report;
   };
   p.summary = [](const procedures::ProbeReport& r) {
     return procedures::render_probe_text(r) + report::render_observed_runs(probe_results(r));
   };
-  p.exit_code = exit_code;
+  p.exit_code = [&dead](const procedures::ProbeReport& r) { return exit_code(r, dead); };
   const int code = execute(p);
   front->metrics.linger_after();
   return code;

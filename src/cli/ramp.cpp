@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "cli/dead_target_runner.h"
+#include "cli/plan_host.h"
 #include "cli/front_half.h"
 #include "cli/junit_reports.h"
 #include "cli/observe_options.h"
@@ -48,10 +50,10 @@ void announce(const RampPrepared& p) {
 }
 
 std::vector<OutputFile<procedures::RampOutcome>> ramp_outputs(const RampFlags& f,
-                                                              const RampPrepared& prepared) {
+                                                              const RampPrepared& prepared, bool simulated) {
   const RampSettings& s = prepared.settings;
   std::optional<nlohmann::json> simulated_lab;
-  if (s.runner) {
+  if (simulated) {
     simulated_lab = lab::config_to_json(*sim::parse_lab_options(f.simulate, "--simulate"));
     simulated_lab->erase("listen");
     simulated_lab->erase("duration");
@@ -83,13 +85,15 @@ std::vector<OutputFile<procedures::RampOutcome>> ramp_outputs(const RampFlags& f
 }
 
 // Exit codes: interrupted 130; target unreachable 4; no valid step 3; no step passed 1; else 0 (a finding).
-int exit_code(const procedures::RampOutcome& o) {
+int exit_code(const procedures::RampOutcome& o, const ProcedureDeadTarget& dead) {
   if (o.interrupted) return static_cast<int>(ExitCode::interrupted);
   bool reached = false;
   for (const auto& r : o.runs) reached = reached || !r.unreachable();
   if (!reached) {
-    fmt::print(stderr, "openloop ramp: no response from {}: every request failed to connect\n",
-               o.runs.empty() ? std::string("the target") : o.runs.front().info.target);
+    fmt::print(stderr, "openloop ramp: {}: every request failed to connect\n",
+               dead.dead() ? dead.why()
+                           : "no response from " +
+                                 (o.runs.empty() ? std::string("the target") : o.runs.front().info.target));
     return static_cast<int>(ExitCode::runtime);
   }
   bool any_valid = false;
@@ -117,6 +121,10 @@ int ramp_command(RampFlags& f) {
       if (!quiet) fmt::print(stderr, "lab reset {}: {}\n", c.reset, c.reset_detail);
     };
   }
+  // A target nothing answers at ends the ramp at its first run's first interval (exit 4), as it ends a run.
+  const bool simulated = static_cast<bool>(prepared->settings.runner);
+  ProcedureDeadTarget dead(target_address(prepared->base));
+  if (!simulated) prepared->settings.runner = watch_dead_target(std::move(prepared->settings.runner), dead);
   // The endpoint serves the ramp's own series: the step being run and each judged step's totals.
   std::optional<procedures::RampMetrics> ramp_metrics;
   if (front->metrics.server) {
@@ -128,7 +136,7 @@ int ramp_command(RampFlags& f) {
   const RampSettings& s = prepared->settings;
   Pipeline<procedures::RampOutcome> p;
   p.command = command;
-  p.outputs = ramp_outputs(f, *prepared);
+  p.outputs = ramp_outputs(f, *prepared, simulated);
   p.run = [&](std::atomic<int>& stop) -> Result<procedures::RampOutcome> {
     if (!f.run.quiet) announce(*prepared);
     procedures::StepFn on_step;
@@ -140,6 +148,12 @@ int ramp_command(RampFlags& f) {
     auto outcome = OPENLOOP_TRY(observed(front->observer.get(), [&] {
       return procedures::run_ramp(prepared->base, s, stop, on_step);
     }));
+    // Stopped for a dead target: the ramp ended there, as for a signal, but was not interrupted.
+    if (dead.settle(stop)) {
+      outcome.interrupted = false;
+      outcome.stopped = dead.why() + ": every attempt failed to connect, so nothing about the target was measured";
+      if (!f.run.quiet) fmt::print(stderr, "\n{}: stopped early\n", dead.why());
+    }
     if (ramp_metrics) ramp_metrics->on_end(outcome.findings);
     for (auto& r : outcome.runs) front->stamp(r);
     return outcome;
@@ -147,7 +161,7 @@ int ramp_command(RampFlags& f) {
   p.summary = [&s](const procedures::RampOutcome& o) {
     return procedures::render_ramp_summary(o, s) + observe::render_ramp_observed(o);
   };
-  p.exit_code = exit_code;
+  p.exit_code = [&dead](const procedures::RampOutcome& o) { return exit_code(o, dead); };
   const int code = execute(p);
   front->metrics.linger_after();
   return code;

@@ -118,6 +118,26 @@ results::RunInfo describe(const RunPlan& plan) {
   return info;
 }
 
+// The host's floor as the run records it: measured before the run, with what --spin-below auto made of it
+// (each worker's spin lead and budget, set when it was initialised) and, once the workers are done, how late
+// their own timed waits woke during the run (every worker's merged).
+results::TimerFloor run_timer_floor(const PlanRun& p) {
+  results::TimerFloor floor = p.timer_floor;
+  hdr::Histogram woke = results::make_latency_histogram();
+  for (const auto& w : p.workers) {
+    floor.spin_lead_us = std::max(floor.spin_lead_us, to_seconds(w->report().spin_lead) * 1e6);
+    floor.spin_budget = w->report().spin_budget;
+    woke.add(w->report().wake_lateness);
+  }
+  if (floor.samples > 0 && woke.total_count() > 0) {
+    floor.run_samples = static_cast<std::uint64_t>(woke.total_count());
+    floor.run_p50_us = static_cast<double>(woke.value_at_percentile(50)) / 1e3;
+    floor.run_p99_us = static_cast<double>(woke.value_at_percentile(99)) / 1e3;
+    floor.run_max_us = static_cast<double>(woke.max()) / 1e3;
+  }
+  return floor;
+}
+
 Result<PlanRun> prepare(const RunPlan& plan, std::atomic<int>& stop, SteadyTime start, Nanos spin_below,
                         const results::TimerFloor& floor) {
   PlanRun p;
@@ -131,6 +151,11 @@ Result<PlanRun> prepare(const RunPlan& plan, std::atomic<int>& stop, SteadyTime 
     OPENLOOP_TRY_VOID(p.workers.back()->init(measured));
   }
   p.aggregator = std::make_unique<results::Aggregator>(plan.threads, plan.interval);
+  // The results so far carry the floor too: a step judged live (ramp) names the same cause as one judged
+  // again from the file (`openloop report ramp.json`).
+  results::RunInfo live;
+  results::set_timer_floor(live, run_timer_floor(p));
+  p.aggregator->set_info(std::move(live));
   return p;
 }
 
@@ -169,14 +194,12 @@ results::RunResults finish(PlanRun& p, const std::atomic<int>& stop, SteadyTime 
   gen.max_connections = plan.model == Model::open       ? plan.max_connections_part()
                         : plan.model == Model::sessions ? plan.max_sessions_part()
                                                         : plan.users_part();
-  results::TimerFloor floor = p.timer_floor;
+  const results::TimerFloor floor = run_timer_floor(p);
   for (auto& w : p.workers) {
     stopped = std::max(stopped, w->report().stopped_scheduling);
     gen.cpu_seconds += w->report().cpu_seconds;
     gen.spin_seconds += w->report().spin_seconds;
     gen.spin_below_us = std::max(gen.spin_below_us, to_seconds(w->report().spin_below) * 1e6);
-    floor.spin_lead_us = std::max(floor.spin_lead_us, to_seconds(w->report().spin_lead) * 1e6);
-    floor.spin_budget = w->report().spin_budget;
     gen.peak_connections += w->report().peak_connections;
     gen.connections_h1 += w->report().ready_by_protocol[static_cast<std::size_t>(Protocol::http1)];
     gen.connections_h2 += w->report().ready_by_protocol[static_cast<std::size_t>(Protocol::http2)];
@@ -286,7 +309,7 @@ Result<std::vector<results::RunResults>> run_all(const std::vector<RunPlan>& pla
           : Nanos(0);
   // How late this host wakes a sleeping thread, at the plans' gap (at most 60 ms): recorded for the verdict,
   // which names it when sends were late, and the lead --spin-below auto spins through.
-  const results::TimerFloor floor = measure_timer_floor(calibration_gap(plans));
+  const results::TimerFloor floor = host_timer_floor(calibration_gap(plans));
   // Start a little in the future so every worker is ready before the first intended time, or at the anchor
   // --start-at set when that is later.
   const SteadyTime now = SteadyClock::now();

@@ -21,6 +21,12 @@ results::TimerFloor summarize_timer_floor(std::vector<Nanos>& lateness, Nanos ga
 /// loop can be created.
 results::TimerFloor measure_timer_floor(Nanos gap);
 
+/// The floor a run records: measure_timer_floor(gap), unless the environment variable OPENLOOP_TIMER_FLOOR_US
+/// holds a number of µs (0 to 1e6), taken as this host's wake-up lateness (p50, p99 and max alike, 1 sample)
+/// instead of measuring: to reproduce a verdict that named the floor, or to test the paths that name it on a host
+/// whose timers are good. Anything else in it is ignored (measured as usual).
+results::TimerFloor host_timer_floor(Nanos gap);
+
 /// The spacing to calibrate at for `plans`: the smallest mean gap between one worker's arrivals at a plan's
 /// peak rate (open and sessions plans); 1 ms when no plan has a schedule.
 Nanos calibration_gap(const std::vector<RunPlan>& plans);

@@ -38,12 +38,12 @@ void Worker::wait_until(SteadyTime wake) {
   const bool may_spin = spin_within_budget(now);
   if (!may_spin || wake - now > std::max(m_spin_below, m_spin_lead)) {
     if (!may_spin || m_spin_lead.count() == 0) {
-      m_loop->poll(wake);
+      timed_wait(now, wake);
       return;
     }
     // This host wakes sleeping threads late (its timer floor): sleep until the lead before the deadline and
     // spin through the rest, so the overshoot lands inside the lead rather than on the send.
-    if (m_loop->poll(wake - m_spin_lead) != 0) return;
+    if (!timed_wait(now, wake - m_spin_lead)) return;
     now = this->now();
   }
   // Poll without blocking until something happens or the deadline comes; the empty polls are idle time.
@@ -54,6 +54,14 @@ void Worker::wait_until(SteadyTime wake) {
     m_spun += t - now;
     now = t;
   }
+}
+
+bool Worker::timed_wait(SteadyTime now, SteadyTime deadline) {
+  if (m_loop->poll(deadline) != 0) return false;
+  // Nothing to read: the wait ended on its timer, so how late it woke is the host's, as the floor measured before
+  // the run is (a deadline already passed when the wait began says nothing about the timer).
+  if (deadline > now) results::record_ns(m_report.wake_lateness, (this->now() - deadline).count());
+  return true;
 }
 
 bool Worker::spin_within_budget(SteadyTime now) const {

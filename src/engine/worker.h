@@ -44,6 +44,9 @@ struct WorkerReport {
   Nanos spin_below{0};
   Nanos spin_lead{0};
   double spin_budget = 0;
+  /// How late this worker's timed waits woke (woke − deadline) when they ended with nothing to read: the host's
+  /// timer floor during the run. Empty when every wait was coalesced or spun through.
+  hdr::Histogram wake_lateness = results::make_latency_histogram();
   std::uint64_t peak_connections = 0;
   /// Connections that became ready, by the protocol they spoke (engine::Protocol order: h1, h2).
   std::array<std::uint64_t, k_protocols> ready_by_protocol{};
@@ -237,6 +240,9 @@ class Worker final : public ConnectionOwner, public CodecCallbacks, public net::
   void hand_over(bool all);
   SteadyTime next_wakeup() const;
   void wait_until(SteadyTime wake);
+  /// Waits for events until `deadline` (`now` when the wait begins): true when it ended on its timer with
+  /// nothing to read, whose lateness it records in m_report.wake_lateness.
+  bool timed_wait(SteadyTime now, SteadyTime deadline);
   /// False when this worker's spinning has used its share of a core (m_spin_budget) since its start.
   bool spin_within_budget(SteadyTime now) const;
   Nanos horizon(SteadyTime now) const;

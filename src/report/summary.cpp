@@ -306,12 +306,14 @@ void request_log_line(std::string& out, const results::RunResults& r) {
                         : "");
 }
 
-// How late this host wakes a sleeping thread (measured before the run), and what --spin-below auto did about it.
+// How late this host wakes a sleeping thread (measured before the run, and during it), and what --spin-below auto did about it.
 std::string timer_floor_figures(const results::RunInfo& info) {
   const results::TimerFloor f = results::timer_floor_of(info);
   if (f.samples == 0) return {};
   std::string out = fmt::format("   timer floor p50 {} p99 {}", format_duration(from_seconds(f.p50_us / 1e6)),
                                 format_duration(from_seconds(f.p99_us / 1e6)));
+  if (f.run_samples > 0)
+    out += fmt::format(" (during the run p99 {})", format_duration(from_seconds(f.run_p99_us / 1e6)));
   if (f.spin_lead_us > 0) {
     out += fmt::format(
         " (so each wait ended {} early and spun{})", format_duration(from_seconds(f.spin_lead_us / 1e6)),

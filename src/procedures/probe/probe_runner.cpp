@@ -242,6 +242,7 @@ Result<RunFacts> facts_of(ProbeRun& run, const ProbePlan& plan, const ProbeConte
   const results::Verdict applied = results::judge(run.results, cpu_only);
   facts.valid = applied.valid;
   facts.reasons = applied.reasons;
+  facts.unreachable = run.results.unreachable();
   facts.interrupted = run.results.interrupted;
   facts.timeout_s = run.results.info.timeout_s;
   facts.stopped_after_recovery = stopped_early;

@@ -91,6 +91,12 @@ void plan_applied_per_phase(const std::vector<PhaseRow>& rows, std::vector<std::
 std::vector<std::string> inconclusive_reasons(const ProbePlan& plan, const std::vector<Sample>& samples,
                                               const RunFacts& facts, const ProbeOutcome& out) {
   std::vector<std::string> why;
+  // A target never reached measured nothing: the verdict's reason names it (the target's failure), and the phases'
+  // unsent requests are not the generator's.
+  if (facts.unreachable) {
+    for (const auto& r : facts.reasons) why.push_back(r);
+    return why;
+  }
   if (facts.interrupted && !covers(samples, plan.phase(Phase::Kind::observe).end())) {
     why.push_back("the probe was interrupted before the observe phase ended");
   }

@@ -35,7 +35,9 @@ struct RunFacts {
   /// bound). classify() judges drops and the sent share per phase, and send lateness per compared phase.
   bool valid = true;
   std::vector<std::string> reasons;  ///< why not
-  bool interrupted = false;          ///< stopped by the user (not by the probe itself)
+  /// Every attempt failed to connect (results::RunResults::unreachable): the target's failure, the one reason.
+  bool unreachable = false;
+  bool interrupted = false;  ///< stopped by the user (not by the probe itself)
   double timeout_s = 0;              ///< the client's deadline (0: unknown)
   /// The probe skipped the descending steps once recovered at the base load.
   bool stopped_after_recovery = false;

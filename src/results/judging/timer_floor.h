@@ -18,12 +18,21 @@ struct TimerFloor {
   /// spun through; 0 = waits slept to their deadline.
   double spin_lead_us = 0;
   double spin_budget = 0;  ///< the share of a core each worker's spinning could use (0: no cap)
+  /// The same lateness measured during the run: the workers' own timed waits that ended with nothing to read
+  /// (woke − deadline, every worker's merged). `run_samples` 0: not measured (coalesced or spinning through every
+  /// wait, simulated runs, older files, and a window of a run, which has no figure of its own).
+  std::uint64_t run_samples = 0;
+  double run_p50_us = 0, run_p99_us = 0, run_max_us = 0;
 };
 
-/// Stores `f` as `environment.timer_floor` {samples, gap_us, p50_us, p99_us, max_us, spin_lead_us, spin_budget}
-/// (nothing when f.samples is 0); the rest of the environment is kept.
+/// Stores `f` as `environment.timer_floor` {samples, gap_us, p50_us, p99_us, max_us, spin_lead_us, spin_budget,
+/// and when run_samples > 0 during_run {samples, p50_us, p99_us, max_us}} (nothing when f.samples is 0); the rest
+/// of the environment is kept.
 void set_timer_floor(RunInfo& info, const TimerFloor& f);
 /// Reads it back: samples 0 when absent or not an object of numbers.
 TimerFloor timer_floor_of(const RunInfo& info);
+/// Removes `during_run` from `info`'s timer floor: a window of a run (a ramp's step) keeps the floor measured
+/// before the run but has no during-run figure of its own, as it has no CPU figure (results/merging/slice_run.h).
+void drop_run_timer_floor(RunInfo& info);
 
 }  // namespace openloop::results

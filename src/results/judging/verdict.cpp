@@ -62,7 +62,19 @@ std::string lateness_cause(const GeneratorStats& g, const TimerFloor& f, double 
                        g.threads, 100 * *cpu);
   }
   if (contended(g)) return "";  // contention_note names it
-  if (f.samples > 0 && f.p99_us / 1e3 > bound_ms / 2) {
+  const std::string cpu_figure = cpu ? fmt::format("CPU {:.0f}% of its {} thread(s)", 100 * *cpu, g.threads)
+                                     : std::string("CPU not measured");
+  const bool late_before = f.samples > 0 && f.p99_us / 1e3 > bound_ms / 2;
+  const bool late_during = f.run_samples > 0 && f.run_p99_us / 1e3 > bound_ms / 2;
+  if (late_during && !late_before) {
+    return fmt::format(
+        ": the host woke sleeping threads later during the run than before it (the workers' timed waits woke "
+        "p99 {}, max {} late over {} waits; before the run p99 {}) and the generator was not CPU-bound ({}): "
+        "--spin-below 10ms (spinning through every wait, up to a full core) or a quieter host",
+        format_duration(from_seconds(f.run_p99_us / 1e6)), format_duration(from_seconds(f.run_max_us / 1e6)),
+        f.run_samples, format_duration(from_seconds(f.p99_us / 1e6)), cpu_figure);
+  }
+  if (late_before) {
     const std::string advice =
         f.spin_lead_us > 0
             ? fmt::format(
@@ -75,10 +87,15 @@ std::string lateness_cause(const GeneratorStats& g, const TimerFloor& f, double 
         ": the host wakes sleeping threads late (timer floor p99 {}, p50 {}, max {}, measured "
         "before the run at {} gaps) and the generator was not CPU-bound ({}): {}",
         format_duration(from_seconds(f.p99_us / 1e6)), format_duration(from_seconds(f.p50_us / 1e6)),
-        format_duration(from_seconds(f.max_us / 1e6)), format_duration(from_seconds(f.gap_us / 1e6)),
-        cpu ? fmt::format("CPU {:.0f}% of its {} thread(s)", 100 * *cpu, g.threads)
-            : std::string("CPU not measured"),
+        format_duration(from_seconds(f.max_us / 1e6)), format_duration(from_seconds(f.gap_us / 1e6)), cpu_figure,
         advice);
+  }
+  if (cpu && f.samples > 0 && f.run_samples > 0) {
+    return fmt::format(
+        " (neither the generator's CPU, {:.0f}% of its {} thread(s), nor the host's timers, floor p99 {} before "
+        "the run and {} during it, explain it: slow connects or too few connections)",
+        100 * *cpu, g.threads, format_duration(from_seconds(f.p99_us / 1e6)),
+        format_duration(from_seconds(f.run_p99_us / 1e6)));
   }
   if (cpu && f.samples > 0) {
     return fmt::format(

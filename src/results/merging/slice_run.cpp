@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "hdr/codec.h"
+#include "results/judging/timer_floor.h"
 #include "stats/quantile_ci.h"
 
 namespace openloop::results {
@@ -73,6 +74,7 @@ Result<RunResults> slice_run(const RunResults& run, double from_s, double to_s,
   }
   RunResults& r = acc.run;
   r.info = run.info;
+  drop_run_timer_floor(r.info);  // the run's figure, as its CPU is: a window has none of its own
   if (recount && run.info.request_names.size() > 1) r.by_request.clear();  // see add_interval
   r.measured_s = acc.length_s;
   r.info.duration_s = to_s - from_s;

@@ -21,8 +21,8 @@ struct GoodputDeadline {
 /// The intervals of `run` lying wholly inside [from_s, to_s) (seconds since the run's start of measurement,
 /// as IntervalResult::start_s) as a RunResults: counters added, histograms decoded and merged exactly,
 /// intervals re-based to start at 0, measured_s their total length, info copied (duration_s = the window,
-/// offered_rps = intended / measured_s, start_unix_s moved to the window), generator stats cleared (a window
-/// has no CPU figure of its own). With a deadline shorter than `goodput.timeout`, each interval's `ok`
+/// offered_rps = intended / measured_s, start_unix_s moved to the window), generator stats and the during-run timer floor cleared (a
+/// window has no CPU or wake-up figure of its own). With a deadline shorter than `goodput.timeout`, each interval's `ok`
 /// becomes the ok responses within the deadline: the response-time samples at or below it, less the completed
 /// responses that were not ok and the unfinished ones (a lower bound; exact when every completed response was
 /// ok and none was unfinished), and `goodput.exact` is cleared when any interval's bound was not exact.

@@ -38,6 +38,9 @@ class Aggregator {
     m_results.in_flight_now = n;
     m_results.connections_open_now = connections_open;
   }
+  /// Facts about the run known before it starts (the host's timer floor in info.environment), so a reader of
+  /// results() during the run (a ramp judging its steps live) judges with the figures the finished run records.
+  void set_info(RunInfo info) { m_results.info = std::move(info); }
   /// Finalizes whatever is left (end of run) and returns the results; `measured_s` is the measured period.
   RunResults finish(double measured_s);
 

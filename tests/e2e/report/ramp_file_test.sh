@@ -29,3 +29,26 @@ code=0
 [[ $code == 2 ]] || fail "report bad.json: exit $code, expected 2"
 grep -q 'bad.json: /settings/from_rps: expected a number, found string' out.txt || fail "bad settings: $(cat out.txt)"
 pass "report refuses other formats and a broken ramp file, naming the reason"
+
+# A step INVALID for send lateness, every time: one connection, requests queued for it (--on-saturation queue) behind
+# a 30 ms service while arrivals come every 25 ms, so each send waits longer than the one before. The host's floor
+# is given (OPENLOOP_TIMER_FLOOR_US) so the verdict names it whatever this host's timers do. Step 1 is judged while
+# the run goes on, step 2 after it: the ramp's sentences and the report's, judged again from the file, must agree
+# (the live results carry the floor the file records).
+stop_lab
+start_lab --workers 1 --service 30ms
+code=0
+OPENLOOP_TIMER_FLOOR_US=5000 "$OPENLOOP" ramp "$LAB_URL/" --from 40/s --step-add 40/s --max-steps 2 --hold 2s \
+  --warmup 1s --stop-at never --threads 1 --deadline 500ms --max-connections 1 --on-saturation queue \
+  --spin-below 0 --json late.json -q >late.txt 2>late.err || code=$?
+[[ $code == 3 ]] || fail "ramp with late sends: exit $code, expected 3 (no valid step): $(cat late.err late.txt)"
+for n in 1 2; do
+  grep -q "step $n (.*) INVALID: send lateness p99 .*timer floor p99 5ms" late.txt ||
+    fail "the ramp's step $n does not name the given timer floor: $(cat late.txt)"
+done
+jq -e '[.steps[].reasons[] | select(test("timer floor p99 5ms"))] | length == 2' late.json >/dev/null ||
+  fail "late.json: the steps' reasons do not name the floor: $(jq -c '[.steps[].reasons]' late.json)"
+jq -e '.runs[0].environment.timer_floor.p99_us == 5000' late.json >/dev/null || fail "late.json: floor not recorded"
+"$OPENLOOP" report late.json >late-again.txt 2>report.err || fail "report late.json: exit $?: $(cat report.err)"
+diff late.txt late-again.txt >diff.txt || fail "the re-rendered late steps differ from the ramp's: $(cat diff.txt)"
+pass "a step INVALID for send lateness names the same timer floor in the ramp and in report late.json"

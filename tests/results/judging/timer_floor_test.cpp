@@ -37,3 +37,34 @@ TEST(TimerFloorRecord, NotMeasuredLeavesNothingAndMalformedReadsAsNotMeasured) {
   info.environment = {{"timer_floor", 3}};
   EXPECT_EQ(timer_floor_of(info).samples, 0U);
 }
+
+TEST(TimerFloorRecord, TheDuringRunFigureIsStoredReadBackAndDroppedForAWindow) {
+  RunInfo info;
+  TimerFloor f;
+  f.samples = 120;
+  f.gap_us = 500;
+  f.p50_us = 40;
+  f.p99_us = 90;
+  f.max_us = 160;
+  f.run_samples = 3000;
+  f.run_p50_us = 45;
+  f.run_p99_us = 1200.5;
+  f.run_max_us = 8000;
+  set_timer_floor(info, f);
+  EXPECT_DOUBLE_EQ(info.environment["timer_floor"]["during_run"]["p99_us"].get<double>(), 1200.5);
+  TimerFloor back = timer_floor_of(info);
+  EXPECT_EQ(back.run_samples, 3000U);
+  EXPECT_DOUBLE_EQ(back.run_p50_us, 45);
+  EXPECT_DOUBLE_EQ(back.run_p99_us, 1200.5);
+  EXPECT_DOUBLE_EQ(back.run_max_us, 8000);
+  drop_run_timer_floor(info);
+  back = timer_floor_of(info);
+  EXPECT_EQ(back.samples, 120U);  // the floor before the run stays
+  EXPECT_EQ(back.run_samples, 0U);
+  EXPECT_DOUBLE_EQ(back.run_p99_us, 0);
+  // A malformed during_run reads as not measured, the floor before the run still read.
+  info.environment["timer_floor"]["during_run"] = {{"samples", 5}, {"p50_us", 1}};
+  back = timer_floor_of(info);
+  EXPECT_EQ(back.samples, 120U);
+  EXPECT_EQ(back.run_samples, 0U);
+}

@@ -319,6 +319,31 @@ TEST(Verdict, LateSendsOnAQuietFloorNameTheFiguresThatRuleCausesOut) {
       << why;
 }
 
+TEST(Verdict, LateSendsOnTimersThatWokeLateOnlyDuringTheRunNameTheRunsFigure) {
+  auto r = late_run(0.30);
+  TimerFloor f = jittery_floor();
+  f.p99_us = 80;  // quiet before the run
+  f.run_samples = 4000;
+  f.run_p50_us = 40;
+  f.run_p99_us = 1500;  // over half the 1-ms bound during it
+  f.run_max_us = 9000;
+  set_timer_floor(r.info, f);
+  const std::string why = judge(r).reasons.back();
+  EXPECT_NE(why.find("the host woke sleeping threads later during the run than before it (the workers' timed waits "
+                     "woke p99 1.5ms, max 9ms late over 4000 waits; before the run p99 80µs)"),
+            std::string::npos)
+      << why;
+  EXPECT_NE(why.find("not CPU-bound (CPU 30% of its 1 thread(s))"), std::string::npos) << why;
+  // Within half the bound during the run too: the timers are ruled out by both figures.
+  f.run_p99_us = 400;
+  set_timer_floor(r.info, f);
+  const std::string quiet = judge(r).reasons.back();
+  EXPECT_NE(quiet.find("nor the host's timers, floor p99 80µs before the run and 400µs during it, explain "
+                       "it: slow connects or too few connections)"),
+            std::string::npos)
+      << quiet;
+}
+
 TEST(Verdict, LateSendsOfACpuStarvedGeneratorNameTheWaitNotTheTimers) {
   auto r = late_run(0.40);
   set_timer_floor(r.info, jittery_floor());
