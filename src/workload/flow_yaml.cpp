@@ -246,7 +246,7 @@ Result<void> declare_captures(const Doc& doc, const Fields& top, VariableSet& va
                           "is either drawn or captured, rename one",
                           at, name));
         }
-        OPENLOOP_TRY(variables.declare(name, Generator::captured(), at));
+        (void)OPENLOOP_TRY(variables.declare(name, Generator::captured(), at));  // the index is not needed
       }
     }
   }
