@@ -14,6 +14,51 @@ namespace {
 // Due arrivals issued per loop round before the loop polls I/O, hands intervals over and reads the stop flag
 // again: at a few µs each, well under a millisecond of work.
 constexpr std::size_t k_max_arrivals_per_round = 256;
+
+bool is_cookie(std::string_view name) {
+  constexpr std::string_view k_cookie = "cookie";
+  return name.size() == k_cookie.size() &&
+         std::equal(name.begin(), name.end(), k_cookie.begin(),
+                    [](char a, char b) { return (a >= 'A' && a <= 'Z' ? a - 'A' + 'a' : a) == b; });
+}
+
+// A flow step's request with its session's cookies: the rendered request (or a copy of the plan's constant
+// one) and a Cookie header, in the exchange's buffer, which every attempt then sends. A request that gives
+// its own Cookie header keeps it and gets nothing from the jar (one Cookie header per request, RFC 6265).
+void add_cookies(FlowRunner& flow, std::uint32_t user, const RequestSpec& spec, Exchange& x) {
+  const http::RequestParts& p = spec.templ != nullptr ? x.rendered.parts() : spec.request.parts();
+  const auto own = [](const http::HeaderView& h) { return is_cookie(h.name); };
+  if (std::any_of(p.headers.begin(), p.headers.end(), own)) return;
+  const std::string_view cookies = flow.cookie_header(user, p.target);
+  if (cookies.empty()) return;
+  http::RequestBuffer& out = x.rendered;
+  using Field = http::RequestBuffer::Field;
+  if (spec.templ == nullptr) {  // the constant request, copied field by field (capacity reused)
+    out.clear();
+    out.append(p.method);
+    out.end(Field::method);
+    out.append(p.target);
+    out.end(Field::target);
+    out.append(p.authority);
+    out.end(Field::authority);
+    for (const http::HeaderView& h : p.headers) {
+      out.append(h.name);
+      out.end(Field::header_name);
+      out.append(h.value);
+      out.end(Field::header_value);
+    }
+    out.append(p.body);
+    out.end(Field::body);
+    out.finish(p.flags);
+  }
+  const http::RequestFlags flags = out.parts().flags;
+  out.append("Cookie");
+  out.end(Field::header_name);
+  out.append(cookies);
+  out.end(Field::header_value);
+  out.finish(flags);
+  x.with_cookies = true;
+}
 }  // namespace
 
 void Worker::issue_due_arrivals(SteadyTime now) {
@@ -170,6 +215,8 @@ void Worker::start_request(Connection& c, SteadyTime intended, std::int64_t inte
   }
   x.attempt_start = dispatched;
   if (spec.templ != nullptr) spec.templ->render(*m_render, x.rendered);  // draws this request's variables
+  x.with_cookies = false;
+  if (m_flow && user >= 0) add_cookies(*m_flow, static_cast<std::uint32_t>(user), spec, x);
   prepare_attempt(x);
   launch(c, x);
 }

@@ -60,6 +60,9 @@ struct Exchange {
   /// A templated request rendered for this logical request, every attempt's (capacity reused from one request
   /// to the next).
   http::RequestBuffer rendered;
+  /// `rendered` holds the request with its session's Cookie header (a flow's cookie jar), whether or not the
+  /// plan's request is templated: every attempt sends it.
+  bool with_cookies = false;
 
   // ---- the carrier (connection and codec)
   Connection* connection = nullptr;  ///< the connection carrying this attempt; null between attempts

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 
 namespace openloop::engine {
 namespace {
@@ -33,7 +34,7 @@ bool printable(std::string_view v) {
 }
 
 // Set-Cookie: NAME=VALUE; attributes... → VALUE when the cookie is `name`.
-std::optional<std::string_view> cookie_value(std::string_view set_cookie, std::string_view name) {
+std::optional<std::string_view> one_cookie_value(std::string_view set_cookie, std::string_view name) {
   const auto eq = set_cookie.find('=');
   if (eq == std::string_view::npos) return std::nullopt;
   std::string_view n = set_cookie.substr(0, eq);
@@ -44,6 +45,22 @@ std::optional<std::string_view> cookie_value(std::string_view set_cookie, std::s
   v = v.substr(0, v.find(';'));
   if (v.size() >= 2 && v.front() == '"' && v.back() == '"') v = v.substr(1, v.size() - 2);
   return v;
+}
+
+// The sink keeps every Set-Cookie, one per line: the first that sets `name`.
+std::optional<std::string_view> cookie_value(std::string_view set_cookies, std::string_view name) {
+  while (!set_cookies.empty()) {
+    const std::size_t nl = set_cookies.find('\n');
+    if (auto v = one_cookie_value(set_cookies.substr(0, nl), name)) return v;
+    set_cookies = nl == std::string_view::npos ? std::string_view() : set_cookies.substr(nl + 1);
+  }
+  return std::nullopt;
+}
+
+// Wall-clock seconds since the Unix epoch: cookies expire by the server's dates.
+std::int64_t unix_now() {
+  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
 }
 
 std::uint32_t max_groups(const workload::ScenarioPlan& s) {
@@ -77,13 +94,17 @@ std::optional<ResponseCapture> flow_response_capture(const workload::ScenarioPla
       body |= c.kind == CheckKind::json || c.kind == CheckKind::body_contains;
     }
   }
+  if (scenario.cookies && !scenario.steps.empty()) {
+    any = true;
+    add_name(capture.headers, "set-cookie");  // the cookie jar
+  }
   if (!any) return std::nullopt;
   capture.body_cap = body ? k_flow_body_cap : 0;
   return capture;
 }
 
 FlowRunner::FlowRunner(const workload::ScenarioPlan& scenario, const workload::VariableSet& variables,
-                       const ResponseCapture& capture, std::size_t users)
+                       const ResponseCapture& capture, std::size_t users, const net::Url& target)
     : m_scenario(scenario),
       m_header_names(capture.headers),
       m_slot_of(variables.size(), std::string::npos),
@@ -97,11 +118,40 @@ FlowRunner::FlowRunner(const workload::ScenarioPlan& scenario, const workload::V
   }
   m_values.resize(users * m_captured.size());
   m_scratch.reserve(k_flow_value_cap);
+  for (std::size_t i = 0; i < m_header_names.size(); ++i)
+    if (m_header_names[i] == "set-cookie") m_set_cookie = i;
+  if (scenario.cookies && m_set_cookie) m_jars.resize(users);
+  m_host = lower(target.host);
+  m_tls = target.tls;
 }
 
 void FlowRunner::begin(std::uint32_t user) {
   const std::size_t n = m_captured.size();
   for (std::size_t i = 0; i < n; ++i) m_values[user * n + i].clear();
+  if (!m_jars.empty()) m_jars[user].clear();
+}
+
+void FlowRunner::take_cookies(std::uint32_t user, const http::ResponseSink& sink,
+                              std::string_view request_target) {
+  if (m_jars.empty()) return;
+  const auto headers = sink.header(*m_set_cookie);
+  if (!headers) return;
+  const std::int64_t now = unix_now();
+  std::string_view rest = *headers;
+  while (!rest.empty()) {
+    const std::size_t nl = rest.find('\n');
+    // A cookie with a control character would break the requests it goes into: it is not kept.
+    const auto cookie = http::parse_set_cookie(rest.substr(0, nl));
+    if (cookie && printable(cookie->name) && printable(cookie->value))
+      (void)m_jars[user].store(*cookie, m_host, request_target, now);
+    rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
+  }
+}
+
+std::string_view FlowRunner::cookie_header(std::uint32_t user, std::string_view request_target) {
+  if (m_jars.empty() || m_jars[user].size() == 0) return {};
+  m_jars[user].header(m_host, request_target, m_tls, unix_now(), m_cookie_header);
+  return m_cookie_header;
 }
 
 void FlowRunner::before_step(std::uint32_t user, workload::VariableState& variables) const {

@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "engine/response_capture.h"
+#include "http/cookie_jar.h"
 #include "http/response_sink.h"
+#include "net/url.h"
 #include "results/recording/interval_stats.h"
 #include "workload/regex.h"
 #include "workload/scenario.h"
@@ -17,8 +19,9 @@
 namespace openloop::engine {
 
 /// What a scenario's flow steps need kept of each response (engine/response_capture.h): the headers their
-/// captures and checks name (Set-Cookie for cookie captures), and the body up to k_flow_body_cap when a JSON,
-/// regex or body capture or a JSON or body check reads it. Nullopt when no step has a capture or check.
+/// captures and checks name (Set-Cookie for cookie captures and for the cookie jar, on unless `cookies: off`),
+/// and the body up to k_flow_body_cap when a JSON, regex or body capture or a JSON or body check reads it.
+/// Nullopt when no step has a capture or check and the scenario has no steps or no cookie jar.
 std::optional<ResponseCapture> flow_response_capture(const workload::ScenarioPlan& scenario);
 
 /// The most body a flow step reads (bytes): a longer body is searched in its first k_flow_body_cap bytes.
@@ -27,16 +30,25 @@ inline constexpr std::size_t k_flow_body_cap = 64 * 1024;
 inline constexpr std::size_t k_flow_value_cap = 4096;
 
 /// One worker's flow state: a slot per (user, captured variable), filled by captures and read by the renders
-/// of later steps. Single-threaded (the worker's). Allocation-free once each slot has held its longest value.
+/// of later steps, and a cookie jar per user (unless the scenario says `cookies: off`). Single-threaded (the
+/// worker's). Allocation-free once each slot and jar has held its longest values.
 class FlowRunner {
  public:
   /// `users`: the worker's users or session slots; `capture`: what the plan keeps of responses (the header
-  /// order of its sinks), from flow_response_capture(scenario).
+  /// order of its sinks), from flow_response_capture(scenario); `target`: the plan's URL (its host and scheme
+  /// decide which cookies a request carries).
   FlowRunner(const workload::ScenarioPlan& scenario, const workload::VariableSet& variables,
-             const ResponseCapture& capture, std::size_t users);
+             const ResponseCapture& capture, std::size_t users, const net::Url& target);
 
-  /// A session or iteration begins for `user`: its earlier captures are forgotten.
+  /// A session or iteration begins for `user`: its earlier captures and cookies are forgotten.
   void begin(std::uint32_t user);
+
+  /// Stores the cookies of every Set-Cookie in `sink` (a response to `request_target`) in `user`'s jar, as
+  /// http::CookieJar does (a cookie for another domain is ignored). No-op without a jar.
+  void take_cookies(std::uint32_t user, const http::ResponseSink& sink, std::string_view request_target);
+  /// The Cookie header value `user`'s jar sends with a request to `request_target` ("a=1; b=2"), or empty
+  /// (no jar, or no cookie matches). Valid until the next call.
+  std::string_view cookie_header(std::uint32_t user, std::string_view request_target);
   /// Before `user`'s step renders: its captured values become the variables' values (views valid until the
   /// user's next capture).
   void before_step(std::uint32_t user, workload::VariableState& variables) const;
@@ -69,6 +81,11 @@ class FlowRunner {
   std::vector<std::string> m_values;        ///< users × slots
   std::string m_scratch;                    ///< a JSON string's decoded text
   workload::RegexMatch m_match;
+  std::vector<http::CookieJar> m_jars;      ///< per user; empty with `cookies: off`
+  std::optional<std::size_t> m_set_cookie;  ///< Set-Cookie's index among the sinks' headers
+  std::string m_host;                       ///< the target's host, lower case
+  bool m_tls = false;
+  std::string m_cookie_header;
 };
 
 }  // namespace openloop::engine

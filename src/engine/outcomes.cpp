@@ -59,6 +59,7 @@ void Worker::on_complete(Exchange& r, const ExchangeResult& result) {
     // The flow step's captures and checks, counted in the step's interval. A session whose request failed
     // fails for that reason; otherwise a failure with on_fail: stop stops it.
     const auto u = static_cast<std::uint32_t>(user);
+    m_flow->take_cookies(u, *r.sink, r.parts != nullptr ? r.parts->target : std::string_view("/"));
     const bool stop = m_flow->after_response(u, m_users[u].step, *r.sink, stats(r.interval).flows).stop;
     if (stop && (ok || m_plan.model != Model::sessions)) outcome = Outcome::stopped;
   }

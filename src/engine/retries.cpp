@@ -39,7 +39,7 @@ void Worker::prepare_attempt(Exchange& r) {
       p.per_try_timeout.count() > 0 ? std::min(overall, r.attempt_start + p.per_try_timeout) : overall;
   const RequestSpec& spec = m_plan.requests[r.request];
   // A templated or replayed request is in the exchange's buffer, as rendered; a constant one is the plan's.
-  if (spec.templ != nullptr || m_replay) {
+  if (spec.templ != nullptr || m_replay || r.with_cookies) {
     r.parts = &r.rendered.parts();
     r.prebuilt_http1 = {};
   } else {

@@ -186,7 +186,7 @@ Result<void> Worker::init(const MeasuredWaits& measured, net::SimulatedNetwork* 
     // Flow steps: each user's captured values, read by its later steps' renders.
     if (m_plan.capture && m_plan.workload && m_render) {
       const workload::WorkloadPlan& w = *m_plan.workload;
-      m_flow.emplace(w.scenarios[m_plan.scenario_index], w.variables, *m_plan.capture, slots);
+      m_flow.emplace(w.scenarios[m_plan.scenario_index], w.variables, *m_plan.capture, slots, m_plan.url);
     }
   }
   if (m_plan.on_saturation == OnSaturation::queue && m_plan.model == Model::open) {

@@ -17,6 +17,7 @@ ResponseSink::ResponseSink(std::vector<std::string> headers, std::size_t value_c
     Kept k;
     std::transform(name.begin(), name.end(), name.begin(), lower);
     k.name = std::move(name);
+    k.every = k.name == "set-cookie";
     k.value.assign(value_cap, '\0');
     m_headers.push_back(std::move(k));
   }
@@ -47,8 +48,10 @@ void ResponseSink::header_name(std::string_view piece) {
 void ResponseSink::header_name_done() {
   m_current = nullptr;
   for (Kept& k : m_headers) {
-    if (m_current == nullptr && !k.seen && k.match == static_cast<int>(k.name.size())) {
+    if (m_current == nullptr && (!k.seen || k.every) && k.match == static_cast<int>(k.name.size())) {
       m_current = &k;
+      // A later Set-Cookie goes on its own line (a value never holds a line feed).
+      if (k.seen) header_value("\n");
       k.seen = true;
     }
     k.match = 0;

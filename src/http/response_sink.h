@@ -15,8 +15,9 @@ namespace openloop::http {
 /// allocated once, in the constructor; clear() and every feed are allocation-free. Single-threaded.
 class ResponseSink {
  public:
-  /// `headers`: the names to keep (matched case-insensitively; the first occurrence of each counts), each
-  /// value cut at `value_cap` bytes; the body cut at `body_cap` bytes (0: none kept).
+  /// `headers`: the names to keep (matched case-insensitively; the first occurrence of each counts, except
+  /// Set-Cookie, whose occurrences are all kept, one per line: "a=1; Path=/\nb=2"), each value cut at
+  /// `value_cap` bytes; the body cut at `body_cap` bytes (0: none kept).
   ResponseSink(std::vector<std::string> headers, std::size_t value_cap, std::size_t body_cap);
 
   /// A new response begins: forgets the last one's parts.
@@ -46,6 +47,7 @@ class ResponseSink {
     std::string value;  // capacity value_cap, size fixed: m_len holds the length
     std::size_t len = 0;
     bool seen = false;
+    bool every = false;  // Set-Cookie: every occurrence kept, one per line
     int match = 0;  // how much of the name the current field matched (−1: it does not)
   };
   std::vector<Kept> m_headers;

@@ -86,6 +86,7 @@ std::string requests_text(const WorkloadPlan& plan, const ScenarioPlan& s) {
       out += fmt::format(" (think {})", step.think.to_string());
     }
   }
+  if (!s.cookies) out += "; no cookie jar (cookies: off)";
   return out;
 }
 

@@ -107,6 +107,8 @@ struct ScenarioPlan {
   double max_rate = 0;         ///< pacing: global cap on iterations per second, or 0
   std::uint64_t max_sessions =
       0;  ///< sessions: most sessions running at once; 0 = not given (engine's limit)
+  /// closed, pacing, sessions with steps: a cookie jar per session or iteration (`cookies: off`: none).
+  bool cookies = true;
 
   RequestMix mix;           ///< open, closed, pacing: one request per arrival or iteration
   std::vector<Step> steps;  ///< closed, pacing, sessions: an iteration or session, in order

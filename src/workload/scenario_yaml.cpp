@@ -19,11 +19,12 @@ using Keys = std::vector<std::string_view>;
 const Keys& keys_of(ModelKind model) {
   static const Keys k_open = {"model",      "start",   "duration", "rate", "stages",
                               "start_rate", "arrival", "seed",     "mix",  "request"};
-  static const Keys k_closed = {"model", "start", "duration", "vus", "think", "mix", "request", "steps"};
+  static const Keys k_closed = {"model", "start",   "duration", "vus", "think",
+                                "mix",   "request", "steps",    "cookies"};
   static const Keys k_pacing = {"model",    "start", "duration", "vus",     "pacing",
-                                "max_rate", "think", "mix",      "request", "steps"};
+                                "max_rate", "think", "mix",      "request", "steps", "cookies"};
   static const Keys k_sessions = {"model",   "start", "duration",     "session_rate", "stages", "start_rate",
-                                  "arrival", "seed",  "max_sessions", "think",        "steps"};
+                                  "arrival", "seed",  "max_sessions", "think",        "steps",  "cookies"};
   switch (model) {
     case ModelKind::open:
       return k_open;
@@ -275,6 +276,24 @@ Result<std::vector<Step>> read_steps(const Doc& doc, const Field& f, const Scena
   return steps;
 }
 
+// `cookies: on|off`: each session's (or iteration's) cookie jar; only steps carry one.
+Result<bool> read_cookies(const Doc& doc, const Field& f, const ScenarioPlan& s) {
+  constexpr std::string_view k_accepted = "use on (a cookie jar per session, the default) or off";
+  const std::string text = OPENLOOP_TRY(scalar(doc, f, k_accepted));
+  bool on = false;
+  if (text == "on" || text == "true") {
+    on = true;
+  } else if (text != "off" && text != "false") {
+    return usage_error(fmt::format("{}: \"{}\" is not on or off; {}", where(doc, f), text, k_accepted));
+  }
+  if (s.steps.empty()) {
+    return usage_error(fmt::format("{}: a cookie jar belongs to a session's steps; this scenario has a {} "
+                                   "(give steps: [NAME, ...], or remove cookies)",
+                                   where(doc, f), s.mix.entries().size() > 1 ? "mix" : "single request"));
+  }
+  return on;
+}
+
 Result<void> read_requests(const Doc& doc, const Fields& fields, ScenarioPlan& s, const WorkloadPlan& plan) {
   const Field* mix = fields.find("mix");
   const Field* request = fields.find("request");
@@ -308,7 +327,8 @@ Result<ScenarioPlan> read_scenario(const Doc& doc, const Field& field, const std
   const Fields fields = OPENLOOP_TRY(
       Fields::read(doc, field,
                    {"model", "start", "duration", "rate", "session_rate", "stages", "start_rate", "arrival",
-                    "seed", "vus", "think", "pacing", "max_rate", "max_sessions", "mix", "request", "steps"},
+                    "seed", "vus", "think", "pacing", "max_rate", "max_sessions", "mix", "request", "steps",
+                    "cookies"},
                    "a scenario"));
   ScenarioPlan s;
   s.name = name;
@@ -327,6 +347,7 @@ Result<ScenarioPlan> read_scenario(const Doc& doc, const Field& field, const std
     OPENLOOP_TRY_VOID(read_users(doc, fields, s));
   }
   OPENLOOP_TRY_VOID(read_requests(doc, fields, s, plan));
+  if (const Field* f = fields.find("cookies")) s.cookies = OPENLOOP_TRY(read_cookies(doc, *f, s));
   OPENLOOP_TRY_VOID(check_captured_uses(s, plan, where(doc, fields.self())));
   return s;
 }

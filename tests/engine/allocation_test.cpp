@@ -2,7 +2,7 @@
 // server thread in this test, with a counting operator new that counts only on the worker's thread and only
 // between two points of the run (the server's 1000th and 2500th request). The engine promises none, for a
 // constant request (its prebuilt bytes), for a templated one (rendered, then serialized per attempt) and with
-// a response capture.
+// a response capture, and for a flow whose cookie jar keeps a Set-Cookie and sends it on.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -18,6 +18,7 @@
 #include "http/request.h"
 #include "http_test_server.h"
 #include "workload/command_line_request.h"
+#include "workload/scenario_file.h"
 
 namespace {
 std::atomic<bool> g_window{false};  // the counted stretch of the run is on
@@ -175,6 +176,36 @@ TEST(SteadyState, AResponseCaptureAllocatesNothingPerRequest) {
   expect_no_allocation(plan, server);
   EXPECT_GE(reader.responses.load(), k_window_to) << "the reader saw every response";
   EXPECT_EQ(reader.as_expected.load(), reader.responses.load()) << "each captured as the server sent it";
+}
+
+TEST(SteadyState, AFlowsCookieJarAllocatesNothingPerRequest) {
+  // Every response sets the cookie; each iteration's second step sends it, its first (a new jar) does not:
+  // the requests without the cookie are the logins, half of all.
+  Server server("", "Cookie: sid=abc123",
+                "HTTP/1.1 200 OK\r\nSet-Cookie: sid=abc123; Path=/\r\nContent-Length: 2\r\n\r\nok");
+  const std::string yaml = "target: http://127.0.0.1:" + std::to_string(server.port()) + R"(
+requests:
+  login: {method: POST, path: /login}
+  me: {path: /me}
+scenarios:
+  s: {model: closed, vus: 1, duration: 4s, think: 500us, steps: [login, me]}
+)";
+  // The think time spaces the requests so that the counted stretch begins after the worker's first interval
+  // hand-over (100 ms into the run), whose buffers are warm-up, not steady state.
+  auto loaded = workload::load_plan_text(yaml, "plan.yaml", ".");
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  auto w = std::make_shared<const workload::WorkloadPlan>(std::move(*loaded));
+  auto plans = engine::plans_from_workload(w, engine::RunSettings{});
+  ASSERT_TRUE(plans) << plans.error().message;
+  engine::RunPlan plan = std::move(plans->front());
+  plan.endpoints = {net::testing::loopback(server.port())};  // what the command line resolves
+  plan.spin_below = Nanos(0);
+  plan.interval = 60s;
+  ASSERT_TRUE(plan.capture) << "the cookie jar keeps Set-Cookie";
+  expect_no_allocation(plan, server);
+  const std::uint64_t without = server.unexpected(), served = server.served();
+  EXPECT_LE(2 * without, served + 2) << "the second step of each iteration sent the cookie";
+  EXPECT_GE(2 * without + 2, served) << "the first step of each iteration (an empty jar) sent none";
 }
 
 }  // namespace

@@ -51,7 +51,7 @@ struct Flow {
   explicit Flow(std::string_view yaml, std::size_t users = 2)
       : plan(plan_with(yaml)),
         capture(*flow_response_capture(plan.scenarios[0])),
-        runner(plan.scenarios[0], plan.variables, capture, users),
+        runner(plan.scenarios[0], plan.variables, capture, users, plan.target),
         render(plan.variables, plan.requests.size(), 1, 0, 1) {}
   std::string token(std::uint32_t user) {
     runner.before_step(user, render.variables());
@@ -177,13 +177,56 @@ TEST(FlowRunner, OnlyWhatTheStepsReadIsKept) {
   auto plan = plan_with("        capture: [{as: token, header: Location}]\n        check: [{status: 200}]\n");
   const auto capture = flow_response_capture(plan.scenarios[0]);
   ASSERT_TRUE(capture);
-  EXPECT_EQ(capture->headers, std::vector<std::string>{"location"});
+  EXPECT_EQ(capture->headers, (std::vector<std::string>{"location", "set-cookie"}));  // the cookie jar's too
   EXPECT_EQ(capture->body_cap, 0u);  // no JSON, regex or body capture, no body check
-  auto plain = workload::load_plan_text(
-      "target: http://h\nrequests: {r: GET /}\nscenarios: {s: {model: sessions, session_rate: 1/s, duration: "
-      "1s, "
-      "steps: [r, r]}}\n",
-      "plan.yaml", ".");
-  ASSERT_TRUE(plain);
-  EXPECT_FALSE(flow_response_capture(plain->scenarios[0]));
+  const auto plain = [](std::string_view cookies) {
+    auto p = workload::load_plan_text(
+        "target: http://h\nrequests: {r: GET /}\nscenarios: {s: {model: sessions, session_rate: 1/s, "
+        "duration: 1s, steps: [r, r]" + std::string(cookies) + "}}\n",
+        "plan.yaml", ".");
+    EXPECT_TRUE(p) << p.error().message;
+    return std::move(*p);
+  };
+  const auto jar = flow_response_capture(plain("").scenarios[0]);
+  ASSERT_TRUE(jar) << "plain steps keep Set-Cookie for the cookie jar";
+  EXPECT_EQ(jar->headers, std::vector<std::string>{"set-cookie"});
+  EXPECT_EQ(jar->body_cap, 0u);
+  EXPECT_FALSE(flow_response_capture(plain(", cookies: off").scenarios[0])) << "nothing to keep";
+}
+
+TEST(FlowRunner, EachUserHasACookieJarClearedWhenItsSessionBegins) {
+  Flow f("        capture: [{as: token, json: $.token}]\n");
+  EXPECT_EQ(f.runner.cookie_header(0, "/me"), "");
+  f.runner.take_cookies(0, response(f.capture, 200, {{"Set-Cookie", "sid=a0; Path=/"}}, ""), "/login");
+  const auto two =
+      response(f.capture, 200, {{"Set-Cookie", "sid=b1"}, {"set-cookie", "lang=en; Path=/"}}, "");
+  f.runner.take_cookies(1, two, "/auth/login");
+  EXPECT_EQ(f.runner.cookie_header(0, "/me"), "sid=a0");
+  EXPECT_EQ(f.runner.cookie_header(1, "/me"), "lang=en") << "sid's default path is /auth";
+  EXPECT_EQ(f.runner.cookie_header(1, "/auth/me"), "sid=b1; lang=en");
+  f.runner.begin(0);
+  EXPECT_EQ(f.runner.cookie_header(0, "/me"), "") << "a new session starts with an empty jar";
+  EXPECT_EQ(f.runner.cookie_header(1, "/me"), "lang=en");
+  // A cookie for another site, or with a control character, is not kept.
+  f.runner.take_cookies(0, response(f.capture, 200, {{"Set-Cookie", "x=1; Domain=other.example"}}, ""), "/");
+  f.runner.take_cookies(0, response(f.capture, 200, {{"Set-Cookie", std::string("y=a\x01b")}}, ""), "/");
+  EXPECT_EQ(f.runner.cookie_header(0, "/"), "");
+}
+
+TEST(FlowRunner, CookiesOffKeepsNoJar) {
+  auto plan = workload::load_plan_text(R"(target: http://h
+requests:
+  login: {method: POST, path: /login}
+scenarios:
+  s:
+    {model: sessions, session_rate: 1/s, duration: 1s, cookies: off, steps: [{request: login, check: [{status: 200}]}]}
+)",
+                                       "plan.yaml", ".");
+  ASSERT_TRUE(plan) << plan.error().message;
+  const auto capture = flow_response_capture(plan->scenarios[0]);
+  ASSERT_TRUE(capture);
+  EXPECT_TRUE(capture->headers.empty());
+  FlowRunner runner(plan->scenarios[0], plan->variables, *capture, 1, plan->target);
+  runner.take_cookies(0, response(*capture, 200, {{"Set-Cookie", "sid=1"}}, ""), "/login");
+  EXPECT_EQ(runner.cookie_header(0, "/login"), "");
 }

@@ -36,6 +36,24 @@ TEST(ResponseSink, KeepsTheStatusNamedHeadersAndTheBodyUpToItsCaps) {
   EXPECT_TRUE(sink.truncated());
 }
 
+TEST(ResponseSink, KeepsEverySetCookieOnePerLine) {
+  ResponseSink sink({"x-token", "set-cookie"}, 64, 0);
+  ResponseParser parser;
+  parser.set_sink(&sink);
+  parser.reset(false, true);
+  const std::string response =
+      "HTTP/1.1 200 OK\r\nSet-Cookie: a=1; Path=/\r\nX-Token: t1\r\nset-cookie: b=2\r\nX-Token: t2\r\n"
+      "SET-COOKIE: c=3\r\nContent-Length: 0\r\n\r\n";
+  for (const char c : response) parser.feed(&c, 1);
+  ASSERT_EQ(parser.state(), ResponseParser::State::complete);
+  ASSERT_TRUE(sink.header(0));
+  EXPECT_EQ(*sink.header(0), "t1");  // other headers: the first occurrence
+  ASSERT_TRUE(sink.header(1));
+  EXPECT_EQ(*sink.header(1), "a=1; Path=/\nb=2\nc=3");
+  sink.clear();
+  EXPECT_FALSE(sink.header(1));
+}
+
 TEST(ResponseSink, AnInterimResponseLeavesNothingBehind) {
   ResponseSink sink = make_sink(64);
   ResponseParser parser;

@@ -3,8 +3,9 @@
 # lab's own counters agree (a login, three authorized requests, an order created and found per completed session;
 # nothing unauthorized or missing). 2. A broken capture path (the order's id read at $.order.id) stops every
 # session at step 3, counted there; no order is fetched. 3. A step without the token is refused by the lab (401):
-# sessions fail at step 2, and the lab counts each refusal. Sessions are conserved in every run (completed + failed
-# + dropped + unfinished = intended, in the summary and every interval).
+# sessions fail at step 2, and the lab counts each refusal (with `cookies: off`: the jar would send the lab's
+# session cookie, which authorizes the step; cookie_jar_test.sh tests that). Sessions are conserved in every run
+# (completed + failed + dropped + unfinished = intended, in the summary and every interval).
 source "$OPENLOOP_E2E_LIB"
 require_tools jq curl perl
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
@@ -84,7 +85,9 @@ refused_before=$(auth .unauthorized)
 perl -0pe 's/(  account:[^\n]*\n    path: \/account\n)    headers:\n      Authorization: Bearer \{\{token\}\}\n/$1/' \
   "$root/examples/flow-login.yaml" >"$E2E_TMP/plain.yaml"
 ! grep -A2 '  account:' "$E2E_TMP/plain.yaml" | grep -q Authorization || fail "the account step still sends the token"
-plan "$E2E_TMP/noauth.yaml" "" "$E2E_TMP/plain.yaml"
+# The lab's login also sets its cookie: without the jar (cookies: off) the token is nowhere in the request.
+plan "$E2E_TMP/noauth.yaml" 's/^(    max_sessions: 200)$/\1\n    cookies: off/' "$E2E_TMP/plain.yaml"
+grep -q '^    cookies: off$' "$E2E_TMP/noauth.yaml" || fail "the cookie jar was not turned off"
 run_plan noauth failing
 r=$E2E_TMP/noauth.json
 sessions=$(json "$r" .summary.flows.sessions_intended)
