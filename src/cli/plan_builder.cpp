@@ -240,6 +240,7 @@ Result<void> build_client(const RunOptions& o, engine::RunPlan& plan) {
   plan.on_saturation = OPENLOOP_TRY(parse_on_saturation(o.on_saturation));
   plan.protocol = OPENLOOP_TRY(parse_protocol(o.protocol, o.http2, o.http1_1));
   plan.max_streams = o.max_streams;
+  plan.h2_window = o.h2_window;
   return {};
 }
 
@@ -311,6 +312,7 @@ Result<engine::RunSettings> run_settings(const RunOptions& o, const HostFacts& h
   s.max_connections = o.max_connections;
   s.protocol = OPENLOOP_TRY(parse_protocol(o.protocol, o.http2, o.http1_1));
   s.max_streams = o.max_streams;
+  s.h2_window = o.h2_window;
   s.connections = o.connections;
   s.spin_below = OPENLOOP_TRY(parse_spin_below(o.spin_below));
   s.coalesce = OPENLOOP_TRY(parse_coalesce(o.coalesce));

@@ -176,6 +176,20 @@ void add_client_options(CLI::App& sub, RunOptions& o) {
           },
           ""))
       ->group(k_client);
+  sub.add_option("--h2-window", o.h2_window,
+                 "HTTP/2: the flow-control window this client opens per stream and for the connection, in "
+                 "bytes (default as h2load: 2^30 - 1)")
+      ->capture_default_str()
+      ->type_name("BYTES")
+      ->check(CLI::Validator(
+          [](std::string& value) -> std::string {
+            const bool digits = !value.empty() && value.size() <= 10 &&
+                                value.find_first_not_of("0123456789") == std::string::npos;
+            if (digits && std::stoull(value) >= 1 && std::stoull(value) <= 2147483647ULL) return {};
+            return "give a window of 1 to 2147483647 bytes (2^31 - 1, HTTP/2's largest)";
+          },
+          ""))
+      ->group(k_client);
   sub.add_option("--connections", o.connections,
                  "Connections for the run, spread over the threads (default: one per slot, or for HTTP/2 by "
                  "prior knowledge the cap / --max-streams, at least one per thread)")

@@ -51,6 +51,7 @@ struct RunOptions {
   bool http2 = false;               ///< --http2 (curl's spelling of --protocol h2)
   bool http1_1 = false;             ///< --http1.1 (curl's spelling of --protocol h1)
   std::uint32_t max_streams = 100;  ///< --max-streams: HTTP/2 streams open at once per connection
+  std::uint32_t h2_window = (1U << 30) - 1;  ///< --h2-window: HTTP/2 stream and connection windows, bytes
   std::string on_saturation = "drop";
   std::string spin_below = "auto";
   std::string coalesce = "0";

@@ -173,6 +173,12 @@ void Worker::push_record(SteadyTime intended, std::int64_t interval, std::uint32
   rec.outcome = outcome;
   rec.error = error;
   rec.warmup = interval < 0;
+  rec.worker = static_cast<std::uint16_t>(m_index);
+  if (r != nullptr && r->carrier_id > 0 && r->carrier_id <= m_pool.size()) {
+    rec.connection = r->carrier_id;
+    rec.stream = r->stream_id;
+    rec.protocol = static_cast<std::uint8_t>(m_pool.at(r->carrier_id - 1).protocol() == Protocol::http2 ? 2 : 1);
+  }
   if (r != nullptr) {
     if (r->logical_sent) {
       rec.sent = r->sent;

@@ -33,6 +33,10 @@ struct ExchangeError {
   /// The server cannot have acted on the request (the connection never carried it, or a multiplexed
   /// protocol says the stream was refused): a retry cannot duplicate work.
   bool retryable = false;
+  /// The server says it never processed the request (HTTP/2: RST_STREAM REFUSED_STREAM, or a stream above a
+  /// GOAWAY's last stream id): the worker sends it again on a connection that can take it, outside the retry
+  /// policy and its budget (counted as resent). Implies retryable.
+  bool unprocessed = false;
 };
 
 /// The worker side of a codec: told, per exchange, of what it needs for accounting. Every exchange started on

@@ -118,6 +118,8 @@ bool Connection::carries_exchange() const {
 
 void Connection::start(Exchange& x) {
   x.connection = this;
+  x.carrier_id = id + 1;
+  x.stream_id = 0;
   x.carrier_next = nullptr;
   x.new_connection = m_fresh;
   x.first_byte_seen = false;

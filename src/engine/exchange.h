@@ -47,6 +47,10 @@ struct Exchange {
   // Retries (engine/retries.cpp).
   bool logical_sent = false;  ///< some attempt's bytes went out (the logical request counts as sent once)
   std::uint16_t attempt = 1;  ///< 1 = the first attempt
+  /// Times this logical request was sent again because the server never processed it (ExchangeError::
+  /// unprocessed); not attempts of the retry policy.
+  std::uint8_t resends = 0;
+  bool resending = false;  ///< the attempt in flight is a resend of the same attempt (not counted a retry)
   SteadyTime attempt_start{};                      ///< when this attempt took its connection
   Nanos last_backoff{0};  ///< the wait before this attempt (decorrelated jitter grows from it)
   double retry_cost = 0;  ///< what the budget charged for this attempt (0 for the first)
@@ -68,6 +72,10 @@ struct Exchange {
   Connection* connection = nullptr;  ///< the connection carrying this attempt; null between attempts
   Exchange* carrier_next = nullptr;  ///< the connection's own list (exchanges waiting for it to be ready)
   bool new_connection = false;       ///< the first exchange on its connection's socket (it pays the setup)
+  /// 1 + the id of the connection that carried the last attempt (0: none yet); kept after it ends, for the log.
+  std::uint32_t carrier_id = 0;
+  /// The HTTP/2 stream of the last attempt (0: none, or HTTP/1.1); kept after it ends, for the log.
+  std::int32_t stream_id = 0;
   bool first_byte_seen = false;
   SteadyTime write_start{};  ///< when its bytes could first be written (phase stamps: time to first byte)
   SteadyTime first_byte{};   ///< when the first byte of its response arrived

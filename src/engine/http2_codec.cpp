@@ -350,10 +350,11 @@ void Http2Codec::start(Exchange& x) {
     m_free.push_back(index);
     --m_open;
     m_reason = "the HTTP/2 session could not open another stream";
-    m_callbacks.on_error(x, ExchangeError{ErrorKind::reset, true});
+    m_callbacks.on_error(x, ExchangeError{ErrorKind::reset, true, true});
     return;
   }
   s.stream = id;
+  x.stream_id = id;
   pump();
 }
 
@@ -387,8 +388,16 @@ void Http2Codec::close_slot(std::uint32_t index, std::uint32_t error_code) {
     m_callbacks.on_complete(*x, result);
     return;
   }
+  if (!m_settings_seen) {
+    // nghttp2 ended the session before the peer's first SETTINGS (its first frame was something else) and closed
+    // the streams as refused: the server does not speak HTTP/2, so resending them would only meet it again.
+    m_reason = k_h2_no_preface;
+    m_callbacks.on_error(*x, ExchangeError{ErrorKind::parse, true, false});
+    return;
+  }
   m_reason = reset_reason(error_code);
-  m_callbacks.on_error(*x, ExchangeError{ErrorKind::reset, error_code == NGHTTP2_REFUSED_STREAM});
+  const bool refused = error_code == NGHTTP2_REFUSED_STREAM;  // also every stream above a GOAWAY's last id
+  m_callbacks.on_error(*x, ExchangeError{ErrorKind::reset, refused, refused});
 }
 
 void Http2Codec::pump() {

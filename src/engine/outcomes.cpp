@@ -9,7 +9,7 @@ namespace openloop::engine {
 using results::ErrorKind;
 
 void Worker::on_sent(Exchange& r, std::size_t bytes) {
-  const bool first_sent = !r.logical_sent, retry = r.attempt > 1;
+  const bool first_sent = !r.logical_sent, retry = r.attempt > 1 && !r.resending;
   account(r.interval, r.request, [=](results::Counters& k, auto&, auto&) {
     if (first_sent) ++k.sent;  // the logical request counts as sent once, whichever attempt went out first
     ++k.attempts;
@@ -76,7 +76,9 @@ void Worker::on_error(Exchange& r, const ExchangeError& error) {
   record_reached_phases(r);
   record_attempt(r, now);
   const std::int32_t user = r.user;
-  if (end_attempt(r, AttemptEnd{AttemptEnd::Kind::error, false, 0, kind, error.retryable, now})) {
+  const AttemptEnd end{AttemptEnd::Kind::error, false, 0, kind, error.retryable || error.unprocessed, now};
+  if (error.unprocessed && resend(r, c, end)) return;
+  if (end_attempt(r, end)) {
     detach(r, c, user);
     return;
   }

@@ -112,7 +112,7 @@ std::size_t RecordRing::pop(RequestRecord* out, std::size_t max) {
 
 std::string_view csv_header() {
   return "intended_s,sent_s,response_ms,connect_ms,tls_ms,ttfb_ms,body_ms,new_connection,status,bytes_in,"
-         "bytes_out,attempts,outcome,error,request,warmup\n";
+         "bytes_out,attempts,outcome,error,request,warmup,protocol,connection,stream\n";
 }
 
 void format_record(const RequestRecord& r, const LogContext& ctx, LogFormat format, std::string& out) {
@@ -179,6 +179,27 @@ void format_record(const RequestRecord& r, const LogContext& ctx, LogFormat form
   json ? append_json_string(out, name) : append_csv_string(out, name);
   key("warmup");
   out += r.warmup ? "true" : "false";
+  key("protocol");
+  if (r.protocol == 1 || r.protocol == 2) {
+    const std::string_view p = r.protocol == 2 ? "h2" : "h1";
+    json ? append_json_string(out, p) : void(out += p);
+  } else {
+    none();
+  }
+  key("connection");
+  if (r.connection > 0) {
+    if (json) out += '"';
+    fmt::format_to(std::back_inserter(out), "{}.{}", r.worker, r.connection - 1);
+    if (json) out += '"';
+  } else {
+    none();
+  }
+  key("stream");
+  if (r.stream > 0) {
+    fmt::format_to(std::back_inserter(out), "{}", r.stream);
+  } else {
+    none();
+  }
   if (json) out += '}';
   out += '\n';
 }

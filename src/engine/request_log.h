@@ -44,6 +44,10 @@ struct RequestRecord {
   RecordOutcome outcome = RecordOutcome::ok;
   results::ErrorKind error = results::ErrorKind::connect;  ///< outcome error only
   bool warmup = false;                                     ///< intended during the warm-up
+  std::uint8_t protocol = 0;    ///< of the last attempt's connection: 0 none, 1 HTTP/1.1, 2 HTTP/2
+  std::uint16_t worker = 0;     ///< the worker (thread) that ran it
+  std::uint32_t connection = 0;  ///< 1 + the last attempt's connection id within its worker (0: none)
+  std::int32_t stream = 0;      ///< the last attempt's HTTP/2 stream id (0: none, or HTTP/1.1)
 };
 
 /// Single-producer, single-consumer ring of records: one per worker (the producer), drained by the log's
@@ -99,7 +103,8 @@ std::string_view csv_header();
 /// Appends one line for `r` (with '\n'). JSON: {"intended_s":..., "sent_s":..., "response_ms":...,
 /// "connect_ms":..., "tls_ms":..., "ttfb_ms":..., "body_ms":..., "new_connection":..., "status":...,
 /// "bytes_in":..., "bytes_out":..., "attempts":..., "outcome":"ok", "error":..., "request":"...",
-/// "warmup":...}; a value that does not apply is null (JSON) or empty (CSV). Times in seconds since the Unix
+/// "warmup":..., "protocol":"h2", "connection":"0.3", "stream":5}; a value that does not apply is null (JSON) or
+/// empty (CSV). `connection` is "WORKER.ID" (connection ids are per worker thread), `stream` HTTP/2's stream id. Times in seconds since the Unix
 /// epoch, durations in milliseconds, both to the microsecond. Allocation-free once `out` has grown.
 void format_record(const RequestRecord& r, const LogContext& ctx, LogFormat format, std::string& out);
 

@@ -13,6 +13,13 @@ namespace {
 // hold the exchange id or wait slot, bits 0..31 its generation (the timer queue has no cancel: stale timers
 // are ignored).
 constexpr std::uint64_t k_deadline_bit = 1ULL << 63;
+// How often one logical request is sent again after the server refused it unprocessed: a server that refuses
+// every stream ends the request as that refusal after this many (about 0.5 s of waits between them), instead of
+// a resend loop until its deadline.
+constexpr std::uint8_t k_max_resends = 10;
+// A resend that finds no free slot (every stream busy at the concurrency cap, or its connection draining after
+// GOAWAY) looks again this much later, until its deadline; then it is a timeout, as a queued arrival's.
+constexpr Nanos k_resend_recheck = std::chrono::milliseconds(1);
 
 std::uint64_t cookie(bool deadline, std::uint32_t index, std::uint32_t generation) {
   return (deadline ? k_deadline_bit : 0) | (static_cast<std::uint64_t>(index) << 32) | generation;
@@ -85,7 +92,7 @@ void Worker::launch(Connection& c, Exchange& r) {
     }
     m_report.peak_connections = std::max(m_report.peak_connections, m_open_count);
   }
-  if (r.attempt == 1) {
+  if (r.attempt == 1 && r.resends == 0) {
     m_in_flight.link_by_deadline(r);
   } else {
     m_in_flight.link_timed(r);
@@ -201,6 +208,32 @@ bool Worker::end_attempt(Exchange& r, const AttemptEnd& e, std::string_view retr
 }
 
 void Worker::schedule_retry(Exchange& r, const AttemptEnd& e, SteadyTime wake, Nanos backoff, double cost) {
+  r.attempt = static_cast<std::uint16_t>(r.attempt + 1);
+  r.resending = false;
+  r.last_backoff = backoff;
+  r.retry_cost = cost;
+  park(r, e, wake, false);
+}
+
+bool Worker::resend(Exchange& r, Connection& c, const AttemptEnd& e) {
+  // The first resend goes at once (after a GOAWAY, on another connection); a stream refused again waits 1, 2,
+  // 4 ... ms, so a server that refuses above a stream bound lower than its SETTINGS say gets time to free one
+  // instead of a resend storm. A resend that could not start before the deadline is not made: the refusal is
+  // the request's outcome, as it is after k_max_resends.
+  const Nanos wait = r.resends == 0 ? Nanos{0} : k_resend_recheck * (1U << (r.resends - 1));
+  if (r.resends >= k_max_resends || e.at + wait >= r.intended + m_plan.timeout) return false;
+  ++r.resends;
+  r.resending = true;
+  account(r.interval, r.request, [](results::Counters& k, auto&, auto&) { ++k.resent; });
+  const std::int32_t user = r.user;
+  // Through the timer queue even at once: the refusal is reported from inside the codec's read, and a resend on
+  // the same connection or a poll for another must not run within it.
+  park(r, e, e.at + wait, true);
+  detach(r, c, user);
+  return true;
+}
+
+void Worker::park(Exchange& r, const AttemptEnd& e, SteadyTime wake, bool is_resend) {
   std::uint32_t slot = 0;
   if (m_free_waits.empty()) {
     slot = static_cast<std::uint32_t>(m_waits.size());
@@ -215,12 +248,10 @@ void Worker::schedule_retry(Exchange& r, const AttemptEnd& e, SteadyTime wake, N
   r.parts = nullptr;
   r.prebuilt_http1 = {};
   r.bytes_out = 0;
-  r.attempt = static_cast<std::uint16_t>(r.attempt + 1);
-  r.last_backoff = backoff;
-  r.retry_cost = cost;
   w.next = &r;
   w.last = e;
   w.active = true;
+  w.resend = is_resend;
   ++w.generation;
   ++m_waiting;
   m_timers.schedule(wake, &m_retry_timers, cookie(false, slot, w.generation));
@@ -239,18 +270,38 @@ void Worker::on_backoff_over(std::uint32_t slot, std::uint32_t generation) {
   m_waits[slot].active = false;
   --m_waiting;
   Exchange& r = *m_waits[slot].next;
+  const bool resending = m_waits[slot].resend;
   const SteadyTime now = this->now();
+  const SteadyTime overall = r.intended + m_plan.timeout;
   Connection* c = nullptr;
-  if (now < r.intended + m_plan.timeout) {
+  if (now < overall) {
     if (r.user >= 0) {
       const User& user = m_users[static_cast<std::size_t>(r.user)];
       if (user.active) c = user.conn;
-    } else if (m_queue_size == 0) {
+      // A user's connection draining after GOAWAY takes no stream until it has closed (then it reopens).
+      if (resending && c != nullptr && c->state() == Connection::State::ready && c->free_slots() == 0)
+        c = nullptr;
+    } else if (m_queue_size == 0 || resending) {
       c = free_connection();  // may poll I/O: callbacks may add wait slots, so m_waits is indexed afresh
                               // below
     }
   }
+  if (c == nullptr && resending && now < overall &&
+      (r.user < 0 || m_users[static_cast<std::size_t>(r.user)].active)) {
+    // No slot for the resend yet: look again shortly (the request still ends by its deadline).
+    RetryWait& again = m_waits[slot];
+    again.active = true;
+    ++again.generation;
+    ++m_waiting;
+    m_timers.schedule(std::min(now + k_resend_recheck, overall), &m_retry_timers,
+                      cookie(false, slot, again.generation));
+    return;
+  }
   RetryWait& w = m_waits[slot];
+  if (resending && c == nullptr && now >= overall) {
+    // The deadline passed while the resend waited for a slot: a timeout censored at the deadline.
+    w.last = AttemptEnd{AttemptEnd::Kind::timeout, false, 0, ErrorKind::connect, false, overall};
+  }
   if (c == nullptr) {
     // The retry cannot start (the loop woke past the deadline, or no connection is free at the cap): the
     // request ends as its last attempt did, at the time that attempt ended.

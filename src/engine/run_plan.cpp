@@ -36,7 +36,10 @@ nlohmann::json RunPlan::describe() const {
       {"interval_s", to_seconds(interval)},
       {"insecure", insecure},
       {"protocol", std::string(to_string(protocol))}};
-  if (may_speak_http2(*this)) j["max_streams"] = max_streams;
+  if (may_speak_http2(*this)) {
+    j["max_streams"] = max_streams;
+    j["h2_window"] = h2_window;
+  }
   // Only a plan whose concurrency cap differs from its connection count says so (none today).
   if (max_in_flight > 0 && max_in_flight != max_connections) j["max_in_flight"] = max_in_flight;
   // coalesce_us stays a number (readers of older files expect one): auto is said by "coalesce" instead.

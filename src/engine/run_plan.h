@@ -163,6 +163,9 @@ struct RunPlan {
   /// HTTP/2: the most streams open at once on one connection (--max-streams); the peer's
   /// SETTINGS_MAX_CONCURRENT_STREAMS lowers it per connection.
   std::uint32_t max_streams = 100;
+  /// HTTP/2: the flow-control window this client opens per stream and for the connection, in bytes, 1 ..
+  /// 2^31 − 1 (--h2-window; h2load's default 2^30 − 1, so a body is never held back by the client).
+  std::uint32_t h2_window = (1U << 30) - 1;
   /// Keep parts of each response for a later step to read (flows set it from a scenario file; no flag).
   /// Unset, the default: no sink exists and the codecs run no code for one.
   std::optional<ResponseCapture> capture;

@@ -91,6 +91,7 @@ Result<std::vector<RunPlan>> plans_from_workload(std::shared_ptr<const workload:
     if (p.protocol == ProtocolChoice::automatic && !w.defaults.protocol.empty())
       p.protocol = parse_protocol_choice(w.defaults.protocol).value_or(ProtocolChoice::automatic);
     p.max_streams = settings.max_streams;
+    p.h2_window = settings.h2_window;
     if (p.coalesce.count() != 0 && p.model != Model::open) {
       return usage_error(
           fmt::format("--coalesce: scenario \"{}\" is {}: it sends on responses, which it must "

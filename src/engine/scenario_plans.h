@@ -27,6 +27,7 @@ struct RunSettings {
   RetryOptions retry;  ///< the retry flags, applied to every scenario (with its own timeout)
   ProtocolChoice protocol = ProtocolChoice::automatic;  ///< --protocol, for every scenario
   std::uint32_t max_streams = 100;                      ///< --max-streams
+  std::uint32_t h2_window = (1U << 30) - 1;             ///< --h2-window
   std::uint64_t connections = 0;                        ///< --connections, per scenario (0: derived)
 };
 

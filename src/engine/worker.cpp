@@ -87,6 +87,7 @@ Worker::Worker(const RunPlan& plan, unsigned index, SSL_CTX* tls, const std::ato
   m_config.alpn_offered = plan.alpn_offer();  // what the coordinator's TLS context offers
   m_config.ready_count = &m_report.ready_by_protocol;
   m_config.http2.max_streams = plan.max_streams;
+  m_config.http2.window = plan.h2_window;
   m_config.http2.scheme = plan.url.tls ? "https" : "http";
   m_config.http2.capture_retry_after = plan.retry.honor_retry_after;
   m_config.http2.capture_server_timing = true;

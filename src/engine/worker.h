@@ -146,6 +146,7 @@ class Worker final : public ConnectionOwner, public CodecCallbacks, public net::
     AttemptEnd last;           // the attempt that failed: the final outcome if the retry cannot start
     std::uint32_t generation = 0;
     bool active = false;
+    bool resend = false;  // the server never processed the last attempt: waits for a slot, not a backoff
   };
   /// Backoff wake-ups and retry attempts' deadlines, on the same timer queue as the users' timers.
   class RetryTimers final : public net::TimerHandler {
@@ -220,6 +221,12 @@ class Worker final : public ConnectionOwner, public CodecCallbacks, public net::
   bool end_attempt(Exchange& r, const AttemptEnd& e, std::string_view retry_after = {});
   std::uint8_t retry_class(const Exchange& r, const AttemptEnd& e) const;
   void schedule_retry(Exchange& r, const AttemptEnd& e, SteadyTime wake, Nanos backoff, double cost);
+  /// Parks r in a wait slot until `wake` (RetryWait); `is_resend`: a resend, not a retry.
+  void park(Exchange& r, const AttemptEnd& e, SteadyTime wake, bool is_resend);
+  /// An attempt the server never processed (ExchangeError::unprocessed): parks it to be sent again at once,
+  /// outside the retry policy and budget, and counts it resent. False (the caller ends the attempt as usual)
+  /// once the request has been resent k_max_resends times or its deadline has passed.
+  bool resend(Exchange& r, Connection& c, const AttemptEnd& e);
   void detach(Exchange& x, Connection& c, std::int32_t user);
   void on_backoff_over(std::uint32_t slot, std::uint32_t generation);
   void on_attempt_deadline(std::uint32_t id, std::uint32_t generation);

@@ -156,6 +156,12 @@ void retries_block(std::string& out, const results::RunResults& r) {
   const nlohmann::json& plan = r.info.plan;
   const bool enabled = plan.is_object() && plan.contains("retry") && plan["retry"].is_object() &&
                        plan["retry"].value("attempts", 1) > 1;
+  if (c.resent > 0) {
+    fmt::format_to(std::back_inserter(out),
+                   "resent     {} (never processed by the server: HTTP/2 REFUSED_STREAM or above a GOAWAY's "
+                   "last stream; sent again outside the retry budget)\n",
+                   c.resent);
+  }
   if (!enabled && c.retries == 0) return;
   fmt::format_to(
       std::back_inserter(out),

@@ -250,7 +250,7 @@ TEST_F(Http2CodecTest, SlotsAreTheSmallerOfMaxStreamsAndThePeersLimit) {
   EXPECT_EQ(m_codec->free_slots(), 0U);
 }
 
-TEST_F(Http2CodecTest, RefusedStreamFailsRetryableOtherResetsDoNot) {
+TEST_F(Http2CodecTest, RefusedStreamFailsUnprocessedOtherResetsDoNot) {
   handshake();
   m_codec->start(m_x[0]);
   m_codec->start(m_x[1]);
@@ -262,8 +262,10 @@ TEST_F(Http2CodecTest, RefusedStreamFailsRetryableOtherResetsDoNot) {
   EXPECT_EQ(m_reports.errors[0].first, &m_x[0]);
   EXPECT_EQ(m_reports.errors[0].second.kind, results::ErrorKind::reset);
   EXPECT_TRUE(m_reports.errors[0].second.retryable);
+  EXPECT_TRUE(m_reports.errors[0].second.unprocessed);  // the worker resends it, outside the retry budget
   EXPECT_EQ(m_reports.errors[1].first, &m_x[1]);
   EXPECT_FALSE(m_reports.errors[1].second.retryable);
+  EXPECT_FALSE(m_reports.errors[1].second.unprocessed);
   EXPECT_EQ(m_codec->free_slots(), 8U);  // the connection stays
 }
 
@@ -276,6 +278,7 @@ TEST_F(Http2CodecTest, GoawayFailsStreamsAboveItsLastIdAndDrainsTheOthers) {
   ASSERT_EQ(m_reports.errors.size(), 1U);
   EXPECT_EQ(m_reports.errors[0].first, &m_x[2]);  // stream 5
   EXPECT_TRUE(m_reports.errors[0].second.retryable);
+  EXPECT_TRUE(m_reports.errors[0].second.unprocessed);  // never processed: resent elsewhere
   EXPECT_TRUE(m_codec->going_away());
   EXPECT_EQ(m_codec->free_slots(), 0U);  // no new stream here
   m_server.respond(1, "200");

@@ -49,7 +49,7 @@ TEST(RequestLogFormat, JsonLineHasEveryFieldWithNullsWhereNothingHappened) {
       "{\"intended_s\":1700000001.500000,\"sent_s\":1700000001.500020,\"response_ms\":1.234,"
       "\"connect_ms\":0.080,\"tls_ms\":null,\"ttfb_ms\":1.100,\"body_ms\":0.000,\"new_connection\":true,"
       "\"status\":200,\"bytes_in\":250,\"bytes_out\":40,\"attempts\":1,\"outcome\":\"ok\",\"error\":null,"
-      "\"request\":\"get \\\"item\\\"\",\"warmup\":false}\n");
+      "\"request\":\"get \\\"item\\\"\",\"warmup\":false,\"protocol\":null,\"connection\":null,\"stream\":null}\n");
   const auto j = nlohmann::json::parse(line);  // valid JSON, the name escaped
   EXPECT_EQ(j["request"], "get \"item\"");
 }
@@ -92,10 +92,29 @@ TEST(RequestLogFormat, CsvHasTheHeaderColumnsAndQuotesNames) {
   EXPECT_EQ(
       line,
       "1700000001.500000,1700000001.500020,1.234,0.080,,1.100,0.000,true,200,250,40,1,ok,,\"search,all\","
-      "false\n");
+      "false,,,\n");
   const std::string header(csv_header());
   EXPECT_EQ(std::count(header.begin(), header.end(), ','), std::count(line.begin(), line.end(), ',') - 1)
       << "one comma is inside the quoted name";
+}
+
+TEST(RequestLogFormat, NamesTheProtocolConnectionAndStreamOfAnHttp2Request) {
+  RequestRecord r = ok_record();
+  r.protocol = 2;
+  r.worker = 1;
+  r.connection = 4;  // 1 + id 3
+  r.stream = 7;
+  std::string line;
+  format_record(r, context(), LogFormat::json, line);
+  const auto j = nlohmann::json::parse(line);
+  EXPECT_EQ(j["protocol"], "h2");
+  EXPECT_EQ(j["connection"], "1.3");
+  EXPECT_EQ(j["stream"], 7);
+  line.clear();
+  r.protocol = 1;
+  r.stream = 0;
+  format_record(r, context(), LogFormat::csv, line);
+  EXPECT_NE(line.find(",false,h1,1.3,\n"), std::string::npos) << line;
 }
 
 TEST(RequestLogFormat, RejectsAnUnknownFormatNamingTheFlag) {

@@ -10,6 +10,7 @@
 #include "report/html/html_plan.h"
 #include "report/summary.h"
 #include "report/text_format.h"
+#include "results/used_protocol.h"
 
 namespace openloop::report::html {
 namespace {
@@ -88,6 +89,12 @@ std::string outcome_rows(const results::RunResults& r) {
   out += outcome_row("errors", c.errors_total(), c.intended, kinds.empty() ? "no usable response" : kinds);
   out += outcome_row("dropped", c.dropped, c.intended, "no free connection: never sent");
   out += outcome_row("unfinished", c.unfinished, c.intended, "still in flight when the run ended");
+  if (c.resent > 0) {
+    out += fmt::format(
+        "<tr><th>resent</th><td class=\"num\">{}</td><td></td><td>{}</td></tr>\n", c.resent,
+        escape("attempts sent again that the server never processed (HTTP/2 REFUSED_STREAM or above a "
+               "GOAWAY), outside the retry budget; not an outcome: each request above ended once"));
+  }
   return out;
 }
 
@@ -248,6 +255,11 @@ std::string plan_and_outcomes_section(const ReportInput& in) {
   std::string out =
       "<section class=\"two\">\n<div class=\"panel\"><h2>" + title + "</h2>\n<table class=\"kv\">\n";
   out += plan_rows(r.info.plan);
+  // What the connections spoke (over https with auto, the server's ALPN choice), beside what the plan asked.
+  if (const auto& g = r.generator; g.connections_h1 + g.connections_h2 > 0) {
+    out += fmt::format("<tr><th>protocol used</th><td>{} (connections: h1 {}, h2 {})</td></tr>\n",
+                       escape(results::used_protocol(g)), g.connections_h1, g.connections_h2);
+  }
   out +=
       "</table></div>\n<div class=\"panel\"><h2>What happened to every request</h2>\n<table "
       "class=\"outcomes\">\n";

@@ -53,6 +53,8 @@ std::vector<MetricFamily> run_metric_families(const MetricsState& s, const Metri
   counter("openloop_requests_unfinished_total", "In flight when the run ended.", t.unfinished);
   counter("openloop_retries_total", "Attempts after the first.", t.retries);
   counter("openloop_retry_budget_denied_total", "Retries the budget refused.", t.retry_budget_denied);
+  counter("openloop_resent_total", "Attempts sent again because the server never processed them (HTTP/2).",
+          t.resent);
   m.family("openloop_responses_total", MetricType::counter, "Completed requests by status class.");
   static constexpr const char* k_classes[] = {"other", "1xx", "2xx", "3xx", "4xx", "5xx"};
   for (std::size_t i = 0; i < t.status_class.size(); ++i) {

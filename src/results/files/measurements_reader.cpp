@@ -62,6 +62,7 @@ Result<Counters> read_counters(const JsonReader& rd, const JsonNode& n) {
   c.attempts = OPENLOOP_TRY(rd.count_or(n, "attempts", 0));
   c.retries = OPENLOOP_TRY(rd.count_or(n, "retries", 0));
   c.retry_budget_denied = OPENLOOP_TRY(rd.count_or(n, "retry_budget_denied", 0));
+  c.resent = OPENLOOP_TRY(rd.count_or(n, "resent", 0));
   if (c.attempts > 0 && (c.attempts < c.sent || c.retries > c.attempts)) {
     return rd.fail(n.path,
                    "expected retries ≤ attempts and sent ≤ attempts (every request sent made an attempt)");

@@ -40,6 +40,7 @@ nlohmann::json counters_json(const Counters& c) {
           {"attempts", c.attempts},
           {"retries", c.retries},
           {"retry_budget_denied", c.retry_budget_denied},
+          {"resent", c.resent},
           {"amplification", c.amplification()}};
 }
 

@@ -75,6 +75,7 @@ void Counters::add(const Counters& o) {
   attempts += o.attempts;
   retries += o.retries;
   retry_budget_denied += o.retry_budget_denied;
+  resent += o.resent;
 }
 
 double Counters::amplification() const {

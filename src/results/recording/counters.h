@@ -41,6 +41,10 @@ struct Counters {
   std::uint64_t retries = 0;  ///< of those, attempts after the first (attempts − first attempts sent)
   std::uint64_t retry_budget_denied =
       0;  ///< a retry was wanted (retryable, attempts and time left) but the budget said no
+  /// Attempts sent again because the server never processed them (HTTP/2 REFUSED_STREAM, or streams above a
+  /// GOAWAY's last stream id), outside the retry policy and its budget; each such attempt is in `attempts`
+  /// (so attempts = sent + retries + resent) and the logical request still ends once.
+  std::uint64_t resent = 0;
 
   std::uint64_t errors_total() const;
   /// intended == completed + timeouts + errors + dropped + unfinished.

@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""A misbehaving HTTP/2 (h2c, prior knowledge) server for openloop's hostile-target tests (127.0.0.1 only).
+
+One listener per behaviour; prints "hostile-h2 NAME PORT" for each, then "hostile-h2 ready" once all are open:
+  bad_preface     answers the client's preface with bytes that are not a SETTINGS frame, then holds the connection
+  rst_every       a proper SETTINGS, then RST_STREAM INTERNAL_ERROR on every stream the client opens
+  refuse_every    a proper SETTINGS, then RST_STREAM REFUSED_STREAM on every stream the client opens
+  goaway_at_once  SETTINGS then GOAWAY (last stream 0, NO_ERROR) before reading anything, then holds
+  window_closed   SETTINGS with INITIAL_WINDOW_SIZE 0: a request body can never be sent; never answers
+Frames are written by hand (RFC 9113 section 4.1); no HPACK is needed since no behaviour answers a request.
+Every loop ends when the client goes away; the test's EXIT trap kills the server (or it ends after 10 minutes).
+"""
+import socket
+import struct
+import sys
+import threading
+import time
+
+PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+DATA, HEADERS, RST_STREAM, SETTINGS, PING, GOAWAY = 0x0, 0x1, 0x3, 0x4, 0x6, 0x7
+ACK = 0x1
+NO_ERROR, INTERNAL_ERROR, REFUSED_STREAM = 0x0, 0x2, 0x7
+INITIAL_WINDOW_SIZE = 0x4
+
+
+def frame(kind, flags, stream, payload=b""):
+    return struct.pack(">I", len(payload))[1:] + bytes([kind, flags]) + struct.pack(">I", stream) + payload
+
+
+def read_exact(conn, n, buf):
+    """Returns (n bytes, rest) or (None, b"") at EOF."""
+    while len(buf) < n:
+        data = conn.recv(65536)
+        if not data:
+            return None, b""
+        buf += data
+    return buf[:n], buf[n:]
+
+
+def frames(conn):
+    """Yields (type, flags, stream) of each frame the client sends after its preface, until it goes away."""
+    preface, buf = read_exact(conn, len(PREFACE), b"")
+    if preface is None:
+        return
+    while True:
+        head, buf = read_exact(conn, 9, buf)
+        if head is None:
+            return
+        length = struct.unpack(">I", b"\0" + head[:3])[0]
+        _, buf = read_exact(conn, length, buf)
+        if _ is None:
+            return
+        yield head[3], head[4], struct.unpack(">I", head[5:9])[0] & 0x7FFFFFFF
+
+
+def serve_frames(conn, on_headers):
+    """Acks the client's SETTINGS and PINGs; calls on_headers(stream) for each HEADERS frame."""
+    for kind, flags, stream in frames(conn):
+        if kind == SETTINGS and not flags & ACK:
+            conn.sendall(frame(SETTINGS, ACK, 0))
+        elif kind == PING and not flags & ACK:
+            conn.sendall(frame(PING, ACK, 0, b"\0" * 8))
+        elif kind == HEADERS and on_headers is not None:
+            on_headers(stream)
+
+
+def bad_preface(conn):
+    conn.sendall(b"\x00\x00\x08\x06\x00\x00\x00\x00\x00 not an HTTP/2 SETTINGS frame at all\r\n")
+    serve_frames(conn, None)
+
+
+def rst_every(conn):
+    conn.sendall(frame(SETTINGS, 0, 0))
+    serve_frames(conn, lambda s: conn.sendall(frame(RST_STREAM, 0, s, struct.pack(">I", INTERNAL_ERROR))))
+
+
+def refuse_every(conn):
+    conn.sendall(frame(SETTINGS, 0, 0))
+    serve_frames(conn, lambda s: conn.sendall(frame(RST_STREAM, 0, s, struct.pack(">I", REFUSED_STREAM))))
+
+
+def goaway_at_once(conn):
+    conn.sendall(frame(SETTINGS, 0, 0) + frame(GOAWAY, 0, 0, struct.pack(">II", 0, NO_ERROR)))
+    serve_frames(conn, None)
+
+
+def window_closed(conn):
+    conn.sendall(frame(SETTINGS, 0, 0, struct.pack(">HI", INITIAL_WINDOW_SIZE, 0)))
+    serve_frames(conn, None)
+
+
+BEHAVIOURS = [bad_preface, rst_every, refuse_every, goaway_at_once, window_closed]
+
+
+def handle(conn, behaviour):
+    try:
+        behaviour(conn)
+    except OSError:
+        pass  # the client went away: expected
+    finally:
+        conn.close()
+
+
+def accept_loop(listener, behaviour):
+    while True:
+        conn, _ = listener.accept()
+        threading.Thread(target=handle, args=(conn, behaviour), daemon=True).start()
+
+
+def main():
+    for behaviour in BEHAVIOURS:
+        s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(("127.0.0.1", 0))
+        s.listen(1024)
+        threading.Thread(target=accept_loop, args=(s, behaviour), daemon=True).start()
+        print("hostile-h2 %s %d" % (behaviour.__name__, s.getsockname()[1]), flush=True)
+    print("hostile-h2 ready", flush=True)
+    time.sleep(600)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

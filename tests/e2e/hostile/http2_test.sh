@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# A hostile HTTP/2 server (hostile_h2_server.py, h2c by prior knowledge): a preface that is not SETTINGS, RST_STREAM on
+# every stream, REFUSED_STREAM on every stream, GOAWAY at once, a stream window never opened. Each run ends on time,
+# every request ends once as the named outcome, the results are complete and conserved.
+source "$OPENLOOP_E2E_LIB"
+source "$(dirname "$0")/hostile_lib.sh"
+
+: >"$E2E_TMP/h2.out"
+python3 "$(dirname "$0")/hostile_h2_server.py" >"$E2E_TMP/h2.out" 2>"$E2E_TMP/h2.err" &
+h2_pid=$!
+E2E_PIDS+=("$h2_pid")
+for _ in $(seq 200); do
+  grep -q '^hostile-h2 ready$' "$E2E_TMP/h2.out" && break
+  kill -0 "$h2_pid" 2>/dev/null || fail "the hostile HTTP/2 server exited: $(cat "$E2E_TMP/h2.err")"
+  sleep 0.05
+done
+grep -q '^hostile-h2 ready$' "$E2E_TMP/h2.out" || fail "the hostile HTTP/2 server did not listen within 10 s"
+h2_port() { sed -n "s/^hostile-h2 $1 \([0-9]*\)$/\1/p" "$E2E_TMP/h2.out"; }
+
+# example NAME KIND TEXT: the run's example message for KIND errors contains TEXT.
+example() {
+  json "$R" ".summary.error_examples.$2" | grep -qF -- "$3" ||
+    fail "$1: the $2 example does not say '$3': $(json_or_null "$R" ".summary.error_examples.$2")"
+}
+
+# The connection fails before most requests' HEADERS are written: they were never sent, which the verdict names.
+hostile_run bad_preface "http://127.0.0.1:$(h2_port bad_preface)/" --http2
+accept_invalid_only_for "$CODE" "$R" '^send lateness' '^sent [0-9]+ of 20 intended requests'
+expect_errors bad_preface parse
+example bad_preface parse 'did not answer the HTTP/2 connection preface with SETTINGS'
+
+hostile_run rst_every "http://127.0.0.1:$(h2_port rst_every)/" --http2
+accept_invalid_only_for "$CODE" "$R" '^send lateness'
+expect_errors rst_every reset
+example rst_every reset 'INTERNAL_ERROR'
+assert_cmp "$(json "$R" .summary.counts.resent)" == 0 "rst_every: a stream reset with INTERNAL_ERROR is not resent"
+
+# Refused streams are resent (waiting 0, 1, 2, 4 ... ms) until the next could not start before the 500 ms deadline:
+# then the refusal is the request's error.
+hostile_run refuse_every "http://127.0.0.1:$(h2_port refuse_every)/" --http2
+accept_invalid_only_for "$CODE" "$R" '^send lateness'
+expect_errors refuse_every reset
+example refuse_every reset 'REFUSED_STREAM'
+resent=$(json "$R" .summary.counts.resent)
+assert_cmp "$resent" ">=" 160 "refuse_every: each request resent at least 8 times"
+assert_cmp "$resent" "<=" 200 "refuse_every: each request resent at most 10 times"
+assert_cmp "$(json "$R" .summary.counts.attempts)" == $((20 + resent)) "refuse_every: attempts = sent + resent"
+
+# GOAWAY before any stream: every stream is above its last stream id, resent on a new connection, refused again.
+hostile_run goaway_at_once "http://127.0.0.1:$(h2_port goaway_at_once)/" --http2
+accept_invalid_only_for "$CODE" "$R" '^send lateness'
+expect_errors goaway_at_once reset
+assert_cmp "$(json "$R" .summary.counts.resent)" ">=" 20 "goaway_at_once: the refused streams were resent"
+assert_cmp "$(json "$R" .generator.connections_by_protocol.h2)" ">" 20 "goaway_at_once: new connections for them"
+
+# A request body against a stream window of 0: its DATA can never go out; every request times out at its deadline.
+hostile_run window_closed "http://127.0.0.1:$(h2_port window_closed)/" --http2 --method POST --body hello
+accept_invalid_only_for "$CODE" "$R" '^send lateness'
+expect_timeouts window_closed
+assert_cmp "$(json "$R" .summary.counts.sent)" == 20 "window_closed: every request's HEADERS went out"
+pass "hostile HTTP/2 servers: each behaviour survived, named and conserved"
