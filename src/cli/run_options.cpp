@@ -347,7 +347,8 @@ void add_judging_options(CLI::App& sub, RunOptions& o) {
       ->group(k_judging);
   sub.add_option("--max-lateness", o.max_lateness,
                  "The run is INVALID when send-lateness p99 exceeds max(D, 10% of the arrival gap) (default "
-                 "1ms); raise it only on a machine too busy to send on time, and say so")
+                 "1ms; the arrival-process check is measured in this bound too); raise it only on a machine "
+                 "too busy to send on time, and say so")
       ->type_name("DURATION")
       ->group(k_advanced);
 }

@@ -35,7 +35,7 @@ std::string comparison(const LaneArrivals& l, const std::string& level) {
   if (l.test == "dispersion")
     return fmt::format("gap deviation {} {} {} lateness bounds", number(l.statistic),
                        l.statistic <= l.critical ? "≤" : ">", number(l.critical));
-  std::string s = fmt::format("A² {} {} {} at {}", number(l.statistic), l.statistic <= l.critical ? "≤" : ">",
+  std::string s = fmt::format("Anderson-Darling A² {} {} {} at {}", number(l.statistic), l.statistic <= l.critical ? "≤" : ">",
                               number(l.critical), level);
   if (l.own_rate_statistic && l.own_rate_critical)
     s += fmt::format("; at its own rate A² {} {} {}", number(*l.own_rate_statistic),

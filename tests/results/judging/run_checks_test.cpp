@@ -53,8 +53,8 @@ TEST(RunChecks, AFailedArrivalCheckInvalidatesTheRunUnlessAccepted) {
   ASSERT_EQ(v.reasons.size(), 1u);
   EXPECT_EQ(
       v.reasons[0],
-      "arrival process: worker 1: sends bunched: 38 % of gaps under 10µs where the plan has 4 % (A² 41.2 > "
-      "3.86 at 1 %); --accept-bunching accepts it");
+      "arrival process: worker 1: sends bunched: 38 % of gaps under 10µs where the plan has 4 % (Anderson-Darling "
+      "A² 41.2 > 3.86 at 1 %); --accept-bunching accepts it");
   VerdictBounds probe;  // a probe judges its phases apart, the whole run's arrival process not at all
   probe.judge_arrivals = false;
   EXPECT_TRUE(judge(r, probe).valid);
