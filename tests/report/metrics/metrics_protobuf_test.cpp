@@ -94,7 +94,7 @@ TEST(RenderMetricsProtobuf, IsASequenceOfLengthDelimitedFamilies) {
   s.totals.intended = 5;
   s.response_time.record(1'000'000, 5);
   const std::vector<std::string> names = family_names(render_metrics_protobuf(s, {"r1", "", {}, 10, {}, {}}));
-  EXPECT_EQ(names.size(), 20u);  // every family of run_metric_families(), connections open included
+  EXPECT_EQ(names.size(), 21u);  // every family of run_metric_families(), connections open and resent included
   EXPECT_NE(std::find(names.begin(), names.end(), "openloop_response_time_seconds"), names.end());
 }
 
