@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "http/ascii_text.h"
+
 #ifndef OPENLOOP_VERSION
 #define OPENLOOP_VERSION "0.1.0"  // the CLI target defines the real one from CMake's PROJECT_VERSION
 #endif
@@ -23,15 +25,6 @@ bool is_token(std::string_view s) {
     const auto u = static_cast<unsigned char>(c);
     if (std::isalnum(u) != 0) continue;
     if (std::string_view("!#$%&'*+-.^_`|~").find(c) == std::string_view::npos) return false;
-  }
-  return true;
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
   }
   return true;
 }

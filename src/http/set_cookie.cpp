@@ -4,23 +4,10 @@
 #include <array>
 #include <cctype>
 
+#include "http/ascii_text.h"
+
 namespace openloop::http {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
-bool same_text(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
-  }
-  return true;
-}
 
 bool digit(char c) {
   return c >= '0' && c <= '9';
@@ -100,19 +87,19 @@ std::optional<std::int64_t> parse_max_age(std::string_view v) {
 
 void read_attribute(std::string_view attribute, SetCookie& out) {
   const std::size_t eq = attribute.find('=');
-  const std::string_view name = trim(attribute.substr(0, eq));
+  const std::string_view name = trim_ows(attribute.substr(0, eq));
   const std::string_view value =
-      eq == std::string_view::npos ? std::string_view() : trim(attribute.substr(eq + 1));
-  if (same_text(name, "expires")) {
+      eq == std::string_view::npos ? std::string_view() : trim_ows(attribute.substr(eq + 1));
+  if (iequals(name, "expires")) {
     if (const auto t = parse_cookie_date(value)) out.expires = t;
-  } else if (same_text(name, "max-age")) {
+  } else if (iequals(name, "max-age")) {
     if (const auto a = parse_max_age(value)) out.max_age = a;
-  } else if (same_text(name, "domain")) {
+  } else if (iequals(name, "domain")) {
     if (value.empty()) return;
     out.domain = value.front() == '.' ? value.substr(1) : value;
-  } else if (same_text(name, "path")) {
+  } else if (iequals(name, "path")) {
     out.path = !value.empty() && value.front() == '/' ? value : std::string_view();
-  } else if (same_text(name, "secure")) {
+  } else if (iequals(name, "secure")) {
     out.secure = true;
   }
 }
@@ -125,8 +112,8 @@ std::optional<SetCookie> parse_set_cookie(std::string_view header) {
   const std::size_t eq = pair.find('=');
   if (eq == std::string_view::npos) return std::nullopt;
   SetCookie out;
-  out.name = trim(pair.substr(0, eq));
-  out.value = trim(pair.substr(eq + 1));
+  out.name = trim_ows(pair.substr(0, eq));
+  out.value = trim_ows(pair.substr(eq + 1));
   if (out.name.empty()) return std::nullopt;
   std::string_view rest = semi == std::string_view::npos ? std::string_view() : header.substr(semi + 1);
   while (!rest.empty()) {
@@ -156,7 +143,7 @@ std::optional<std::int64_t> parse_cookie_date(std::string_view text) {
       day = d->first;
     } else if (!found_month && token.size() >= 3 && [&] {
                  for (std::size_t m = 0; m < k_months.size(); ++m) {
-                   if (same_text(token.substr(0, 3), k_months[m])) {
+                   if (iequals(token.substr(0, 3), k_months[m])) {
                      month = static_cast<int>(m) + 1;
                      return true;
                    }

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "http/ascii_text.h"
+
 namespace openloop::lab {
 namespace {
 
@@ -16,21 +18,6 @@ std::uint64_t mix(std::uint64_t x) {  // splitmix64's finaliser
   x *= 0x94d049bb133111ebULL;
   x ^= x >> 31;
   return x;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
-  }
-  return true;
 }
 
 }  // namespace
@@ -63,17 +50,17 @@ bool AuthStore::authorizes(std::string_view authorization, std::string_view cook
   // Authorization may be repeated (joined by ","): any Bearer credential this store issued will do.
   while (!authorization.empty()) {
     const std::size_t comma = authorization.find(',');
-    const std::string_view one = trim(authorization.substr(0, comma));
-    if (one.size() > 7 && iequals(one.substr(0, 7), "bearer ") && valid_token(trim(one.substr(7))))
+    const std::string_view one = http::trim_ows(authorization.substr(0, comma));
+    if (one.size() > 7 && http::iequals(one.substr(0, 7), "bearer ") && valid_token(http::trim_ows(one.substr(7))))
       return true;
     authorization = comma == std::string_view::npos ? std::string_view() : authorization.substr(comma + 1);
   }
   while (!cookie.empty()) {
     const std::size_t semi = cookie.find(';');
-    const std::string_view pair = trim(cookie.substr(0, semi));
+    const std::string_view pair = http::trim_ows(cookie.substr(0, semi));
     const std::size_t eq = pair.find('=');
     if (eq != std::string_view::npos && pair.substr(0, eq) == k_session_cookie &&
-        valid_token(trim(pair.substr(eq + 1)))) {
+        valid_token(http::trim_ows(pair.substr(eq + 1)))) {
       return true;
     }
     cookie = semi == std::string_view::npos ? std::string_view() : cookie.substr(semi + 1);
