@@ -35,20 +35,7 @@ ${2:+    cookies: $2
         check: [{status: 200}, {json: \$.ok, equals: true}]
 YAML
 }
-# run_plan NAME [FAILING]: VALID (or INVALID only for send lateness), or with FAILING also exit 1 (401s fail the
-# default goodput SLO); requests and sessions conserved.
-run_plan() {
-  local code=0
-  "$OPENLOOP" run "$E2E_TMP/$1.yaml" --json "$E2E_TMP/$1.json" >"$E2E_TMP/$1.txt" 2>&1 || code=$?
-  if [[ ${2:-} == failing && $code == 1 ]]; then code=0; fi
-  accept_invalid_only_for "$code" "$E2E_TMP/$1.json" '^([a-z-]+: )?send lateness'
-  assert_conserved "$E2E_TMP/$1.json"
-  local bad
-  bad=$(json "$E2E_TMP/$1.json" '[.summary.flows, .intervals[].flows] | map(select(
-    .sessions_intended != .sessions_completed + .sessions_failed + .sessions_dropped + .sessions_unfinished)) | length')
-  [[ $bad == 0 ]] || fail "$1: session conservation violated in $bad place(s)"
-}
-auth() { lab_query ".auth | $1"; }
+source "$(dirname "$0")/flows_lib.sh"
 
 # 1. The jar carries the session: no token is ever sent, and every order request is authorized.
 plan "$E2E_TMP/jar.yaml" ""

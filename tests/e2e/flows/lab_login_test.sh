@@ -17,20 +17,7 @@ plan() {
     ${2:+-e "$2"} "${3:-$root/examples/flow-login.yaml}" >"$1"
   grep -q "target: $LAB_URL" "$1" && grep -q 'duration: 2s' "$1" || fail "plan $1 was not edited as expected"
 }
-# run_plan NAME [FAILING]: runs $E2E_TMP/NAME.yaml, results in $E2E_TMP/NAME.json; VALID (or INVALID only for send
-# lateness), or with FAILING also exit 1 (a run whose steps get 401s fails the default goodput SLO).
-run_plan() {
-  local code=0
-  "$OPENLOOP" run "$E2E_TMP/$1.yaml" --json "$E2E_TMP/$1.json" >"$E2E_TMP/$1.txt" 2>&1 || code=$?
-  if [[ ${2:-} == failing && $code == 1 ]]; then code=0; fi
-  accept_invalid_only_for "$code" "$E2E_TMP/$1.json" '^([a-z-]+: )?send lateness'
-  assert_conserved "$E2E_TMP/$1.json"
-  local bad
-  bad=$(json "$E2E_TMP/$1.json" '[.summary.flows, .intervals[].flows] | map(select(
-    .sessions_intended != .sessions_completed + .sessions_failed + .sessions_dropped + .sessions_unfinished)) | length')
-  [[ $bad == 0 ]] || fail "$1: session conservation violated in $bad place(s)"
-}
-auth() { lab_query ".auth | $1"; }
+source "$(dirname "$0")/flows_lib.sh"
 
 # 1. The whole chain.
 plan "$E2E_TMP/good.yaml"
