@@ -11,6 +11,7 @@
 #include "audit/load_model.h"
 #include "audit/locust_history.h"
 #include "audit/omission.h"
+#include "audit/pace_detector.h"
 #include "audit/record_stream.h"
 #include "audit/send_lateness.h"
 #include "audit/sender_stats.h"
@@ -84,6 +85,7 @@ Result<AuditResult> audit_file(const std::string& path, const AuditSettings& set
   TimeBins bins(origin, std::max<Nanos>(std::chrono::milliseconds(10), traits.start_resolution));
   const Nanos tolerance = std::max(3 * traits.start_resolution, Nanos(100'000));
   ScheduleFit schedule;
+  PaceDetector pace(traits.start_resolution);
   Record r;
   while (OPENLOOP_TRY(stream.next(r))) {
     ++a.records;
@@ -95,6 +97,7 @@ Result<AuditResult> audit_file(const std::string& path, const AuditSettings& set
     bins.add(r.start, r.duration);
     if (!r.thread.empty()) senders[r.thread].add(r, tolerance);
     schedule.learn(r);
+    if (stream.chained()) pace.learn(r.start);
   }
   a.bad = stream.reader().bad_lines();
   a.out_of_order = stream.out_of_order();
@@ -105,13 +108,37 @@ Result<AuditResult> audit_file(const std::string& path, const AuditSettings& set
   a.feedback = find_feedback(bins);
 
   // Pass 2: every response again, with its sender's expected interval.
-  const Nanos pooled = Nanos(uncorrected.value_at_percentile(50));
-  const std::string pooled_why = fmt::format(
+  Nanos pooled = Nanos(uncorrected.value_at_percentile(50));
+  std::string pooled_why = fmt::format(
       "{} names no sender: its senders send back to back, so a sender's expected interval is its typical "
       "response "
       "time; the median response time over the file ({}) is used",
       traits.tool, format_duration(pooled));
-  OmissionCorrector corrector(senders, a.model.model, pooled, pooled_why);
+  const std::optional<Pace> paced =
+      stream.chained() && a.model.model != LoadModel::open && a.model.back_to_back_share < 0.5
+          ? pace.find()
+          : std::nullopt;
+  if (paced) {
+    // Unnamed senders that did not send as responses ended, but one pace apart: each on a pace (hey -q).
+    a.model.model = LoadModel::paced;
+    a.model.evidence = fmt::format(
+        "only {:.0f} % of sends followed a response's end, but {:.0f} % came {} after another send, "
+        "above the other sends' spacing: senders paced at {} (hey -q Q paces each worker at 1/Q s), "
+        "about {:.1f} of them",
+        100 * a.model.back_to_back_share, 100 * paced->share, format_duration(paced->interval),
+        format_duration(paced->interval), a.feedback.healthy_rate * to_seconds(paced->interval));
+    // A paced sender's cycle is its interval: R + Z = I while its response is shorter.
+    a.little.z_mean = std::max(Nanos(0), paced->interval - a.little.r_mean);
+    a.little.n = a.little.x_per_s * to_seconds(a.little.r_mean + a.little.z_mean);
+    a.little.z_source = "the pace found in the sends' spacing less the mean response time";
+    pooled = paced->interval;
+    pooled_why = fmt::format(
+        "{} names no sender; its sends are spaced {} apart ({:.0f} % of them above the background): the pace "
+        "each sender was held to, so a sender held for k paces kept k − 1 sends from being sent",
+        traits.tool, format_duration(paced->interval), 100 * paced->share);
+  }
+  OmissionCorrector corrector(paced ? std::map<std::string, SenderStats>{} : senders, a.model.model, pooled,
+                              pooled_why);
   RecordStream again(OPENLOOP_TRY(open_reader(path, settings.format)), settings.reorder_window);
   while (OPENLOOP_TRY(again.next(r))) corrector.add(r);
   a.omission = corrector.finish(uncorrected);

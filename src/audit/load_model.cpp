@@ -84,8 +84,8 @@ ModelFinding classify_model(const std::map<std::string, SenderStats>& senders, c
   } else if (chained) {
     f.evidence = fmt::format(
         "only {:.0f} % of sends followed a response's end: {} paced (-q) or its stamps hide "
-        "the model; hey names no worker, so pacing cannot be told apart",
-        100 * f.back_to_back_share, traits.tool);
+        "the model, and {} names no worker",
+        100 * f.back_to_back_share, traits.tool, traits.tool);
   } else if (f.think_response_slope <= -0.5) {
     f.model = LoadModel::paced;
     f.evidence = fmt::format(

@@ -1,5 +1,10 @@
 #include "audit/audit.h"
 
+#include <algorithm>
+#include <random>
+#include <vector>
+
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "synthetic_jtl.h"
@@ -162,6 +167,58 @@ TEST(Audit, ClosedStallIsFoundInJmeterXmlGatlingWithUserIdsAndK6Csv) {
   expect_closed_stall_found(testing::as_jmeter_xml(samples), "JMeter");
   expect_closed_stall_found(testing::as_gatling_log(samples, true), "Gatling");
   expect_closed_stall_found(testing::as_k6_csv(samples), "k6");
+}
+
+// hey -c 10 -q 50 as its CSV has it: 10 workers on one 20-ms tick from 0 (Go's ticker drops the ticks a busy
+// worker misses), 3 ms responses, the server frozen from 3 s to 3.5 s, 8 s; no worker named.
+std::string paced_hey_csv() {
+  std::string csv = "response-time,DNS+dialup,DNS,Request-write,Response-delay,Response-read,status-code,offset\n";
+  struct Send { long long at_us, took_us; };
+  std::vector<Send> sends;
+  for (int w = 0; w < 10; ++w) {
+    long long free_at = 0;
+    for (long long tick = w * 7; tick < 8'000'000; tick += 20'000) {  // microseconds; a few µs between workers
+      if (tick < free_at) continue;  // a dropped tick
+      const long long end = tick >= 3'000'000 && tick < 3'500'000 ? 3'500'000 + 3'000 : tick + 3'000;
+      sends.push_back({tick, end - tick});
+      free_at = end;
+    }
+  }
+  std::sort(sends.begin(), sends.end(), [](const Send& a, const Send& b) { return a.at_us < b.at_us; });
+  for (const Send& s : sends) {
+    const double took = static_cast<double>(s.took_us) / 1e6, at = static_cast<double>(s.at_us) / 1e6;
+    csv += fmt::format("{:.4f},0.0000,0.0000,0.0001,{:.4f},0.0000,200,{:.4f}\n", took, took, at);
+  }
+  return csv;
+}
+
+TEST(Audit, HeyPacedByQFindsThePaceAndCorrectsWithIt) {
+  auto a = audit_text(paced_hey_csv());
+  ASSERT_TRUE(a) << a.error().message;
+  EXPECT_EQ(a->tool, "hey");
+  EXPECT_EQ(a->model.model, LoadModel::paced) << a->model.evidence;
+  ASSERT_TRUE(a->omission.applicable) << a->omission.why;
+  EXPECT_NEAR(to_millis(a->omission.expected_interval), 20, 0.3);
+  EXPECT_EQ(a->omission.blocked, 10);
+  // Each worker held about 500 ms: about 24 ticks it could not send.
+  EXPECT_NEAR(static_cast<double>(a->omission.missing), 10 * 24, 20);
+  // As recorded, 10 slow samples in ~4000 leave p99 at 3 ms; corrected, about 250 of ~4250 sit in the freeze.
+  EXPECT_LE(a->omission.uncorrected.p99, std::chrono::milliseconds(4));
+  EXPECT_GT(a->omission.corrected.p99, std::chrono::milliseconds(350));
+  EXPECT_NEAR(a->little.n, 10, 1.5);
+  EXPECT_NE(a->verdict.find("paced loop"), std::string::npos) << a->verdict;
+}
+
+TEST(Audit, HeyUnpacedAndUnchainableClaimsNoPace) {
+  // Sends at random moments, as a response ended only by chance: no pace is claimed.
+  std::string csv = "response-time,DNS+dialup,DNS,Request-write,Response-delay,Response-read,status-code,offset\n";
+  std::mt19937_64 rng(3);
+  std::exponential_distribution<double> gap(400.0);
+  double t = 0;
+  for (int i = 0; i < 3000; ++i) csv += fmt::format("0.0030,0,0,0,0.0030,0,200,{:.4f}\n", t += gap(rng));
+  auto a = audit_text(csv);
+  ASSERT_TRUE(a) << a.error().message;
+  EXPECT_EQ(a->model.model, LoadModel::unknown) << a->model.evidence;
 }
 
 TEST(Audit, GatlingWithoutUserIdsShowsFeedbackButCorrectsNothing) {
