@@ -120,6 +120,23 @@ int serve(const LabFlags& flags) {
   return static_cast<int>(ExitCode::ok);
 }
 
+// The --help group of each setting, by name; a setting not listed (a new one) shows under the service model.
+const char* help_group_of(std::string_view name) {
+  static const std::pair<std::string_view, const char*> groups[] = {
+      {"listen", "Server"},          {"header-timeout", "Server"},        {"seed", "Server"},
+      {"duration", "Server"},        {"stall", "Faults"},                 {"stall-at", "Faults"},
+      {"error-rate", "Faults"},      {"cache", "Cache and dependency"},   {"hit", "Cache and dependency"},
+      {"miss", "Cache and dependency"}, {"dependency", "Cache and dependency"},
+      {"dependency-pool", "Cache and dependency"}, {"body-size", "Responses"}, {"auth", "Responses"},
+      {"http2", "HTTP/2"},           {"max-streams", "HTTP/2"},           {"goaway-after", "HTTP/2"},
+      {"refuse-streams-above", "HTTP/2"},
+  };
+  for (const auto& [setting, group] : groups) {
+    if (setting == name) return group;
+  }
+  return "Service model";
+}
+
 }  // namespace
 
 Action setup_lab(CLI::App& sub) {
@@ -141,12 +158,14 @@ Action setup_lab(CLI::App& sub) {
     } else {
       opt = sub.add_option(flag, flags->values[name], help)->type_name(std::string(s.value));
     }
+    opt->group(help_group_of(name));
     flags->options[name] = opt;
   }
   sub.add_option("--metrics-listen", flags->metrics_listen,
                  "Serve the lab's stats for Prometheus at http://ADDR/metrics (queue depth, busy workers, shed, "
                  "expired, ...; docs/metrics.md), e.g. 127.0.0.1:9465")
-      ->type_name("ADDR");
+      ->type_name("ADDR")
+      ->group("Server");
   return [flags] { return serve(*flags); };
 }
 

@@ -24,8 +24,15 @@ for sub in run lab simulate validate report merge compare ramp probe "probe meta
   has '^Examples:$' "$sub"
   [[ $(grep -c "^  openloop ${sub%% *} " "$E2E_TMP/help.txt") -ge 2 ]] || fail "$sub: fewer than two examples"
 done
+# ungrouped SUB: the options listed under "Options:" other than -h,--help (a grouped --help lists none there).
+ungrouped() { awk '/^Options:$/ { o = 1; next } /^[A-Z][A-Za-z0-9 \/]*:$/ { o = 0 } o && /^  -/ && !/-h,--help/' \
+  "$E2E_TMP/help.txt"; }
 help lab
 ! grep -q 'SLO' "$E2E_TMP/help.txt" || fail "lab --help lists exit codes of runs (SLOs)"
+for group in Server 'Service model' Faults 'Cache and dependency' Responses HTTP/2; do has "^$group:$" lab; done
+[[ -z $(ungrouped) ]] || fail "lab --help: options outside a group: $(ungrouped)"
+help run
+[[ -z $(ungrouped) ]] || fail "run --help: options outside a group: $(ungrouped)"
 help probe metastable
 has '^Exit codes: 0 RECOVERED' "probe metastable"
 has '^  openloop probe metastable .* --quick$' "probe metastable"
