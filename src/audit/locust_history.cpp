@@ -13,6 +13,111 @@
 
 namespace openloop::audit {
 
+namespace {
+
+// The requests completed between two changes of Locust's total count.
+struct Window {
+  double span_s = 0;  ///< since the previous change
+  double users = 0;   ///< the user count at its end
+  double x = 0;       ///< completions per second
+  double r_s = 0;     ///< their mean response time, from the cumulative mean and count
+};
+
+double median_of(std::vector<double> v) {
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
+// A Locust user waits for its response, then its wait_time. A think time (constant, between) is the same after
+// a slow response; constant_throughput's is the pace T less the response time, and none past T. By Little's law
+// over a slow stretch (windows whose cycle N/X or response time stood out, merged while they touch), the mean
+// wait Z = N/X − R stays at its healthy level for a think time and falls for a pace: by all of R's rise while
+// responses stay under T, by about Z/(S − T/2) for a freeze of S > T (each user's one stuck request waits none),
+// so a long freeze hides a pace (seed 001: pacing degrades into a closed loop). A fall of at least 0.25 reads as
+// a pace, at most 0.12 as a think time (real Locust runs: a think time 0.03–0.10; a pace of 500 ms 0.41 over
+// freezes of 300 ms and 2 s, 0.19 over one of 2 s alone); between, neither is claimed. The shortfall is what the
+// healthy cycle asked for in the slow stretches and the users did not send.
+ModelFinding pace_or_think(const std::vector<Window>& windows) {
+  ModelFinding f;
+  f.model = LoadModel::closed;
+  const std::string aggregates = "the stats history holds aggregates, so this is read from its windows";
+  std::vector<double> cycles, responses;
+  for (const Window& w : windows) {
+    if (w.x <= 0 || w.users <= 0) continue;
+    cycles.push_back(w.users / w.x);
+    responses.push_back(w.r_s);
+  }
+  if (cycles.size() < 3) {
+    f.evidence = fmt::format(
+        "Locust users each wait for their response, then their wait_time (a closed model); {} and it has too "
+        "few ({}) to tell a pace from a think time",
+        aggregates, cycles.size());
+    return f;
+  }
+  const double cycle = median_of(cycles), healthy_r = median_of(responses), healthy_z = cycle - healthy_r;
+  f.pairs = static_cast<std::int64_t>(cycles.size());
+  // The slow stretches, merged: time, users·time, completions and their response-time sum.
+  double fall = 0, rise = 0, asked = 0, sent = 0;
+  int stretches = 0;
+  double span = 0, user_s = 0, done = 0, r_sum = 0;
+  auto close_stretch = [&] {
+    if (done <= 0) return;
+    ++stretches;
+    const double x = done / span, n = user_s / span, r = r_sum / done;
+    fall += (healthy_z - (n / x - r)) * done;
+    rise += (r - healthy_r) * done;
+    asked += user_s / cycle;
+    sent += done;
+    span = user_s = done = r_sum = 0;
+  };
+  for (const Window& w : windows) {
+    const bool slow =
+        w.x <= 0 || w.users / w.x > 1.1 * cycle || w.r_s >= healthy_r + 0.1 * cycle;
+    if (!slow) {
+      close_stretch();
+      continue;
+    }
+    span += w.span_s;
+    user_s += w.users * w.span_s;
+    done += w.x * w.span_s;
+    r_sum += w.r_s * w.x * w.span_s;
+  }
+  close_stretch();
+  if (stretches == 0 || rise <= 0) {
+    f.evidence = fmt::format(
+        "Locust users each wait for their response, then their wait_time: a cycle of {} per user (N/X), "
+        "steady; no stretch was slow, so a pace (constant_throughput) cannot be told from a think time; {}",
+        format_duration(from_seconds(cycle)), aggregates);
+    return f;
+  }
+  const double slope = fall / rise;  // 0: a think time; 1: a pace the responses stayed under
+  const std::string measured = fmt::format(
+      "over {} slow stretch(es) the users' mean wait (N/X − R, by Little's law) fell by {:.2f} of the "
+      "response time's rise (0 for a think time, up to 1 for a pace; healthy cycle {}, wait {})",
+      stretches, slope, format_duration(from_seconds(cycle)), format_duration(from_seconds(healthy_z)));
+  const std::string shortfall =
+      asked > sent ? fmt::format("; in them the users sent {:.0f} requests of the {:.0f} their healthy cycle "
+                                 "asks for ({:.0f} % short)",
+                                 sent, asked, 100 * (1 - sent / asked))
+                   : "";
+  if (slope >= 0.25) {
+    f.model = LoadModel::paced;
+    f.evidence = fmt::format("paced (constant_throughput, pace {}): {}{}; {}", format_duration(from_seconds(cycle)),
+                             measured, shortfall, aggregates);
+  } else if (slope <= 0.12) {
+    f.evidence = fmt::format("closed with a think time of {}: {}{}; {}", format_duration(from_seconds(healthy_z)),
+                             measured, shortfall, aggregates);
+  } else {
+    f.evidence = fmt::format(
+        "closed (a pace and a think time cannot be told apart here: a freeze longer than the cycle leaves a "
+        "paced user one stuck request without a wait, as a closed loop): {}{}; {}",
+        measured, shortfall, aggregates);
+  }
+  return f;
+}
+
+}  // namespace
+
 Result<AuditResult> audit_locust_history(const std::string& path, const std::string& target) {
   LineSource lines = OPENLOOP_TRY(LineSource::open(path));
   std::string line;
@@ -30,6 +135,8 @@ Result<AuditResult> audit_locust_history(const std::string& path, const std::str
   a.tool = "Locust";
   double users_sum = 0, first_s = 0, last_s = 0, r_ms = 0;
   long long requests = 0;
+  std::vector<Window> windows;
+  double window_from_s = 0, window_count = 0, window_sum_ms = 0;
   std::int64_t rows = 0;
   std::vector<FeedbackBin> bins;
   while (lines.next(line)) {
@@ -49,30 +156,40 @@ Result<AuditResult> audit_locust_history(const std::string& path, const std::str
           "numbers");
       continue;
     }
-    if (rows++ == 0) first_s = *t;
+    if (rows++ == 0) {
+      first_s = window_from_s = *t;
+    } else if (*count > window_count && *t > window_from_s) {
+      // The rows between two changes of the total count are one window (Locust updates its totals about every
+      // two seconds, so most rows repeat the last).
+      const double done = *count - window_count;
+      windows.push_back({*t - window_from_s, *users, done / (*t - window_from_s),
+                         (*avg * *count - window_sum_ms) / done / 1e3});
+      window_from_s = *t;
+      // The windows are the feedback's bins: Locust's own Requests/s is a rolling average that lags them.
+      FeedbackBin b;
+      b.offset = from_seconds(*t - first_s);
+      b.sent_per_s = windows.back().x;
+      b.sent = static_cast<std::int64_t>(done);
+      b.p99 = p99 ? from_seconds(*p99 / 1e3) : Nanos(0);
+      bins.push_back(b);
+    }
+    if (*count != window_count) {
+      window_count = *count;
+      window_sum_ms = *avg * *count;
+    }
     last_s = *t;
     users_sum += *users;
     requests = static_cast<long long>(*count);
     r_ms = *avg;
-    FeedbackBin b;
-    b.offset = from_seconds(*t - first_s);
-    b.sent_per_s = *rps;
-    b.sent = static_cast<std::int64_t>(*rps);
-    b.p99 = p99 ? from_seconds(*p99 / 1e3) : Nanos(0);
-    bins.push_back(b);
   }
   a.bad = lines.bad_lines();
-  if (rows == 0) {
-    return usage_error(fmt::format("{}: no 'Aggregated' row could be read{}", path,
+  if (bins.empty()) {
+    return usage_error(fmt::format("{}: no 'Aggregated' rows whose total request count grew could be read{}", path,
                                    a.bad.count > 0 ? fmt::format(" (first bad line: {})", a.bad.first) : ""));
   }
   a.records = requests;
   a.span = from_seconds(last_s - first_s);
-  a.model.model = LoadModel::closed;
-  a.model.evidence =
-      "Locust users each wait for their response, then their wait_time (a closed model, paced by "
-      "constant_throughput when used); the stats history holds aggregates, so this is the tool's "
-      "model, not measured";
+  a.model = pace_or_think(windows);
   LittleFinding& l = a.little;
   l.x_per_s = last_s > first_s ? static_cast<double>(requests) / (last_s - first_s) : 0;
   l.r_mean = from_seconds(r_ms / 1e3);
@@ -118,7 +235,7 @@ Result<AuditResult> audit_locust_history(const std::string& path, const std::str
     f.seen = drop >= 0.2 && f.worst_p99 >= 2 * f.healthy_p99;
     f.sentence = fmt::format(
         "arrivals fell {:.0f} % ({} → {}) while p99 rose from {} to {} in the slow stretches "
-        "({} of {} rows; p99 the worst row's)",
+        "({} of {} windows between changes of Locust's totals; p99 the worst window's)",
         100 * drop, format_rate(f.healthy_rate), format_rate(f.worst_rate), format_duration(f.healthy_p99),
         format_duration(f.worst_p99), slow, f.bins.size());
   }
@@ -128,9 +245,9 @@ Result<AuditResult> audit_locust_history(const std::string& path, const std::str
   a.limits.push_back("aggregates only: no sender, no request; only the feedback and Little's law are shown");
   a.honest = honest_run(a, target);
   a.verdict = fmt::format(
-      "a closed loop of about {:.0f} users offered {} when healthy and {} when slow; what users "
+      "a {} loop of about {:.0f} users offered {} when healthy and {} when slow; what users "
       "arriving at {} would have seen cannot be estimated from aggregates: run the command below",
-      l.n, format_rate(f.healthy_rate), slow > 0 ? format_rate(f.worst_rate) : "the same",
+      a.model.model == LoadModel::paced ? "paced" : "closed", l.n, format_rate(f.healthy_rate), slow > 0 ? format_rate(f.worst_rate) : "the same",
       format_rate(a.honest.rate));
   return a;
 }
