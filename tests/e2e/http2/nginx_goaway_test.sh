@@ -27,7 +27,7 @@ expect_goaways() {
   conns=$(json "$r" .generator.connections_by_protocol.h2)
   assert_cmp "$(json "$r" .summary.counts.ok)" == "$intended" "$r: every request ok"
   assert_cmp "$(json "$r" .summary.counts.retries)" == 0 "$r: resends are not retries"
-  assert_cmp "$(json "$r" .summary.counts.attempts)" == $((intended + resent)) "$r: attempts = sent + resent"
+  assert_cmp "$(json "$r" .summary.counts.attempts)" == $((intended + resent)) "$r: attempts = requests + resent"
   assert_cmp $(($(wc -l <"$E2E_TMP/nginx/access.log") - before)) == "$intended" "$r: nginx served each request once"
   # Each connection serves exactly 50 before its GOAWAY; a few more may open while a GOAWAY is on its way.
   assert_cmp "$conns" ">=" $(((intended + 49) / 50)) "$r: a connection per 50 requests"
