@@ -105,5 +105,5 @@ printf '%s\n' "${rows[@]}"
 echo
 echo "Closed loop 1 x 100: openloop/h2load = $(awk -v a="$ol_closed" -v b="$h2_closed" 'BEGIN { printf "%.2f", a / b }') (goal >= 1)."
 echo
-echo "nginx frozen 500 ms every 2 s, 500/s for ${stall_secs}s, 1 connection: openloop (from intended times): $ol_stall;" \
-  "h2load --rps 500 (from its submits): $h2_stall."
+echo "nginx frozen 500 ms every 2 s, 500/s for ${stall_secs}s: openloop (from intended times, the connections the" \
+  "pile-up needs): $ol_stall; h2load -c1 -m100 --rps 500 (from its submits): $h2_stall."
