@@ -1,8 +1,7 @@
 #!/usr/bin/env python3
 """A misbehaving HTTP/2 (h2c, prior knowledge) server for openloop's hostile-target tests (127.0.0.1 only).
 
-One listener per behaviour; prints "hostile-h2 NAME PORT" for each, then "hostile-h2 ready" once all are open, and
-"hostile-h2 NAME accepted" for each connection it accepts:
+One listener per behaviour; prints "hostile-h2 NAME PORT" for each, then "hostile-h2 ready" once all are open:
   bad_preface     answers the client's preface with bytes that are not a SETTINGS frame, then holds the connection
   rst_every       a proper SETTINGS, then RST_STREAM INTERNAL_ERROR on every stream the client opens
   refuse_every    a proper SETTINGS, then RST_STREAM REFUSED_STREAM on every stream the client opens
@@ -165,7 +164,6 @@ def handle(conn, behaviour):
 def accept_loop(listener, behaviour):
     while True:
         conn, _ = listener.accept()
-        print("hostile-h2 %s accepted" % behaviour.__name__, flush=True)
         threading.Thread(target=handle, args=(conn, behaviour), daemon=True).start()
 
 
