@@ -44,7 +44,7 @@ for r in "$h1" "$h2"; do
 done
 [[ $(json "$h2" .generator.protocol) == h2 ]] || fail "the h2 run spoke $(json "$h2" .generator.protocol)"
 [[ $(json "$h1" .generator.protocol) == h1 ]] || fail "the h1 run spoke $(json "$h1" .generator.protocol)"
-# 250 requests pile up in each freeze: HTTP/1.1 needs a connection each, HTTP/2 three streams' worth of connections.
+# 250 requests pile up in each freeze: HTTP/1.1 needs a connection each, HTTP/2 three connections of 100 streams.
 assert_cmp "$(json "$h2" .generator.connections_by_protocol.h2)" "<=" 10 "h2: the pile-up shares a few connections"
 assert_cmp "$(json "$h1" .generator.connections_by_protocol.h1)" ">=" 100 "h1: the pile-up needs a connection each"
 p99_1=$(json "$h1" .summary.response_time_ms.p99)
