@@ -124,6 +124,27 @@ CONF
 # nginx_worker_pid: the (single) worker process of the nginx started by start_nginx.
 nginx_worker_pid() { pgrep -P "$NGINX_MASTER" | head -n1; }
 
+# freeze_periodically PID FIRST LEN PERIOD COUNT: in the background, stops PID (SIGSTOP) for LEN seconds every PERIOD
+# seconds, COUNT times, the first FIRST seconds from now (seconds as sleep takes them: 0.5), and continues it after
+# each stop. Sets FREEZER (its pid, to `wait` on); PID and FREEZER join E2E_PIDS, so a failing test never leaves PID
+# stopped (the EXIT trap continues, then kills it). A stall injected on a wall clock, not a synchronisation.
+freeze_periodically() {
+  local pid=$1 first=$2 len=$3 period=$4 count=$5
+  local gap
+  gap=$(awk -v p="$period" -v l="$len" 'BEGIN { print p - l }')
+  (
+    sleep "$first"
+    for ((i = 1; i <= count; i++)); do
+      kill -STOP "$pid"
+      sleep "$len"
+      kill -CONT "$pid"
+      ((i == count)) || sleep "$gap"
+    done
+  ) &
+  FREEZER=$!
+  E2E_PIDS+=("$pid" "$FREEZER")
+}
+
 # cpu_ticks CPU: "steal total" clock ticks of one CPU so far (/proc/stat); steal_pct BEFORE AFTER: the share of
 # that CPU's time the hypervisor stole between two readings, in %. Benches pin a generator to a CPU and print it
 # beside each run: on a shared VM the host's steal stalls a generator for milliseconds at a time.

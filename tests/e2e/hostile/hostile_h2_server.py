@@ -7,7 +7,13 @@ One listener per behaviour; prints "hostile-h2 NAME PORT" for each, then "hostil
   refuse_every    a proper SETTINGS, then RST_STREAM REFUSED_STREAM on every stream the client opens
   goaway_at_once  SETTINGS then GOAWAY (last stream 0, NO_ERROR) before reading anything, then holds
   window_closed   SETTINGS with INITIAL_WINDOW_SIZE 0: a request body can never be sent; never answers
-Frames are written by hand (RFC 9113 section 4.1); no HPACK is needed since no behaviour answers a request.
+  settings_flood  SETTINGS, then before each response 10,000 more SETTINGS frames (each one the client must ack)
+  oversized_headers  answers each stream with a 256 KiB header block: HEADERS and 15 CONTINUATION frames
+  unknown_frame   before each response a frame of an unknown type (0xfa) on the connection and on the stream, which
+                  RFC 9113 section 4.1 says the client must ignore; then a proper 200
+  data_on_stream0 answers each stream with a DATA frame on stream 0 (a connection PROTOCOL_ERROR, section 6.1)
+Frames are written by hand (RFC 9113 section 4.1); the only HPACK needed is a response's ":status: 200", one byte
+(0x88, static table index 8), and a literal header without indexing for the oversized block (RFC 7541 section 6.2.2).
 Every loop ends when the client goes away; the test's EXIT trap kills the server (or it ends after 10 minutes).
 """
 import socket
@@ -17,8 +23,13 @@ import threading
 import time
 
 PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
-DATA, HEADERS, RST_STREAM, SETTINGS, PING, GOAWAY = 0x0, 0x1, 0x3, 0x4, 0x6, 0x7
-ACK = 0x1
+DATA, HEADERS, RST_STREAM, SETTINGS, PING, GOAWAY, CONTINUATION = 0x0, 0x1, 0x3, 0x4, 0x6, 0x7, 0x9
+UNKNOWN = 0xFA
+ACK = END_STREAM = 0x1
+END_HEADERS = 0x4
+STATUS_200 = b"\x88"
+MAX_FRAME = 16384  # SETTINGS_MAX_FRAME_SIZE's initial value: what a client accepts unless it raised it
+BIG_HEADER = 256 * 1024  # oversized_headers' header value: past nghttp2's 64 KiB bound on one header field
 NO_ERROR, INTERNAL_ERROR, REFUSED_STREAM = 0x0, 0x2, 0x7
 INITIAL_WINDOW_SIZE = 0x4
 
@@ -89,7 +100,56 @@ def window_closed(conn):
     serve_frames(conn, None)
 
 
-BEHAVIOURS = [bad_preface, rst_every, refuse_every, goaway_at_once, window_closed]
+def respond_200(conn, stream, before=b""):
+    conn.sendall(before + frame(HEADERS, END_STREAM | END_HEADERS, stream, STATUS_200))
+
+
+def settings_flood(conn):
+    conn.sendall(frame(SETTINGS, 0, 0))
+    flood = frame(SETTINGS, 0, 0) * 10000
+    serve_frames(conn, lambda s: respond_200(conn, s, flood))
+
+
+def hpack_int(value, prefix_bits, first_byte=0):
+    """An HPACK integer (RFC 7541 section 5.1) with a prefix of prefix_bits bits, or'ed into first_byte."""
+    limit = (1 << prefix_bits) - 1
+    if value < limit:
+        return bytes([first_byte | value])
+    out, value = [first_byte | limit], value - limit
+    while value >= 128:
+        out.append(value % 128 + 128)
+        value //= 128
+    return bytes(out + [value])
+
+
+def oversized_headers(conn):
+    conn.sendall(frame(SETTINGS, 0, 0))
+    value = b"x" * BIG_HEADER
+    block = STATUS_200 + b"\x00" + hpack_int(5, 7) + b"x-big" + hpack_int(len(value), 7) + value
+    chunks = [block[i:i + MAX_FRAME] for i in range(0, len(block), MAX_FRAME)]
+
+    def answer(stream):
+        out = b""
+        for i, chunk in enumerate(chunks):
+            last = END_HEADERS if i == len(chunks) - 1 else 0
+            out += frame(CONTINUATION, last, stream, chunk) if i else frame(HEADERS, END_STREAM | last, stream, chunk)
+        conn.sendall(out)
+
+    serve_frames(conn, answer)
+
+
+def unknown_frame(conn):
+    conn.sendall(frame(SETTINGS, 0, 0))
+    serve_frames(conn, lambda s: respond_200(conn, s, frame(UNKNOWN, 0xFF, 0, b"?" * 8) + frame(UNKNOWN, 0, s, b"!")))
+
+
+def data_on_stream0(conn):
+    conn.sendall(frame(SETTINGS, 0, 0))
+    serve_frames(conn, lambda s: conn.sendall(frame(DATA, 0, 0, b"hello")))
+
+
+BEHAVIOURS = [bad_preface, rst_every, refuse_every, goaway_at_once, window_closed, settings_flood, oversized_headers,
+              unknown_frame, data_on_stream0]
 
 
 def handle(conn, behaviour):

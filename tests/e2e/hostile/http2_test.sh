@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A hostile HTTP/2 server (hostile_h2_server.py, h2c by prior knowledge): a preface that is not SETTINGS, RST_STREAM on
-# every stream, REFUSED_STREAM on every stream, GOAWAY at once, a stream window never opened. Each run ends on time,
-# every request ends once as the named outcome, the results are complete and conserved.
+# every stream, REFUSED_STREAM on every stream, GOAWAY at once, a stream window never opened, a SETTINGS flood, an
+# unknown frame type, an oversized header block, DATA on stream 0. Each run ends on time, every request ends once as
+# the named outcome, the results are complete and conserved.
 source "$OPENLOOP_E2E_LIB"
 source "$(dirname "$0")/hostile_lib.sh"
 
@@ -69,4 +70,39 @@ hostile_run window_closed "http://127.0.0.1:$(h2_port window_closed)/" --http2 -
 accept_invalid_only_for "$CODE" "$R" '^send lateness'
 expect_timeouts window_closed
 assert_cmp "$(json "$R" .summary.counts.sent)" == 20 "window_closed: every request's HEADERS went out"
+
+# 10,000 SETTINGS frames before each response: nghttp2 stops acking past 1,000 queued acks and ends the session as a
+# flood; every request a parse error naming it, each on a new connection.
+hostile_run settings_flood "http://127.0.0.1:$(h2_port settings_flood)/" --http2
+accept_invalid_only_for "$CODE" "$R" '^send lateness'
+expect_errors settings_flood parse
+json "$R" .summary.error_examples.parse | grep -qi 'flood' ||
+  fail "settings_flood: the parse example does not name the flood: $(json "$R" .summary.error_examples.parse)"
+
+# A frame of an unknown type, on the connection and on the stream, before each response: ignored (RFC 9113 4.1).
+hostile_run unknown_frame "http://127.0.0.1:$(h2_port unknown_frame)/" --http2
+accept_invalid_only_for "$CODE" "$R" '^send lateness'
+expect_ok unknown_frame
+assert_cmp "$(json "$R" .generator.connections_by_protocol.h2)" == 1 "unknown_frame: one connection kept throughout"
+
+# Connection errors the server causes: a 256 KiB header block (past nghttp2's 64 KiB bound on a header field:
+# COMPRESSION_ERROR) and DATA on stream 0 (PROTOCOL_ERROR). nghttp2 ends the session with GOAWAY; the connection
+# must fail at once with every stream on it, as a parse error naming the cause.
+# Known defect (issue 28, fixed on branch s42-h2core): the codec notices its own GOAWAY only when nothing is left to
+# write, so the connection may stay in the pool with a dead session: the stream in flight waits out its timeout and
+# later streams are refused by nghttp2 and resent on it (data_on_stream0: 8 timeouts, 12 resets, 108 resends in one
+# run), and the example names only "the HTTP/2 session ended". Until that lands, each case checks that the run
+# survived (on time, complete, conserved) and nothing was taken for a response; then: `expect_errors NAME parse` and
+# the example naming COMPRESSION_ERROR / PROTOCOL_ERROR.
+for name in oversized_headers data_on_stream0; do
+  hostile_run "$name" "http://127.0.0.1:$(h2_port "$name")/" --http2
+  # Requests submitted on the dead session never get their HEADERS out: the verdict names them as not sent.
+  accept_invalid_only_for "$CODE" "$R" '^send lateness' '^sent [0-9]+ of 20 intended requests'
+  assert_complete_results "$R" 1
+  assert_cmp "$(json "$R" .summary.counts.intended)" == 20 "$name: 20 arrivals"
+  assert_cmp "$(json "$R" .summary.counts.ok)" == 0 "$name: no response taken from a broken connection"
+  assert_cmp "$(json "$R" .summary.counts.completed)" == 0 "$name: nothing completed"
+  pass "$name: survived ($(jq -c '.summary.counts | {errors, timeouts, resent}' "$R"), $(jq -c .summary.error_examples "$R"))"
+done
+
 pass "hostile HTTP/2 servers: each behaviour survived, named and conserved"

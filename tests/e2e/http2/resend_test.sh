@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Streams the server never processed are sent again outside the retry budget: the lab's GOAWAY after every 50
-# streams and its REFUSED_STREAM above a stream bound, then real nginx over h2c closing each connection with GOAWAY
-# after 50 requests (keepalive_requests). No request is lost, none is processed twice (the lab's arrivals equal the
-# completed requests), every refusal is either resent or the request's error, and counts are conserved.
+# streams and its REFUSED_STREAM above a stream bound (real nginx's GOAWAY every 50 requests: nginx_goaway_test.sh).
+# No request is lost, none is processed twice (the lab's arrivals equal the completed requests), every refusal is
+# either resent or the request's error, and counts are conserved.
 source "$OPENLOOP_E2E_LIB"
 require_tools curl jq
 
@@ -60,17 +60,3 @@ assert_cmp "$(json "$r" .summary.counts.ok)" ">=" $((intended * 99 / 100)) "at l
 pass "refused above 4 streams: $refused refusals, $resent resent, $resets ended as reset, of $intended"
 stop_lab
 
-# Real nginx over h2c with keepalive_requests 50: GOAWAY after each connection's 50th request.
-if command -v nginx >/dev/null; then
-  port=$(free_port)
-  start_nginx "$port" "keepalive_requests 50;" http2
-  r=$E2E_TMP/nginx.json
-  run_h2 "$r" "http://127.0.0.1:$port/" --rate 2000/s --duration 3s
-  assert_conserved "$r"
-  intended=$(json "$r" .summary.counts.intended)
-  assert_cmp "$(json "$r" .summary.counts.ok)" == "$intended" "nginx GOAWAY every 50: every request ok"
-  assert_cmp "$(json "$r" .generator.connections_by_protocol.h2)" ">=" $((intended / 50)) "a connection per 50"
-  pass "nginx h2c keepalive_requests 50: $intended ok over $(json "$r" .generator.connections_by_protocol.h2) connections, $(json "$r" .summary.counts.resent) resent"
-else
-  echo "note: nginx is not installed; the nginx case is skipped"
-fi

@@ -3,22 +3,19 @@
 source "$OPENLOOP_E2E_LIB"
 port=$(free_port)
 start_nginx "$port"
-stall() { sleep 1.5; local w; w=$(nginx_worker_pid); kill -STOP "$w"; sleep 0.3; kill -CONT "$w"; }
 
-stall &
-staller=$!
+freeze_periodically "$(nginx_worker_pid)" 1.5 0.3 1 1
 # Exit 3 (INVALID) is accepted for send lateness only: on a loaded 2-core machine the generator's own send lateness
 # can exceed its bound while it opens connections during the stall; this test is about what the latencies show.
 code=0
 "$OPENLOOP" run "http://127.0.0.1:$port/" --rate 200/s --duration 3s --threads 1 --json "$E2E_TMP/open.json" >/dev/null ||
   code=$?
 accept_invalid_only_for "$code" "$E2E_TMP/open.json" '^send lateness'
-wait "$staller"
-stall &
-staller=$!
+wait "$FREEZER"
+freeze_periodically "$(nginx_worker_pid)" 1.5 0.3 1 1
 "$OPENLOOP" run "http://127.0.0.1:$port/" --vus 1 --duration 3s --json "$E2E_TMP/closed.json" >"$E2E_TMP/closed.txt" ||
   fail "closed run exit $?"
-wait "$staller"
+wait "$FREEZER"
 
 o=$E2E_TMP/open.json c=$E2E_TMP/closed.json
 assert_conserved "$o"
