@@ -31,6 +31,7 @@ class Host final : public ConnectionHost {
   const LabConfig& config() const override { return m_config; }
   const ResponseCatalog& responses() const override { return m_responses; }
   ServerCounters& counters() override { return m_counters; }
+  AuthStore& auth() override { return m_auth; }
   void submit(SteadyTime /*now*/, const Arrival& arrival) override {
     // As the model does for a shed or zero-time request: the answer comes back inside submit().
     if (answer_at_once && connection != nullptr)
@@ -52,6 +53,7 @@ class Host final : public ConnectionHost {
   LabConfig m_config;
   ResponseCatalog m_responses{100};
   ServerCounters m_counters;
+  AuthStore m_auth{1};
 };
 
 void drain(int fd) {
