@@ -144,6 +144,10 @@ class Http2Codec final : public Codec {
   results::ErrorKind m_failure = results::ErrorKind::parse;
   const char* m_reason = "";
   const char* m_session_error = nullptr;  // a fatal error met while sending (reported by the next feed)
+  // A connection error (a static reason): the server's GOAWAY with an error code, or ours (local) when nghttp2
+  // ended the session on a frame the server should not have sent. The next feed fails the connection.
+  const char* m_connection_error = nullptr;
+  bool m_connection_error_local = false;
 };
 
 }  // namespace openloop::engine

@@ -106,8 +106,8 @@ class Server {
   void reset(std::int32_t stream, std::uint32_t code) {
     nghttp2_submit_rst_stream(m_session, NGHTTP2_FLAG_NONE, stream, code);
   }
-  void goaway(std::int32_t last) {
-    nghttp2_submit_goaway(m_session, NGHTTP2_FLAG_NONE, last, NGHTTP2_NO_ERROR, nullptr, 0);
+  void goaway(std::int32_t last, std::uint32_t code = NGHTTP2_NO_ERROR) {
+    nghttp2_submit_goaway(m_session, NGHTTP2_FLAG_NONE, last, code, nullptr, 0);
   }
 
   std::vector<std::int32_t> requests;
@@ -318,6 +318,60 @@ TEST_F(Http2CodecTest, AConnectionClosedBeforeSettingsIsNamedToo) {
   client_to_server();
   EXPECT_EQ(m_codec->on_eof(), Codec::Feed::failed);
   EXPECT_STREQ(m_codec->failure_reason(), k_h2_no_preface);
+}
+
+// Every exchange the codec carried when its connection failed: those it reported itself and those detach_all()
+// hands to the connection, which fails them with the connection's error. Each exactly once.
+std::vector<Exchange*> ended_with_connection(Http2Codec& codec, const Reports& reports) {
+  std::vector<Exchange*> got;
+  for (auto& [x, e] : reports.errors) got.push_back(x);
+  for (Exchange* x = codec.detach_all(); x != nullptr; x = x->carrier_next) got.push_back(x);
+  std::sort(got.begin(), got.end());
+  return got;
+}
+
+// A server whose first frame is not SETTINGS (here a PING, then garbage), with streams already submitted and
+// written: the connection fails in the same read, its streams with it, and the reason names the preface.
+TEST_F(Http2CodecTest, ABadPrefaceFailsTheConnectionAndItsStreamsAtOnce) {
+  m_codec->start(m_x[0]);
+  m_codec->start(m_x[1]);
+  client_to_server();
+  const std::string bad("\x00\x00\x08\x06\x00\x00\x00\x00\x00 not an HTTP/2 SETTINGS frame at all\r\n", 47);
+  EXPECT_EQ(m_codec->on_data(bad.data(), bad.size()), Codec::Feed::failed);
+  EXPECT_EQ(m_codec->failure_kind(), results::ErrorKind::parse);
+  EXPECT_STREQ(m_codec->failure_reason(), k_h2_no_preface);
+  EXPECT_EQ(m_codec->free_slots(), 0U);
+  EXPECT_EQ(ended_with_connection(*m_codec, m_reports), (std::vector<Exchange*>{&m_x[0], &m_x[1]}));
+  for (auto& [x, e] : m_reports.errors) EXPECT_FALSE(e.unprocessed) << "not resent to the same server";
+}
+
+// A frame that breaks the protocol after a proper SETTINGS (DATA on stream 0: a connection error, RFC 9113
+// §6.1): the connection fails with the streams it carries, the reason naming a protocol error.
+TEST_F(Http2CodecTest, ABadFrameFailsTheConnectionAndItsStreamsAtOnce) {
+  handshake();
+  for (int i = 0; i < 3; ++i) m_codec->start(m_x[i]);
+  client_to_server();
+  const std::string bad("\x00\x00\x01\x00\x00\x00\x00\x00\x00x", 10);
+  EXPECT_EQ(m_codec->on_data(bad.data(), bad.size()), Codec::Feed::failed);
+  EXPECT_EQ(m_codec->failure_kind(), results::ErrorKind::parse);
+  EXPECT_NE(std::string(m_codec->failure_reason()).find("PROTOCOL_ERROR"), std::string::npos)
+      << m_codec->failure_reason();
+  EXPECT_EQ(ended_with_connection(*m_codec, m_reports), (std::vector<Exchange*>{&m_x[0], &m_x[1], &m_x[2]}));
+}
+
+// The server ends the connection with an error (GOAWAY PROTOCOL_ERROR) and holds the socket open: the streams
+// at or below its last stream id fail with the connection at once, named; those above were never processed.
+TEST_F(Http2CodecTest, AGoawayWithAnErrorFailsTheConnectionAndItsStreamsAtOnce) {
+  handshake();
+  for (int i = 0; i < 3; ++i) m_codec->start(m_x[i]);
+  client_to_server();
+  m_server.goaway(3, NGHTTP2_PROTOCOL_ERROR);
+  EXPECT_EQ(server_to_client(), Codec::Feed::failed);
+  EXPECT_EQ(m_codec->failure_kind(), results::ErrorKind::reset);
+  EXPECT_NE(std::string(m_codec->failure_reason()).find("GOAWAY PROTOCOL_ERROR"), std::string::npos)
+      << m_codec->failure_reason();
+  EXPECT_EQ(ended_with_connection(*m_codec, m_reports), (std::vector<Exchange*>{&m_x[0], &m_x[1], &m_x[2]}));
+  for (auto& [x, e] : m_reports.errors) EXPECT_EQ(x, &m_x[2]) << "only stream 5 was above the last stream id";
 }
 
 TEST_F(Http2CodecTest, DetachAllReturnsEveryStartedExchangeOnce) {
