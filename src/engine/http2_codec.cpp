@@ -428,6 +428,19 @@ void Http2Codec::cancel(Exchange& x) {
   }
 }
 
+const char* Http2Codec::stall_reason(const Exchange& x) const {
+  if (m_session == nullptr) return "";
+  for (const Slot& s : m_slots) {
+    if (s.x != &x || s.stream <= 0) continue;
+    // A body nghttp2 has not taken whole waits for a window (or, rarely, for the socket: then no window is 0).
+    if (x.parts == nullptr || s.body_sent >= x.parts->body.size()) return "";
+    if (nghttp2_session_get_stream_remote_window_size(m_session, s.stream) <= 0) return k_h2_stream_window_closed;
+    if (nghttp2_session_get_remote_window_size(m_session) <= 0) return k_h2_connection_window_closed;
+    return "";
+  }
+  return "";
+}
+
 void Http2Codec::close_slot(std::uint32_t index, std::uint32_t error_code) {
   Slot& s = m_slots[index];
   Exchange* x = std::exchange(s.x, nullptr);

@@ -38,7 +38,7 @@ struct Reports final : CodecCallbacks {
 // A server session: records requests, answers when told.
 class Server {
  public:
-  explicit Server(std::uint32_t max_streams = 100) {
+  explicit Server(std::uint32_t max_streams = 100, std::uint32_t initial_window = NGHTTP2_INITIAL_WINDOW_SIZE) {
     nghttp2_session_callbacks* cbs = nullptr;
     nghttp2_session_callbacks_new(&cbs);
     nghttp2_session_callbacks_set_on_frame_recv_callback(
@@ -63,8 +63,9 @@ class Server {
         });
     nghttp2_session_server_new(&m_session, cbs, this);
     nghttp2_session_callbacks_del(cbs);
-    const nghttp2_settings_entry iv[] = {{NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, max_streams}};
-    nghttp2_submit_settings(m_session, NGHTTP2_FLAG_NONE, iv, 1);
+    const nghttp2_settings_entry iv[] = {{NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, max_streams},
+                                         {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, initial_window}};
+    nghttp2_submit_settings(m_session, NGHTTP2_FLAG_NONE, iv, 2);
   }
   ~Server() { nghttp2_session_del(m_session); }
   Server(const Server&) = delete;
@@ -102,6 +103,9 @@ class Server {
       return static_cast<ssize_t>(n);
     };
     nghttp2_submit_response(m_session, stream, nv, 1, m_bodies[stream].empty() ? nullptr : &prd);
+  }
+  void open_window(std::int32_t stream, std::int32_t bytes) {
+    nghttp2_submit_window_update(m_session, NGHTTP2_FLAG_NONE, stream, bytes);
   }
   void reset(std::int32_t stream, std::uint32_t code) {
     nghttp2_submit_rst_stream(m_session, NGHTTP2_FLAG_NONE, stream, code);
@@ -372,6 +376,39 @@ TEST_F(Http2CodecTest, AGoawayWithAnErrorFailsTheConnectionAndItsStreamsAtOnce) 
       << m_codec->failure_reason();
   EXPECT_EQ(ended_with_connection(*m_codec, m_reports), (std::vector<Exchange*>{&m_x[0], &m_x[1], &m_x[2]}));
   for (auto& [x, e] : m_reports.errors) EXPECT_EQ(x, &m_x[2]) << "only stream 5 was above the last stream id";
+}
+
+// A server whose SETTINGS give streams a window of 0 and never sends WINDOW_UPDATE: a request body cannot go out,
+// and the codec says so when the exchange's deadline asks why it is stuck. A request without a body is not held
+// back by the window, and once the window opens the body goes and nothing is said.
+TEST_F(Http2CodecTest, ARequestBodyHeldByAWindowNeverOpenedIsNamed) {
+  Server closed(100, 0);
+  const std::string body = "hello";
+  http::RequestParts post = m_parts;
+  post.method = "POST";
+  post.body = body;
+  m_x[0].parts = &post;
+  const auto to_closed = [&] {
+    const std::string out(m_codec->output());
+    m_codec->wrote(out.size());
+    closed.recv(out);
+  };
+  to_closed();  // the preface
+  const std::string settings = closed.send();
+  ASSERT_EQ(m_codec->on_data(settings.data(), settings.size()), Codec::Feed::more);
+  m_codec->start(m_x[0]);  // POST with a body
+  m_codec->start(m_x[1]);  // GET
+  to_closed();
+  EXPECT_EQ(m_reports.sent.size(), 2U);  // both HEADERS frames went out
+  EXPECT_STREQ(m_codec->stall_reason(m_x[0]), k_h2_stream_window_closed);
+  EXPECT_STREQ(m_codec->stall_reason(m_x[1]), "");
+  EXPECT_STREQ(m_codec->stall_reason(m_x[2]), "");  // not started
+  closed.open_window(1, 100);
+  const std::string update = closed.send();
+  ASSERT_EQ(m_codec->on_data(update.data(), update.size()), Codec::Feed::more);
+  to_closed();
+  EXPECT_EQ(closed.requests, (std::vector<std::int32_t>{3}));  // the GET ended its stream with HEADERS
+  EXPECT_STREQ(m_codec->stall_reason(m_x[0]), "");            // the body went out
 }
 
 TEST_F(Http2CodecTest, DetachAllReturnsEveryStartedExchangeOnce) {
