@@ -211,9 +211,10 @@ struct Http2Codec::Callbacks {
 
   static int on_frame_send(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
     Http2Codec& c = codec(user_data);
-    if (frame->hd.type == NGHTTP2_GOAWAY && c.m_connection_error == nullptr) {
-      // openloop sends GOAWAY only when nghttp2 terminates the session on a connection error the server
-      // caused; its streams will never be answered. Before the server's SETTINGS: it does not speak HTTP/2.
+    if (frame->hd.type == NGHTTP2_GOAWAY && frame->goaway.error_code != NGHTTP2_NO_ERROR &&
+        c.m_connection_error == nullptr) {
+      // openloop sends GOAWAY with an error only when nghttp2 terminates the session on a connection error the
+      // server caused; its streams will never be answered. Before the server's SETTINGS: it does not speak HTTP/2.
       const std::uint32_t code = frame->goaway.error_code;
       c.m_connection_error =
           !c.m_settings_seen && code == NGHTTP2_PROTOCOL_ERROR ? k_h2_no_preface : goaway_reason(code, true);
