@@ -411,6 +411,24 @@ TEST_F(Http2CodecTest, ARequestBodyHeldByAWindowNeverOpenedIsNamed) {
   EXPECT_STREQ(m_codec->stall_reason(m_x[0]), "");            // the body went out
 }
 
+// Two bodies of 40 000 bytes under HTTP/2's default windows (65 535 per stream and for the connection) and a
+// server that never sends WINDOW_UPDATE: the first body goes whole, the second stops when the connection's window
+// is spent while its stream's is not, and that is what the codec names.
+TEST_F(Http2CodecTest, ABodyHeldByTheConnectionsWindowNamesTheConnection) {
+  handshake();
+  const std::string body(40000, 'b');
+  http::RequestParts post = m_parts;
+  post.method = "POST";
+  post.body = body;
+  m_x[0].parts = &post;
+  m_x[1].parts = &post;
+  m_codec->start(m_x[0]);
+  m_codec->start(m_x[1]);
+  client_to_server();
+  EXPECT_STREQ(m_codec->stall_reason(m_x[0]), "");
+  EXPECT_STREQ(m_codec->stall_reason(m_x[1]), k_h2_connection_window_closed);
+}
+
 TEST_F(Http2CodecTest, DetachAllReturnsEveryStartedExchangeOnce) {
   handshake();
   for (int i = 0; i < 3; ++i) m_codec->start(m_x[i]);
