@@ -111,6 +111,13 @@ class Codec {
   /// The kind and reason of the last failed feed (the reason: a static string, "" when none).
   virtual results::ErrorKind failure_kind() const = 0;
   virtual const char* failure_reason() const = 0;
+  /// Why a started exchange is held back by the protocol itself, when it is (a static string; "" when not or
+  /// unknown): asked when its deadline cuts it, so a timeout's example can say what it waited for (HTTP/2: a
+  /// flow-control window the server never opened). Not per event: at most once per timeout.
+  virtual const char* stall_reason(const Exchange& x) const {
+    (void)x;
+    return "";
+  }
 };
 
 }  // namespace openloop::engine

@@ -93,6 +93,10 @@ class Connection final : public net::IoHandler, private CodecHost {
   void cancel(Exchange& x);
   /// Closes the socket; every exchange it carries is forgotten (the caller accounted for them).
   void close();
+  /// Why exchange x, started on this connection, is held back by its protocol (Codec::stall_reason), else "".
+  const char* stall_reason(const Exchange& x) const {
+    return m_codec != nullptr && m_waiting == nullptr ? m_codec->stall_reason(x) : "";
+  }
   /// True while an exchange is started on it or waiting for it to be ready.
   bool carries_exchange() const;
 

@@ -239,6 +239,12 @@ results::RunResults finish(PlanRun& p, const std::atomic<int>& stop, SteadyTime 
       break;
     }
   }
+  // Timeouts are no error kind, but when the protocol said what one waited for, that is their example.
+  for (auto& w : p.workers) {
+    if (w->report().first_stall.empty()) continue;
+    r.error_examples.emplace_back("timeout", w->report().first_stall);
+    break;
+  }
   for (auto& w : key_warnings(plan, p.workers, r.totals)) r.warnings.push_back(std::move(w));
   if (plan.replay)
     for (auto& note : plan.replay->notes()) r.warnings.push_back(std::move(note));

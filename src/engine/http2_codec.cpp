@@ -65,6 +65,51 @@ const char* reset_reason(std::uint32_t code) {
   }
 }
 
+// Why a connection ended on an error, by the GOAWAY's code: `local` when nghttp2 ended it (the server broke the
+// protocol: a bad frame, a SETTINGS violation), else the server sent it. Static strings, as reset_reason's.
+const char* goaway_reason(std::uint32_t code, bool local) {
+  if (local) {
+    switch (code) {
+      case NGHTTP2_FLOW_CONTROL_ERROR:
+        return "the server broke HTTP/2 flow control (sent past a window): openloop ended the connection with "
+               "GOAWAY FLOW_CONTROL_ERROR";
+      case NGHTTP2_FRAME_SIZE_ERROR:
+        return "the server sent an HTTP/2 frame of a wrong size: openloop ended the connection with GOAWAY "
+               "FRAME_SIZE_ERROR";
+      case NGHTTP2_COMPRESSION_ERROR:
+        return "the server sent a header block HPACK cannot decode (or too large): openloop ended the "
+               "connection with GOAWAY COMPRESSION_ERROR";
+      case NGHTTP2_SETTINGS_TIMEOUT:
+        return "the server did not acknowledge SETTINGS: openloop ended the connection with GOAWAY "
+               "SETTINGS_TIMEOUT";
+      case NGHTTP2_ENHANCE_YOUR_CALM:
+        return "the server flooded the connection (SETTINGS, PING or RST_STREAM frames): openloop ended it with "
+               "GOAWAY ENHANCE_YOUR_CALM";
+      default:
+        return "the server broke the HTTP/2 protocol (a bad frame): openloop ended the connection with GOAWAY "
+               "PROTOCOL_ERROR";
+    }
+  }
+  switch (code) {
+    case NGHTTP2_PROTOCOL_ERROR:
+      return "the server ended the connection with GOAWAY PROTOCOL_ERROR (it saw a protocol error)";
+    case NGHTTP2_INTERNAL_ERROR:
+      return "the server ended the connection with GOAWAY INTERNAL_ERROR";
+    case NGHTTP2_FLOW_CONTROL_ERROR:
+      return "the server ended the connection with GOAWAY FLOW_CONTROL_ERROR";
+    case NGHTTP2_SETTINGS_TIMEOUT:
+      return "the server ended the connection with GOAWAY SETTINGS_TIMEOUT";
+    case NGHTTP2_FRAME_SIZE_ERROR:
+      return "the server ended the connection with GOAWAY FRAME_SIZE_ERROR";
+    case NGHTTP2_COMPRESSION_ERROR:
+      return "the server ended the connection with GOAWAY COMPRESSION_ERROR";
+    case NGHTTP2_ENHANCE_YOUR_CALM:
+      return "the server ended the connection with GOAWAY ENHANCE_YOUR_CALM";
+    default:
+      return "the server ended the connection with a GOAWAY error code";
+  }
+}
+
 nghttp2_nv make_nv(std::string_view name, std::string_view value) {
   // NGHTTP2_NV_FLAG_NONE: nghttp2 copies both, so the views only need to outlive the submit.
   return nghttp2_nv{reinterpret_cast<std::uint8_t*>(const_cast<char*>(name.data())),
@@ -149,6 +194,8 @@ struct Http2Codec::Callbacks {
         return 0;
       case NGHTTP2_GOAWAY:
         c.m_goaway = true;  // nghttp2 closes the streams above last_stream_id as refused
+        if (frame->goaway.error_code != NGHTTP2_NO_ERROR && c.m_connection_error == nullptr)
+          c.m_connection_error = goaway_reason(frame->goaway.error_code, false);
         return 0;
       case NGHTTP2_HEADERS:
       case NGHTTP2_DATA:
@@ -164,6 +211,16 @@ struct Http2Codec::Callbacks {
 
   static int on_frame_send(nghttp2_session*, const nghttp2_frame* frame, void* user_data) {
     Http2Codec& c = codec(user_data);
+    if (frame->hd.type == NGHTTP2_GOAWAY && frame->goaway.error_code != NGHTTP2_NO_ERROR &&
+        c.m_connection_error == nullptr) {
+      // openloop sends GOAWAY with an error only when nghttp2 terminates the session on a connection error the
+      // server caused; its streams will never be answered. Before the server's SETTINGS: it does not speak HTTP/2.
+      const std::uint32_t code = frame->goaway.error_code;
+      c.m_connection_error =
+          !c.m_settings_seen && code == NGHTTP2_PROTOCOL_ERROR ? k_h2_no_preface : goaway_reason(code, true);
+      c.m_connection_error_local = true;
+      return 0;
+    }
     if (frame->hd.type != NGHTTP2_HEADERS || frame->headers.cat != NGHTTP2_HCAT_REQUEST) return 0;
     Slot* s = c.slot_of(frame->hd.stream_id);
     if (s == nullptr || s->x == nullptr) return 0;
@@ -238,6 +295,8 @@ void Http2Codec::reset() {
   m_settings_seen = m_goaway = m_in_recv = m_detached = false;
   m_reason = "";
   m_session_error = nullptr;
+  m_connection_error = nullptr;
+  m_connection_error_local = false;
 
   nghttp2_session_callbacks* cbs = nullptr;
   if (nghttp2_session_callbacks_new(&cbs) != 0) {
@@ -268,7 +327,8 @@ void Http2Codec::reset() {
 }
 
 std::uint32_t Http2Codec::free_slots() const {
-  if (m_session == nullptr || m_goaway || m_detached || m_session_error != nullptr) return 0;
+  if (m_session == nullptr || m_goaway || m_detached || m_session_error != nullptr || m_connection_error != nullptr)
+    return 0;
   if (nghttp2_session_get_next_stream_id(m_session) > static_cast<std::uint32_t>(k_last_stream_id)) return 0;
   const std::uint32_t limit = std::min(m_settings.max_streams, m_peer_max);
   return limit > m_open ? limit - m_open : 0;
@@ -369,6 +429,19 @@ void Http2Codec::cancel(Exchange& x) {
   }
 }
 
+const char* Http2Codec::stall_reason(const Exchange& x) const {
+  if (m_session == nullptr) return "";
+  for (const Slot& s : m_slots) {
+    if (s.x != &x || s.stream <= 0) continue;
+    // A body nghttp2 has not taken whole waits for a window (or, rarely, for the socket: then no window is 0).
+    if (x.parts == nullptr || s.body_sent >= x.parts->body.size()) return "";
+    if (nghttp2_session_get_stream_remote_window_size(m_session, s.stream) <= 0) return k_h2_stream_window_closed;
+    if (nghttp2_session_get_remote_window_size(m_session) <= 0) return k_h2_connection_window_closed;
+    return "";
+  }
+  return "";
+}
+
 void Http2Codec::close_slot(std::uint32_t index, std::uint32_t error_code) {
   Slot& s = m_slots[index];
   Exchange* x = std::exchange(s.x, nullptr);
@@ -458,6 +531,12 @@ Codec::Feed Http2Codec::on_data(const char* data, std::size_t n) {
   }
   pump();  // what reading made due (SETTINGS and PING acks, window updates, requests started by callbacks)
   if (m_session_error != nullptr) return fail(ErrorKind::generator, m_session_error);
+  // A connection error (ours: the server broke the protocol; or the server's GOAWAY with an error code): no
+  // stream on the connection will be answered, so the connection fails now, and every stream with it, rather
+  // than each waiting for its deadline. Streams above a server GOAWAY's last stream id were already closed as
+  // refused (resent).
+  if (m_connection_error != nullptr)
+    return fail(m_connection_error_local ? ErrorKind::parse : ErrorKind::reset, m_connection_error);
   if (m_goaway && m_open == 0) return fail(ErrorKind::reset, "the server sent GOAWAY (no new streams)");
   if (nghttp2_session_want_read(m_session) == 0 && nghttp2_session_want_write(m_session) == 0 &&
       output().empty())
@@ -466,6 +545,8 @@ Codec::Feed Http2Codec::on_data(const char* data, std::size_t n) {
 }
 
 Codec::Feed Http2Codec::on_eof() {
+  if (m_connection_error != nullptr)
+    return fail(m_connection_error_local ? ErrorKind::parse : ErrorKind::reset, m_connection_error);
   if (!m_settings_seen) return fail(ErrorKind::parse, k_h2_no_preface);
   if (m_goaway && m_open == 0) return fail(ErrorKind::reset, "the server sent GOAWAY (no new streams)");
   return fail(ErrorKind::reset, "the server closed the HTTP/2 connection");

@@ -36,6 +36,15 @@ struct Http2Settings {
 /// recommends a limit of no less than 100; nghttp2's own default before SETTINGS is the same figure).
 inline constexpr std::uint32_t k_h2_initial_peer_streams = 100;
 
+/// Why a request timed out when the server never opened the flow-control window its body needed: the stream's
+/// window (SETTINGS_INITIAL_WINDOW_SIZE 0 and no WINDOW_UPDATE), or the connection's.
+inline constexpr const char* k_h2_stream_window_closed =
+    "the server never opened the HTTP/2 stream's flow-control window for the request body (window 0, no "
+    "WINDOW_UPDATE before the deadline)";
+inline constexpr const char* k_h2_connection_window_closed =
+    "the server never opened the HTTP/2 connection's flow-control window for request bodies (window 0, no "
+    "WINDOW_UPDATE before the deadline)";
+
 /// Why a connection fails when the server's first bytes are not an HTTP/2 SETTINGS frame: a server that
 /// speaks only HTTP/1.1, reached with prior knowledge.
 inline constexpr const char* k_h2_no_preface =
@@ -50,7 +59,9 @@ inline constexpr const char* k_h2_no_preface =
 /// report comes when nghttp2 closes the stream, after the slot is free again). A stream reset by the server
 /// fails its exchange as `reset` (REFUSED_STREAM: retryable, the server did not act on it). GOAWAY: streams
 /// above its last stream id fail retryable (nghttp2 closes them as refused), the others finish, no new
-/// stream starts (free_slots() 0), and the connection closes when the last one ends. Single-threaded; a
+/// stream starts (free_slots() 0), and the connection closes when the last one ends. A connection error (a
+/// first frame that is not SETTINGS, a frame that breaks the protocol, the server's GOAWAY with an error code)
+/// fails the feed that found it, so the connection fails every stream it carries at once. Single-threaded; a
 /// callback may start exchanges on this codec (the submit is written after the bytes being read are
 /// processed). Allocation-free per exchange once warm, beyond what nghttp2 allocates per stream.
 class Http2Codec final : public Codec {
@@ -79,6 +90,9 @@ class Http2Codec final : public Codec {
   Exchange* detach_all() override;
   results::ErrorKind failure_kind() const override { return m_failure; }
   const char* failure_reason() const override { return m_reason; }
+  /// k_h2_stream_window_closed or k_h2_connection_window_closed while x's request body waits for a window the
+  /// server keeps at 0; else "".
+  const char* stall_reason(const Exchange& x) const override;
 
   /// The peer's SETTINGS_MAX_CONCURRENT_STREAMS once its SETTINGS arrived, else k_h2_initial_peer_streams.
   std::uint32_t peer_max_streams() const { return m_peer_max; }
@@ -144,6 +158,10 @@ class Http2Codec final : public Codec {
   results::ErrorKind m_failure = results::ErrorKind::parse;
   const char* m_reason = "";
   const char* m_session_error = nullptr;  // a fatal error met while sending (reported by the next feed)
+  // A connection error (a static reason): the server's GOAWAY with an error code, or ours (local) when nghttp2
+  // ended the session on a frame the server should not have sent. The next feed fails the connection.
+  const char* m_connection_error = nullptr;
+  bool m_connection_error_local = false;
 };
 
 }  // namespace openloop::engine

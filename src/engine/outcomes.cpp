@@ -132,6 +132,10 @@ void Worker::finish_request(Exchange& x, Connection& c, SteadyTime now, Outcome 
 
 void Worker::cut(Exchange& r, SteadyTime now) {
   Connection& c = *r.connection;
+  if (m_report.first_stall.empty()) {
+    // What the protocol held it back for, if it knows (an HTTP/2 window never opened): the timeouts' example.
+    if (const char* why = c.stall_reason(r); *why != '\0') m_report.first_stall = why;  // allocates once
+  }
   record_reached_phases(r);
   record_attempt(r, r.deadline);
   c.cancel(r);  // the client gave up on this attempt (HTTP/1.1: the connection cannot be reused mid-response)

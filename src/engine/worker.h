@@ -60,6 +60,9 @@ struct WorkerReport {
   std::optional<Nanos> run_delay;
   /// The first error message seen of each kind (e.g. "certificate verify failed: self-signed certificate").
   std::array<std::string, results::k_error_kinds> first_error;
+  /// The first timeout whose protocol said what held it back (Connection::stall_reason), e.g. an HTTP/2 window
+  /// the server never opened; empty when none did.
+  std::string first_stall;
   /// Per request template: the keys this worker rendered (for the single-key warning). Empty without
   /// templates.
   std::vector<workload::KeyTracker> keys;

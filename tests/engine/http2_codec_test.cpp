@@ -38,7 +38,7 @@ struct Reports final : CodecCallbacks {
 // A server session: records requests, answers when told.
 class Server {
  public:
-  explicit Server(std::uint32_t max_streams = 100) {
+  explicit Server(std::uint32_t max_streams = 100, std::uint32_t initial_window = NGHTTP2_INITIAL_WINDOW_SIZE) {
     nghttp2_session_callbacks* cbs = nullptr;
     nghttp2_session_callbacks_new(&cbs);
     nghttp2_session_callbacks_set_on_frame_recv_callback(
@@ -63,8 +63,9 @@ class Server {
         });
     nghttp2_session_server_new(&m_session, cbs, this);
     nghttp2_session_callbacks_del(cbs);
-    const nghttp2_settings_entry iv[] = {{NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, max_streams}};
-    nghttp2_submit_settings(m_session, NGHTTP2_FLAG_NONE, iv, 1);
+    const nghttp2_settings_entry iv[] = {{NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS, max_streams},
+                                         {NGHTTP2_SETTINGS_INITIAL_WINDOW_SIZE, initial_window}};
+    nghttp2_submit_settings(m_session, NGHTTP2_FLAG_NONE, iv, 2);
   }
   ~Server() { nghttp2_session_del(m_session); }
   Server(const Server&) = delete;
@@ -103,11 +104,14 @@ class Server {
     };
     nghttp2_submit_response(m_session, stream, nv, 1, m_bodies[stream].empty() ? nullptr : &prd);
   }
+  void open_window(std::int32_t stream, std::int32_t bytes) {
+    nghttp2_submit_window_update(m_session, NGHTTP2_FLAG_NONE, stream, bytes);
+  }
   void reset(std::int32_t stream, std::uint32_t code) {
     nghttp2_submit_rst_stream(m_session, NGHTTP2_FLAG_NONE, stream, code);
   }
-  void goaway(std::int32_t last) {
-    nghttp2_submit_goaway(m_session, NGHTTP2_FLAG_NONE, last, NGHTTP2_NO_ERROR, nullptr, 0);
+  void goaway(std::int32_t last, std::uint32_t code = NGHTTP2_NO_ERROR) {
+    nghttp2_submit_goaway(m_session, NGHTTP2_FLAG_NONE, last, code, nullptr, 0);
   }
 
   std::vector<std::int32_t> requests;
@@ -318,6 +322,111 @@ TEST_F(Http2CodecTest, AConnectionClosedBeforeSettingsIsNamedToo) {
   client_to_server();
   EXPECT_EQ(m_codec->on_eof(), Codec::Feed::failed);
   EXPECT_STREQ(m_codec->failure_reason(), k_h2_no_preface);
+}
+
+// Every exchange the codec carried when its connection failed: those it reported itself and those detach_all()
+// hands to the connection, which fails them with the connection's error. Each exactly once.
+std::vector<Exchange*> ended_with_connection(Http2Codec& codec, const Reports& reports) {
+  std::vector<Exchange*> got;
+  for (auto& [x, e] : reports.errors) got.push_back(x);
+  for (Exchange* x = codec.detach_all(); x != nullptr; x = x->carrier_next) got.push_back(x);
+  std::sort(got.begin(), got.end());
+  return got;
+}
+
+// A server whose first frame is not SETTINGS (here a PING, then garbage), with streams already submitted and
+// written: the connection fails in the same read, its streams with it, and the reason names the preface.
+TEST_F(Http2CodecTest, ABadPrefaceFailsTheConnectionAndItsStreamsAtOnce) {
+  m_codec->start(m_x[0]);
+  m_codec->start(m_x[1]);
+  client_to_server();
+  const std::string bad("\x00\x00\x08\x06\x00\x00\x00\x00\x00 not an HTTP/2 SETTINGS frame at all\r\n", 47);
+  EXPECT_EQ(m_codec->on_data(bad.data(), bad.size()), Codec::Feed::failed);
+  EXPECT_EQ(m_codec->failure_kind(), results::ErrorKind::parse);
+  EXPECT_STREQ(m_codec->failure_reason(), k_h2_no_preface);
+  EXPECT_EQ(m_codec->free_slots(), 0U);
+  EXPECT_EQ(ended_with_connection(*m_codec, m_reports), (std::vector<Exchange*>{&m_x[0], &m_x[1]}));
+  for (auto& [x, e] : m_reports.errors) EXPECT_FALSE(e.unprocessed) << "not resent to the same server";
+}
+
+// A frame that breaks the protocol after a proper SETTINGS (DATA on stream 0: a connection error, RFC 9113
+// §6.1): the connection fails with the streams it carries, the reason naming a protocol error.
+TEST_F(Http2CodecTest, ABadFrameFailsTheConnectionAndItsStreamsAtOnce) {
+  handshake();
+  for (int i = 0; i < 3; ++i) m_codec->start(m_x[i]);
+  client_to_server();
+  const std::string bad("\x00\x00\x01\x00\x00\x00\x00\x00\x00x", 10);
+  EXPECT_EQ(m_codec->on_data(bad.data(), bad.size()), Codec::Feed::failed);
+  EXPECT_EQ(m_codec->failure_kind(), results::ErrorKind::parse);
+  EXPECT_NE(std::string(m_codec->failure_reason()).find("PROTOCOL_ERROR"), std::string::npos)
+      << m_codec->failure_reason();
+  EXPECT_EQ(ended_with_connection(*m_codec, m_reports), (std::vector<Exchange*>{&m_x[0], &m_x[1], &m_x[2]}));
+}
+
+// The server ends the connection with an error (GOAWAY PROTOCOL_ERROR) and holds the socket open: the streams
+// at or below its last stream id fail with the connection at once, named; those above were never processed.
+TEST_F(Http2CodecTest, AGoawayWithAnErrorFailsTheConnectionAndItsStreamsAtOnce) {
+  handshake();
+  for (int i = 0; i < 3; ++i) m_codec->start(m_x[i]);
+  client_to_server();
+  m_server.goaway(3, NGHTTP2_PROTOCOL_ERROR);
+  EXPECT_EQ(server_to_client(), Codec::Feed::failed);
+  EXPECT_EQ(m_codec->failure_kind(), results::ErrorKind::reset);
+  EXPECT_NE(std::string(m_codec->failure_reason()).find("GOAWAY PROTOCOL_ERROR"), std::string::npos)
+      << m_codec->failure_reason();
+  EXPECT_EQ(ended_with_connection(*m_codec, m_reports), (std::vector<Exchange*>{&m_x[0], &m_x[1], &m_x[2]}));
+  for (auto& [x, e] : m_reports.errors) EXPECT_EQ(x, &m_x[2]) << "only stream 5 was above the last stream id";
+}
+
+// A server whose SETTINGS give streams a window of 0 and never sends WINDOW_UPDATE: a request body cannot go out,
+// and the codec says so when the exchange's deadline asks why it is stuck. A request without a body is not held
+// back by the window, and once the window opens the body goes and nothing is said.
+TEST_F(Http2CodecTest, ARequestBodyHeldByAWindowNeverOpenedIsNamed) {
+  Server closed(100, 0);
+  const std::string body = "hello";
+  http::RequestParts post = m_parts;
+  post.method = "POST";
+  post.body = body;
+  m_x[0].parts = &post;
+  const auto to_closed = [&] {
+    const std::string out(m_codec->output());
+    m_codec->wrote(out.size());
+    closed.recv(out);
+  };
+  to_closed();  // the preface
+  const std::string settings = closed.send();
+  ASSERT_EQ(m_codec->on_data(settings.data(), settings.size()), Codec::Feed::more);
+  m_codec->start(m_x[0]);  // POST with a body
+  m_codec->start(m_x[1]);  // GET
+  to_closed();
+  EXPECT_EQ(m_reports.sent.size(), 2U);  // both HEADERS frames went out
+  EXPECT_STREQ(m_codec->stall_reason(m_x[0]), k_h2_stream_window_closed);
+  EXPECT_STREQ(m_codec->stall_reason(m_x[1]), "");
+  EXPECT_STREQ(m_codec->stall_reason(m_x[2]), "");  // not started
+  closed.open_window(1, 100);
+  const std::string update = closed.send();
+  ASSERT_EQ(m_codec->on_data(update.data(), update.size()), Codec::Feed::more);
+  to_closed();
+  EXPECT_EQ(closed.requests, (std::vector<std::int32_t>{3}));  // the GET ended its stream with HEADERS
+  EXPECT_STREQ(m_codec->stall_reason(m_x[0]), "");            // the body went out
+}
+
+// Two bodies of 40 000 bytes under HTTP/2's default windows (65 535 per stream and for the connection) and a
+// server that never sends WINDOW_UPDATE: the first body goes whole, the second stops when the connection's window
+// is spent while its stream's is not, and that is what the codec names.
+TEST_F(Http2CodecTest, ABodyHeldByTheConnectionsWindowNamesTheConnection) {
+  handshake();
+  const std::string body(40000, 'b');
+  http::RequestParts post = m_parts;
+  post.method = "POST";
+  post.body = body;
+  m_x[0].parts = &post;
+  m_x[1].parts = &post;
+  m_codec->start(m_x[0]);
+  m_codec->start(m_x[1]);
+  client_to_server();
+  EXPECT_STREQ(m_codec->stall_reason(m_x[0]), "");
+  EXPECT_STREQ(m_codec->stall_reason(m_x[1]), k_h2_connection_window_closed);
 }
 
 TEST_F(Http2CodecTest, DetachAllReturnsEveryStartedExchangeOnce) {
