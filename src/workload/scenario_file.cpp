@@ -218,14 +218,17 @@ Result<void> read_scenarios(const Doc& doc, const Fields& top, const std::filesy
   return {};
 }
 
-// True when `scenarios` is a non-empty mapping whose every scenario has `arrival: {replay: ...}` (as written;
-// read_scenario checks the rest).
+// True when `scenarios` is a non-empty mapping whose every scenario's `arrival` is a mapping (a replay arrival,
+// as written; read_scenario checks the rest).
 bool every_scenario_replays(const Fields& top) {
   const Field* f = top.find("scenarios");
   if (f == nullptr || !f->node.IsMap() || f->node.size() == 0) return false;
   for (const auto& entry : f->node) {
     const YAML::Node& scenario = entry.second;
-    if (!scenario.IsMap() || !scenario["arrival"].IsMap() || !scenario["arrival"]["replay"].IsDefined()) return false;
+    if (!scenario.IsMap()) return false;
+    // A missing key's node is invalid: only IsDefined() may be asked of it (yaml-cpp throws on the rest).
+    const YAML::Node arrival = scenario["arrival"];
+    if (!arrival.IsDefined() || !arrival.IsMap()) return false;
   }
   return true;
 }
