@@ -1,6 +1,6 @@
-// Tests for a plan file's replay arrival (workload/scenario_yaml.cpp): `arrival: {replay: FILE, ...}` read into
-// a scenario whose arrivals and requests are a trace's, the trace found relative to the plan, and every bad
-// value refused with its place.
+// Tests for a plan file's replay arrival (workload/scenario_yaml.cpp): `arrival: {replay: FILE, ...}` read
+// into a scenario whose arrivals and requests are a trace's, the trace found relative to the plan, and every
+// bad value refused with its place.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -39,7 +39,8 @@ std::string refusal(const ScratchDir& dir, std::string_view scenario) {
 TEST(ReplayScenario, ReadsTheTraceRelativeToThePlanAndLastsItsSpanOverSpeed) {
   ScratchDir dir;
   dir.write("ten.jsonl", k_ten);
-  auto plan = load(dir, "    model: open\n    arrival: {replay: ten.jsonl, speed: 2, keep_headers: Authorization}");
+  auto plan =
+      load(dir, "    model: open\n    arrival: {replay: ten.jsonl, speed: 2, keep_headers: Authorization}");
   ASSERT_TRUE(plan) << plan.error().message;
   ASSERT_EQ(plan->scenarios.size(), 1U);
   const ScenarioPlan& s = plan->scenarios.front();
@@ -62,7 +63,8 @@ TEST(ReplayScenario, ReadsTheTraceRelativeToThePlanAndLastsItsSpanOverSpeed) {
 TEST(ReplayScenario, LoopLastsTheDurationAtTheTracesMeanRate) {
   ScratchDir dir;
   dir.write("ten.jsonl", k_ten);
-  auto plan = load(dir, "    model: open\n    duration: 5s\n    arrival: {replay: ten.jsonl, loop: true, max_gap: 50ms}");
+  auto plan = load(
+      dir, "    model: open\n    duration: 5s\n    arrival: {replay: ten.jsonl, loop: true, max_gap: 50ms}");
   ASSERT_TRUE(plan) << plan.error().message;
   const ScenarioPlan& s = plan->scenarios.front();
   EXPECT_EQ(s.duration, 5s);
@@ -79,7 +81,8 @@ TEST(ReplayScenario, RefusesBadValuesWithThePlansPlace) {
   EXPECT_NE(refusal(dir, "    model: open\n    arrival: {replay: nope.jsonl}")
                 .find("plan.yaml:5:23: scenarios.r.arrival.replay: --replay"),
             std::string::npos);
-  EXPECT_NE(refusal(dir, "    model: open\n    arrival: {replay: nope.jsonl}").find("cannot open"), std::string::npos);
+  EXPECT_NE(refusal(dir, "    model: open\n    arrival: {replay: nope.jsonl}").find("cannot open"),
+            std::string::npos);
   EXPECT_NE(refusal(dir, "    model: open\n    arrival: {replay: ten.jsonl, format: csv}")
                 .find("plan.yaml:5:42: scenarios.r.arrival.format: \"csv\" is not a trace format; use auto"),
             std::string::npos);
@@ -114,9 +117,12 @@ TEST(ReplayScenario, RefusesBadValuesWithThePlansPlace) {
   EXPECT_NE(refusal(dir, "    model: open\n    duration: 1s\n    arrival: {replay: one.jsonl, loop: true}")
                 .find("the trace has 1 record to replay; a loop needs at least two"),
             std::string::npos);
-  EXPECT_NE(refusal(dir, "    model: sessions\n    session_rate: 1/s\n    duration: 1s\n    arrival: {replay: ten.jsonl}")
-                .find("a replay is an open scenario's arrival"),
-            std::string::npos);
+  EXPECT_NE(
+      refusal(
+          dir,
+          "    model: sessions\n    session_rate: 1/s\n    duration: 1s\n    arrival: {replay: ten.jsonl}")
+          .find("a replay is an open scenario's arrival"),
+      std::string::npos);
   EXPECT_NE(refusal(dir, "    model: open\n    arrival: {replay: ten.jsonl, from: 5s}")
                 .find("no record to replay inside --from/--to"),
             std::string::npos);
@@ -125,13 +131,17 @@ TEST(ReplayScenario, RefusesBadValuesWithThePlansPlace) {
 TEST(ReplayScenario, APlanWithAnOrdinaryScenarioStillNeedsRequests) {
   ScratchDir dir;
   dir.write("ten.jsonl", k_ten);
-  EXPECT_NE(refusal(dir, "    model: open\n    rate: 1/s\n    duration: 1s\n    request: home").find("no requests"),
-            std::string::npos);
-  EXPECT_NE(refusal(dir, "    model: open\n    rate: 1/s\n    duration: 1s\n    arrival: poisson\n    request: home")
-                .find("no requests"),
-            std::string::npos);
-  EXPECT_NE(refusal(dir, "    model: closed\n    vus: 1\n    duration: 1s\n    request: home").find("no requests"),
-            std::string::npos);
+  EXPECT_NE(
+      refusal(dir, "    model: open\n    rate: 1/s\n    duration: 1s\n    request: home").find("no requests"),
+      std::string::npos);
+  EXPECT_NE(
+      refusal(dir,
+              "    model: open\n    rate: 1/s\n    duration: 1s\n    arrival: poisson\n    request: home")
+          .find("no requests"),
+      std::string::npos);
+  EXPECT_NE(
+      refusal(dir, "    model: closed\n    vus: 1\n    duration: 1s\n    request: home").find("no requests"),
+      std::string::npos);
 }
 
 }  // namespace
