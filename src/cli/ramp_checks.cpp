@@ -158,6 +158,11 @@ Result<engine::RunPlan> base_from_file(const RampFlags& f, const HostFacts& host
                     "and mix; the ramp sets the rate)",
                     f.run.url, plans.size()));
   }
+  if (plans.front().replay) {
+    return usage_error(fmt::format("ramp: {}'s scenario replays a trace, whose times are its rate; a ramp sets "
+                                   "the rate (replay it faster with speed: instead)",
+                                   f.run.url));
+  }
   engine::RunPlan plan = std::move(plans.front());
   if (f.given("--arrival"))
     plan.arrival = OPENLOOP_TRY(workload::parse_arrival_kind(f.run.arrival, "--arrival"));

@@ -1,7 +1,6 @@
 // The --replay flags and the plan they build (cli/replay_options.h).
 #include "cli/replay_options.h"
 
-#include <charconv>
 #include <memory>
 
 #include <fmt/format.h>
@@ -16,18 +15,6 @@ namespace openloop::cli {
 namespace {
 
 constexpr const char* k_replay = "Replay";
-
-Result<double> parse_speed(std::string_view text) {
-  std::string_view t = text;
-  if (!t.empty() && (t.back() == 'x' || t.back() == 'X')) t.remove_suffix(1);
-  double v = 0;
-  const auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-  if (t.empty() || ec != std::errc() || p != t.data() + t.size() || !(v > 0) || v > 1e6)
-    return usage_error(fmt::format("--speed: \"{}\" is not accepted; give a factor above 0, e.g. 2 (twice as "
-                                   "fast) or 0.5 (half speed)",
-                                   text));
-  return v;
-}
 
 // Flags that make no sense with a trace that gives the requests and their times.
 Result<void> refuse_other_sources(const RunOptions& o) {
@@ -68,7 +55,7 @@ Result<workload::ReplayRequest> replay_request(const RunOptions& o) {
     r.input.format = workload::TraceFormat::nginx;
   r.input.skip_bad = o.skip_bad;
   r.input.seed = o.seed;
-  r.options.speed = OPENLOOP_TRY(parse_speed(o.speed));
+  r.options.speed = OPENLOOP_TRY(workload::parse_replay_speed(o.speed, "--speed"));
   if (!o.max_gap.empty()) {
     r.options.max_gap = OPENLOOP_TRY(parse_duration(o.max_gap, "--max-gap"));
     if (r.options.max_gap.count() == 0) return usage_error("--max-gap: must be greater than 0, e.g. 5s");
@@ -155,15 +142,13 @@ Result<void> build_replay(const RunOptions& o, engine::RunPlan& plan) {
   }
   // Without --loop the run lasts the trace (its last record inside the last millisecond).
   const Nanos total = replay->request.loop ? plan.warmup + OPENLOOP_TRY(parse_duration(o.duration, "--duration"))
-                                           : replay->span + std::chrono::milliseconds(1);
+                                           : replay->once_length();
   if (plan.warmup >= total) {
     return usage_error(fmt::format("--warmup: {} leaves nothing to measure of a replay lasting {}",
                                    format_duration(plan.warmup), format_duration(total)));
   }
   plan.duration = total - plan.warmup;
-  const Nanos per_pass = replay->request.loop ? replay->loop_period() : total;
-  const double rate = static_cast<double>(replay->counts.records) / to_seconds(per_pass);
-  plan.profile = workload::RateProfile::constant(rate, total);
+  plan.profile = replay->mean_profile(total);
   plan.model = engine::Model::open;
   engine::RequestSpec spec;
   spec.name = "replay";

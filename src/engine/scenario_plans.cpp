@@ -98,6 +98,18 @@ Result<std::vector<RunPlan>> plans_from_workload(std::shared_ptr<const workload:
                       "not sleep through; coalescing applies to open-model scenarios only",
                       s.name, to_string(p.model)));
     }
+    if (s.replay) {
+      // The trace gives each arrival's request (one spec names them all) and the file's default headers are
+      // added to every record, as -H is to a replay from flags.
+      p.replay = s.replay;
+      RequestSpec replayed;
+      replayed.name = "replay";
+      replayed.success_min = w.defaults.success.min;
+      replayed.success_max = w.defaults.success.max;
+      p.requests.clear();
+      p.requests.push_back(std::move(replayed));
+      p.headers = w.defaults.headers;
+    }
     p.workload = workload;
     p.scenario_index = i;
     p.capture = flow_response_capture(s);  // what the flow steps' captures and checks read

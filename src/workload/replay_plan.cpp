@@ -1,6 +1,7 @@
 // A replay checked before the run and opened per worker (workload/replay_plan.h).
 #include "workload/replay_plan.h"
 
+#include <charconv>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -18,6 +19,23 @@ Nanos ReplayPlan::loop_period() const {
   if (!request.loop || counts.records < 2) return Nanos{0};
   const auto n = static_cast<std::int64_t>(counts.records);
   return span + span / (n - 1);
+}
+
+RateProfile ReplayPlan::mean_profile(Nanos total) const {
+  const Nanos per_pass = request.loop ? loop_period() : total;
+  return RateProfile::constant(static_cast<double>(counts.records) / to_seconds(per_pass), total);
+}
+
+Result<double> parse_replay_speed(std::string_view text, std::string_view what) {
+  std::string_view t = text;
+  if (!t.empty() && (t.back() == 'x' || t.back() == 'X')) t.remove_suffix(1);
+  double v = 0;
+  const auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  if (t.empty() || ec != std::errc() || p != t.data() + t.size() || !(v > 0) || v > 1e6)
+    return usage_error(fmt::format("{}: \"{}\" is not accepted; give a factor above 0, e.g. 2 (twice as "
+                                   "fast) or 0.5 (half speed)",
+                                   what, text));
+  return v;
 }
 
 std::vector<std::string> ReplayPlan::notes() const {

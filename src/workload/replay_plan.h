@@ -5,9 +5,11 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/error.h"
+#include "workload/rate_profile.h"
 #include "workload/replay_schedule.h"
 #include "workload/trace_reader.h"
 
@@ -40,11 +42,20 @@ struct ReplayPlan {
   /// The loop period: one pass's span plus its mean gap (span / (records − 1)), so a looped trace keeps its
   /// rate across the seam. 0 without --loop.
   Nanos loop_period() const;
+  /// How long a replay lasts without --loop: the last record's offset plus 1 ms, so it falls inside the run.
+  Nanos once_length() const { return span + std::chrono::milliseconds(1); }
+  /// The trace's mean rate as the profile of a run lasting `total` (warm-up included): one pass's records over
+  /// the loop period (--loop) or over `total`.
+  RateProfile mean_profile(Nanos total) const;
   /// Remarks for the run's warnings: one-second stamps spread, records late beyond the window, gaps
   /// compressed, lines skipped, lines without a request, records outside --from/--to, credentials dropped
   /// (empty when none applies).
   std::vector<std::string> notes() const;
 };
+
+/// A replay speed: a factor above 0 and at most 10^6, with an optional trailing x ("2", "0.5", "2x"). Error
+/// (usage): names `what` (the flag or the plan file's place) and what is accepted.
+Result<double> parse_replay_speed(std::string_view text, std::string_view what);
 
 /// Reads the whole trace once (memory bounded by the window) with `request`'s options and no end: every bad
 /// line is refused here (or counted with skip_bad), before any load. Errors (usage): those of open_trace()

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/units.h"
+#include "workload/replay_plan.h"
 
 namespace openloop::workload {
 namespace {
@@ -41,9 +42,24 @@ std::string arrivals_text(const ScenarioPlan& s, std::string_view what) {
   return fmt::format("{}, {} arrivals, ~{:.0f} in all", rate, to_string(s.arrival), p.total_expected());
 }
 
+// "replay of t.jsonl (jsonl): 1200 records over 59.9s, speed 2, looped every 30.0s, ~2400 in all".
+std::string replay_text(const ScenarioPlan& s) {
+  const ReplayPlan& r = *s.replay;
+  std::string out = fmt::format("replay of {} ({}): {} records over {}, speed {:g}", r.request.input.path,
+                                to_string(r.request.input.format), r.counts.records, format_duration(r.span),
+                                r.request.options.speed);
+  if (r.request.loop) out += fmt::format(", looped every {}", format_duration(r.loop_period()));
+  if (r.counts.gaps_compressed > 0)
+    out += fmt::format(", {} gaps over {} compressed", r.counts.gaps_compressed,
+                       format_duration(r.request.options.max_gap));
+  if (r.counts.outside > 0) out += fmt::format(", {} records outside from/to", r.counts.outside);
+  return out + fmt::format(", ~{:.0f} in all", s.profile.total_expected());
+}
+
 std::string load_text(const ScenarioPlan& s) {
   switch (s.model) {
     case ModelKind::open:
+      if (s.replay) return "OPEN, " + replay_text(s);
       return "OPEN, " + arrivals_text(s, "requests");
     case ModelKind::closed:
       return fmt::format("CLOSED, {} users, think {}", s.vus, s.think.to_string());
@@ -63,6 +79,7 @@ std::string load_text(const ScenarioPlan& s) {
 }
 
 std::string requests_text(const WorkloadPlan& plan, const ScenarioPlan& s) {
+  if (s.replay) return "requests: each record's own (method, path, headers, body), sent to the target";
   if (s.steps.empty() && s.mix.entries().size() == 1) {
     return "request: " + plan.requests[s.mix.entries().front().request].name();
   }

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,6 +22,8 @@
 #include "workload/variables.h"
 
 namespace openloop::workload {
+
+struct ReplayPlan;  // workload/replay_plan.h
 
 /// How a scenario generates load (seed 001: production traffic is open, closed or partly open; test with the
 /// same model).
@@ -110,6 +113,10 @@ struct ScenarioPlan {
   /// closed, pacing, sessions with steps: a cookie jar per session or iteration (`cookies: off`: none).
   bool cookies = true;
 
+  /// open with `arrival: {replay: FILE, ...}`: the arrivals and their requests are a recorded trace's, read
+  /// and checked once when the file is loaded (docs/replay.md); `profile` is then the trace's mean rate and
+  /// `mix` is empty. Null otherwise.
+  std::shared_ptr<const ReplayPlan> replay;
   RequestMix mix;           ///< open, closed, pacing: one request per arrival or iteration
   std::vector<Step> steps;  ///< closed, pacing, sessions: an iteration or session, in order
 

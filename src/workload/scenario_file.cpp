@@ -197,7 +197,8 @@ Result<void> read_requests(const Doc& doc, const Fields& top, const std::vector<
   return {};
 }
 
-Result<void> read_scenarios(const Doc& doc, const Fields& top, WorkloadPlan& plan) {
+Result<void> read_scenarios(const Doc& doc, const Fields& top, const std::filesystem::path& base_dir,
+                            WorkloadPlan& plan) {
   const Field* f = top.find("scenarios");
   if (f == nullptr) {
     return usage_error(
@@ -212,9 +213,24 @@ Result<void> read_scenarios(const Doc& doc, const Fields& top, WorkloadPlan& pla
   for (const auto& [name, field] : scenarios.entries()) {
     OPENLOOP_TRY_VOID(check_name(doc, field, name, "scenario"));
     plan.scenarios.push_back(
-        OPENLOOP_TRY(yaml::read_scenario(doc, field, name, plan.scenarios.size(), plan)));
+        OPENLOOP_TRY(yaml::read_scenario(doc, field, name, plan.scenarios.size(), plan, base_dir)));
   }
   return {};
+}
+
+// True when `scenarios` is a non-empty mapping whose every scenario's `arrival` is a mapping (a replay arrival,
+// as written; read_scenario checks the rest).
+bool every_scenario_replays(const Fields& top) {
+  const Field* f = top.find("scenarios");
+  if (f == nullptr || !f->node.IsMap() || f->node.size() == 0) return false;
+  for (const auto& entry : f->node) {
+    const YAML::Node& scenario = entry.second;
+    if (!scenario.IsMap()) return false;
+    // A missing key's node is invalid: only IsDefined() may be asked of it (yaml-cpp throws on the rest).
+    const YAML::Node arrival = scenario["arrival"];
+    if (!arrival.IsDefined() || !arrival.IsMap()) return false;
+  }
+  return true;
 }
 
 // `observe:` a list of --observe SPECs (checked when the run starts, as the flag's are).
@@ -252,8 +268,10 @@ Result<WorkloadPlan> read_plan(const Doc& doc, const YAML::Node& root, const std
   if (const Field* v = top.find("variables")) OPENLOOP_TRY_VOID(read_variables(doc, *v, base_dir, plan));
   // Names flow steps capture are variables too, declared before the requests that read them compile.
   OPENLOOP_TRY_VOID(yaml::declare_captures(doc, top, plan.variables));
-  OPENLOOP_TRY_VOID(read_requests(doc, top, defaults.headers, base_dir, plan));
-  OPENLOOP_TRY_VOID(read_scenarios(doc, top, plan));
+  // A plan whose every scenario replays a trace needs no requests of its own: the trace gives them.
+  if (top.has("requests") || !every_scenario_replays(top))
+    OPENLOOP_TRY_VOID(read_requests(doc, top, defaults.headers, base_dir, plan));
+  OPENLOOP_TRY_VOID(read_scenarios(doc, top, base_dir, plan));
   return plan;
 }
 

@@ -3,6 +3,7 @@
 #include "workload/scenario_yaml.h"
 
 #include <algorithm>
+#include <memory>
 #include <vector>
 
 #include <fmt/format.h>
@@ -10,6 +11,7 @@
 
 #include "core/units.h"
 #include "workload/flow_yaml.h"
+#include "workload/replay_plan.h"
 
 namespace openloop::workload::yaml {
 namespace {
@@ -320,10 +322,132 @@ Result<void> read_requests(const Doc& doc, const Fields& fields, ScenarioPlan& s
   return {};
 }
 
+Result<bool> on_off(const Doc& doc, const Field& f) {
+  const std::string text = OPENLOOP_TRY(scalar(doc, f, "use true or false"));
+  if (text == "true" || text == "on") return true;
+  if (text == "false" || text == "off") return false;
+  return usage_error(fmt::format("{}: \"{}\" is not accepted; use true or false", where(doc, f), text));
+}
+
+// A list of names, or one name.
+Result<std::vector<std::string>> names(const Doc& doc, const Field& f) {
+  constexpr std::string_view k_accepted = "use a name or a list of names, e.g. [Authorization]";
+  if (!f.node.IsSequence()) return std::vector<std::string>{OPENLOOP_TRY(scalar(doc, f, k_accepted))};
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < f.node.size(); ++i) {
+    const YAML::Node item = f.node[i];
+    out.push_back(OPENLOOP_TRY(scalar(doc, Field{fmt::format("{}[{}]", f.path, i + 1), item, item.Mark(), item.Mark()},
+                                      k_accepted)));
+  }
+  return out;
+}
+
+// The replay arrival's own keys (the trace, its format, how it is replayed) as a ReplayRequest.
+Result<ReplayRequest> replay_request(const Doc& doc, const Fields& r, const Field& file,
+                                     const std::filesystem::path& base_dir, std::uint64_t seed) {
+  ReplayRequest req;
+  const std::string path = OPENLOOP_TRY(scalar(doc, file, "use the path of a trace file (relative to this plan)"));
+  const std::filesystem::path p(path);
+  req.input.path = p.is_relative() ? (base_dir / p).string() : path;
+  req.input.seed = seed;
+  if (const Field* f = r.find("format")) {
+    const std::string text = OPENLOOP_TRY(scalar(doc, *f, "use auto, nginx, apache, har or jsonl"));
+    req.input.format = OPENLOOP_TRY(parse_trace_format(text, where(doc, *f)));
+  }
+  if (const Field* f = r.find("log_format")) {
+    req.input.log_format = OPENLOOP_TRY(scalar(doc, *f, "use the log's format in nginx's (or Apache's) syntax"));
+    if (req.input.format == TraceFormat::jsonl || req.input.format == TraceFormat::har) {
+      return usage_error(fmt::format("{}: applies to nginx and apache logs, not to format {}", where(doc, *f),
+                                     to_string(req.input.format)));
+    }
+    // A log format given names a log: nginx's unless format: apache says Apache's syntax.
+    if (req.input.format == TraceFormat::automatic) req.input.format = TraceFormat::nginx;
+  }
+  if (const Field* f = r.find("skip_bad")) req.input.skip_bad = OPENLOOP_TRY(on_off(doc, *f));
+  if (const Field* f = r.find("speed")) {
+    const std::string text = OPENLOOP_TRY(scalar(doc, *f, "use a factor such as 2 or 0.5"));
+    req.options.speed = OPENLOOP_TRY(parse_replay_speed(text, where(doc, *f)));
+  }
+  if (const Field* f = r.find("max_gap")) {
+    req.options.max_gap = OPENLOOP_TRY(duration_at(doc, *f));
+    if (req.options.max_gap.count() == 0)
+      return usage_error(fmt::format("{}: must be above 0, e.g. 5s", where(doc, *f)));
+  }
+  if (const Field* f = r.find("from")) req.options.from = OPENLOOP_TRY(duration_at(doc, *f));
+  if (const Field* f = r.find("to")) {
+    req.options.to = OPENLOOP_TRY(duration_at(doc, *f));
+    if (req.options.from && *req.options.to <= *req.options.from)
+      return usage_error(fmt::format("{}: to is not after from", where(doc, *f)));
+  }
+  if (const Field* f = r.find("reorder_window")) req.options.window = OPENLOOP_TRY(duration_at(doc, *f));
+  if (const Field* f = r.find("loop")) req.loop = OPENLOOP_TRY(on_off(doc, *f));
+  if (const Field* f = r.find("keep_headers")) req.keep_headers = OPENLOOP_TRY(names(doc, *f));
+  if (const Field* f = r.find("redact_params")) req.redact_params = OPENLOOP_TRY(names(doc, *f));
+  return req;
+}
+
+// `arrival: {replay: FILE, ...}`: a recorded trace is the open scenario's arrivals and requests, read whole
+// and checked now (docs/replay.md). Its length is the trace's (over speed), or `duration` with loop.
+Result<void> read_replay(const Doc& doc, const Fields& fields, const Field& arrival,
+                         const std::filesystem::path& base_dir, ScenarioPlan& s) {
+  const Fields r = OPENLOOP_TRY(Fields::read(doc, arrival,
+                                             {"replay", "format", "log_format", "speed", "loop", "max_gap", "from",
+                                              "to", "reorder_window", "keep_headers", "redact_params", "skip_bad"},
+                                             "a replay arrival"));
+  for (const std::string_view key : {"rate", "stages", "start_rate", "mix", "request"}) {
+    if (const Field* f = fields.find(key)) {
+      const bool timing = key != "mix" && key != "request";
+      return usage_error(fmt::format("{}: not with a replay arrival: the trace gives {}; remove {}",
+                                     doc.where(f->key_mark, f->path),
+                                     timing ? "the schedule (speed: scales its times)" : "the requests", key));
+    }
+  }
+  const Field* file = r.find("replay");
+  if (file == nullptr) {
+    return usage_error(fmt::format(
+        "{}: no replay; a replay arrival is {{replay: FILE, speed: 1, loop: false}} (an nginx or Apache log, "
+        "a HAR file or JSONL; see docs/replay.md)",
+        where(doc, arrival)));
+  }
+  ReplayRequest req = OPENLOOP_TRY(replay_request(doc, r, *file, base_dir, s.seed));
+  auto scanned = scan_replay(std::move(req));
+  if (!scanned) {
+    return tl::unexpected(Error{scanned.error().code,
+                                fmt::format("{}: {}", where(doc, *file), scanned.error().message)});
+  }
+  auto plan = std::make_shared<const ReplayPlan>(std::move(*scanned));
+  const Field* duration = fields.find("duration");
+  if (plan->request.loop) {
+    if (plan->counts.records < 2) {
+      return usage_error(fmt::format("{}: the trace has {} record to replay; a loop needs at least two",
+                                     where(doc, *r.find("loop")), plan->counts.records));
+    }
+    if (duration == nullptr) {
+      return usage_error(
+          fmt::format("{}: no duration; a looped replay lasts duration: 10m", where(doc, fields.self())));
+    }
+    s.duration = OPENLOOP_TRY(duration_at(doc, *duration));
+    if (s.duration == Nanos(0))
+      return usage_error(fmt::format("{}: must be above 0, e.g. 10m", where(doc, *duration)));
+  } else {
+    if (duration != nullptr) {
+      return usage_error(fmt::format(
+          "{}: a replay lasts its trace's span (over speed); duration sets the length with loop: true, and "
+          "from/to select part of the trace",
+          where(doc, *duration)));
+    }
+    s.duration = plan->once_length();
+  }
+  s.profile = plan->mean_profile(s.duration);
+  s.replay = std::move(plan);
+  return {};
+}
+
 }  // namespace
 
 Result<ScenarioPlan> read_scenario(const Doc& doc, const Field& field, const std::string& name,
-                                   std::size_t index, const WorkloadPlan& plan) {
+                                   std::size_t index, const WorkloadPlan& plan,
+                                   const std::filesystem::path& base_dir) {
   const Fields fields = OPENLOOP_TRY(
       Fields::read(doc, field,
                    {"model", "start", "duration", "rate", "session_rate", "stages", "start_rate", "arrival",
@@ -340,6 +464,16 @@ Result<ScenarioPlan> read_scenario(const Doc& doc, const Field& field, const std
   if (const Field* f = fields.find("think")) {
     const std::string text = OPENLOOP_TRY(scalar(doc, *f, "use e.g. 1s, exp:1s or uniform:0.5s..1.5s"));
     s.think = OPENLOOP_TRY(DurationDistribution::parse(text, where(doc, *f)));
+  }
+  const Field* arrival = fields.find("arrival");
+  if (arrival != nullptr && arrival->node.IsMap()) {
+    if (s.model != ModelKind::open) {
+      return usage_error(fmt::format("{}: a replay is an open scenario's arrival (each record sent at its own "
+                                     "time); use model: open",
+                                     where(doc, *arrival)));
+    }
+    OPENLOOP_TRY_VOID(read_replay(doc, fields, *arrival, base_dir, s));
+    return s;
   }
   if (s.model == ModelKind::open || s.model == ModelKind::sessions) {
     OPENLOOP_TRY_VOID(read_arrivals(doc, fields, s, s.model == ModelKind::open ? "rate" : "session_rate"));

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <filesystem>
 
 #include "workload/scenario.h"
 #include "workload/yaml_fields.h"
@@ -9,8 +10,10 @@
 namespace openloop::workload::yaml {
 
 /// Reads the scenario at `field` (key path "scenarios.NAME"), whose requests must be in `plan.requests`.
-/// `index` is its position in the file: without a seed of its own, its seed is plan.seed + index.
+/// `index` is its position in the file: without a seed of its own, its seed is plan.seed + index. A replay
+/// arrival's trace is found relative to `base_dir` (the plan file's folder) and read whole here.
 Result<ScenarioPlan> read_scenario(const Doc& doc, const Field& field, const std::string& name,
-                                   std::size_t index, const WorkloadPlan& plan);
+                                   std::size_t index, const WorkloadPlan& plan,
+                                   const std::filesystem::path& base_dir);
 
 }  // namespace openloop::workload::yaml
