@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 #include "workload/scenario.h"
 #include "workload/yaml_fields.h"
@@ -12,5 +13,9 @@ namespace openloop::workload::yaml {
 /// `index` is its position in the file: without a seed of its own, its seed is plan.seed + index.
 Result<ScenarioPlan> read_scenario(const Doc& doc, const Field& field, const std::string& name,
                                    std::size_t index, const WorkloadPlan& plan);
+
+/// Reads a plan's `setup:` or `teardown:` list at `field` (steps as in a scenario, sent once, in order, without
+/// think times). Errors (usage) name the step's file:line:column.
+Result<std::vector<Step>> read_once_steps(const Doc& doc, const Field& field, const WorkloadPlan& plan);
 
 }  // namespace openloop::workload::yaml

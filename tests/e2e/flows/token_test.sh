@@ -100,6 +100,6 @@ YAML
 code=0
 "$OPENLOOP" validate "$E2E_TMP/early.yaml" >"$E2E_TMP/early.txt" 2>&1 || code=$?
 [[ $code == 2 ]] || fail "validate exit $code, expected 2"
-grep -qF 'early.yaml:6:' "$E2E_TMP/early.txt" && grep -qF 'reads {{token}}, which no earlier step' "$E2E_TMP/early.txt" ||
+grep -qF 'early.yaml:6:' "$E2E_TMP/early.txt" && grep -qF 'reads {{token}}, which neither setup: nor an earlier step' "$E2E_TMP/early.txt" ||
   fail "validate names the step and the token: $(cat "$E2E_TMP/early.txt")"
 pass "flows: $(jq -c '.summary.flows | {sessions_intended, sessions_completed}' "$E2E_TMP/good.json") with the server's $(curl -sS "http://127.0.0.1:$port/stats")"
