@@ -347,6 +347,13 @@ Result<void> apply_shard(const RunOptions& o, const HostFacts& host, std::vector
   return {};
 }
 
+Result<void> refuse_once_steps(const workload::WorkloadPlan& file, std::string_view command) {
+  if (file.setup.empty() && file.teardown.empty()) return {};
+  return usage_error(fmt::format("{}: {} steps are sent by openloop run only (once, before and after its "
+                                 "load); remove them to {} this plan",
+                                 file.source, file.setup.empty() ? "teardown:" : "setup:", command));
+}
+
 Result<std::shared_ptr<const workload::WorkloadPlan>> load_plan(const RunOptions& o) {
   const workload::PlanInputs inputs = OPENLOOP_TRY(plan_inputs(o));
   return std::make_shared<const workload::WorkloadPlan>(

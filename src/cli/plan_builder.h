@@ -38,6 +38,10 @@ Result<engine::RunSettings> run_settings(const RunOptions& o, const HostFacts& h
 /// -e and --target applied to the plan file `o.url`, loaded and checked (workload::load_plan_file).
 Result<std::shared_ptr<const workload::WorkloadPlan>> load_plan(const RunOptions& o);
 
+/// Refuses a plan file with `setup:` or `teardown:` steps where only `openloop run` sends them (`command`:
+/// "simulate", "ramp"). Error (usage) names the file and says where they run.
+Result<void> refuse_once_steps(const workload::WorkloadPlan& file, std::string_view command);
+
 /// A scenario file's plans: one per scenario of `file` with `settings` (engine::plans_from_workload, whose
 /// session cap is engine::default_max_sessions as for flags) and --server-timing-metric. Endpoints left
 /// empty, as build_plan's.

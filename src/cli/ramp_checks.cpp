@@ -150,6 +150,7 @@ Result<void> resolve_deadline(RampFlags& f, RampSettings& s) {
 
 Result<engine::RunPlan> base_from_file(const RampFlags& f, const HostFacts& host) {
   auto loaded = OPENLOOP_TRY(load_plan(f.run));
+  OPENLOOP_TRY_VOID(refuse_once_steps(*loaded, "ramp"));
   const engine::RunSettings settings = OPENLOOP_TRY(run_settings(f.run, host));
   std::vector<engine::RunPlan> plans = OPENLOOP_TRY(build_file_plans(f.run, loaded, settings));
   if (plans.size() != 1 || plans.front().model != engine::Model::open) {

@@ -19,6 +19,7 @@
 #include "core/units.h"
 #include "engine/coordinator.h"
 #include "engine/scenario_plans.h"
+#include "engine/setup_steps.h"
 #include "report/summary.h"
 #include "report/summary_legend.h"
 #include "results/judging/dead_target.h"
@@ -143,7 +144,19 @@ int run_plan_file(const RunOptions& o) {
                  "requests\n",
                  judging.abort->failed()->text);
     };
+    // The setup's values (a token for every session) before any load; a failed setup sends none.
+    const workload::WorkloadPlan& file = *prepared->front().workload;
+    const engine::SetupValues values =
+        OPENLOOP_TRY(engine::run_once_steps(prepared->front(), file.setup, "setup", {}));
+    if (!file.setup.empty() && !o.quiet) fmt::print(stderr, "setup: {} step(s) answered\n", file.setup.size());
+    for (auto& plan : *prepared) plan.setup_values = values;
     auto ran = observed(front->observer.get(), [&] { return engine::run_all(*prepared, stop, judge_slos); });
+    // The teardown after the load, interrupted or not; its failure is said, the load's results stand.
+    if (const auto down = engine::run_once_steps(prepared->front(), file.teardown, "teardown", values); !down) {
+      fmt::print(stderr, "{}: {}\n", command, down.error().message);
+    } else if (!file.teardown.empty() && !o.quiet) {
+      fmt::print(stderr, "teardown: {} step(s) answered\n", file.teardown.size());
+    }
     Result<results::RunResults> all =
         ran ? Result<results::RunResults>(plan_file_results(*prepared, std::move(*ran), judging.slos,
                                                             judging.abort_or_null(), stop.load(), o.url))

@@ -58,6 +58,7 @@ Result<std::vector<engine::RunPlan>> simulated_plans(const RunOptions& given, co
   }
   OPENLOOP_TRY_VOID(refuse_workload_flags(o));
   auto file = OPENLOOP_TRY(load_plan(o));
+  OPENLOOP_TRY_VOID(refuse_once_steps(*file, "simulate"));
   // Each scenario gets one worker (its share, at least one), set by o.threads = 1 above.
   const engine::RunSettings settings = OPENLOOP_TRY(run_settings(o, host));
   plans = OPENLOOP_TRY(build_file_plans(o, file, settings));

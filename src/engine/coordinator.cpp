@@ -299,7 +299,17 @@ Result<std::vector<results::RunResults>> run_all(const std::vector<RunPlan>& pla
                                                  const MultiProgressFn& progress) {
   // A plan the machine cannot generate is refused before anything is sent (or any descriptor reserved).
   const Nanos resolution = steady_clock_resolution();
-  for (const auto& plan : plans) OPENLOOP_TRY_VOID(check_feasible(plan, resolution));
+  for (const auto& plan : plans) {
+    OPENLOOP_TRY_VOID(check_feasible(plan, resolution));
+    // The CLI resolves every plan's target; a plan built elsewhere may not have: say so, before any worker
+    // dereferences an endpoint it does not have.
+    if (plan.endpoints.empty()) {
+      return usage_error(fmt::format("the target {} of {} was not resolved (RunPlan::endpoints is empty); "
+                                     "resolve it first (net::resolve)",
+                                     plan.url_text.empty() ? "(none)" : plan.url_text,
+                                     plan.scenario.empty() ? "the plan" : "scenario \"" + plan.scenario + "\""));
+    }
+  }
   // Size the descriptor table for every connection the plans may open, before the run (growing it later would
   // stall the loop that opens the connection).
   // One descriptor per connection (not per slot: a multiplexed connection carries several).

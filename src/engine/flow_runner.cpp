@@ -5,6 +5,8 @@
 #include <cctype>
 #include <chrono>
 
+#include <fmt/format.h>
+
 namespace openloop::engine {
 namespace {
 
@@ -262,6 +264,39 @@ FlowRunner::StepResult FlowRunner::after_response(std::uint32_t user, std::size_
   flows.checks_failed += r.checks_failed;
   r.stop = (r.captures_failed + r.checks_failed) > 0 && flow.on_fail == workload::OnFail::stop;
   return r;
+}
+
+std::string FlowRunner::describe_failures(std::uint32_t user, std::size_t step, const http::ResponseSink& sink,
+                                          std::string_view request) {
+  const workload::StepFlow& flow = m_scenario.steps[step].flow;
+  const std::string response =
+      fmt::format("in {}'s response, status {}, {} bytes{}", request, sink.status(), sink.body().size(),
+                  sink.truncated() ? " (cut at the cap)" : "");
+  std::string out;
+  const auto add = [&](const std::string& clause) { out += (out.empty() ? "" : "; ") + clause; };
+  for (const Capture& c : flow.captures) {
+    if (run_capture(c, user, sink)) continue;
+    // What was missing; a source present but refused held a control character (it would break a request).
+    std::string what = "the value has a control character";
+    if (c.source == CaptureSource::json && !workload::json_find(sink.body(), *c.json)) {
+      what = "nothing at " + c.json->text();
+    } else if (c.source == CaptureSource::header && !header(sink, c.name)) {
+      what = "no header " + c.name;
+    } else if (c.source == CaptureSource::cookie) {
+      const auto set_cookie = header(sink, "set-cookie");
+      if (!set_cookie || !cookie_value(*set_cookie, c.name)) what = "no Set-Cookie sets " + c.name;
+    } else if (c.source == CaptureSource::regex) {
+      const bool nth = c.match != 1 && c.match != Capture::k_last;
+      what = fmt::format("no match{} of '{}' (or a control character in it)",
+                         nth ? fmt::format(" {}", c.match) : "", c.regex->pattern());
+    }
+    add(fmt::format("capture {}: {} {}", c.as, what, response));
+  }
+  for (const Check& c : flow.checks) {
+    if (run_check(c, sink)) continue;
+    add(fmt::format("check {} failed {}", c.label, response));
+  }
+  return out;
 }
 
 void FlowRunner::count_stopped(std::size_t step, results::FlowCounters& flows) {

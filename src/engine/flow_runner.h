@@ -67,6 +67,12 @@ class FlowRunner {
                             results::FlowCounters& flows);
   /// Counts a session or iteration stopped by step `step`.
   static void count_stopped(std::size_t step, results::FlowCounters& flows);
+  /// Why step `step`'s captures and checks fail on the response in `sink` to request `request` (its name):
+  /// one clause per failure, joined by "; ", e.g. "capture token: nothing at $.data.token in login's response,
+  /// status 200, 41 bytes"; empty when none fails. Runs them again (a capture stores its value again).
+  /// Allocates: for setup steps and failure examples, not per request.
+  std::string describe_failures(std::uint32_t user, std::size_t step, const http::ResponseSink& sink,
+                                std::string_view request);
 
  private:
   bool run_capture(const workload::Capture& c, std::uint32_t user, const http::ResponseSink& sink);

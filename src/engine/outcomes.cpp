@@ -60,8 +60,13 @@ void Worker::on_complete(Exchange& r, const ExchangeResult& result) {
     // fails for that reason; otherwise a failure with on_fail: stop stops it.
     const auto u = static_cast<std::uint32_t>(user);
     m_flow->take_cookies(u, *r.sink, r.parts != nullptr ? r.parts->target : std::string_view("/"));
-    const bool stop = m_flow->after_response(u, m_users[u].step, *r.sink, stats(r.interval).flows).stop;
-    if (stop && (ok || m_plan.model != Model::sessions)) outcome = Outcome::stopped;
+    const FlowRunner::StepResult step =
+        m_flow->after_response(u, m_users[u].step, *r.sink, stats(r.interval).flows);
+    // A response whose capture or check failed is not a good one: settle() counted it ok by its status, so it
+    // leaves goodput here (and the SLOs judged on it), as a status outside the success range would.
+    if (step.captures_failed + step.checks_failed > 0 && ok && now <= r.intended + m_plan.goodput_deadline())
+      account(r.interval, r.request, [](results::Counters& k, auto&, auto&) { --k.ok; });
+    if (step.stop && (ok || m_plan.model != Model::sessions)) outcome = Outcome::stopped;
   }
   finish_request(r, c, now, outcome);
 }

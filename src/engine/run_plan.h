@@ -138,6 +138,9 @@ struct RunPlan {
   // Scenario files: the loaded plan (templates, variables) this run belongs to, and its scenario.
   std::shared_ptr<const workload::WorkloadPlan> workload;
   std::size_t scenario_index = 0;
+  /// The values the plan's `setup:` steps captured (variable index, value), set into every worker's variables
+  /// before the load begins (engine/setup_steps.h); empty without setup steps.
+  std::vector<std::pair<std::size_t, std::string>> setup_values;
   std::string scenario;        ///< name; "" for a plan built from flags
   Nanos start_offset{0};       ///< from the common start of all scenarios
   /// --start-at: the common start on the steady clock (the schedule begins then, or k_start_delay after

@@ -111,6 +111,8 @@ Worker::Worker(const RunPlan& plan, unsigned index, SSL_CTX* tls, const std::ato
     // Variables are numbered across every scenario's workers (and every shard's), so sequences and streams
     // never repeat between them.
     m_render.emplace(w.variables, w.requests.size(), w.seed, worker, workers);
+    // What the setup steps captured: the same value for every request (the plan's strings outlive the run).
+    for (const auto& [variable, value] : plan.setup_values) m_render->variables().set(variable, value);
   }
 }
 

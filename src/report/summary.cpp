@@ -176,6 +176,15 @@ void retries_block(std::string& out, const results::RunResults& r) {
   }
 }
 
+// What completed − ok holds: statuses outside --success; with --deadline shorter than --timeout, successes
+// after the deadline; with flow steps, responses whose capture or check failed.
+std::string not_ok_label(const results::RunResults& r) {
+  std::string label = "bad status";
+  if (r.info.plan.is_object() && r.info.plan.value("deadline_s", 0.0) > 0) label += " or after the deadline";
+  if (r.flows.captures_failed + r.flows.checks_failed > 0) label += " or a failed capture or check";
+  return label;
+}
+
 // Flow steps' failed captures and checks (docs/flows.md), by step, when any failed.
 void flow_steps_block(std::string& out, const results::RunResults& r) {
   const auto& f = r.flows;
@@ -183,6 +192,10 @@ void flow_steps_block(std::string& out, const results::RunResults& r) {
   const bool sessions = r.info.model == results::Model::sessions;
   fmt::format_to(std::back_inserter(out), "flow checks  captures failed {}   checks failed {}   {} stopped {}\n",
                  f.captures_failed, f.checks_failed, sessions ? "sessions" : "iterations", f.stopped);
+  if (f.captures_failed + f.checks_failed > 0) {
+    out += "             a response whose capture or check failed is not ok: it counts against goodput and its "
+           "SLOs\n";
+  }
   for (std::size_t i = 0; i < f.steps.size(); ++i) {
     if (f.steps[i].empty()) continue;
     fmt::format_to(std::back_inserter(out), "  step {}{}: captures failed {}   checks failed {}   stopped {}\n",
@@ -390,9 +403,7 @@ std::string target_headline(const results::RunResults& r) {
   };
   part("timeouts", c.timeouts);
   part("errors", c.errors_total());
-  // With --deadline shorter than --timeout, completed − ok also holds successes that came after the deadline.
-  const bool deadline = r.info.plan.is_object() && r.info.plan.value("deadline_s", 0.0) > 0;
-  part(deadline ? "bad status or after the deadline" : "bad status", c.bad_status());
+  part(not_ok_label(r).c_str(), c.bad_status());
   part("dropped", c.dropped);
   part("unfinished", c.unfinished);
   return fmt::format("the target: {} of {} requests timed out or failed ({}); {}",
@@ -467,8 +478,7 @@ std::string render_summary(const results::RunResults& r) {
       std::back_inserter(out),
       "\noutcomes   intended {}   sent {}   completed {} (ok {} + {} {})   timeouts {}   errors {}   "
       "dropped {}   unfinished {}\n",
-      c.intended, c.sent, c.completed, c.ok, deadline_s > 0 ? "bad status or after the deadline" : "bad status",
-      c.bad_status(), c.timeouts, c.errors_total(), c.dropped, c.unfinished);
+      c.intended, c.sent, c.completed, c.ok, not_ok_label(r), c.bad_status(), c.timeouts, c.errors_total(), c.dropped, c.unfinished);
   retries_block(out, r);
   std::string statuses;
   const char* names[] = {"other", "1xx", "2xx", "3xx", "4xx", "5xx"};

@@ -220,11 +220,8 @@ bool is_identifier(std::string_view s) {
 }  // namespace
 
 Result<void> declare_captures(const Doc& doc, const Fields& top, VariableSet& variables) {
-  const Field* scenarios = top.find("scenarios");
-  if (scenarios == nullptr || !scenarios->node.IsMap()) return {};
-  for (const auto& scenario : scenarios->node) {
-    const YAML::Node steps = child(scenario.second, "steps");
-    if (!steps.IsSequence()) continue;
+  const auto declare_in = [&](const YAML::Node& steps) -> Result<void> {
+    if (!steps.IsSequence()) return {};
     for (const auto& step : steps) {
       const YAML::Node captures = child(step, "capture");
       if (!captures.IsSequence()) continue;
@@ -249,7 +246,14 @@ Result<void> declare_captures(const Doc& doc, const Fields& top, VariableSet& va
         (void)OPENLOOP_TRY(variables.declare(name, Generator::captured(), at));  // the index is not needed
       }
     }
+    return {};
+  };
+  for (const std::string_view once : {"setup", "teardown"}) {
+    if (const Field* f = top.find(once)) OPENLOOP_TRY_VOID(declare_in(f->node));
   }
+  const Field* scenarios = top.find("scenarios");
+  if (scenarios == nullptr || !scenarios->node.IsMap()) return {};
+  for (const auto& scenario : scenarios->node) OPENLOOP_TRY_VOID(declare_in(child(scenario.second, "steps")));
   return {};
 }
 
@@ -289,37 +293,82 @@ Result<StepFlow> read_step_flow(const Doc& doc, const Fields& step, const Variab
   return flow;
 }
 
-Result<void> check_captured_uses(const ScenarioPlan& s, const WorkloadPlan& plan, std::string_view where) {
-  const VariableSet& vars = plan.variables;
-  auto first_captured = [&](std::size_t request,
-                            const std::vector<bool>* have) -> std::optional<std::size_t> {
-    for (std::size_t v : plan.requests[request].variables()) {
-      if (vars.generator(v).kind() != GeneratorKind::captured) continue;
-      if (have == nullptr || !(*have)[v]) return v;
-    }
-    return std::nullopt;
-  };
-  for (const RequestMix::Entry& e : s.mix.entries()) {
-    if (auto v = first_captured(e.request, nullptr)) {
-      return usage_error(
-          fmt::format("{}: request \"{}\" reads {{{{{}}}}}, a value a flow step captures; a mix "
-                      "has no earlier step, so use it in steps: after the step that captures it",
-                      where, plan.requests[e.request].name(), vars.name(*v)));
-    }
+namespace {
+
+// The variables `steps` capture, added to `have` (one flag per variable of the plan).
+std::vector<bool> with_captures(std::vector<bool> have, const std::vector<Step>& steps) {
+  for (const Step& step : steps) {
+    for (const Capture& c : step.flow.captures) have[c.variable] = true;
   }
-  std::vector<bool> have(vars.size(), false);
-  for (const Step& step : s.steps) {
-    if (auto v = first_captured(step.request, &have)) {
+  return have;
+}
+
+// The first captured variable that `request` reads and `have` lacks.
+std::optional<std::size_t> first_missing(const WorkloadPlan& plan, std::size_t request,
+                                         const std::vector<bool>& have) {
+  for (std::size_t v : plan.requests[request].variables()) {
+    if (plan.variables.generator(v).kind() == GeneratorKind::captured && !have[v]) return v;
+  }
+  return std::nullopt;
+}
+
+// Each step reads only what `have` holds or an earlier step of `steps` captured; `missing` says who did not
+// capture it ("neither setup: nor an earlier step of scenario \"shop\"").
+Result<void> check_steps(const std::vector<Step>& steps, std::vector<bool> have, const WorkloadPlan& plan,
+                         std::string_view missing) {
+  for (const Step& step : steps) {
+    if (auto v = first_missing(plan, step.request, have)) {
+      const std::string& name = plan.variables.name(*v);
       return usage_error(
-          fmt::format("{}: request \"{}\" reads {{{{{}}}}}, which no earlier step of scenario "
-                      "\"{}\" captures; capture it first, e.g. capture: [{{as: {}, json: "
-                      "$.{}}}] on an earlier step",
-                      step.where, plan.requests[step.request].name(), vars.name(*v), s.name, vars.name(*v),
-                      vars.name(*v)));
+          fmt::format("{}: request \"{}\" reads {{{{{}}}}}, which {} captures; capture it first, e.g. "
+                      "capture: [{{as: {}, json: $.{}}}] on an earlier step",
+                      step.where, plan.requests[step.request].name(), name, missing, name, name));
     }
     for (const Capture& c : step.flow.captures) have[c.variable] = true;
   }
   return {};
+}
+
+// What the setup captured is read-only: `steps` may not capture the same names.
+Result<void> refuse_setup_names(const std::vector<Step>& steps, const std::vector<bool>& setup) {
+  for (const Step& step : steps) {
+    for (const Capture& c : step.flow.captures) {
+      if (!setup[c.variable]) continue;
+      return usage_error(fmt::format("{}: \"{}\" is captured by setup:, whose values every request reads and "
+                                     "none changes; give this capture another name",
+                                     c.where, c.as));
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<void> check_captured_uses(const ScenarioPlan& s, const WorkloadPlan& plan, std::string_view where) {
+  const VariableSet& vars = plan.variables;
+  // What the setup captured is a constant of the run: every request may read it, no session may capture it.
+  const std::vector<bool> setup = with_captures(std::vector<bool>(vars.size(), false), plan.setup);
+  for (const RequestMix::Entry& e : s.mix.entries()) {
+    if (auto v = first_missing(plan, e.request, setup)) {
+      return usage_error(
+          fmt::format("{}: request \"{}\" reads {{{{{}}}}}, a value a flow step captures; a mix "
+                      "has no earlier step, so use it in steps: after the step that captures it (or capture "
+                      "it in setup:, once for every request)",
+                      where, plan.requests[e.request].name(), vars.name(*v)));
+    }
+  }
+  OPENLOOP_TRY_VOID(refuse_setup_names(s.steps, setup));
+  return check_steps(s.steps, setup, plan,
+                     fmt::format("neither setup: nor an earlier step of scenario \"{}\"", s.name));
+}
+
+Result<void> check_once_uses(const WorkloadPlan& plan) {
+  const std::vector<bool> none(plan.variables.size(), false);
+  OPENLOOP_TRY_VOID(check_steps(plan.setup, none, plan, "no earlier setup step"));
+  const std::vector<bool> setup = with_captures(none, plan.setup);
+  OPENLOOP_TRY_VOID(refuse_setup_names(plan.teardown, setup));
+  return check_steps(plan.teardown, setup, plan,
+                     "neither setup: nor an earlier teardown step");
 }
 
 }  // namespace openloop::workload::yaml

@@ -20,6 +20,12 @@ Result<StepFlow> read_step_flow(const Doc& doc, const Fields& step, const Variab
 
 /// Refuses a scenario whose requests read a captured variable that no earlier step of the scenario captured
 /// (a mix never captures). `where` names the scenario for a mix.
+/// Reads of what the plan's `setup:` captured are allowed everywhere (a mix too); a scenario step capturing
+/// a name the setup captures is refused (the setup's values are read-only).
 Result<void> check_captured_uses(const ScenarioPlan& s, const WorkloadPlan& plan, std::string_view where);
+
+/// The same rule for the plan's `setup:` (each step reads what an earlier setup step captured) and
+/// `teardown:` (what the setup or an earlier teardown step captured).
+Result<void> check_once_uses(const WorkloadPlan& plan);
 
 }  // namespace openloop::workload::yaml

@@ -107,6 +107,19 @@ std::string requests_text(const WorkloadPlan& plan, const ScenarioPlan& s) {
   return out;
 }
 
+// "login (captures token) → seed_data": a setup or teardown list.
+std::string once_text(const WorkloadPlan& plan, const std::vector<Step>& steps) {
+  std::string out;
+  for (const Step& step : steps) {
+    if (!out.empty()) out += " → ";
+    out += plan.requests[step.request].name();
+    std::string names;
+    for (const Capture& c : step.flow.captures) names += (names.empty() ? "" : ", ") + c.as;
+    if (!names.empty()) out += fmt::format(" (captures {})", names);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string_view to_string(ModelKind model) {
@@ -177,6 +190,15 @@ std::string WorkloadPlan::describe() const {
       fmt::format("{}: target {}, {} request(s), {} scenario(s), {} in all, timeout {}, success {}\n",
                   source.empty() ? "plan" : source, target_text, requests.size(), scenarios.size(),
                   format_duration(length()), format_duration(defaults.timeout), defaults.success.to_string());
+  if (!setup.empty()) {
+    out += fmt::format("  setup, once before the load (a failure stops the run; its values are read-only to "
+                       "every request): {}\n",
+                       once_text(*this, setup));
+  }
+  if (!teardown.empty()) {
+    out += fmt::format("  teardown, once after the load (also after an interrupted one): {}\n",
+                       once_text(*this, teardown));
+  }
   for (const ScenarioPlan& s : scenarios) {
     out += fmt::format("  {}: {}, for {} from {}\n", s.name, load_text(s), format_duration(s.duration),
                        format_duration(s.start));

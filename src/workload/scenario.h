@@ -151,6 +151,10 @@ struct WorkloadPlan {
   VariableSet variables;
   std::vector<RequestTemplate> requests;
   std::vector<ScenarioPlan> scenarios;
+  /// `setup:` steps sent once, in order, before any scenario's load, and `teardown:` once after it (docs/flows.md).
+  /// A name a setup step captures is read-only to every scenario: each request reads the setup's value.
+  std::vector<Step> setup;
+  std::vector<Step> teardown;
   std::vector<std::string> observe;  ///< `observe:` the --observe SPECs the file asks for (added to the flags')
 
   std::optional<std::size_t> find_request(std::string_view name) const;

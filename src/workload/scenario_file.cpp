@@ -256,7 +256,8 @@ Result<WorkloadPlan> read_plan(const Doc& doc, const YAML::Node& root, const std
   }
   const Field self{"", root, root.Mark(), root.Mark()};
   const Fields top = OPENLOOP_TRY(Fields::read(
-      doc, self, {"target", "seed", "defaults", "variables", "requests", "scenarios", "observe"}, "a plan file"));
+      doc, self, {"target", "seed", "defaults", "variables", "requests", "setup", "teardown", "scenarios", "observe"},
+      "a plan file"));
   WorkloadPlan plan;
   plan.source = doc.file();
   OPENLOOP_TRY_VOID(read_target(doc, top, inputs.target, plan));
@@ -271,6 +272,10 @@ Result<WorkloadPlan> read_plan(const Doc& doc, const YAML::Node& root, const std
   // A plan whose every scenario replays a trace needs no requests of its own: the trace gives them.
   if (top.has("requests") || !every_scenario_replays(top))
     OPENLOOP_TRY_VOID(read_requests(doc, top, defaults.headers, base_dir, plan));
+  // Setup and teardown before the scenarios: a scenario's steps may read what the setup captured.
+  if (const Field* f = top.find("setup")) plan.setup = OPENLOOP_TRY(yaml::read_once_steps(doc, *f, plan));
+  if (const Field* f = top.find("teardown")) plan.teardown = OPENLOOP_TRY(yaml::read_once_steps(doc, *f, plan));
+  OPENLOOP_TRY_VOID(yaml::check_once_uses(plan));
   OPENLOOP_TRY_VOID(read_scenarios(doc, top, base_dir, plan));
   return plan;
 }

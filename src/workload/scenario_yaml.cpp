@@ -445,6 +445,18 @@ Result<void> read_replay(const Doc& doc, const Fields& fields, const Field& arri
 
 }  // namespace
 
+Result<std::vector<Step>> read_once_steps(const Doc& doc, const Field& field, const WorkloadPlan& plan) {
+  std::vector<Step> steps = OPENLOOP_TRY(read_steps(doc, field, ScenarioPlan{}, plan));
+  for (const Step& step : steps) {
+    if (!step.think.is_zero()) {
+      return usage_error(fmt::format("{}: think does not apply to {} steps: they run one after another, once; "
+                                     "remove think",
+                                     step.where, field.path));
+    }
+  }
+  return steps;
+}
+
 Result<ScenarioPlan> read_scenario(const Doc& doc, const Field& field, const std::string& name,
                                    std::size_t index, const WorkloadPlan& plan,
                                    const std::filesystem::path& base_dir) {

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <vector>
 
 #include "workload/scenario.h"
 #include "workload/yaml_fields.h"
@@ -15,5 +16,9 @@ namespace openloop::workload::yaml {
 Result<ScenarioPlan> read_scenario(const Doc& doc, const Field& field, const std::string& name,
                                    std::size_t index, const WorkloadPlan& plan,
                                    const std::filesystem::path& base_dir);
+
+/// Reads a plan's `setup:` or `teardown:` list at `field` (steps as in a scenario, sent once, in order, without
+/// think times). Errors (usage) name the step's file:line:column.
+Result<std::vector<Step>> read_once_steps(const Doc& doc, const Field& field, const WorkloadPlan& plan);
 
 }  // namespace openloop::workload::yaml

@@ -107,3 +107,17 @@ TEST(Coordinator, RefusesAnInfeasibleRateBeforeSendingAnything) {
   EXPECT_EQ(r.error().code, ExitCode::usage);
   EXPECT_EQ(target.accept_within(0), -1) << "a connection was made";
 }
+
+TEST(Coordinator, APlanWhoseTargetWasNeverResolvedIsRefused) {
+  // The CLI resolves every target; a plan built in code may not have, and must not reach the workers.
+  net::testing::Listener target;
+  engine::RunPlan plan = short_plan(target);
+  plan.endpoints.clear();
+  std::atomic<int> stop{0};
+  const auto r = engine::run(plan, stop);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().code, ExitCode::usage);
+  EXPECT_EQ(r.error().message, "the target " + plan.url_text +
+                                   " of the plan was not resolved (RunPlan::endpoints is empty); resolve it "
+                                   "first (net::resolve)");
+}

@@ -230,3 +230,30 @@ scenarios:
   runner.take_cookies(0, response(*capture, 200, {{"Set-Cookie", "sid=1"}}, ""), "/login");
   EXPECT_EQ(runner.cookie_header(0, "/login"), "");
 }
+
+TEST(FlowRunner, FailuresAreDescribedByWhatWasMissingAndTheResponse) {
+  Flow f(R"(        capture:
+          - {as: token, json: $.data.token}
+          - {as: loc, header: Location}
+          - {as: sid, cookie: session}
+          - {as: id, regex: 'id=(\d+)', match: 2}
+        check:
+          - {status: 200}
+          - {json: $.ok, equals: true}
+)");
+  const auto sink = response(f.capture, 201, {{"Set-Cookie", "other=1"}}, R"({"ok": false, "x": "id=1"})");
+  EXPECT_EQ(
+      f.runner.describe_failures(0, 0, sink, "login"),
+      "capture token: nothing at $.data.token in login's response, status 201, 26 bytes; "
+      "capture loc: no header Location in login's response, status 201, 26 bytes; "
+      "capture sid: no Set-Cookie sets session in login's response, status 201, 26 bytes; "
+      "capture id: no match 2 of 'id=(\\d+)' (or a control character in it) in login's response, status "
+      "201, 26 bytes; "
+      "check status 200 failed in login's response, status 201, 26 bytes; "
+      "check json $.ok equals true failed in login's response, status 201, 26 bytes");
+  // A value found but refused (a control character) says so; a response that passes says nothing.
+  const auto passing = response(f.capture, 200, {{"Location", "/a\x01"}, {"Set-Cookie", "session=s"}},
+                                R"({"ok": true, "data": {"token": "t"}, "x": "id=1 id=2"})");
+  EXPECT_EQ(f.runner.describe_failures(0, 0, passing, "login"),
+            "capture loc: the value has a control character in login's response, status 200, 54 bytes");
+}

@@ -103,16 +103,16 @@ TEST(FlowYaml, ACapturedValueRendersIntoTheLaterRequest) {
 TEST(FlowYaml, ANameReadBeforeAnyStepCapturesItIsRefusedAtTheStep) {
   EXPECT_EQ(
       load_error(plan_with("      - me\n      - {request: login, capture: [{as: token, json: $.t}]}\n")),
-      "plan.yaml:11:9: scenarios.shop.steps[1]: request \"me\" reads {{token}}, which no earlier step of "
-      "scenario \"shop\" captures; capture it first, e.g. capture: [{as: token, json: $.token}] on an "
-      "earlier step");
+      "plan.yaml:11:9: scenarios.shop.steps[1]: request \"me\" reads {{token}}, which neither setup: nor an "
+      "earlier step of scenario \"shop\" captures; capture it first, e.g. capture: [{as: token, json: "
+      "$.token}] on an earlier step");
   // Captured by another scenario only: still refused for this one.
   EXPECT_NE(
       load_error(std::string(k_requests) +
                  "scenarios:\n  a: {model: sessions, session_rate: 1/s, duration: 1s, steps: [{request: "
                  "login, capture: [{as: token, json: $.t}]}]}\n  b: {model: sessions, session_rate: 1/s, "
                  "duration: 1s, steps: [me]}\n")
-          .find("no earlier step of scenario \"b\""),
+          .find("nor an earlier step of scenario \"b\""),
       std::string::npos);
 }
 
@@ -192,4 +192,66 @@ TEST(FlowYaml, ClosedAndPacingScenariosTakeFlowsToo) {
     ASSERT_TRUE(plan) << plan.error().message;
     EXPECT_EQ(plan->scenarios[0].steps[0].flow.captures.size(), 1u);
   }
+}
+
+TEST(FlowYaml, SetupCapturesAreReadOnlyConstantsEveryRequestMayRead) {
+  const std::string yaml = std::string(k_requests) + R"(setup:
+  - {request: login, capture: [{as: token, json: $.token}], check: [{status: 200}]}
+teardown:
+  - me
+scenarios:
+  shop: {model: sessions, session_rate: 1/s, duration: 1s, steps: [me]}
+  browse: {model: open, rate: 1/s, duration: 1s, request: me}
+)";
+  auto plan = load_plan_text(yaml, "plan.yaml", ".");
+  ASSERT_TRUE(plan) << plan.error().message;
+  ASSERT_EQ(plan->setup.size(), 1U);
+  ASSERT_EQ(plan->teardown.size(), 1U);
+  EXPECT_EQ(plan->setup[0].flow.captures.at(0).as, "token");
+  EXPECT_EQ(plan->setup[0].where, "plan.yaml:6:5: setup[1]");
+  EXPECT_NE(plan->describe().find("setup, once before the load (a failure stops the run; its values are "
+                                  "read-only to every request): login (captures token)"),
+            std::string::npos)
+      << plan->describe();
+  EXPECT_NE(plan->describe().find("teardown, once after the load (also after an interrupted one): me"),
+            std::string::npos);
+}
+
+TEST(FlowYaml, SetupAndTeardownStepsAreRefusedWhenTheyCannotRun) {
+  const std::string once =
+      std::string(k_requests) + "setup:\n  - {request: login, capture: [{as: token, json: $.t}]}\n";
+  const std::string scenario =
+      "scenarios:\n  shop: {model: sessions, session_rate: 1/s, duration: 1s, steps: [me]}\n";
+  // A setup step that reads what no earlier setup step captured.
+  EXPECT_EQ(load_error(std::string(k_requests) +
+                       "setup: [me, {request: login, capture: [{as: token, json: $.t}]}]\n" + scenario),
+            "plan.yaml:5:9: setup[1]: request \"me\" reads {{token}}, which no earlier setup step captures; "
+            "capture "
+            "it first, e.g. capture: [{as: token, json: $.token}] on an earlier step");
+  // A session may not capture what the setup captured (it is every request's).
+  EXPECT_NE(load_error(once + "scenarios:\n  shop: {model: sessions, session_rate: 1/s, duration: 1s, steps: "
+                              "[{request: login, capture: [{as: token, json: $.t}]}]}\n")
+                .find("\"token\" is captured by setup:, whose values every request reads and none changes"),
+            std::string::npos);
+  // Nor may the teardown; and a teardown reads no session's capture.
+  EXPECT_NE(load_error(once + "teardown: [{request: login, capture: [{as: token, json: $.t}]}]\n" + scenario)
+                .find("is captured by setup:"),
+            std::string::npos);
+  EXPECT_NE(
+      load_error(std::string(k_requests) +
+                 "teardown: [me]\nscenarios:\n  shop: {model: sessions, "
+                 "session_rate: 1/s, duration: 1s, steps: [{request: login, capture: [{as: token, json: "
+                 "$.t}]}, me]}\n")
+          .find("teardown[1]: request \"me\" reads {{token}}, which neither setup: nor an earlier teardown "
+                "step captures"),
+      std::string::npos);
+  // No think between them, and a list of steps.
+  EXPECT_NE(load_error(once + "teardown: [{request: login, think: 1s}]\n" + scenario)
+                .find("think does not apply to teardown steps"),
+            std::string::npos);
+  EXPECT_NE(
+      load_error(std::string(k_plain) + "setup: login\nscenarios:\n  shop: {model: sessions, session_rate: "
+                                        "1/s, duration: 1s, steps: [login]}\n")
+          .find("plan.yaml:4:8: setup: found a value; steps are a list"),
+      std::string::npos);
 }

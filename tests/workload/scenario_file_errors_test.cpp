@@ -74,8 +74,7 @@ TEST(PlanFileErrors, TheDocumentItself) {
             "docs/scenarios.md)");
   EXPECT_EQ(load_error("target: http://h\ntargte: x\n"),
             "plan.yaml:2:1: unknown key \"targte\"; a plan file accepts target, seed, defaults, variables, "
-            "requests, "
-            "scenarios, observe");
+            "requests, setup, teardown, scenarios, observe");
   EXPECT_EQ(load_error("target: http://h\nobserve: host\n"),
             "plan.yaml:2:10: observe: use a list of --observe SPECs, e.g. [host, \"process:nginx\"]");
   EXPECT_EQ(load_error("target: http://h\ntarget: http://g\n"),

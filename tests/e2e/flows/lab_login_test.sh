@@ -47,7 +47,7 @@ assert_cmp "$(lab_query .ok)" ">=" "$completed" "the model served each completed
 found_before=$(auth '(.orders_found + .orders_missing)')
 plan "$E2E_TMP/bad.yaml" 's/json: \$\.id\}/json: $.order.id}/'
 grep -qF 'json: $.order.id}' "$E2E_TMP/bad.yaml" || fail "the capture path was not broken"
-run_plan bad
+run_plan bad failing  # every session's failed capture is a response that is not ok: the goodput SLO fails
 r=$E2E_TMP/bad.json
 sessions=$(json "$r" .summary.flows.sessions_intended)
 failed=$(json "$r" .summary.flows.sessions_failed)

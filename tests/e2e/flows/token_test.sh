@@ -2,7 +2,8 @@
 # token_server.py): each session logs in, captures the token from the JSON answer and sends it as a Bearer token on
 # its second step. Every session's second step sent the token its own login returned (the server counts each
 # issued token used once, and nothing else); sessions and requests are conserved. A capture at a wrong path fails
-# each session at its first step, counted by step and as stopped, and no second step is sent. `openloop validate`
+# each session at its first step, counted by step and as stopped, and no second step is sent; none of those 200s is
+# ok, so the default goodput SLO fails the run (exit 1). `openloop validate`
 # refuses a step that reads a token no earlier step captures, with its place.
 source "$OPENLOOP_E2E_LIB"
 require_tools python3 jq curl
@@ -82,6 +83,18 @@ assert_cmp "$(json "$r" '.summary.flows.steps[0].stopped')" == "$sessions" "step
 assert_cmp "$(json "$r" '.summary.flows.steps | length')" == 1 "only step 1 failed"
 assert_cmp "$(json "$r" .summary.counts.intended)" == "$sessions" "only the logins were sent"
 assert_cmp "$(stats '.me_ok + .me_bad')" == "$before_me" "no second step reached the server"
+# Every login answered 200, and none is good: a response whose capture failed is not ok, so the default goodput SLO
+# fails the run (exit 1) instead of passing a run in which no session got past its first step.
+assert_cmp "$(json "$r" .summary.counts.completed)" == "$sessions" "every login completed with its 200"
+assert_cmp "$(json "$r" .summary.counts.ok)" == 0 "no response whose capture failed is ok"
+[[ $(json "$r" '[.slos[] | select(.metric == "goodput" and .default and .met == false)] | length') == 1 ]] ||
+  fail "the default goodput SLO is not failed: $(jq -c .slos "$r")"
+# Exit 1 for the failed SLO, or 3 when a loaded host also made the run INVALID (only for its own lateness).
+if [[ $code == 1 ]]; then code=0; fi
+accept_invalid_only_for "$code" "$r" '^([a-z-]+: )?send lateness'
+grep -q "ok 0 + bad status or a failed capture or check $sessions" "$E2E_TMP/bad.txt" ||
+  fail "the outcomes do not say why nothing was ok: $(grep outcomes "$E2E_TMP/bad.txt")"
+grep -q "a response whose capture or check failed is not ok" "$E2E_TMP/bad.txt" || fail "the flow block does not say so"
 bad=$(json "$r" '[.summary.flows, .intervals[].flows] | map(select(
   .sessions_intended != .sessions_completed + .sessions_failed + .sessions_dropped + .sessions_unfinished)) | length')
 [[ $bad == 0 ]] || fail "session conservation violated in $bad place(s)"
@@ -100,6 +113,6 @@ YAML
 code=0
 "$OPENLOOP" validate "$E2E_TMP/early.yaml" >"$E2E_TMP/early.txt" 2>&1 || code=$?
 [[ $code == 2 ]] || fail "validate exit $code, expected 2"
-grep -qF 'early.yaml:6:' "$E2E_TMP/early.txt" && grep -qF 'reads {{token}}, which no earlier step' "$E2E_TMP/early.txt" ||
+grep -qF 'early.yaml:6:' "$E2E_TMP/early.txt" && grep -qF 'reads {{token}}, which neither setup: nor an earlier step' "$E2E_TMP/early.txt" ||
   fail "validate names the step and the token: $(cat "$E2E_TMP/early.txt")"
 pass "flows: $(jq -c '.summary.flows | {sessions_intended, sessions_completed}' "$E2E_TMP/good.json") with the server's $(curl -sS "http://127.0.0.1:$port/stats")"
