@@ -25,6 +25,30 @@ TEST(TimerFloorRecord, StoredBesideTheHostFactsAndReadBack) {
   EXPECT_DOUBLE_EQ(back.max_us, 6800);
   EXPECT_DOUBLE_EQ(back.spin_lead_us, 868.375);
   EXPECT_DOUBLE_EQ(back.spin_budget, 0.5);
+  EXPECT_FALSE(back.given);
+  EXPECT_EQ(info.environment["timer_floor"]["source"], "measured");
+  // A file written before the budget could scale down: its low is where it was chosen.
+  info.environment["timer_floor"].erase("spin_budget_low");
+  EXPECT_DOUBLE_EQ(timer_floor_of(info).spin_budget_low, 0.5);
+}
+
+TEST(TimerFloorRecord, TheSpinBudgetSpentAndAGivenFloorAreStoredAndReadBack) {
+  RunInfo info;
+  TimerFloor f;
+  f.samples = 1;
+  f.gap_us = 500;
+  f.p50_us = f.p99_us = f.max_us = 4000;
+  f.given = true;
+  f.spin_budget = 0.25;
+  f.spin_budget_low = 0.125;
+  f.spin_spent = 0.0625;
+  set_timer_floor(info, f);
+  EXPECT_EQ(info.environment["timer_floor"]["source"], "OPENLOOP_TIMER_FLOOR_US");
+  const TimerFloor back = timer_floor_of(info);
+  EXPECT_TRUE(back.given);
+  EXPECT_DOUBLE_EQ(back.spin_budget, 0.25);
+  EXPECT_DOUBLE_EQ(back.spin_budget_low, 0.125);
+  EXPECT_DOUBLE_EQ(back.spin_spent, 0.0625);
 }
 
 TEST(TimerFloorRecord, NotMeasuredLeavesNothingAndMalformedReadsAsNotMeasured) {

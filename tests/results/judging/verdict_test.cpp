@@ -288,13 +288,40 @@ TEST(Verdict, LateSendsOnAHostWithLateTimersNameTheTimerFloorNotTheGenerator) {
   // Already spinning through a lead: the advice is the budget.
   TimerFloor spinning = jittery_floor();
   spinning.spin_lead_us = 850;
-  spinning.spin_budget = 0.5;
+  spinning.spin_budget = spinning.spin_budget_low = 0.5;
   set_timer_floor(r.info, spinning);
   const std::string spun = judge(r).reasons.back();
   EXPECT_NE(spun.find("--spin-below auto spun through the last 850µs of each wait within 50% of a core; use "
-                      "--spin-below 10ms"),
+                      "--spin-budget 100%, --spin-below 10ms"),
             std::string::npos)
       << spun;
+  // A budget the wait for a CPU scaled down says how far; a full core's advises no larger budget.
+  spinning.spin_budget = 1.0;
+  spinning.spin_budget_low = 0.2;
+  set_timer_floor(r.info, spinning);
+  const std::string scaled = judge(r).reasons.back();
+  EXPECT_NE(scaled.find("within 100% of a core (down to 20% while the workers waited for a CPU); use --spin-below "
+                        "10ms"),
+            std::string::npos)
+      << scaled;
+}
+
+TEST(Verdict, AFloorGivenByTheEnvironmentIsNamedAsGivenNotMeasured) {
+  auto r = late_run(0.68);
+  TimerFloor given = jittery_floor();
+  given.samples = 1;
+  given.given = true;
+  set_timer_floor(r.info, given);
+  const std::string why = judge(r).reasons.back();
+  EXPECT_NE(why.find("timer floor p99 900µs, p50 28µs, max 6.8ms, given by OPENLOOP_TIMER_FLOOR_US, not measured)"),
+            std::string::npos)
+      << why;
+  EXPECT_EQ(why.find("measured before the run"), std::string::npos) << why;
+  // Ruled out by its figures: still named as given.
+  given.p99_us = 80;
+  set_timer_floor(r.info, given);
+  const std::string quiet = judge(r).reasons.back();
+  EXPECT_NE(quiet.find("floor p99 80µs given by OPENLOOP_TIMER_FLOOR_US, explain it"), std::string::npos) << quiet;
 }
 
 TEST(Verdict, LateSendsOfACpuBoundGeneratorSaySoWhateverTheTimers) {
@@ -338,7 +365,7 @@ TEST(Verdict, LateSendsOnTimersThatWokeLateOnlyDuringTheRunNameTheRunsFigure) {
   f.run_p99_us = 400;
   set_timer_floor(r.info, f);
   const std::string quiet = judge(r).reasons.back();
-  EXPECT_NE(quiet.find("nor the host's timers, floor p99 80µs before the run and 400µs during it, explain "
+  EXPECT_NE(quiet.find("nor the host's timers, floor p99 80µs before the run and 400µs during the run, explain "
                        "it: slow connects or too few connections)"),
             std::string::npos)
       << quiet;
