@@ -78,6 +78,8 @@ void slo_block(std::string& out, const results::RunResults& r) {
                    !s.evaluated ? "FAILED (" + s.measured_text + ")"
                    : s.met      ? "met"
                                 : "FAILED");
+    if (const std::string note = results::slo_lateness_note(s, r); !note.empty())
+      fmt::format_to(std::back_inserter(out), "    {}\n", note);
   }
 }
 
