@@ -26,7 +26,9 @@ void set_timer_floor(RunInfo& info, const TimerFloor& f) {
 void drop_run_timer_floor(RunInfo& info) {
   if (!info.environment.is_object()) return;
   const auto it = info.environment.find("timer_floor");
-  if (it != info.environment.end() && it->is_object()) it->erase("during_run");
+  if (it == info.environment.end() || !it->is_object()) return;
+  // What the workers did over the whole run: a window has no figure of its own (its budget reads as chosen).
+  for (const char* key : {"during_run", "spin_budget_low", "spin_spent"}) it->erase(key);
 }
 
 TimerFloor timer_floor_of(const RunInfo& info) {

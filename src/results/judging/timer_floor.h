@@ -39,8 +39,9 @@ struct TimerFloor {
 void set_timer_floor(RunInfo& info, const TimerFloor& f);
 /// Reads it back: samples 0 when absent or not an object of numbers.
 TimerFloor timer_floor_of(const RunInfo& info);
-/// Removes `during_run` from `info`'s timer floor: a window of a run (a ramp's step) keeps the floor measured
-/// before the run but has no during-run figure of its own, as it has no CPU figure (results/merging/slice_run.h).
+/// Removes `during_run`, `spin_budget_low` and `spin_spent` from `info`'s timer floor: a window of a run (a ramp's
+/// step) keeps the floor measured before the run and the budget chosen, but has no figure of the run's own, as it
+/// has no CPU figure (results/merging/slice_run.h).
 void drop_run_timer_floor(RunInfo& info);
 
 }  // namespace openloop::results

@@ -74,6 +74,9 @@ TEST(TimerFloorRecord, TheDuringRunFigureIsStoredReadBackAndDroppedForAWindow) {
   f.run_p50_us = 45;
   f.run_p99_us = 1200.5;
   f.run_max_us = 8000;
+  f.spin_budget = 0.5;
+  f.spin_budget_low = 0.1;
+  f.spin_spent = 0.05;
   set_timer_floor(info, f);
   EXPECT_DOUBLE_EQ(info.environment["timer_floor"]["during_run"]["p99_us"].get<double>(), 1200.5);
   TimerFloor back = timer_floor_of(info);
@@ -86,6 +89,10 @@ TEST(TimerFloorRecord, TheDuringRunFigureIsStoredReadBackAndDroppedForAWindow) {
   EXPECT_EQ(back.samples, 120U);  // the floor before the run stays
   EXPECT_EQ(back.run_samples, 0U);
   EXPECT_DOUBLE_EQ(back.run_p99_us, 0);
+  // The budget as chosen stays; how far the run's wait for a CPU scaled it, and what it spent, are the run's.
+  EXPECT_DOUBLE_EQ(back.spin_budget, 0.5);
+  EXPECT_DOUBLE_EQ(back.spin_budget_low, 0.5);
+  EXPECT_DOUBLE_EQ(back.spin_spent, 0);
   // A malformed during_run reads as not measured, the floor before the run still read.
   info.environment["timer_floor"]["during_run"] = {{"samples", 5}, {"p50_us", 1}};
   back = timer_floor_of(info);
