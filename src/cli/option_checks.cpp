@@ -65,14 +65,15 @@ Result<double> parse_spin_budget(const std::string& text, const std::string& spi
                                    spin_below));
   }
   if (coalesce != "0")
-    return usage_error("--spin-budget: a run with --coalesce never spins (it sleeps a window at a time): drop one");
+    return usage_error(
+        "--spin-budget: a run with --coalesce never spins (it sleeps a window at a time): drop one");
   const bool percent = text.back() == '%';
   const std::string number = percent ? text.substr(0, text.size() - 1) : text;
   char* end = nullptr;
   const double v = number.empty() ? -1 : std::strtod(number.c_str(), &end) / (percent ? 100.0 : 1.0);
   if (number.empty() || end == nullptr || *end != '\0' || !(v > 0) || v > 1) {
-    return usage_error(fmt::format("--spin-budget: \"{}\" is not a share of one core; use more than 0 and at most "
-                                   "1 (a full core), e.g. 0.25 or 25% (--spin-below 0 never spins)",
+    return usage_error(fmt::format("--spin-budget: \"{}\" is not a share of one core; use more than 0 and at "
+                                   "most 1 (a full core), e.g. 0.25 or 25% (--spin-below 0 never spins)",
                                    text));
   }
   return v;

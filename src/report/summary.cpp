@@ -331,8 +331,8 @@ std::string timer_floor_figures(const results::RunInfo& info) {
       if (f.spin_budget_low < f.spin_budget)
         budget += fmt::format(", down to {:.0f}% while the workers waited for a CPU", 100 * f.spin_budget_low);
     }
-    out += fmt::format(" (so each wait ended {} early and spun{})", format_duration(from_seconds(f.spin_lead_us / 1e6)),
-                       budget);
+    out += fmt::format(" (so each wait ended {} early and spun{})",
+                       format_duration(from_seconds(f.spin_lead_us / 1e6)), budget);
   }
   return out;
 }

@@ -1,4 +1,5 @@
-// The spin budget on a manual clock: the share it allows, its burst, and how the wait for a CPU scales it down.
+// The spin budget on a manual clock: the share it allows, its burst, and how the wait for a CPU scales it
+// down.
 #include "engine/spin_budget.h"
 
 #include <gtest/gtest.h>

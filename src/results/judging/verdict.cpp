@@ -85,13 +85,15 @@ std::string lateness_cause(const GeneratorStats& g, const TimerFloor& f, double 
                   "host",
                   format_duration(from_seconds(f.spin_lead_us / 1e6)), 100 * f.spin_budget,
                   f.spin_budget_low < f.spin_budget
-                      ? fmt::format(" (down to {:.0f}% while the workers waited for a CPU)", 100 * f.spin_budget_low)
+                      ? fmt::format(" (down to {:.0f}% while the workers waited for a CPU)",
+                                    100 * f.spin_budget_low)
                       : std::string(),
                   f.spin_budget < 1 ? "--spin-budget 100%, " : "")
             : std::string("use --spin-below auto or a quieter host");
     const std::string source =
         f.given ? before + ", not measured"
-                : fmt::format("measured before the run at {} gaps", format_duration(from_seconds(f.gap_us / 1e6)));
+                : fmt::format("measured before the run at {} gaps",
+                              format_duration(from_seconds(f.gap_us / 1e6)));
     return fmt::format(
         ": the host wakes sleeping threads late (timer floor p99 {}, p50 {}, max {}, {}) and the generator was "
         "not CPU-bound ({}): {}",
