@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string_view>
 
@@ -53,6 +54,29 @@ Result<std::optional<Nanos>> parse_spin_below(const std::string& text) {
         fmt::format("--spin-below: \"{}\" is more than 10ms; use auto, 0 or a wait such as 20us", text));
   }
   return std::optional<Nanos>(d);
+}
+
+Result<double> parse_spin_budget(const std::string& text, const std::string& spin_below,
+                                 const std::string& coalesce) {
+  if (text.empty()) return engine::k_default_spin_budget;
+  if (spin_below != "auto") {
+    return usage_error(fmt::format("--spin-budget: caps --spin-below auto's spinning; --spin-below {} spins "
+                                   "through every wait under it without a budget: drop one of them",
+                                   spin_below));
+  }
+  if (coalesce != "0")
+    return usage_error(
+        "--spin-budget: a run with --coalesce never spins (it sleeps a window at a time): drop one");
+  const bool percent = text.back() == '%';
+  const std::string number = percent ? text.substr(0, text.size() - 1) : text;
+  char* end = nullptr;
+  const double v = number.empty() ? -1 : std::strtod(number.c_str(), &end) / (percent ? 100.0 : 1.0);
+  if (number.empty() || end == nullptr || *end != '\0' || !(v > 0) || v > 1) {
+    return usage_error(fmt::format("--spin-budget: \"{}\" is not a share of one core; use more than 0 and at "
+                                   "most 1 (a full core), e.g. 0.25 or 25% (--spin-below 0 never spins)",
+                                   text));
+  }
+  return v;
 }
 
 Result<Nanos> parse_coalesce(const std::string& text) {

@@ -19,6 +19,11 @@ namespace openloop::cli {
 
 /// --spin-below: "auto" (nullopt: measure the cost of a timed wait) or a duration up to 10ms.
 Result<std::optional<Nanos>> parse_spin_below(const std::string& text);
+/// --spin-budget: a share of one core in (0, 1], as a number (0.5) or a percentage (50%); empty: the default
+/// (engine::k_default_spin_budget). Given with an explicit --spin-below (every short wait spun, no budget) or
+/// with --coalesce (never spins): refused, naming both flags.
+Result<double> parse_spin_budget(const std::string& text, const std::string& spin_below,
+                                 const std::string& coalesce);
 /// --coalesce: 0 (off) up to 100ms, or auto (engine::k_coalesce_auto).
 Result<Nanos> parse_coalesce(const std::string& text);
 /// --protocol (auto, h1, h2) with curl's --http2 and --http1.1: the one protocol asked for; two that disagree

@@ -218,6 +218,7 @@ Result<void> build_judging(const RunOptions& o, engine::RunPlan& plan) {
 
 Result<void> build_client(const RunOptions& o, engine::RunPlan& plan) {
   plan.spin_below = OPENLOOP_TRY(parse_spin_below(o.spin_below));
+  plan.spin_budget = OPENLOOP_TRY(parse_spin_budget(o.spin_budget, o.spin_below, o.coalesce));
   plan.coalesce = OPENLOOP_TRY(parse_coalesce(o.coalesce));
   plan.accept_bunching = o.accept_bunching;
   if (plan.coalesce.count() != 0 && plan.model != engine::Model::open) {
@@ -299,6 +300,7 @@ Result<void> use_simulated_client(RunOptions& o, std::string_view one_worker) {
         fmt::format("--threads: a simulated client is {}; drop --threads {}", one_worker, o.threads));
   }
   if (o.coalesce != "0") return usage_error("--coalesce: a simulated client wakes exactly when due; drop it");
+  if (!o.spin_budget.empty()) return usage_error("--spin-budget: a simulated client never spins; drop it");
   o.threads = 1;
   o.spin_below = "0";
   return {};
@@ -315,6 +317,7 @@ Result<engine::RunSettings> run_settings(const RunOptions& o, const HostFacts& h
   s.h2_window = o.h2_window;
   s.connections = o.connections;
   s.spin_below = OPENLOOP_TRY(parse_spin_below(o.spin_below));
+  s.spin_budget = OPENLOOP_TRY(parse_spin_budget(o.spin_budget, o.spin_below, o.coalesce));
   s.coalesce = OPENLOOP_TRY(parse_coalesce(o.coalesce));
   s.accept_bunching = o.accept_bunching;
   s.fd_limit = host.fd_limit;

@@ -215,10 +215,16 @@ void add_client_options(CLI::App& sub, RunOptions& o) {
   sub.add_option("--spin-below", o.spin_below,
                  "Poll without sleeping through waits shorter than D, e.g. 20us; auto: what one timed sleep "
                  "costs in CPU on this machine, and where this host wakes sleeping threads too late for the "
-                 "lateness bound, end each sleep early and spin the rest (at most 50% of a core); both measured "
+                 "lateness bound, end each sleep early and spin the rest (within --spin-budget); both measured "
                  "at start (0: always sleep)")
       ->capture_default_str()
       ->type_name("DURATION|auto")
+      ->group(k_advanced);
+  sub.add_option("--spin-budget", o.spin_budget,
+                 "--spin-below auto: the share of one core each worker may spend spinning, e.g. 0.25 or 25% "
+                 "(default 50%), scaled down while the worker waits for a CPU and none once it waits a quarter "
+                 "of its time; the summary says what was chosen and spent")
+      ->type_name("SHARE")
       ->group(k_advanced);
   sub.add_option(
          "--coalesce", o.coalesce,

@@ -54,6 +54,7 @@ struct RunOptions {
   std::uint32_t h2_window = (1U << 30) - 1;  ///< --h2-window: HTTP/2 stream and connection windows, bytes
   std::string on_saturation = "drop";
   std::string spin_below = "auto";
+  std::string spin_budget;  ///< --spin-budget: a share of a core (empty: engine::k_default_spin_budget)
   std::string coalesce = "0";
   bool accept_bunching = false;
   std::string method = "GET";

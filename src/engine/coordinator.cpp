@@ -124,9 +124,11 @@ results::RunInfo describe(const RunPlan& plan) {
 results::TimerFloor run_timer_floor(const PlanRun& p) {
   results::TimerFloor floor = p.timer_floor;
   hdr::Histogram woke = results::make_latency_histogram();
+  floor.spin_budget_low = p.workers.empty() ? 0.0 : p.workers.front()->report().spin_budget;
   for (const auto& w : p.workers) {
     floor.spin_lead_us = std::max(floor.spin_lead_us, to_seconds(w->report().spin_lead) * 1e6);
     floor.spin_budget = w->report().spin_budget;
+    floor.spin_budget_low = std::min(floor.spin_budget_low, w->report().spin_budget_low);
     woke.add(w->report().wake_lateness);
   }
   if (floor.samples > 0 && woke.total_count() > 0) {
@@ -194,7 +196,7 @@ results::RunResults finish(PlanRun& p, const std::atomic<int>& stop, SteadyTime 
   gen.max_connections = plan.model == Model::open       ? plan.max_connections_part()
                         : plan.model == Model::sessions ? plan.max_sessions_part()
                                                         : plan.users_part();
-  const results::TimerFloor floor = run_timer_floor(p);
+  results::TimerFloor floor = run_timer_floor(p);
   for (auto& w : p.workers) {
     stopped = std::max(stopped, w->report().stopped_scheduling);
     gen.cpu_seconds += w->report().cpu_seconds;
@@ -208,6 +210,9 @@ results::RunResults finish(PlanRun& p, const std::atomic<int>& stop, SteadyTime 
       gen.run_delay_seconds = gen.run_delay_seconds.value_or(0.0) + to_seconds(*d);
   }
   gen.wall_seconds = to_seconds(finished - start);
+  // Spinning is timed by the clock, so a preempted spinner's exceeds the CPU it got: counted up to that CPU.
+  if (gen.wall_seconds > 0 && plan.threads > 0)
+    floor.spin_spent = std::min(gen.spin_seconds, gen.cpu_seconds) / (gen.wall_seconds * plan.threads);
   if (simulated) {
     gen.cpu_seconds = gen.spin_seconds = 0;  // this process's, not the simulated client's
   } else {

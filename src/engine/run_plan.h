@@ -17,6 +17,7 @@
 #include "engine/protocol.h"
 #include "engine/response_capture.h"
 #include "engine/retry_policy.h"
+#include "engine/spin_budget.h"
 #include "http/request.h"
 #include "net/resolver.h"
 #include "results/judging/model.h"
@@ -112,6 +113,9 @@ struct RunPlan {
   /// A worker spins (polls without blocking) through waits shorter than this instead of sleeping on a timer;
   /// unset: the measured CPU cost of one timed wait on this machine (engine/worker.cpp).
   std::optional<Nanos> spin_below;
+  /// --spin-budget: with spin_below unset, the share of one core (0, 1] each worker's spinning may use, scaled
+  /// down while the worker waits for a CPU (engine/spin_budget.h).
+  double spin_budget = k_default_spin_budget;
   /// Open model: a worker wakes at most once per `coalesce` (0 = off). It sends every arrival due by then
   /// (each up to that late, measured as send lateness) and sleeps through responses meanwhile: their times
   /// come from the kernel's receive stamps, so response and service times do not include the wait.

@@ -84,6 +84,7 @@ Result<std::vector<RunPlan>> plans_from_workload(std::shared_ptr<const workload:
     p.retry = OPENLOOP_TRY(parse_retry_policy(settings.retry, p.timeout));
     p.on_saturation = settings.on_saturation;
     p.spin_below = settings.spin_below;
+    p.spin_budget = settings.spin_budget;
     p.coalesce = settings.coalesce;
     p.accept_bunching = settings.accept_bunching;
     // --protocol wins over the file's defaults.protocol; auto on both: auto.

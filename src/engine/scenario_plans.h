@@ -19,6 +19,7 @@ struct RunSettings {
   OnSaturation on_saturation = OnSaturation::drop;
   std::uint64_t max_connections = 0;  ///< per scenario; 0 = Little's law default
   std::optional<Nanos> spin_below;    ///< RunPlan::spin_below
+  double spin_budget = k_default_spin_budget;  ///< RunPlan::spin_budget
   Nanos coalesce{0};                  ///< RunPlan::coalesce; only open-model scenarios may have it
   bool accept_bunching = false;       ///< RunPlan::accept_bunching
   std::uint64_t fd_limit = 1024;

@@ -60,6 +60,7 @@ results::TimerFloor host_timer_floor(Nanos gap) {
     if (end != nullptr && *end == '\0' && us >= 0 && us <= 1e6) {
       results::TimerFloor f;
       f.samples = 1;
+      f.given = true;
       f.gap_us = to_seconds(std::clamp<Nanos>(gap, 50us, 500us)) * 1e6;
       f.p50_us = f.p99_us = f.max_us = us;
       return f;

@@ -24,7 +24,8 @@ results::TimerFloor measure_timer_floor(Nanos gap);
 /// The floor a run records: measure_timer_floor(gap), unless the environment variable OPENLOOP_TIMER_FLOOR_US
 /// holds a number of µs (0 to 1e6), taken as this host's wake-up lateness (p50, p99 and max alike, 1 sample)
 /// instead of measuring: to reproduce a verdict that named the floor, or to test the paths that name it on a host
-/// whose timers are good. Anything else in it is ignored (measured as usual).
+/// whose timers are good; the floor then says so (TimerFloor::given). Anything else in it is ignored (measured
+/// as usual).
 results::TimerFloor host_timer_floor(Nanos gap);
 
 /// The spacing to calibrate at for `plans`: the smallest mean gap between one worker's arrivals at a plan's
@@ -34,10 +35,6 @@ Nanos calibration_gap(const std::vector<RunPlan>& plans);
 /// The send-lateness p99 bound the verdict will hold `plan` to at its peak rate (results::lateness_bound_ms:
 /// max(plan.max_lateness or 1 ms, 10 % of the mean gap between arrivals)).
 Nanos planned_lateness_bound(const RunPlan& plan);
-
-/// The share of one core a worker's spinning may use under --spin-below auto: past it, the worker sleeps
-/// through its waits until its spinning is back under the share (engine/wake.cpp).
-inline constexpr double k_auto_spin_budget = 0.5;
 
 /// How long before each deadline a worker under --spin-below auto stops sleeping and spins, so that the host's
 /// late wake-ups stay within the send-lateness bound `bound` (results::lateness_bound_ms): 0 when the floor's

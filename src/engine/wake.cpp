@@ -35,7 +35,7 @@ void Worker::wait_until(SteadyTime wake) {
     m_woke = this->now();
     return;
   }
-  const bool may_spin = spin_within_budget(now);
+  const bool may_spin = m_spin_budget.may_spin(now);
   if (!may_spin || wake - now > std::max(m_spin_below, m_spin_lead)) {
     if (!may_spin || m_spin_lead.count() == 0) {
       timed_wait(now, wake);
@@ -47,13 +47,14 @@ void Worker::wait_until(SteadyTime wake) {
     now = this->now();
   }
   // Poll without blocking until something happens or the deadline comes; the empty polls are idle time.
-  for (;;) {
-    if (m_loop->poll(SteadyTime{}) != 0) return;
+  const SteadyTime spin_start = now;
+  while (m_loop->poll(SteadyTime{}) == 0) {
     const SteadyTime t = this->now();
-    if (t >= wake) return;
-    m_spun += t - now;
+    if (t >= wake) break;
     now = t;
   }
+  m_spun += now - spin_start;
+  m_spin_budget.spend(now - spin_start);
 }
 
 bool Worker::timed_wait(SteadyTime now, SteadyTime deadline) {
@@ -62,13 +63,6 @@ bool Worker::timed_wait(SteadyTime now, SteadyTime deadline) {
   // the run is (a deadline already passed when the wait began says nothing about the timer).
   if (deadline > now) results::record_ns(m_report.wake_lateness, (this->now() - deadline).count());
   return true;
-}
-
-bool Worker::spin_within_budget(SteadyTime now) const {
-  if (!(m_spin_budget > 0)) return true;
-  // A little allowance (10 ms of run) so the first waits of a run may spin before any time has passed.
-  const Nanos elapsed = std::max(Nanos(0), now - m_start) + std::chrono::milliseconds(10);
-  return static_cast<double>(m_spun.count()) <= m_spin_budget * static_cast<double>(elapsed.count());
 }
 
 Nanos Worker::horizon(SteadyTime now) const {

@@ -135,7 +135,8 @@ Result<void> Worker::init(const MeasuredWaits& measured, net::SimulatedNetwork* 
                                              : measured.spin_below;
   // Auto on a host whose timers wake late: end each sleep early and spin the rest, within a share of a core.
   m_spin_lead = m_plan.coalesce.count() > 0 || m_plan.spin_below ? Nanos(0) : measured.spin_lead;
-  m_spin_budget = m_plan.coalesce.count() > 0 || m_plan.spin_below ? 0.0 : k_auto_spin_budget;
+  if (m_plan.coalesce.count() == 0 && !m_plan.spin_below && sim == nullptr)
+    m_spin_budget = SpinBudget(m_plan.spin_budget, m_start);
   if (m_plan.coalesce == k_coalesce_auto) {
     m_auto.emplace(m_plan.max_lateness);
   } else {
@@ -144,7 +145,8 @@ Result<void> Worker::init(const MeasuredWaits& measured, net::SimulatedNetwork* 
   m_config.stamp_receipts = m_plan.coalesce.count() != 0;
   m_report.spin_below = m_spin_below;
   m_report.spin_lead = m_spin_lead;
-  m_report.spin_budget = m_spin_budget;
+  m_report.spin_budget = m_spin_budget.share();
+  m_report.spin_budget_low = m_spin_budget.lowest();
   // The first intervals come from these; later ones reuse spent intervals the coordinator gives back.
   m_recorder.make_spares(k_max_spares);
   // Self-check stamps: room for the lane's arrivals (users: 64 Ki samples), so recording never allocates.
@@ -248,6 +250,9 @@ void Worker::run() {
       hand_over(false);
       m_next_handover = now + k_handover_period;
     }
+    // Spinning on a host where this thread waits for a CPU lengthens that wait: the budget follows it.
+    if (m_spin_budget.observation_due(now))
+      if (const auto delay = thread_run_delay()) m_spin_budget.observe_run_delay(now, *delay);
     m_in_flight_now.store(m_in_flight.size() + m_queue_size, std::memory_order_relaxed);
     m_open_now.store(m_open_count, std::memory_order_relaxed);
     wait_until(next_wakeup());
@@ -258,6 +263,7 @@ void Worker::run() {
   if (const auto delay_after = delay_before ? thread_run_delay() : std::nullopt)
     m_report.run_delay = *delay_after - *delay_before;
   m_report.spin_seconds = to_seconds(m_spun);
+  m_report.spin_budget_low = m_spin_budget.lowest();
   if (m_render) {
     for (std::size_t i = 0; i < m_plan.workload->requests.size(); ++i)
       m_report.keys.push_back(m_render->keys(i));

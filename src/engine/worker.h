@@ -23,6 +23,7 @@
 #include "engine/retry_budget.h"
 #include "engine/run_plan.h"
 #include "engine/self_checks.h"
+#include "engine/spin_budget.h"
 #include "net/event_loop.h"
 #include "net/timer_queue.h"
 #include "results/recording/recorder.h"
@@ -43,7 +44,8 @@ struct WorkerReport {
   double spin_seconds = 0;  ///< polling through waits shorter than spin_below (idle, not work)
   Nanos spin_below{0};
   Nanos spin_lead{0};
-  double spin_budget = 0;
+  double spin_budget = 0;      ///< the share of a core chosen for spinning (0: no cap)
+  double spin_budget_low = 0;  ///< the lowest the wait for a CPU scaled it to (engine/spin_budget.h)
   /// How late this worker's timed waits woke (woke − deadline) when they ended with nothing to read: the host's
   /// timer floor during the run. Empty when every wait was coalesced or spun through.
   hdr::Histogram wake_lateness = results::make_latency_histogram();
@@ -253,8 +255,6 @@ class Worker final : public ConnectionOwner, public CodecCallbacks, public net::
   /// Waits for events until `deadline` (`now` when the wait begins): true when it ended on its timer with
   /// nothing to read, whose lateness it records in m_report.wake_lateness.
   bool timed_wait(SteadyTime now, SteadyTime deadline);
-  /// False when this worker's spinning has used its share of a core (m_spin_budget) since its start.
-  bool spin_within_budget(SteadyTime now) const;
   Nanos horizon(SteadyTime now) const;
   results::IntervalStats& stats(std::int64_t interval) { return m_recorder.interval(interval); }
 
@@ -278,7 +278,7 @@ class Worker final : public ConnectionOwner, public CodecCallbacks, public net::
   Nanos m_spin_below{0};               // waits shorter than this are polled through, not slept
   Nanos m_spun{0};                     // time spent in polls that found nothing while spinning
   Nanos m_spin_lead{0};                // timed waits end this early; the rest is spun (MeasuredWaits)
-  double m_spin_budget = 0;            // the share of a core spinning may use (0: no cap)
+  SpinBudget m_spin_budget;            // the share of a core spinning may use (uncapped: no cap)
   SteadyTime m_woke{};                 // --coalesce: when the last wait ended
   Nanos m_window{0};                   // --coalesce: the wake-up window in use (0: precise)
   std::optional<AutoCoalesce> m_auto;  // --coalesce auto: the rule, applied at each hand-over

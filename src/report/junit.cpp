@@ -8,6 +8,7 @@
 
 #include "core/redact.h"
 #include "report/text_format.h"
+#include "results/judging/generator_tail.h"
 #include "results/run_results.h"
 
 namespace openloop::report {
@@ -144,6 +145,10 @@ JunitReport junit_for_run(const results::RunResults& r, std::string suite) {
     JunitCase c = junit_slo_case(s);
     if (!r.aborted_by_slo.empty() && r.aborted_by_slo == s.slo.text)
       c.message += " (certain to fail: --abort-on-slo stopped the run)";
+    if (const std::string note = results::slo_lateness_note(s, r); !note.empty()) {
+      c.message += " (" + note + ")";
+      c.detail = c.message;
+    }
     j.cases.push_back(std::move(c));
   }
   JunitCase verdict = junit_verdict_case("run verdict", r.verdict.valid, r.verdict.reasons);

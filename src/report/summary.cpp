@@ -78,6 +78,8 @@ void slo_block(std::string& out, const results::RunResults& r) {
                    !s.evaluated ? "FAILED (" + s.measured_text + ")"
                    : s.met      ? "met"
                                 : "FAILED");
+    if (const std::string note = results::slo_lateness_note(s, r); !note.empty())
+      fmt::format_to(std::back_inserter(out), "    {}\n", note);
   }
 }
 
@@ -329,14 +331,21 @@ void request_log_line(std::string& out, const results::RunResults& r) {
 std::string timer_floor_figures(const results::RunInfo& info) {
   const results::TimerFloor f = results::timer_floor_of(info);
   if (f.samples == 0) return {};
-  std::string out = fmt::format("   timer floor p50 {} p99 {}", format_duration(from_seconds(f.p50_us / 1e6)),
-                                format_duration(from_seconds(f.p99_us / 1e6)));
+  std::string out = fmt::format("   timer floor p50 {} p99 {}{}", format_duration(from_seconds(f.p50_us / 1e6)),
+                                format_duration(from_seconds(f.p99_us / 1e6)),
+                                f.given ? " (given by OPENLOOP_TIMER_FLOOR_US)" : "");
   if (f.run_samples > 0)
     out += fmt::format(" (during the run p99 {})", format_duration(from_seconds(f.run_p99_us / 1e6)));
   if (f.spin_lead_us > 0) {
-    out += fmt::format(
-        " (so each wait ended {} early and spun{})", format_duration(from_seconds(f.spin_lead_us / 1e6)),
-        f.spin_budget > 0 ? fmt::format(", within {:.0f}% of a core", 100 * f.spin_budget) : std::string());
+    std::string budget;
+    if (f.spin_budget > 0) {
+      budget = fmt::format(", within a budget of {:.0f}% of a core, spent {:.1f}%", 100 * f.spin_budget,
+                           100 * f.spin_spent);
+      if (f.spin_budget_low < f.spin_budget)
+        budget += fmt::format(", down to {:.0f}% while the workers waited for a CPU", 100 * f.spin_budget_low);
+    }
+    out += fmt::format(" (so each wait ended {} early and spun{})",
+                       format_duration(from_seconds(f.spin_lead_us / 1e6)), budget);
   }
   return out;
 }

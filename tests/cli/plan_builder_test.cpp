@@ -4,8 +4,10 @@
 #include "cli/plan_builder.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "cli/option_checks.h"
@@ -191,6 +193,36 @@ TEST(PlanBuilderRefuses, ASpinBelowOverTenMilliseconds) {
   RunOptions o = open_run();
   o.spin_below = "20ms";
   expect_names(refusal(o), {"--spin-below", "\"20ms\"", "10ms", "auto"});
+}
+
+TEST(PlanBuilder, ASpinBudgetIsAShareOfACoreAsANumberOrAPercentage) {
+  RunOptions o = open_run();
+  auto plan = build_plan(o, test_host());
+  ASSERT_TRUE(plan) << plan.error().message;
+  EXPECT_DOUBLE_EQ(plan->spin_budget, engine::k_default_spin_budget);
+  for (const auto& [text, share] : std::vector<std::pair<std::string, double>>{{"0.25", 0.25}, {"25%", 0.25},
+                                                                               {"100%", 1.0}, {"1", 1.0}}) {
+    o.spin_budget = text;
+    plan = build_plan(o, test_host());
+    ASSERT_TRUE(plan) << text << ": " << plan.error().message;
+    EXPECT_DOUBLE_EQ(plan->spin_budget, share) << text;
+  }
+}
+
+TEST(PlanBuilderRefuses, ASpinBudgetOutsideACoreOrWithNothingToCap) {
+  for (const char* bad : {"0", "0%", "101%", "1.5", "half", "%", "0.5x"}) {
+    RunOptions o = open_run();
+    o.spin_budget = bad;
+    expect_names(refusal(o), {"--spin-budget", fmt::format("\"{}\"", bad), "at most 1", "25%"});
+  }
+  RunOptions spun = open_run();
+  spun.spin_budget = "0.5";
+  spun.spin_below = "10ms";
+  expect_names(refusal(spun), {"--spin-budget", "--spin-below 10ms", "drop one"});
+  RunOptions coalesced = open_run();
+  coalesced.spin_budget = "0.5";
+  coalesced.coalesce = "100us";
+  expect_names(refusal(coalesced), {"--spin-budget", "--coalesce", "drop one"});
 }
 
 TEST(PlanBuilderRefuses, ADeadlineLongerThanTheTimeout) {

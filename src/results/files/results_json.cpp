@@ -8,6 +8,7 @@
 
 #include "hdr/codec.h"
 #include "results/recording/counters.h"
+#include "results/judging/generator_tail.h"
 #include "results/judging/model_checks.h"
 #include "results/files/observed_json.h"
 #include "results/run_identity.h"
@@ -113,9 +114,9 @@ const char* slo_unit(const Slo& slo) {
   }
 }
 
-nlohmann::json slos_json(const std::vector<SloResult>& slos) {
+nlohmann::json slos_json(const RunResults& r) {
   nlohmann::json out = nlohmann::json::array();
-  for (const SloResult& s : slos) {
+  for (const SloResult& s : r.slos) {
     const double scale = std::string_view(slo_unit(s.slo)) == "ms" ? 1e-6 : 1.0;
     nlohmann::json j = {{"slo", s.slo.text},
                         {"metric", metric_name(s.slo)},
@@ -129,6 +130,11 @@ nlohmann::json slos_json(const std::vector<SloResult>& slos) {
     if (!s.slo.request.empty()) j["request"] = s.slo.request;
     if (s.slo.is_default) j["default"] = true;  // applied because no --slo was given
     if (s.evaluated) j["measured"] = s.measured * scale;
+    // A failed percentile that is mostly openloop's own send lateness says so beside it.
+    if (const auto late = slo_lateness(s, r)) {
+      j["lateness_share"] = late->share;
+      j["lateness_note"] = slo_lateness_note(s, r);
+    }
     out.push_back(std::move(j));
   }
   return out;
@@ -190,7 +196,7 @@ nlohmann::json head_json(const RunResults& r) {
   j["schema"] = k_results_schema;
   j["verdict"] = {{"valid", r.verdict.valid}, {"reasons", r.verdict.reasons}, {"interrupted", r.interrupted}};
   if (!r.aborted_by_slo.empty()) j["verdict"]["aborted_by_slo"] = r.aborted_by_slo;
-  j["slos"] = slos_json(r.slos);
+  j["slos"] = slos_json(r);
   j["warnings"] = r.warnings;
   if (!r.checks.empty()) j["checks"] = to_json(r.checks);
   j["model"] = to_string(r.info.model);

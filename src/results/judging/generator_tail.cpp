@@ -1,6 +1,7 @@
 // The generator's-tail warning.
 #include "results/judging/generator_tail.h"
 
+#include <algorithm>
 #include <thread>
 
 #include <fmt/format.h>
@@ -34,6 +35,36 @@ std::string generator_tail_warning(const RunResults& r) {
       "and the CPU it waited for; {} would send closer to schedule)",
       format_duration(from_seconds(lateness_ms / 1e3)), format_duration(from_seconds(response_ms / 1e3)),
       100 * lateness_ms / response_ms, remedy);
+}
+
+std::optional<SloLateness> slo_lateness(const SloResult& s, const RunResults& r) {
+  const bool open = r.info.model == Model::open || r.info.model == Model::sessions;
+  const bool upper = s.slo.op == Slo::Op::lt || s.slo.op == Slo::Op::le;
+  if (!open || !s.evaluated || s.met || s.slo.metric != Slo::Metric::percentile || !upper ||
+      !s.slo.request.empty() || r.response_time.total_count() == 0 || r.send_lateness.total_count() == 0)
+    return std::nullopt;
+  SloLateness l;
+  l.percentile = s.slo.percentile;
+  l.response_ns = r.response_time.value_at_percentile(l.percentile);
+  l.lateness_ns = r.send_lateness.value_at_percentile(l.percentile);
+  l.service_ns = r.service_time.value_at_percentile(l.percentile);
+  constexpr std::int64_t k_worth_naming_ns = 100'000;
+  if (l.response_ns <= 0 || l.lateness_ns < k_worth_naming_ns) return std::nullopt;
+  l.share = static_cast<double>(l.lateness_ns) / static_cast<double>(l.response_ns);
+  if (l.share <= k_generator_tail_share) return std::nullopt;
+  return l;
+}
+
+std::string slo_lateness_note(const SloResult& s, const RunResults& r) {
+  const auto l = slo_lateness(s, r);
+  if (!l) return "";
+  const std::string p = metric_name(s.slo);
+  return fmt::format(
+      "{:.0f}% of this {} is openloop's own send lateness ({} {} of response {} {}; service time {} {}): the "
+      "target may not be at fault; the SLO failed as measured from the intended times, and a run that sends on "
+      "time tells whether the target meets it (the generator line and docs/results.md#slos say how)",
+      100 * std::min(l->share, 1.0), p, p, format_duration(Nanos(l->lateness_ns)), p,
+      format_duration(Nanos(l->response_ns)), p, format_duration(Nanos(l->service_ns)));
 }
 
 }  // namespace openloop::results

@@ -64,45 +64,55 @@ std::string lateness_cause(const GeneratorStats& g, const TimerFloor& f, double 
   if (contended(g)) return "";  // contention_note names it
   const std::string cpu_figure = cpu ? fmt::format("CPU {:.0f}% of its {} thread(s)", 100 * *cpu, g.threads)
                                      : std::string("CPU not measured");
+  // The floor's origin, as every reason below names it: measured before the run, or given for a test.
+  const std::string before = f.given ? "given by OPENLOOP_TIMER_FLOOR_US" : "before the run";
   const bool late_before = f.samples > 0 && f.p99_us / 1e3 > bound_ms / 2;
   const bool late_during = f.run_samples > 0 && f.run_p99_us / 1e3 > bound_ms / 2;
   if (late_during && !late_before) {
     return fmt::format(
         ": the host woke sleeping threads later during the run than before it (the workers' timed waits woke "
-        "p99 {}, max {} late over {} waits; before the run p99 {}) and the generator was not CPU-bound ({}): "
+        "p99 {}, max {} late over {} waits; {} p99 {}) and the generator was not CPU-bound ({}): "
         "--spin-below 10ms (spinning through every wait, up to a full core) or a quieter host",
         format_duration(from_seconds(f.run_p99_us / 1e6)), format_duration(from_seconds(f.run_max_us / 1e6)),
-        f.run_samples, format_duration(from_seconds(f.p99_us / 1e6)), cpu_figure);
+        f.run_samples, before, format_duration(from_seconds(f.p99_us / 1e6)), cpu_figure);
   }
   if (late_before) {
     const std::string advice =
         f.spin_lead_us > 0
             ? fmt::format(
                   "--spin-below auto spun through the last {} of each wait within {:.0f}% of a "
-                  "core; use --spin-below 10ms (spinning through every wait, up to a full core) or a quieter "
+                  "core{}; use {}--spin-below 10ms (spinning through every wait, up to a full core) or a quieter "
                   "host",
-                  format_duration(from_seconds(f.spin_lead_us / 1e6)), 100 * f.spin_budget)
+                  format_duration(from_seconds(f.spin_lead_us / 1e6)), 100 * f.spin_budget,
+                  f.spin_budget_low < f.spin_budget
+                      ? fmt::format(" (down to {:.0f}% while the workers waited for a CPU)",
+                                    100 * f.spin_budget_low)
+                      : std::string(),
+                  f.spin_budget < 1 ? "--spin-budget 100%, " : "")
             : std::string("use --spin-below auto or a quieter host");
+    const std::string source =
+        f.given ? before + ", not measured"
+                : fmt::format("measured before the run at {} gaps",
+                              format_duration(from_seconds(f.gap_us / 1e6)));
     return fmt::format(
-        ": the host wakes sleeping threads late (timer floor p99 {}, p50 {}, max {}, measured "
-        "before the run at {} gaps) and the generator was not CPU-bound ({}): {}",
+        ": the host wakes sleeping threads late (timer floor p99 {}, p50 {}, max {}, {}) and the generator was "
+        "not CPU-bound ({}): {}",
         format_duration(from_seconds(f.p99_us / 1e6)), format_duration(from_seconds(f.p50_us / 1e6)),
-        format_duration(from_seconds(f.max_us / 1e6)), format_duration(from_seconds(f.gap_us / 1e6)), cpu_figure,
-        advice);
+        format_duration(from_seconds(f.max_us / 1e6)), source, cpu_figure, advice);
   }
   if (cpu && f.samples > 0 && f.run_samples > 0) {
     return fmt::format(
-        " (neither the generator's CPU, {:.0f}% of its {} thread(s), nor the host's timers, floor p99 {} before "
-        "the run and {} during it, explain it: slow connects or too few connections)",
-        100 * *cpu, g.threads, format_duration(from_seconds(f.p99_us / 1e6)),
+        " (neither the generator's CPU, {:.0f}% of its {} thread(s), nor the host's timers, floor p99 {} {} "
+        "and {} during the run, explain it: slow connects or too few connections)",
+        100 * *cpu, g.threads, format_duration(from_seconds(f.p99_us / 1e6)), before,
         format_duration(from_seconds(f.run_p99_us / 1e6)));
   }
   if (cpu && f.samples > 0) {
     return fmt::format(
         " (neither the generator's CPU, {:.0f}% of its {} thread(s), nor the host's timers, "
-        "floor p99 {} before the run, explain it: slow connects, too few connections, "
+        "floor p99 {} {}, explain it: slow connects, too few connections, "
         "or timers that woke later during the run than before it)",
-        100 * *cpu, g.threads, format_duration(from_seconds(f.p99_us / 1e6)));
+        100 * *cpu, g.threads, format_duration(from_seconds(f.p99_us / 1e6)), before);
   }
   return " (overloaded generator, too few threads, or slow connects)";
 }

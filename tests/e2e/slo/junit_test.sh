@@ -22,7 +22,9 @@ xmllint --noout --schema "$xsd" "$j" 2>"$E2E_TMP/lint.txt" || fail "not valid JU
 [[ $(xpath "$j" '/testsuites/testsuite/@failures') == 1 ]] || fail "1 failure: $(cat "$j")"
 [[ $(xpath "$j" '/testsuites/testsuite/@errors') == 0 ]] || fail "no error: $(cat "$j")"
 msg=$(xpath "$j" '//testcase[@name="SLO p99<=10ms"]/failure/@message')
-[[ $msg =~ ^p99\<=10ms:\ measured\ ([0-9.]+)ms,\ bound\ \<=\ 10ms$ ]] || fail "p99 failure message: '$msg'"
+# A busy host's send lateness can be most of that p99: the failure then says so (e2e.slo.generator_lateness).
+[[ $msg =~ ^p99\<=10ms:\ measured\ ([0-9.]+)ms,\ bound\ \<=\ 10ms(\ \([0-9]+%\ of\ this\ p99\ is\ openloop\'s\ own\ send\ lateness\ .*\))?$ ]] ||
+  fail "p99 failure message: '$msg'"
 assert_cmp "${BASH_REMATCH[1]}" ">=" 30 "p99 measured at least the 30 ms service time"
 [[ $(xpath "$j" 'count(//testcase[@name="SLO goodput>=80%"]/*[self::failure or self::error])') == 0 ]] ||
   fail "goodput>=80% is met: $(cat "$j")"

@@ -99,6 +99,26 @@ TEST(RunChecks, OneSummaryLine) {
             "independence ✓ (lag 1 ρ 0.01, effective n 5,000 of 5,000)");
 }
 
+// Correlation is flagged only where it changes the intervals materially: at least 10 % wider than independence
+// would make them (n / n_eff ≥ 1.21, docs/statistics.md). Just under, the line says independence ✓.
+TEST(RunChecks, IndependenceIsFlaggedOnlyWhenItWidensTheIntervalsByTenPercent) {
+  RunChecks c;
+  c.independence.tested = true;
+  c.independence.samples = 10'000;
+  c.independence.vanish_lag = 3;
+  c.independence.effective_fraction = 1 / (1.09 * 1.09);  // intervals 9 % wider
+  EXPECT_FALSE(c.independence.correlated());
+  EXPECT_NE(checks_line(c).find("independence ✓"), std::string::npos) << checks_line(c);
+  EXPECT_EQ(correlation_flag(c.independence), "");
+  c.independence.effective_fraction = 1 / (1.11 * 1.11);  // 11 % wider
+  EXPECT_TRUE(c.independence.correlated());
+  EXPECT_NE(checks_line(c).find("independence ✗ (samples correlated at lag 3, effective n 8,116 of 10,000; "
+                                "intervals widened ×1.1)"),
+            std::string::npos)
+      << checks_line(c);
+  EXPECT_NE(correlation_flag(c.independence), "");
+}
+
 // A p99 the samples cannot bound says how much longer a run would: 400 samples correlated down to an
 // effective 15 need z²·p/(1−p) = 1.96²·99 ≈ 380 effective samples, about 26 times as many.
 TEST(RunChecks, AnUnboundedPercentileSaysHowMuchLongerWouldBoundIt) {

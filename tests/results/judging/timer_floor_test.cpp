@@ -25,6 +25,30 @@ TEST(TimerFloorRecord, StoredBesideTheHostFactsAndReadBack) {
   EXPECT_DOUBLE_EQ(back.max_us, 6800);
   EXPECT_DOUBLE_EQ(back.spin_lead_us, 868.375);
   EXPECT_DOUBLE_EQ(back.spin_budget, 0.5);
+  EXPECT_FALSE(back.given);
+  EXPECT_EQ(info.environment["timer_floor"]["source"], "measured");
+  // A file written before the budget could scale down: its low is where it was chosen.
+  info.environment["timer_floor"].erase("spin_budget_low");
+  EXPECT_DOUBLE_EQ(timer_floor_of(info).spin_budget_low, 0.5);
+}
+
+TEST(TimerFloorRecord, TheSpinBudgetSpentAndAGivenFloorAreStoredAndReadBack) {
+  RunInfo info;
+  TimerFloor f;
+  f.samples = 1;
+  f.gap_us = 500;
+  f.p50_us = f.p99_us = f.max_us = 4000;
+  f.given = true;
+  f.spin_budget = 0.25;
+  f.spin_budget_low = 0.125;
+  f.spin_spent = 0.0625;
+  set_timer_floor(info, f);
+  EXPECT_EQ(info.environment["timer_floor"]["source"], "OPENLOOP_TIMER_FLOOR_US");
+  const TimerFloor back = timer_floor_of(info);
+  EXPECT_TRUE(back.given);
+  EXPECT_DOUBLE_EQ(back.spin_budget, 0.25);
+  EXPECT_DOUBLE_EQ(back.spin_budget_low, 0.125);
+  EXPECT_DOUBLE_EQ(back.spin_spent, 0.0625);
 }
 
 TEST(TimerFloorRecord, NotMeasuredLeavesNothingAndMalformedReadsAsNotMeasured) {
@@ -50,6 +74,9 @@ TEST(TimerFloorRecord, TheDuringRunFigureIsStoredReadBackAndDroppedForAWindow) {
   f.run_p50_us = 45;
   f.run_p99_us = 1200.5;
   f.run_max_us = 8000;
+  f.spin_budget = 0.5;
+  f.spin_budget_low = 0.1;
+  f.spin_spent = 0.05;
   set_timer_floor(info, f);
   EXPECT_DOUBLE_EQ(info.environment["timer_floor"]["during_run"]["p99_us"].get<double>(), 1200.5);
   TimerFloor back = timer_floor_of(info);
@@ -62,6 +89,10 @@ TEST(TimerFloorRecord, TheDuringRunFigureIsStoredReadBackAndDroppedForAWindow) {
   EXPECT_EQ(back.samples, 120U);  // the floor before the run stays
   EXPECT_EQ(back.run_samples, 0U);
   EXPECT_DOUBLE_EQ(back.run_p99_us, 0);
+  // The budget as chosen stays; how far the run's wait for a CPU scaled it, and what it spent, are the run's.
+  EXPECT_DOUBLE_EQ(back.spin_budget, 0.5);
+  EXPECT_DOUBLE_EQ(back.spin_budget_low, 0.5);
+  EXPECT_DOUBLE_EQ(back.spin_spent, 0);
   // A malformed during_run reads as not measured, the floor before the run still read.
   info.environment["timer_floor"]["during_run"] = {{"samples", 5}, {"p50_us", 1}};
   back = timer_floor_of(info);

@@ -288,13 +288,40 @@ TEST(Verdict, LateSendsOnAHostWithLateTimersNameTheTimerFloorNotTheGenerator) {
   // Already spinning through a lead: the advice is the budget.
   TimerFloor spinning = jittery_floor();
   spinning.spin_lead_us = 850;
-  spinning.spin_budget = 0.5;
+  spinning.spin_budget = spinning.spin_budget_low = 0.5;
   set_timer_floor(r.info, spinning);
   const std::string spun = judge(r).reasons.back();
   EXPECT_NE(spun.find("--spin-below auto spun through the last 850µs of each wait within 50% of a core; use "
-                      "--spin-below 10ms"),
+                      "--spin-budget 100%, --spin-below 10ms"),
             std::string::npos)
       << spun;
+  // A budget the wait for a CPU scaled down says how far; a full core's advises no larger budget.
+  spinning.spin_budget = 1.0;
+  spinning.spin_budget_low = 0.2;
+  set_timer_floor(r.info, spinning);
+  const std::string scaled = judge(r).reasons.back();
+  EXPECT_NE(scaled.find("within 100% of a core (down to 20% while the workers waited for a CPU); use --spin-below "
+                        "10ms"),
+            std::string::npos)
+      << scaled;
+}
+
+TEST(Verdict, AFloorGivenByTheEnvironmentIsNamedAsGivenNotMeasured) {
+  auto r = late_run(0.68);
+  TimerFloor given = jittery_floor();
+  given.samples = 1;
+  given.given = true;
+  set_timer_floor(r.info, given);
+  const std::string why = judge(r).reasons.back();
+  EXPECT_NE(why.find("timer floor p99 900µs, p50 28µs, max 6.8ms, given by OPENLOOP_TIMER_FLOOR_US, not measured)"),
+            std::string::npos)
+      << why;
+  EXPECT_EQ(why.find("measured before the run"), std::string::npos) << why;
+  // Ruled out by its figures: still named as given.
+  given.p99_us = 80;
+  set_timer_floor(r.info, given);
+  const std::string quiet = judge(r).reasons.back();
+  EXPECT_NE(quiet.find("floor p99 80µs given by OPENLOOP_TIMER_FLOOR_US, explain it"), std::string::npos) << quiet;
 }
 
 TEST(Verdict, LateSendsOfACpuBoundGeneratorSaySoWhateverTheTimers) {
@@ -338,7 +365,7 @@ TEST(Verdict, LateSendsOnTimersThatWokeLateOnlyDuringTheRunNameTheRunsFigure) {
   f.run_p99_us = 400;
   set_timer_floor(r.info, f);
   const std::string quiet = judge(r).reasons.back();
-  EXPECT_NE(quiet.find("nor the host's timers, floor p99 80µs before the run and 400µs during it, explain "
+  EXPECT_NE(quiet.find("nor the host's timers, floor p99 80µs before the run and 400µs during the run, explain "
                        "it: slow connects or too few connections)"),
             std::string::npos)
       << quiet;
@@ -400,6 +427,61 @@ TEST(GeneratorTail, QuietWhenTheTailIsTheTargetsOrThereIsNoTail) {
   EXPECT_EQ(generator_tail_warning(few), "");  // no p99.9 to speak of
   few.info.model = Model::closed;
   EXPECT_EQ(generator_tail_warning(few), "");
+}
+
+namespace {
+// A VALID open run whose p99 is 4 ms, 2.92 ms of it send lateness (73 %), service time p99 1.1 ms; judged against
+// `slo`.
+RunResults late_p99_run(const std::string& slo) {
+  auto r = open_run(1000, 1000, 0);
+  for (int i = 0; i < 1000; ++i) {
+    const bool tail = i >= 980;
+    r.response_time.record(tail ? 4'000'000 : 500'000);
+    r.send_lateness.record(tail ? 2'920'000 : 20'000);
+    r.service_time.record(tail ? 1'100'000 : 480'000);
+  }
+  r.slos = evaluate_slos({parse_slo(slo).value()}, r);
+  return r;
+}
+}  // namespace
+
+TEST(GeneratorTail, AFailedLatencySloThatIsMostlySendLatenessSaysSo) {
+  const auto r = late_p99_run("p99<2ms");
+  ASSERT_FALSE(r.slos.front().met);
+  const auto l = slo_lateness(r.slos.front(), r);
+  ASSERT_TRUE(l.has_value());
+  EXPECT_NEAR(l->share, 0.73, 0.01);  // the histogram's buckets round within 0.1 %
+  const std::string note = slo_lateness_note(r.slos.front(), r);
+  EXPECT_EQ(note.rfind("73% of this p99 is openloop's own send lateness (p99 2.92ms of response p99 4ms; service "
+                       "time p99 1.1ms): the target may not be at fault",
+                       0),
+            0U)
+      << note;
+}
+
+TEST(GeneratorTail, NoSloNoteWhenTheSloIsMetTheLatenessSmallOrTheMetricAnother) {
+  EXPECT_EQ(slo_lateness_note(late_p99_run("p99<5ms").slos.front(), late_p99_run("p99<5ms")), "");  // met
+  // p50: 20 µs of lateness in 0.5 ms, not worth naming.
+  const auto p50 = late_p99_run("p50<0.1ms");
+  ASSERT_FALSE(p50.slos.front().met);
+  EXPECT_FALSE(slo_lateness(p50.slos.front(), p50).has_value());
+  // Errors, a lower bound and a closed model say nothing about lateness in a percentile.
+  for (const char* text : {"errors<0%", "p99>10ms"}) {
+    const auto other = late_p99_run(text);
+    ASSERT_FALSE(other.slos.front().met) << text;
+    EXPECT_FALSE(slo_lateness(other.slos.front(), other).has_value()) << text;
+  }
+  auto closed = late_p99_run("p99<2ms");
+  closed.info.model = Model::closed;
+  EXPECT_FALSE(slo_lateness(closed.slos.front(), closed).has_value());
+  // The target's own tail: lateness 20 % of the p99.
+  auto target = open_run(1000, 1000, 0);
+  for (int i = 0; i < 1000; ++i) {
+    target.response_time.record(4'000'000);
+    target.send_lateness.record(800'000);
+  }
+  target.slos = evaluate_slos({parse_slo("p99<2ms").value()}, target);
+  EXPECT_FALSE(slo_lateness(target.slos.front(), target).has_value());
 }
 
 TEST(Verdict, ADeadTargetIsNamedAsTheTargetsFailureNotTheGenerators) {
