@@ -152,9 +152,10 @@ void Worker::arrival(SteadyTime intended) {
   }
   if (m_plan.on_saturation == OnSaturation::queue && m_queue_size < m_queue.size()) {
     const std::size_t slot = (m_queue_head + m_queue_size) % m_queue.size();
-    m_queue[slot] = Queued{intended, interval, request};
+    m_queue[slot] = Queued{intended, interval, request, now()};
     if (m_replay) std::swap(m_queue_requests[slot], m_replayed);  // the record waits with its arrival
     ++m_queue_size;
+    account(interval, request, [](results::Counters& c, auto&, auto&) { ++c.slot_waits; });
     m_recorder.add_pending(interval);
     return;
   }
@@ -235,6 +236,7 @@ void Worker::release(Connection& c) {
     http::RequestBuffer* replayed = m_replay ? &m_queue_requests[m_queue_head] : nullptr;
     m_queue_head = (m_queue_head + 1) % m_queue.size();
     --m_queue_size;
+    results::record_ns(stats(q.interval).slot_wait, (now() - q.queued).count());
     m_recorder.remove_pending(q.interval);  // start_request counts it again
     start_request(c, q.intended, q.interval, q.request, -1, replayed);
     return;

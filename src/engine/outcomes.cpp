@@ -165,6 +165,7 @@ void Worker::expire(SteadyTime now) {
       ++k.timeouts;
       results::record_ns(rh, m_plan.timeout.count());
     });
+    results::record_ns(stats(q.interval).slot_wait, (now - q.queued).count());
     if (m_log != nullptr)
       push_record(q.intended, q.interval, q.request, nullptr, RecordOutcome::timeout,
                   q.intended + m_plan.timeout, 0, ErrorKind::connect);
@@ -198,6 +199,7 @@ void Worker::resolve_unfinished(SteadyTime end) {
       ++k.unfinished;
       results::record_ns(rh, censored);
     });
+    results::record_ns(stats(q.interval).slot_wait, (end - q.queued).count());
     if (m_log != nullptr)
       push_record(q.intended, q.interval, q.request, nullptr, RecordOutcome::unfinished, end, 0,
                   ErrorKind::connect);

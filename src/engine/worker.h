@@ -167,6 +167,7 @@ class Worker final : public ConnectionOwner, public CodecCallbacks, public net::
     SteadyTime intended;
     std::int64_t interval;
     std::uint32_t request;
+    SteadyTime queued;  // when it found no free connection or stream: its slot wait starts here
   };
   /// A closed/pacing user or a partly-open session.
   struct User {

@@ -488,6 +488,14 @@ std::string render_summary(const results::RunResults& r) {
       "\noutcomes   intended {}   sent {}   completed {} (ok {} + {} {})   timeouts {}   errors {}   "
       "dropped {}   unfinished {}\n",
       c.intended, c.sent, c.completed, c.ok, not_ok_label(r), c.bad_status(), c.timeouts, c.errors_total(), c.dropped, c.unfinished);
+  if (c.slot_waits > 0) {  // queued arrivals (slot_waits ⊆ intended, so intended > 0)
+    const auto sw = results::LatencySummary::of(r.slot_wait);
+    fmt::format_to(std::back_inserter(out),
+                   "slot waits {} ({:.1f}% of intended) queued for a free stream/connection: wait p50 {}   p99 {}   "
+                   "max {}\n",
+                   c.slot_waits, 100.0 * static_cast<double>(c.slot_waits) / static_cast<double>(c.intended),
+                   format_latency(sw.p50), format_latency(sw.p99), format_latency(sw.max));
+  }
   retries_block(out, r);
   std::string statuses;
   const char* names[] = {"other", "1xx", "2xx", "3xx", "4xx", "5xx"};

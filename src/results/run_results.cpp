@@ -57,6 +57,11 @@ void set_session_time(IntervalResult& r, const hdr::Histogram& session_time) {
   r.session_time_hist = session_time.total_count() > 0 ? hdr::to_compressed_base64(session_time) : "";
 }
 
+void set_slot_wait(IntervalResult& r, const hdr::Histogram& slot_wait) {
+  r.slot_wait = LatencySummary::of(slot_wait);
+  r.slot_wait_hist = slot_wait.total_count() > 0 ? hdr::to_compressed_base64(slot_wait) : "";
+}
+
 namespace {
 double per_second(std::uint64_t n, double s) {
   return s > 0 ? static_cast<double>(n) / s : 0.0;
@@ -102,6 +107,7 @@ void RunResults::add(const RunResults& other, const std::vector<std::string>& na
   send_lateness.add(other.send_lateness);
   attempt_time.add(other.attempt_time);
   session_time.add(other.session_time);
+  slot_wait.add(other.slot_wait);
   phases.add(other.phases);
   server_timing.add(other.server_timing);
   for (const auto& name : names) request(name);  // every request is listed, sent or not
@@ -127,9 +133,9 @@ Result<RunResults> interval_as_run(const IntervalResult& in, const std::vector<s
       {&in.response_time_hist, &run.response_time}, {&in.service_time_hist, &run.service_time},
       {&in.send_lateness_hist, &run.send_lateness}, {&in.attempt_time_hist, &run.attempt_time},
       {&in.session_time_hist, &run.session_time},   {&in.server_time_hist, &run.server_timing.server_time},
-      {&in.outside_server_hist, &run.server_timing.outside_server}};
-  const char* tags[] = {"response_time", "service_time", "send_lateness", "attempt_time",
-                        "session_time",  "server_time",  "outside_server"};
+      {&in.outside_server_hist, &run.server_timing.outside_server}, {&in.slot_wait_hist, &run.slot_wait}};
+  const char* tags[] = {"response_time", "service_time", "send_lateness",  "attempt_time",
+                        "session_time",  "server_time",  "outside_server", "slot_wait"};
   for (std::size_t k = 0; k < std::size(histograms); ++k) {
     const auto& [text, into] = histograms[k];
     if (text->empty()) continue;

@@ -31,6 +31,8 @@ void set_latencies(IntervalResult& r, const hdr::Histogram& response_time, const
 void set_server_timing(IntervalResult& r, const ServerTimingStats& s);
 /// Fills an interval's session-time summary and histogram (left empty when no session ended in it).
 void set_session_time(IntervalResult& r, const hdr::Histogram& session_time);
+/// Fills an interval's slot-wait summary and histogram (left empty when no arrival waited in the queue).
+void set_slot_wait(IntervalResult& r, const hdr::Histogram& slot_wait);
 
 /// One named request's totals over the measured period.
 struct RequestTotals {
@@ -147,6 +149,8 @@ struct RunResults {
   hdr::Histogram attempt_time = make_latency_histogram();     ///< every attempt (retries included)
   FlowCounters flows;  ///< iterations and sessions over the measured period
   hdr::Histogram session_time = make_latency_histogram();
+  /// Queued arrivals' waits for a free connection or stream (Counters::slot_waits; IntervalStats::slot_wait).
+  hdr::Histogram slot_wait = make_latency_histogram();
   std::vector<RequestTotals> by_request;  ///< per request when the plan has several; empty otherwise
   PhaseStats phases;  ///< connect, TLS, first byte, body: attempts that received a response (measured period)
   /// Server-Timing: server-reported time and time outside the server (measured period); empty when no

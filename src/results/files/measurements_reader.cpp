@@ -63,6 +63,7 @@ Result<Counters> read_counters(const JsonReader& rd, const JsonNode& n) {
   c.retries = OPENLOOP_TRY(rd.count_or(n, "retries", 0));
   c.retry_budget_denied = OPENLOOP_TRY(rd.count_or(n, "retry_budget_denied", 0));
   c.resent = OPENLOOP_TRY(rd.count_or(n, "resent", 0));
+  c.slot_waits = OPENLOOP_TRY(rd.count_or(n, "slot_waits", 0));
   if (c.attempts > 0 && (c.attempts < c.sent || c.retries > c.attempts)) {
     return rd.fail(n.path,
                    "expected retries ≤ attempts and sent ≤ attempts (every request sent made an attempt)");
@@ -155,6 +156,10 @@ Result<void> read_interval(const JsonReader& rd, const JsonNode& n, RunResults& 
   if (rd.has(hists, "session_time")) {  // sessions model, intervals in which a session ended
     i.session_time = LatencySummary::of(
         OPENLOOP_TRY(read_histogram(rd, hists, "session_time", i.session_time_hist, r.session_time)));
+  }
+  if (rd.has(hists, "slot_wait")) {  // intervals with arrivals that waited in the --on-saturation queue
+    i.slot_wait = LatencySummary::of(
+        OPENLOOP_TRY(read_histogram(rd, hists, "slot_wait", i.slot_wait_hist, r.slot_wait)));
   }
   // Server-Timing (responses that carried it): the histograms add up to the run's; the counts are the
   // interval's.

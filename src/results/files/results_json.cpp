@@ -42,6 +42,7 @@ nlohmann::json counters_json(const Counters& c) {
           {"retries", c.retries},
           {"retry_budget_denied", c.retry_budget_denied},
           {"resent", c.resent},
+          {"slot_waits", c.slot_waits},
           {"amplification", c.amplification()}};
 }
 
@@ -212,6 +213,7 @@ nlohmann::json head_json(const RunResults& r) {
                   {"send_lateness_ms", latency_json(LatencySummary::of(r.send_lateness))},
                   {"attempt_time_ms", latency_json(LatencySummary::of(r.attempt_time))},
                   {"amplification", r.totals.amplification()}};
+  if (r.slot_wait.total_count() > 0) j["summary"]["slot_wait_ms"] = latency_json(LatencySummary::of(r.slot_wait));
   j["warmup"] = {{"duration_s", r.info.warmup_s}, {"counts", counters_json(r.warmup)}};
   if (!r.by_request.empty()) {
     nlohmann::json by = nlohmann::json::object();
@@ -325,6 +327,10 @@ nlohmann::json interval_json(const RunResults& r, const IntervalResult& i) {
     j["flows"] = flows_counts_json(i.flows);
     if (i.session_time.count > 0) j["session_time_ms"] = latency_json(i.session_time);
     if (!i.session_time_hist.empty()) j["histograms"]["session_time"] = i.session_time_hist.text();
+  }
+  if (!i.slot_wait_hist.empty()) {
+    j["slot_wait_ms"] = latency_json(i.slot_wait);
+    j["histograms"]["slot_wait"] = i.slot_wait_hist.text();
   }
   if (i.coalesce_us >= 0) j["coalesce_us"] = i.coalesce_us;
   if (!i.by_request.empty()) {

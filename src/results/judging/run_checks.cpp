@@ -119,11 +119,16 @@ void add_check_reasons(const RunChecks& c, std::vector<std::string>& reasons) {
   if (c.arrivals.tested && !c.arrivals.passed() && !c.arrivals.accepted) {
     // A worker that woke late sends every arrival due meanwhile at once: late sends come out bunched, so
     // the lateness reason already given is the cause to fix.
+    // Arrivals queued for a free stream or connection go out as one frees, likewise bunched.
     const bool late = std::any_of(reasons.begin(), reasons.end(),
                                   [](const std::string& r) { return r.starts_with("send lateness"); });
+    const bool queued = std::any_of(reasons.begin(), reasons.end(), [](const std::string& r) {
+      return r.find("waited for a free stream/connection") != std::string::npos;
+    });
     reasons.push_back(c.arrivals.failure() +
-                      (late ? "; most likely the late sends above, sent together as the worker caught up"
-                            : "; --accept-bunching accepts it"));
+                      (late     ? "; most likely the late sends above, sent together as the worker caught up"
+                       : queued ? "; most likely the queued sends above, sent as streams or connections freed"
+                                : "; --accept-bunching accepts it"));
   }
 }
 

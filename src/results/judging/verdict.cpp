@@ -149,7 +149,19 @@ Verdict judge(const RunResults& r, const VerdictBounds& b) {
       v.reasons.push_back(fmt::format("sent {} of {} intended requests ({:.2f}% < {:.0f}%)", c.sent,
                                       c.intended, 100 * sent, 100 * b.min_sent_fraction));
     }
-    if (r.send_lateness.total_count() > 0 && r.measured_s > 0) {
+    // Arrivals queued for a free connection or stream went out when one freed: the run's connections, not the
+    // generator's timers or CPU, set their send times, and that reason replaces the lateness one.
+    const double waited = static_cast<double>(c.slot_waits) / intended;
+    if (waited > b.max_slot_wait_fraction) {
+      const bool h2 = r.generator.connections_h2 > 0;
+      v.reasons.push_back(fmt::format(
+          "{:.1f}% of sends ({} of {} intended) waited for a free stream/connection (slot wait p99 {}, send "
+          "lateness p99 {}): the connections, not the generator, set when they went out: raise {}",
+          100 * waited, c.slot_waits, c.intended,
+          format_duration(Nanos(r.slot_wait.value_at_percentile(99))),
+          format_duration(Nanos(r.send_lateness.value_at_percentile(99))),
+          h2 ? "--connections or --max-streams" : "--max-connections"));
+    } else if (r.send_lateness.total_count() > 0 && r.measured_s > 0) {
       const double bound_ms = lateness_bound_ms(r, b);
       const double p99_ms = static_cast<double>(r.send_lateness.value_at_percentile(99)) / 1e6;
       if (p99_ms > bound_ms) {

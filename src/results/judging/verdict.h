@@ -13,6 +13,7 @@ struct VerdictBounds {
   double lateness_floor_ms = 1.0;      ///< send-lateness p99 bound: max(floor, gap_fraction × mean gap)
   double lateness_gap_fraction = 0.10;
   double max_cpu_fraction = 0.90;  ///< generator CPU / (threads × wall)
+  double max_slot_wait_fraction = 0.01;  ///< slot_waits / intended: arrivals queued for a connection or stream
   /// Judge the self-check of the achieved arrival process (RunResults::checks), unless it was accepted. A probe
   /// judges its phases apart and leaves the whole run's arrival process out, as it does its lateness.
   bool judge_arrivals = true;

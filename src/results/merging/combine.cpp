@@ -18,6 +18,7 @@ struct Slot {
   FlowCounters flows;
   hdr::Histogram rt = make_latency_histogram(), st = make_latency_histogram(), sl = make_latency_histogram();
   hdr::Histogram at = make_latency_histogram(), session = make_latency_histogram();
+  hdr::Histogram slot_wait = make_latency_histogram();
   std::vector<Counters> by_request;  ///< by combined request index
   double length_s = 0;
   ServerTimingStats server_timing;
@@ -88,6 +89,7 @@ RunResults combine_scenarios(const std::vector<ScenarioResults>& scenarios) {
       add_encoded(slot.sl, i.send_lateness_hist.text());
       add_encoded(slot.at, i.attempt_time_hist.text());
       add_encoded(slot.session, i.session_time_hist.text());
+      add_encoded(slot.slot_wait, i.slot_wait_hist.text());
       if (auto added = add_interval_server_timing(slot.server_timing, i); !added)
         out.warnings.push_back(fmt::format("{}: interval {}: {}", s.name, index, added.error().message));
       add_interval_requests(slot, i, r, request_index_of[n], out.info.request_names.size());
@@ -110,6 +112,7 @@ RunResults combine_scenarios(const std::vector<ScenarioResults>& scenarios) {
     r.coalesce_us = slot.coalesce_us;
     set_latencies(r, slot.rt, slot.st, slot.sl, slot.at);
     set_session_time(r, slot.session);
+    set_slot_wait(r, slot.slot_wait);
     set_server_timing(r, slot.server_timing);
     if (breakdown) {
       r.by_request = std::move(slot.by_request);

@@ -125,6 +125,8 @@ Result<void> merge_intervals(const std::vector<MergeInput>& inputs, const std::v
         for (std::size_t q = 0; q < from.by_request.size() && q < requests.index[in].size(); ++q)
           s.by_request[requests.index[in][q]].counters.add(from.by_request[q]);
       }
+      if (!from.slot_wait_hist.empty())
+        OPENLOOP_TRY_VOID(add_histogram(s.slot_wait, from.slot_wait_hist.text(), inputs[in], k, "slot_wait"));
       if (!from.session_time_hist.empty()) {
         OPENLOOP_TRY_VOID(
             add_histogram(s.session_time, from.session_time_hist.text(), inputs[in], k, "session_time"));

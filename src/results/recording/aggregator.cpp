@@ -48,6 +48,7 @@ void Aggregator::finalize(Pending& p) {
   r.flows = s.flows;
   if (s.coalesce_ns >= 0) r.coalesce_us = static_cast<double>(s.coalesce_ns) / 1e3;
   set_session_time(r, s.session_time);
+  set_slot_wait(r, s.slot_wait);
   set_server_timing(r, s.server_timing);
   for (std::size_t i = 0; i < s.by_request.size(); ++i) {
     r.by_request.push_back(s.by_request[i].counters);
@@ -58,6 +59,7 @@ void Aggregator::finalize(Pending& p) {
   }
   m_results.flows.add(s.flows);
   m_results.session_time.add(s.session_time);
+  m_results.slot_wait.add(s.slot_wait);
   m_results.totals.add(s.counters);
   m_results.response_time.add(s.response_time);
   m_results.service_time.add(s.service_time);

@@ -76,6 +76,7 @@ void Counters::add(const Counters& o) {
   retries += o.retries;
   retry_budget_denied += o.retry_budget_denied;
   resent += o.resent;
+  slot_waits += o.slot_waits;
 }
 
 double Counters::amplification() const {

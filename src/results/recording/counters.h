@@ -45,6 +45,10 @@ struct Counters {
   /// GOAWAY's last stream id), outside the retry policy and its budget; each such attempt is in `attempts`
   /// (so attempts = sent + retries + resent) and the logical request still ends once.
   std::uint64_t resent = 0;
+  /// Arrivals that found every connection (HTTP/1.1 at --max-connections) or stream (HTTP/2, fixed
+  /// --connections at the peer's stream limit) busy and waited in the --on-saturation queue (⊆ intended; each
+  /// ends as any other request); their waits are IntervalStats::slot_wait.
+  std::uint64_t slot_waits = 0;
 
   std::uint64_t errors_total() const;
   /// intended == completed + timeouts + errors + dropped + unfinished.

@@ -31,6 +31,8 @@ struct IntervalResult {
   FlowCounters flows;                  ///< iterations and sessions started in this interval
   LatencySummary session_time;         ///< sessions model: session end − session intended start
   EncodedHistogram session_time_hist;  ///< its histogram; empty when no session ended in this interval
+  LatencySummary slot_wait;            ///< queued arrivals' waits for a free connection or stream
+  EncodedHistogram slot_wait_hist;     ///< its histogram; empty when no arrival of this interval waited
   std::vector<Counters>
       by_request;  ///< per request (index as RunInfo::request_names); empty with one request
   /// Responses with a Server-Timing header (see ServerTimingStats): server-reported time and time outside

@@ -87,6 +87,7 @@ void fields(IO& io, Interval& r) {
   io.pod(r.send_lateness);
   io.pod(r.attempt_time);
   io.pod(r.session_time);
+  io.pod(r.slot_wait);
   io.pod(r.server_time);
   io.pod(r.outside_server);
   io.pod(r.flows);
@@ -105,6 +106,7 @@ void for_each_histogram(Interval& r, F f) {
   f(r.send_lateness_hist);
   f(r.attempt_time_hist);
   f(r.session_time_hist);
+  f(r.slot_wait_hist);
   f(r.server_time_hist);
   f(r.outside_server_hist);
 }

@@ -35,7 +35,7 @@ void RequestStats::add(const RequestStats& o) {
 void IntervalStats::clear() {
   index = 0;
   counters = Counters{};
-  for (hdr::Histogram* h : {&response_time, &service_time, &send_lateness, &attempt_time, &session_time})
+  for (hdr::Histogram* h : {&response_time, &service_time, &send_lateness, &attempt_time, &session_time, &slot_wait})
     h->reset();
   flows = FlowCounters{};
   phases.clear();
@@ -54,7 +54,7 @@ bool IntervalStats::has_layout(std::int32_t counts_length, std::size_t requests)
   for (const auto& r : by_request)
     if (!fits(r.response_time) || !fits(r.service_time)) return false;
   return fits(response_time) && fits(service_time) && fits(send_lateness) && fits(attempt_time) &&
-         fits(session_time) && phases.has_layout() && server_timing.has_layout();
+         fits(session_time) && fits(slot_wait) && phases.has_layout() && server_timing.has_layout();
 }
 
 void IntervalStats::add(const IntervalStats& other) {
@@ -65,6 +65,7 @@ void IntervalStats::add(const IntervalStats& other) {
   attempt_time.add(other.attempt_time);
   flows.add(other.flows);
   session_time.add(other.session_time);
+  slot_wait.add(other.slot_wait);
   phases.add(other.phases);
   server_timing.add(other.server_timing);
   coalesce_ns = std::max(coalesce_ns, other.coalesce_ns);

@@ -72,6 +72,9 @@ struct IntervalStats {
       make_latency_histogram();  ///< each attempt: its start → its outcome (retries)
   FlowCounters flows;
   hdr::Histogram session_time = make_latency_histogram();  ///< session end − session intended start
+  /// Queued arrivals (Counters::slot_waits): from when each was queued to when it left the queue (dispatched,
+  /// expired at its deadline, or the run's end), one value each.
+  hdr::Histogram slot_wait = make_latency_histogram();
   std::vector<RequestStats> by_request;  ///< per request index; empty when the plan has a single request
   PhaseStats phases;  ///< connect, TLS, first byte and body of the attempts that received a response
   ServerTimingStats server_timing;  ///< responses with a Server-Timing header: server time, time outside it

@@ -45,6 +45,13 @@ stop_lab
 # REFUSED_STREAM above 4 open streams while the SETTINGS allow 100, at 400/s of 5 ms requests (2 open on average,
 # Poisson bursts above 4; the lab serves 800/s): refused streams are resent (waiting longer each
 # time it is refused again); each refusal is a resend or, past the resend bound, the request's reset error.
+# How many end there depends on the host, not on openloop: a CPU-starved generator sends its late arrivals in
+# bunches far past 4 streams (and a starved lab holds its 4 longer), so refusals outrun the resends' 0.5 s of
+# waits (37 of 1200 on a loaded CI host; 168 of 1217 on a host where the generator waited for a CPU half the
+# time: "at least 99 % ok" measured the host). What holds whatever the load: no
+# request completes with a bad status or fails any other way than by the refusal (the example naming it), each
+# of those only after all 10 of its resends (fewer only if the lab took seconds of the 5 s timeout to refuse),
+# and every refusal is counted once.
 start_lab --http2 --service 5ms --workers 100 --refuse-streams-above 4
 r=$E2E_TMP/refused.json
 run_h2 "$r" "$LAB_URL/" --rate 400/s --duration 3s --arrival poisson
@@ -56,7 +63,13 @@ refused=$(h2_stats .http2.refused)
 assert_cmp "$resent" ">" 0 "refused streams were resent"
 assert_cmp "$refused" == $((resent + resets)) "every refusal was resent or ended its request"
 assert_cmp "$(h2_stats .arrivals)" == "$(json "$r" .summary.counts.completed)" "processed once each"
-assert_cmp "$(json "$r" .summary.counts.ok)" ">=" $((intended * 99 / 100)) "at least 99 % ok"
+assert_cmp "$(json "$r" .summary.counts.errors)" == "$resets" "the refusal is the only error"
+assert_cmp "$(json "$r" .summary.counts.ok)" == "$(json "$r" .summary.counts.completed)" "every response ok"
+assert_cmp "$resent" ">=" $((10 * resets)) "a request ends as the refusal only after its 10 resends"
+if ((resets > 0)); then
+  json "$r" .summary.error_examples.reset | grep -qF "refused the stream (RST_STREAM REFUSED_STREAM" ||
+    fail "the resets' example does not name the refusal: $(json_or_null "$r" .summary.error_examples.reset)"
+fi
 pass "refused above 4 streams: $refused refusals, $resent resent, $resets ended as reset, of $intended"
 stop_lab
 

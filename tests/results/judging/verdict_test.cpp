@@ -324,6 +324,46 @@ TEST(Verdict, AFloorGivenByTheEnvironmentIsNamedAsGivenNotMeasured) {
   EXPECT_NE(quiet.find("floor p99 80µs given by OPENLOOP_TIMER_FLOOR_US, explain it"), std::string::npos) << quiet;
 }
 
+TEST(Verdict, SendsQueuedForAFreeSlotNameTheSlotsNotTheTimers) {
+  // 50 of 1000 arrivals waited 20 ms for a stream (the rest none): their lateness is the connections'. Even on a
+  // host with late timers the reason names the wait and its remedy, not the floor or the generator.
+  auto r = late_run(0.68);
+  set_timer_floor(r.info, jittery_floor());
+  r.totals.slot_waits = 50;
+  for (int i = 0; i < 50; ++i) r.slot_wait.record(20'000'000);
+  r.generator.connections_h2 = 1;
+  const Verdict v = judge(r);
+  EXPECT_FALSE(v.valid);
+  ASSERT_EQ(v.reasons.size(), 1U) << v.reasons.back();
+  const std::string& why = v.reasons[0];
+  EXPECT_EQ(why.rfind("5.0% of sends (50 of 1000 intended) waited for a free stream/connection (slot wait p99 20", 0),
+            0U)
+      << why;
+  EXPECT_NE(why.find("send lateness p99 5ms"), std::string::npos) << why;
+  EXPECT_NE(why.find("raise --connections or --max-streams"), std::string::npos) << why;
+  EXPECT_EQ(why.find("timer floor"), std::string::npos) << why;
+  // HTTP/1.1: the cap to raise is --max-connections.
+  r.generator.connections_h2 = 0;
+  EXPECT_NE(judge(r).reasons[0].find("raise --max-connections"), std::string::npos) << judge(r).reasons[0];
+  // 1 % waited is within the bound: the lateness is judged as ever (here the timers).
+  r.totals.slot_waits = 10;
+  const std::string late = judge(r).reasons.back();
+  EXPECT_EQ(late.rfind("send lateness p99 5ms > 1ms", 0), 0U) << late;
+  // And the generator's-tail warning does not blame the generator for a queued tail.
+  auto t = open_run(2000, 2000, 0);
+  for (int i = 0; i < 1990; ++i) {
+    t.response_time.record(300'000);
+    t.send_lateness.record(30'000);
+  }
+  for (int i = 0; i < 10; ++i) {
+    t.response_time.record(5'190'000);
+    t.send_lateness.record(4'180'000);
+  }
+  EXPECT_FALSE(generator_tail_warning(t).empty());
+  t.totals.slot_waits = 10;
+  EXPECT_EQ(generator_tail_warning(t), "");
+}
+
 TEST(Verdict, LateSendsOfACpuBoundGeneratorSaySoWhateverTheTimers) {
   auto r = late_run(0.85);
   set_timer_floor(r.info, jittery_floor());
