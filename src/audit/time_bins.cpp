@@ -17,7 +17,9 @@ void TimeBins::add(Nanos start, Nanos duration) {
   Bin& bin = m_bins[index];
   ++bin.sent;
   bin.latency_us.record(std::clamp<std::int64_t>(duration.count() / 1000, 0, 3'600'000'000LL));
-  if (m_bins.size() > k_max_bins) widen();
+  // The bins from the first to the last are what the feedback walks (empty ones count at rate 0): bound their
+  // span, not only the bins that hold sends, or two sends years apart would make billions of them.
+  while (m_bins.rbegin()->first - m_bins.begin()->first >= static_cast<std::int64_t>(k_max_bins)) widen();
 }
 
 void TimeBins::widen() {

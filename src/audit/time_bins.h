@@ -1,5 +1,5 @@
-// Requests counted by send time in bins that widen as the run grows (at most k_max_bins, so memory stays
-// flat).
+// Requests counted by send time in bins that widen as the run grows (at most k_max_bins from the first to the
+// last, so memory and the feedback's walk over them stay flat).
 #pragma once
 
 #include <cstdint>
