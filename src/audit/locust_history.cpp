@@ -2,6 +2,7 @@
 #include "audit/locust_history.h"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include <fmt/format.h>
@@ -14,6 +15,13 @@
 namespace openloop::audit {
 
 namespace {
+
+// Seconds read or derived from the file as a duration, clamped to ±100 years: a fuzzed or broken file's numbers
+// must not overflow the conversion (from_seconds of 1e19 is undefined behaviour).
+Nanos clamped_seconds(double s) {
+  constexpr double k_limit = 100.0 * 365 * 86400;
+  return from_seconds(std::isfinite(s) ? std::clamp(s, -k_limit, k_limit) : 0.0);
+}
 
 // The requests completed between two changes of Locust's total count.
 struct Window {
@@ -34,8 +42,9 @@ double median_of(std::vector<double> v) {
 // wait Z = N/X − R stays at its healthy level for a think time and falls for a pace: by all of R's rise while
 // responses stay under T, by about Z/(S − T/2) for a freeze of S > T (each user's one stuck request waits none),
 // so a long freeze hides a pace (seed 001: pacing degrades into a closed loop). A fall of at least 0.25 reads as
-// a pace, at most 0.12 as a think time (real Locust runs: a think time 0.03–0.10; a pace of 500 ms 0.41 over
-// freezes of 300 ms and 2 s, 0.19 over one of 2 s alone); between, neither is claimed. The shortfall is what the
+// a pace, within ±0.12 as a think time (real Locust runs: a think time 0.03–0.10; a pace of 500 ms 0.41 over
+// freezes of 300 ms and 2 s, 0.19 over one of 2 s alone); between or beyond (windows that straddle a freeze can
+// make it anything: −2.1 was seen for a pace), neither is claimed. The shortfall is what the
 // healthy cycle asked for in the slow stretches and the users did not send.
 ModelFinding pace_or_think(const std::vector<Window>& windows) {
   ModelFinding f;
@@ -87,14 +96,14 @@ ModelFinding pace_or_think(const std::vector<Window>& windows) {
     f.evidence = fmt::format(
         "Locust users each wait for their response, then their wait_time: a cycle of {} per user (N/X), "
         "steady; no stretch was slow, so a pace (constant_throughput) cannot be told from a think time; {}",
-        format_duration(from_seconds(cycle)), aggregates);
+        format_duration(clamped_seconds(cycle)), aggregates);
     return f;
   }
   const double slope = fall / rise;  // 0: a think time; 1: a pace the responses stayed under
   const std::string measured = fmt::format(
       "over {} slow stretch(es) the users' mean wait (N/X − R, by Little's law) fell by {:.2f} of the "
       "response time's rise (0 for a think time, up to 1 for a pace; healthy cycle {}, wait {})",
-      stretches, slope, format_duration(from_seconds(cycle)), format_duration(from_seconds(healthy_z)));
+      stretches, slope, format_duration(clamped_seconds(cycle)), format_duration(clamped_seconds(healthy_z)));
   const std::string shortfall =
       asked > sent ? fmt::format("; in them the users sent {:.0f} requests of the {:.0f} their healthy cycle "
                                  "asks for ({:.0f} % short)",
@@ -102,10 +111,10 @@ ModelFinding pace_or_think(const std::vector<Window>& windows) {
                    : "";
   if (slope >= 0.25) {
     f.model = LoadModel::paced;
-    f.evidence = fmt::format("paced (constant_throughput, pace {}): {}{}; {}", format_duration(from_seconds(cycle)),
+    f.evidence = fmt::format("paced (constant_throughput, pace {}): {}{}; {}", format_duration(clamped_seconds(cycle)),
                              measured, shortfall, aggregates);
-  } else if (slope <= 0.12) {
-    f.evidence = fmt::format("closed with a think time of {}: {}{}; {}", format_duration(from_seconds(healthy_z)),
+  } else if (slope <= 0.12 && slope >= -0.12) {
+    f.evidence = fmt::format("closed with a think time of {}: {}{}; {}", format_duration(clamped_seconds(healthy_z)),
                              measured, shortfall, aggregates);
   } else {
     f.evidence = fmt::format(
@@ -167,10 +176,10 @@ Result<AuditResult> audit_locust_history(const std::string& path, const std::str
       window_from_s = *t;
       // The windows are the feedback's bins: Locust's own Requests/s is a rolling average that lags them.
       FeedbackBin b;
-      b.offset = from_seconds(*t - first_s);
+      b.offset = clamped_seconds(*t - first_s);
       b.sent_per_s = windows.back().x;
       b.sent = static_cast<std::int64_t>(done);
-      b.p99 = p99 ? from_seconds(*p99 / 1e3) : Nanos(0);
+      b.p99 = p99 ? clamped_seconds(*p99 / 1e3) : Nanos(0);
       bins.push_back(b);
     }
     if (*count != window_count) {
@@ -188,14 +197,14 @@ Result<AuditResult> audit_locust_history(const std::string& path, const std::str
                                    a.bad.count > 0 ? fmt::format(" (first bad line: {})", a.bad.first) : ""));
   }
   a.records = requests;
-  a.span = from_seconds(last_s - first_s);
+  a.span = clamped_seconds(last_s - first_s);
   a.model = pace_or_think(windows);
   LittleFinding& l = a.little;
   l.x_per_s = last_s > first_s ? static_cast<double>(requests) / (last_s - first_s) : 0;
-  l.r_mean = from_seconds(r_ms / 1e3);
+  l.r_mean = clamped_seconds(r_ms / 1e3);
   const double n = users_sum / static_cast<double>(rows);
   l.n = n;
-  l.z_mean = l.x_per_s > 0 ? std::max(Nanos(0), from_seconds(n / l.x_per_s) - l.r_mean) : Nanos(0);
+  l.z_mean = l.x_per_s > 0 ? std::max(Nanos(0), clamped_seconds(n / l.x_per_s) - l.r_mean) : Nanos(0);
   l.z_source =
       "Z = N/X − R: N the mean user count, the users' wait_time and Locust's own time between requests";
   l.in_flight = l.x_per_s * to_seconds(l.r_mean);
