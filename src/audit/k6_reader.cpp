@@ -26,6 +26,16 @@ Result<std::unique_ptr<RecordReader>> K6Reader::open(const std::string& path) {
   return std::unique_ptr<RecordReader>(std::move(r));
 }
 
+namespace {
+
+// The string at `key`, or "" when it is absent or not a string (json::value throws for a key of another type).
+std::string string_at(const nlohmann::json& j, const char* key) {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+}  // namespace
+
 Result<bool> K6Reader::next(Record& out) {
   while (m_lines.next(m_line)) {
     if (m_line.empty()) continue;
@@ -34,18 +44,18 @@ Result<bool> K6Reader::next(Record& out) {
     const bool dropped = m_line.find("\"dropped_iterations\"") != std::string::npos;
     if (!duration && !dropped) continue;
     const nlohmann::json j = nlohmann::json::parse(m_line, nullptr, false);
-    if (!j.is_object() || j.value("type", "") != "Point") continue;
+    if (!j.is_object() || string_at(j, "type") != "Point") continue;
     const auto& data = j.contains("data") ? j["data"] : nlohmann::json();
     if (!data.is_object() || !data.contains("value") || !data["value"].is_number() ||
         !data.contains("time") || !data["time"].is_string()) {
       m_lines.bad("expected a k6 Point with data.time (RFC 3339) and data.value");
       continue;
     }
-    if (j.value("metric", "") == "dropped_iterations") {
+    if (string_at(j, "metric") == "dropped_iterations") {
       m_dropped += data["value"].get<double>();
       continue;
     }
-    if (j.value("metric", "") != "http_req_duration") continue;
+    if (string_at(j, "metric") != "http_req_duration") continue;
     const auto end = parse_rfc3339(data["time"].get<std::string>());
     const double ms = data["value"].get<double>();
     Nanos response{0};

@@ -27,5 +27,20 @@ TEST(K6Reader, ReadsDurationPointsAsSendsBeforeTheirTime) {
   EXPECT_NE((*reader)->notes()[0].find("3 dropped iterations"), std::string::npos);
 }
 
+TEST(K6Reader, ATypeOrMetricThatIsNotAStringIsSkippedNotThrown) {
+  // Found by the audit_file fuzzer: json::value("type", "") throws when "type" is an object.
+  testing::TempFile f(
+      "{\"type\":{\"a\":1},\"metric\":\"http_req_duration\",\"data\":{\"time\":\"2017-05-09T12:34:45Z\","
+      "\"value\":1}}\n"
+      "{\"type\":\"Point\",\"metric\":[\"http_req_duration\"],\"data\":{\"time\":\"2017-05-09T12:34:45Z\","
+      "\"value\":1}}\n");
+  auto reader = K6Reader::open(f.path());
+  ASSERT_TRUE(reader) << reader.error().message;
+  Record r;
+  auto more = (*reader)->next(r);
+  ASSERT_TRUE(more);
+  EXPECT_FALSE(*more);
+}
+
 }  // namespace
 }  // namespace openloop::audit
