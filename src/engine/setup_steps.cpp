@@ -17,26 +17,15 @@
 #include "http/request_buffer.h"
 #include "http/request_http1.h"
 #include "http/response_parser.h"
+#include "net/fd_wait.h"
 #include "net/transport.h"
 
 namespace openloop::engine {
 namespace {
 
-// Waits until `events` on fd, or the deadline: false on timeout or a poll error.
-bool wait_for(int fd, short events, SteadyTime deadline) {
-  for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - SteadyClock::now());
-    if (left.count() <= 0) return false;
-    pollfd p{fd, events, 0};
-    const int n = ::poll(&p, 1, static_cast<int>(std::min<long long>(left.count() + 1, 1000)));
-    if (n > 0) return true;
-    if (n < 0 && errno != EINTR) return false;
-  }
-}
-
 // Waits for what a transport call asked for (want_read or want_write): false on timeout.
 bool wait_io(const net::Transport& t, net::IoStatus want, SteadyTime deadline) {
-  return wait_for(t.fd(), want == net::IoStatus::want_write ? POLLOUT : POLLIN, deadline);
+  return net::wait_fd(t.fd(), want == net::IoStatus::want_write ? POLLOUT : POLLIN, deadline);
 }
 
 // A connected transport to one of the plan's endpoints (TLS handshake done), or why not.
@@ -49,7 +38,7 @@ Result<void> connect(const RunPlan& plan, const net::TlsContext* tls, net::Trans
       why = std::strerror(-fd);
       continue;
     }
-    const int err = wait_for(fd, POLLOUT, deadline) ? net::tcp_connect_result(fd) : ETIMEDOUT;
+    const int err = net::wait_fd(fd, POLLOUT, deadline) ? net::tcp_connect_result(fd) : ETIMEDOUT;
     if (err != 0) {
       ::close(fd);
       why = std::strerror(err);

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "http/request.h"
+#include "net/fd_wait.h"
 #include "net/transport.h"
 
 namespace openloop::lab {
@@ -32,18 +33,6 @@ class Fd {
   int m_fd;
 };
 
-// Waits until `events` on fd or the deadline; false on timeout.
-bool wait_for(int fd, short events, SteadyTime deadline) {
-  for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - SteadyClock::now());
-    if (left.count() <= 0) return false;
-    pollfd p{fd, events, 0};
-    const int n = ::poll(&p, 1, static_cast<int>(std::min<long long>(left.count(), 1000)));
-    if (n > 0) return true;
-    if (n < 0 && errno != EINTR) return false;
-  }
-}
-
 Result<int> connect_any(const std::vector<net::Endpoint>& endpoints, SteadyTime deadline,
                         const std::string& url) {
   std::string why = "no address";
@@ -53,7 +42,7 @@ Result<int> connect_any(const std::vector<net::Endpoint>& endpoints, SteadyTime 
       why = std::strerror(-fd);
       continue;
     }
-    if (wait_for(fd, POLLOUT, deadline)) {
+    if (net::wait_fd(fd, POLLOUT, deadline)) {
       const int err = net::tcp_connect_result(fd);
       if (err == 0) return fd;
       why = std::strerror(err);
@@ -71,7 +60,8 @@ Result<void> send_all(int fd, std::string_view bytes, SteadyTime deadline, const
     if (n > 0) {
       bytes.remove_prefix(static_cast<std::size_t>(n));
     } else if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-      if (!wait_for(fd, POLLOUT, deadline)) return runtime_error(fmt::format("{}: timed out writing", url));
+      if (!net::wait_fd(fd, POLLOUT, deadline))
+        return runtime_error(fmt::format("{}: timed out writing", url));
     } else {
       return runtime_error(fmt::format("{}: write failed: {}", url, std::strerror(errno)));
     }
@@ -155,7 +145,7 @@ Result<HttpReply> read_reply(int fd, SteadyTime deadline, const std::string& url
       if (head->chunked) return HttpReply{head->status, dechunk(std::string_view(in).substr(head->body_at))};
       return HttpReply{head->status, in.substr(head->body_at)};
     } else if (errno == EAGAIN || errno == EINTR) {
-      if (!wait_for(fd, POLLIN, deadline))
+      if (!net::wait_fd(fd, POLLIN, deadline))
         return runtime_error(fmt::format("{}: no answer within the timeout", url));
     } else {
       return runtime_error(fmt::format("{}: read failed: {}", url, std::strerror(errno)));
