@@ -6,7 +6,8 @@ One listener per behaviour; prints "hostile-h2 NAME PORT" for each, then "hostil
   rst_every       a proper SETTINGS, then RST_STREAM INTERNAL_ERROR on every stream the client opens
   refuse_every    a proper SETTINGS, then RST_STREAM REFUSED_STREAM on every stream the client opens
   goaway_at_once  SETTINGS then GOAWAY (last stream 0, NO_ERROR) before reading anything, then holds
-  window_closed   SETTINGS with INITIAL_WINDOW_SIZE 0: a request body can never be sent; never answers
+  window_closed   SETTINGS with INITIAL_WINDOW_SIZE 0: a request body can never be sent; never answers (prints a
+                  line for each stream it holds, so a test can wait for a stream to be open)
   settings_flood  SETTINGS, then before each response 10,000 more SETTINGS frames (each one the client must ack)
   oversized_headers  answers each stream with a 256 KiB header block: HEADERS and 15 CONTINUATION frames
   unknown_frame   before each response a frame of an unknown type (0xfa) on the connection and on the stream, which
@@ -97,7 +98,7 @@ def goaway_at_once(conn):
 
 def window_closed(conn):
     conn.sendall(frame(SETTINGS, 0, 0, struct.pack(">HI", INITIAL_WINDOW_SIZE, 0)))
-    serve_frames(conn, None)
+    serve_frames(conn, lambda s: print("hostile-h2 window_closed holds stream %d" % s, flush=True))
 
 
 def respond_200(conn, stream, before=b""):
