@@ -203,14 +203,18 @@ void Worker::start_request(Connection& c, SteadyTime intended, std::int64_t inte
   // first connects (and handshakes). Send lateness ends here, so it measures the generator's own delay, not
   // the protocol's; connection setup is part of service time, as it is for a real client on a fresh
   // connection.
+  // On a ready HTTP/2 connection the write comes at the end of this loop round, with every stream started in
+  // it: its lateness and service time start at that write instead (stamp_sent, from on_sent).
   const SteadyTime dispatched = now();
   results::IntervalStats& s = stats(interval);
-  results::record_ns(s.send_lateness, (dispatched - intended).count());
+  const bool at_write = c.defers_writes();
+  if (!at_write) results::record_ns(s.send_lateness, (dispatched - intended).count());
   if (m_auto) s.coalesce_ns = std::max<std::int64_t>(s.coalesce_ns, m_window.count());
   m_budget.on_request(dispatched);
   Exchange& x = m_exchanges.acquire();
   x.intended = intended;
   x.sent = dispatched;
+  x.stamp_at_write = at_write;
   x.deadline = intended + m_plan.timeout;
   x.interval = interval;
   x.request = request;
