@@ -233,9 +233,12 @@ void Worker::start_request(Connection& c, SteadyTime intended, std::int64_t inte
 }
 
 void Worker::release(Connection& c) {
-  // An HTTP/2 connection may have no free stream right now (a cancelled stream's reset not yet out): the
-  // queue's head then waits for the next release.
-  if (m_queue_size > 0 && c.free_slots() > 0) {
+  // The queue's head requests take every free slot of the connection, not one: an HTTP/2 connection that
+  // becomes ready (one release) with the queue longer than its streams must not start only one, or the queue
+  // would never drain (one in per arrival, one out per response, a single stream in use). It may have no free
+  // stream right now (a cancelled stream's reset not yet out): the head then waits for the next release.
+  bool started = false;
+  while (m_queue_size > 0 && c.free_slots() > 0) {
     const Queued q = m_queue[m_queue_head];
     http::RequestBuffer* replayed = m_replay ? &m_queue_requests[m_queue_head] : nullptr;
     m_queue_head = (m_queue_head + 1) % m_queue.size();
@@ -243,9 +246,10 @@ void Worker::release(Connection& c) {
     results::record_ns(stats(q.interval).slot_wait, (now() - q.queued).count());
     m_recorder.remove_pending(q.interval);  // start_request counts it again
     start_request(c, q.intended, q.interval, q.request, -1, replayed);
-    return;
+    started = true;
   }
-  m_pool.release(c);
+  // A connection the queue left free slots on goes back to the pool for the next arrival.
+  if (!started || c.free_slots() > 0) m_pool.release(c);
 }
 
 }  // namespace openloop::engine
