@@ -358,6 +358,12 @@ void Connection::send() {
 }
 
 void Connection::receive() {
+  // Streams started in this round and not yet written (write_deferred) go out before anything is read: a GOAWAY
+  // or a reset read now must find their requests sent, as they would have been without the deferral.
+  if (!m_codec->output().empty()) {
+    send();
+    if (m_state != State::ready) return;
+  }
   read_some();
   // What reading made due (HTTP/2: acks, window updates, streams started by the callbacks).
   if (m_state == State::ready && !m_codec->output().empty()) send();

@@ -23,10 +23,11 @@ namespace {
 
 struct Reports final : CodecCallbacks, ConnectionOwner {
   std::vector<Exchange*> sent;
+  std::vector<ExchangeError> errors;
   int ready = 0;
   void on_sent(Exchange& x, std::size_t) override { sent.push_back(&x); }
   void on_complete(Exchange&, const ExchangeResult&) override {}
-  void on_error(Exchange&, const ExchangeError&) override {}
+  void on_error(Exchange&, const ExchangeError& e) override { errors.push_back(e); }
   void on_ready(Connection&) override { ++ready; }
   void on_closed_idle(Connection&) override {}
 };
@@ -143,6 +144,26 @@ TEST_F(DeferredWritesTest, WithoutTheListEachStartWritesAtOnce) {
   Exchange& a = exchange();
   m_connection->start(a);
   EXPECT_EQ(m_reports.sent, std::vector<Exchange*>{&a});
+  EXPECT_EQ(headers_in(read_frames()), 1U);
+}
+
+// A read before the round's write (the worker polls while it issues arrivals) writes the round's streams first:
+// a GOAWAY that refuses them then finds their requests sent, as without the deferral (attempts = sent + resent).
+TEST_F(DeferredWritesTest, AReadWritesTheRoundsStreamsBeforeReading) {
+  std::vector<Connection*> deferred;
+  open(&deferred);
+  Exchange& a = exchange();
+  m_connection->start(a);
+  ASSERT_TRUE(m_reports.sent.empty());
+  // The server's SETTINGS (empty) and a GOAWAY whose last stream id is 0: stream 1 was never processed.
+  const unsigned char frames[] = {0, 0, 0, 4, 0, 0, 0, 0, 0,                       // SETTINGS
+                                  0, 0, 8, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};  // GOAWAY 0 NO_ERROR
+  ASSERT_EQ(::send(m_server, frames, sizeof frames, MSG_NOSIGNAL), static_cast<ssize_t>(sizeof frames));
+  for (int i = 0; i < 200 && m_reports.errors.empty(); ++i)
+    m_loop.poll(m_loop.now() + std::chrono::milliseconds(10));
+  ASSERT_EQ(m_reports.errors.size(), 1U);
+  EXPECT_TRUE(m_reports.errors[0].unprocessed);
+  EXPECT_EQ(m_reports.sent, std::vector<Exchange*>{&a});  // written before the GOAWAY was read
   EXPECT_EQ(headers_in(read_frames()), 1U);
 }
 
