@@ -12,12 +12,12 @@
 #    millisecond timers pace its --rps, sends up to that late and the lateness reported): CPU at h2load's precision;
 #  - system calls per request of every run (perf stat's raw_syscalls:sys_enter over the whole process: set-up,
 #    timers and openloop's polling through short waits included; its spinning seconds beside) and CPU (task-clock),
-#    and openloop's worker threads' own CPU per request beside it (generator.cpu_s: without the process's fixed
-#    costs, start-up and the analysis of the results, which weigh on a short run at a low rate);
+#    and openloop's worker threads' own CPU per request beside it (generator.cpu_s: without the process's start-up
+#    and the analysis of its results);
 #  - the seed's stall: nginx frozen 500 ms every 2 s at 500/s, openloop (latency from intended times) beside h2load
 #    --rps (from its submits, and requests it held back in its own queue never measured): coordinated omission shown.
-# Usage: bench/h2_vs_h2load.sh OPENLOOP   (env: SECS=5 per run, COALESCE=1ms). Needs nginx, h2load, jq, perf (as root, or
-# perf_event_paranoid <= 1 for the tracepoint). Traffic only to 127.0.0.1; every run is bounded.
+# Usage: bench/h2_vs_h2load.sh OPENLOOP   (env: SECS=5 per run, COALESCE=1ms). Needs nginx, h2load, jq, perf (as
+# root, or perf_event_paranoid <= 1 for the tracepoint). Traffic only to 127.0.0.1; every run is bounded.
 set -euo pipefail
 OPENLOOP=${1:?usage: bench/h2_vs_h2load.sh OPENLOOP}
 SECS=${SECS:-5}
