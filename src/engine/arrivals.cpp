@@ -203,14 +203,18 @@ void Worker::start_request(Connection& c, SteadyTime intended, std::int64_t inte
   // first connects (and handshakes). Send lateness ends here, so it measures the generator's own delay, not
   // the protocol's; connection setup is part of service time, as it is for a real client on a fresh
   // connection.
+  // On a ready HTTP/2 connection the write comes at the end of this loop round, with every stream started in
+  // it: its lateness and service time start at that write instead (stamp_sent, from on_sent).
   const SteadyTime dispatched = now();
   results::IntervalStats& s = stats(interval);
-  results::record_ns(s.send_lateness, (dispatched - intended).count());
+  const bool at_write = c.defers_writes();
+  if (!at_write) results::record_ns(s.send_lateness, (dispatched - intended).count());
   if (m_auto) s.coalesce_ns = std::max<std::int64_t>(s.coalesce_ns, m_window.count());
   m_budget.on_request(dispatched);
   Exchange& x = m_exchanges.acquire();
   x.intended = intended;
   x.sent = dispatched;
+  x.stamp_at_write = at_write;
   x.deadline = intended + m_plan.timeout;
   x.interval = interval;
   x.request = request;
@@ -229,9 +233,12 @@ void Worker::start_request(Connection& c, SteadyTime intended, std::int64_t inte
 }
 
 void Worker::release(Connection& c) {
-  // An HTTP/2 connection may have no free stream right now (a cancelled stream's reset not yet out): the
-  // queue's head then waits for the next release.
-  if (m_queue_size > 0 && c.free_slots() > 0) {
+  // The queue's head requests take every free slot of the connection, not one: an HTTP/2 connection that
+  // becomes ready (one release) with the queue longer than its streams must not start only one, or the queue
+  // would never drain (one in per arrival, one out per response, a single stream in use). It may have no free
+  // stream right now (a cancelled stream's reset not yet out): the head then waits for the next release.
+  bool started = false;
+  while (m_queue_size > 0 && c.free_slots() > 0) {
     const Queued q = m_queue[m_queue_head];
     http::RequestBuffer* replayed = m_replay ? &m_queue_requests[m_queue_head] : nullptr;
     m_queue_head = (m_queue_head + 1) % m_queue.size();
@@ -239,9 +246,10 @@ void Worker::release(Connection& c) {
     results::record_ns(stats(q.interval).slot_wait, (now() - q.queued).count());
     m_recorder.remove_pending(q.interval);  // start_request counts it again
     start_request(c, q.intended, q.interval, q.request, -1, replayed);
-    return;
+    started = true;
   }
-  m_pool.release(c);
+  // A connection the queue left free slots on goes back to the pool for the next arrival.
+  if (!started || c.free_slots() > 0) m_pool.release(c);
 }
 
 }  // namespace openloop::engine

@@ -127,6 +127,11 @@ void Connection::start(Exchange& x) {
   if (m_state == State::ready) {
     x.write_start = x.attempt_start;  // the worker read the clock just before: no read of our own
     m_codec->start(x);
+    if (defers_writes()) {
+      if (!m_write_deferred) m_config.deferred_writes->push_back(this);
+      m_write_deferred = true;
+      return;
+    }
     send();
     return;
   }
@@ -134,6 +139,11 @@ void Connection::start(Exchange& x) {
   while (*tail != nullptr) tail = &(*tail)->carrier_next;
   *tail = &x;
   ++m_waiting_count;
+}
+
+void Connection::write_deferred() {
+  m_write_deferred = false;
+  if (m_state == State::ready) send();
 }
 
 void Connection::cancel(Exchange& x) {
@@ -348,6 +358,12 @@ void Connection::send() {
 }
 
 void Connection::receive() {
+  // Streams started in this round and not yet written (write_deferred) go out before anything is read: a GOAWAY
+  // or a reset read now must find their requests sent, as they would have been without the deferral.
+  if (!m_codec->output().empty()) {
+    send();
+    if (m_state != State::ready) return;
+  }
   read_some();
   // What reading made due (HTTP/2: acks, window updates, streams started by the callbacks).
   if (m_state == State::ready && !m_codec->output().empty()) send();

@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/time.h"
 #include "engine/codec.h"
@@ -61,6 +62,10 @@ struct ConnectionConfig {
   /// A response completes when the kernel received its last bytes, not when the worker read them
   /// (--coalesce: the worker sleeps while responses come in).
   bool stamp_receipts = false;
+  /// Where a ready HTTP/2 connection puts itself when start() leaves its frames unwritten, for the owner to
+  /// write them with write_deferred() before its loop waits: every stream started in one loop round goes out
+  /// in one write (system call), not one each. Null: start() writes at once (HTTP/1.1 always does).
+  std::vector<Connection*>* deferred_writes = nullptr;
 };
 
 /// State machine over one socket, driven by the worker's event loop; owns the codec that carries exchanges
@@ -79,9 +84,17 @@ class Connection final : public net::IoHandler, private CodecHost {
   /// How many more exchanges can start now: before it is ready, one (HTTP/1.1: the exchange waits for the
   /// connection); once ready, its codec's free slots.
   std::uint32_t free_slots() const;
-  /// Starts an exchange (precondition: free_slots() > 0): written at once when ready, once ready otherwise.
-  /// The caller read the clock at x.attempt_start just before (the phase stamps reuse it).
+  /// Starts an exchange (precondition: free_slots() > 0): written at once when ready (by write_deferred()
+  /// when defers_writes()), once ready otherwise. The caller read the clock at x.attempt_start just before
+  /// (the phase stamps reuse it).
   void start(Exchange& x);
+  /// True when start() would leave the exchange's bytes for write_deferred() (ready, HTTP/2, and the config
+  /// has a deferred_writes list).
+  bool defers_writes() const {
+    return m_state == State::ready && m_config.deferred_writes != nullptr && m_codec == &m_http2;
+  }
+  /// Writes what start() left unwritten (nothing when the connection closed meanwhile).
+  void write_deferred();
   /// The size of x's request on the wire (its codec's, or before the connection is ready the configured
   /// protocol's).
   std::size_t request_size(const Exchange& x) const {
@@ -159,6 +172,7 @@ class Connection final : public net::IoHandler, private CodecHost {
   int m_fd = -1;
   std::uint32_t m_events = 0;
   bool m_fresh = true;  // no exchange started on this socket yet
+  bool m_write_deferred = false;  // in m_config.deferred_writes, not yet written
   int m_errno = 0;
   const char* m_reason = "";                                  // a failure without an errno (a static string)
   results::ErrorKind m_failed = results::ErrorKind::connect;  // the kind of the last failure

@@ -26,8 +26,13 @@ class Connection;
 struct Exchange {
   // ---- the request (worker)
   SteadyTime intended{};
-  /// When the generator started on the logical request (its first attempt took a connection).
+  /// When the generator started on the logical request (its first attempt took a connection), or, for a
+  /// request whose connection writes once per loop round (stamp_at_write), when its bytes were written.
   SteadyTime sent{};
+  /// The first attempt's send lateness and `sent` are still to be taken: at the write that carries it (the
+  /// connection defers writes to the end of the loop round, engine/connection.h), or at `sent` when the
+  /// attempt ends unwritten.
+  bool stamp_at_write = false;
   SteadyTime deadline{};  ///< this attempt's: min(attempt start + per-try timeout, intended + timeout)
   std::int64_t interval = 0;
   /// The request, without this attempt's own header: the plan's constant one, or `rendered`. Null between

@@ -309,7 +309,7 @@ void Http2Codec::reset() {
   nghttp2_session_callbacks_set_on_frame_recv_callback(cbs, &Callbacks::on_frame_recv);
   nghttp2_session_callbacks_set_on_frame_send_callback(cbs, &Callbacks::on_frame_send);
   nghttp2_session_callbacks_set_on_stream_close_callback(cbs, &Callbacks::on_stream_close);
-  const int rv = nghttp2_session_client_new(&m_session, cbs, this);
+  const int rv = nghttp2_session_client_new3(&m_session, cbs, this, nullptr, m_settings.mem);
   nghttp2_session_callbacks_del(cbs);
   if (rv != 0) {
     m_session = nullptr;

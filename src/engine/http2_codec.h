@@ -30,6 +30,9 @@ struct Http2Settings {
   bool capture_server_timing = false;
   /// Empty: the sum of every metric's dur; else the named metric's. Must outlive the codec (the plan's).
   std::string_view server_timing_metric;
+  /// The allocator nghttp2's sessions use (null: its default, malloc); must outlive the codec. Tests count
+  /// nghttp2's allocations per stream with it.
+  nghttp2_mem* mem = nullptr;
 };
 
 /// Before the peer's first SETTINGS frame, the streams a connection assumes its peer accepts (RFC 9113

@@ -9,6 +9,7 @@ namespace openloop::engine {
 using results::ErrorKind;
 
 void Worker::on_sent(Exchange& r, std::size_t bytes) {
+  if (r.stamp_at_write) stamp_sent(r, m_writing ? m_write_time : now());
   const bool first_sent = !r.logical_sent, retry = r.attempt > 1 && !r.resending;
   account(r.interval, r.request, [=](results::Counters& k, auto&, auto&) {
     if (first_sent) ++k.sent;  // the logical request counts as sent once, whichever attempt went out first
@@ -17,6 +18,24 @@ void Worker::on_sent(Exchange& r, std::size_t bytes) {
     k.bytes_out += bytes;
   });
   r.logical_sent = true;
+}
+
+void Worker::stamp_sent(Exchange& r, SteadyTime at) {
+  r.stamp_at_write = false;
+  r.sent = at;
+  r.write_start = std::max(r.write_start, at);
+  results::record_ns(stats(r.interval).send_lateness, (at - r.intended).count());
+}
+
+void Worker::write_deferred() {
+  if (m_deferred_writes.empty()) return;
+  // One clock read for the round's write: every stream in it left at once. A write that fails reports its
+  // streams' errors, whose callbacks may defer more writes: those join the list and go out in this call.
+  m_write_time = now();
+  m_writing = true;
+  for (std::size_t i = 0; i < m_deferred_writes.size(); ++i) m_deferred_writes[i]->write_deferred();
+  m_deferred_writes.clear();
+  m_writing = false;
 }
 
 void Worker::on_ready(Connection& c) {
@@ -176,6 +195,7 @@ void Worker::expire(SteadyTime now) {
 }
 
 void Worker::unfinished(Exchange& r, SteadyTime end) {
+  if (r.stamp_at_write) stamp_sent(r, r.sent);
   const std::int64_t censored = (end - r.intended).count();
   account(r.interval, r.request, [censored](results::Counters& k, hdr::Histogram& rh, auto&) {
     ++k.unfinished;

@@ -101,7 +101,8 @@ void Worker::launch(Connection& c, Exchange& r) {
   c.start(r);
 }
 
-void Worker::record_attempt(const Exchange& r, SteadyTime end) {
+void Worker::record_attempt(Exchange& r, SteadyTime end) {
+  if (r.stamp_at_write) stamp_sent(r, r.sent);  // never written: its lateness ends where it took a stream
   results::record_ns(stats(r.interval).attempt_time, (end - r.attempt_start).count());
 }
 

@@ -182,6 +182,8 @@ Result<void> Worker::init(const MeasuredWaits& measured, net::SimulatedNetwork* 
   if (m_plan.model == Model::open && m_plan.max_in_flight > 0)
     connections = std::max<std::uint64_t>(1, share(m_plan.max_connections_part(), m_plan.threads, m_index));
   m_slot_cap = slots;
+  m_deferred_writes.reserve(connections);
+  m_config.deferred_writes = &m_deferred_writes;
   m_pool.create(connections, *this, *m_loop, m_config);
   if (m_plan.capture) m_exchanges.capture(*m_plan.capture);  // before the pool grows: one sink per exchange
   m_exchanges.reserve(slots);  // one per slot in flight; backoffs add more while warming up
@@ -239,8 +241,10 @@ void Worker::run() {
       m_grace_end = now + m_plan.timeout + std::chrono::milliseconds(100);
     }
     if (m_scheduling) issue_due_arrivals(now);
+    write_deferred();  // the arrivals just issued, before the timers' work delays them
     m_timers.fire_due(now);
     expire(now);
+    write_deferred();
     if (!m_scheduling && m_in_flight.empty() && m_waiting == 0 && m_queue_size == 0) break;
     if (!m_scheduling && (now >= m_grace_end || stop == static_cast<int>(StopRequest::immediate))) {
       resolve_unfinished(now);

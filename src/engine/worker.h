@@ -236,7 +236,14 @@ class Worker final : public ConnectionOwner, public CodecCallbacks, public net::
   void detach(Exchange& x, Connection& c, std::int32_t user);
   void on_backoff_over(std::uint32_t slot, std::uint32_t generation);
   void on_attempt_deadline(std::uint32_t id, std::uint32_t generation);
-  void record_attempt(const Exchange& r, SteadyTime end);
+  /// Records the attempt's time to `end`, and the send lateness of a first attempt that ends unwritten.
+  void record_attempt(Exchange& r, SteadyTime end);
+  /// Takes the send lateness of r's first attempt at `at` (when it was written, or `sent` when it ended
+  /// unwritten), once.
+  void stamp_sent(Exchange& r, SteadyTime at);
+  /// Writes every connection's output deferred in this loop round (Connection::write_deferred), stamping the
+  /// requests it carries with the one time of the write.
+  void write_deferred();
   void resolve_waits(SteadyTime end);
   // Users and sessions (users.cpp).
   void start_users(SteadyTime now);
@@ -298,6 +305,9 @@ class Worker final : public ConnectionOwner, public CodecCallbacks, public net::
   std::vector<Queued> m_queue;   // --on-saturation queue: ring buffer
   std::size_t m_queue_head = 0, m_queue_size = 0;
   std::uint64_t m_open_count = 0;
+  std::vector<Connection*> m_deferred_writes;  // HTTP/2 connections with streams started and not yet written
+  SteadyTime m_write_time{};                   // while write_deferred() runs: when it writes
+  bool m_writing = false;
 
   std::vector<User> m_users;
   std::vector<std::uint32_t> m_free_users;  // sessions: free session slots
