@@ -135,7 +135,8 @@ Result<void> build_replay(const RunOptions& o, engine::RunPlan& plan) {
   plan.warmup = OPENLOOP_TRY(parse_duration(o.warmup, "--warmup"));
   workload::ReplayRequest request = OPENLOOP_TRY(replay_request(o));
   auto scanned = workload::scan_replay(std::move(request));
-  if (!scanned) {  // the trace's own error, after where it was named (a plan file says its place: one wording)
+  // The trace's own error after where the trace was named, as a plan file puts its place there: one wording.
+  if (!scanned) {
     return tl::unexpected(Error{scanned.error().code, fmt::format("--replay: {}", scanned.error().message)});
   }
   auto replay = std::make_shared<workload::ReplayPlan>(std::move(*scanned));

@@ -23,7 +23,8 @@ class Flat {
   explicit Flat(std::string_view s) : m_s(s) {}
 
   void space() {
-    while (m_i < m_s.size() && (m_s[m_i] == ' ' || m_s[m_i] == '\t' || m_s[m_i] == '\r' || m_s[m_i] == '\n')) ++m_i;
+    while (m_i < m_s.size() && (m_s[m_i] == ' ' || m_s[m_i] == '\t' || m_s[m_i] == '\r' || m_s[m_i] == '\n'))
+      ++m_i;
   }
   bool at_end() {
     space();
@@ -54,15 +55,32 @@ class Flat {
       }
       if (m_i == m_s.size()) return false;
       switch (m_s[m_i++]) {
-        case '"': out.push_back('"'); break;
-        case '\\': out.push_back('\\'); break;
-        case '/': out.push_back('/'); break;
-        case 'b': out.push_back('\b'); break;
-        case 'f': out.push_back('\f'); break;
-        case 'n': out.push_back('\n'); break;
-        case 'r': out.push_back('\r'); break;
-        case 't': out.push_back('\t'); break;
-        default: return false;  // \u, or not an escape
+        case '"':
+          out.push_back('"');
+          break;
+        case '\\':
+          out.push_back('\\');
+          break;
+        case '/':
+          out.push_back('/');
+          break;
+        case 'b':
+          out.push_back('\b');
+          break;
+        case 'f':
+          out.push_back('\f');
+          break;
+        case 'n':
+          out.push_back('\n');
+          break;
+        case 'r':
+          out.push_back('\r');
+          break;
+        case 't':
+          out.push_back('\t');
+          break;
+        default:
+          return false;  // \u, or not an escape
       }
     }
     return false;
@@ -109,7 +127,8 @@ class Flat {
       } while (take(','));
       return take(close);
     }
-    for (const std::string_view word : {std::string_view("true"), std::string_view("false"), std::string_view("null")}) {
+    for (const std::string_view word :
+         {std::string_view("true"), std::string_view("false"), std::string_view("null")}) {
       if (m_s.substr(m_i, word.size()) == word) {
         m_i += word.size();
         return true;
@@ -153,35 +172,42 @@ bool stamp(Flat& in, std::string& scratch, Nanos& t) {
   if (!in.number(text, integer)) return false;
   double s = 0;
   const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), s);
-  if (ec != std::errc() || p != text.data() + text.size() || !std::isfinite(s) || std::fabs(s) > 9e9) return false;
+  if (ec != std::errc() || p != text.data() + text.size() || !std::isfinite(s) || std::fabs(s) > 9e9)
+    return false;
   t = Nanos(std::llround(s * 1e9));
   return true;
 }
 
-// "headers": an object of strings. nlohmann's object is a map: the full parser gives them sorted by name (a name
-// twice: its last value), so they are sorted here too, and a name given twice is left to it.
+// "headers": an object of strings. nlohmann's object is a map: the full parser gives them sorted by name (a
+// name twice: its last value), so they are sorted here too, and a name given twice is left to it.
 bool headers(Flat& in, TraceRecord& out) {
   if (!in.take('{')) return false;
   if (in.take('}')) return true;
   do {
     http::Header& h = out.headers.emplace_back();
-    if (!in.string(h.name) || !in.take(':') || in.peek() != '"' || !in.string(h.value) || !check_trace_header(h))
+    if (!in.string(h.name) || !in.take(':') || in.peek() != '"' || !in.string(h.value) ||
+        !check_trace_header(h))
       return false;
   } while (in.take(','));
   const auto by_name = [](const http::Header& a, const http::Header& b) { return a.name < b.name; };
   std::sort(out.headers.begin(), out.headers.end(), by_name);
   const auto same = [](const http::Header& a, const http::Header& b) { return a.name == b.name; };
-  return std::adjacent_find(out.headers.begin(), out.headers.end(), same) == out.headers.end() && in.take('}');
+  return std::adjacent_find(out.headers.begin(), out.headers.end(), same) == out.headers.end() &&
+         in.take('}');
 }
 
-enum Key : unsigned { t, url, method, hdrs, body, body_b64, session, status, response_bytes, other };
+enum class Key : unsigned { t, url, method, headers, body, body_b64, session, status, response_bytes, other };
+
+unsigned bit(Key k) {
+  return 1U << static_cast<unsigned>(k);
+}
 
 Key key_of(std::string_view k) {
-  constexpr std::string_view k_names[] = {"t", "url", "method", "headers", "body", "body_b64", "session",
-                                          "status", "response_bytes"};
+  constexpr std::string_view k_names[] = {"t",        "url",     "method", "headers",       "body",
+                                          "body_b64", "session", "status", "response_bytes"};
   for (unsigned i = 0; i < std::size(k_names); ++i)
     if (k == k_names[i]) return static_cast<Key>(i);
-  return other;
+  return Key::other;
 }
 
 }  // namespace
@@ -194,37 +220,37 @@ bool parse_jsonl_flat(std::string_view line, TraceRecord& out, std::string& scra
   do {
     if (!in.string(scratch) || !in.take(':')) return false;
     const Key k = key_of(scratch);
-    if (k != other) {
-      if ((seen & (1U << k)) != 0) return false;  // a key twice: the full parser decides which counts
-      seen |= 1U << k;
+    if (k != Key::other) {
+      if ((seen & bit(k)) != 0) return false;  // a key twice: the full parser decides which counts
+      seen |= bit(k);
     }
     std::string_view text;
     bool integer = false;
     std::int64_t v = 0;
     switch (k) {
-      case t:
+      case Key::t:
         if (!stamp(in, scratch, out.t)) return false;
         break;
-      case url:
+      case Key::url:
         if (in.peek() != '"' || !in.string(scratch) || !trace_target_into(scratch, out.target)) return false;
         break;
-      case method:
+      case Key::method:
         if (in.peek() != '"' || !in.string(out.method) || !is_http_token(out.method)) return false;
         break;
-      case hdrs:
+      case Key::headers:
         if (!headers(in, out)) return false;
         break;
-      case body:
+      case Key::body:
         if (in.peek() != '"' || !in.string(out.body)) return false;
         break;
-      case body_b64: {
+      case Key::body_b64: {
         if (in.peek() != '"' || !in.string(scratch)) return false;
         auto decoded = decode_base64(scratch);
         if (!decoded) return false;
         out.body = std::move(*decoded);
         break;
       }
-      case session:
+      case Key::session:
         if (in.peek() == '"') {
           if (!in.string(out.session)) return false;
         } else if (!in.number(text, integer) || !integer || !small_integer(text, v)) {
@@ -233,8 +259,8 @@ bool parse_jsonl_flat(std::string_view line, TraceRecord& out, std::string& scra
           out.session = text == "-0" ? std::string_view("0") : text;  // nlohmann writes -0 back as 0
         }
         break;
-      case status:
-      case response_bytes: {
+      case Key::status:
+      case Key::response_bytes: {
         const char c = in.peek();
         if (c != '-' && (c < '0' || c > '9')) {  // not a number: ignored, as the full parser ignores it
           if (!in.skip(scratch)) return false;
@@ -243,7 +269,7 @@ bool parse_jsonl_flat(std::string_view line, TraceRecord& out, std::string& scra
         if (!in.number(text, integer)) return false;
         if (!integer) break;  // a fraction: ignored
         if (!small_integer(text, v)) return false;
-        if (k == status) {
+        if (k == Key::status) {
           if (v < 100 || v > 999) return false;
           out.status = static_cast<int>(v);
         } else if (v >= 0) {
@@ -251,15 +277,15 @@ bool parse_jsonl_flat(std::string_view line, TraceRecord& out, std::string& scra
         }
         break;
       }
-      case other:
+      case Key::other:
         if (!in.skip(scratch)) return false;
         break;
     }
   } while (in.take(','));
   if (!in.take('}') || !in.at_end()) return false;
-  if ((seen & (1U << t)) == 0 || (seen & (1U << url)) == 0) return false;
-  if ((seen & (1U << body)) != 0 && (seen & (1U << body_b64)) != 0) return false;
-  if ((seen & (1U << method)) == 0) out.method = "GET";
+  if ((seen & bit(Key::t)) == 0 || (seen & bit(Key::url)) == 0) return false;
+  if ((seen & bit(Key::body)) != 0 && (seen & bit(Key::body_b64)) != 0) return false;
+  if ((seen & bit(Key::method)) == 0) out.method = "GET";
   return true;
 }
 

@@ -60,9 +60,9 @@ Result<void> trace_target_into(std::string_view url, std::string& out) {
   std::string_view target = url;
   for (std::string_view scheme : {std::string_view("http://"), std::string_view("https://")}) {
     // A scheme is case-insensitive (RFC 3986): HTTPS://host/x is an absolute URL too.
-    if (url.size() >= scheme.size() && std::equal(scheme.begin(), scheme.end(), url.begin(), [](char a, char b) {
-          return a == std::tolower(static_cast<unsigned char>(b));
-        })) {
+    if (url.size() >= scheme.size() &&
+        std::equal(scheme.begin(), scheme.end(), url.begin(),
+                   [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); })) {
       const auto rest = url.substr(scheme.size());
       const auto slash = rest.find_first_of("/?");
       target = slash == std::string_view::npos ? std::string_view("/") : rest.substr(slash);

@@ -429,8 +429,8 @@ Result<void> read_replay(const Doc& doc, const Fields& fields, const Field& arri
   ReplayRequest req = OPENLOOP_TRY(replay_request(doc, r, *file, base_dir, s.seed));
   auto scanned = scan_replay(std::move(req));
   if (!scanned) {
-    return tl::unexpected(Error{scanned.error().code,
-                                fmt::format("{}: {}", where(doc, *file), in_plan_words(scanned.error().message))});
+    return tl::unexpected(Error{scanned.error().code, fmt::format("{}: {}", where(doc, *file),
+                                                                  in_plan_words(scanned.error().message))});
   }
   auto plan = std::make_shared<const ReplayPlan>(std::move(*scanned));
   const Field* duration = fields.find("duration");

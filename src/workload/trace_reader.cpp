@@ -124,8 +124,9 @@ Result<bool> TraceReader::next(TraceRecord& out) {
       continue;
     }
     const std::string message = fmt::format("{}: {}", place, parsed.error().message);
-    if (!m_skip_bad) return usage_error(message + fmt::format(" (--skip-bad counts and skips such {})",
-                                                              unit.empty() ? "lines" : "entries"));
+    if (!m_skip_bad)
+      return usage_error(message + fmt::format(" (--skip-bad counts and skips such {})",
+                                               unit.empty() ? "lines" : "entries"));
     if (m_skipped++ == 0) m_first_skipped = message;
   }
   return false;

@@ -82,7 +82,7 @@ namespace {
 
 constexpr std::uint64_t k_window_from = 1000, k_window_to = 2500;
 // Heap allocations per replayed JSONL record on the worker thread (AReplayedRecordsAllocationsAreBounded):
-// 12.05 measured on 2026-12-05 with nlohmann's document per line, 0.15 to 0.20 with the fast path
+// 12.05 measured on 2026-12-05 with nlohmann's document per line, 0.11 to 0.22 with the fast path
 // (workload/jsonl_flat.h); held below 1.
 constexpr double k_replay_allocations_per_record = 1;
 

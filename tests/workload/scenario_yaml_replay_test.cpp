@@ -133,9 +133,10 @@ TEST(ReplayScenario, ATracesBadLineReadsAsFromReplayWithTheArrivalsKeys) {
   const std::string trace = (dir.path() / "bad.jsonl").string();
   const std::string message = refusal(dir, "    model: open\n    arrival: {replay: bad.jsonl}");
   // The place of the arrival's replay key, then the trace's own error with the key that skips bad lines.
-  EXPECT_EQ(message, "plan.yaml:5:23: scenarios.r.arrival.replay: " + trace +
-                         ":2: url \"no-slash\": expected a path starting with '/' or an http(s):// URL (skip_bad: "
-                         "true counts and skips such lines)");
+  EXPECT_EQ(message,
+            "plan.yaml:5:23: scenarios.r.arrival.replay: " + trace +
+                ":2: url \"no-slash\": expected a path starting with '/' or an http(s):// URL (skip_bad: "
+                "true counts and skips such lines)");
 }
 
 TEST(ReplayScenario, APlanWithAnOrdinaryScenarioStillNeedsRequests) {
