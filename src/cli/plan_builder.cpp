@@ -339,11 +339,6 @@ Result<std::vector<engine::RunPlan>> build_file_plans(const RunOptions& o,
 Result<void> apply_shard(const RunOptions& o, const HostFacts& host, std::vector<engine::RunPlan>& plans) {
   const workload::ShardSpec shard = OPENLOOP_TRY(shard_spec(o, host.environment));
   for (auto& p : plans) {
-    if (shard.sharded() && p.replay) {
-      return usage_error(fmt::format("--shard: scenario \"{}\" replays a trace; replaying a trace across hosts "
-                                     "is not supported yet",
-                                     p.scenario));
-    }
     p.shard = shard;
     OPENLOOP_TRY_VOID(check_shard_part(p));
   }

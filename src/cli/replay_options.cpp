@@ -31,7 +31,6 @@ Result<void> refuse_other_sources(const RunOptions& o) {
                   "the trace's times are the schedule; --speed scales them");
   if (!o.until.empty()) return refuse("--until", "a replay lasts its trace");
   if (!o.pacing.empty() || !o.max_rate.empty()) return refuse("--pacing/--max-rate", "a replay is an open model");
-  if (!o.shard.empty()) return refuse("--shard", "replaying a trace across hosts is not supported yet");
   if (!o.loop && o.duration != "10s") {
     return usage_error(
         "--duration: a replay lasts the trace's span (over --speed); --duration sets the length with --loop; "
@@ -135,7 +134,12 @@ Result<void> build_replay(const RunOptions& o, engine::RunPlan& plan) {
   plan.seed = o.seed;
   plan.warmup = OPENLOOP_TRY(parse_duration(o.warmup, "--warmup"));
   workload::ReplayRequest request = OPENLOOP_TRY(replay_request(o));
-  auto replay = std::make_shared<workload::ReplayPlan>(OPENLOOP_TRY(workload::scan_replay(std::move(request))));
+  auto scanned = workload::scan_replay(std::move(request));
+  // The trace's own error after where the trace was named, as a plan file puts its place there: one wording.
+  if (!scanned) {
+    return tl::unexpected(Error{scanned.error().code, fmt::format("--replay: {}", scanned.error().message)});
+  }
+  auto replay = std::make_shared<workload::ReplayPlan>(std::move(*scanned));
   if (replay->request.loop && replay->counts.records < 2) {
     return usage_error(fmt::format("--loop: the trace has {} record to replay; a loop needs at least two",
                                    replay->counts.records));

@@ -151,8 +151,13 @@ Result<void> Worker::init(const MeasuredWaits& measured, net::SimulatedNetwork* 
   m_recorder.make_spares(k_max_spares);
   // Self-check stamps: room for the lane's arrivals (users: 64 Ki samples), so recording never allocates.
   if (m_plan.replay) {
-    m_replay.emplace(OPENLOOP_TRY(
-        workload::open_lane(*m_plan.replay, m_index, m_plan.threads, m_plan.warmup + m_plan.duration)));
+    // Host shards split the trace by record index (record i to shard i mod N: equal weights only, see
+    // cli/shard_options.cpp), then a shard's workers split its records alike: lane I + N·w of N·threads is
+    // exactly record i with i mod N = I and (i div N) mod threads = w: the shards merge to the whole trace.
+    const workload::ShardSpec& shard = m_plan.shard;
+    m_replay.emplace(
+        OPENLOOP_TRY(workload::open_lane(*m_plan.replay, shard.index + shard.count * m_index,
+                                         shard.count * m_plan.threads, m_plan.warmup + m_plan.duration)));
   }
   m_report.trace.reserve(m_plan.user_driven() ? 65536.0 : m_schedule.expected_total(), !m_plan.user_driven());
   std::uint64_t slots = 0;

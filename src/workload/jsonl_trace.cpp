@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/start_at.h"
+#include "workload/jsonl_flat.h"
 #include "workload/trace_checks.h"
 
 namespace openloop::workload {
@@ -50,11 +51,18 @@ Result<void> read_headers(const json& h, TraceRecord& out) {
 }  // namespace
 
 Result<std::string> trace_target(std::string_view url) {
+  std::string out;
+  OPENLOOP_TRY_VOID(trace_target_into(url, out));
+  return out;
+}
+
+Result<void> trace_target_into(std::string_view url, std::string& out) {
   std::string_view target = url;
   for (std::string_view scheme : {std::string_view("http://"), std::string_view("https://")}) {
-    if (url.size() >= scheme.size() && std::equal(scheme.begin(), scheme.end(), url.begin(), [](char a, char b) {
-          return std::tolower(static_cast<unsigned char>(a)) == b;
-        })) {
+    // A scheme is case-insensitive (RFC 3986): HTTPS://host/x is an absolute URL too.
+    if (url.size() >= scheme.size() &&
+        std::equal(scheme.begin(), scheme.end(), url.begin(),
+                   [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); })) {
       const auto rest = url.substr(scheme.size());
       const auto slash = rest.find_first_of("/?");
       target = slash == std::string_view::npos ? std::string_view("/") : rest.substr(slash);
@@ -63,8 +71,10 @@ Result<std::string> trace_target(std::string_view url) {
   if (target.empty() || (target.front() != '/' && target.front() != '?'))
     return usage_error(fmt::format("url \"{}\": expected a path starting with '/' or an http(s):// URL", url));
   OPENLOOP_TRY_VOID(check_trace_target(target));
-  if (target.front() == '?') return "/" + std::string(target);
-  return std::string(target);
+  out.clear();
+  if (target.front() == '?') out.push_back('/');
+  out.append(target);
+  return {};
 }
 
 std::string encode_base64(std::string_view bytes) {
@@ -216,6 +226,16 @@ Result<std::string> decode_base64(std::string_view text) {
 }
 
 Result<ParsedUnit> JsonlTraceParser::parse(std::string_view line, TraceRecord& out) {
+  // The common line without a JSON document; any other (or a bad one) from the start with nlohmann, which
+  // gives the same record or the line's error.
+  if (parse_jsonl_flat(line, out, m_scratch)) return ParsedUnit::record;
+  const std::uint64_t number = out.line;
+  out.clear();
+  out.line = number;
+  return parse_jsonl_document(line, out);
+}
+
+Result<ParsedUnit> parse_jsonl_document(std::string_view line, TraceRecord& out) {
   const json j = json::parse(line, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object())
     return usage_error("not a JSON object; expected one record a line: {\"t\": 1.5, \"url\": \"/path\", ...}");

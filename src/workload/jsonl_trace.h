@@ -1,6 +1,7 @@
 // The canonical trace format, JSON Lines: one request a line, as openloop reads and writes traces.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "workload/trace_reader.h"
@@ -22,7 +23,15 @@ namespace openloop::workload {
 class JsonlTraceParser final : public TraceLineParser {
  public:
   Result<ParsedUnit> parse(std::string_view line, TraceRecord& out) override;
+
+ private:
+  std::string m_scratch;  // parse_jsonl_flat()'s (workload/jsonl_flat.h)
 };
+
+/// The same line read as a JSON document (nlohmann): what JsonlTraceParser::parse does with a line
+/// parse_jsonl_flat() (workload/jsonl_flat.h) does not take, and the reference its tests compare with. `out`
+/// must be cleared.
+Result<ParsedUnit> parse_jsonl_document(std::string_view line, TraceRecord& out);
 
 /// Appends `r` to `out` as one canonical JSONL line (ending in '\n'), as JsonlTraceParser reads it back: "t" as an RFC
 /// 3339 UTC string with nanoseconds (exact) when the stamp is after 2000-01-01 (a log's Unix-epoch time), else as
@@ -44,5 +53,7 @@ Result<std::string> decode_base64(std::string_view text);
 /// `url` as a request target: a path (kept as it is) or an absolute http(s) URL (its path and query, "/" when
 /// it has none). Error (usage): anything else, or a target with spaces or control characters.
 Result<std::string> trace_target(std::string_view url);
+/// trace_target() into `out` (its capacity reused).
+Result<void> trace_target_into(std::string_view url, std::string& out);
 
 }  // namespace openloop::workload

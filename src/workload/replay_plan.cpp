@@ -93,7 +93,7 @@ Result<ReplayPlan> scan_replay(ReplayRequest request) {
   plan.credentials_dropped = s.privacy().credentials_dropped();
   plan.params_redacted = s.privacy().params_redacted();
   if (plan.counts.records == 0) {
-    return usage_error(fmt::format("--replay {}: no record to replay{}", request.input.path,
+    return usage_error(fmt::format("{}: no record to replay{}", request.input.path,
                                    plan.counts.outside > 0 ? " inside --from/--to" : ""));
   }
   plan.request = std::move(request);

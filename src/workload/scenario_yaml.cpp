@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -386,6 +389,20 @@ Result<ReplayRequest> replay_request(const Doc& doc, const Fields& r, const Fiel
   return req;
 }
 
+// A trace's errors name the flags of `run --replay`; under a plan's replay arrival the same text names the
+// arrival's keys instead, so an error reads alike from both (docs/replay.md).
+std::string in_plan_words(std::string message) {
+  constexpr std::pair<std::string_view, std::string_view> k_words[] = {{"--replay-log-format", "log_format"},
+                                                                       {"--replay-format", "format"},
+                                                                       {"--skip-bad", "skip_bad: true"},
+                                                                       {"--from/--to", "from/to"}};
+  for (const auto& [flag, key] : k_words) {
+    for (auto at = message.find(flag); at != std::string::npos; at = message.find(flag, at + key.size()))
+      message.replace(at, flag.size(), key);
+  }
+  return message;
+}
+
 // `arrival: {replay: FILE, ...}`: a recorded trace is the open scenario's arrivals and requests, read whole
 // and checked now (docs/replay.md). Its length is the trace's (over speed), or `duration` with loop.
 Result<void> read_replay(const Doc& doc, const Fields& fields, const Field& arrival,
@@ -412,8 +429,8 @@ Result<void> read_replay(const Doc& doc, const Fields& fields, const Field& arri
   ReplayRequest req = OPENLOOP_TRY(replay_request(doc, r, *file, base_dir, s.seed));
   auto scanned = scan_replay(std::move(req));
   if (!scanned) {
-    return tl::unexpected(Error{scanned.error().code,
-                                fmt::format("{}: {}", where(doc, *file), scanned.error().message)});
+    return tl::unexpected(Error{scanned.error().code, fmt::format("{}: {}", where(doc, *file),
+                                                                  in_plan_words(scanned.error().message))});
   }
   auto plan = std::make_shared<const ReplayPlan>(std::move(*scanned));
   const Field* duration = fields.find("duration");

@@ -124,8 +124,9 @@ Result<bool> TraceReader::next(TraceRecord& out) {
       continue;
     }
     const std::string message = fmt::format("{}: {}", place, parsed.error().message);
-    if (!m_skip_bad) return usage_error(message + fmt::format(" (--skip-bad counts and skips such {}s)",
-                                                              unit.empty() ? "line" : unit));
+    if (!m_skip_bad)
+      return usage_error(message + fmt::format(" (--skip-bad counts and skips such {})",
+                                               unit.empty() ? "lines" : "entries"));
     if (m_skipped++ == 0) m_first_skipped = message;
   }
   return false;
@@ -148,7 +149,7 @@ Result<TraceFormat> detect_format(const TraceInput& input, std::istream& file) {
   const auto first = head.find_first_not_of(" \t\r\n");
   if (first == std::string::npos) {
     return usage_error(fmt::format(
-        "--replay {}: the file holds no record (or its first 4 KiB are blank); give a JSONL trace, a HAR file or "
+        "{}: the file holds no record (or its first 4 KiB are blank); give a JSONL trace, a HAR file or "
         "an access log, and --replay-format to name its format",
         input.path));
   }
@@ -175,7 +176,7 @@ Result<TraceReader> open_trace(const TraceInput& input) {
   auto file = std::make_unique<std::ifstream>(input.path, std::ios::binary);
   if (!file->is_open()) {
     const int err = errno;
-    return usage_error(fmt::format("--replay {}: cannot open: {}", input.path, net::errno_text(err)));
+    return usage_error(fmt::format("{}: cannot open: {}", input.path, net::errno_text(err)));
   }
   const TraceFormat format =
       input.format == TraceFormat::automatic ? OPENLOOP_TRY(detect_format(input, *file)) : input.format;

@@ -83,7 +83,7 @@ TEST(HarTrace, ABadEntryIsNamedByItsLineAndIndex) {
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error().message.rfind("t.har:1: entry 2: startedDateTime: 'yesterday'", 0), 0U)
       << bad.error().message;
-  EXPECT_NE(bad.error().message.find("--skip-bad counts and skips such entrys"), std::string::npos);
+  EXPECT_NE(bad.error().message.find("--skip-bad counts and skips such entries"), std::string::npos);
 }
 
 TEST(HarTrace, ATruncatedFileEndsWithABadEntry) {

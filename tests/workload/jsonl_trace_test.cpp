@@ -34,6 +34,9 @@ TEST(JsonlTrace, DefaultsToGetAndAcceptsRfc3339AndAbsoluteUrls) {
   EXPECT_EQ(r->method, "GET");
   EXPECT_EQ(r->target, "/x?y");
   EXPECT_EQ(parse(R"({"t": 0, "url": "http://h"})")->target, "/");
+  const auto upper = parse(R"({"t": 0, "url": "HTTPS://Prod.Example/x"})");  // a scheme is case-insensitive
+  ASSERT_TRUE(upper) << upper.error().message;
+  EXPECT_EQ(upper->target, "/x");
 }
 
 TEST(JsonlTrace, DecodesBase64Bodies) {

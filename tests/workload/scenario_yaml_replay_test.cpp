@@ -79,9 +79,8 @@ TEST(ReplayScenario, RefusesBadValuesWithThePlansPlace) {
   dir.write("ten.jsonl", k_ten);
   dir.write("one.jsonl", "{\"t\": 1, \"url\": \"/a\"}\n");
   EXPECT_NE(refusal(dir, "    model: open\n    arrival: {replay: nope.jsonl}")
-                .find("plan.yaml:5:23: scenarios.r.arrival.replay: --replay"),
-            std::string::npos);
-  EXPECT_NE(refusal(dir, "    model: open\n    arrival: {replay: nope.jsonl}").find("cannot open"),
+                .find("plan.yaml:5:23: scenarios.r.arrival.replay: " + (dir.path() / "nope.jsonl").string() +
+                      ": cannot open"),
             std::string::npos);
   EXPECT_NE(refusal(dir, "    model: open\n    arrival: {replay: ten.jsonl, format: csv}")
                 .find("plan.yaml:5:42: scenarios.r.arrival.format: \"csv\" is not a trace format; use auto"),
@@ -124,8 +123,20 @@ TEST(ReplayScenario, RefusesBadValuesWithThePlansPlace) {
           .find("a replay is an open scenario's arrival"),
       std::string::npos);
   EXPECT_NE(refusal(dir, "    model: open\n    arrival: {replay: ten.jsonl, from: 5s}")
-                .find("no record to replay inside --from/--to"),
+                .find("no record to replay inside from/to"),
             std::string::npos);
+}
+
+TEST(ReplayScenario, ATracesBadLineReadsAsFromReplayWithTheArrivalsKeys) {
+  ScratchDir dir;
+  dir.write("bad.jsonl", "{\"t\": 1, \"url\": \"/a\"}\n{\"t\": 2, \"url\": \"no-slash\"}\n");
+  const std::string trace = (dir.path() / "bad.jsonl").string();
+  const std::string message = refusal(dir, "    model: open\n    arrival: {replay: bad.jsonl}");
+  // The place of the arrival's replay key, then the trace's own error with the key that skips bad lines.
+  EXPECT_EQ(message,
+            "plan.yaml:5:23: scenarios.r.arrival.replay: " + trace +
+                ":2: url \"no-slash\": expected a path starting with '/' or an http(s):// URL (skip_bad: "
+                "true counts and skips such lines)");
 }
 
 TEST(ReplayScenario, APlanWithAnOrdinaryScenarioStillNeedsRequests) {

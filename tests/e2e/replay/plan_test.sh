@@ -71,7 +71,7 @@ expect_plan_usage() {
     grep -qF -- "$want" bad.txt || fail "$cmd: the message lacks '$want': $(cat bad.txt)"
   done
 }
-expect_plan_usage "bad.yaml:5:23: scenarios.r.arrival.replay: --replay" \
+expect_plan_usage "bad.yaml:5:23: scenarios.r.arrival.replay: $E2E_TMP/plans/../traces/missing.jsonl: cannot open" \
   $'    model: open\n    arrival: {replay: ../traces/missing.jsonl}'
 grep -q "missing.jsonl: cannot open" bad.txt || fail "the missing trace is named: $(cat bad.txt)"
 expect_plan_usage 'scenarios.r.arrival.format: "csv" is not a trace format; use auto, nginx, apache, har or jsonl' \
@@ -90,10 +90,15 @@ expect_plan_usage 'a replay is an open scenario' \
   $'    model: sessions\n    session_rate: 1/s\n    duration: 1s\n    arrival: {replay: ../traces/t.jsonl}'
 sed '3s/.*/{"t": 500.1, "url": "no-slash"}/' "$E2E_TMP/traces/t.jsonl" >"$E2E_TMP/traces/bad.jsonl"
 expect_plan_usage 'scenarios.r.arrival.replay: ' $'    model: open\n    arrival: {replay: ../traces/bad.jsonl}'
-grep -qF 'bad.jsonl:3: url "no-slash"' bad.txt || fail "the trace's bad line is named: $(cat bad.txt)"
+# One wording: the trace's line and its error as run --replay says them, with the arrival's key for skipping.
+line_error='bad.jsonl:3: url "no-slash": expected a path starting with '"'/'"' or an http(s):// URL'
+grep -qF "$line_error (skip_bad: true counts and skips such lines)" bad.txt ||
+  fail "the trace's bad line is named with the plan's key: $(cat bad.txt)"
+expect_usage "--replay: $E2E_TMP/traces/$line_error (--skip-bad counts and skips such lines)" \
+  --replay "$E2E_TMP/traces/bad.jsonl" --target "$LAB_URL"
 code=0
-"$OPENLOOP" run "$plan" --shard 1/2 >bad.txt 2>&1 || code=$?
-[[ $code == 2 ]] || fail "--shard with a replay scenario: exit $code, expected 2 ($(cat bad.txt))"
-grep -qF 'scenario "replayed" replays a trace' bad.txt || fail "--shard's refusal names the scenario: $(cat bad.txt)"
+"$OPENLOOP" run "$plan" --shard 1/2 --shard-weights 2,1 >bad.txt 2>&1 || code=$?
+[[ $code == 2 ]] || fail "unequal --shard-weights with a replay scenario: exit $code, expected 2 ($(cat bad.txt))"
+grep -qF "scenario 'replayed' replays a trace" bad.txt || fail "the weights' refusal names the scenario: $(cat bad.txt)"
 assert_cmp "$(lab_query .arrivals)" == 641 "nothing is sent after a refused plan"
 pass "a replay arrival's bad values refused with the plan's file:line:column (and the trace's line), nothing sent"
