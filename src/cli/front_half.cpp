@@ -79,7 +79,10 @@ Result<std::unique_ptr<MetricsServer>> start_metrics(const RunOptions& o,
 Result<Judging> prepare_judging(const RunOptions& o, const std::vector<engine::RunPlan>& plans) {
   Judging j;
   for (const auto& r : plans.front().requests) j.request_names.push_back(r.name);
-  j.slos = OPENLOOP_TRY(parse_slos(o, j.request_names));
+  const bool flow = std::any_of(plans.begin(), plans.end(), [](const engine::RunPlan& p) {
+    return p.model == engine::Model::sessions && !p.steps.empty();
+  });
+  j.slos = OPENLOOP_TRY(parse_slos(o, j.request_names, flow));
   if (o.abort_on_slo) {
     std::vector<results::SloAbortPart> watched;
     for (const auto& plan : plans) watched.push_back({j.request_names, planned_intended(plan)});

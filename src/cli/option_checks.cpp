@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include "results/flow_steps.h"
+
 namespace openloop::cli {
 
 Result<void> resolve_output_paths(RunOptions& o) {
@@ -135,7 +137,7 @@ Result<workload::PlanInputs> plan_inputs(const RunOptions& o) {
 }
 
 Result<std::vector<results::Slo>> parse_slos(const RunOptions& o,
-                                             const std::vector<std::string>& request_names) {
+                                             const std::vector<std::string>& request_names, bool flow) {
   const bool none = std::find(o.slos.begin(), o.slos.end(), "none") != o.slos.end();
   if (none && o.slos.size() > 1) {
     return usage_error(
@@ -150,12 +152,25 @@ Result<std::vector<results::Slo>> parse_slos(const RunOptions& o,
   std::vector<results::Slo> out;
   for (const auto& text : o.slos) {
     results::Slo slo = OPENLOOP_TRY(results::parse_slo(text, "--slo"));
+    if (flow && results::slo_names_the_flow(slo, request_names)) {
+      if (slo.metric != results::Slo::Metric::percentile && slo.metric != results::Slo::Metric::mean &&
+          slo.metric != results::Slo::Metric::max) {
+        return usage_error(fmt::format(
+            "--slo \"{}\": the flow's SLO judges its time (a session's intended start to its last response): "
+            "use pNN, mean or max, e.g. flow:p99<2s; a step's other metrics by its request, e.g. "
+            "login:errors<1%",
+            text));
+      }
+      out.push_back(std::move(slo));
+      continue;
+    }
     if (!slo.request.empty() &&
         std::find(request_names.begin(), request_names.end(), slo.request) == request_names.end()) {
       std::string names;
       for (const auto& n : request_names) names += fmt::format("{}\"{}\"", names.empty() ? "" : ", ", n);
-      return usage_error(fmt::format("--slo \"{}\": the plan has no request named \"{}\" (its requests: {})",
-                                     text, slo.request, names));
+      return usage_error(
+          fmt::format("--slo \"{}\": the plan has no request named \"{}\" (its requests: {}{})", text,
+                      slo.request, names, flow ? "; or flow, the flow's time" : ""));
     }
     out.push_back(std::move(slo));
   }

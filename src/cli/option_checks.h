@@ -42,12 +42,14 @@ Result<std::vector<results::UntilTarget>> parse_until_targets(const RunOptions& 
 /// together with --targets. Errors (usage) name the flag.
 Result<workload::PlanInputs> plan_inputs(const RunOptions& o);
 
-/// Parses every --slo. An SLO naming a request must name one of `request_names` (the plan's). None given:
-/// results::default_slo() (goodput>=99%); `--slo none` alone: no objective (measure without judging). Errors
-/// (usage, nothing is sent) name the flag and the SLO, and list the accepted forms or the plan's requests;
-/// --abort-on-slo without an explicit --slo is refused, as is none beside other objectives.
+/// Parses every --slo. An SLO naming a request must name one of `request_names` (the plan's), or, with `flow`
+/// (a plan with a sessions scenario's steps), the flow's time (results::k_flow_slo, latency metrics only).
+/// None given: results::default_slo() (goodput>=99%); `--slo none` alone: no objective (measure without
+/// judging). Errors (usage, nothing is sent) name the flag and the SLO, and list the accepted forms or the
+/// plan's requests; --abort-on-slo without an explicit --slo is refused, as is none beside other objectives.
 Result<std::vector<results::Slo>> parse_slos(const RunOptions& o,
-                                             const std::vector<std::string>& request_names);
+                                             const std::vector<std::string>& request_names,
+                                             bool flow = false);
 
 /// Settles the output files once flags are parsed: --report-dir DIR sets DIR/results.json, DIR/results.hlog
 /// and DIR/report.html (creating DIR; its parent must exist; refused beside --json, --hlog or --html); --json

@@ -250,6 +250,15 @@ results::RunResults finish(PlanRun& p, const std::atomic<int>& stop, SteadyTime 
     r.error_examples.emplace_back("timeout", w->report().first_stall);
     break;
   }
+  // Flow steps' failures: a few examples per step, each for another set of failed captures and checks, the
+  // first worker's of each key.
+  for (auto& w : p.workers) {
+    for (const auto& example : w->report().flow_examples) {
+      const auto same = [&](const auto& e) { return e.first == example.first; };
+      if (std::none_of(r.error_examples.begin(), r.error_examples.end(), same))
+        r.error_examples.push_back(example);
+    }
+  }
   for (auto& w : key_warnings(plan, p.workers, r.totals)) r.warnings.push_back(std::move(w));
   if (plan.replay)
     for (auto& note : plan.replay->notes()) r.warnings.push_back(std::move(note));

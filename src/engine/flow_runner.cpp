@@ -125,6 +125,7 @@ FlowRunner::FlowRunner(const workload::ScenarioPlan& scenario, const workload::V
   if (scenario.cookies && m_set_cookie) m_jars.resize(users);
   m_host = lower(target.host);
   m_tls = target.tls;
+  m_examples.resize(scenario.steps.size());
 }
 
 void FlowRunner::begin(std::uint32_t user) {
@@ -255,8 +256,14 @@ FlowRunner::StepResult FlowRunner::after_response(std::uint32_t user, std::size_
                                                   results::FlowCounters& flows) {
   const workload::StepFlow& flow = m_scenario.steps[step].flow;
   StepResult r;
-  for (const Capture& c : flow.captures) r.captures_failed += run_capture(c, user, sink) ? 0 : 1;
-  for (const Check& c : flow.checks) r.checks_failed += run_check(c, sink) ? 0 : 1;
+  std::uint32_t bit = 0;
+  const auto fail = [&](bool failed) {
+    if (failed) r.failed |= 1U << std::min<std::uint32_t>(bit, 31);
+    ++bit;
+    return failed ? 1U : 0U;
+  };
+  for (const Capture& c : flow.captures) r.captures_failed += fail(!run_capture(c, user, sink));
+  for (const Check& c : flow.checks) r.checks_failed += fail(!run_check(c, sink));
   results::StepFlowCounts& counts = flows.steps[std::min(step, flows.steps.size() - 1)];
   counts.captures_failed += r.captures_failed;
   counts.checks_failed += r.checks_failed;
@@ -297,6 +304,21 @@ std::string FlowRunner::describe_failures(std::uint32_t user, std::size_t step, 
     add(fmt::format("check {} failed {}", c.label, response));
   }
   return out;
+}
+
+std::optional<std::pair<std::string, std::string>> FlowRunner::example(std::uint32_t user, std::size_t step,
+                                                                       std::uint32_t failed,
+                                                                       const http::ResponseSink& sink,
+                                                                       std::string_view request) {
+  if (failed == 0) return std::nullopt;
+  std::array<std::uint32_t, k_flow_examples>& seen = m_examples[step];
+  std::size_t place = 0;
+  while (place < seen.size() && seen[place] != 0 && seen[place] != failed) ++place;
+  if (place == seen.size() || seen[place] == failed) return std::nullopt;
+  seen[place] = failed;
+  std::string key = fmt::format("step {} {}", step + 1, request);
+  if (place > 0) key += fmt::format(" ({})", place + 1);
+  return std::pair{std::move(key), describe_failures(user, step, sink, request)};
 }
 
 void FlowRunner::count_stopped(std::size_t step, results::FlowCounters& flows) {

@@ -2,10 +2,12 @@
 // steps, and the captures and checks run on each step's response, with what a failure does to the session.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/response_capture.h"
@@ -58,6 +60,8 @@ class FlowRunner {
     std::uint32_t captures_failed = 0;
     std::uint32_t checks_failed = 0;
     bool stop = false;  ///< a failure, and the step's on_fail is stop
+    /// Which failed: bit i for capture i, bit (captures + j) for check j (items past the 32nd share bit 31).
+    std::uint32_t failed = 0;
   };
   /// Runs step `step`'s captures (into `user`'s slots) and checks on the response in `sink`, and counts their
   /// failures into `flows` (the step's interval). A capture that finds nothing takes its default, or fails
@@ -73,6 +77,16 @@ class FlowRunner {
   /// Allocates: for setup steps and failure examples, not per request.
   std::string describe_failures(std::uint32_t user, std::size_t step, const http::ResponseSink& sink,
                                 std::string_view request);
+  /// Failure examples kept per step: one for each of its first k_flow_examples sets of failures.
+  static constexpr std::size_t k_flow_examples = 3;
+  /// A failure example of step `step` (the set `failed` of StepResult on the response in `sink` to request
+  /// `request`): ("step 2 me", describe_failures()), the key "step 2 me (2)" for the step's second set.
+  /// Nullopt, without allocating, for a set the step has an example of already or a step whose examples are
+  /// full; at most k_flow_examples allocate per step.
+  std::optional<std::pair<std::string, std::string>> example(std::uint32_t user, std::size_t step,
+                                                             std::uint32_t failed,
+                                                             const http::ResponseSink& sink,
+                                                             std::string_view request);
 
  private:
   bool run_capture(const workload::Capture& c, std::uint32_t user, const http::ResponseSink& sink);
@@ -92,6 +106,8 @@ class FlowRunner {
   std::string m_host;                       ///< the target's host, lower case
   bool m_tls = false;
   std::string m_cookie_header;
+  /// Per step: the sets of failures it has examples of (0: a free place).
+  std::vector<std::array<std::uint32_t, k_flow_examples>> m_examples;
 };
 
 }  // namespace openloop::engine

@@ -65,8 +65,8 @@ void Worker::on_complete(Exchange& r, const ExchangeResult& result) {
   const int status = result.status;
   const bool ok = status >= spec.success_min && status <= spec.success_max;
   const std::int32_t user = r.user;
-  if (end_attempt(r, AttemptEnd{AttemptEnd::Kind::response, ok, status, ErrorKind::connect, false, now},
-                  result.retry_after)) {
+  AttemptEnd end{AttemptEnd::Kind::response, ok, status, ErrorKind::connect, false, now};
+  if (retry_chosen(r, end, result.retry_after)) {
     detach(r, c, user);
     return;
   }
@@ -75,18 +75,21 @@ void Worker::on_complete(Exchange& r, const ExchangeResult& result) {
     m_plan.capture->reader->on_response(m_index, r, *r.sink);
   Outcome outcome = ok ? Outcome::ok : Outcome::failed;
   if (m_flow && user >= 0 && r.sink != nullptr) {
-    // The flow step's captures and checks, counted in the step's interval. A session whose request failed
-    // fails for that reason; otherwise a failure with on_fail: stop stops it.
+    // The flow step's captures and checks, counted in the step's interval, before settle() counts the
+    // response: one whose capture or check failed is not ok, whatever its status (the retry decision above
+    // went by the status alone, as without a flow). A session whose request failed fails for that reason;
+    // otherwise a failure with on_fail: stop stops it.
     const auto u = static_cast<std::uint32_t>(user);
     m_flow->take_cookies(u, *r.sink, r.parts != nullptr ? r.parts->target : std::string_view("/"));
-    const FlowRunner::StepResult step =
-        m_flow->after_response(u, m_users[u].step, *r.sink, stats(r.interval).flows);
-    // A response whose capture or check failed is not a good one: settle() counted it ok by its status, so it
-    // leaves goodput here (and the SLOs judged on it), as a status outside the success range would.
-    if (step.captures_failed + step.checks_failed > 0 && ok && now <= r.intended + m_plan.goodput_deadline())
-      account(r.interval, r.request, [](results::Counters& k, auto&, auto&) { --k.ok; });
-    if (step.stop && (ok || m_plan.model != Model::sessions)) outcome = Outcome::stopped;
+    const std::size_t step = m_users[u].step;
+    const FlowRunner::StepResult result_of_step =
+        m_flow->after_response(u, step, *r.sink, stats(r.interval).flows);
+    end.flow_failed = result_of_step.failed != 0;
+    if (auto example = m_flow->example(u, step, result_of_step.failed, *r.sink, spec.name))
+      m_report.flow_examples.push_back(std::move(*example));  // allocates a few times per step at most
+    if (result_of_step.stop && (ok || m_plan.model != Model::sessions)) outcome = Outcome::stopped;
   }
+  settle(r, end);
   finish_request(r, c, now, outcome);
 }
 

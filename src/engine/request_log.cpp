@@ -70,6 +70,8 @@ std::string_view to_string(RecordOutcome o) {
       return "ok";
     case RecordOutcome::status:
       return "status";
+    case RecordOutcome::check_failed:
+      return "check_failed";
     case RecordOutcome::timeout:
       return "timeout";
     case RecordOutcome::error:

@@ -20,12 +20,13 @@ namespace openloop::engine {
 
 /// How a logical request ended, as the log names it ("ok", "status", ...).
 enum class RecordOutcome : std::uint8_t {
-  ok,          ///< a success status within the deadline
-  status,      ///< a response, but not a success (status outside the success range)
-  timeout,     ///< the deadline passed first (sent or still queued)
-  error,       ///< no usable response; `error` says which kind
-  dropped,     ///< never sent: no connection free with the pool at its cap
-  unfinished,  ///< still in flight when the run ended
+  ok,            ///< a success status within the deadline
+  status,        ///< a response, but not a success (status outside the success range)
+  check_failed,  ///< a success status, but a capture or check of its flow step failed (not ok)
+  timeout,       ///< the deadline passed first (sent or still queued)
+  error,         ///< no usable response; `error` says which kind
+  dropped,       ///< never sent: no connection free with the pool at its cap
+  unfinished,    ///< still in flight when the run ended
 };
 std::string_view to_string(RecordOutcome o);
 

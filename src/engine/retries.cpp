@@ -113,8 +113,9 @@ void Worker::settle(const Exchange& r, const AttemptEnd& e) {
       const int status = e.status;
       const std::size_t status_class =
           status >= 100 && status < 600 ? static_cast<std::size_t>(status / 100) : 0;
-      // A success past the goodput deadline (--deadline, shorter than the timeout) is a response, not ok.
-      const bool ok = e.ok && e.at <= r.intended + m_plan.goodput_deadline();
+      // A success past the goodput deadline (--deadline, shorter than the timeout) is a response, not ok; so
+      // is one whose flow step's capture or check failed.
+      const bool ok = e.ok && !e.flow_failed && e.at <= r.intended + m_plan.goodput_deadline();
       account(r.interval, r.request, [&](results::Counters& k, hdr::Histogram& rh, hdr::Histogram& sh) {
         ++k.completed;
         ++k.status_class[status_class];
@@ -123,7 +124,10 @@ void Worker::settle(const Exchange& r, const AttemptEnd& e) {
         results::record_ns(sh, st);
       });
       if (r.interval >= 0) m_report.trace.add_latency(r.intended - m_start, rt);
-      log_request(r, ok ? RecordOutcome::ok : RecordOutcome::status, e.at, status);
+      const RecordOutcome logged = ok                      ? RecordOutcome::ok
+                                   : e.ok && e.flow_failed ? RecordOutcome::check_failed
+                                                           : RecordOutcome::status;
+      log_request(r, logged, e.at, status);
       return;
     }
     case AttemptEnd::Kind::error: {
@@ -165,26 +169,22 @@ std::uint8_t Worker::retry_class(const Exchange& r, const AttemptEnd& e) const {
 }
 
 bool Worker::end_attempt(Exchange& r, const AttemptEnd& e, std::string_view retry_after) {
+  if (retry_chosen(r, e, retry_after)) return true;
+  settle(r, e);
+  return false;
+}
+
+bool Worker::retry_chosen(Exchange& r, const AttemptEnd& e, std::string_view retry_after) {
   const RetryPolicy& p = m_plan.retry;
-  if (!p.enabled()) {
-    settle(r, e);
-    return false;
-  }
+  if (!p.enabled()) return false;
   if (e.kind == AttemptEnd::Kind::response && e.ok) {
     m_budget.on_success(r.retry_cost);
-    settle(r, e);
     return false;
   }
-  if (!p.retries(retry_class(r, e))) {
-    settle(r, e);
-    return false;
-  }
+  if (!p.retries(retry_class(r, e))) return false;
   // A retryable failure counts against gRPC-style tokens whether or not a retry follows (as grpc-go does).
   m_budget.on_retryable_failure();
-  if (r.attempt >= p.attempts) {
-    settle(r, e);
-    return false;
-  }
+  if (r.attempt >= p.attempts) return false;
   Nanos wait{-1};
   if (p.honor_retry_after && e.kind == AttemptEnd::Kind::response && (e.status == 429 || e.status == 503)) {
     if (const auto after = parse_retry_after(retry_after)) wait = *after;
@@ -194,14 +194,10 @@ bool Worker::end_attempt(Exchange& r, const AttemptEnd& e, std::string_view retr
   // The next attempt must start before the overall deadline; if it cannot, the request ends as this attempt
   // did.
   const SteadyTime wake = e.at + wait;
-  if (wake >= r.intended + m_plan.timeout) {
-    settle(r, e);
-    return false;
-  }
+  if (wake >= r.intended + m_plan.timeout) return false;
   double cost = 0;
   if (!m_budget.try_withdraw(e.at, e.kind == AttemptEnd::Kind::timeout, cost)) {
     account(r.interval, r.request, [](results::Counters& k, auto&, auto&) { ++k.retry_budget_denied; });
-    settle(r, e);
     return false;
   }
   schedule_retry(r, e, wake, from_header ? r.last_backoff : wait, cost);

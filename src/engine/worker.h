@@ -62,6 +62,9 @@ struct WorkerReport {
   std::optional<Nanos> run_delay;
   /// The first error message seen of each kind (e.g. "certificate verify failed: self-signed certificate").
   std::array<std::string, results::k_error_kinds> first_error;
+  /// Flow steps' failure examples (FlowRunner::example()): ("step 1 login", "capture token: nothing at ..."),
+  /// a few per step, each for another set of failed captures and checks.
+  std::vector<std::pair<std::string, std::string>> flow_examples;
   /// The first timeout whose protocol said what held it back (Connection::stall_reason), e.g. an HTTP/2 window
   /// the server never opened; empty when none did.
   std::string first_stall;
@@ -144,6 +147,9 @@ class Worker final : public ConnectionOwner, public CodecCallbacks, public net::
     results::ErrorKind error = results::ErrorKind::connect;  // error
     bool retryable = false;                                  // error: the server cannot have acted on it
     SteadyTime at{};  // when it ended (timeout: the attempt's deadline)
+    /// response, the last one: a capture or check of its flow step failed, so it is not ok whatever its
+    /// status. Set after the retry decision (which goes by the status alone), before settle() counts it.
+    bool flow_failed = false;
   };
   /// A logical request waiting out its backoff before its next attempt; it holds no connection.
   struct RetryWait {
@@ -224,7 +230,11 @@ class Worker final : public ConnectionOwner, public CodecCallbacks, public net::
   // Attempts and retries (retries.cpp).
   void prepare_attempt(Exchange& r);
   void launch(Connection& c, Exchange& r);
+  /// Ends an attempt: schedules its retry (true) or settles the request as the attempt ended (false).
   bool end_attempt(Exchange& r, const AttemptEnd& e, std::string_view retry_after = {});
+  /// The retry decision alone: true when a retry of r was scheduled; false when the attempt is the request's
+  /// last, which the caller then settles.
+  bool retry_chosen(Exchange& r, const AttemptEnd& e, std::string_view retry_after);
   std::uint8_t retry_class(const Exchange& r, const AttemptEnd& e) const;
   void schedule_retry(Exchange& r, const AttemptEnd& e, SteadyTime wake, Nanos backoff, double cost);
   /// Parks r in a wait slot until `wake` (RetryWait); `is_resend`: a resend, not a retry.

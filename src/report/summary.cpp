@@ -9,6 +9,7 @@
 #include "core/units.h"
 #include "report/observed_summary.h"
 #include "report/text_format.h"
+#include "results/flow_steps.h"
 #include "results/judging/generator_tail.h"
 #include "results/judging/model_checks.h"
 #include "results/judging/timer_floor.h"
@@ -187,9 +188,37 @@ std::string not_ok_label(const results::RunResults& r) {
   return label;
 }
 
-// Flow steps' failed captures and checks (docs/flows.md), by step, when any failed.
+// A flow's steps (docs/flows.md), one line each: the step's request's counts and response times from the
+// step's due time, and its failed captures and checks and the sessions it stopped.
+void flow_steps_table(std::string& out, const std::vector<results::FlowStep>& steps) {
+  fmt::format_to(
+      std::back_inserter(out), "\n  {:<4} {:<20} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n",
+      "step", "request", "intended", "ok", "not ok", "errors", "captures", "checks", "stopped", "p50", "p99");
+  bool shared = false;
+  for (const results::FlowStep& s : steps) {
+    const results::Counters c = s.counters != nullptr ? *s.counters : results::Counters{};
+    const auto rt = s.response_time != nullptr ? results::LatencySummary::of(*s.response_time)
+                                               : results::LatencySummary{};
+    shared |= s.shared;
+    fmt::format_to(std::back_inserter(out),
+                   "  {:<4} {:<20} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", s.step,
+                   s.request + (s.shared ? " *" : ""), c.intended, c.ok, c.completed - c.ok,
+                   c.errors_total() + c.timeouts, s.failures.captures_failed, s.failures.checks_failed,
+                   s.failures.stopped, rt.count > 0 ? format_latency(rt.p50) : "-",
+                   rt.count > 0 ? format_latency(rt.p99) : "-");
+  }
+  out +=
+      "  (not ok: a status outside the success range or a failed capture or check; errors: errors and "
+      "timeouts; latency from each step's due time)\n";
+  if (shared) out += "  * a request several steps send: those steps show its numbers together\n";
+}
+
+// Flow steps' failed captures and checks (docs/flows.md): the totals when any failed, then each step (a line
+// per step in a table when the run's plan names its steps, else the failing steps' counts).
 void flow_steps_block(std::string& out, const results::RunResults& r) {
   const auto& f = r.flows;
+  const std::vector<results::FlowStep> steps = results::flow_steps(r);
+  if (!steps.empty()) flow_steps_table(out, steps);
   if (f.captures_failed == 0 && f.checks_failed == 0 && f.stopped == 0) return;
   const bool sessions = r.info.model == results::Model::sessions;
   fmt::format_to(std::back_inserter(out), "flow checks  captures failed {}   checks failed {}   {} stopped {}\n",
@@ -198,6 +227,7 @@ void flow_steps_block(std::string& out, const results::RunResults& r) {
     out += "             a response whose capture or check failed is not ok: it counts against goodput and its "
            "SLOs\n";
   }
+  if (!steps.empty()) return;
   for (std::size_t i = 0; i < f.steps.size(); ++i) {
     if (f.steps[i].empty()) continue;
     fmt::format_to(std::back_inserter(out), "  step {}{}: captures failed {}   checks failed {}   stopped {}\n",

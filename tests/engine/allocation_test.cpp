@@ -2,7 +2,8 @@
 // server thread in this test, with a counting operator new that counts only on the worker's thread and only
 // between two points of the run (the server's 1000th and 2500th request). The engine promises none, for a
 // constant request (its prebuilt bytes), for a templated one (rendered, then serialized per attempt) and with
-// a response capture, and for a flow whose cookie jar keeps a Set-Cookie and sends it on.
+// a response capture, for a flow whose cookie jar keeps a Set-Cookie and sends it on, and for a flow whose
+// every check fails (each counted and settled as not ok, the step's failure example kept once).
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -221,6 +222,37 @@ scenarios:
   const std::uint64_t without = server.unexpected(), served = server.served();
   EXPECT_LE(2 * without, served + 2) << "the second step of each iteration sent the cookie";
   EXPECT_GE(2 * without + 2, served) << "the first step of each iteration (an empty jar) sent none";
+}
+
+TEST(SteadyState, AFlowWhoseEveryCheckFailsAllocatesNothingPerRequest) {
+  // Every login fails its check (on_fail: continue): each failure is counted and the response settled as not
+  // ok; the step keeps one failure example, made on the first failure, before the counted stretch.
+  Server server("", "Host: ", "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+  const std::string yaml = "target: http://127.0.0.1:" + std::to_string(server.port()) + R"(
+requests:
+  login: {method: POST, path: /login}
+  me: {path: /me}
+scenarios:
+  s:
+    model: closed
+    vus: 1
+    duration: 4s
+    think: 500us
+    steps:
+      - {request: login, check: [{body_contains: welcome}], on_fail: continue}
+      - me
+)";
+  auto loaded = workload::load_plan_text(yaml, "plan.yaml", ".");
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  auto w = std::make_shared<const workload::WorkloadPlan>(std::move(*loaded));
+  auto plans = engine::plans_from_workload(w, engine::RunSettings{});
+  ASSERT_TRUE(plans) << plans.error().message;
+  engine::RunPlan plan = std::move(plans->front());
+  plan.endpoints = {net::testing::loopback(server.port())};
+  plan.spin_below = Nanos(0);
+  plan.interval = 60s;
+  ASSERT_TRUE(plan.capture) << "the check reads the body";
+  expect_no_allocation(plan, server);
 }
 
 // A replayed trace (a plan file's replay scenario): each worker parses its lane of the file as it goes, so the

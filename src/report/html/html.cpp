@@ -209,6 +209,7 @@ std::string render_html(const ReportInput& in, const HtmlExtras& extras) {
   page += html::server_timing_section(in);
   page += html::requests_section(in);
   page += html::sessions_section(in);
+  page += html::steps_section(in);
   page +=
       "<noscript><p class=\"panel\">The charts need JavaScript; the tables above hold every "
       "number.</p></noscript>\n";

@@ -8,6 +8,7 @@
 #include "core/units.h"
 #include "report/html/html_sections.h"
 #include "report/text_format.h"
+#include "results/flow_steps.h"
 
 namespace openloop::report::html {
 namespace {
@@ -135,7 +136,69 @@ std::string session_row(const std::string& scope, const std::string& name, const
                            format_latency(st.p999), format_latency(st.max));
 }
 
+// One flow's steps (results/flow_steps.h) and, under them, the flow's own time (session intended start to
+// its last response), as one table.
+std::string steps_table(const RunResults& r, const std::string& prefix) {
+  std::string out =
+      "<div class=\"scroll\"><table class=\"breakdown\">\n<tr><th>step</th><th>intended</th><th>ok</th>"
+      "<th>not ok</th><th>time&shy;outs</th><th>errors</th><th>drop&shy;ped</th><th>un&shy;fin&shy;ished</th>"
+      "<th>captures failed</th><th>checks failed</th><th>stopped</th><th>p50</th><th>p90</th><th>p99</th>"
+      "<th>p99.9</th><th>max</th></tr>\n";
+  for (const results::FlowStep& s : results::flow_steps(r)) {
+    const Counters c = s.counters != nullptr ? *s.counters : Counters{};
+    const LatencySummary rt =
+        s.response_time != nullptr ? LatencySummary::of(*s.response_time) : LatencySummary{};
+    out += fmt::format(
+        "<tr data-scope=\"{}step:{}\" data-intended=\"{}\" data-ok=\"{}\" data-completed=\"{}\" "
+        "data-timeouts=\"{}\" data-errors=\"{}\" data-dropped=\"{}\" data-unfinished=\"{}\"><th>{} {}{}</th>"
+        "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+        "<td>{}</td>",
+        escape(prefix), s.step, c.intended, c.ok, c.completed, c.timeouts, c.errors_total(), c.dropped,
+        c.unfinished, s.step, escape(s.request), s.shared ? " *" : "", c.intended, c.ok, c.completed - c.ok,
+        c.timeouts, c.errors_total(), c.dropped, c.unfinished, s.failures.captures_failed,
+        s.failures.checks_failed, s.failures.stopped);
+    out += rt.count == 0 ? "<td colspan=\"5\" class=\"text\">no samples</td></tr>\n"
+                         : fmt::format("<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                                       format_latency(rt.p50), format_latency(rt.p90), format_latency(rt.p99),
+                                       format_latency(rt.p999), format_latency(rt.max));
+  }
+  const auto& f = r.flows;
+  const LatencySummary st = LatencySummary::of(r.session_time);
+  if (r.info.model == results::Model::sessions) {
+    out += fmt::format(
+        "<tr class=\"sum\" data-scope=\"{}flow\"><th>the flow</th><td colspan=\"10\" class=\"text\">sessions "
+        "intended {}, completed {}, failed {} (stopped by a step {}), dropped {}, unfinished {}</td>",
+        escape(prefix), f.sessions_intended, f.sessions_completed, f.sessions_failed, f.stopped,
+        f.sessions_dropped, f.sessions_unfinished);
+    out += st.count == 0 ? "<td colspan=\"5\" class=\"text\">no session ended</td></tr>\n"
+                         : fmt::format("<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                                       format_latency(st.p50), format_latency(st.p90), format_latency(st.p99),
+                                       format_latency(st.p999), format_latency(st.max));
+  }
+  return out + "</table></div>\n";
+}
+
 }  // namespace
+
+std::string steps_section(const ReportInput& in) {
+  const RunResults& r = in.results;
+  if (!in.has_counts) return {};
+  std::string tables;
+  if (!results::flow_steps(r).empty()) tables += steps_table(r, "");
+  for (const auto& part : r.scenarios) {
+    if (r.scenarios.size() < 2 || results::flow_steps(part.results).empty()) continue;
+    tables += fmt::format("<h3>Scenario {}</h3>\n", escape(part.name)) +
+              steps_table(part.results, "scenario:" + part.name + "/");
+  }
+  if (tables.empty()) return {};
+  return "<section class=\"panel\" id=\"steps\"><h2>Flow steps</h2>\n" + tables +
+         "<p class=\"caption\">Each step of the flow on its own: its request's counts and response "
+         "times, measured from the step's due time (the previous step's response plus its think; the first "
+         "step from the session's intended start), never averaged. <b>Not ok</b>: a status outside the "
+         "success range or a failed capture or check. A step marked * sends a request another step sends "
+         "too: they share its numbers. The flow's time runs from the session's intended start to its last "
+         "response (completed sessions).</p>\n</section>\n";
+}
 
 std::string scenarios_section(const ReportInput& in) {
   const RunResults& r = in.results;

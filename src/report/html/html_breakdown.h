@@ -22,5 +22,10 @@ std::string requests_section(const ReportInput& in);
 /// percentiles, one row per scenario with sessions plus their total, or one row for a single run; empty when
 /// no session arrived.
 std::string sessions_section(const ReportInput& in);
+/// Flow steps (results/flow_steps.h): a table per flow, one row per step (data-scope "step:N", or
+/// "scenario:NAME/step:N" for each scenario of a file) with its counts by outcome, failed captures and
+/// checks, the sessions it stopped and its response-time percentiles from its due time, then a row for the
+/// flow (sessions by outcome and the flow's time). Empty when no run or scenario has steps.
+std::string steps_section(const ReportInput& in);
 
 }  // namespace openloop::report::html

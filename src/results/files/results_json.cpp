@@ -7,12 +7,13 @@
 #include <fmt/format.h>
 
 #include "hdr/codec.h"
-#include "results/recording/counters.h"
+#include "results/files/observed_json.h"
+#include "results/flow_steps.h"
 #include "results/judging/generator_tail.h"
 #include "results/judging/model_checks.h"
-#include "results/files/observed_json.h"
-#include "results/run_identity.h"
 #include "results/judging/slo.h"
+#include "results/recording/counters.h"
+#include "results/run_identity.h"
 #include "results/used_protocol.h"
 
 namespace openloop::results {
@@ -88,6 +89,25 @@ nlohmann::json flows_counts_json(const FlowCounters& f) {
   }
   j["steps"] = std::move(steps);
   return j;
+}
+
+// A flow's steps (results/flow_steps.h): each step's request's counts and response time (its histogram is the
+// request's in by_request), its failed captures and checks and the sessions it stopped. Empty without steps.
+nlohmann::json flow_steps_json(const RunResults& r) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const FlowStep& s : flow_steps(r)) {
+    nlohmann::json j = {{"step", s.step},
+                        {"request", s.request},
+                        {"captures_failed", s.failures.captures_failed},
+                        {"checks_failed", s.failures.checks_failed},
+                        {"stopped", s.failures.stopped}};
+    if (s.counters != nullptr) j["counts"] = counters_json(*s.counters);
+    if (s.response_time != nullptr)
+      j["response_time_ms"] = latency_json(LatencySummary::of(*s.response_time));
+    if (s.shared) j["shared"] = true;
+    out.push_back(std::move(j));
+  }
+  return out;
 }
 
 nlohmann::json flows_json(const FlowCounters& f, const hdr::Histogram& session_time, double measured_s,
@@ -233,6 +253,7 @@ nlohmann::json head_json(const RunResults& r) {
     }
     j["summary"]["by_request"] = std::move(by);
   }
+  if (auto steps = flow_steps_json(r); !steps.empty()) j["summary"]["steps"] = std::move(steps);
   if (!r.error_examples.empty()) {
     nlohmann::json ex = nlohmann::json::object();
     for (const auto& [kind, message] : r.error_examples) ex[kind] = message;

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "core/units.h"
+#include "results/flow_steps.h"
 #include "results/run_results.h"
 
 namespace openloop::results {
@@ -124,15 +125,19 @@ std::string human(Slo::Metric metric, double value, int digits) {
   return fmt::format("{:.{}g}/s", value, std::max(digits, 4));
 }
 
-/// What one SLO is judged on: the whole run's counters and response times, or one request's.
+/// What one SLO is judged on: the whole run's counters and response times, or one request's, or a flow's time
+/// (no counters: a flow's SLOs are on its latency only).
 struct Source {
   const Counters* counters = nullptr;
   const hdr::Histogram* response_time = nullptr;
 };
 
 // Looks the SLO's request up; nullopt when the run has no request of that name (or no breakdown for it).
+// "flow", when no request has that name, is the flow's own time: sessions' intended start to their last
+// response.
 std::optional<Source> source_of(const Slo& slo, const RunResults& r, const std::vector<std::string>& names) {
   if (slo.request.empty()) return Source{&r.totals, &r.response_time};
+  if (slo_names_the_flow(slo, names)) return Source{nullptr, &r.session_time};
   for (std::size_t i = 0; i < names.size(); ++i) {
     if (names[i] != slo.request) continue;
     if (i < r.by_request.size()) return Source{&r.by_request[i].counters, &r.by_request[i].response_time};
@@ -258,10 +263,13 @@ std::vector<SloResult> evaluate_slos(const std::vector<Slo>& slos, const RunResu
     SloResult res;
     res.slo = slo;
     res.threshold_text = human(slo.metric, slo.threshold, 3);
-    const auto src = source_of(slo, r, r.info.request_names);
+    auto src = source_of(slo, r, r.info.request_names);
     std::optional<double> measured;
     if (!src) {
       res.measured_text = fmt::format("no request named \"{}\"", slo.request);
+    } else if (src->counters == nullptr && !is_latency(slo.metric)) {
+      res.measured_text = "a flow's SLO judges its time only (pNN, mean, max)";
+      src.reset();
     } else if (is_latency(slo.metric)) {
       const hdr::Histogram& h = *src->response_time;
       if (h.total_count() > 0) {
@@ -314,7 +322,7 @@ bool certain_to_fail(const Slo& slo, const RunResults& so_far, double planned_in
 bool certain_to_fail(const Slo& slo, const RunResults& so_far, double planned_intended,
                      const std::vector<std::string>& request_names) {
   const auto src = source_of(slo, so_far, request_names);
-  if (!src) return false;
+  if (!src || src->counters == nullptr) return false;  // a flow's time: its planned count is unknown
   const Counters& c = *src->counters;
   const hdr::Histogram& h = *src->response_time;
   const bool known = std::isfinite(planned_intended) && planned_intended > 0;

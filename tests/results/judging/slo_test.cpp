@@ -290,6 +290,25 @@ TEST(EvaluateSlos, ASingleRequestWithoutBreakdownIsTheWholeRun) {
   EXPECT_TRUE(s.met);
 }
 
+TEST(EvaluateSlos, TheFlowIsJudgedOnItsSessionsTime) {
+  RunResults r = two_requests();
+  r.session_time.record(300 * k_ms, 99);
+  r.session_time.record(900 * k_ms, 1);
+  const SloResult flow = evaluate("flow:p99<=500ms", r);
+  EXPECT_TRUE(flow.evaluated);
+  EXPECT_TRUE(flow.met);
+  EXPECT_DOUBLE_EQ(flow.measured, static_cast<double>(r.session_time.value_at_percentile(99)));
+  EXPECT_FALSE(evaluate("flow:max<=500ms", r).met);
+  const SloResult errors = evaluate("flow:errors<=1%", r);
+  EXPECT_FALSE(errors.evaluated) << "a flow's SLO judges its time only";
+  EXPECT_EQ(errors.measured_text, "a flow's SLO judges its time only (pNN, mean, max)");
+  EXPECT_FALSE(certain_to_fail(slo("flow:max<=500ms"), r, 1000)) << "its planned count is unknown";
+  // A request named "flow" keeps the name.
+  r.info.request_names = {"flow", "b"};
+  EXPECT_DOUBLE_EQ(evaluate("flow:p99<=500ms", r).measured,
+                   static_cast<double>(r.by_request[0].response_time.value_at_percentile(99)));
+}
+
 // --- certain to fail ---
 
 TEST(CertainToFail, APercentileFailsOnceMoreThanOneMinusPOfThePlannedSamplesAreOver) {
