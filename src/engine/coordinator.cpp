@@ -32,22 +32,24 @@ namespace openloop::engine {
 
 namespace {
 
-// `data: {order: unique}` ran out of rows: `rowless` sessions never started (not intended, as arrivals abandoned
-// behind schedule are not), or closed and pacing users stopped. A warning names them; past the drop bound, the
-// verdict too.
+// `data: {order: unique}` ran out of rows: `rowless` sessions never started (not intended, as arrivals
+// abandoned behind schedule are not), or closed and pacing users stopped. A warning names them; past the drop
+// bound, the verdict too.
 void name_spent_rows(const RunPlan& plan, std::uint64_t rowless, const results::VerdictBounds& b,
                      results::RunResults& r) {
   if (plan.model != Model::sessions) {
-    r.warnings.push_back(fmt::format("users without a row: {} (data: order unique gives each row to one "
-                                     "iteration; the rows were spent and each of these users stopped there)",
-                                     rowless));
+    r.warnings.push_back(
+        fmt::format("users without a row: {} (data: order unique gives each row to one "
+                    "iteration; the rows were spent and each of these users stopped there)",
+                    rowless));
     return;
   }
   const std::uint64_t arrived = r.flows.sessions_intended + rowless;
-  r.warnings.push_back(fmt::format("sessions without a row: {} of {} arriving sessions found no data row left "
-                                   "(data: order unique gives each row to one session) and never started; they "
-                                   "are not counted as intended",
-                                   rowless, arrived));
+  r.warnings.push_back(
+      fmt::format("sessions without a row: {} of {} arriving sessions found no data row left "
+                  "(data: order unique gives each row to one session) and never started; they "
+                  "are not counted as intended",
+                  rowless, arrived));
   const double share = static_cast<double>(rowless) / static_cast<double>(arrived);
   if (share <= b.max_dropped_fraction) return;
   r.verdict.valid = false;

@@ -20,11 +20,12 @@
 namespace openloop::engine {
 
 /// What a scenario's flow steps need kept of each response (engine/response_capture.h): the headers their
-/// captures and checks name (Set-Cookie for cookie captures and for the cookie jar, on unless `cookies: off`),
-/// and the body up to k_flow_body_cap when a JSON, regex or body capture or a JSON or body check reads it.
-/// Nullopt when no step has a capture or check, the scenario has no data rows (`data_rows`: it has `data:`),
-/// and it has no steps or no cookie jar.
-std::optional<ResponseCapture> flow_response_capture(const workload::ScenarioPlan& scenario, bool data_rows = false);
+/// captures and checks name (Set-Cookie for cookie captures and for the cookie jar, on unless `cookies:
+/// off`), and the body up to k_flow_body_cap when a JSON, regex or body capture or a JSON or body check reads
+/// it. Nullopt when no step has a capture or check, the scenario has no data rows (`data_rows`: it has
+/// `data:`), and it has no steps or no cookie jar.
+std::optional<ResponseCapture> flow_response_capture(const workload::ScenarioPlan& scenario,
+                                                     bool data_rows = false);
 
 /// The most body a flow step reads (bytes): a longer body is searched in its first k_flow_body_cap bytes.
 inline constexpr std::size_t k_flow_body_cap = 64 * 1024;

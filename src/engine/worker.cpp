@@ -198,8 +198,8 @@ Result<void> Worker::init(const MeasuredWaits& measured, net::SimulatedNetwork* 
         // running the same thread count), so the shards split the rows as the threads do.
         const unsigned worker = m_plan.shard.index * m_plan.threads + m_index;
         const unsigned workers = m_plan.shard.count * m_plan.threads;
-        rows.emplace(std::move(*data), workload::data_rng(scenario.seed, m_plan.scenario_index, worker), worker,
-                     workers);
+        rows.emplace(std::move(*data), workload::data_rng(scenario.seed, m_plan.scenario_index, worker),
+                     worker, workers);
       }
       m_flow.emplace(scenario, w.variables, *m_plan.capture, slots, m_plan.url, rows);
     }

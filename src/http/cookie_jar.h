@@ -44,9 +44,9 @@ class CookieJar {
   /// `now` (seconds since the Unix epoch, UTC). A cookie with the same name, domain and path replaces the
   /// earlier one (a host-only cookie and a Domain cookie of the same domain are the same cookie, RFC 6265 5.3
   /// step 11); one already expired (Max-Age ≤ 0, Expires ≤ now) removes it. Rejected: a Domain the host does
-  /// not domain-match (a cookie for another site), and a Domain that is a public suffix (public_suffix()) other
-  /// than the host itself (5.3 step 5: a cookie for every site under it); a Domain equal to the host that is a
-  /// public suffix makes a host-only cookie.
+  /// not domain-match (a cookie for another site), and a Domain that is a public suffix (public_suffix())
+  /// other than the host itself (5.3 step 5: a cookie for every site under it); a Domain equal to the host
+  /// that is a public suffix makes a host-only cookie.
   Stored store(const SetCookie& cookie, std::string_view host, std::string_view request_target,
                std::int64_t now);
 

@@ -69,7 +69,8 @@ Result<std::size_t> column_index(const Row& header, std::string_view column, con
 
 // Calls row_fn(row) for every non-blank row of `text` in order; stops at the first error it returns.
 template <class RowFn>
-Result<void> for_each_row(std::string_view text, const std::string& path, std::string_view what, RowFn row_fn) {
+Result<void> for_each_row(std::string_view text, const std::string& path, std::string_view what,
+                          RowFn row_fn) {
   std::size_t pos = 0;
   std::size_t line = 1;
   Row row;
@@ -85,7 +86,8 @@ Result<void> for_each_row(std::string_view text, const std::string& path, std::s
 }
 
 tl::unexpected<Error> empty_file(const std::string& path, std::string_view what) {
-  return usage_error(fmt::format("{}: {}: the file is empty; a CSV file starts with a header row", what, path));
+  return usage_error(
+      fmt::format("{}: {}: the file is empty; a CSV file starts with a header row", what, path));
 }
 
 tl::unexpected<Error> no_rows(const std::string& path, std::string_view what) {
@@ -129,18 +131,18 @@ Result<CsvTable> load_csv_table(const std::string& path, std::string_view what) 
   const auto on_row = [&](Row& row) -> Result<void> {
     if (table.header.empty()) {
       for (std::size_t i = 0; i < row.fields.size(); ++i) {
-        if (std::find(row.fields.begin(), row.fields.begin() + static_cast<std::ptrdiff_t>(i), row.fields[i]) !=
-            row.fields.begin() + static_cast<std::ptrdiff_t>(i)) {
-          return usage_error(fmt::format("{}: {}:{}: the header names \"{}\" twice; name each column once", what,
-                                         path, row.line, row.fields[i]));
+        if (std::find(row.fields.begin(), row.fields.begin() + static_cast<std::ptrdiff_t>(i),
+                      row.fields[i]) != row.fields.begin() + static_cast<std::ptrdiff_t>(i)) {
+          return usage_error(fmt::format("{}: {}:{}: the header names \"{}\" twice; name each column once",
+                                         what, path, row.line, row.fields[i]));
         }
       }
       table.header = std::move(row.fields);
       return {};
     }
     if (row.fields.size() != table.header.size()) {
-      return usage_error(fmt::format("{}: {}:{}: the row has {} field(s); every row has the header's {} ({})", what,
-                                     path, row.line, row.fields.size(), table.header.size(),
+      return usage_error(fmt::format("{}: {}:{}: the row has {} field(s); every row has the header's {} ({})",
+                                     what, path, row.line, row.fields.size(), table.header.size(),
                                      fmt::join(table.header, ", ")));
     }
     for (std::string& f : row.fields) table.cells.push_back(std::move(f));

@@ -24,7 +24,9 @@ struct CsvTable {
   std::vector<std::string> header;
   std::vector<std::string> cells;  ///< rows × header.size(), row-major
   std::size_t rows() const { return header.empty() ? 0 : cells.size() / header.size(); }
-  std::string_view cell(std::size_t row, std::size_t column) const { return cells[row * header.size() + column]; }
+  std::string_view cell(std::size_t row, std::size_t column) const {
+    return cells[row * header.size() + column];
+  }
 };
 
 /// Reads `path` once, whole. Blank lines are skipped. Errors (usage) begin with `what` and name the path, and

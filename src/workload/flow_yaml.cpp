@@ -360,16 +360,18 @@ Result<void> check_captured_uses(const ScenarioPlan& s, const WorkloadPlan& plan
     return check_steps(s.steps, setup, plan,
                        fmt::format("neither setup: nor an earlier step of scenario \"{}\"", s.name));
   }
-  // A session's data row sets its columns before its first step: every step may read them, none captures them.
+  // A session's data row sets its columns before its first step: every step may read them, none captures
+  // them.
   std::vector<bool> have = setup;
   for (const std::size_t v : data->variables)
     if (v != std::string::npos) have[v] = true;
   for (const Step& step : s.steps) {
     for (const Capture& c : step.flow.captures) {
       if (!have[c.variable] || setup[c.variable]) continue;
-      return usage_error(fmt::format("{}: \"{}\" is a column of this scenario's data: file {}, set by each "
-                                     "session's row; give this capture another name",
-                                     c.where, c.as, data->file));
+      return usage_error(
+          fmt::format("{}: \"{}\" is a column of this scenario's data: file {}, set by each "
+                      "session's row; give this capture another name",
+                      c.where, c.as, data->file));
     }
   }
   return check_steps(s.steps, have, plan,

@@ -204,7 +204,8 @@ std::string WorkloadPlan::describe() const {
     out += fmt::format("  {}: {}, for {} from {}\n", s.name, load_text(s), format_duration(s.duration),
                        format_duration(s.start));
     out += fmt::format("    {}\n", requests_text(*this, s));
-    if (const auto data = find_session_data(variables, s.name)) out += fmt::format("    data: {}\n", data->describe());
+    if (const auto data = find_session_data(variables, s.name))
+      out += fmt::format("    data: {}\n", data->describe());
     if (s.model == ModelKind::closed) out += fmt::format("    {}\n", k_closed_caveat);
   }
   for (std::size_t i = 0; i < variables.size(); ++i) {

@@ -24,11 +24,11 @@ const Keys& keys_of(ModelKind model) {
                               "start_rate", "arrival", "seed",     "mix",  "request"};
   static const Keys k_closed = {"model", "start",   "duration", "vus",     "think",
                                 "mix",   "request", "steps",    "cookies", "data"};
-  static const Keys k_pacing = {"model",    "start", "duration", "vus",     "pacing", "max_rate",
-                                "think",    "mix",   "request",  "steps",   "cookies", "data"};
-  static const Keys k_sessions = {"model",   "start", "duration",     "session_rate", "stages", "start_rate",
-                                  "arrival", "seed",  "max_sessions", "think",        "steps",  "cookies",
-                                  "data"};
+  static const Keys k_pacing = {"model", "start", "duration", "vus",   "pacing",  "max_rate",
+                                "think", "mix",   "request",  "steps", "cookies", "data"};
+  static const Keys k_sessions = {"model",      "start",   "duration", "session_rate", "stages",
+                                  "start_rate", "arrival", "seed",     "max_sessions", "think",
+                                  "steps",      "cookies", "data"};
   switch (model) {
     case ModelKind::open:
       return k_open;
@@ -462,12 +462,11 @@ Result<std::vector<Step>> read_once_steps(const Doc& doc, const Field& field, co
 Result<ScenarioPlan> read_scenario(const Doc& doc, const Field& field, const std::string& name,
                                    std::size_t index, const WorkloadPlan& plan,
                                    const std::filesystem::path& base_dir) {
-  const Fields fields = OPENLOOP_TRY(
-      Fields::read(doc, field,
-                   {"model", "start", "duration", "rate", "session_rate", "stages", "start_rate", "arrival",
-                    "seed", "vus", "think", "pacing", "max_rate", "max_sessions", "mix", "request", "steps",
-                    "cookies", "data"},
-                   "a scenario"));
+  const Fields fields = OPENLOOP_TRY(Fields::read(
+      doc, field,
+      {"model", "start", "duration", "rate", "session_rate", "stages", "start_rate", "arrival", "seed", "vus",
+       "think", "pacing", "max_rate", "max_sessions", "mix", "request", "steps", "cookies", "data"},
+      "a scenario"));
   ScenarioPlan s;
   s.name = name;
   s.model = OPENLOOP_TRY(read_model(doc, fields));

@@ -9,7 +9,9 @@ namespace {
 
 // The first value of the anonymous variable that describes a scenario's data: a control character, which no
 // plan's inline choice() can begin with by accident. The values after it: scenario, order, file, header...
-constexpr std::string_view k_marker = "\x1f" "openloop.session_data";
+constexpr std::string_view k_marker =
+    "\x1f"
+    "openloop.session_data";
 constexpr std::size_t k_meta_fields = 4;
 
 }  // namespace
@@ -34,13 +36,15 @@ std::string SessionData::describe() const {
                                : order == DataOrder::random ? " (a row drawn per session)"
                                                             : " (rows in turn, over and over)";
   return fmt::format("{}: {} row{} of {}; order {}{}", file, rows(), rows() == 1 ? "" : "s",
-                     readable.empty() ? std::string("no column a template can name") : fmt::format("{}", fmt::join(readable, ", ")),
+                     readable.empty() ? std::string("no column a template can name")
+                                      : fmt::format("{}", fmt::join(readable, ", ")),
                      to_string(order), how);
 }
 
 void store_session_data(VariableSet& variables, std::string_view scenario, const std::string& file,
                         DataOrder order, CsvTable table) {
-  std::vector<std::string> meta{std::string(k_marker), std::string(scenario), std::string(to_string(order)), file};
+  std::vector<std::string> meta{std::string(k_marker), std::string(scenario), std::string(to_string(order)),
+                                file};
   meta.insert(meta.end(), table.header.begin(), table.header.end());
   // Anonymous variables hold the table: no template names them, so no request ever draws from them.
   variables.add_inline(Generator::csv(std::move(meta), false, fmt::format("data of scenario {}", scenario)));
@@ -53,7 +57,9 @@ std::optional<SessionData> find_session_data(const VariableSet& variables, std::
     const std::vector<std::string>& meta = *variables.generator(i).values();
     if (meta.size() < k_meta_fields || meta[0] != k_marker || meta[1] != scenario) continue;
     SessionData data;
-    data.order = meta[2] == "unique" ? DataOrder::unique : meta[2] == "random" ? DataOrder::random : DataOrder::sequential;
+    data.order = meta[2] == "unique"   ? DataOrder::unique
+                 : meta[2] == "random" ? DataOrder::random
+                                       : DataOrder::sequential;
     data.file = meta[3];
     data.header.assign(meta.begin() + k_meta_fields, meta.end());
     for (const std::string& column : data.header) {

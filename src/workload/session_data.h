@@ -1,6 +1,6 @@
 // A scenario's per-session data rows (`data: {file: users.csv, order: sequential|random|unique}`): the CSV
-// table read once when the plan loads and kept in the plan's variables, and RowDealer, which hands each of one
-// worker's sessions its row.
+// table read once when the plan loads and kept in the plan's variables, and RowDealer, which hands each of
+// one worker's sessions its row.
 #pragma once
 
 #include <cstddef>
@@ -25,8 +25,8 @@ enum class DataOrder : std::uint8_t {
 /// "sequential" | "random" | "unique".
 std::string_view to_string(DataOrder order);
 
-/// A scenario's data rows: a view of the table the plan's VariableSet holds (store_session_data()), valid while
-/// that set lives. Cheap to copy.
+/// A scenario's data rows: a view of the table the plan's VariableSet holds (store_session_data()), valid
+/// while that set lives. Cheap to copy.
 struct SessionData {
   std::string file;  ///< as the plan wrote it (descriptions, messages)
   DataOrder order = DataOrder::sequential;
@@ -37,7 +37,9 @@ struct SessionData {
   const std::vector<std::string>* cells = nullptr;  ///< rows × header.size(), row-major
 
   std::size_t rows() const { return header.empty() ? 0 : cells->size() / header.size(); }
-  std::string_view cell(std::size_t row, std::size_t column) const { return (*cells)[row * header.size() + column]; }
+  std::string_view cell(std::size_t row, std::size_t column) const {
+    return (*cells)[row * header.size() + column];
+  }
   /// "users.csv: 5 rows of {{user_id}}, {{password}}; order unique (each row to one session at most)".
   std::string describe() const;
 };

@@ -67,10 +67,12 @@ Result<void> declare_data_columns(const Doc& doc, const Fields& top, const std::
     for (const std::string& column : data.table.header) {
       if (!is_identifier(column)) continue;  // no template can name it
       if (const auto index = variables.find(column)) {
-        if (variables.generator(*index).kind() == GeneratorKind::captured) continue;  // another scenario's too
-        return usage_error(fmt::format("{}: column \"{}\" of {} is also declared under variables:; a name is "
-                                       "either drawn or a session's, rename one",
-                                       where(doc, field), column, data.file));
+        if (variables.generator(*index).kind() == GeneratorKind::captured)
+          continue;  // another scenario's too
+        return usage_error(
+            fmt::format("{}: column \"{}\" of {} is also declared under variables:; a name is "
+                        "either drawn or a session's, rename one",
+                        where(doc, field), column, data.file));
       }
       (void)OPENLOOP_TRY(variables.declare(column, Generator::captured(), where(doc, field)));
     }
@@ -81,9 +83,10 @@ Result<void> declare_data_columns(const Doc& doc, const Fields& top, const std::
 
 Result<void> check_data(const Doc& doc, const Field& field, const ScenarioPlan& s, const WorkloadPlan& plan) {
   if (s.steps.empty()) {
-    return usage_error(fmt::format("{}: data rows belong to a session's steps (a row per session or "
-                                   "iteration); this scenario has a {} (give steps: [NAME, ...], or remove data)",
-                                   where(doc, field), s.mix.entries().size() > 1 ? "mix" : "single request"));
+    return usage_error(
+        fmt::format("{}: data rows belong to a session's steps (a row per session or "
+                    "iteration); this scenario has a {} (give steps: [NAME, ...], or remove data)",
+                    where(doc, field), s.mix.entries().size() > 1 ? "mix" : "single request"));
   }
   const std::optional<SessionData> data = find_session_data(plan.variables, s.name);
   if (!data) return {};
@@ -92,9 +95,10 @@ Result<void> check_data(const Doc& doc, const Field& field, const ScenarioPlan& 
     for (const Step& step : plan.setup) {
       for (const Capture& c : step.flow.captures) {
         if (c.variable != data->variables[i]) continue;
-        return usage_error(fmt::format("{}: column \"{}\" of {} is a value setup: captures ({}), which every "
-                                       "request reads and none changes; rename one",
-                                       where(doc, field), data->header[i], data->file, c.where));
+        return usage_error(
+            fmt::format("{}: column \"{}\" of {} is a value setup: captures ({}), which every "
+                        "request reads and none changes; rename one",
+                        where(doc, field), data->header[i], data->file, c.where));
       }
     }
   }

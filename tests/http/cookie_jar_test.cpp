@@ -141,9 +141,11 @@ TEST(CookieJar, RefusesADomainThatIsAPublicSuffix) {
   EXPECT_FALSE(public_suffix("shop.co.uk"));
   CookieJar jar;
   std::string out;
-  EXPECT_EQ(jar.store(parsed("a=1; Domain=com"), "shop.example.com", "/", k_now), CookieJar::Stored::rejected);
+  EXPECT_EQ(jar.store(parsed("a=1; Domain=com"), "shop.example.com", "/", k_now),
+            CookieJar::Stored::rejected);
   EXPECT_EQ(jar.store(parsed("b=2; Domain=.CO.UK"), "shop.co.uk", "/", k_now), CookieJar::Stored::rejected);
-  EXPECT_EQ(jar.store(parsed("c=3; Domain=shop.co.uk"), "www.shop.co.uk", "/", k_now), CookieJar::Stored::added);
+  EXPECT_EQ(jar.store(parsed("c=3; Domain=shop.co.uk"), "www.shop.co.uk", "/", k_now),
+            CookieJar::Stored::added);
   EXPECT_EQ(jar.size(), 1u);
   EXPECT_EQ(jar.header("api.shop.co.uk", "/", false, k_now, out), 1u);
   EXPECT_EQ(out, "c=3");

@@ -96,7 +96,8 @@ TEST(SessionData, IsKeptInThePlansVariablesUnderItsScenario) {
   EXPECT_EQ(data.cell(3, 0), "u3");
   EXPECT_EQ(data.variables, (std::vector<std::size_t>{*vars.find("user_id")}));
   EXPECT_FALSE(find_session_data(vars, "other"));
-  EXPECT_EQ(data.describe(), "users.csv: 5 rows of {{user_id}}; order unique (each row to one session at most)");
+  EXPECT_EQ(data.describe(),
+            "users.csv: 5 rows of {{user_id}}; order unique (each row to one session at most)");
   // The table is anonymous: no name a template could read.
   for (std::size_t i = 0; i < vars.size(); ++i) {
     if (i != *vars.find("sku") && i != *vars.find("user_id")) {
@@ -120,9 +121,11 @@ TEST(CsvTable, RefusesARaggedRowADuplicateNameAndAnEmptyFileNamingTheLine) {
   test_util::ScratchDir dir;
   const auto ragged = load_csv_table(dir.write("r.csv", "id,name\nu1,a\nu2\n"), "plan.yaml:3:4: data.file");
   ASSERT_FALSE(ragged);
-  EXPECT_NE(ragged.error().message.find("plan.yaml:3:4: data.file: "), std::string::npos) << ragged.error().message;
-  EXPECT_NE(ragged.error().message.find("r.csv:3: the row has 1 field(s); every row has the header's 2 (id, name)"),
-            std::string::npos)
+  EXPECT_NE(ragged.error().message.find("plan.yaml:3:4: data.file: "), std::string::npos)
+      << ragged.error().message;
+  EXPECT_NE(
+      ragged.error().message.find("r.csv:3: the row has 1 field(s); every row has the header's 2 (id, name)"),
+      std::string::npos)
       << ragged.error().message;
   const auto twice = load_csv_table(dir.write("d.csv", "id,id\n1,2\n"), "data");
   ASSERT_FALSE(twice);

@@ -61,8 +61,11 @@ TEST(SessionDataYaml, ColumnsBecomeVariablesEveryStepReads) {
   EXPECT_EQ(data->variables[1], *plan->variables.find("password"));
   EXPECT_EQ(data->variables[2], std::string::npos);  // "first name" is no variable name
   const std::string d = plan->describe();
-  EXPECT_NE(d.find("    data: users.csv: 3 rows of {{user_id}}, {{password}}; order unique"), std::string::npos) << d;
-  EXPECT_NE(d.find("  variable user_id = a column of users.csv (each session's row)\n"), std::string::npos) << d;
+  EXPECT_NE(d.find("    data: users.csv: 3 rows of {{user_id}}, {{password}}; order unique"),
+            std::string::npos)
+      << d;
+  EXPECT_NE(d.find("  variable user_id = a column of users.csv (each session's row)\n"), std::string::npos)
+      << d;
 }
 
 TEST(SessionDataYaml, OrderIsSequentialUnlessGiven) {
@@ -80,13 +83,15 @@ TEST(SessionDataYaml, AMissingFileOrBadOrderIsRefusedAtItsPlace) {
   EXPECT_NE(e.find("plan.yaml:11:18: scenarios.shop.data.file: "), std::string::npos) << e;
   EXPECT_NE(e.find("nobody.csv"), std::string::npos) << e;
   e = load_error(write_plan(dir, "{file: users.csv, order: shuffled}"));
-  EXPECT_NE(e.find("plan.yaml:11:36: scenarios.shop.data.order: \"shuffled\" is not an order; use sequential"),
-            std::string::npos)
+  EXPECT_NE(
+      e.find("plan.yaml:11:36: scenarios.shop.data.order: \"shuffled\" is not an order; use sequential"),
+      std::string::npos)
       << e;
   e = load_error(write_plan(dir, "users.csv"));
   EXPECT_NE(e.find("plan.yaml:11:11: scenarios.shop.data"), std::string::npos) << e;
   e = load_error(write_plan(dir, "{order: unique}"));
-  EXPECT_NE(e.find("no file; data is {file: users.csv, order: sequential|random|unique}"), std::string::npos) << e;
+  EXPECT_NE(e.find("no file; data is {file: users.csv, order: sequential|random|unique}"), std::string::npos)
+      << e;
 }
 
 TEST(SessionDataYaml, AStepReadingAColumnTheFileLacksIsRefusedAtTheStep) {
@@ -94,9 +99,10 @@ TEST(SessionDataYaml, AStepReadingAColumnTheFileLacksIsRefusedAtTheStep) {
   dir.write("ids.csv", "user_id\nu1\n");
   // password is nobody's: the request does not compile, naming the variables there are.
   std::string e = load_error(write_plan(dir, "{file: ids.csv}"));
-  EXPECT_NE(e.find("plan.yaml:3:45: requests.login.body: unknown variable \"password\" in {{password}}; declared "
-                   "variables: user_id"),
-            std::string::npos)
+  EXPECT_NE(
+      e.find("plan.yaml:3:45: requests.login.body: unknown variable \"password\" in {{password}}; declared "
+             "variables: user_id"),
+      std::string::npos)
       << e;
   // password is another scenario's column: this scenario's step is refused at its place.
   dir.write("users.csv", k_users);
@@ -107,21 +113,25 @@ TEST(SessionDataYaml, AStepReadingAColumnTheFileLacksIsRefusedAtTheStep) {
     data: {file: users.csv}
     steps: [me]
 )"));
-  EXPECT_NE(e.find("plan.yaml:13:9: scenarios.shop.steps[1]: request \"login\" reads {{password}}, which "
-                   "neither setup:, the data: file ids.csv nor an earlier step of scenario \"shop\" captures"),
-            std::string::npos)
+  EXPECT_NE(
+      e.find("plan.yaml:13:9: scenarios.shop.steps[1]: request \"login\" reads {{password}}, which "
+             "neither setup:, the data: file ids.csv nor an earlier step of scenario \"shop\" captures"),
+      std::string::npos)
       << e;
 }
 
 TEST(SessionDataYaml, AColumnNamedAsAVariableACaptureOrASetupValueIsRefused) {
   test_util::ScratchDir dir;
   dir.write("users.csv", k_users);
-  std::string e = load_error(write_plan(dir, "{file: users.csv}", "", "variables: {password: \"uniform(1, 9)\"}\n"));
+  std::string e =
+      load_error(write_plan(dir, "{file: users.csv}", "", "variables: {password: \"uniform(1, 9)\"}\n"));
   EXPECT_NE(e.find("scenarios.shop.data: column \"password\" of users.csv is also declared under variables:"),
             std::string::npos)
       << e;
-  e = load_error(write_plan(dir, "{file: users.csv}", "      - {request: me, capture: [{as: user_id, status: true}]}\n"));
-  EXPECT_NE(e.find("\"user_id\" is a column of this scenario's data: file users.csv"), std::string::npos) << e;
+  e = load_error(write_plan(dir, "{file: users.csv}",
+                            "      - {request: me, capture: [{as: user_id, status: true}]}\n"));
+  EXPECT_NE(e.find("\"user_id\" is a column of this scenario's data: file users.csv"), std::string::npos)
+      << e;
   e = load_error(write_plan(dir, "{file: users.csv}", "",
                             "setup: [{request: ping, capture: [{as: password, status: true}]}]\n"));
   EXPECT_NE(e.find("column \"password\" of users.csv is a value setup: captures"), std::string::npos) << e;
