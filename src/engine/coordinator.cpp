@@ -32,6 +32,33 @@ namespace openloop::engine {
 
 namespace {
 
+// `data: {order: unique}` ran out of rows: `rowless` sessions never started (not intended, as arrivals
+// abandoned behind schedule are not), or closed and pacing users stopped. A warning names them; past the drop
+// bound, the verdict too.
+void name_spent_rows(const RunPlan& plan, std::uint64_t rowless, const results::VerdictBounds& b,
+                     results::RunResults& r) {
+  if (plan.model != Model::sessions) {
+    r.warnings.push_back(
+        fmt::format("users without a row: {} (data: order unique gives each row to one "
+                    "iteration; the rows were spent and each of these users stopped there)",
+                    rowless));
+    return;
+  }
+  const std::uint64_t arrived = r.flows.sessions_intended + rowless;
+  r.warnings.push_back(
+      fmt::format("sessions without a row: {} of {} arriving sessions found no data row left "
+                  "(data: order unique gives each row to one session) and never started; they "
+                  "are not counted as intended",
+                  rowless, arrived));
+  const double share = static_cast<double>(rowless) / static_cast<double>(arrived);
+  if (share <= b.max_dropped_fraction) return;
+  r.verdict.valid = false;
+  r.verdict.reasons.push_back(fmt::format(
+      "{} of {} arriving sessions ({:.2f}% > {:.0f}%) found no data row left (data: order unique) and never "
+      "started, so the load applied was not the load planned (add rows, or use order: sequential)",
+      rowless, arrived, 100 * share, 100 * b.max_dropped_fraction));
+}
+
 /// One plan in flight: its workers, TLS context and aggregator.
 struct PlanRun {
   const RunPlan* plan = nullptr;
@@ -269,6 +296,9 @@ results::RunResults finish(PlanRun& p, const std::atomic<int>& stop, SteadyTime 
     r.verdict.reasons.push_back(w->report().loop_failure +
                                 "; the worker stopped there and its requests in flight are unfinished");
   }
+  std::uint64_t rowless = 0;
+  for (auto& w : p.workers) rowless += w->report().sessions_without_row;
+  if (rowless > 0) name_spent_rows(plan, rowless, bounds, r);
   return r;
 }
 

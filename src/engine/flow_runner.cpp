@@ -78,7 +78,7 @@ std::uint32_t max_groups(const workload::ScenarioPlan& s) {
 
 }  // namespace
 
-std::optional<ResponseCapture> flow_response_capture(const workload::ScenarioPlan& scenario) {
+std::optional<ResponseCapture> flow_response_capture(const workload::ScenarioPlan& scenario, bool data_rows) {
   ResponseCapture capture;
   capture.value_cap = k_flow_value_cap;
   bool any = false, body = false;
@@ -100,13 +100,15 @@ std::optional<ResponseCapture> flow_response_capture(const workload::ScenarioPla
     any = true;
     add_name(capture.headers, "set-cookie");  // the cookie jar
   }
+  any |= data_rows;  // the FlowRunner hands out the rows
   if (!any) return std::nullopt;
   capture.body_cap = body ? k_flow_body_cap : 0;
   return capture;
 }
 
 FlowRunner::FlowRunner(const workload::ScenarioPlan& scenario, const workload::VariableSet& variables,
-                       const ResponseCapture& capture, std::size_t users, const net::Url& target)
+                       const ResponseCapture& capture, std::size_t users, const net::Url& target,
+                       std::optional<workload::RowDealer> rows)
     : m_scenario(scenario),
       m_header_names(capture.headers),
       m_slot_of(variables.size(), std::string::npos),
@@ -126,12 +128,22 @@ FlowRunner::FlowRunner(const workload::ScenarioPlan& scenario, const workload::V
   m_host = lower(target.host);
   m_tls = target.tls;
   m_examples.resize(scenario.steps.size());
+  if (rows) {
+    m_rows = std::move(rows);
+    m_row.resize(users);
+  }
 }
 
-void FlowRunner::begin(std::uint32_t user) {
+bool FlowRunner::begin(std::uint32_t user) {
+  if (m_rows) {
+    const std::optional<std::size_t> row = m_rows->next();
+    if (!row) return false;
+    m_row[user] = *row;
+  }
   const std::size_t n = m_captured.size();
   for (std::size_t i = 0; i < n; ++i) m_values[user * n + i].clear();
   if (!m_jars.empty()) m_jars[user].clear();
+  return true;
 }
 
 void FlowRunner::take_cookies(std::uint32_t user, const http::ResponseSink& sink,
@@ -160,6 +172,10 @@ std::string_view FlowRunner::cookie_header(std::uint32_t user, std::string_view 
 void FlowRunner::before_step(std::uint32_t user, workload::VariableState& variables) const {
   const std::size_t n = m_captured.size();
   for (std::size_t i = 0; i < n; ++i) variables.set(m_captured[i], m_values[user * n + i]);
+  if (!m_rows) return;
+  const workload::SessionData& data = m_rows->data();
+  for (std::size_t c = 0; c < data.variables.size(); ++c)
+    if (data.variables[c] != std::string::npos) variables.set(data.variables[c], data.cell(m_row[user], c));
 }
 
 bool FlowRunner::store(std::uint32_t user, std::size_t variable, std::string_view value) {

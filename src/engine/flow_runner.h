@@ -17,14 +17,17 @@
 #include "results/recording/interval_stats.h"
 #include "workload/regex.h"
 #include "workload/scenario.h"
+#include "workload/session_data.h"
 
 namespace openloop::engine {
 
 /// What a scenario's flow steps need kept of each response (engine/response_capture.h): the headers their
-/// captures and checks name (Set-Cookie for cookie captures and for the cookie jar, on unless `cookies: off`),
-/// and the body up to k_flow_body_cap when a JSON, regex or body capture or a JSON or body check reads it.
-/// Nullopt when no step has a capture or check and the scenario has no steps or no cookie jar.
-std::optional<ResponseCapture> flow_response_capture(const workload::ScenarioPlan& scenario);
+/// captures and checks name (Set-Cookie for cookie captures and for the cookie jar, on unless `cookies:
+/// off`), and the body up to k_flow_body_cap when a JSON, regex or body capture or a JSON or body check reads
+/// it. Nullopt when no step has a capture or check, the scenario has no data rows (`data_rows`: it has
+/// `data:`), and it has no steps or no cookie jar.
+std::optional<ResponseCapture> flow_response_capture(const workload::ScenarioPlan& scenario,
+                                                     bool data_rows = false);
 
 /// The most body a flow step reads (bytes): a longer body is searched in its first k_flow_body_cap bytes.
 inline constexpr std::size_t k_flow_body_cap = 64 * 1024;
@@ -32,18 +35,23 @@ inline constexpr std::size_t k_flow_body_cap = 64 * 1024;
 inline constexpr std::size_t k_flow_value_cap = 4096;
 
 /// One worker's flow state: a slot per (user, captured variable), filled by captures and read by the renders
-/// of later steps, and a cookie jar per user (unless the scenario says `cookies: off`). Single-threaded (the
-/// worker's). Allocation-free once each slot and jar has held its longest values.
+/// of later steps, a cookie jar per user (unless the scenario says `cookies: off`), and each user's data row
+/// (a scenario with `data:`). Single-threaded (the worker's). Allocation-free once each slot and jar has held
+/// its longest values.
 class FlowRunner {
  public:
   /// `users`: the worker's users or session slots; `capture`: what the plan keeps of responses (the header
   /// order of its sinks), from flow_response_capture(scenario); `target`: the plan's URL (its host and scheme
-  /// decide which cookies a request carries).
+  /// decide which cookies a request carries). `rows`: the dealer of the scenario's data rows for this worker
+  /// (workload/session_data.h; its table must outlive this object); nullopt without `data:`.
   FlowRunner(const workload::ScenarioPlan& scenario, const workload::VariableSet& variables,
-             const ResponseCapture& capture, std::size_t users, const net::Url& target);
+             const ResponseCapture& capture, std::size_t users, const net::Url& target,
+             std::optional<workload::RowDealer> rows = std::nullopt);
 
-  /// A session or iteration begins for `user`: its earlier captures and cookies are forgotten.
-  void begin(std::uint32_t user);
+  /// A session or iteration begins for `user`: its earlier captures and cookies are forgotten, and it takes
+  /// its data row. False (nothing else changed) when the scenario's rows are unique and this worker has none
+  /// left: the session cannot start.
+  bool begin(std::uint32_t user);
 
   /// Stores the cookies of every Set-Cookie in `sink` (a response to `request_target`) in `user`'s jar, as
   /// http::CookieJar does (a cookie for another domain is ignored). No-op without a jar.
@@ -51,8 +59,8 @@ class FlowRunner {
   /// The Cookie header value `user`'s jar sends with a request to `request_target` ("a=1; b=2"), or empty
   /// (no jar, or no cookie matches). Valid until the next call.
   std::string_view cookie_header(std::uint32_t user, std::string_view request_target);
-  /// Before `user`'s step renders: its captured values become the variables' values (views valid until the
-  /// user's next capture).
+  /// Before `user`'s step renders: its captured values and its data row's cells become the variables' values
+  /// (views valid until the user's next capture; a cell's for the run).
   void before_step(std::uint32_t user, workload::VariableState& variables) const;
 
   /// What a step's response did to its flow.
@@ -108,6 +116,8 @@ class FlowRunner {
   std::string m_cookie_header;
   /// Per step: the sets of failures it has examples of (0: a free place).
   std::vector<std::array<std::uint32_t, k_flow_examples>> m_examples;
+  std::optional<workload::RowDealer> m_rows;  ///< with `data:`
+  std::vector<std::size_t> m_row;             ///< per user: its session's data row
 };
 
 }  // namespace openloop::engine

@@ -113,7 +113,8 @@ Result<std::vector<RunPlan>> plans_from_workload(std::shared_ptr<const workload:
     }
     p.workload = workload;
     p.scenario_index = i;
-    p.capture = flow_response_capture(s);  // what the flow steps' captures and checks read
+    // What the flow steps' captures and checks read (and, with data rows, the FlowRunner that deals them).
+    p.capture = flow_response_capture(s, workload::find_session_data(w.variables, s.name).has_value());
     p.scenario = s.name;
     p.start_offset = s.start;
     if (settings.warmup >= s.duration) {

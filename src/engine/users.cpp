@@ -32,13 +32,21 @@ SteadyTime Worker::rate_slot(SteadyTime wanted) {
 void Worker::session_arrival(SteadyTime intended) {
   const std::int64_t interval = m_recorder.index_of(intended - m_measure_start);
   results::FlowCounters& f = stats(interval).flows;
-  ++f.sessions_intended;
   Connection* conn = m_free_users.empty() ? nullptr : free_connection();
   if (conn == nullptr) {  // the concurrent-sessions cap is reached: the session is dropped and counted
+    ++f.sessions_intended;
     ++f.sessions_dropped;
     return;
   }
   const std::uint32_t u = m_free_users.back();
+  if (m_flow && !m_flow->begin(u)) {
+    // `data: {order: unique}` and this worker's rows are spent: the session never starts. Like an arrival
+    // abandoned behind schedule it is not intended; the coordinator names the count (docs/flows.md).
+    ++m_report.sessions_without_row;
+    release(*conn);
+    return;
+  }
+  ++f.sessions_intended;
   m_free_users.pop_back();
   User& user = m_users[u];
   user = User{conn, 0, intended, intended, interval, intended, true};
@@ -52,11 +60,16 @@ void Worker::issue_step(std::uint32_t u, SteadyTime intended) {
   const std::uint32_t request =
       m_plan.steps.empty() ? pick_request() : static_cast<std::uint32_t>(m_plan.steps[user.step].request);
   const std::int64_t interval = m_recorder.index_of(intended - m_measure_start);
-  if (user.step == 0 && m_plan.model != Model::sessions) ++stats(interval).flows.iterations;
-  if (m_flow) {
-    if (user.step == 0) m_flow->begin(u);  // a new session or iteration: no captures yet
-    m_flow->before_step(u, m_render->variables());
+  const bool sessions = m_plan.model == Model::sessions;
+  // A new iteration: no captures yet, its own data row (a session began in session_arrival).
+  if (user.step == 0 && !sessions && m_flow && !m_flow->begin(u)) {
+    // `data: {order: unique}` and this worker's rows are spent: the user stops here, counted once.
+    ++m_report.sessions_without_row;
+    user.active = false;
+    return;
   }
+  if (user.step == 0 && !sessions) ++stats(interval).flows.iterations;
+  if (m_flow) m_flow->before_step(u, m_render->variables());
   account(interval, request, [](results::Counters& c, auto&, auto&) { ++c.intended; });
   start_request(*user.conn, intended, interval, request, static_cast<std::int32_t>(u));
 }

@@ -198,7 +198,17 @@ Result<void> Worker::init(const MeasuredWaits& measured, net::SimulatedNetwork* 
     // Flow steps: each user's captured values, read by its later steps' renders.
     if (m_plan.capture && m_plan.workload && m_render) {
       const workload::WorkloadPlan& w = *m_plan.workload;
-      m_flow.emplace(w.scenarios[m_plan.scenario_index], w.variables, *m_plan.capture, slots, m_plan.url);
+      const workload::ScenarioPlan& scenario = w.scenarios[m_plan.scenario_index];
+      std::optional<workload::RowDealer> rows;
+      if (auto data = workload::find_session_data(w.variables, scenario.name)) {
+        // Rows are dealt by the worker's number among this scenario's workers of every host shard (each shard
+        // running the same thread count), so the shards split the rows as the threads do.
+        const unsigned worker = m_plan.shard.index * m_plan.threads + m_index;
+        const unsigned workers = m_plan.shard.count * m_plan.threads;
+        rows.emplace(std::move(*data), workload::data_rng(scenario.seed, m_plan.scenario_index, worker),
+                     worker, workers);
+      }
+      m_flow.emplace(scenario, w.variables, *m_plan.capture, slots, m_plan.url, rows);
     }
   }
   if (m_plan.on_saturation == OnSaturation::queue && m_plan.model == Model::open) {

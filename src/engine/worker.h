@@ -57,6 +57,9 @@ struct WorkerReport {
   /// far behind its schedule, so it stopped there rather than overrun the run by its backlog (counted as
   /// dropped).
   std::uint64_t abandoned = 0;
+  /// `data: {order: unique}` once this worker's rows were spent: sessions that never started (not intended,
+  /// as abandoned ones), or closed and pacing users that stopped at their next iteration.
+  std::uint64_t sessions_without_row = 0;
   /// Time this worker's thread was runnable but waited for a CPU during run() (/proc/thread-self/schedstat);
   /// nullopt where the kernel lacks it and in simulated runs.
   std::optional<Nanos> run_delay;

@@ -26,6 +26,14 @@ bool ip_literal(std::string_view host) {
          std::all_of(host.begin(), host.end(), [](char c) { return c == '.' || (c >= '0' && c <= '9'); });
 }
 
+// Second-level registries common enough to meet in a load test (a subset of the Public Suffix List).
+constexpr std::string_view k_second_level[] = {
+    "co.uk",  "org.uk", "ac.uk",  "gov.uk", "ltd.uk", "plc.uk", "me.uk",  "net.uk", "com.au", "net.au",
+    "org.au", "edu.au", "gov.au", "co.nz",  "org.nz", "net.nz", "co.jp",  "ne.jp",  "or.jp",  "ac.jp",
+    "go.jp",  "com.br", "net.br", "org.br", "com.cn", "net.cn", "org.cn", "gov.cn", "co.in",  "net.in",
+    "org.in", "co.kr",  "or.kr",  "co.za",  "org.za", "com.mx", "com.ar", "com.tr", "com.tw", "com.hk",
+    "com.sg", "co.il",  "com.ua", "com.pl", "co.id",  "com.my", "com.ph", "com.vn", "com.sa", "com.eg"};
+
 std::string_view path_of(std::string_view target) {
   return target.substr(0, target.find_first_of("?#"));
 }
@@ -36,6 +44,11 @@ bool domain_matches(std::string_view host, std::string_view domain) {
   if (host == domain) return true;
   if (domain.empty() || host.size() <= domain.size() || ip_literal(host)) return false;
   return host.substr(host.size() - domain.size()) == domain && host[host.size() - domain.size() - 1] == '.';
+}
+
+bool public_suffix(std::string_view domain) {
+  if (domain.find('.') == std::string_view::npos) return true;
+  return std::find(std::begin(k_second_level), std::end(k_second_level), domain) != std::end(k_second_level);
 }
 
 bool path_matches(std::string_view request_path, std::string_view cookie_path) {
@@ -61,10 +74,17 @@ void CookieJar::remove(std::size_t i) {
 
 CookieJar::Stored CookieJar::store(const SetCookie& cookie, std::string_view host,
                                    std::string_view request_target, std::int64_t now) {
-  const bool host_only = cookie.domain.empty();
+  bool host_only = cookie.domain.empty();
   if (!host_only) {
     assign_lower(m_domain, cookie.domain);
-    if (!domain_matches(host, m_domain)) return Stored::rejected;
+    if (public_suffix(m_domain)) {
+      // RFC 6265 5.3 step 5: a cookie for everyone under a public suffix is refused, unless the suffix is the
+      // host itself, which then gets a host-only cookie.
+      if (m_domain != host) return Stored::rejected;
+      host_only = true;
+    } else if (!domain_matches(host, m_domain)) {
+      return Stored::rejected;
+    }
   }
   std::int64_t expires = INT64_MAX;
   if (cookie.max_age) {
@@ -77,7 +97,7 @@ CookieJar::Stored CookieJar::store(const SetCookie& cookie, std::string_view hos
   std::size_t at = m_count;
   for (std::size_t i = 0; i < m_count; ++i) {
     const Entry& e = m_entries[i];
-    if (e.name == cookie.name && e.path == path && e.host_only == host_only && same_lower(e.domain, domain)) {
+    if (e.name == cookie.name && e.path == path && same_lower(e.domain, domain)) {
       at = i;
       break;
     }
@@ -105,21 +125,29 @@ CookieJar::Stored CookieJar::store(const SetCookie& cookie, std::string_view hos
 }
 
 std::size_t CookieJar::header(std::string_view host, std::string_view request_target, bool tls,
-                              std::int64_t now, std::string& out) const {
+                              std::int64_t now, std::string& out) {
   out.clear();
   const std::string_view path = path_of(request_target);
-  std::size_t sent = 0;
+  m_sending.clear();
   for (std::size_t i = 0; i < m_count; ++i) {
     const Entry& e = m_entries[i];
     if (e.expires <= now || (e.secure && !tls)) continue;
     if (e.host_only ? host != e.domain : !domain_matches(host, e.domain)) continue;
     if (!path_matches(path.empty() ? std::string_view("/") : path, e.path)) continue;
-    if (sent++ > 0) out.append("; ");
+    // Insertion by path length, longest first; equal lengths stay in the order first set (RFC 6265 5.4
+    // step 2). At most m_capacity entries, and no allocation: the room was reserved.
+    std::size_t at = m_sending.size();
+    while (at > 0 && m_entries[m_sending[at - 1]].path.size() < e.path.size()) --at;
+    m_sending.insert(m_sending.begin() + static_cast<std::ptrdiff_t>(at), i);
+  }
+  for (std::size_t k = 0; k < m_sending.size(); ++k) {
+    const Entry& e = m_entries[m_sending[k]];
+    if (k > 0) out.append("; ");
     out.append(e.name);
     out.push_back('=');
     out.append(e.value);
   }
-  return sent;
+  return m_sending.size();
 }
 
 }  // namespace openloop::http

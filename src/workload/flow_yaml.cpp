@@ -3,9 +3,12 @@
 
 #include <algorithm>
 #include <set>
+#include <string>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include "workload/session_data.h"
 
 namespace openloop::workload::yaml {
 namespace {
@@ -211,12 +214,6 @@ YAML::Node child(const YAML::Node& node, std::string_view key) {
   return YAML::Node();
 }
 
-bool is_identifier(std::string_view s) {
-  if (s.empty() || std::isdigit(static_cast<unsigned char>(s.front())) != 0) return false;
-  return std::all_of(s.begin(), s.end(),
-                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; });
-}
-
 }  // namespace
 
 Result<void> declare_captures(const Doc& doc, const Fields& top, VariableSet& variables) {
@@ -358,8 +355,28 @@ Result<void> check_captured_uses(const ScenarioPlan& s, const WorkloadPlan& plan
     }
   }
   OPENLOOP_TRY_VOID(refuse_setup_names(s.steps, setup));
-  return check_steps(s.steps, setup, plan,
-                     fmt::format("neither setup: nor an earlier step of scenario \"{}\"", s.name));
+  const std::optional<SessionData> data = find_session_data(vars, s.name);
+  if (!data) {
+    return check_steps(s.steps, setup, plan,
+                       fmt::format("neither setup: nor an earlier step of scenario \"{}\"", s.name));
+  }
+  // A session's data row sets its columns before its first step: every step may read them, none captures
+  // them.
+  std::vector<bool> have = setup;
+  for (const std::size_t v : data->variables)
+    if (v != std::string::npos) have[v] = true;
+  for (const Step& step : s.steps) {
+    for (const Capture& c : step.flow.captures) {
+      if (!have[c.variable] || setup[c.variable]) continue;
+      return usage_error(
+          fmt::format("{}: \"{}\" is a column of this scenario's data: file {}, set by each "
+                      "session's row; give this capture another name",
+                      c.where, c.as, data->file));
+    }
+  }
+  return check_steps(s.steps, have, plan,
+                     fmt::format("neither setup:, the data: file {} nor an earlier step of scenario \"{}\"",
+                                 data->file, s.name));
 }
 
 Result<void> check_once_uses(const WorkloadPlan& plan) {

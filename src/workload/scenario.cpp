@@ -10,6 +10,7 @@
 
 #include "core/units.h"
 #include "workload/replay_plan.h"
+#include "workload/session_data.h"
 
 namespace openloop::workload {
 namespace {
@@ -203,12 +204,19 @@ std::string WorkloadPlan::describe() const {
     out += fmt::format("  {}: {}, for {} from {}\n", s.name, load_text(s), format_duration(s.duration),
                        format_duration(s.start));
     out += fmt::format("    {}\n", requests_text(*this, s));
+    if (const auto data = find_session_data(variables, s.name))
+      out += fmt::format("    data: {}\n", data->describe());
     if (s.model == ModelKind::closed) out += fmt::format("    {}\n", k_closed_caveat);
   }
   for (std::size_t i = 0; i < variables.size(); ++i) {
-    if (!variables.name(i).empty()) {
-      out += fmt::format("  variable {} = {}\n", variables.name(i), variables.generator(i).text());
+    if (variables.name(i).empty()) continue;
+    std::string origin = variables.generator(i).text();
+    for (const ScenarioPlan& s : scenarios) {
+      const auto data = find_session_data(variables, s.name);
+      if (data && std::find(data->variables.begin(), data->variables.end(), i) != data->variables.end())
+        origin = fmt::format("a column of {} (each session's row)", data->file);
     }
+    out += fmt::format("  variable {} = {}\n", variables.name(i), origin);
   }
   return out;
 }

@@ -11,6 +11,7 @@
 #include "core/units.h"
 #include "workload/flow_yaml.h"
 #include "workload/scenario_yaml.h"
+#include "workload/session_data_yaml.h"
 #include "workload/target_override.h"
 #include "workload/yaml_fields.h"
 
@@ -269,6 +270,8 @@ Result<WorkloadPlan> read_plan(const Doc& doc, const YAML::Node& root, const std
   if (const Field* v = top.find("variables")) OPENLOOP_TRY_VOID(read_variables(doc, *v, base_dir, plan));
   // Names flow steps capture are variables too, declared before the requests that read them compile.
   OPENLOOP_TRY_VOID(yaml::declare_captures(doc, top, plan.variables));
+  // So are the columns of the scenarios' data files: each session's row sets them.
+  OPENLOOP_TRY_VOID(yaml::declare_data_columns(doc, top, base_dir, plan.variables));
   // A plan whose every scenario replays a trace needs no requests of its own: the trace gives them.
   if (top.has("requests") || !every_scenario_replays(top))
     OPENLOOP_TRY_VOID(read_requests(doc, top, defaults.headers, base_dir, plan));

@@ -15,6 +15,7 @@
 #include "core/units.h"
 #include "workload/flow_yaml.h"
 #include "workload/replay_plan.h"
+#include "workload/session_data_yaml.h"
 
 namespace openloop::workload::yaml {
 namespace {
@@ -24,12 +25,13 @@ using Keys = std::vector<std::string_view>;
 const Keys& keys_of(ModelKind model) {
   static const Keys k_open = {"model",      "start",   "duration", "rate", "stages",
                               "start_rate", "arrival", "seed",     "mix",  "request"};
-  static const Keys k_closed = {"model", "start",   "duration", "vus", "think",
-                                "mix",   "request", "steps",    "cookies"};
-  static const Keys k_pacing = {"model",    "start", "duration", "vus",     "pacing",
-                                "max_rate", "think", "mix",      "request", "steps", "cookies"};
-  static const Keys k_sessions = {"model",   "start", "duration",     "session_rate", "stages", "start_rate",
-                                  "arrival", "seed",  "max_sessions", "think",        "steps",  "cookies"};
+  static const Keys k_closed = {"model", "start",   "duration", "vus",     "think",
+                                "mix",   "request", "steps",    "cookies", "data"};
+  static const Keys k_pacing = {"model", "start", "duration", "vus",   "pacing",  "max_rate",
+                                "think", "mix",   "request",  "steps", "cookies", "data"};
+  static const Keys k_sessions = {"model",      "start",   "duration", "session_rate", "stages",
+                                  "start_rate", "arrival", "seed",     "max_sessions", "think",
+                                  "steps",      "cookies", "data"};
   switch (model) {
     case ModelKind::open:
       return k_open;
@@ -477,12 +479,11 @@ Result<std::vector<Step>> read_once_steps(const Doc& doc, const Field& field, co
 Result<ScenarioPlan> read_scenario(const Doc& doc, const Field& field, const std::string& name,
                                    std::size_t index, const WorkloadPlan& plan,
                                    const std::filesystem::path& base_dir) {
-  const Fields fields = OPENLOOP_TRY(
-      Fields::read(doc, field,
-                   {"model", "start", "duration", "rate", "session_rate", "stages", "start_rate", "arrival",
-                    "seed", "vus", "think", "pacing", "max_rate", "max_sessions", "mix", "request", "steps",
-                    "cookies"},
-                   "a scenario"));
+  const Fields fields = OPENLOOP_TRY(Fields::read(
+      doc, field,
+      {"model", "start", "duration", "rate", "session_rate", "stages", "start_rate", "arrival", "seed", "vus",
+       "think", "pacing", "max_rate", "max_sessions", "mix", "request", "steps", "cookies", "data"},
+      "a scenario"));
   ScenarioPlan s;
   s.name = name;
   s.model = OPENLOOP_TRY(read_model(doc, fields));
@@ -511,6 +512,7 @@ Result<ScenarioPlan> read_scenario(const Doc& doc, const Field& field, const std
   }
   OPENLOOP_TRY_VOID(read_requests(doc, fields, s, plan));
   if (const Field* f = fields.find("cookies")) s.cookies = OPENLOOP_TRY(read_cookies(doc, *f, s));
+  if (const Field* f = fields.find("data")) OPENLOOP_TRY_VOID(check_data(doc, *f, s, plan));
   OPENLOOP_TRY_VOID(check_captured_uses(s, plan, where(doc, fields.self())));
   return s;
 }

@@ -2,6 +2,7 @@
 #include "workload/yaml_fields.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 
@@ -94,6 +95,12 @@ const Field* Fields::find(std::string_view key) const {
     if (name == key) return &field;
   }
   return nullptr;
+}
+
+bool is_identifier(std::string_view s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s.front())) != 0) return false;
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; });
 }
 
 std::string where(const Doc& doc, const Field& field) {

@@ -73,6 +73,8 @@ Result<std::string> scalar(const Doc& doc, const Field& field, std::string_view 
 Result<std::uint64_t> whole_number(const Doc& doc, const Field& field, std::uint64_t min, std::uint64_t max);
 /// A finite number above 0.
 Result<double> positive_number(const Doc& doc, const Field& field, std::string_view accepted);
+/// A variable name: letters, digits and _, not starting with a digit.
+bool is_identifier(std::string_view s);
 /// "file:line:column: path" for the field, the `what` argument of the core parsers.
 std::string where(const Doc& doc, const Field& field);
 

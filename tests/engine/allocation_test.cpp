@@ -255,6 +255,35 @@ scenarios:
   expect_no_allocation(plan, server);
 }
 
+// Data rows: each iteration of a closed user takes the next row of a data file (order sequential) and every
+// step reads its columns; a new row is an index and views into the plan's table, nothing allocated.
+TEST(SteadyState, ADataRowPerIterationAllocatesNothing) {
+  Server server("GET /users/u", "X-Password: p");
+  const auto dir = std::filesystem::temp_directory_path() / "openloop-engine-allocation-data";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "users.csv") << "user_id,password\nu1,p1\nu2,p2\nu3,p3\n";
+  const std::string yaml = "target: http://127.0.0.1:" + std::to_string(server.port()) + R"(
+requests:
+  me: {path: '/users/{{user_id}}', headers: {X-Password: '{{password}}'}}
+scenarios:
+  s: {model: closed, vus: 1, duration: 4s, think: 500us, steps: [me, me], cookies: off,
+      data: {file: users.csv, order: sequential}}
+)";
+  auto loaded = workload::load_plan_text(yaml, "plan.yaml", dir);
+  std::filesystem::remove_all(dir);
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  auto w = std::make_shared<const workload::WorkloadPlan>(std::move(*loaded));
+  auto plans = engine::plans_from_workload(w, engine::RunSettings{});
+  ASSERT_TRUE(plans) << plans.error().message;
+  engine::RunPlan plan = std::move(plans->front());
+  plan.endpoints = {net::testing::loopback(server.port())};
+  plan.spin_below = Nanos(0);
+  plan.interval = 60s;
+  ASSERT_TRUE(plan.capture) << "data rows need the flow runner";
+  expect_no_allocation(plan, server);
+  EXPECT_EQ(server.unexpected(), 0U) << "every request carried its row's user and password";
+}
+
 // A replayed trace (a plan file's replay scenario): each worker parses its lane of the file as it goes, so the
 // engine's promise is not met: the parser allocates per record (a JSONL line is parsed by nlohmann::json). This
 // measures it, per record in the counted stretch, and holds it to the value measured when it was written, so a

@@ -1,9 +1,11 @@
 // A worker's flows: captures into each user's slots and back into the variables a later step renders, checks,
-// defaults, match numbers, values refused for control characters, counts by step and on_fail.
+// defaults, match numbers, values refused for control characters, counts by step and on_fail, data rows.
 #include "engine/flow_runner.h"
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "workload/scenario_file.h"
@@ -256,4 +258,41 @@ TEST(FlowRunner, FailuresAreDescribedByWhatWasMissingAndTheResponse) {
                                 R"({"ok": true, "data": {"token": "t"}, "x": "id=1 id=2"})");
   EXPECT_EQ(f.runner.describe_failures(0, 0, passing, "login"),
             "capture loc: the value has a control character in login's response, status 200, 54 bytes");
+}
+
+TEST(FlowRunner, EachSessionTakesADataRowItsStepsReadUntilTheRowsAreSpent) {
+  const auto dir = std::filesystem::temp_directory_path() / "openloop-flow-runner-data";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "users.csv") << "user_id\nu0\nu1\nu2\n";
+  auto plan = workload::load_plan_text(R"(target: http://h
+requests:
+  me: {path: '/users/{{user_id}}'}
+scenarios:
+  s: {model: sessions, session_rate: 1/s, duration: 1s, cookies: off, steps: [me, me],
+      data: {file: users.csv, order: unique}}
+)",
+                                       "plan.yaml", dir);
+  std::filesystem::remove_all(dir);
+  ASSERT_TRUE(plan) << plan.error().message;
+  const workload::ScenarioPlan& s = plan->scenarios[0];
+  auto data = workload::find_session_data(plan->variables, s.name);
+  ASSERT_TRUE(data);
+  EXPECT_FALSE(flow_response_capture(s)) << "nothing to keep of the responses";
+  const auto capture = flow_response_capture(s, true);
+  ASSERT_TRUE(capture) << "but a flow runner to deal the rows";
+  // One worker of two: rows 0 and 2 are its own, row 1 the other's.
+  FlowRunner runner(s, plan->variables, *capture, 2, plan->target,
+                    workload::RowDealer(*data, workload::data_rng(s.seed, 0, 0), 0, 2));
+  workload::RenderContext render(plan->variables, plan->requests.size(), 1, 0, 1);
+  const auto user_id = [&](std::uint32_t user) {
+    runner.before_step(user, render.variables());
+    return std::string(render.variables().value(*plan->variables.find("user_id")));
+  };
+  ASSERT_TRUE(runner.begin(0));
+  ASSERT_TRUE(runner.begin(1));
+  EXPECT_EQ(user_id(0), "u0");
+  EXPECT_EQ(user_id(1), "u2");
+  EXPECT_EQ(user_id(0), "u0") << "the same row for the whole session";
+  EXPECT_FALSE(runner.begin(0)) << "this worker's rows are spent";
+  EXPECT_EQ(user_id(1), "u2");
 }

@@ -114,7 +114,68 @@ TEST(CookieJar, ReplacesSameNameDomainAndPathAndKeepsOrder) {
   jar.store(parsed("a=3; Path=/x"), "h", "/", k_now);  // another path: a second cookie a
   EXPECT_EQ(jar.store(parsed("a=4; Path=/"), "h", "/", k_now), CookieJar::Stored::replaced);
   EXPECT_EQ(jar.header("h", "/x/y", false, k_now, out), 3u);
-  EXPECT_EQ(out, "a=4; b=2; a=3");
+  EXPECT_EQ(out, "a=3; a=4; b=2") << "the longer path first, then in the order first set";
+}
+
+TEST(CookieJar, SendsLongerPathsFirstThenInTheOrderFirstSet) {
+  CookieJar jar;
+  std::string out;
+  jar.store(parsed("root=1; Path=/"), "h", "/", k_now);
+  jar.store(parsed("api=2; Path=/api"), "h", "/", k_now);
+  jar.store(parsed("deep=3; Path=/api/v1/orders"), "h", "/", k_now);
+  jar.store(parsed("v1=4; Path=/api/v1"), "h", "/", k_now);
+  jar.store(parsed("also_root=5; Path=/"), "h", "/", k_now);
+  jar.store(parsed("app=6; Path=/app"), "h", "/", k_now);  // same length as /api, not on this path
+  EXPECT_EQ(jar.header("h", "/api/v1/orders/7", false, k_now, out), 5u);
+  EXPECT_EQ(out, "deep=3; v1=4; api=2; root=1; also_root=5");
+  EXPECT_EQ(jar.header("h", "/app/x", false, k_now, out), 3u);
+  EXPECT_EQ(out, "app=6; root=1; also_root=5");
+}
+
+TEST(CookieJar, RefusesADomainThatIsAPublicSuffix) {
+  EXPECT_TRUE(public_suffix("com"));
+  EXPECT_TRUE(public_suffix("localhost"));
+  EXPECT_TRUE(public_suffix("co.uk"));
+  EXPECT_TRUE(public_suffix("com.au"));
+  EXPECT_FALSE(public_suffix("example.com"));
+  EXPECT_FALSE(public_suffix("shop.co.uk"));
+  CookieJar jar;
+  std::string out;
+  EXPECT_EQ(jar.store(parsed("a=1; Domain=com"), "shop.example.com", "/", k_now),
+            CookieJar::Stored::rejected);
+  EXPECT_EQ(jar.store(parsed("b=2; Domain=.CO.UK"), "shop.co.uk", "/", k_now), CookieJar::Stored::rejected);
+  EXPECT_EQ(jar.store(parsed("c=3; Domain=shop.co.uk"), "www.shop.co.uk", "/", k_now),
+            CookieJar::Stored::added);
+  EXPECT_EQ(jar.size(), 1u);
+  EXPECT_EQ(jar.header("api.shop.co.uk", "/", false, k_now, out), 1u);
+  EXPECT_EQ(out, "c=3");
+  // A public suffix that is the host itself: a host-only cookie (RFC 6265 5.3 step 5), not one for its
+  // subdomains.
+  EXPECT_EQ(jar.store(parsed("d=4; Domain=localhost"), "localhost", "/", k_now), CookieJar::Stored::added);
+  EXPECT_EQ(jar.header("localhost", "/", false, k_now, out), 1u);
+  EXPECT_EQ(out, "d=4");
+  EXPECT_EQ(jar.header("a.localhost", "/", false, k_now, out), 0u);
+}
+
+TEST(CookieJar, AHostOnlyCookieGoesToItsHostAloneADomainCookieToSubdomainsToo) {
+  CookieJar jar;
+  std::string out;
+  jar.store(parsed("host=1; Path=/"), "example.com", "/", k_now);
+  jar.store(parsed("dom=2; Domain=example.com; Path=/"), "example.com", "/", k_now);
+  EXPECT_EQ(jar.header("example.com", "/", false, k_now, out), 2u);
+  EXPECT_EQ(out, "host=1; dom=2");
+  EXPECT_EQ(jar.header("api.example.com", "/", false, k_now, out), 1u);
+  EXPECT_EQ(out, "dom=2");
+  // The same name, domain and path: one cookie whichever way it was set (RFC 6265 5.3 step 11); the newer
+  // one's host-only flag holds.
+  EXPECT_EQ(jar.store(parsed("host=3; Domain=example.com; Path=/"), "example.com", "/", k_now),
+            CookieJar::Stored::replaced);
+  EXPECT_EQ(jar.size(), 2u);
+  EXPECT_EQ(jar.header("api.example.com", "/", false, k_now, out), 2u);
+  EXPECT_EQ(out, "host=3; dom=2");
+  EXPECT_EQ(jar.store(parsed("dom=4; Path=/"), "example.com", "/", k_now), CookieJar::Stored::replaced);
+  EXPECT_EQ(jar.header("api.example.com", "/", false, k_now, out), 1u);
+  EXPECT_EQ(out, "host=3");
 }
 
 TEST(CookieJar, ExpiryByMaxAgeOrExpiresAndRemovalByAPastDate) {

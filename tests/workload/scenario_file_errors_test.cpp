@@ -59,7 +59,7 @@ constexpr std::string_view k_open_keys =
 constexpr std::string_view k_scenario_keys =
     "model, start, duration, rate, session_rate, stages, start_rate, arrival, seed, vus, think, pacing, "
     "max_rate, "
-    "max_sessions, mix, request, steps, cookies";
+    "max_sessions, mix, request, steps, cookies, data";
 
 }  // namespace
 
@@ -379,5 +379,5 @@ TEST(PlanFileErrors, Steps) {
       "plan.yaml:10:5: scenarios.s: \"mix\" does not apply to a sessions scenario (it is for open, closed, "
       "pacing); a sessions scenario accepts model, start, duration, session_rate, stages, start_rate, "
       "arrival, "
-      "seed, max_sessions, think, steps, cookies");
+      "seed, max_sessions, think, steps, cookies, data");
 }
