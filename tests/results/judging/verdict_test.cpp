@@ -213,6 +213,18 @@ TEST(Verdict, InvalidWhenOkExceedsCompleted) {
       << v.reasons.back();
 }
 
+TEST(Verdict, InvalidWhenMoreArrivalsWaitedForASlotThanWereIntended) {
+  auto r = open_run(1000, 1000, 0);
+  r.totals.slot_waits = 1000;  // every arrival waited: possible, and named by its own reason
+  const std::string every = judge(r).reasons.empty() ? "" : judge(r).reasons.back();
+  EXPECT_EQ(every.find("do not add up"), std::string::npos) << every;
+  r.totals.slot_waits = 1001;
+  const Verdict v = judge(r);
+  ASSERT_FALSE(v.valid);
+  EXPECT_NE(v.reasons.back().find("in the totals: expected slot_waits 1001 ≤ intended 1000"), std::string::npos)
+      << v.reasons.back();
+}
+
 TEST(Verdict, LateSendsNameTheHypervisorsStealAndTheWaitForACpuWhenEitherIsLarge) {
   auto r = open_run(1000, 1000, 0);
   for (int i = 0; i < 100; ++i) r.send_lateness.record(5'000'000);
