@@ -108,8 +108,12 @@ void Connection::watch(std::uint32_t events) {
 
 std::uint32_t Connection::free_slots() const {
   if (m_codec != nullptr) return m_codec->free_slots();
-  // Not ready: HTTP/1.1's one exchange waits for it; HTTP/2 by prior knowledge, its initial streams.
-  return m_waiting_count < m_config.slots_before_ready ? m_config.slots_before_ready - m_waiting_count : 0;
+  // Not ready: HTTP/1.1's one exchange waits for it; HTTP/2 by prior knowledge, its initial streams (no more
+  // than the server granted the worker's other connections).
+  std::uint32_t before = m_config.slots_before_ready;
+  if (const std::uint32_t* lowest = m_config.http2.lowest_peer_streams; before > 1 && lowest != nullptr)
+    before = std::max<std::uint32_t>(1, std::min(before, *lowest));
+  return m_waiting_count < before ? before - m_waiting_count : 0;
 }
 
 bool Connection::carries_exchange() const {

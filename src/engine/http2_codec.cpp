@@ -190,6 +190,8 @@ struct Http2Codec::Callbacks {
           const std::uint32_t peer =
               nghttp2_session_get_remote_settings(session, NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS);
           c.m_peer_max = peer;  // nghttp2 keeps "unlimited" (2^32 − 1) when the peer states no limit
+          if (std::uint32_t* lowest = c.m_settings.lowest_peer_streams; lowest != nullptr && peer < *lowest)
+            *lowest = peer;
         }
         return 0;
       case NGHTTP2_GOAWAY:
@@ -291,7 +293,9 @@ void Http2Codec::reset() {
   m_out.clear();
   m_written = 0;
   m_open = 0;
-  m_peer_max = k_h2_initial_peer_streams;
+  // At least one: the connection may hold an exchange for it already (Connection::free_slots before ready).
+  m_peer_max = m_settings.lowest_peer_streams != nullptr ? std::max<std::uint32_t>(1, *m_settings.lowest_peer_streams)
+                                                         : k_h2_initial_peer_streams;
   m_settings_seen = m_goaway = m_in_recv = m_detached = false;
   m_reason = "";
   m_session_error = nullptr;

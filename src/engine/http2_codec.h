@@ -30,6 +30,11 @@ struct Http2Settings {
   bool capture_server_timing = false;
   /// Empty: the sum of every metric's dur; else the named metric's. Must outlive the codec (the plan's).
   std::string_view server_timing_metric;
+  /// The lowest SETTINGS_MAX_CONCURRENT_STREAMS any of the worker's peers stated (its connections reach one
+  /// server), k_h2_initial_peer_streams before the first: a codec assumes it before its own peer's SETTINGS
+  /// (so a new connection takes no more streams than the server grants the others) and lowers it. Null: each
+  /// codec assumes k_h2_initial_peer_streams.
+  std::uint32_t* lowest_peer_streams = nullptr;
 };
 
 /// Before the peer's first SETTINGS frame, the streams a connection assumes its peer accepts (RFC 9113
@@ -94,7 +99,8 @@ class Http2Codec final : public Codec {
   /// server keeps at 0; else "".
   const char* stall_reason(const Exchange& x) const override;
 
-  /// The peer's SETTINGS_MAX_CONCURRENT_STREAMS once its SETTINGS arrived, else k_h2_initial_peer_streams.
+  /// The peer's SETTINGS_MAX_CONCURRENT_STREAMS once its SETTINGS arrived, else what it assumes (the lowest
+  /// any peer stated, Http2Settings::lowest_peer_streams, or k_h2_initial_peer_streams).
   std::uint32_t peer_max_streams() const { return m_peer_max; }
   /// True once the peer's first SETTINGS frame arrived.
   bool settings_received() const { return m_settings_seen; }

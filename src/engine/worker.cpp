@@ -92,6 +92,7 @@ Worker::Worker(const RunPlan& plan, unsigned index, SSL_CTX* tls, const std::ato
   m_config.http2.capture_retry_after = plan.retry.honor_retry_after;
   m_config.http2.capture_server_timing = true;
   m_config.http2.server_timing_metric = plan.server_timing_metric;
+  m_config.http2.lowest_peer_streams = &m_lowest_peer_streams;
   // HTTP/2 by prior knowledge: a connection takes its first streams while it connects (ALPN's choice is
   // unknown until the handshake: one exchange waits).
   if (plan.protocol == ProtocolChoice::http2)

@@ -298,6 +298,7 @@ class Worker final : public ConnectionOwner, public CodecCallbacks, public net::
   std::vector<Queued> m_queue;   // --on-saturation queue: ring buffer
   std::size_t m_queue_head = 0, m_queue_size = 0;
   std::uint64_t m_open_count = 0;
+  std::uint32_t m_lowest_peer_streams = k_h2_initial_peer_streams;  // ConnectionConfig::http2's
 
   std::vector<User> m_users;
   std::vector<std::uint32_t> m_free_users;  // sessions: free session slots
