@@ -74,7 +74,17 @@ std::string Connection::error_string() const {
            (was_offered ? "this client has no codec for" : "was not offered") +
            " (offered: " + (offered.empty() ? "none" : offered) + ")";
   }
-  if (m_failed == ErrorKind::tls) return m_transport.error_string();
+  if (m_failed == ErrorKind::tls) {
+    std::string e = m_transport.error_string();
+    // The server refused every protocol offered by ALPN (RFC 7301's no_application_protocol alert): --protocol h2
+    // at a server speaking only http/1.1 over TLS, or h1 at an h2-only one. auto offers both.
+    if (e.find("no application protocol") != std::string::npos && m_config.alpn_offered.size() == 1) {
+      const std::string_view offered = m_config.alpn_offered.front();
+      e += " (the server speaks none of the protocols offered by ALPN: " + std::string(offered) +
+           "; use --protocol auto to let it choose, or --protocol " + (offered == "h2" ? "h1" : "h2") + ")";
+    }
+    return e;
+  }
   if (m_errno == 0) {
     if (*m_reason != '\0') return m_reason;
     // A stream's failure on a connection that stays open (an HTTP/2 reset): the codec's reason.
