@@ -76,8 +76,8 @@ std::string Connection::error_string() const {
   }
   if (m_failed == ErrorKind::tls) {
     std::string e = m_transport.error_string();
-    // The server refused every protocol offered by ALPN (RFC 7301's no_application_protocol alert): --protocol h2
-    // at a server speaking only http/1.1 over TLS, or h1 at an h2-only one. auto offers both.
+    // The server refused every protocol offered by ALPN (RFC 7301's no_application_protocol alert):
+    // --protocol h2 at a server speaking only http/1.1 over TLS, or h1 at an h2-only one. auto offers both.
     if (e.find("no application protocol") != std::string::npos && m_config.alpn_offered.size() == 1) {
       const std::string_view offered = m_config.alpn_offered.front();
       e += " (the server speaks none of the protocols offered by ALPN: " + std::string(offered) +

@@ -121,11 +121,12 @@ nghttp2_nv make_nv(std::string_view name, std::string_view value) {
 }
 
 // nghttp2's heap. Blocks of up to 1 KiB are recycled per thread in size classes (16 B, 32 B, ... 1 KiB), so
-// each stream's allocations (4 a request from malloc, measured) reuse the blocks earlier streams freed; larger
-// blocks, and the first of each block, come from malloc, counted per thread (http2_library_allocations). A block
-// freed on another thread (a session ended by the coordinator) joins that thread's lists.
+// each stream's allocations (4 a request from malloc, measured) reuse the blocks earlier streams freed;
+// larger blocks, and the first of each block, come from malloc, counted per thread
+// (http2_library_allocations). A block freed on another thread (a session ended by the coordinator) joins
+// that thread's lists.
 constexpr std::size_t k_block_header = alignof(std::max_align_t);  // the class, before the block
-constexpr std::size_t k_block_classes = 7;                          // 16 B << 0 .. 6; 7: malloc's own size
+constexpr std::size_t k_block_classes = 7;                         // 16 B << 0 .. 6; 7: malloc's own size
 struct FreeBlock {
   FreeBlock* next;
 };
@@ -134,7 +135,8 @@ struct LibraryHeap {
   std::uint64_t allocations = 0;
   ~LibraryHeap() {
     for (FreeBlock*& head : free) {
-      while (head != nullptr) std::free(reinterpret_cast<char*>(std::exchange(head, head->next)) - k_block_header);
+      while (head != nullptr)
+        std::free(reinterpret_cast<char*>(std::exchange(head, head->next)) - k_block_header);
     }
   }
 };
@@ -154,9 +156,11 @@ std::size_t& class_of_block(void* p) {
 
 void* library_malloc(std::size_t size, void* = nullptr) {
   const std::size_t c = block_class(size);
-  if (c < k_block_classes && t_heap.free[c] != nullptr) return std::exchange(t_heap.free[c], t_heap.free[c]->next);
+  if (c < k_block_classes && t_heap.free[c] != nullptr)
+    return std::exchange(t_heap.free[c], t_heap.free[c]->next);
   ++t_heap.allocations;
-  char* raw = static_cast<char*>(std::malloc(k_block_header + (c < k_block_classes ? block_capacity(c) : size)));
+  char* raw =
+      static_cast<char*>(std::malloc(k_block_header + (c < k_block_classes ? block_capacity(c) : size)));
   if (raw == nullptr) return nullptr;
   void* p = raw + k_block_header;
   class_of_block(p) = c;
@@ -185,7 +189,8 @@ void* library_realloc(void* p, std::size_t size, void*) {
   if (c < k_block_classes && size <= block_capacity(c)) return p;
   if (c == k_block_classes) {
     ++t_heap.allocations;
-    char* raw = static_cast<char*>(std::realloc(static_cast<char*>(p) - k_block_header, k_block_header + size));
+    char* raw =
+        static_cast<char*>(std::realloc(static_cast<char*>(p) - k_block_header, k_block_header + size));
     return raw == nullptr ? nullptr : raw + k_block_header;
   }
   void* q = library_malloc(size);
@@ -377,8 +382,9 @@ void Http2Codec::reset() {
   m_written = 0;
   m_open = 0;
   // At least one: the connection may hold an exchange for it already (Connection::free_slots before ready).
-  m_peer_max = m_settings.lowest_peer_streams != nullptr ? std::max<std::uint32_t>(1, *m_settings.lowest_peer_streams)
-                                                         : k_h2_initial_peer_streams;
+  m_peer_max = m_settings.lowest_peer_streams != nullptr
+                   ? std::max<std::uint32_t>(1, *m_settings.lowest_peer_streams)
+                   : k_h2_initial_peer_streams;
   m_settings_seen = m_goaway = m_in_recv = m_detached = false;
   m_reason = "";
   m_session_error = nullptr;

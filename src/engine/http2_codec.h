@@ -42,8 +42,8 @@ struct Http2Settings {
 inline constexpr std::uint32_t k_h2_initial_peer_streams = 100;
 
 /// Heap allocations nghttp2 made on the calling thread so far: the blocks its sessions took from malloc (or
-/// realloc), a recycled block not counted (http2_codec.cpp's nghttp2_mem). What the steady-state allocation test
-/// counts beside operator new.
+/// realloc), a recycled block not counted (http2_codec.cpp's nghttp2_mem). What the steady-state allocation
+/// test counts beside operator new.
 std::uint64_t http2_library_allocations();
 
 /// Why a request timed out when the server never opened the flow-control window its body needed: the stream's

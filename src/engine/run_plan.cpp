@@ -167,9 +167,9 @@ void size_connections(RunPlan& plan, std::uint64_t connections) {
     plan.max_connections = connections;
     plan.max_in_flight = std::min(cap, connections * per_connection);
   }
-  // Else (HTTP/2 by prior knowledge too) one connection per slot of the cap, opened as needed: the pool fills a
-  // connection's streams before it opens another, so the connections follow the peer's stream limit, unknown
-  // until its SETTINGS (a server granting 4 streams gets a connection per 4 requests in flight).
+  // Else (HTTP/2 by prior knowledge too) one connection per slot of the cap, opened as needed: the pool fills
+  // a connection's streams before it opens another, so the connections follow the peer's stream limit,
+  // unknown until its SETTINGS (a server granting 4 streams gets a connection per 4 requests in flight).
   if (plan.max_in_flight == plan.max_connections) plan.max_in_flight = 0;  // one slot per connection
 }
 

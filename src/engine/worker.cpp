@@ -281,7 +281,8 @@ void Worker::prewarm() {
   // HTTP/2 by prior knowledge: those requests share a connection's streams (its first ones, before SETTINGS).
   const std::size_t requests = static_cast<std::size_t>(rate * 0.0005) + 2;
   const std::size_t per_connection = std::max<std::uint32_t>(1, m_config.slots_before_ready);
-  const auto wanted = std::min<std::size_t>(m_pool.closed_count(), (requests + per_connection - 1) / per_connection);
+  const auto wanted =
+      std::min<std::size_t>(m_pool.closed_count(), (requests + per_connection - 1) / per_connection);
   for (std::size_t i = 0; i < wanted; ++i) {
     Connection* c = m_pool.take_closed();
     if (!c->open()) {

@@ -369,8 +369,8 @@ std::string contention_figures(const results::GeneratorStats& g) {
   return out;
 }
 
-// The protocol the connections spoke (over TLS, the server's ALPN choice), with each one's count; over HTTP/2,
-// why that many (the plan's "connections").
+// The protocol the connections spoke (over TLS, the server's ALPN choice), with each one's count; over
+// HTTP/2, why that many (the plan's "connections").
 std::string protocol_note(const results::GeneratorStats& g, const nlohmann::json& plan) {
   if (g.connections_h1 + g.connections_h2 == 0) return "";
   if (g.connections_h2 == 0) return fmt::format("   protocol h1 ({} connections)", g.connections_h1);

@@ -87,10 +87,11 @@ constexpr std::uint64_t k_window_from = 1000, k_window_to = 2500;
 // Heap allocations per replayed JSONL record on the worker thread: 12.05 measured on 2026-12-05
 // (AReplayedRecordsAllocationsAreBounded), held with a margin below 1.
 constexpr double k_replay_allocations_per_record = 13;
-// nghttp2's heap allocations per HTTP/2 request on the worker thread (AnHttp2RequestAllocatesNothingOnTheWorkerThread):
-// 4.00 from malloc with nghttp2's default heap, 0.00 since its blocks are recycled (engine/http2_codec.cpp's
-// nghttp2_mem; −0.01 measured on 2026-12-05, the warm-up's blocks varying between runs). The bound
-// leaves room for a larger warm-up in the longer run on a loaded host.
+// nghttp2's heap allocations per HTTP/2 request on the worker thread
+// (AnHttp2RequestAllocatesNothingOnTheWorkerThread): 4.00 from malloc with nghttp2's default heap, 0.00 since
+// its blocks are recycled (engine/http2_codec.cpp's nghttp2_mem; −0.01 measured on 2026-12-05, the warm-up's
+// blocks varying between runs). The bound leaves room for a larger warm-up in the longer run on a loaded
+// host.
 constexpr double k_nghttp2_allocations_per_request = 0.25;
 
 // The loopback server (http_test_server.h), checking every request head and opening the counting window
@@ -270,8 +271,9 @@ TEST(SteadyState, AReplayedRecordsAllocationsAreBounded) {
 
 // HTTP/2 by prior knowledge against the lab (h2c, in-process on a thread of its own): one connection, 2000/s.
 // The heap allocations on the worker's thread, operator new's (the engine's) and nghttp2's (malloc's, through
-// the nghttp2_mem it is given), per request in steady state: the difference between a 2 s and a 1 s run over the
-// difference in requests, so the connection's setup and the run's start and end, the same in both, cancel.
+// the nghttp2_mem it is given), per request in steady state: the difference between a 2 s and a 1 s run over
+// the difference in requests, so the connection's setup and the run's start and end, the same in both,
+// cancel.
 struct H2Count {
   std::uint64_t engine = 0, library = 0, served = 0;
 };
@@ -292,7 +294,7 @@ H2Count count_h2_run(Nanos duration) {
   const auto port = static_cast<std::uint16_t>(std::stoi(address.substr(address.rfind(':') + 1)));
   engine::RunPlan plan = loopback_plan(port, 2000, duration);
   plan.protocol = engine::ProtocolChoice::http2;
-  engine::size_connections(plan, 1);  // 64 streams on one connection
+  engine::size_connections(plan, 1);                 // 64 streams on one connection
   plan.on_saturation = engine::OnSaturation::queue;  // a loaded host's late burst waits rather than drops
   H2Count out;
   // On a thread of its own: nghttp2's heap recycles its blocks per thread, so each run starts from none.
@@ -327,11 +329,12 @@ TEST(SteadyState, AnHttp2RequestAllocatesNothingOnTheWorkerThread) {
   const double requests = static_cast<double>(two.served - one.served);
   const double engine = (static_cast<double>(two.engine) - static_cast<double>(one.engine)) / requests;
   const double library = (static_cast<double>(two.library) - static_cast<double>(one.library)) / requests;
-  std::printf("h2c: %.2f operator new and %.2f nghttp2 heap allocations per request on the worker thread "
-              "(runs of 1 s: %llu + %llu, 2 s: %llu + %llu)\n",
-              engine, library, static_cast<unsigned long long>(one.engine),
-              static_cast<unsigned long long>(one.library), static_cast<unsigned long long>(two.engine),
-              static_cast<unsigned long long>(two.library));
+  std::printf(
+      "h2c: %.2f operator new and %.2f nghttp2 heap allocations per request on the worker thread "
+      "(runs of 1 s: %llu + %llu, 2 s: %llu + %llu)\n",
+      engine, library, static_cast<unsigned long long>(one.engine),
+      static_cast<unsigned long long>(one.library), static_cast<unsigned long long>(two.engine),
+      static_cast<unsigned long long>(two.library));
   EXPECT_LE(engine, 0.01) << "the engine allocates nothing per request over HTTP/2 either";
   EXPECT_LE(library, k_nghttp2_allocations_per_request) << "nghttp2's own, per request: its blocks recycled";
 }

@@ -254,8 +254,8 @@ TEST_F(Http2CodecTest, SlotsAreTheSmallerOfMaxStreamsAndThePeersLimit) {
   EXPECT_EQ(m_codec->free_slots(), 0U);
 }
 
-// A worker's connections reach one server: the lowest limit a peer stated is what a new connection assumes before
-// its own SETTINGS, so it never takes more streams while it connects than the server grants.
+// A worker's connections reach one server: the lowest limit a peer stated is what a new connection assumes
+// before its own SETTINGS, so it never takes more streams while it connects than the server grants.
 TEST_F(Http2CodecTest, ANewConnectionAssumesTheLowestLimitAPeerStated) {
   std::uint32_t lowest = k_h2_initial_peer_streams;
   Http2Settings shared = m_settings;

@@ -18,8 +18,9 @@ RunPlan open_plan(ProtocolChoice protocol, bool tls, std::uint64_t cap) {
   return p;
 }
 
-// The peer's stream limit is unknown until its SETTINGS: dividing the cap by --max-streams left a server granting
-// 4 streams with a tenth of the connections it needed. A slot per connection, opened as needed, follows it.
+// The peer's stream limit is unknown until its SETTINGS: dividing the cap by --max-streams left a server
+// granting 4 streams with a tenth of the connections it needed. A slot per connection, opened as needed,
+// follows it.
 TEST(SizeConnections, PriorKnowledgeByDefaultKeepsAConnectionPerSlotOpenedAsNeeded) {
   RunPlan p = open_plan(ProtocolChoice::http2, false, 2766);
   size_connections(p, 0);

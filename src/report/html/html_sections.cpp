@@ -90,9 +90,10 @@ std::string outcome_rows(const results::RunResults& r) {
   out += outcome_row("dropped", c.dropped, c.intended, "no free connection: never sent");
   out += outcome_row("unfinished", c.unfinished, c.intended, "still in flight when the run ended");
   if (c.slot_waits > 0) {
-    out += outcome_row("waited for a slot", c.slot_waits, c.intended,
-                       "queued for a free connection or HTTP/2 stream (--on-saturation queue) before being sent; "
-                       "not an outcome: each ended as above");
+    out += outcome_row(
+        "waited for a slot", c.slot_waits, c.intended,
+        "queued for a free connection or HTTP/2 stream (--on-saturation queue) before being sent; "
+        "not an outcome: each ended as above");
   }
   if (c.resent > 0) {
     out += fmt::format(
@@ -298,8 +299,9 @@ std::string latency_section(const ReportInput& in) {
       "the generator's own delay in sending; it should stay tiny. pN is the time N% of requests stayed under "
       "(p99: all but the slowest 1 in 100). Timeouts count at the deadline.";
   if (waited) {
-    out += " <b>Slot wait</b>: how long the arrivals that found every connection or stream busy waited for one "
-           "(part of their response time, not of their service time).";
+    out +=
+        " <b>Slot wait</b>: how long the arrivals that found every connection or stream busy waited for one "
+        "(part of their response time, not of their service time).";
   }
   out += "</p>\n</section>\n";
   return out;

@@ -159,8 +159,7 @@ Verdict judge(const RunResults& r, const VerdictBounds& b) {
       v.reasons.push_back(fmt::format(
           "{:.1f}% of sends ({} of {} intended) waited for a free stream/connection (slot wait p99 {}, send "
           "lateness p99 {}): the connections, not the generator, set when they went out: raise {}",
-          100 * waited, c.slot_waits, c.intended,
-          format_duration(Nanos(r.slot_wait.value_at_percentile(99))),
+          100 * waited, c.slot_waits, c.intended, format_duration(Nanos(r.slot_wait.value_at_percentile(99))),
           format_duration(Nanos(r.send_lateness.value_at_percentile(99))),
           fixed ? "--connections or --max-streams" : "--max-connections"));
     } else if (r.send_lateness.total_count() > 0 && r.measured_s > 0) {

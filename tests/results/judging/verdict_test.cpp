@@ -221,7 +221,8 @@ TEST(Verdict, InvalidWhenMoreArrivalsWaitedForASlotThanWereIntended) {
   r.totals.slot_waits = 1001;
   const Verdict v = judge(r);
   ASSERT_FALSE(v.valid);
-  EXPECT_NE(v.reasons.back().find("in the totals: expected slot_waits 1001 ≤ intended 1000"), std::string::npos)
+  EXPECT_NE(v.reasons.back().find("in the totals: expected slot_waits 1001 ≤ intended 1000"),
+            std::string::npos)
       << v.reasons.back();
 }
 
