@@ -191,8 +191,8 @@ void add_client_options(CLI::App& sub, RunOptions& o) {
           ""))
       ->group(k_client);
   sub.add_option("--connections", o.connections,
-                 "Connections for the run, spread over the threads (default: one per slot, or for HTTP/2 by "
-                 "prior knowledge the cap / --max-streams, at least one per thread)")
+                 "Connections for the run, spread over the threads (default: opened as needed, up to one per "
+                 "slot of the cap; over HTTP/2 each carries the streams the server allows)")
       ->type_name("N")
       ->check(at_least_one("give at least 1 connection, or leave it out for the default"))
       ->group(k_client);

@@ -74,7 +74,17 @@ std::string Connection::error_string() const {
            (was_offered ? "this client has no codec for" : "was not offered") +
            " (offered: " + (offered.empty() ? "none" : offered) + ")";
   }
-  if (m_failed == ErrorKind::tls) return m_transport.error_string();
+  if (m_failed == ErrorKind::tls) {
+    std::string e = m_transport.error_string();
+    // The server refused every protocol offered by ALPN (RFC 7301's no_application_protocol alert):
+    // --protocol h2 at a server speaking only http/1.1 over TLS, or h1 at an h2-only one. auto offers both.
+    if (e.find("no application protocol") != std::string::npos && m_config.alpn_offered.size() == 1) {
+      const std::string_view offered = m_config.alpn_offered.front();
+      e += " (the server speaks none of the protocols offered by ALPN: " + std::string(offered) +
+           "; use --protocol auto to let it choose, or --protocol " + (offered == "h2" ? "h1" : "h2") + ")";
+    }
+    return e;
+  }
   if (m_errno == 0) {
     if (*m_reason != '\0') return m_reason;
     // A stream's failure on a connection that stays open (an HTTP/2 reset): the codec's reason.
@@ -108,8 +118,12 @@ void Connection::watch(std::uint32_t events) {
 
 std::uint32_t Connection::free_slots() const {
   if (m_codec != nullptr) return m_codec->free_slots();
-  // Not ready: HTTP/1.1's one exchange waits for it; HTTP/2 by prior knowledge, its initial streams.
-  return m_waiting_count < m_config.slots_before_ready ? m_config.slots_before_ready - m_waiting_count : 0;
+  // Not ready: HTTP/1.1's one exchange waits for it; HTTP/2 by prior knowledge, its initial streams (no more
+  // than the server granted the worker's other connections).
+  std::uint32_t before = m_config.slots_before_ready;
+  if (const std::uint32_t* lowest = m_config.http2.lowest_peer_streams; before > 1 && lowest != nullptr)
+    before = std::max<std::uint32_t>(1, std::min(before, *lowest));
+  return m_waiting_count < before ? before - m_waiting_count : 0;
 }
 
 bool Connection::carries_exchange() const {

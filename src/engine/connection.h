@@ -57,7 +57,7 @@ struct ConnectionConfig {
   Http2Settings http2;  ///< what the HTTP/2 codec asks of its peer and reads from responses
   /// Exchanges that may wait for the connection to become ready: 1 (HTTP/1.1, and TLS before ALPN has
   /// chosen); HTTP/2 by prior knowledge: its streams before the peer's SETTINGS
-  /// (min(--max-streams, k_h2_initial_peer_streams)).
+  /// (min(--max-streams, k_h2_initial_peer_streams), lowered to Http2Settings::lowest_peer_streams).
   std::uint32_t slots_before_ready = 1;
   /// A response completes when the kernel received its last bytes, not when the worker read them
   /// (--coalesce: the worker sleeps while responses come in).

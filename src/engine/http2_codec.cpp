@@ -2,7 +2,10 @@
 #include "engine/http2_codec.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
+#include <cstddef>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <utility>
@@ -116,7 +119,92 @@ nghttp2_nv make_nv(std::string_view name, std::string_view value) {
                     reinterpret_cast<std::uint8_t*>(const_cast<char*>(value.data())), name.size(),
                     value.size(), NGHTTP2_NV_FLAG_NONE};
 }
+
+// nghttp2's heap. Blocks of up to 1 KiB are recycled per thread in size classes (16 B, 32 B, ... 1 KiB), so
+// each stream's allocations (4 a request from malloc, measured) reuse the blocks earlier streams freed;
+// larger blocks, and the first of each block, come from malloc, counted per thread
+// (http2_library_allocations). A block freed on another thread (a session ended by the coordinator) joins
+// that thread's lists.
+constexpr std::size_t k_block_header = alignof(std::max_align_t);  // the class, before the block
+constexpr std::size_t k_block_classes = 7;                         // 16 B << 0 .. 6; 7: malloc's own size
+struct FreeBlock {
+  FreeBlock* next;
+};
+struct LibraryHeap {
+  std::array<FreeBlock*, k_block_classes> free{};
+  std::uint64_t allocations = 0;
+  ~LibraryHeap() {
+    for (FreeBlock*& head : free) {
+      while (head != nullptr)
+        std::free(reinterpret_cast<char*>(std::exchange(head, head->next)) - k_block_header);
+    }
+  }
+};
+thread_local LibraryHeap t_heap;
+
+std::size_t block_capacity(std::size_t c) {
+  return std::size_t{16} << c;
+}
+std::size_t block_class(std::size_t size) {
+  std::size_t c = 0;
+  while (c < k_block_classes && block_capacity(c) < size) ++c;
+  return c;
+}
+std::size_t& class_of_block(void* p) {
+  return *reinterpret_cast<std::size_t*>(static_cast<char*>(p) - k_block_header);
+}
+
+void* library_malloc(std::size_t size, void* = nullptr) {
+  const std::size_t c = block_class(size);
+  if (c < k_block_classes && t_heap.free[c] != nullptr)
+    return std::exchange(t_heap.free[c], t_heap.free[c]->next);
+  ++t_heap.allocations;
+  char* raw =
+      static_cast<char*>(std::malloc(k_block_header + (c < k_block_classes ? block_capacity(c) : size)));
+  if (raw == nullptr) return nullptr;
+  void* p = raw + k_block_header;
+  class_of_block(p) = c;
+  return p;
+}
+void library_free(void* p, void* = nullptr) {
+  if (p == nullptr) return;
+  const std::size_t c = class_of_block(p);
+  if (c == k_block_classes) {
+    std::free(static_cast<char*>(p) - k_block_header);
+    return;
+  }
+  auto* b = static_cast<FreeBlock*>(p);
+  b->next = t_heap.free[c];
+  t_heap.free[c] = b;
+}
+void* library_calloc(std::size_t n, std::size_t size, void*) {
+  if (size != 0 && n > std::numeric_limits<std::size_t>::max() / size) return nullptr;
+  void* p = library_malloc(n * size);
+  if (p != nullptr) std::memset(p, 0, n * size);
+  return p;
+}
+void* library_realloc(void* p, std::size_t size, void*) {
+  if (p == nullptr) return library_malloc(size);
+  const std::size_t c = class_of_block(p);
+  if (c < k_block_classes && size <= block_capacity(c)) return p;
+  if (c == k_block_classes) {
+    ++t_heap.allocations;
+    char* raw =
+        static_cast<char*>(std::realloc(static_cast<char*>(p) - k_block_header, k_block_header + size));
+    return raw == nullptr ? nullptr : raw + k_block_header;
+  }
+  void* q = library_malloc(size);
+  if (q == nullptr) return nullptr;
+  std::memcpy(q, p, block_capacity(c));
+  library_free(p);
+  return q;
+}
+nghttp2_mem k_library_mem{nullptr, library_malloc, library_free, library_calloc, library_realloc};
 }  // namespace
+
+std::uint64_t http2_library_allocations() {
+  return t_heap.allocations;
+}
 
 // ---- nghttp2's callbacks: each finds the codec in user_data and the slot in the stream's user data.
 struct Http2Codec::Callbacks {
@@ -190,6 +278,8 @@ struct Http2Codec::Callbacks {
           const std::uint32_t peer =
               nghttp2_session_get_remote_settings(session, NGHTTP2_SETTINGS_MAX_CONCURRENT_STREAMS);
           c.m_peer_max = peer;  // nghttp2 keeps "unlimited" (2^32 − 1) when the peer states no limit
+          if (std::uint32_t* lowest = c.m_settings.lowest_peer_streams; lowest != nullptr && peer < *lowest)
+            *lowest = peer;
         }
         return 0;
       case NGHTTP2_GOAWAY:
@@ -291,7 +381,10 @@ void Http2Codec::reset() {
   m_out.clear();
   m_written = 0;
   m_open = 0;
-  m_peer_max = k_h2_initial_peer_streams;
+  // At least one: the connection may hold an exchange for it already (Connection::free_slots before ready).
+  m_peer_max = m_settings.lowest_peer_streams != nullptr
+                   ? std::max<std::uint32_t>(1, *m_settings.lowest_peer_streams)
+                   : k_h2_initial_peer_streams;
   m_settings_seen = m_goaway = m_in_recv = m_detached = false;
   m_reason = "";
   m_session_error = nullptr;
@@ -309,7 +402,9 @@ void Http2Codec::reset() {
   nghttp2_session_callbacks_set_on_frame_recv_callback(cbs, &Callbacks::on_frame_recv);
   nghttp2_session_callbacks_set_on_frame_send_callback(cbs, &Callbacks::on_frame_send);
   nghttp2_session_callbacks_set_on_stream_close_callback(cbs, &Callbacks::on_stream_close);
-  const int rv = nghttp2_session_client_new3(&m_session, cbs, this, nullptr, m_settings.mem);
+  // nghttp2's heap: a test's counting allocator when given, else the library's recycled blocks (k_library_mem).
+  const int rv = nghttp2_session_client_new3(&m_session, cbs, this, nullptr,
+                                             m_settings.mem != nullptr ? m_settings.mem : &k_library_mem);
   nghttp2_session_callbacks_del(cbs);
   if (rv != 0) {
     m_session = nullptr;

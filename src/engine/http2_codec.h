@@ -33,11 +33,21 @@ struct Http2Settings {
   /// The allocator nghttp2's sessions use (null: its default, malloc); must outlive the codec. Tests count
   /// nghttp2's allocations per stream with it.
   nghttp2_mem* mem = nullptr;
+  /// The lowest SETTINGS_MAX_CONCURRENT_STREAMS any of the worker's peers stated (its connections reach one
+  /// server), k_h2_initial_peer_streams before the first: a codec assumes it before its own peer's SETTINGS
+  /// (so a new connection takes no more streams than the server grants the others) and lowers it. Null: each
+  /// codec assumes k_h2_initial_peer_streams.
+  std::uint32_t* lowest_peer_streams = nullptr;
 };
 
 /// Before the peer's first SETTINGS frame, the streams a connection assumes its peer accepts (RFC 9113
 /// recommends a limit of no less than 100; nghttp2's own default before SETTINGS is the same figure).
 inline constexpr std::uint32_t k_h2_initial_peer_streams = 100;
+
+/// Heap allocations nghttp2 made on the calling thread so far: the blocks its sessions took from malloc (or
+/// realloc), a recycled block not counted (http2_codec.cpp's nghttp2_mem). What the steady-state allocation
+/// test counts beside operator new.
+std::uint64_t http2_library_allocations();
 
 /// Why a request timed out when the server never opened the flow-control window its body needed: the stream's
 /// window (SETTINGS_INITIAL_WINDOW_SIZE 0 and no WINDOW_UPDATE), or the connection's.
@@ -97,7 +107,8 @@ class Http2Codec final : public Codec {
   /// server keeps at 0; else "".
   const char* stall_reason(const Exchange& x) const override;
 
-  /// The peer's SETTINGS_MAX_CONCURRENT_STREAMS once its SETTINGS arrived, else k_h2_initial_peer_streams.
+  /// The peer's SETTINGS_MAX_CONCURRENT_STREAMS once its SETTINGS arrived, else what it assumes (the lowest
+  /// any peer stated, Http2Settings::lowest_peer_streams, or k_h2_initial_peer_streams).
   std::uint32_t peer_max_streams() const { return m_peer_max; }
   /// True once the peer's first SETTINGS frame arrived.
   bool settings_received() const { return m_settings_seen; }

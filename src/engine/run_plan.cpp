@@ -39,6 +39,9 @@ nlohmann::json RunPlan::describe() const {
   if (may_speak_http2(*this)) {
     j["max_streams"] = max_streams;
     j["h2_window"] = h2_window;
+    // How many connections HTTP/2 got, and why: --connections, or as the streams in flight needed (the
+    // peer's limit, known once its SETTINGS came), up to max_connections.
+    if (model == Model::open) j["connections"] = max_in_flight > 0 ? "fixed (--connections)" : "as needed";
   }
   // Only a plan whose concurrency cap differs from its connection count says so (none today).
   if (max_in_flight > 0 && max_in_flight != max_connections) j["max_in_flight"] = max_in_flight;
@@ -163,10 +166,10 @@ void size_connections(RunPlan& plan, std::uint64_t connections) {
   if (connections > 0) {
     plan.max_connections = connections;
     plan.max_in_flight = std::min(cap, connections * per_connection);
-  } else if (plan.protocol == ProtocolChoice::http2) {
-    plan.max_in_flight = cap;
-    plan.max_connections = std::max<std::uint64_t>(plan.threads, (cap + per_connection - 1) / per_connection);
   }
+  // Else (HTTP/2 by prior knowledge too) one connection per slot of the cap, opened as needed: the pool fills
+  // a connection's streams before it opens another, so the connections follow the peer's stream limit,
+  // unknown until its SETTINGS (a server granting 4 streams gets a connection per 4 requests in flight).
   if (plan.max_in_flight == plan.max_connections) plan.max_in_flight = 0;  // one slot per connection
 }
 

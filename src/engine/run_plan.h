@@ -225,8 +225,8 @@ bool may_speak_http2(const RunPlan& plan);
 /// Splits an open plan's concurrency cap (`plan.max_connections` on entry: --max-connections or Little's
 /// law) into slots (`max_in_flight`) and connections (`max_connections`) for its protocol. `connections` > 0
 /// (--connections): that many connections, with max_streams slots each when HTTP/2 is possible, at most the
-/// cap. Else HTTP/2 by prior knowledge opens cap / max_streams connections (at least one per thread), and
-/// auto keeps one connection per slot (ALPN may choose HTTP/1.1; over HTTP/2 the pool reuses the few it needs).
+/// cap. Else one connection per slot, opened as needed: over HTTP/2 (prior knowledge, or ALPN's choice) the
+/// pool fills one's streams (the peer's limit, once its SETTINGS came) before it opens the next one.
 /// Other models keep one connection per user or session.
 void size_connections(RunPlan& plan, std::uint64_t connections);
 

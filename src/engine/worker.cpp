@@ -92,6 +92,7 @@ Worker::Worker(const RunPlan& plan, unsigned index, SSL_CTX* tls, const std::ato
   m_config.http2.capture_retry_after = plan.retry.honor_retry_after;
   m_config.http2.capture_server_timing = true;
   m_config.http2.server_timing_metric = plan.server_timing_metric;
+  m_config.http2.lowest_peer_streams = &m_lowest_peer_streams;
   // HTTP/2 by prior knowledge: a connection takes its first streams while it connects (ALPN's choice is
   // unknown until the handshake: one exchange waits).
   if (plan.protocol == ProtocolChoice::http2)
@@ -296,8 +297,11 @@ void Worker::prewarm() {
   // peak rate, so the first requests do not all pay for a connect. They are counted with the warm-up.
   const double rate = m_plan.profile.max_rate() * m_plan.shard.share() *
                       static_cast<double>(std::max<std::size_t>(1, m_plan.steps.size())) / m_plan.threads;
+  // HTTP/2 by prior knowledge: those requests share a connection's streams (its first ones, before SETTINGS).
+  const std::size_t requests = static_cast<std::size_t>(rate * 0.0005) + 2;
+  const std::size_t per_connection = std::max<std::uint32_t>(1, m_config.slots_before_ready);
   const auto wanted =
-      std::min<std::size_t>(m_pool.closed_count(), static_cast<std::size_t>(rate * 0.0005) + 2);
+      std::min<std::size_t>(m_pool.closed_count(), (requests + per_connection - 1) / per_connection);
   for (std::size_t i = 0; i < wanted; ++i) {
     Connection* c = m_pool.take_closed();
     if (!c->open()) {

@@ -321,6 +321,7 @@ class Worker final : public ConnectionOwner, public CodecCallbacks, public net::
   std::vector<Connection*> m_deferred_writes;  // HTTP/2 connections with streams started and not yet written
   SteadyTime m_write_time{};                   // while write_deferred() runs: when it writes
   bool m_writing = false;
+  std::uint32_t m_lowest_peer_streams = k_h2_initial_peer_streams;  // ConnectionConfig::http2's
 
   std::vector<User> m_users;
   std::vector<std::uint32_t> m_free_users;  // sessions: free session slots

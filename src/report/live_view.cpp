@@ -120,6 +120,9 @@ std::string LiveView::totals() const {
   const auto& c = m_totals;
   std::string out = fmt::format("dropped {} ({:.2f}%)  timeouts {}  errors {}", c.dropped,
                                 pct(c.dropped, c.intended), c.timeouts, c.errors_total());
+  // Arrivals queued for a free connection or stream (--on-saturation queue): shown once any has waited.
+  if (c.slot_waits > 0)
+    out += fmt::format("  slot waits {} ({:.2f}%)", c.slot_waits, pct(c.slot_waits, c.intended));
   if (m_in_flight) out += fmt::format("  in flight {}", *m_in_flight);
   return out;
 }

@@ -399,11 +399,16 @@ std::string contention_figures(const results::GeneratorStats& g) {
   return out;
 }
 
-// The protocol the connections spoke (over TLS, the server's ALPN choice), with each one's count.
-std::string protocol_note(const results::GeneratorStats& g) {
+// The protocol the connections spoke (over TLS, the server's ALPN choice), with each one's count; over
+// HTTP/2, why that many (the plan's "connections").
+std::string protocol_note(const results::GeneratorStats& g, const nlohmann::json& plan) {
   if (g.connections_h1 + g.connections_h2 == 0) return "";
   if (g.connections_h2 == 0) return fmt::format("   protocol h1 ({} connections)", g.connections_h1);
-  if (g.connections_h1 == 0) return fmt::format("   protocol h2 ({} connections)", g.connections_h2);
+  const auto rule = plan.find("connections");
+  const std::string why = rule == plan.end() || !rule->is_string() ? ""
+                          : *rule == "as needed" ? ", opened as the streams in flight needed"
+                                                 : ", fixed by --connections";
+  if (g.connections_h1 == 0) return fmt::format("   protocol h2 ({} connections{})", g.connections_h2, why);
   return fmt::format("   protocol h1 ({} connections) and h2 ({})", g.connections_h1, g.connections_h2);
 }
 
@@ -562,7 +567,7 @@ std::string render_summary(const results::RunResults& r) {
       "generator  threads {}   connections opened {} (peak {} open, cap {}){}   CPU {:.2f}s{}   max "
       "RSS {} MiB{}{}\n",
       g.threads, c.connections_opened + r.warmup.connections_opened, g.peak_connections, g.max_connections,
-      protocol_note(g), g.cpu_seconds, g.spin_seconds > 0 ? spin_note(g, r.info) : std::string(),
+      protocol_note(g, r.info.plan), g.cpu_seconds, g.spin_seconds > 0 ? spin_note(g, r.info) : std::string(),
       g.max_rss_kb / 1024, coalesce_note(r.info.plan), contention_figures(g) + timer_floor_figures(r.info));
   // Last, so the interruption is the line left on screen, not scrolled away above the summary.
   if (r.interrupted) {

@@ -256,6 +256,35 @@ TEST_F(Http2CodecTest, SlotsAreTheSmallerOfMaxStreamsAndThePeersLimit) {
   EXPECT_EQ(m_codec->free_slots(), 0U);
 }
 
+// A worker's connections reach one server: the lowest limit a peer stated is what a new connection assumes
+// before its own SETTINGS, so it never takes more streams while it connects than the server grants.
+TEST_F(Http2CodecTest, ANewConnectionAssumesTheLowestLimitAPeerStated) {
+  std::uint32_t lowest = k_h2_initial_peer_streams;
+  Http2Settings shared = m_settings;
+  shared.lowest_peer_streams = &lowest;
+  Http2Codec first(m_host, m_reports, shared);
+  first.reset();
+  EXPECT_EQ(first.free_slots(), 8U);  // nothing stated yet: min(--max-streams 8, 100)
+  Server limited(3);
+  const std::string settings = limited.send();
+  ASSERT_EQ(first.on_data(settings.data(), settings.size()), Codec::Feed::more);
+  EXPECT_EQ(lowest, 3U);
+  Http2Codec second(m_host, m_reports, shared);
+  second.reset();
+  EXPECT_FALSE(second.settings_received());
+  EXPECT_EQ(second.peer_max_streams(), 3U);
+  EXPECT_EQ(second.free_slots(), 3U);
+  Server wider(50);  // a higher limit on one connection does not raise the others'
+  const std::string more = wider.send();
+  ASSERT_EQ(second.on_data(more.data(), more.size()), Codec::Feed::more);
+  EXPECT_EQ(second.free_slots(), 8U);
+  EXPECT_EQ(lowest, 3U);
+  lowest = 0;  // a peer that stated 0: a new connection still holds the exchange waiting for it
+  Http2Codec third(m_host, m_reports, shared);
+  third.reset();
+  EXPECT_EQ(third.free_slots(), 1U);
+}
+
 TEST_F(Http2CodecTest, RefusedStreamFailsUnprocessedOtherResetsDoNot) {
   handshake();
   m_codec->start(m_x[0]);

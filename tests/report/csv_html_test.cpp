@@ -132,6 +132,18 @@ TEST(Html, ScenarioSectionBesideTheCombinedTotals) {
   EXPECT_THAT(page, HasSubstr("Plan of the first scenario, browse"));
 }
 
+TEST(Html, SlotWaitsHaveARowBesideTheOutcomesAndOneBesideTheLatencies) {
+  ReportInput in = run_input();
+  EXPECT_THAT(render_html(in), Not(HasSubstr("slot wait")));
+  in.results.totals.slot_waits = 2;
+  in.results.slot_wait.record(40'000'000);
+  in.results.slot_wait.record(40'000'000);
+  const std::string page = render_html(in);
+  EXPECT_THAT(page, HasSubstr("<tr><th>waited for a slot</th><td class=\"num\">2</td>"));
+  EXPECT_THAT(page, HasSubstr("<tr><th>slot wait</th><td>40ms</td>"));
+  EXPECT_THAT(page, HasSubstr("<b>Slot wait</b>"));
+}
+
 TEST(Html, ARunFromFlagsHasNoScenarioOrRequestSection) {
   const std::string page = render_html(run_input());
   EXPECT_THAT(page, Not(HasSubstr("By scenario")));

@@ -27,6 +27,16 @@ TEST(LiveView, ShowsWarmUpThenProgressAndTheLatestSecond) {
   EXPECT_THAT(lines[1], ::testing::Not(HasSubstr("in flight")));
   view.set_in_flight(7);
   EXPECT_THAT(view.lines(5s, 200)[1], HasSubstr("in flight 7"));
+  EXPECT_THAT(view.plain_line(5s), ::testing::Not(HasSubstr("slot waits")));
+}
+
+TEST(LiveView, SlotWaitsShowOnceAnyArrivalWaited) {
+  LiveView view({0s, 10s, true, ""});
+  auto r = test::make_run({{1000, 2000, 3000, 4000}}, 1.0);
+  r.totals.slot_waits = 1;
+  view.update(r);
+  EXPECT_THAT(view.lines(1s, 200)[1], HasSubstr("errors 0  slot waits 1 (25.00%)"));
+  EXPECT_THAT(view.plain_line(1s), HasSubstr("slot waits 1 (25.00%)"));
 }
 
 TEST(LiveView, DropsOverOnePercentShowAsInvalidAtOnce) {

@@ -89,6 +89,12 @@ std::string outcome_rows(const results::RunResults& r) {
   out += outcome_row("errors", c.errors_total(), c.intended, kinds.empty() ? "no usable response" : kinds);
   out += outcome_row("dropped", c.dropped, c.intended, "no free connection: never sent");
   out += outcome_row("unfinished", c.unfinished, c.intended, "still in flight when the run ended");
+  if (c.slot_waits > 0) {
+    out += outcome_row(
+        "waited for a slot", c.slot_waits, c.intended,
+        "queued for a free connection or HTTP/2 stream (--on-saturation queue) before being sent; "
+        "not an outcome: each ended as above");
+  }
   if (c.resent > 0) {
     out += fmt::format(
         "<tr><th>resent</th><td class=\"num\">{}</td><td></td><td>{}</td></tr>\n", c.resent,
@@ -281,6 +287,8 @@ std::string latency_section(const ReportInput& in) {
                      LatencySummary::of(r.response_time));
   out += latency_row("service time", LatencySummary::of(r.service_time));
   out += latency_row("send lateness", LatencySummary::of(r.send_lateness));
+  const bool waited = r.slot_wait.total_count() > 0;
+  if (waited) out += latency_row("slot wait", LatencySummary::of(r.slot_wait));
   out +=
       "</table>\n<p class=\"caption\"><b>Response time</b> runs from the moment a request was <i>due</i> on "
       "the "
@@ -289,8 +297,13 @@ std::string latency_section(const ReportInput& in) {
       "sent. <b>Service time</b> runs from the actual send: what most load tools report. <b>Send "
       "lateness</b> is "
       "the generator's own delay in sending; it should stay tiny. pN is the time N% of requests stayed under "
-      "(p99: all but the slowest 1 in 100). Timeouts count at the deadline.</p>\n";
-  out += "</section>\n";
+      "(p99: all but the slowest 1 in 100). Timeouts count at the deadline.";
+  if (waited) {
+    out +=
+        " <b>Slot wait</b>: how long the arrivals that found every connection or stream busy waited for one "
+        "(part of their response time, not of their service time).";
+  }
+  out += "</p>\n</section>\n";
   return out;
 }
 

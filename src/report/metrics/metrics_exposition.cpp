@@ -11,6 +11,7 @@ MetricsState MetricsState::of(const results::RunResults& so_far) {
   s.response_time = so_far.response_time;
   s.service_time = so_far.service_time;
   s.send_lateness = so_far.send_lateness;
+  s.slot_wait = so_far.slot_wait;
   s.by_request = so_far.by_request;
   s.in_flight = so_far.in_flight_now;
   s.connections_open = so_far.connections_open_now;
@@ -55,6 +56,9 @@ std::vector<MetricFamily> run_metric_families(const MetricsState& s, const Metri
   counter("openloop_retry_budget_denied_total", "Retries the budget refused.", t.retry_budget_denied);
   counter("openloop_resent_total", "Attempts sent again because the server never processed them (HTTP/2).",
           t.resent);
+  counter("openloop_slot_waits_total",
+          "Arrivals queued for a free connection or HTTP/2 stream (--on-saturation queue) before being sent.",
+          t.slot_waits);
   m.family("openloop_responses_total", MetricType::counter, "Completed requests by status class.");
   static constexpr const char* k_classes[] = {"other", "1xx", "2xx", "3xx", "4xx", "5xx"};
   for (std::size_t i = 0; i < t.status_class.size(); ++i) {
@@ -108,6 +112,8 @@ std::vector<MetricFamily> run_metric_families(const MetricsState& s, const Metri
   latency("openloop_service_time_seconds", "Completion minus the actual send.", s.service_time,
           &results::RequestTotals::service_time);
   latency("openloop_send_lateness_seconds", "Actual send minus the intended time.", s.send_lateness, nullptr);
+  latency("openloop_slot_wait_seconds", "Queued arrivals' wait for a free connection or HTTP/2 stream.",
+          s.slot_wait, nullptr);
   return m.take();
 }
 

@@ -38,6 +38,7 @@ struct MetricsState {
   hdr::Histogram response_time = results::make_latency_histogram();
   hdr::Histogram service_time = results::make_latency_histogram();
   hdr::Histogram send_lateness = results::make_latency_histogram();
+  hdr::Histogram slot_wait = results::make_latency_histogram();  ///< queued arrivals' waits for a slot
   std::vector<results::RequestTotals> by_request;  ///< empty with one request
   std::uint64_t in_flight = 0;
   std::uint64_t connections_open = 0;  ///< sockets open (connecting or connected) at the last progress report
@@ -57,12 +58,12 @@ struct MetricsState {
 /// context.target_rps when offered is empty.
 double target_rate_now(const MetricsState& state, const MetricsContext& context);
 
-/// Every family of a run's state: counters (requests intended, sent, ok, timeouts, dropped, unfinished,
-/// retries, retry budget denials; responses by status class; errors by kind), gauges (in flight, the verdict
-/// so far as openloop_verdict{state=...} 1, target rate now and at its peak, progress reports), and the
-/// response time, service time and send lateness as classic histograms in seconds (per request too when the
-/// plan has several). Labels run_id, scenario and request ("" = every request) on each series (then
-/// MetricsContext::extra_labels). The histograms point into `state`: it must outlive the families.
+/// Every family of a run's state: counters (requests intended, sent, ok, timeouts, dropped, unfinished, retries,
+/// retry budget denials, resent, slot waits; responses by status class; errors by kind), gauges (in flight, the
+/// verdict so far as openloop_verdict{state=...} 1, target rate now and at its peak, progress reports), and the
+/// response time, service time, send lateness and slot wait as classic histograms in seconds (per request too
+/// when the plan has several). Labels run_id, scenario, request ("" = every request), then extra_labels; the
+/// histograms point into `state`: it must outlive the families.
 std::vector<MetricFamily> run_metric_families(const MetricsState& state, const MetricsContext& context);
 
 /// render_families_text() of run_metric_families().

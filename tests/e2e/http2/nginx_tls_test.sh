@@ -2,8 +2,8 @@
 # ALPN against real nginx over TLS: `--protocol auto` offers h2 and http/1.1; a listener with http2 chooses h2, one
 # without it http/1.1, and the results say which was used (generator.protocol, connections_by_protocol, the summary),
 # as nginx's own access log ($server_protocol) confirms. `--protocol h2` against the HTTP/1.1-only listener fails
-# fast (its ALPN offers only h2, which nginx refuses), every request a tls error naming ALPN's failure, none waiting
-# for its timeout.
+# fast (its ALPN offers only h2, which nginx refuses), every request a tls error naming ALPN's failure and what to use
+# instead (--protocol auto, or h1), none waiting for its timeout.
 source "$OPENLOOP_E2E_LIB"
 require_tools nginx openssl jq
 openssl req -x509 -newkey rsa:2048 -nodes -keyout "$E2E_TMP/key.pem" -out "$E2E_TMP/cert.pem" -days 1 \
@@ -64,4 +64,6 @@ assert_cmp $((errors + $(json "$r" .summary.counts.dropped))) == "$(json "$r" .s
 assert_cmp "$(json "$r" .summary.counts.errors_by_kind.tls)" == "$errors" "every error of kind tls"
 json "$r" .summary.error_examples.tls | grep -qF 'no application protocol' ||
   fail "the tls example names ALPN's failure: $(json_or_null "$r" .summary.error_examples.tls)"
+json "$r" .summary.error_examples.tls | grep -qF 'use --protocol auto to let it choose, or --protocol h1' ||
+  fail "the tls example says what to use instead: $(json_or_null "$r" .summary.error_examples.tls)"
 pass "--protocol h2 at an http/1.1-only TLS server: exit $code, $(json "$r" .summary.error_examples.tls)"

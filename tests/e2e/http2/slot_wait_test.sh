@@ -47,12 +47,10 @@ grep -qE "^slot waits $(json "$r" .summary.counts.slot_waits) " "$E2E_TMP/h2-aga
   fail "report of the file lost the slot waits: $(cat "$E2E_TMP/h2-again.txt")"
 pass "h2, 4 streams on 1 connection: $(json "$r" .summary.counts.slot_waits) of $(json "$r" .summary.counts.intended) waited (p99 $(json "$r" .summary.slot_wait_ms.p99) ms), named"
 
-# The same stalls without the cap: the pool opens what it needs, nothing waits. --max-streams 4 tells the default
-# connection count the peer's limit (it divides the Little's-law cap by --max-streams, not by the SETTINGS that
-# arrive later: without it, 36 of 600 waited on the 10 connections it opened).
+# The same stalls without the cap: the pool opens what it needs, nothing waits (default_connections_test.sh).
 r=$E2E_TMP/free.json
 code=0
-"$OPENLOOP" run "$LAB_URL/" --http2 --max-streams 4 --on-saturation queue --rate 200/s --duration 3s --threads 1 \
+"$OPENLOOP" run "$LAB_URL/" --http2 --on-saturation queue --rate 200/s --duration 3s --threads 1 \
   --json "$r" >"$E2E_TMP/free.txt" || code=$?
 accept_invalid_only_for "$code" "$r" '^send lateness'
 assert_conserved "$r"

@@ -51,6 +51,25 @@ TEST(RenderMetrics, CountersAndClassicBucketsAreExact) {
 
 // openloop_target_rate is the rate the plan asks for at the latest finalized interval (the offered function's
 // mean over it); the peak is a gauge of its own.
+TEST(RenderMetrics, SlotWaitsHaveACounterAndAHistogram) {
+  MetricsState s = sample_state();
+  s.totals.slot_waits = 12;
+  for (int i = 0; i < 12; ++i) s.slot_wait.record(i < 2 ? 800'000 : 30'000'000);  // 0.8 ms, 30 ms
+  MetricsState from_results = MetricsState::of([&] {
+    results::RunResults r;
+    r.totals = s.totals;
+    r.slot_wait = s.slot_wait;
+    return r;
+  }());
+  const std::string t = render_metrics(from_results, {"r1", "", {"GET /"}, 500, {}, {}}, false);
+  const std::string l = "run_id=\"r1\",scenario=\"\",request=\"\"";
+  EXPECT_TRUE(has(t, "# TYPE openloop_slot_waits_total counter")) << t;
+  EXPECT_TRUE(has(t, "openloop_slot_waits_total{" + l + "} 12")) << t;
+  EXPECT_TRUE(has(t, "# TYPE openloop_slot_wait_seconds histogram")) << t;
+  EXPECT_TRUE(has(t, "openloop_slot_wait_seconds_bucket{" + l + ",le=\"0.001\"} 2")) << t;
+  EXPECT_TRUE(has(t, "openloop_slot_wait_seconds_count{" + l + "} 12")) << t;
+}
+
 TEST(RenderMetrics, TargetRateIsTheOfferedRateOverTheLatestInterval) {
   MetricsContext c{"r1", "", {}, 300, {}, {}};
   std::vector<std::pair<double, double>> asked;

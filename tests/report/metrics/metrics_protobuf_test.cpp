@@ -94,8 +94,10 @@ TEST(RenderMetricsProtobuf, IsASequenceOfLengthDelimitedFamilies) {
   s.totals.intended = 5;
   s.response_time.record(1'000'000, 5);
   const std::vector<std::string> names = family_names(render_metrics_protobuf(s, {"r1", "", {}, 10, {}, {}}));
-  EXPECT_EQ(names.size(), 21u);  // every family of run_metric_families(), connections open and resent included
+  // every family of run_metric_families(), connections open, resent and the slot waits included
+  EXPECT_EQ(names.size(), 23u);
   EXPECT_NE(std::find(names.begin(), names.end(), "openloop_response_time_seconds"), names.end());
+  EXPECT_NE(std::find(names.begin(), names.end(), "openloop_slot_wait_seconds"), names.end());
 }
 
 TEST(RenderMetricsProtobuf, CarriesEveryFamilyOfTheTextInOrder) {

@@ -213,6 +213,19 @@ TEST(Verdict, InvalidWhenOkExceedsCompleted) {
       << v.reasons.back();
 }
 
+TEST(Verdict, InvalidWhenMoreArrivalsWaitedForASlotThanWereIntended) {
+  auto r = open_run(1000, 1000, 0);
+  r.totals.slot_waits = 1000;  // every arrival waited: possible, and named by its own reason
+  const std::string every = judge(r).reasons.empty() ? "" : judge(r).reasons.back();
+  EXPECT_EQ(every.find("do not add up"), std::string::npos) << every;
+  r.totals.slot_waits = 1001;
+  const Verdict v = judge(r);
+  ASSERT_FALSE(v.valid);
+  EXPECT_NE(v.reasons.back().find("in the totals: expected slot_waits 1001 ≤ intended 1000"),
+            std::string::npos)
+      << v.reasons.back();
+}
+
 TEST(Verdict, LateSendsNameTheHypervisorsStealAndTheWaitForACpuWhenEitherIsLarge) {
   auto r = open_run(1000, 1000, 0);
   for (int i = 0; i < 100; ++i) r.send_lateness.record(5'000'000);
@@ -332,6 +345,7 @@ TEST(Verdict, SendsQueuedForAFreeSlotNameTheSlotsNotTheTimers) {
   r.totals.slot_waits = 50;
   for (int i = 0; i < 50; ++i) r.slot_wait.record(20'000'000);
   r.generator.connections_h2 = 1;
+  r.info.plan["max_in_flight"] = 400;  // --connections 4 × 100 streams: fewer connections than slots
   const Verdict v = judge(r);
   EXPECT_FALSE(v.valid);
   ASSERT_EQ(v.reasons.size(), 1U) << v.reasons.back();
@@ -342,7 +356,11 @@ TEST(Verdict, SendsQueuedForAFreeSlotNameTheSlotsNotTheTimers) {
   EXPECT_NE(why.find("send lateness p99 5ms"), std::string::npos) << why;
   EXPECT_NE(why.find("raise --connections or --max-streams"), std::string::npos) << why;
   EXPECT_EQ(why.find("timer floor"), std::string::npos) << why;
+  // HTTP/2 on connections opened as needed: the cap on them is what to raise, as over HTTP/1.1.
+  r.info.plan.erase("max_in_flight");
+  EXPECT_NE(judge(r).reasons[0].find("raise --max-connections"), std::string::npos) << judge(r).reasons[0];
   // HTTP/1.1: the cap to raise is --max-connections.
+  r.info.plan["max_in_flight"] = 400;
   r.generator.connections_h2 = 0;
   EXPECT_NE(judge(r).reasons[0].find("raise --max-connections"), std::string::npos) << judge(r).reasons[0];
   // 1 % waited is within the bound: the lateness is judged as ever (here the timers).
