@@ -188,7 +188,7 @@ Result<PlanRun> prepare(const RunPlan& plan, std::atomic<int>& stop, SteadyTime 
   return p;
 }
 
-// The single-key warning (seed 000's single-SKU story): merge every worker's key trackers per template.
+// Every worker's key trackers merged per template, as single-key warnings (seed 000's single-SKU story).
 std::vector<std::string> key_warnings(const RunPlan& plan,
                                       const std::vector<std::unique_ptr<Worker>>& workers,
                                       const results::Counters& totals) {
@@ -212,6 +212,24 @@ std::vector<std::string> key_warnings(const RunPlan& plan,
       keys.push_back({templates[i].name(), templates[i].has_variables(), &merged[i]});
   }
   return workload::single_key_warnings(keys);
+}
+
+// The single-key warnings at the end of a run. A server whose every Server-Timing that spoke of a cache said it has
+// none (`cache;desc=off`: the lab without --cache) was not measured through one: no warning. One that reported
+// hits and misses gets its hit share beside the warning.
+std::vector<std::string> single_key_warnings(const RunPlan& plan,
+                                             const std::vector<std::unique_ptr<Worker>>& workers,
+                                             const results::Counters& totals,
+                                             const results::ServerTimingStats& timing) {
+  if (timing.cache_off > 0 && timing.cache_hit == 0 && timing.cache_miss == 0) return {};
+  std::vector<std::string> warnings = key_warnings(plan, workers, totals);
+  if (const std::uint64_t looked_up = timing.cache_hit + timing.cache_miss; looked_up > 0) {
+    for (std::string& w : warnings) {
+      w += fmt::format(" (the server's Server-Timing reported {:.0f} % of {} responses as cache hits)",
+                       100.0 * static_cast<double>(timing.cache_hit) / static_cast<double>(looked_up), looked_up);
+    }
+  }
+  return warnings;
 }
 
 results::RunResults finish(PlanRun& p, const std::atomic<int>& stop, SteadyTime start, SteadyTime finished,
@@ -286,7 +304,8 @@ results::RunResults finish(PlanRun& p, const std::atomic<int>& stop, SteadyTime 
         r.error_examples.push_back(example);
     }
   }
-  for (auto& w : key_warnings(plan, p.workers, r.totals)) r.warnings.push_back(std::move(w));
+  for (auto& w : single_key_warnings(plan, p.workers, r.totals, r.server_timing))
+    r.warnings.push_back(std::move(w));
   if (plan.replay)
     for (auto& note : plan.replay->notes()) r.warnings.push_back(std::move(note));
   if (std::string tail = results::generator_tail_warning(r); !tail.empty()) r.warnings.push_back(std::move(tail));

@@ -135,6 +135,19 @@ void Worker::record_server_timing(const http::ServerTimingValue& v, const Exchan
       ++st.malformed;
       break;
   }
+  switch (v.cache) {
+    case http::ServerTimingValue::Cache::off:
+      ++st.cache_off;
+      break;
+    case http::ServerTimingValue::Cache::hit:
+      ++st.cache_hit;
+      break;
+    case http::ServerTimingValue::Cache::miss:
+      ++st.cache_miss;
+      break;
+    case http::ServerTimingValue::Cache::unsaid:
+      break;
+  }
 }
 
 // An attempt that ended without a response still took the phases it completed (a connect, a handshake, a

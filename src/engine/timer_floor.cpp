@@ -103,4 +103,12 @@ Nanos auto_spin_lead(const results::TimerFloor& floor, Nanos bound) {
   return std::chrono::duration_cast<Nanos>(std::chrono::duration<double, std::micro>(lead_us));
 }
 
+Nanos adapted_spin_lead(const hdr::Histogram& wake_lateness, Nanos current, Nanos bound) {
+  if (wake_lateness.total_count() < k_adapt_min_waits) return current;
+  results::TimerFloor f;
+  f.samples = static_cast<std::uint64_t>(wake_lateness.total_count());
+  f.p99_us = static_cast<double>(wake_lateness.value_at_percentile(99.0)) / 1e3;
+  return std::max(current, auto_spin_lead(f, bound));
+}
+
 }  // namespace openloop::engine

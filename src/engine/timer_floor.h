@@ -7,6 +7,7 @@
 
 #include "core/time.h"
 #include "engine/run_plan.h"
+#include "hdr/histogram.h"
 #include "results/judging/timer_floor.h"
 
 namespace openloop::engine {
@@ -42,5 +43,15 @@ Nanos planned_lateness_bound(const RunPlan& plan);
 /// 1.5 × p99 − bound / 2 (what a wake-up overshoots beyond half the bound, with a margin for the load's own
 /// activity), at most 10 ms.
 Nanos auto_spin_lead(const results::TimerFloor& floor, Nanos bound);
+
+/// Waits a worker must have timed before adapted_spin_lead() reads their lateness.
+inline constexpr std::int64_t k_adapt_min_waits = 200;
+
+/// --spin-below auto during a run: the lead for the wake-up lateness a worker's own timed waits have met so far
+/// (`wake_lateness`: each wait's overshoot in ns, the floor as the run finds it), as auto_spin_lead() makes of the
+/// floor measured before the run, and never below `current`: the floor measured before a run can be low while the
+/// host wakes the run's threads late (a quiet VM: 43 µs measured, send lateness p99 1.5 ms at 1000/s), and a host
+/// that woke a thread late will again. `current` until k_adapt_min_waits waits were timed. Allocation-free.
+Nanos adapted_spin_lead(const hdr::Histogram& wake_lateness, Nanos current, Nanos bound);
 
 }  // namespace openloop::engine

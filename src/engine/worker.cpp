@@ -270,9 +270,14 @@ void Worker::run() {
       hand_over(false);
       m_next_handover = now + k_handover_period;
     }
-    // Spinning on a host where this thread waits for a CPU lengthens that wait: the budget follows it.
-    if (m_spin_budget.observation_due(now))
-      if (const auto delay = thread_run_delay()) m_spin_budget.observe_run_delay(now, *delay);
+    // Spinning on a host where this thread waits for a CPU lengthens that wait: the budget follows it. And the
+    // lead follows the host's wake-ups as this run meets them, which the floor measured before it may not show.
+    if (m_spin_budget.observation_due(now)) {
+      if (const auto delay = thread_run_delay()) {
+        m_spin_budget.observe_run_delay(now, *delay);
+        m_spin_lead = adapted_spin_lead(m_report.wake_lateness, m_spin_lead, planned_lateness_bound(m_plan));
+      }
+    }
     m_in_flight_now.store(m_in_flight.size() + m_queue_size, std::memory_order_relaxed);
     m_open_now.store(m_open_count, std::memory_order_relaxed);
     wait_until(next_wakeup());
@@ -284,6 +289,7 @@ void Worker::run() {
     m_report.run_delay = *delay_after - *delay_before;
   m_report.spin_seconds = to_seconds(m_spun);
   m_report.spin_budget_low = m_spin_budget.lowest();
+  m_report.spin_lead = m_spin_lead;  // the run's last (and largest) lead: adapted from its own wake-ups
   if (m_render) {
     for (std::size_t i = 0; i < m_plan.workload->requests.size(); ++i)
       m_report.keys.push_back(m_render->keys(i));

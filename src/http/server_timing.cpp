@@ -67,6 +67,18 @@ bool parse_ms(std::string_view text, double& ms) {
   return ec == std::errc() && end == text.data() + text.size() && std::isfinite(ms) && ms >= 0;
 }
 
+// A cache metric's desc (any case): what it says about the cache.
+ServerTimingValue::Cache cache_said(std::string_view desc) {
+  using Cache = ServerTimingValue::Cache;
+  for (const std::string_view hit : {"hit", "stale"})
+    if (equal_nocase(desc, hit)) return Cache::hit;
+  for (const std::string_view miss : {"miss", "expired", "bypass"})
+    if (equal_nocase(desc, miss)) return Cache::miss;
+  for (const std::string_view off : {"off", "none"})
+    if (equal_nocase(desc, off)) return Cache::off;
+  return Cache::unsaid;
+}
+
 }  // namespace
 
 ServerTimingValue parse_server_timing(std::string_view value, std::string_view metric) {
@@ -75,6 +87,7 @@ ServerTimingValue parse_server_timing(std::string_view value, std::string_view m
   Cursor c{value};
   double total_ms = 0;
   bool found = false;
+  ServerTimingValue::Cache cache = ServerTimingValue::Cache::unsaid;
   c.skip_ows();
   if (c.done()) return k_malformed;  // an empty header says nothing
   while (true) {
@@ -82,6 +95,8 @@ ServerTimingValue parse_server_timing(std::string_view value, std::string_view m
     const std::string_view name = c.token();
     if (name.empty()) return k_malformed;
     const bool selected = metric.empty() || (!found && equal_nocase(name, metric));
+    const bool cache_metric = cache == ServerTimingValue::Cache::unsaid &&
+                              (equal_nocase(name, "cache") || equal_nocase(name, "cdn-cache"));
     bool has_dur = false;
     double dur_ms = 0;
     c.skip_ows();
@@ -111,6 +126,8 @@ ServerTimingValue parse_server_timing(std::string_view value, std::string_view m
         if (quoted && param_value.find('\\') != std::string_view::npos) return k_malformed;
         if (!parse_ms(param_value, dur_ms)) return k_malformed;
         has_dur = true;
+      } else if (cache_metric && equal_nocase(param, "desc") && cache == ServerTimingValue::Cache::unsaid) {
+        cache = cache_said(param_value);
       }
     }
     if (selected && has_dur) {
@@ -121,10 +138,10 @@ ServerTimingValue parse_server_timing(std::string_view value, std::string_view m
     if (c.peek() != ',') return k_malformed;
     ++c.i;
   }
-  if (!found) return {Status::no_duration, Nanos(0)};
+  if (!found) return {Status::no_duration, Nanos(0), cache};
   // Clamped to a day: a larger value is nonsense and would overflow nanoseconds.
   const double ns = std::min(total_ms, 86'400'000.0) * 1e6;
-  return {Status::valid, Nanos(static_cast<std::int64_t>(std::llround(ns)))};
+  return {Status::valid, Nanos(static_cast<std::int64_t>(std::llround(ns))), cache};
 }
 
 }  // namespace openloop::http

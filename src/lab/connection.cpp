@@ -208,12 +208,13 @@ void Connection::on_outcome(std::uint16_t seq, Outcome outcome) {
   if (!m_in_io) settle(false);
 }
 
-void Connection::on_timing(std::uint16_t seq, Nanos queue_wait, Nanos service) {
+void Connection::on_timing(std::uint16_t seq, Nanos queue_wait, Nanos service, CacheLookup cache) {
   Pending& p = m_pending[seq % k_max_pending];
   if (p.state != SlotState::waiting) return;
   p.timed = true;
   p.queue_wait = queue_wait;
   p.service = service;
+  p.cache = cache;
 }
 
 void Connection::settle(bool may_submit) {
@@ -255,7 +256,8 @@ void Connection::flush() {
       if (!p.control.empty()) {
         m_out.append(p.control);
       } else if (p.timed) {
-        append_with_server_timing(m_out, responses.get(p.reply, p.close, p.head), p.queue_wait, p.service);
+        append_with_server_timing(m_out, responses.get(p.reply, p.close, p.head),
+                                  {p.queue_wait, p.service, p.cache});
       } else {
         m_out.append(responses.get(p.reply, p.close, p.head));
       }

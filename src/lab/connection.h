@@ -32,7 +32,7 @@ class Connection final : public ServedConnection {
   bool still_waiting(std::uint16_t /*seq*/) const override { return m_fd >= 0; }
   /// Written as soon as every earlier answer is.
   void on_outcome(std::uint16_t seq, Outcome outcome) override;
-  void on_timing(std::uint16_t seq, Nanos queue_wait, Nanos service) override;
+  void on_timing(std::uint16_t seq, Nanos queue_wait, Nanos service, CacheLookup cache) override;
   void watch_header(std::string_view name) override { m_parser.watch_header(name); }
   void close() override;
 
@@ -49,6 +49,7 @@ class Connection final : public ServedConnection {
     bool timed = false;  // the model reported queue_wait and service (a Server-Timing header goes out)
     Nanos queue_wait{0};
     Nanos service{0};
+    CacheLookup cache = CacheLookup::not_looked_up;
     std::string control;  // whole response for /_lab/* requests
   };
 

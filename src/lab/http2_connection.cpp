@@ -362,12 +362,13 @@ void Http2Connection::free_slot(std::uint16_t seq) {
   m_free_streams.push_back(seq);
 }
 
-void Http2Connection::on_timing(std::uint16_t seq, Nanos queue_wait, Nanos service) {
+void Http2Connection::on_timing(std::uint16_t seq, Nanos queue_wait, Nanos service, CacheLookup cache) {
   if (seq >= m_streams.size() || m_streams[seq].state != StreamState::waiting) return;
   Stream& s = m_streams[seq];
   s.timed = true;
   s.queue_wait = queue_wait;
   s.service = service;
+  s.cache = cache;
 }
 
 void Http2Connection::on_outcome(std::uint16_t seq, Outcome outcome) {
@@ -404,7 +405,7 @@ void Http2Connection::answer(std::uint16_t seq, int status, std::string_view con
   s.out_offset = 0;
   char status_text[8];
   char length_text[24];
-  char timing_text[96];
+  char timing_text[128];
   const int status_length = std::snprintf(status_text, sizeof status_text, "%d", status);
   const int length_length = std::snprintf(length_text, sizeof length_text, "%zu", body.size());
   nghttp2_nv headers[5] = {
@@ -416,9 +417,7 @@ void Http2Connection::answer(std::uint16_t seq, int status, std::string_view con
   if (!set_cookie.empty()) headers[count++] = header("set-cookie", set_cookie);
   if (s.timed) {
     // The same header and format as the HTTP/1.1 answer's (append_with_server_timing).
-    const int n = std::snprintf(timing_text, sizeof timing_text, "queue;dur=%.3f, app;dur=%.3f",
-                                static_cast<double>(s.queue_wait.count()) / 1e6,
-                                static_cast<double>(s.service.count()) / 1e6);
+    const int n = format_server_timing(timing_text, sizeof timing_text, {s.queue_wait, s.service, s.cache});
     if (n > 0 && static_cast<std::size_t>(n) < sizeof timing_text) {
       headers[count++] = header("server-timing", {timing_text, static_cast<std::size_t>(n)});
     }

@@ -42,7 +42,7 @@ class Http2Connection final : public ServedConnection {
   /// True while stream `seq` is open and waiting for the model's answer.
   bool still_waiting(std::uint16_t seq) const override;
   void on_outcome(std::uint16_t seq, Outcome outcome) override;
-  void on_timing(std::uint16_t seq, Nanos queue_wait, Nanos service) override;
+  void on_timing(std::uint16_t seq, Nanos queue_wait, Nanos service, CacheLookup cache) override;
   void watch_header(std::string_view name) override;
   void close() override;
 
@@ -70,6 +70,7 @@ class Http2Connection final : public ServedConnection {
     bool timed = false;
     Nanos queue_wait{0};
     Nanos service{0};
+    CacheLookup cache = CacheLookup::not_looked_up;
     // Strings keep their capacity when the slot is reused.
     std::string method;
     std::string target;

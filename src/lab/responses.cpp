@@ -120,18 +120,40 @@ Reply reply_for(Outcome outcome) {
   return Reply::server_error;
 }
 
-void append_with_server_timing(std::string& out, std::string_view response, Nanos queue_wait, Nanos service) {
+int format_server_timing(char* out, std::size_t size, const ServerTiming& timing) {
+  const char* cache = "";
+  switch (timing.cache) {
+    case CacheLookup::no_cache:
+      cache = ", cache;desc=off";
+      break;
+    case CacheLookup::hit:
+      cache = ", cache;desc=hit";
+      break;
+    case CacheLookup::miss:
+      cache = ", cache;desc=miss";
+      break;
+    case CacheLookup::not_looked_up:
+      break;
+  }
+  const int n = std::snprintf(out, size, "queue;dur=%.3f, app;dur=%.3f%s",
+                              static_cast<double>(timing.queue_wait.count()) / 1e6,
+                              static_cast<double>(timing.service.count()) / 1e6, cache);
+  return n >= 0 && static_cast<std::size_t>(n) < size ? n : -1;
+}
+
+void append_with_server_timing(std::string& out, std::string_view response, const ServerTiming& timing) {
   const std::size_t end = response.find("\r\n\r\n");
   if (end == std::string_view::npos) {
     out.append(response);
     return;
   }
   out.append(response.substr(0, end + 2));
-  char line[128];
-  const int n = std::snprintf(line, sizeof line, "Server-Timing: queue;dur=%.3f, app;dur=%.3f\r\n",
-                              static_cast<double>(queue_wait.count()) / 1e6,
-                              static_cast<double>(service.count()) / 1e6);
-  if (n > 0) out.append(line, static_cast<std::size_t>(n) < sizeof line ? static_cast<std::size_t>(n) : 0);
+  char value[128];
+  if (const int n = format_server_timing(value, sizeof value, timing); n > 0) {
+    out.append("Server-Timing: ");
+    out.append(value, static_cast<std::size_t>(n));
+    out.append("\r\n");
+  }
   out.append(response.substr(end + 2));
 }
 

@@ -52,10 +52,21 @@ class ResponseCatalog {
 /// maps to 500).
 Reply reply_for(Outcome outcome);
 
-/// Appends `response` to `out` with `Server-Timing: queue;dur=X, app;dur=Y` (milliseconds, µs resolution) added as
-/// its last header line (the lab server's and the simulator's answers). No allocation once `out` has grown to
-/// its working size.
-void append_with_server_timing(std::string& out, std::string_view response, Nanos queue_wait, Nanos service);
+/// What the lab says of one answer in its Server-Timing header.
+struct ServerTiming {
+  Nanos queue_wait{0};
+  Nanos service{0};
+  CacheLookup cache = CacheLookup::not_looked_up;
+};
+
+/// Writes the Server-Timing field value `queue;dur=X, app;dur=Y` (milliseconds, µs resolution), with
+/// `, cache;desc=off|hit|miss` when the cache was consulted or there is none, into `out` (NUL-terminated).
+/// Returns the length written, or -1 when it does not fit.
+int format_server_timing(char* out, std::size_t size, const ServerTiming& timing);
+
+/// Appends `response` to `out` with a `Server-Timing:` line (format_server_timing) added as its last header line
+/// (the lab server's HTTP/1.1 answers). No allocation once `out` has grown to its working size.
+void append_with_server_timing(std::string& out, std::string_view response, const ServerTiming& timing);
 
 /// Renders one response (control plane; allocates).
 /// With `set_cookie`, a `Set-Cookie: VALUE` header line too.

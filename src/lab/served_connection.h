@@ -110,9 +110,9 @@ class ServedConnection : public net::IoHandler, public net::TimerHandler {
   virtual bool still_waiting(std::uint16_t seq) const = 0;
   /// The model's answer to request `seq`.
   virtual void on_outcome(std::uint16_t seq, Outcome outcome) = 0;
-  /// The model's queue wait and service time of request `seq` (before its on_outcome), sent with its answer
-  /// as `Server-Timing: queue;dur=X, app;dur=Y` (milliseconds).
-  virtual void on_timing(std::uint16_t seq, Nanos queue_wait, Nanos service) = 0;
+  /// The model's queue wait and service time of request `seq` (before its on_outcome) and what its cache did,
+  /// sent with its answer as `Server-Timing: queue;dur=X, app;dur=Y, cache;desc=off|hit|miss` (milliseconds).
+  virtual void on_timing(std::uint16_t seq, Nanos queue_wait, Nanos service, CacheLookup cache) = 0;
   /// Applies a changed deadline header name.
   virtual void watch_header(std::string_view name) = 0;
   /// Closes the socket now (server shutdown).

@@ -146,8 +146,8 @@ void Server::on_outcome(std::uint64_t tag, Outcome outcome, SteadyTime /*at*/) {
   if (ServedConnection* c = connection_for(tag)) c->on_outcome(tag_seq(tag), outcome);
 }
 
-void Server::on_timing(std::uint64_t tag, Nanos queue_wait, Nanos service) {
-  if (ServedConnection* c = connection_for(tag)) c->on_timing(tag_seq(tag), queue_wait, service);
+void Server::on_timing(std::uint64_t tag, Nanos queue_wait, Nanos service, CacheLookup cache) {
+  if (ServedConnection* c = connection_for(tag)) c->on_timing(tag_seq(tag), queue_wait, service, cache);
 }
 
 bool Server::still_wanted(std::uint64_t tag) {

@@ -68,7 +68,7 @@ class Server final : public ConnectionHost,
 
   // ModelSink
   void on_outcome(std::uint64_t tag, Outcome outcome, SteadyTime at) override;
-  void on_timing(std::uint64_t tag, Nanos queue_wait, Nanos service) override;
+  void on_timing(std::uint64_t tag, Nanos queue_wait, Nanos service, CacheLookup cache) override;
   bool still_wanted(std::uint64_t tag) override;
   void burn(Nanos work) override;
 

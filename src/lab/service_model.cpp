@@ -72,6 +72,7 @@ void ServiceModel::begin_service(std::uint32_t w, const Job& job, SteadyTime t) 
   if (m_config.cache > 0) {
     const bool hit = m_cache.access(job.arrival.key);
     m_stats.count(hit ? &ModelCounters::cache_hits : &ModelCounters::cache_misses);
+    wk.cache = hit ? CacheLookup::hit : CacheLookup::miss;
     d = (hit ? m_config.hit : m_config.miss).sample(m_rng);
   } else {
     d = m_config.service.sample(m_rng);
@@ -124,10 +125,12 @@ void ServiceModel::complete(std::uint32_t w, SteadyTime t) {
   --m_busy;
   // Workers beyond a reduced --workers retire here instead of taking more work.
   if (w < m_config.workers) m_idle.push_back(w);
-  finish(wk.job, failed ? Outcome::error : Outcome::ok, t, wk.service_start);
+  finish(wk.job, failed ? Outcome::error : Outcome::ok, t, wk.service_start, wk.cache);
+  wk.cache = CacheLookup::not_looked_up;
 }
 
-void ServiceModel::finish(const Job& job, Outcome outcome, SteadyTime t, SteadyTime service_start) {
+void ServiceModel::finish(const Job& job, Outcome outcome, SteadyTime t, SteadyTime service_start,
+                          CacheLookup cache) {
   roll(t);
   switch (outcome) {
     case Outcome::ok:
@@ -152,7 +155,8 @@ void ServiceModel::finish(const Job& job, Outcome outcome, SteadyTime t, SteadyT
   const bool served = service_start != SteadyTime::max();
   const SteadyTime queue_end = served ? service_start : t;
   m_sink.on_timing(job.arrival.tag, std::max(Nanos(0), queue_end - job.arrived),
-                   served ? std::max(Nanos(0), t - service_start) : Nanos(0));
+                   served ? std::max(Nanos(0), t - service_start) : Nanos(0),
+                   m_config.cache == 0 ? CacheLookup::no_cache : cache);
   m_sink.on_outcome(job.arrival.tag, outcome, t);
 }
 

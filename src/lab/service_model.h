@@ -25,6 +25,15 @@ enum class Outcome : std::uint8_t {
   cancelled,  ///< client gone while queued (--cancel); nobody to answer
 };
 
+/// What the model's cache did for one arrival, sent in its Server-Timing as `cache;desc=off|hit|miss` so a client
+/// can tell a service without a cache (no_cache) from one measured through it.
+enum class CacheLookup : std::uint8_t {
+  no_cache,       ///< the model has no cache (--cache 0)
+  hit,            ///< served from the cache
+  miss,           ///< looked up and missed
+  not_looked_up,  ///< the model has a cache but never served this arrival (shed, rejected, expired)
+};
+
 /// One request as the model sees it. The tag is opaque to the model and handed back with the outcome.
 struct Arrival {
   std::uint64_t tag = 0;
@@ -47,10 +56,11 @@ class ModelSink {
   /// outcome when it was never served) and how long its service took (start of service → outcome, a
   /// dependency call included; 0 when never served). Called just before on_outcome() for the same tag, with
   /// the same restrictions; the lab sends both in a Server-Timing header.
-  virtual void on_timing(std::uint64_t tag, Nanos queue_wait, Nanos service) {
+  virtual void on_timing(std::uint64_t tag, Nanos queue_wait, Nanos service, CacheLookup cache) {
     (void)tag;
     (void)queue_wait;
     (void)service;
+    (void)cache;
   }
   /// With --cancel: whether anyone still waits for `tag` (checked when it would be dequeued).
   virtual bool still_wanted(std::uint64_t tag) {
@@ -125,6 +135,7 @@ class ServiceModel final : private net::TimerHandler {
     std::uint32_t generation = 0;
     SteadyTime phase_end;
     SteadyTime service_start;  // when this worker took its job (for the job's queue wait and service time)
+    CacheLookup cache = CacheLookup::not_looked_up;  // what the cache did for the job (begin_service)
     Job job;
   };
   enum class TimerKind : std::uint64_t { worker = 0, stall_begin = 1, stall_end = 2 };
@@ -143,7 +154,8 @@ class ServiceModel final : private net::TimerHandler {
   void release_pool(SteadyTime t);
   void complete(std::uint32_t w, SteadyTime t);
   /// `service_start`: when a worker took the job; SteadyTime::max() when it was never served.
-  void finish(const Job& job, Outcome outcome, SteadyTime t, SteadyTime service_start = SteadyTime::max());
+  void finish(const Job& job, Outcome outcome, SteadyTime t, SteadyTime service_start = SteadyTime::max(),
+              CacheLookup cache = CacheLookup::not_looked_up);
   bool pool_available() const;
   void set_workers(std::uint32_t count);
 

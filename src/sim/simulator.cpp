@@ -321,13 +321,14 @@ void Simulator::on_outcome(std::uint64_t tag, lab::Outcome outcome, SteadyTime a
 
 // The model's queue wait and service time, answered as the lab answers them (a Server-Timing header); comes
 // just before on_outcome for the same request.
-void Simulator::on_timing(std::uint64_t tag, Nanos queue_wait, Nanos service) {
+void Simulator::on_timing(std::uint64_t tag, Nanos queue_wait, Nanos service, lab::CacheLookup cache) {
   Socket* s = socket(tag_fd(tag));
   if (s == nullptr || (s->generation & 0xffff) != tag_generation(tag)) return;
   Pending& p = s->pending[tag_seq(tag) % k_max_pending];
   p.timed = true;
   p.queue_wait = queue_wait;
   p.service = service;
+  p.cache = cache;
 }
 
 bool Simulator::still_wanted(std::uint64_t tag) {
@@ -341,7 +342,8 @@ void Simulator::flush(int fd, Socket& s) {
     Pending& p = s.pending[s.head_seq % k_max_pending];
     if (!p.ready) break;
     if (!p.dropped && p.timed) {
-      lab::append_with_server_timing(s.rx, m_responses.get(p.reply, p.close, p.head), p.queue_wait, p.service);
+      lab::append_with_server_timing(s.rx, m_responses.get(p.reply, p.close, p.head),
+                                     {p.queue_wait, p.service, p.cache});
     } else if (!p.dropped) {
       s.rx.append(m_responses.get(p.reply, p.close, p.head));
     }

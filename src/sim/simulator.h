@@ -93,6 +93,7 @@ class Simulator final : public net::SimulatedNetwork, private lab::ModelSink, pr
     bool dropped = false;
     bool timed = false;  // the model reported its queue wait and service: a Server-Timing header goes out
     Nanos queue_wait{0}, service{0};
+    lab::CacheLookup cache = lab::CacheLookup::not_looked_up;
   };
   /// What the service takes from one request.
   struct Parsed {
@@ -119,7 +120,7 @@ class Simulator final : public net::SimulatedNetwork, private lab::ModelSink, pr
 
   // lab::ModelSink
   void on_outcome(std::uint64_t tag, lab::Outcome outcome, SteadyTime at) override;
-  void on_timing(std::uint64_t tag, Nanos queue_wait, Nanos service) override;
+  void on_timing(std::uint64_t tag, Nanos queue_wait, Nanos service, lab::CacheLookup cache) override;
   bool still_wanted(std::uint64_t tag) override;
   // net::TimerHandler (the periodic callback)
   void on_timer(std::uint64_t cookie) override;

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "results/recording/interval_stats.h"
+
 using namespace openloop;
 using namespace openloop::engine;
 using namespace std::chrono_literals;
@@ -76,6 +78,26 @@ TEST(AutoSpinLead, SpinsThroughWhatAWakeUpOvershootsBeyondHalfTheBound) {
   // The host: p99 0.9 ms against a 1-ms bound → 1.5 × 900 − 500 = 850 µs.
   EXPECT_EQ(auto_spin_lead(floor_with_p99(900), 1ms), Nanos(850us));
   EXPECT_EQ(auto_spin_lead(floor_with_p99(100'000), 1ms), Nanos(10ms));  // capped
+}
+
+TEST(AdaptedSpinLead, FollowsTheLatenessTheRunMeetsAndNeverShrinks) {
+  hdr::Histogram woke = results::make_latency_histogram();
+  // Fewer than k_adapt_min_waits waits: too few to judge, the lead stays as it was.
+  for (int i = 0; i < k_adapt_min_waits - 1; ++i) results::record_ns(woke, 2'000'000);
+  EXPECT_EQ(adapted_spin_lead(woke, Nanos(0), 1ms), Nanos(0));
+  // A run whose timed waits wake 50 µs late keeps the floor measured before it (no lead)...
+  hdr::Histogram quiet = results::make_latency_histogram();
+  for (int i = 0; i < 1000; ++i) results::record_ns(quiet, 50'000);
+  EXPECT_EQ(adapted_spin_lead(quiet, Nanos(0), 1ms), Nanos(0));
+  // ...and one whose waits woke 1.5 ms late in 2 % of them takes the lead auto_spin_lead gives that p99:
+  // 1.5 × 1500 − 500 = 1750 µs (within the histogram's precision).
+  for (int i = 0; i < 20; ++i) results::record_ns(quiet, 1'500'000);
+  const Nanos lead = adapted_spin_lead(quiet, Nanos(0), 1ms);
+  EXPECT_NEAR(to_seconds(lead) * 1e6, 1750, 5);
+  // Never below the lead it had: a better stretch does not make it sleep into the next late wake-up.
+  EXPECT_EQ(adapted_spin_lead(quiet, 5ms, 1ms), Nanos(5ms));
+  // A bound the floor keeps within half of: none.
+  EXPECT_EQ(adapted_spin_lead(quiet, Nanos(0), 10ms), Nanos(0));
 }
 
 namespace {

@@ -41,6 +41,25 @@ TEST(ServerTimingValue, SeveralMetricsAddUpOrOneIsSelectedByName) {
   EXPECT_EQ(parse_server_timing(h, "db").status, Status::no_duration);
 }
 
+TEST(ServerTimingValue, ACacheMetricsDescSaysWhatTheCacheDid) {
+  using Cache = openloop::http::ServerTimingValue::Cache;
+  EXPECT_EQ(parse_server_timing("queue;dur=0.1, app;dur=2, cache;desc=off").cache, Cache::off);
+  EXPECT_EQ(parse_server_timing("queue;dur=0.1, app;dur=2, cache;desc=off").duration, ms(2.1));
+  EXPECT_EQ(parse_server_timing("cache;desc=\"HIT\"").cache, Cache::hit);
+  EXPECT_EQ(parse_server_timing("cache;desc=\"HIT\"").status, Status::no_duration);
+  EXPECT_EQ(parse_server_timing("app;dur=1, CDN-Cache;desc=MISS").cache, Cache::miss);
+  EXPECT_EQ(parse_server_timing("cache;desc=stale").cache, Cache::hit);
+  EXPECT_EQ(parse_server_timing("cache;desc=bypass").cache, Cache::miss);
+  EXPECT_EQ(parse_server_timing("cache;desc=none").cache, Cache::off);
+  // The first cache metric that says something counts; unknown words, other metrics and a bare cache say nothing.
+  EXPECT_EQ(parse_server_timing("cache;desc=hit, cache;desc=miss").cache, Cache::hit);
+  EXPECT_EQ(parse_server_timing("cache;desc=warm").cache, Cache::unsaid);
+  EXPECT_EQ(parse_server_timing("cache;dur=3").cache, Cache::unsaid);
+  EXPECT_EQ(parse_server_timing("app;desc=hit").cache, Cache::unsaid);
+  EXPECT_EQ(parse_server_timing("edge;dur=1").cache, Cache::unsaid);
+  EXPECT_EQ(parse_server_timing("cache;desc=off,,").cache, Cache::unsaid) << "malformed: nothing is believed";
+}
+
 TEST(ServerTimingValue, FirstDurOfAMetricAndFirstSelectedMetricCount) {
   EXPECT_EQ(parse_server_timing("app;dur=1;dur=5").duration, ms(1));
   EXPECT_EQ(parse_server_timing("app;dur=1, app;dur=5", "app").duration, ms(1));

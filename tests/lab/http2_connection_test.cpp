@@ -152,7 +152,7 @@ TEST(Http2Connection, AnswersAModelRequestWithTheHttp1HeadersAndServerTiming) {
   EXPECT_EQ(tag_slot(tag), 3u);
   EXPECT_TRUE(conn.still_waiting(tag_seq(tag)));
   EXPECT_FALSE(client.response(id).closed) << "no answer before the model's";
-  conn.on_timing(tag_seq(tag), 1500us, 2ms);
+  conn.on_timing(tag_seq(tag), 1500us, 2ms, CacheLookup::no_cache);
   conn.on_outcome(tag_seq(tag), Outcome::ok);
   client.pump();
   const Response& r = client.response(id);
@@ -161,7 +161,7 @@ TEST(Http2Connection, AnswersAModelRequestWithTheHttp1HeadersAndServerTiming) {
   EXPECT_EQ(r.headers.at(":status"), "200");
   EXPECT_EQ(r.headers.at("content-type"), "text/plain");
   EXPECT_EQ(r.headers.at("content-length"), "5");
-  EXPECT_EQ(r.headers.at("server-timing"), "queue;dur=1.500, app;dur=2.000");
+  EXPECT_EQ(r.headers.at("server-timing"), "queue;dur=1.500, app;dur=2.000, cache;desc=off");
   EXPECT_EQ(r.body, host.m_responses.body(Reply::ok));
   EXPECT_EQ(host.m_counters.http2.streams, 1u);
   EXPECT_EQ(host.m_counters.requests, 1u);

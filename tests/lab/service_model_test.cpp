@@ -27,13 +27,14 @@ class Recorder final : public ModelSink {
   void on_outcome(std::uint64_t tag, Outcome outcome, SteadyTime at) override {
     answers.push_back({tag, outcome, at - SteadyTime{}});
   }
-  void on_timing(std::uint64_t tag, Nanos queue_wait, Nanos service) override {
-    timings.push_back({tag, queue_wait, service});
+  void on_timing(std::uint64_t tag, Nanos queue_wait, Nanos service, CacheLookup cache) override {
+    timings.push_back({tag, queue_wait, service, cache});
   }
   bool still_wanted(std::uint64_t tag) override { return gone.count(tag) == 0; }
   struct Timing {
     std::uint64_t tag;
     Nanos queue_wait, service;
+    CacheLookup cache;
   };
   std::vector<Timing> timings;  // before the matching answer, for the lab's Server-Timing header
   std::vector<Answer> answers;

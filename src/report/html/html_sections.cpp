@@ -10,6 +10,7 @@
 #include "report/html/html_plan.h"
 #include "report/summary.h"
 #include "report/text_format.h"
+#include "results/judging/generator_tail.h"
 #include "results/used_protocol.h"
 
 namespace openloop::report::html {
@@ -179,6 +180,10 @@ std::string slo_section(const ReportInput& in) {
         escape(s.evaluated ? s.measured_text : "–"), escape(results::op_text(s.slo.op)),
         escape(s.threshold_text), met ? "" : " style=\"color: var(--invalid); font-weight: 700\"",
         escape(result));
+    // A failed latency objective that is mostly openloop's own send lateness says so under its row, as in the
+    // summary and the JUnit file.
+    if (const std::string note = results::slo_lateness_note(s, r); !note.empty())
+      rows += fmt::format("<tr class=\"slo-note\"><td colspan=\"4\" class=\"caption\">{}</td></tr>\n", escape(note));
   }
   const bool by_default = r.slos.size() == 1 && r.slos.front().slo.is_default;
   std::string out = fmt::format("<section class=\"panel\"><h2>Service-level objectives: {}</h2>\n",

@@ -190,6 +190,8 @@ nlohmann::json server_timing_json(const ServerTimingStats& st) {
                       {"negative_outside", st.negative},
                       {"malformed", st.malformed},
                       {"no_duration", st.no_duration}};
+  if (st.cache_off + st.cache_hit + st.cache_miss > 0)
+    j["cache"] = {{"off", st.cache_off}, {"hit", st.cache_hit}, {"miss", st.cache_miss}};
   if (st.count() > 0) {
     j["server_time_ms"] = latency_json(LatencySummary::of(st.server_time));
     j["outside_server_ms"] = latency_json(LatencySummary::of(st.outside_server));

@@ -56,6 +56,12 @@ Result<void> read_head(const JsonReader& rd, const JsonNode& root, RunResults& r
     r.server_timing.negative = OPENLOOP_TRY(rd.count_or(st, "negative_outside", 0));
     r.server_timing.malformed = OPENLOOP_TRY(rd.count_or(st, "malformed", 0));
     r.server_timing.no_duration = OPENLOOP_TRY(rd.count_or(st, "no_duration", 0));
+    if (rd.has(st, "cache")) {
+      const JsonNode cache = OPENLOOP_TRY(rd.field(st, "cache", JsonKind::object));
+      r.server_timing.cache_off = OPENLOOP_TRY(rd.count_or(cache, "off", 0));
+      r.server_timing.cache_hit = OPENLOOP_TRY(rd.count_or(cache, "hit", 0));
+      r.server_timing.cache_miss = OPENLOOP_TRY(rd.count_or(cache, "miss", 0));
+    }
   }
   if (rd.has(summary, "request_log")) {
     const JsonNode log = OPENLOOP_TRY(rd.field(summary, "request_log", JsonKind::object));

@@ -278,6 +278,11 @@ Result<RunResults> merge_all(const std::vector<MergeInput>& inputs, const ShardC
   r.info = merged_info(inputs, t0, r.measured_s, worst_offset_s, shards);
   if (!requests.names.empty()) merge_request_totals(inputs, requests, r);
   for (const MergeInput& in : inputs) r.phases.add(in.results.phases);  // totals only: no per-interval phases
+  for (const MergeInput& in : inputs) {  // whole-run counts only, as the phases
+    r.server_timing.cache_off += in.results.server_timing.cache_off;
+    r.server_timing.cache_hit += in.results.server_timing.cache_hit;
+    r.server_timing.cache_miss += in.results.server_timing.cache_miss;
+  }
   r.generator = GeneratorStats{};
   for (const MergeInput& in : inputs) r.add_metadata(in.results, in.name, PartsRan::side_by_side);
   r.interrupted =

@@ -24,12 +24,15 @@ void ServerTimingStats::add(const ServerTimingStats& o) {
   negative += o.negative;
   malformed += o.malformed;
   no_duration += o.no_duration;
+  cache_off += o.cache_off;
+  cache_hit += o.cache_hit;
+  cache_miss += o.cache_miss;
 }
 
 void ServerTimingStats::clear() {
   server_time.reset();
   outside_server.reset();
-  negative = malformed = no_duration = 0;
+  negative = malformed = no_duration = cache_off = cache_hit = cache_miss = 0;
 }
 
 bool ServerTimingStats::empty() const {

@@ -24,6 +24,11 @@ struct ServerTimingStats {
   std::uint64_t negative = 0;  ///< outside-the-server times below −k_dur_rounding, recorded as 0
   std::uint64_t malformed = 0;    ///< responses whose Server-Timing was unreadable: ignored
   std::uint64_t no_duration = 0;  ///< Server-Timing present but no dur (or not the selected metric's)
+  /// Responses whose Server-Timing said what a cache did (`cache;desc=...`, http/server_timing.h): the server
+  /// has none, a hit, a miss. Whole-run counts (not kept per interval).
+  std::uint64_t cache_off = 0;
+  std::uint64_t cache_hit = 0;
+  std::uint64_t cache_miss = 0;
 
   /// Records one response: `server` is the header's duration, `response` its response time. Allocation-free.
   void record(Nanos server, Nanos response);

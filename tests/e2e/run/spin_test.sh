@@ -16,8 +16,11 @@ for spin in 30us 0 auto; do
 done
 assert_cmp "$(json "$E2E_TMP/30us.json" .generator.spin_below_us)" == 30 "the threshold given is the one used"
 assert_cmp "$(json "$E2E_TMP/30us.json" .generator.spin_s)" ">" 0 "short waits were polled through"
-assert_cmp "$(json "$E2E_TMP/30us.json" .generator.spin_s)" "<" "$(json "$E2E_TMP/30us.json" .generator.cpu_s)" \
-  "spin time is part of the CPU time"
+# Spin time is wall time in the polling loop: on a quiet host part of the CPU time, on a loaded one also the time
+# the spinning thread was runnable but off its CPU (it failed once under load as "< cpu_s" alone), never more.
+assert_cmp "$(json "$E2E_TMP/30us.json" .generator.spin_s)" "<" \
+  "$(jq -e '.generator.cpu_s + (.generator.run_delay_s // 0)' "$E2E_TMP/30us.json")" \
+  "spin time is within the CPU time and the wait for a CPU"
 assert_cmp "$(json "$E2E_TMP/0.json" .generator.spin_s)" == 0 "--spin-below 0 never spins"
 [[ $(json "$E2E_TMP/auto.json" .plan.spin_below_us) == auto ]] || fail "plan records auto"
 assert_cmp "$(json "$E2E_TMP/auto.json" .generator.spin_below_us)" ">" 0 "auto measured a cost"

@@ -1,7 +1,7 @@
 # A VALID run that fails a latency SLO because openloop itself sent late (issue 33): the generator is stopped
 # (SIGSTOP) for 400 ms in the middle of a 3-s run at 200/s, so the ~80 arrivals due meanwhile go out up to 400 ms
 # late while the lab answers each in 1 ms. The p99 SLO fails and exits 1 (it failed as measured), and beside it the
-# summary, the results file and the JUnit case say how much of that p99 is openloop's own send lateness, so it does
+# summary, the results file, the JUnit case and the HTML report say how much of that p99 is openloop's own send lateness, so it does
 # not read as the target's regression. A control: an SLO failed by the target's own 30-ms service gets no such note.
 source "$(dirname "$0")/lib.sh"
 require_tools xmllint
@@ -10,7 +10,7 @@ out=$E2E_TMP/out.txt r=$E2E_TMP/r.json j=$E2E_TMP/r.xml
 # --max-lateness 2s and --accept-bunching: the stop is the lateness under test; without them the verdict would
 # (rightly) call the run INVALID, exit 3, and its SLOs would say nothing about the target.
 "$OPENLOOP" run "$LAB_URL/" --rate 200/s --duration 3s --threads 1 -q --max-lateness 2s --accept-bunching \
-  --slo 'p99<50ms' --json "$r" --junit "$j" --no-html >"$out" 2>&1 &
+  --slo 'p99<50ms' --json "$r" --junit "$j" >"$out" 2>&1 &
 pid=$!
 E2E_PIDS+=("$pid")
 # Stopped once the lab has answered 100 requests (half a second into the run), for 400 ms.
@@ -36,7 +36,9 @@ assert_cmp "$(json "$r" '.slos[0].lateness_share')" ">" 0.5 "most of the p99 is 
 json "$r" '.slos[0].lateness_note' | grep -q "the target may not be at fault" || fail "results file: no note"
 msg=$(xmllint --xpath 'string(//testcase[@name="SLO p99<50ms"]/failure/@message)' "$j")
 [[ $msg == *"of this p99 is openloop's own send lateness"* ]] || fail "JUnit failure message: '$msg'"
-pass "a failed p99 that is mostly send lateness says so in the summary, the results file and JUnit (exit 1)"
+grep -A1 '<th>p99&lt;50ms</th>' "$E2E_TMP/r.html" | grep -q '<tr class="slo-note">.*of this p99 is openloop.* own send lateness' ||
+  fail "HTML report: no note under the FAILED row: $(grep -A1 '<th>p99&lt;50ms</th>' "$E2E_TMP/r.html")"
+pass "a failed p99 that is mostly send lateness says so in the summary, the results file, JUnit and the HTML (exit 1)"
 
 # The control: the target's own 100 ms fails p99<50ms; its send lateness is a small part of that p99, so no note.
 # (A host busy enough to stall the generator for a good part of 100 ms makes the note right: then only its
