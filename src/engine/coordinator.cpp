@@ -225,8 +225,8 @@ std::vector<std::string> single_key_warnings(const RunPlan& plan,
   std::vector<std::string> warnings = key_warnings(plan, workers, totals);
   if (const std::uint64_t looked_up = timing.cache_hit + timing.cache_miss; looked_up > 0) {
     for (std::string& w : warnings) {
-      w += fmt::format(" (the server's Server-Timing reported {:.0f} % of {} responses as cache hits)",
-                       100.0 * static_cast<double>(timing.cache_hit) / static_cast<double>(looked_up), looked_up);
+      w += fmt::format(" (the server's Server-Timing reported {} of {} responses as cache hits)", timing.cache_hit,
+                       looked_up);
     }
   }
   return warnings;
