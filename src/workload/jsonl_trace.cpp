@@ -30,7 +30,14 @@ Result<Nanos> stamp_of(const json& t) {
   if (t.is_string()) {
     const auto wall = parse_rfc3339(t.get<std::string>(), "\"t\"");
     if (!wall) return tl::unexpected(wall.error());
-    return std::chrono::duration_cast<Nanos>(wall->time_since_epoch());
+    // The numbers' bound too: a date written back as seconds (trace convert) must read again.
+    const auto since_epoch = std::chrono::duration_cast<Nanos>(wall->time_since_epoch());
+    if (std::fabs(to_seconds(since_epoch)) > 9e9) {
+      return usage_error(fmt::format("\"t\": {} is more than 9e9 s from 1970 (before 1684 or after 2255): not a "
+                                     "time a trace may hold",
+                                     t.dump()));
+    }
+    return since_epoch;
   }
   return usage_error(
       fmt::format("\"t\": {} is neither seconds (a number) nor an RFC 3339 date-time (a string)", t.dump()));
