@@ -48,7 +48,7 @@ SANITIZE_E2E := run.bad_input run.dropped run.sigint run.tls \
   report.formats report.merge report.hlog_java retry.flags retry.retry_after retry.same_bytes retry.users \
   models.sessions_conservation scenarios.examples scenarios.report_breakdown \
   ramp.usage slo.usage slo.scenarios slo.fail \
-  hostile.http2 lab.http2 http2.window_log http2.stalled_streams \
+  hostile.http2 lab.http2 http2.window_log \
   flows.cookie_jar flows.lab_login flows.setup replay.plan replay.trace audit.formats audit.bad_input
 SANITIZE_ENV := ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:abort_on_error=0 \
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
