@@ -127,6 +127,29 @@ engine::RunPlan loopback_plan(std::uint16_t port, double rate, Nanos duration) {
   return plan;
 }
 
+// The first plan of plan-file text `yaml` (files relative to `dir`), aimed at `port` as the command line
+// resolves a target, sleeping through its waits, one interval long. Empty, with the test failed, when it does
+// not load.
+std::optional<engine::RunPlan> plan_file_plan(const std::string& yaml, const std::filesystem::path& dir,
+                                              std::uint16_t port) {
+  auto loaded = workload::load_plan_text(yaml, "plan.yaml", dir);
+  if (!loaded) {
+    ADD_FAILURE() << loaded.error().message;
+    return std::nullopt;
+  }
+  auto w = std::make_shared<const workload::WorkloadPlan>(std::move(*loaded));
+  auto plans = engine::plans_from_workload(w, engine::RunSettings{});
+  if (!plans) {
+    ADD_FAILURE() << plans.error().message;
+    return std::nullopt;
+  }
+  engine::RunPlan plan = std::move(plans->front());
+  plan.endpoints = {net::testing::loopback(port)};
+  plan.spin_below = Nanos(0);
+  plan.interval = 60s;
+  return plan;
+}
+
 // Runs one worker over `plan` against `server`; the heap allocations on its thread in the counted stretch.
 std::uint64_t count_allocations(const engine::RunPlan& plan, const Server& server) {
   std::atomic<int> stop{0};
@@ -217,15 +240,9 @@ scenarios:
 )";
   // The think time spaces the requests so that the counted stretch begins after the worker's first interval
   // hand-over (100 ms into the run), whose buffers are warm-up, not steady state.
-  auto loaded = workload::load_plan_text(yaml, "plan.yaml", ".");
-  ASSERT_TRUE(loaded) << loaded.error().message;
-  auto w = std::make_shared<const workload::WorkloadPlan>(std::move(*loaded));
-  auto plans = engine::plans_from_workload(w, engine::RunSettings{});
-  ASSERT_TRUE(plans) << plans.error().message;
-  engine::RunPlan plan = std::move(plans->front());
-  plan.endpoints = {net::testing::loopback(server.port())};  // what the command line resolves
-  plan.spin_below = Nanos(0);
-  plan.interval = 60s;
+  auto planned = plan_file_plan(yaml, ".", server.port());
+  ASSERT_TRUE(planned);
+  engine::RunPlan plan = std::move(*planned);
   ASSERT_TRUE(plan.capture) << "the cookie jar keeps Set-Cookie";
   expect_no_allocation(plan, server);
   const std::uint64_t without = server.unexpected(), served = server.served();
@@ -251,15 +268,9 @@ scenarios:
       - {request: login, check: [{body_contains: welcome}], on_fail: continue}
       - me
 )";
-  auto loaded = workload::load_plan_text(yaml, "plan.yaml", ".");
-  ASSERT_TRUE(loaded) << loaded.error().message;
-  auto w = std::make_shared<const workload::WorkloadPlan>(std::move(*loaded));
-  auto plans = engine::plans_from_workload(w, engine::RunSettings{});
-  ASSERT_TRUE(plans) << plans.error().message;
-  engine::RunPlan plan = std::move(plans->front());
-  plan.endpoints = {net::testing::loopback(server.port())};
-  plan.spin_below = Nanos(0);
-  plan.interval = 60s;
+  auto planned = plan_file_plan(yaml, ".", server.port());
+  ASSERT_TRUE(planned);
+  engine::RunPlan plan = std::move(*planned);
   ASSERT_TRUE(plan.capture) << "the check reads the body";
   expect_no_allocation(plan, server);
 }
@@ -278,16 +289,10 @@ scenarios:
   s: {model: closed, vus: 1, duration: 4s, think: 500us, steps: [me, me], cookies: off,
       data: {file: users.csv, order: sequential}}
 )";
-  auto loaded = workload::load_plan_text(yaml, "plan.yaml", dir);
+  auto planned = plan_file_plan(yaml, dir, server.port());
   std::filesystem::remove_all(dir);
-  ASSERT_TRUE(loaded) << loaded.error().message;
-  auto w = std::make_shared<const workload::WorkloadPlan>(std::move(*loaded));
-  auto plans = engine::plans_from_workload(w, engine::RunSettings{});
-  ASSERT_TRUE(plans) << plans.error().message;
-  engine::RunPlan plan = std::move(plans->front());
-  plan.endpoints = {net::testing::loopback(server.port())};
-  plan.spin_below = Nanos(0);
-  plan.interval = 60s;
+  ASSERT_TRUE(planned);
+  engine::RunPlan plan = std::move(*planned);
   ASSERT_TRUE(plan.capture) << "data rows need the flow runner";
   expect_no_allocation(plan, server);
   EXPECT_EQ(server.unexpected(), 0U) << "every request carried its row's user and password";
@@ -311,16 +316,10 @@ TEST(SteadyState, AReplayedRecordsAllocationsAreBounded) {
   }
   const std::string yaml = "target: http://127.0.0.1:" + std::to_string(server.port()) +
                            "\nscenarios:\n  r: {model: open, arrival: {replay: t.jsonl, reorder_window: 1ms}}\n";
-  auto loaded = workload::load_plan_text(yaml, "plan.yaml", dir);
-  ASSERT_TRUE(loaded) << loaded.error().message;
-  auto w = std::make_shared<const workload::WorkloadPlan>(std::move(*loaded));
-  auto plans = engine::plans_from_workload(w, engine::RunSettings{});
-  ASSERT_TRUE(plans) << plans.error().message;
-  engine::RunPlan plan = std::move(plans->front());
+  auto planned = plan_file_plan(yaml, dir, server.port());
+  ASSERT_TRUE(planned);
+  engine::RunPlan plan = std::move(*planned);
   ASSERT_NE(plan.replay, nullptr);
-  plan.endpoints = {net::testing::loopback(server.port())};
-  plan.spin_below = Nanos(0);
-  plan.interval = 60s;
   plan.max_connections = 1;
   plan.on_saturation = engine::OnSaturation::queue;
   const std::uint64_t allocations = count_allocations(plan, server);
