@@ -167,8 +167,10 @@ results::TimerFloor run_timer_floor(const PlanRun& p) {
   return floor;
 }
 
-Result<PlanRun> prepare(const RunPlan& plan, std::atomic<int>& stop, SteadyTime start, Nanos spin_below,
+// The workers start at a provisional time: run_all fixes the start once every plan's workers are set up.
+Result<PlanRun> prepare(const RunPlan& plan, std::atomic<int>& stop, Nanos spin_below,
                         const results::TimerFloor& floor) {
+  const SteadyTime start = SteadyClock::now();
   PlanRun p;
   p.plan = &plan;
   p.timer_floor = floor;
@@ -389,16 +391,20 @@ Result<std::vector<results::RunResults>> run_all(const std::vector<RunPlan>& pla
   // How late this host wakes a sleeping thread, at the plans' gap (at most 60 ms): recorded for the verdict,
   // which names it when sends were late, and the lead --spin-below auto spins through.
   const results::TimerFloor floor = host_timer_floor(calibration_gap(plans));
+  std::vector<PlanRun> runs;
+  for (const auto& plan : plans)
+    runs.push_back(OPENLOOP_TRY(prepare(plan, stop, spin_below, floor)));
   // Start a little in the future so every worker is ready before the first intended time, or at the anchor
-  // --start-at set when that is later.
+  // --start-at set when that is later. Fixed after the workers' set-up (prepare), whose length grows with the
+  // cap (tens to hundreds of ms for thousands of slots) and would otherwise make the first arrivals late.
   const SteadyTime now = SteadyClock::now();
   const double now_unix_s =
       std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
   SteadyTime start = now + k_start_delay;
   for (const auto& plan : plans) start = std::max(start, plan.start_at);
   const double start_unix_s = now_unix_s + to_seconds(start - now);
-  std::vector<PlanRun> runs;
-  for (const auto& plan : plans) runs.push_back(OPENLOOP_TRY(prepare(plan, stop, start, spin_below, floor)));
+  for (auto& p : runs)
+    for (auto& w : p.workers) w->set_start(start);
   // The hypervisor's steal over the run, machine-wide: it stalls workers as surely as an overloaded core.
   const std::optional<CpuTicks> ticks_before = read_cpu_ticks();
   std::vector<std::thread> threads;

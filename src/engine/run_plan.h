@@ -148,7 +148,7 @@ struct RunPlan {
   std::string scenario;        ///< name; "" for a plan built from flags
   Nanos start_offset{0};       ///< from the common start of all scenarios
   /// --start-at: the common start on the steady clock (the schedule begins then, or k_start_delay after
-  /// run_all() is called if that is later); the epoch (default) = no anchor.
+  /// run_all() has set up the workers if that is later); the epoch (default) = no anchor.
   SteadyTime start_at{};
   unsigned worker_base = 0;    ///< this plan's first worker among all scenarios' workers (variable streams)
   unsigned workers_total = 0;  ///< workers of all scenarios together (0: this plan's threads)

@@ -65,9 +65,6 @@ Worker::Worker(const RunPlan& plan, unsigned index, SSL_CTX* tls, const std::ato
     : m_plan(plan),
       m_index(index),
       m_stop(stop),
-      m_start(start + plan.start_offset),
-      m_measure_start(start + plan.start_offset + plan.warmup),
-      m_end(start + plan.start_offset + plan.warmup + plan.duration),
       m_schedule(plan.profile, plan.arrival, plan.seed, plan.shard, index, plan.threads),
       m_recorder(plan.interval, plan.requests.size()),
       m_rng(plan.workload ? workload::scenario_rng(plan.workload->scenarios[plan.scenario_index],
@@ -76,6 +73,7 @@ Worker::Worker(const RunPlan& plan, unsigned index, SSL_CTX* tls, const std::ato
       m_read_buffer(k_read_buffer),
       m_budget(plan.retry.budget, plan.threads),
       m_retry_rng(plan.seed, shard_stream(plan, 3000 + index)) {
+  set_start(start);
   m_config.endpoint = &plan.endpoints.front();
   m_config.tls = tls;
   m_config.host = plan.url.host;
@@ -219,6 +217,13 @@ Result<void> Worker::init(const MeasuredWaits& measured, net::SimulatedNetwork* 
     if (m_replay) m_queue_requests.resize(m_queue.size());
   }
   return {};
+}
+
+void Worker::set_start(SteadyTime start) {
+  m_start = start + m_plan.start_offset;
+  m_measure_start = m_start + m_plan.warmup;
+  m_end = m_measure_start + m_plan.duration;
+  if (m_spin_budget.capped()) m_spin_budget = SpinBudget(m_spin_budget.share(), m_start);
 }
 
 // ---- the loop

@@ -116,6 +116,10 @@ class Worker final : public ConnectionOwner, public CodecCallbacks, public net::
   /// does not set spin_below (auto). With `sim`, the worker's clock, readiness and sockets are that simulated
   /// network's (which must outlive the worker), and run() runs on its virtual time.
   Result<void> init(const MeasuredWaits& measured, net::SimulatedNetwork* sim = nullptr);
+  /// Moves offset 0 of the schedule to `start` (before run()). A run fixes its start once every worker's
+  /// init() is done: set-up of a large cap (a connection and an exchange per slot) takes tens to hundreds
+  /// of milliseconds, and a start fixed before it made the first arrivals late by the excess.
+  void set_start(SteadyTime start);
   /// The thread body: runs until the plan ends (or a stop request) and every request is resolved.
   void run();
   /// Moves the intervals finished so far into `out` (thread-safe).
@@ -282,9 +286,9 @@ class Worker final : public ConnectionOwner, public CodecCallbacks, public net::
   const RunPlan& m_plan;
   const unsigned m_index;
   const std::atomic<int>& m_stop;
-  const SteadyTime m_start;          // offset 0 of the schedule
-  const SteadyTime m_measure_start;  // m_start + warm-up
-  const SteadyTime m_end;            // m_start + warm-up + duration
+  SteadyTime m_start;          // offset 0 of the schedule
+  SteadyTime m_measure_start;  // m_start + warm-up
+  SteadyTime m_end;            // m_start + warm-up + duration
   std::optional<net::EventLoop> m_loop;
   net::TimerQueue m_timers;
   workload::ArrivalSchedule m_schedule;
