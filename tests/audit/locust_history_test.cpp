@@ -73,6 +73,37 @@ TEST(LocustHistory, AThinkTimeIsFoundClosed) {
   EXPECT_NE(a->model.evidence.find("closed with a think time of 240ms"), std::string::npos) << a->model.evidence;
 }
 
+// 20 users paced at 500 ms whose responses rise from 50 to 300 ms (under the pace) for seconds 6 to 10, as the
+// e2e's lab does: the rate holds at 40/s, except in second 6, which straddles the change: the requests still in
+// flight at its end leave it half the completions, so its wait N/X − R looks long (a sum over the slow stretch
+// read that window as the wait rising). The median of the pairs' slopes ignores it.
+std::string straddled_history() {
+  std::string csv =
+      "Timestamp,User Count,Type,Name,Requests/s,Failures/s,50%,66%,75%,80%,90%,95%,98%,99%,99.9%,99.99%,100%,"
+      "Total Request Count,Total Failure Count,Total Median Response Time,Total Average Response Time,"
+      "Total Min Response Time,Total Max Response Time,Total Average Content Size\n";
+  double count = 0, sum_ms = 0;
+  for (int t = 0; t <= 14; ++t) {
+    const double r = t >= 7 && t <= 10 ? 0.3 : 0.05;
+    const double done = t == 0 ? 0 : t == 6 ? 20 : 40;
+    count += done;
+    sum_ms += done * r * 1e3;
+    csv += fmt::format("{},20,,Aggregated,{},0,50,50,50,50,50,50,50,300,300,300,300,{},0,50,{},1,300,0\n",
+                       1700000000 + t, done, count, count > 0 ? sum_ms / count : 0);
+  }
+  return csv;
+}
+
+TEST(LocustHistory, AWindowThatStraddlesTheChangeDoesNotHideAPace) {
+  testing::TempFile f(straddled_history());
+  auto a = audit_locust_history(f.path(), "");
+  ASSERT_TRUE(a) << a.error().message;
+  EXPECT_EQ(a->model.model, LoadModel::paced) << a->model.evidence;
+  EXPECT_NE(a->model.evidence.find("pace 500ms"), std::string::npos) << a->model.evidence;
+  EXPECT_NE(a->model.evidence.find("fell by 1.00 of the response time's rise"), std::string::npos)
+      << a->model.evidence;
+}
+
 TEST(LocustHistory, AFileWithoutTheColumnsIsRefused) {
   testing::TempFile f("Timestamp,User Count,Name\n1,2,Aggregated\n");
   auto a = audit_locust_history(f.path(), "");
