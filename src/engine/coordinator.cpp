@@ -194,7 +194,6 @@ Result<PlanRun> prepare(const RunPlan& plan, std::atomic<int>& stop, Nanos spin_
 std::vector<std::string> key_warnings(const RunPlan& plan,
                                       const std::vector<std::unique_ptr<Worker>>& workers,
                                       const results::Counters& totals) {
-  if (!plan.warn_single_key) return {};
   if (!plan.workload) {
     // A run from flags sends one constant request: its key is the target itself.
     workload::KeyTracker one;

@@ -133,9 +133,6 @@ struct RunPlan {
   Nanos max_lateness{0};
   int success_min = 100;  ///< a completed response is ok when success_min ≤ status ≤ success_max
   int success_max = 399;
-  /// Warn when every request used one key (seed 000's single-SKU story: a cache may have been measured); off
-  /// where no cache can be in play (a simulated lab without --cache).
-  bool warn_single_key = true;
   RetryPolicy
       retry;  ///< retries, per-try timeout, budget and the deadline header (default: one attempt, none)
 

@@ -116,10 +116,9 @@ Result<SimulatedRuns> simulate_all(const std::vector<engine::RunPlan>& plans, co
   // virtual instant, without end.
   world.limit_requests(static_cast<std::uint64_t>(k_max_simulated_requests), stop);
   if (setup) setup(world);
-  // The single-key warning is about a cache in front of the service: a simulated lab has one only with --cache.
-  std::vector<engine::RunPlan> runs = plans;
-  for (engine::RunPlan& plan : runs) plan.warn_single_key = lab.model.cache > 0;
-  auto ran = engine::run_simulated_all(runs, world, k_epoch, stop, progress);
+  // The single-key warning needs no special case here: the simulated lab's answers say whether it has a cache
+  // (Server-Timing `cache;desc=off` without --cache), as the real lab's do.
+  auto ran = engine::run_simulated_all(plans, world, k_epoch, stop, progress);
   if (!ran) return tl::unexpected(ran.error());
   SimulatedRuns out{std::move(*ran), lab::config_to_json(lab), service_stats(world)};
   for (const char* key : {"server", "bad_requests", "config", "history"}) out.service_stats.erase(key);
