@@ -1,0 +1,46 @@
+// What a templated gRPC message costs per call: the rendered JSON → protobuf binary → framed
+// (grpc::MessageEncoder::encode, the engine's BodyEncoder), beside the constant message's cost (none per
+// call).
+#include <benchmark/benchmark.h>
+#include <google/protobuf/compiler/importer.h>
+#include <google/protobuf/descriptor.h>
+
+#include "grpc/message.h"
+
+namespace {
+
+namespace gp = google::protobuf;
+
+struct Quiet : gp::compiler::MultiFileErrorCollector {
+  void AddError(const std::string&, int, int, const std::string&) override {}
+};
+
+// The e2e schema's request (tests/e2e/grpc/protos/bench.proto), inline.
+const gp::MethodDescriptor& method() {
+  static gp::compiler::MockSourceTree tree;
+  static Quiet errors;
+  static gp::compiler::Importer importer(&tree, &errors);
+  static const gp::MethodDescriptor* m = [] {
+    tree.AddFile("bench.proto", R"(syntax = "proto3";
+package openloop.test.v1;
+message Key { string id = 1; int64 n = 2; }
+message CallRequest { Key key = 1; string note = 2; int32 size = 3; }
+message CallReply { bytes payload = 1; int64 served = 2; }
+service Bench { rpc Call(CallRequest) returns (CallReply); }
+)");
+    return importer.Import("bench.proto")->service(0)->method(0);
+  }();
+  return *m;
+}
+
+void BM_EncodeRenderedJson(benchmark::State& state) {
+  const openloop::grpc::MessageEncoder encoder(method());
+  const std::string json = R"({"key": {"id": "user-4711", "n": 4711}, "size": 16})";
+  for (auto _ : state) {
+    auto framed = encoder.framed(json, "--data");
+    benchmark::DoNotOptimize(framed->data());
+  }
+}
+BENCHMARK(BM_EncodeRenderedJson);
+
+}  // namespace
