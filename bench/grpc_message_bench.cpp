@@ -4,6 +4,7 @@
 #include <benchmark/benchmark.h>
 #include <google/protobuf/compiler/importer.h>
 #include <google/protobuf/descriptor.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
 #include "grpc/message.h"
 
@@ -15,22 +16,31 @@ struct Quiet : gp::compiler::MultiFileErrorCollector {
   void AddError(const std::string&, int, int, const std::string&) override {}
 };
 
+// One .proto held in memory (libprotobuf's own MockSourceTree is not installed).
+class OneFile final : public gp::compiler::SourceTree {
+ public:
+  OneFile(std::string name, std::string text) : m_name(std::move(name)), m_text(std::move(text)) {}
+  gp::io::ZeroCopyInputStream* Open(const std::string& filename) override {
+    if (filename != m_name) return nullptr;
+    return new gp::io::ArrayInputStream(m_text.data(), static_cast<int>(m_text.size()));
+  }
+
+ private:
+  std::string m_name, m_text;
+};
+
 // The e2e schema's request (tests/e2e/grpc/protos/bench.proto), inline.
 const gp::MethodDescriptor& method() {
-  static gp::compiler::MockSourceTree tree;
-  static Quiet errors;
-  static gp::compiler::Importer importer(&tree, &errors);
-  static const gp::MethodDescriptor* m = [] {
-    tree.AddFile("bench.proto", R"(syntax = "proto3";
+  static OneFile tree("bench.proto", R"(syntax = "proto3";
 package openloop.test.v1;
 message Key { string id = 1; int64 n = 2; }
 message CallRequest { Key key = 1; string note = 2; int32 size = 3; }
 message CallReply { bytes payload = 1; int64 served = 2; }
 service Bench { rpc Call(CallRequest) returns (CallReply); }
 )");
-    return importer.Import("bench.proto")->service(0)->method(0);
-  }();
-  return *m;
+  static Quiet errors;
+  static gp::compiler::Importer importer(&tree, &errors);
+  return *importer.Import("bench.proto")->service(0)->method(0);
 }
 
 void BM_EncodeRenderedJson(benchmark::State& state) {

@@ -5,6 +5,7 @@
 #include <google/protobuf/compiler/importer.h>
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/dynamic_message.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <gtest/gtest.h>
 
 namespace openloop::grpc {
@@ -12,17 +13,31 @@ namespace {
 
 namespace gp = google::protobuf;
 
+// One .proto held in memory (libprotobuf's own MockSourceTree is not installed).
+class OneFile final : public gp::compiler::SourceTree {
+ public:
+  OneFile(std::string name, std::string text) : m_name(std::move(name)), m_text(std::move(text)) {}
+  gp::io::ZeroCopyInputStream* Open(const std::string& filename) override {
+    if (filename != m_name) return nullptr;
+    return new gp::io::ArrayInputStream(m_text.data(), static_cast<int>(m_text.size()));
+  }
+
+ private:
+  std::string m_name, m_text;
+};
+
 // greet.Hello/Say(SayRequest) from source text, through the importer over an in-memory tree.
 class MessageTest : public ::testing::Test {
  protected:
-  MessageTest() : m_importer(&m_tree, &m_errors) {
-    m_tree.AddFile("greet.proto", R"(syntax = "proto3";
+  MessageTest()
+      : m_tree("greet.proto", R"(syntax = "proto3";
 package greet;
 message Inner { repeated int64 ids = 1; }
 message SayRequest { string name = 1; int32 times = 2; Inner inner = 3; }
 message SayReply { string text = 1; }
 service Hello { rpc Say(SayRequest) returns (SayReply); }
-)");
+)"),
+        m_importer(&m_tree, &m_errors) {
     const gp::FileDescriptor* f = m_importer.Import("greet.proto");
     m_method = f->service(0)->method(0);
   }
@@ -43,7 +58,7 @@ service Hello { rpc Say(SayRequest) returns (SayReply); }
       ADD_FAILURE() << message;
     }
   };
-  gp::compiler::MockSourceTree m_tree;
+  OneFile m_tree;
   NoErrors m_errors;
   gp::compiler::Importer m_importer;
   const gp::MethodDescriptor* m_method = nullptr;
