@@ -14,6 +14,8 @@
 
 #include "cli/command.h"
 #include "cli/front_half.h"
+#include "cli/grpc_options.h"
+#include "cli/metrics_options.h"
 #include "cli/observe_options.h"
 #include "cli/option_checks.h"
 #include "cli/plan_builder.h"
@@ -28,9 +30,8 @@
 #include "report/hlog_export.h"
 #include "report/html/html.h"
 #include "report/junit.h"
-#include "report/observed_csv.h"
-#include "cli/metrics_options.h"
 #include "report/live_ticker.h"
+#include "report/observed_csv.h"
 #include "report/summary.h"
 #include "report/summary_legend.h"
 #include "results/files/results_json.h"
@@ -147,7 +148,21 @@ int run_exit_code(const results::RunResults& r, const std::string& command) {
 
 namespace {
 
-int run_command(const RunOptions& o) {
+int run_command(const RunOptions& o, const GrpcCall* grpc_call);
+
+// A grpc:// target: the call is prepared (schema, method, message) before anything else, and the run sends it
+// as the HTTP/2 request it becomes.
+int run_command(const RunOptions& o, const GrpcOptions& g) {
+  if (!is_grpc_target(o.url)) {
+    if (auto none = check_no_grpc_flags(g); !none) return report_error("openloop run", none.error());
+    return run_command(o, nullptr);
+  }
+  const auto call = prepare_grpc_call(o, g);
+  if (!call) return report_error("openloop run", call.error());
+  return run_command(call->options, &*call);
+}
+
+int run_command(const RunOptions& o, const GrpcCall* grpc_call) {
   const std::string command = "openloop run";
   const auto repeat = parse_repeat_options(o);
   if (!repeat) return report_error(command, repeat.error());
@@ -163,6 +178,7 @@ int run_command(const RunOptions& o) {
   std::vector<engine::RunPlan> plans;
   if (auto plan = build_plan(o, host_facts()); plan) {
     plans.push_back(std::move(*plan));
+    if (grpc_call != nullptr) apply_grpc_call(*grpc_call, plans.front());
   } else {
     return report_error(command, plan.error());
   }
@@ -253,9 +269,11 @@ double planned_intended(const engine::RunPlan& plan) {
 
 Action setup_run(CLI::App& sub) {
   auto options = std::make_shared<RunOptions>();
+  auto grpc = std::make_shared<GrpcOptions>();
   add_run_options(sub, *options);
   add_repeat_options(sub, *options);
-  return [options] { return run_command(*options); };
+  add_grpc_options(sub, *grpc);
+  return [options, grpc] { return run_command(*options, *grpc); };
 }
 
 }  // namespace openloop::cli

@@ -42,7 +42,9 @@ CLI::Validator at_least_one(const std::string& instead) {
 }  // namespace
 
 void add_target_options(CLI::App& sub, RunOptions& o) {
-  sub.add_option("target", o.url, "Target URL (http:// or https://), or a scenario file (plan.yaml)")
+  sub.add_option(
+         "target", o.url,
+         "Target URL (http:// or https://; grpc:// or grpcs:// with --call), or a scenario file (plan.yaml)")
       ->required()
       ->type_name("URL|PLAN.yaml");
   sub.add_option("-X,--method", o.method, "HTTP method")

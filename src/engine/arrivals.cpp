@@ -166,7 +166,8 @@ void Worker::arrival(SteadyTime intended) {
 }
 
 void Worker::push_record(SteadyTime intended, std::int64_t interval, std::uint32_t request, const Exchange* r,
-                         RecordOutcome outcome, SteadyTime end, int status, ErrorKind error) {
+                         RecordOutcome outcome, SteadyTime end, int status, ErrorKind error,
+                         int grpc_status) {
   RequestRecord rec;
   rec.intended = intended;
   rec.end = end;
@@ -189,6 +190,7 @@ void Worker::push_record(SteadyTime intended, std::int64_t interval, std::uint32
     rec.phases = r->phases;  // the last attempt's: all of them, or those it reached before failing
     if (status != 0) {       // a response: the bytes of the attempt that received it
       rec.status = static_cast<std::int16_t>(status);
+      rec.grpc_status = static_cast<std::int8_t>(grpc_status);
       rec.bytes_in = r->bytes_in;
     }
   }

@@ -20,7 +20,7 @@ struct Exchange;
 struct ExchangeResult {
   SteadyTime at{};               ///< when the response completed (the kernel's receipt stamp when coalescing)
   int status = 0;                ///< the HTTP status of the final response
-  int protocol_status = 0;       ///< a protocol's own status beside the HTTP one (gRPC's); 0 = none
+  int protocol_status = -1;      ///< a protocol's own status beside the HTTP one (gRPC's 0..16); −1 = none
   std::uint64_t bytes_in = 0;    ///< response bytes on the wire (head and body)
   std::string_view retry_after;  ///< the Retry-After value when captured (--honor-retry-after), else empty
   /// The response's Server-Timing when captured and present, else null.

@@ -5,11 +5,13 @@
 #include <array>
 #include <charconv>
 #include <cstddef>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <utility>
 
+#include "core/grpc_status.h"
 #include "engine/exchange.h"
 #include "http/request.h"
 
@@ -206,6 +208,27 @@ std::uint64_t http2_library_allocations() {
   return t_heap.allocations;
 }
 
+namespace {
+// grpc-status: a code 0..16 in decimal; −2 for anything else.
+int parse_grpc_status(std::string_view value) {
+  int code = 0;
+  if (value.empty() || value.size() > 2) return -2;
+  for (const char ch : value) {
+    if (ch < '0' || ch > '9') return -2;
+    code = code * 10 + (ch - '0');
+  }
+  return code < static_cast<int>(k_grpc_status_codes) ? code : -2;
+}
+
+// gRPC's content type: application/grpc, or with a subtype (+proto, +json) or parameters; not grpc-web, whose
+// trailers travel in the body.
+bool is_grpc_content_type(std::string_view value) {
+  constexpr std::string_view k_grpc = "application/grpc";
+  return value.size() >= k_grpc.size() && iequals(value.substr(0, k_grpc.size()), k_grpc) &&
+         (value.size() == k_grpc.size() || value[k_grpc.size()] == '+' || value[k_grpc.size()] == ';');
+}
+}  // namespace
+
 // ---- nghttp2's callbacks: each finds the codec in user_data and the slot in the stream's user data.
 struct Http2Codec::Callbacks {
   static Http2Codec& codec(void* user_data) { return *static_cast<Http2Codec*>(user_data); }
@@ -245,6 +268,9 @@ struct Http2Codec::Callbacks {
       }
       return 0;
     }
+    // gRPC's status comes in the trailers (a header block without :status after the response's), or in the
+    // response's own HEADERS when it is Trailers-Only.
+    if (s->grpc && s->status != 0 && name == "grpc-status") s->grpc_status = parse_grpc_status(value);
     if (!s->final_block) return 0;
     if (http::ResponseSink* sink = s->x->sink) {
       sink->header_name(name);
@@ -263,10 +289,34 @@ struct Http2Codec::Callbacks {
 
   static int on_data_chunk(nghttp2_session*, std::uint8_t, std::int32_t stream, const std::uint8_t* data,
                            std::size_t len, void* user_data) {
-    Slot* s = codec(user_data).slot_of(stream);
-    if (s != nullptr && s->x != nullptr && s->x->sink != nullptr && s->status != 0)
+    Http2Codec& c = codec(user_data);
+    Slot* s = c.slot_of(stream);
+    if (s == nullptr || s->x == nullptr) return 0;
+    if (s->x->sink != nullptr && s->status != 0)
       s->x->sink->body(std::string_view(reinterpret_cast<const char*>(data), len));
+    if (s->grpc) frame_grpc(*s, data, len);
     return 0;
+  }
+
+  // Walks a gRPC body's length-prefixed messages (a compressed flag, a 4-byte big-endian length, the
+  // message): only the framing is checked, the messages themselves are not kept.
+  static void frame_grpc(Slot& s, const std::uint8_t* data, std::size_t len) {
+    std::size_t i = 0;
+    while (i < len) {
+      if (s.grpc_prefix == 0 && s.grpc_left > 0) {  // inside a message
+        const std::size_t n = std::min<std::size_t>(s.grpc_left, len - i);
+        s.grpc_left -= static_cast<std::uint32_t>(n);
+        i += n;
+        continue;
+      }
+      const std::uint8_t byte = data[i++];
+      if (s.grpc_prefix == 0) {
+        if (byte > 1) s.grpc_bad_frame = true;  // the compressed flag
+      } else {
+        s.grpc_left = (s.grpc_left << 8) | byte;  // the length, big-endian
+      }
+      s.grpc_prefix = static_cast<std::uint8_t>((s.grpc_prefix + 1) % 5);
+    }
   }
 
   static int on_frame_recv(nghttp2_session* session, const nghttp2_frame* frame, void* user_data) {
@@ -487,6 +537,7 @@ void Http2Codec::start(Exchange& x) {
     const std::string_view lower(m_scratch.data() + at, h.name.size());
     at += h.name.size();
     if (is_hop_by_hop(lower) && !(lower == "te" && iequals(h.value, "trailers"))) continue;
+    if (lower == "content-type") s.grpc = is_grpc_content_type(h.value);
     m_nva.push_back(make_nv(lower, h.value));
   }
   if (!p.flags.given_user_agent) m_nva.push_back(make_nv("user-agent", http::default_user_agent()));
@@ -547,12 +598,20 @@ void Http2Codec::close_slot(std::uint32_t index, std::uint32_t error_code) {
   --m_open;
   if (x == nullptr) return;  // cancelled or detached: reported by whoever gave it up
   if (s.remote_ended && s.status != 0) {
+    if (s.grpc) {
+      if (const char* violation = grpc_violation(s)) {
+        m_reason = violation;
+        m_callbacks.on_error(*x, ExchangeError{ErrorKind::parse, false, false});
+        return;
+      }
+    }
     ExchangeResult result;
     result.at = receipt_time();
     result.status = s.status;
     result.bytes_in = s.bytes_in;
     result.retry_after = std::string_view(s.retry_after.data(), s.retry_after_len);
     if (s.has_server_timing) result.server_timing = &s.server_timing;
+    if (s.grpc) result.protocol_status = s.grpc_status;
     m_callbacks.on_complete(*x, result);
     return;
   }
@@ -566,6 +625,25 @@ void Http2Codec::close_slot(std::uint32_t index, std::uint32_t error_code) {
   m_reason = reset_reason(error_code);
   const bool refused = error_code == NGHTTP2_REFUSED_STREAM;  // also every stream above a GOAWAY's last id
   m_callbacks.on_error(*x, ExchangeError{ErrorKind::reset, refused, refused});
+}
+
+const char* Http2Codec::grpc_violation(const Slot& s) {
+  if (s.status != 200) {
+    std::snprintf(
+        m_reason_buf.data(), m_reason_buf.size(),
+        "the gRPC server answered with HTTP status %d, not 200 (a proxy or a server that is not gRPC?)",
+        s.status);
+    return m_reason_buf.data();
+  }
+  if (s.grpc_status == -1)
+    return "the gRPC response carried no grpc-status (neither in its trailers nor as a Trailers-Only "
+           "response)";
+  if (s.grpc_status == -2) return "the gRPC response's grpc-status is not a status code 0..16";
+  if (s.grpc_bad_frame)
+    return "the gRPC response's body has a malformed length prefix (compressed flag not 0 or 1)";
+  if (s.grpc_prefix != 0 || s.grpc_left != 0)
+    return "the gRPC response's body has a malformed length prefix (it ended inside a message)";
+  return nullptr;
 }
 
 void Http2Codec::pump() {

@@ -73,10 +73,15 @@ inline constexpr const char* k_h2_no_preface =
 /// fails its exchange as `reset` (REFUSED_STREAM: retryable, the server did not act on it). GOAWAY: streams
 /// above its last stream id fail retryable (nghttp2 closes them as refused), the others finish, no new
 /// stream starts (free_slots() 0), and the connection closes when the last one ends. A connection error (a
-/// first frame that is not SETTINGS, a frame that breaks the protocol, the server's GOAWAY with an error code)
-/// fails the feed that found it, so the connection fails every stream it carries at once. Single-threaded; a
-/// callback may start exchanges on this codec (the submit is written after the bytes being read are
-/// processed). Allocation-free per exchange once warm, beyond what nghttp2 allocates per stream.
+/// first frame that is not SETTINGS, a frame that breaks the protocol, the server's GOAWAY with an error
+/// code) fails the feed that found it, so the connection fails every stream it carries at once.
+/// Single-threaded; a callback may start exchanges on this codec (the submit is written after the bytes being
+/// read are processed). Allocation-free per exchange once warm, beyond what nghttp2 allocates per stream.
+///
+/// A stream whose request says `content-type: application/grpc` (or a subtype, `application/grpc+proto`) is a
+/// gRPC call (docs/grpc.md): its response must be HTTP 200 with a grpc-status (in the trailers, or in the
+/// HEADERS of a Trailers-Only response) and a body of 5-byte length-prefixed messages. The status is the
+/// result's protocol_status; any other answer fails the exchange as a `parse` error naming what was wrong.
 class Http2Codec final : public Codec {
  public:
   Http2Codec(CodecHost& host, CodecCallbacks& callbacks, const Http2Settings& settings);
@@ -133,6 +138,13 @@ class Http2Codec final : public Codec {
     std::size_t retry_after_len = 0;
     http::ServerTimingValue server_timing{};
     bool has_server_timing = false;
+    // A gRPC call (its request's content-type is application/grpc...): the status read, and where the body's
+    // framing stands.
+    bool grpc = false;
+    int grpc_status = -1;          // −1: none read; −2: a value that is not a code 0..16
+    std::uint8_t grpc_prefix = 0;  // bytes of the current message's 5-byte prefix read so far
+    std::uint32_t grpc_left = 0;   // bytes of the current message still to come after its prefix
+    bool grpc_bad_frame = false;   // a compressed-flag byte other than 0 or 1
   };
   /// A HEADERS frame serialized into m_out: on_sent is due once m_out is written up to `end`.
   struct PendingSent {
@@ -148,6 +160,8 @@ class Http2Codec final : public Codec {
   Feed fail(results::ErrorKind kind, const char* reason);
   SteadyTime receipt_time();
   Slot* slot_of(std::int32_t stream);
+  /// Empty when a completed gRPC call's response is well-formed; else why not (in m_reason_buf or static).
+  const char* grpc_violation(const Slot& s);
 
   CodecHost& m_host;
   CodecCallbacks& m_callbacks;
@@ -171,6 +185,7 @@ class Http2Codec final : public Codec {
   SteadyTime m_now{};
   results::ErrorKind m_failure = results::ErrorKind::parse;
   const char* m_reason = "";
+  std::array<char, 160> m_reason_buf{};   // a reason that names a number (a gRPC response's HTTP status)
   const char* m_session_error = nullptr;  // a fatal error met while sending (reported by the next feed)
   // A connection error (a static reason): the server's GOAWAY with an error code, or ours (local) when nghttp2
   // ended the session on a frame the server should not have sent. The next feed fails the connection.

@@ -63,9 +63,13 @@ void Worker::on_complete(Exchange& r, const ExchangeResult& result) {
   }
   if (result.server_timing != nullptr) record_server_timing(*result.server_timing, r, now);
   const int status = result.status;
-  const bool ok = status >= spec.success_min && status <= spec.success_max;
+  // A gRPC call succeeds by its grpc-status, its success range one of status codes (the codec made every
+  // answer without a status, or not HTTP 200, a protocol error).
+  const int judged = result.protocol_status >= 0 ? result.protocol_status : status;
+  const bool ok = judged >= spec.success_min && judged <= spec.success_max;
   const std::int32_t user = r.user;
   AttemptEnd end{AttemptEnd::Kind::response, ok, status, ErrorKind::connect, false, now};
+  end.grpc_status = result.protocol_status;
   if (retry_chosen(r, end, result.retry_after)) {
     detach(r, c, user);
     return;

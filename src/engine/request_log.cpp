@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include "core/grpc_status.h"
 #include "core/thread_name.h"
 
 namespace openloop::engine {
@@ -201,6 +202,12 @@ void format_record(const RequestRecord& r, const LogContext& ctx, LogFormat form
     fmt::format_to(std::back_inserter(out), "{}", r.stream);
   } else {
     none();
+  }
+  // A gRPC call's status by name, in JSON only and only on a gRPC call's line: the CSV columns stay those of
+  // every run.
+  if (json && r.grpc_status >= 0) {
+    key("grpc_status");
+    append_json_string(out, grpc_status_name(r.grpc_status));
   }
   if (json) out += '}';
   out += '\n';

@@ -41,6 +41,7 @@ struct RequestRecord {
   std::uint32_t bytes_out = 0;      ///< the last attempt's request bytes
   std::uint32_t request = 0;        ///< index into the plan's requests
   std::int16_t status = 0;          ///< HTTP status; 0 without a response
+  std::int8_t grpc_status = -1;     ///< a gRPC call's grpc-status (0..16); −1 without one
   std::uint16_t attempts = 0;       ///< attempts made (0 when never sent)
   RecordOutcome outcome = RecordOutcome::ok;
   results::ErrorKind error = results::ErrorKind::connect;  ///< outcome error only

@@ -127,7 +127,7 @@ void Worker::settle(const Exchange& r, const AttemptEnd& e) {
       const RecordOutcome logged = ok                      ? RecordOutcome::ok
                                    : e.ok && e.flow_failed ? RecordOutcome::check_failed
                                                            : RecordOutcome::status;
-      log_request(r, logged, e.at, status);
+      log_request(r, logged, e.at, status, ErrorKind::connect, e.grpc_status);
       return;
     }
     case AttemptEnd::Kind::error: {

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/grpc_status.h"
 #include "core/redact.h"
 #include "core/units.h"
 
@@ -36,6 +37,15 @@ nlohmann::json RunPlan::describe() const {
       {"interval_s", to_seconds(interval)},
       {"insecure", insecure},
       {"protocol", std::string(to_string(protocol))}};
+  if (url_text.rfind("grpc://", 0) == 0 || url_text.rfind("grpcs://", 0) == 0) {
+    // A gRPC call (docs/grpc.md): its method (the request's name), and its success range is one of status
+    // codes.
+    std::string success;
+    for (int code = success_min; code <= success_max; ++code)
+      success.append(success.empty() ? "" : ",").append(grpc_status_name(code));
+    j["success_statuses"] = success;
+    j["grpc"] = {{"call", requests.empty() ? std::string() : requests.front().name}};
+  }
   if (may_speak_http2(*this)) {
     j["max_streams"] = max_streams;
     j["h2_window"] = h2_window;

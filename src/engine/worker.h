@@ -157,6 +157,7 @@ class Worker final : public ConnectionOwner, public CodecCallbacks, public net::
     /// response, the last one: a capture or check of its flow step failed, so it is not ok whatever its
     /// status. Set after the retry decision (which goes by the status alone), before settle() counts it.
     bool flow_failed = false;
+    int grpc_status = -1;  // response to a gRPC call: its grpc-status (0..16); −1 for an HTTP request
   };
   /// A logical request waiting out its backoff before its next attempt; it holds no connection.
   struct RetryWait {
@@ -218,11 +219,13 @@ class Worker final : public ConnectionOwner, public CodecCallbacks, public net::
   std::uint32_t pick_request();
   /// --log-requests: hands the logical request's record to this worker's ring (nothing without a log).
   void log_request(const Exchange& r, RecordOutcome outcome, SteadyTime end, int status = 0,
-                   results::ErrorKind error = results::ErrorKind::connect) {
-    if (m_log != nullptr) push_record(r.intended, r.interval, r.request, &r, outcome, end, status, error);
+                   results::ErrorKind error = results::ErrorKind::connect, int grpc_status = -1) {
+    if (m_log != nullptr)
+      push_record(r.intended, r.interval, r.request, &r, outcome, end, status, error, grpc_status);
   }
   void push_record(SteadyTime intended, std::int64_t interval, std::uint32_t request, const Exchange* r,
-                   RecordOutcome outcome, SteadyTime end, int status, results::ErrorKind error);
+                   RecordOutcome outcome, SteadyTime end, int status, results::ErrorKind error,
+                   int grpc_status = -1);
   /// Applies f(counters, response_time, service_time) to the interval's totals and, when the plan has several
   /// requests, to that request's breakdown.
   template <class F>

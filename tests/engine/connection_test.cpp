@@ -130,7 +130,7 @@ TEST_F(ConnectionTest, AResponseCompletesTheExchangeAndKeepsTheConnection) {
   reply(k_ok);
   ASSERT_TRUE(pump([&] { return !m_reports.completed.empty(); }));
   EXPECT_EQ(m_reports.completed[0].status, 200);
-  EXPECT_EQ(m_reports.completed[0].protocol_status, 0);
+  EXPECT_EQ(m_reports.completed[0].protocol_status, -1);
   EXPECT_EQ(m_reports.completed[0].bytes_in, k_ok.size());
   EXPECT_TRUE(m_reports.errors.empty());
   EXPECT_EQ(connection().state(), Connection::State::ready);

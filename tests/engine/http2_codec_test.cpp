@@ -1,6 +1,6 @@
 // The HTTP/2 codec against an nghttp2 server session in the test, through memory (no sockets): streams as
 // slots under the peer's limit, on_sent when the HEADERS frame is written, first byte at the response's
-// HEADERS, resets and GOAWAY, and an HTTP/1.1 answer to the preface named.
+// HEADERS, resets and GOAWAY, an HTTP/1.1 answer to the preface named, and a gRPC call's status and framing.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -106,6 +106,43 @@ class Server {
     };
     nghttp2_submit_response(m_session, stream, nv, 1, m_bodies[stream].empty() ? nullptr : &prd);
   }
+  // A gRPC response: HEADERS (:status 200), the body in DATA frames, then trailers with grpc-status when
+  // given (nullptr: the stream ends with the body, no trailers).
+  void respond_grpc(std::int32_t stream, std::string body, const char* grpc_status) {
+    m_bodies[stream] = std::move(body);
+    m_trailers[stream] = grpc_status;
+    const nghttp2_nv nv[] = {
+        {(std::uint8_t*)":status", (std::uint8_t*)"200", 7, 3, NGHTTP2_NV_FLAG_NONE},
+        {(std::uint8_t*)"content-type", (std::uint8_t*)"application/grpc", 12, 16, NGHTTP2_NV_FLAG_NONE}};
+    nghttp2_data_provider prd{};
+    prd.source.ptr = this;
+    prd.read_callback = [](nghttp2_session* session, std::int32_t id, std::uint8_t* buf, std::size_t len,
+                           std::uint32_t* flags, nghttp2_data_source* src, void*) -> ssize_t {
+      auto& self = *static_cast<Server*>(src->ptr);
+      auto& b = self.m_bodies[id];
+      const std::size_t n = std::min(len, b.size());
+      std::memcpy(buf, b.data(), n);
+      b.erase(0, n);
+      if (b.empty()) {
+        *flags |= NGHTTP2_DATA_FLAG_EOF;
+        if (const char* status = self.m_trailers[id]) {
+          *flags |= NGHTTP2_DATA_FLAG_NO_END_STREAM;
+          const nghttp2_nv trailer[] = {{(std::uint8_t*)"grpc-status", (std::uint8_t*)status, 11,
+                                         std::strlen(status), NGHTTP2_NV_FLAG_NONE}};
+          nghttp2_submit_trailer(session, id, trailer, 1);
+        }
+      }
+      return static_cast<ssize_t>(n);
+    };
+    nghttp2_submit_response(m_session, stream, nv, 2, &prd);
+  }
+  // A Trailers-Only gRPC response: one HEADERS frame with :status and grpc-status, ending the stream.
+  void respond_trailers_only(std::int32_t stream, const char* grpc_status) {
+    const nghttp2_nv nv[] = {{(std::uint8_t*)":status", (std::uint8_t*)"200", 7, 3, NGHTTP2_NV_FLAG_NONE},
+                             {(std::uint8_t*)"grpc-status", (std::uint8_t*)grpc_status, 11,
+                              std::strlen(grpc_status), NGHTTP2_NV_FLAG_NONE}};
+    nghttp2_submit_response(m_session, stream, nv, 2, nullptr);
+  }
   void open_window(std::int32_t stream, std::int32_t bytes) {
     nghttp2_submit_window_update(m_session, NGHTTP2_FLAG_NONE, stream, bytes);
   }
@@ -123,6 +160,7 @@ class Server {
  private:
   nghttp2_session* m_session = nullptr;
   std::map<std::int32_t, std::string> m_bodies;
+  std::map<std::int32_t, const char*> m_trailers;
 };
 
 const http::HeaderView k_headers[] = {{"X-Trace", "abc"}, {"Connection", "keep-alive"}};
@@ -521,4 +559,94 @@ TEST_F(Http2CodecTest, NghttpTwoAllocationsPerStreamAreCountedThroughTheSessionA
   std::printf("nghttp2 allocations per stream (warm): %.2f\n", per_stream);
   EXPECT_GE(per_stream, 1.0);
   EXPECT_LE(per_stream, 8.0);
+}
+
+const http::HeaderView k_grpc_headers[] = {{"Content-Type", "application/grpc"}, {"TE", "trailers"}};
+
+// A gRPC call: a request whose content-type is application/grpc, started and sent.
+class Http2CodecGrpcTest : public Http2CodecTest {
+ protected:
+  Http2CodecGrpcTest() {
+    m_parts.method = "POST";
+    m_parts.target = "/shop.v1.Store/Get";
+    m_parts.headers = k_grpc_headers;
+    handshake();
+    m_codec->start(m_x[0]);
+    client_to_server();
+  }
+  // A framed message: a zero flag, the length big-endian, the bytes.
+  static std::string framed(std::string_view message) {
+    std::string out(5, '\0');
+    out[4] = static_cast<char>(message.size());
+    return out.append(message);
+  }
+  std::string error_reason() const { return m_codec->failure_reason(); }
+};
+
+TEST_F(Http2CodecGrpcTest, TheStatusComesFromTheTrailers) {
+  bool te = false;
+  for (const auto& [name, value] : m_server.headers[1]) te = te || (name == "te" && value == "trailers");
+  EXPECT_TRUE(te) << "te: trailers is the one hop-by-hop header HTTP/2 allows";
+  m_server.respond_grpc(1, framed("hello") + framed(""), "0");
+  EXPECT_EQ(server_to_client(), Codec::Feed::more);
+  ASSERT_EQ(m_reports.completed.size(), 1U) << error_reason();
+  EXPECT_EQ(m_reports.completed[0].second.status, 200);
+  EXPECT_EQ(m_reports.completed[0].second.protocol_status, 0);
+}
+
+TEST_F(Http2CodecGrpcTest, ATrailersOnlyResponseCarriesItsStatusInItsHeaders) {
+  m_server.respond_trailers_only(1, "5");
+  EXPECT_EQ(server_to_client(), Codec::Feed::more);
+  ASSERT_EQ(m_reports.completed.size(), 1U) << error_reason();
+  EXPECT_EQ(m_reports.completed[0].second.protocol_status, 5);  // NOT_FOUND
+}
+
+TEST_F(Http2CodecGrpcTest, AnHttpStatusOtherThan200IsAProtocolErrorNamingIt) {
+  m_server.respond(1, "503", "busy");
+  server_to_client();
+  ASSERT_EQ(m_reports.errors.size(), 1U);
+  EXPECT_EQ(m_reports.errors[0].second.kind, results::ErrorKind::parse);
+  EXPECT_FALSE(m_reports.errors[0].second.retryable);
+  EXPECT_NE(error_reason().find("HTTP status 503, not 200"), std::string::npos) << error_reason();
+}
+
+TEST_F(Http2CodecGrpcTest, AResponseWithoutGrpcStatusIsAProtocolError) {
+  m_server.respond_grpc(1, framed("hello"), nullptr);
+  server_to_client();
+  ASSERT_EQ(m_reports.errors.size(), 1U);
+  EXPECT_NE(error_reason().find("no grpc-status"), std::string::npos) << error_reason();
+}
+
+TEST_F(Http2CodecGrpcTest, AStatusThatIsNotACodeIsAProtocolError) {
+  m_server.respond_grpc(1, framed("hello"), "17");
+  server_to_client();
+  ASSERT_EQ(m_reports.errors.size(), 1U);
+  EXPECT_NE(error_reason().find("not a status code 0..16"), std::string::npos) << error_reason();
+}
+
+TEST_F(Http2CodecGrpcTest, AMessageCutShortOfItsLengthPrefixIsAProtocolError) {
+  m_server.respond_grpc(1, framed("hello").substr(0, 8), "0");  // the prefix says 5 bytes, 3 come
+  server_to_client();
+  ASSERT_EQ(m_reports.errors.size(), 1U);
+  EXPECT_NE(error_reason().find("ended inside a message"), std::string::npos) << error_reason();
+}
+
+TEST_F(Http2CodecGrpcTest, ACompressedFlagOtherThanZeroOrOneIsAProtocolError) {
+  std::string body = framed("hello");
+  body[0] = 7;
+  m_server.respond_grpc(1, body, "0");
+  server_to_client();
+  ASSERT_EQ(m_reports.errors.size(), 1U);
+  EXPECT_NE(error_reason().find("compressed flag"), std::string::npos) << error_reason();
+}
+
+TEST_F(Http2CodecTest, AnHttpRequestHasNoProtocolStatusEvenWithGrpcStatusHeaders) {
+  handshake();
+  m_codec->start(m_x[0]);
+  client_to_server();
+  m_server.respond_trailers_only(1, "5");  // grpc-status on a request that is not a gRPC call: ignored
+  server_to_client();
+  ASSERT_EQ(m_reports.completed.size(), 1U);
+  EXPECT_EQ(m_reports.completed[0].second.status, 200);
+  EXPECT_EQ(m_reports.completed[0].second.protocol_status, -1);
 }

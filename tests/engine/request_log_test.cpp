@@ -117,6 +117,20 @@ TEST(RequestLogFormat, NamesTheProtocolConnectionAndStreamOfAnHttp2Request) {
   EXPECT_NE(line.find(",false,h1,1.3,\n"), std::string::npos) << line;
 }
 
+TEST(RequestLogFormat, NamesTheGrpcStatusOfAGrpcCallInJsonOnly) {
+  RequestRecord r = ok_record();
+  std::string line;
+  format_record(r, context(), LogFormat::json, line);
+  EXPECT_FALSE(nlohmann::json::parse(line).contains("grpc_status")) << "an HTTP request has none";
+  r.grpc_status = 5;
+  line.clear();
+  format_record(r, context(), LogFormat::json, line);
+  EXPECT_EQ(nlohmann::json::parse(line)["grpc_status"], "NOT_FOUND");
+  line.clear();
+  format_record(r, context(), LogFormat::csv, line);
+  EXPECT_EQ(line.find("NOT_FOUND"), std::string::npos) << "the CSV columns are every run's";
+}
+
 TEST(RequestLogFormat, RejectsAnUnknownFormatNamingTheFlag) {
   EXPECT_TRUE(parse_log_format("csv", "--log-format"));
   auto bad = parse_log_format("xml", "--log-format");

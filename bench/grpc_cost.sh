@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# grpc_cost.sh: what a gRPC call costs the generator beside a plain HTTP/2 request (issue 29's bench, first cut).
+# Side by side in one session, ROUNDS times, at the same RATE on one worker thread (--spin-below 0, so the CPU is
+# work and wake-ups, not polling): `h2` a plain GET over h2c to nginx, `grpc` a unary call with a constant message
+# to the e2e gRPC server (tests/e2e/grpc/server.py, Python grpcio). The figure is the worker thread's CPU
+# (results' generator.cpu_s) per request sent, in microseconds, and the load average beside it: the servers
+# differ, the client's work is what is compared. Traffic only to 127.0.0.1; every run bounded.
+# usage: bench/grpc_cost.sh [BUILD_DIR]   (env: ROUNDS=3 SECS=10 RATE=500/s)
+set -euo pipefail
+BUILD=${1:-build/release}
+OPENLOOP=$BUILD/src/cli/openloop
+ROUNDS=${ROUNDS:-3}
+SECS=${SECS:-10}
+RATE=${RATE:-500/s}
+[[ -x $OPENLOOP ]] || { echo "grpc_cost: $OPENLOOP is not an executable (build it first)" >&2; exit 2; }
+export OPENLOOP_E2E_LIB=$(dirname "$0")/../tests/e2e/lib.sh
+source "$OPENLOOP_E2E_LIB" "$OPENLOOP"
+source "$(dirname "$0")/../tests/e2e/grpc/grpc_server.sh"
+grpc_require
+start_grpc_server
+nginx_port=$(free_port)
+start_nginx "$nginx_port" "" " http2"
+
+common=(--rate "$RATE" --duration "${SECS}s" --threads 1 --spin-below 0 -q)
+schema=(--call openloop.test.v1.Bench/Call --proto "$GRPC_PROTOS/bench.proto" --import-path "$GRPC_PROTOS")
+# cost NAME ARGS...: one run; prints NAME, µs of worker CPU per request sent, the requests sent and ok.
+cost() {
+  local name=$1 r=$E2E_TMP/$1.json
+  shift
+  "$OPENLOOP" run "$@" "${common[@]}" --json "$r" >/dev/null 2>&1 || true
+  jq -r --arg n "$name" '"\($n) \(1e6 * .generator.cpu_s / .summary.counts.sent | . * 100 | round / 100) us/request, sent \(.summary.counts.sent), ok \(.summary.counts.ok)"' "$r"
+}
+for round in $(seq "$ROUNDS"); do
+  echo "round $round ($(uptime | sed 's/.*load/load/'))"
+  cost h2 "http://127.0.0.1:$nginx_port/" --http2
+  cost grpc "$GRPC_URL" "${schema[@]}" --data '{"key": {"id": "user-4711", "n": 4711}, "size": 16}'
+done

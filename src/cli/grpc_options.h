@@ -1,0 +1,71 @@
+// `openloop run grpc://host:port --call package.Service/Method`: the gRPC flags, and the call they describe
+// turned into the HTTP/2 request the run sends (docs/grpc.md).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli/run_options.h"
+#include "core/error.h"
+
+namespace CLI {
+class App;
+}
+
+namespace openloop::engine {
+struct RunPlan;
+}
+
+namespace openloop::cli {
+
+/// Raw gRPC flags.
+struct GrpcOptions {
+  std::string call;                       ///< --call package.Service/Method (or package.Service.Method)
+  std::vector<std::string> proto;         ///< --proto FILE (repeatable)
+  std::vector<std::string> import_paths;  ///< --import-path DIR (repeatable)
+  std::string protoset;                   ///< --protoset FILE: a FileDescriptorSet
+  std::string data;                       ///< --data JSON | @FILE: the request message (empty: {})
+  std::string success = "OK";             ///< --grpc-success: the status names that are a success
+};
+
+/// Registers --call, --proto, --import-path, --protoset, --data and --grpc-success (help group "gRPC").
+void add_grpc_options(CLI::App& sub, GrpcOptions& o);
+
+/// True for a grpc:// or grpcs:// target.
+bool is_grpc_target(std::string_view url);
+
+/// The status codes that count as a success: a contiguous range of codes (the plan's success range).
+struct GrpcSuccess {
+  int min = 0, max = 0;
+};
+
+/// A gRPC call, prepared before the plan: the run's options rewritten as the HTTP/2 request that carries it.
+struct GrpcCall {
+  std::string target;   ///< the grpc:// or grpcs:// URL as given
+  std::string call;     ///< package.Service/Method
+  GrpcSuccess success;  ///< --grpc-success
+  RunOptions options;   ///< POST http(s)://host:port/package.Service/Method over HTTP/2, the framed message
+};
+
+/// Loads the schema, finds the method, encodes the message once and rewrites the options. Every refusal is a
+/// usage error (exit 2) before anything is sent: a target with a path, no --call, no schema (or both kinds),
+/// a bad schema or method (grpc/schema.h), JSON that does not fit, a templated --data (not yet), an unknown
+/// status name, a reserved metadata key (content-type, te, grpc-*), and HTTP flags that do not apply (--body,
+/// -X,
+/// --success, --protocol h1, --targets, --replay, --repeat).
+Result<GrpcCall> prepare_grpc_call(const RunOptions& o, const GrpcOptions& g);
+
+/// A usage error when a gRPC flag is given without a grpc:// or grpcs:// target.
+Result<void> check_no_grpc_flags(const GrpcOptions& g);
+
+/// Marks the plan's requests as the call: its name and its success statuses (the success range, of codes);
+/// the plan's target reads as the grpc:// URL.
+void apply_grpc_call(const GrpcCall& call, engine::RunPlan& plan);
+
+/// The codes of a comma-separated list of status names ("OK", "OK,CANCELLED,UNKNOWN"), which must make a
+/// contiguous range of codes (a set with gaps, e.g. OK,NOT_FOUND, is not supported yet); an unknown name is a
+/// usage error naming --grpc-success and the names there are.
+Result<GrpcSuccess> parse_grpc_success(std::string_view names);
+
+}  // namespace openloop::cli
