@@ -313,8 +313,8 @@ Result<engine::RunSettings> run_settings(const RunOptions& o, const HostFacts& h
   s.on_saturation = OPENLOOP_TRY(parse_on_saturation(o.on_saturation));
   s.max_connections = o.max_connections;
   s.protocol = OPENLOOP_TRY(parse_protocol(o.protocol, o.http2, o.http1_1));
-  s.max_streams = o.max_streams;
-  s.h2_window = o.h2_window;
+  if (o.max_streams_given) s.max_streams = o.max_streams;
+  if (o.h2_window_given) s.h2_window = o.h2_window;
   s.connections = o.connections;
   s.spin_below = OPENLOOP_TRY(parse_spin_below(o.spin_below));
   s.spin_budget = OPENLOOP_TRY(parse_spin_budget(o.spin_budget, o.spin_below, o.coalesce));

@@ -177,6 +177,7 @@ void add_client_options(CLI::App& sub, RunOptions& o) {
             return "give 1 to 1048576 streams per connection (HTTP/2 allows no more)";
           },
           ""))
+      ->each([&o](const std::string&) { o.max_streams_given = true; })
       ->group(k_client);
   sub.add_option("--h2-window", o.h2_window,
                  "HTTP/2: the flow-control window this client opens per stream and for the connection, in "
@@ -191,6 +192,7 @@ void add_client_options(CLI::App& sub, RunOptions& o) {
             return "give a window of 1 to 2147483647 bytes (2^31 - 1, HTTP/2's largest)";
           },
           ""))
+      ->each([&o](const std::string&) { o.h2_window_given = true; })
       ->group(k_client);
   sub.add_option("--connections", o.connections,
                  "Connections for the run, spread over the threads (default: opened as needed, up to one per "

@@ -52,6 +52,8 @@ struct RunOptions {
   bool http1_1 = false;             ///< --http1.1 (curl's spelling of --protocol h1)
   std::uint32_t max_streams = 100;  ///< --max-streams: HTTP/2 streams open at once per connection
   std::uint32_t h2_window = (1U << 30) - 1;  ///< --h2-window: HTTP/2 stream and connection windows, bytes
+  bool max_streams_given = false;  ///< --max-streams was on the command line (it wins over a plan file's)
+  bool h2_window_given = false;    ///< --h2-window was on the command line (it wins over a plan file's)
   std::string on_saturation = "drop";
   std::string spin_below = "auto";
   std::string spin_budget;  ///< --spin-budget: a share of a core (empty: engine::k_default_spin_budget)

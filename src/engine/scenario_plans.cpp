@@ -91,8 +91,18 @@ Result<std::vector<RunPlan>> plans_from_workload(std::shared_ptr<const workload:
     p.protocol = settings.protocol;
     if (p.protocol == ProtocolChoice::automatic && !w.defaults.protocol.empty())
       p.protocol = parse_protocol_choice(w.defaults.protocol).value_or(ProtocolChoice::automatic);
-    p.max_streams = settings.max_streams;
-    p.h2_window = settings.h2_window;
+    // --max-streams, --h2-window and --connections given on the command line win over the file's defaults.
+    if (settings.max_streams) {
+      p.max_streams = *settings.max_streams;
+    } else if (w.defaults.max_streams > 0) {
+      p.max_streams = w.defaults.max_streams;
+    }
+    if (settings.h2_window) {
+      p.h2_window = *settings.h2_window;
+    } else if (w.defaults.h2_window > 0) {
+      p.h2_window = w.defaults.h2_window;
+    }
+    const std::uint64_t connections = settings.connections > 0 ? settings.connections : w.defaults.connections;
     if (p.coalesce.count() != 0 && p.model != Model::open) {
       return usage_error(
           fmt::format("--coalesce: scenario \"{}\" is {}: it sends on responses, which it must "
@@ -133,7 +143,7 @@ Result<std::vector<RunPlan>> plans_from_workload(std::shared_ptr<const workload:
       p.max_connections = settings.max_connections > 0
                               ? settings.max_connections
                               : default_max_connections(peak, p.timeout, threads, fd_share);
-      size_connections(p, settings.connections);
+      size_connections(p, connections);
       if (p.model == Model::sessions) {
         p.max_sessions = s.max_sessions > 0               ? s.max_sessions
                          : settings.max_connections > 0 ? settings.max_connections

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,9 +28,11 @@ struct RunSettings {
   std::string ca_file;
   RetryOptions retry;  ///< the retry flags, applied to every scenario (with its own timeout)
   ProtocolChoice protocol = ProtocolChoice::automatic;  ///< --protocol, for every scenario
-  std::uint32_t max_streams = 100;                      ///< --max-streams
-  std::uint32_t h2_window = (1U << 30) - 1;             ///< --h2-window
-  std::uint64_t connections = 0;                        ///< --connections, per scenario (0: derived)
+  /// --max-streams, --h2-window and --connections (per scenario) when given on the command line; else the
+  /// file's `defaults:`, else RunPlan's defaults (100 streams, 2^30 - 1 bytes, connections derived).
+  std::optional<std::uint32_t> max_streams;
+  std::optional<std::uint32_t> h2_window;
+  std::uint64_t connections = 0;  ///< 0: not given
 };
 
 /// Default cap on concurrent sessions (partly-open model), the one rule for flags (cli/plan_builder.h) and plan

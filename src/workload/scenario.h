@@ -138,6 +138,11 @@ struct PlanDefaults {
   StatusRange success;                      ///< 100-399 unless given
   /// `protocol`: "auto", "h1" or "h2" as written (checked when read); empty when not given (--protocol's).
   std::string protocol;
+  /// `max_streams`, `h2_window`, `connections`: as --max-streams, --h2-window and --connections (checked when
+  /// read, with the flags' bounds), for every scenario; 0 when not given. A flag given on the command line wins.
+  std::uint32_t max_streams = 0;
+  std::uint32_t h2_window = 0;
+  std::uint64_t connections = 0;
 };
 
 /// Everything a scenario file describes, validated. Immutable once loaded; share it read-only across workers

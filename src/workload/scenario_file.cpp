@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 
 #include <fmt/format.h>
 
@@ -50,13 +51,25 @@ Result<std::vector<HeaderText>> read_headers(const Doc& doc, const Field& f) {
   return out;
 }
 
+/// A whole number from `min` to `max`, or a usage error naming the key's place and what is `accepted`.
+Result<std::uint64_t> bounded_number(const Doc& doc, const Field& f, std::uint64_t min, std::uint64_t max,
+                                     std::string_view accepted) {
+  const std::string text = OPENLOOP_TRY(yaml::scalar(doc, f, accepted));
+  std::uint64_t value = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || value < min || value > max)
+    return usage_error(fmt::format("{}: \"{}\" is not accepted; {}", yaml::where(doc, f), text, accepted));
+  return value;
+}
+
 struct Defaults {
   PlanDefaults plan;
   std::vector<HeaderText> headers;
 };
 
 Result<Defaults> read_defaults(const Doc& doc, const Field& f) {
-  const Fields fields = OPENLOOP_TRY(Fields::read(doc, f, {"headers", "timeout", "success", "protocol"}, "defaults"));
+  const Fields fields = OPENLOOP_TRY(Fields::read(
+      doc, f, {"headers", "timeout", "success", "protocol", "max_streams", "h2_window", "connections"}, "defaults"));
   Defaults d;
   if (const Field* h = fields.find("headers")) d.headers = OPENLOOP_TRY(read_headers(doc, *h));
   for (const auto& [name, value] : d.headers) d.plan.headers.push_back({name, value.text});
@@ -75,6 +88,19 @@ Result<Defaults> read_defaults(const Doc& doc, const Field& f) {
     if (d.plan.protocol != "auto" && d.plan.protocol != "h1" && d.plan.protocol != "h2")
       return usage_error(
           fmt::format("{}: \"{}\" is not accepted; use auto, h1 or h2", yaml::where(doc, *p), d.plan.protocol));
+  }
+  // The bounds and wording of --max-streams, --h2-window and --connections.
+  if (const Field* m = fields.find("max_streams")) {
+    d.plan.max_streams = static_cast<std::uint32_t>(OPENLOOP_TRY(bounded_number(
+        doc, *m, 1, 1U << 20, "give 1 to 1048576 streams per connection (HTTP/2 allows no more)")));
+  }
+  if (const Field* w = fields.find("h2_window")) {
+    d.plan.h2_window = static_cast<std::uint32_t>(OPENLOOP_TRY(bounded_number(
+        doc, *w, 1, 2147483647, "give a window of 1 to 2147483647 bytes (2^31 - 1, HTTP/2's largest)")));
+  }
+  if (const Field* c = fields.find("connections")) {
+    d.plan.connections = OPENLOOP_TRY(bounded_number(
+        doc, *c, 1, 10'000'000, "give 1 to 10000000 connections, or leave it out for the default"));
   }
   return d;
 }

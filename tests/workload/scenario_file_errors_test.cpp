@@ -113,9 +113,29 @@ TEST(PlanFileErrors, TargetAndSeed) {
             "plan.yaml:2:7: seed: \"-1\" is not accepted; use a whole number from 0 to 18446744073709551615");
 }
 
+// The bounds and wording of --max-streams, --h2-window and --connections.
+TEST(PlanFileErrors, Http2Defaults) {
+  EXPECT_EQ(load_error(with_top("defaults: {max_streams: 0}\n")),
+            "plan.yaml:2:25: defaults.max_streams: \"0\" is not accepted; give 1 to 1048576 streams per connection "
+            "(HTTP/2 allows no more)");
+  EXPECT_EQ(load_error(with_top("defaults: {max_streams: 1048577}\n")),
+            "plan.yaml:2:25: defaults.max_streams: \"1048577\" is not accepted; give 1 to 1048576 streams per "
+            "connection (HTTP/2 allows no more)");
+  EXPECT_EQ(load_error(with_top("defaults: {h2_window: 2147483648}\n")),
+            "plan.yaml:2:23: defaults.h2_window: \"2147483648\" is not accepted; give a window of 1 to 2147483647 "
+            "bytes (2^31 - 1, HTTP/2's largest)");
+  EXPECT_EQ(load_error(with_top("defaults: {h2_window: 64k}\n")),
+            "plan.yaml:2:23: defaults.h2_window: \"64k\" is not accepted; give a window of 1 to 2147483647 "
+            "bytes (2^31 - 1, HTTP/2's largest)");
+  EXPECT_EQ(load_error(with_top("defaults: {connections: -1}\n")),
+            "plan.yaml:2:25: defaults.connections: \"-1\" is not accepted; give 1 to 10000000 connections, or "
+            "leave it out for the default");
+}
+
 TEST(PlanFileErrors, Defaults) {
   EXPECT_EQ(load_error(with_top("defaults: {timeout: 2s, retries: 3}\n")),
-            "plan.yaml:2:25: defaults: unknown key \"retries\"; defaults accepts headers, timeout, success, protocol");
+            "plan.yaml:2:25: defaults: unknown key \"retries\"; defaults accepts headers, timeout, success, protocol, "
+            "max_streams, h2_window, connections");
   EXPECT_EQ(
       load_error(with_top("defaults: {timeout: soon}\n")),
       "plan.yaml:2:21: defaults.timeout: \"soon\" is not a duration; use e.g. 250ms, 30s, 2m, 1h30m (units: "
