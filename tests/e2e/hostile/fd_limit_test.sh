@@ -3,6 +3,7 @@
 # openloop), so about 40 are left for connections; the server never answers and each request holds its connection
 # for the 2 s timeout, so the 100 arrivals need 100 connections (--max-connections 120 passes the plan's check:
 # 120 + 64 ≤ 200).
+# e2e: parallel-safe (descriptors exhausted by construction)
 source "$OPENLOOP_E2E_LIB"
 source "$(dirname "$0")/hostile_lib.sh"
 start_hostile
