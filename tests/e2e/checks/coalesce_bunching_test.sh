@@ -1,5 +1,6 @@
 # --coalesce with a window ten times the mean gap sends arrivals in bunches: the arrival check fails and says so
 # ("sends bunched"); with --accept-bunching the same finding is reported but left out of the verdict.
+# e2e: parallel-safe (the bunching forced by a 5 ms coalescing window)
 source "$OPENLOOP_E2E_LIB"
 require_tools jq
 start_lab

@@ -1,5 +1,6 @@
 # A lab that freezes for 300 ms every second makes consecutive response times depend on each other: the
 # independence check flags it and the percentile intervals come out wider than the ones independence would give.
+# e2e: parallel-safe (the correlation forced by a lab frozen 300 ms of every second)
 source "$OPENLOOP_E2E_LIB"
 require_tools jq
 start_lab --stall 300ms/1s

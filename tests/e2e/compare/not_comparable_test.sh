@@ -2,6 +2,7 @@
 # closed loop's response times leave out the wait to be sent), said in the text and the JSON with the closed run's
 # users and both request counts, no table of differences, and every --fail-on gate inconclusive: exit 1 by default,
 # 0 with --inconclusive pass; the same two runs in the other order say the same.
+# e2e: parallel-safe (exit codes and wording; either run may be INVALID)
 source "$OPENLOOP_E2E_LIB"
 cd "$E2E_TMP"
 

@@ -2,6 +2,7 @@
 # --allow-partial as flags, exit 2 naming the file. (Every refusal is also a unit test:
 # tests/results/merging/merge_shards_test.cpp.) The shard files are real results files with plan.shard added, as
 # a shard writes them.
+# e2e: parallel-safe (merge's refusals of files)
 source "$OPENLOOP_E2E_LIB"
 start_lab --workers 64 --service 1ms
 set +e

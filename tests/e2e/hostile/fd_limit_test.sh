@@ -3,12 +3,14 @@
 # openloop), so about 40 are left for connections; the server never answers and each request holds its connection
 # for the 2 s timeout, so the 100 arrivals need 100 connections (--max-connections 120 passes the plan's check:
 # 120 + 64 ≤ 200).
+# e2e: parallel-safe (descriptors exhausted by construction)
 source "$OPENLOOP_E2E_LIB"
 source "$(dirname "$0")/hostile_lib.sh"
 start_hostile
 ulimit -n 200
 for _ in $(seq 150); do exec {fd}</dev/null; done
-HOSTILE_RATE=100/s HOSTILE_TIMEOUT_MS=2000 hostile_run fd_limit "http://127.0.0.1:$SILENT_PORT/" --max-connections 120
+HOSTILE_RATE=100/s HOSTILE_DURATION_MS=1000 HOSTILE_TIMEOUT_MS=2000 \
+  hostile_run fd_limit "http://127.0.0.1:$SILENT_PORT/" --max-connections 120
 [[ $CODE == 3 ]] || fail "exit $CODE, expected 3 (INVALID): $(cat "$E2E_TMP/fd_limit.txt" "$E2E_TMP/fd_limit.err")"
 assert_complete_results "$R" 1
 generator=$(json "$R" .summary.counts.errors_by_kind.generator)

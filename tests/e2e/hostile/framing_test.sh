@@ -4,8 +4,10 @@
 source "$OPENLOOP_E2E_LIB"
 source "$(dirname "$0")/hostile_lib.sh"
 start_hostile
-# 1 MiB per response from a Python server on a loaded machine may take longer than 500 ms: a 2 s timeout for it.
-HOSTILE_TIMEOUT_MS=2000 hostile_run header_flood "http://127.0.0.1:$HOSTILE_PORT/header_flood"
+# 1 MiB per response from a Python server on a loaded machine may take longer than 500 ms: a 2 s timeout for it, and
+# its 20 arrivals over 1 s (20 MiB/s to read, not 40).
+HOSTILE_RATE=20/s HOSTILE_DURATION_MS=1000 HOSTILE_TIMEOUT_MS=2000 \
+  hostile_run header_flood "http://127.0.0.1:$HOSTILE_PORT/header_flood"
 accept_invalid_only_for "$CODE" "$R" '^send lateness'
 expect_ok header_flood
 for name in half_close close http10 http10_close interim; do

@@ -65,8 +65,10 @@ expect_timeouts window_closed
 assert_cmp "$(json "$R" .summary.counts.sent)" == 20 "window_closed: every request's HEADERS went out"
 
 # 10,000 SETTINGS frames before each response: nghttp2 stops acking past 1,000 queued acks and ends the session as a
-# flood; every request a parse error naming it, each on a new connection.
-hostile_run settings_flood "http://127.0.0.1:$(h2_port settings_flood)/" --http2
+# flood; every request a parse error naming it, each on a new connection. (This and the 256 KiB header block below
+# are the Python server's heavy answers: their 20 arrivals over 1 s, not 0.5.)
+HOSTILE_RATE=20/s HOSTILE_DURATION_MS=1000 \
+  hostile_run settings_flood "http://127.0.0.1:$(h2_port settings_flood)/" --http2
 accept_invalid_only_for "$CODE" "$R" '^send lateness'
 expect_errors settings_flood parse
 json "$R" .summary.error_examples.parse | grep -qi 'flood' ||
@@ -81,7 +83,8 @@ assert_cmp "$(json "$R" .generator.connections_by_protocol.h2)" == 1 "unknown_fr
 # Connection errors the server causes: a 256 KiB header block (past nghttp2's 64 KiB bound on a header field:
 # COMPRESSION_ERROR) and DATA on stream 0 (PROTOCOL_ERROR). nghttp2 ends the session with GOAWAY; the connection
 # fails at once with every stream on it, as a parse error naming the cause, and nothing waits out its timeout.
-hostile_run oversized_headers "http://127.0.0.1:$(h2_port oversized_headers)/" --http2
+HOSTILE_RATE=20/s HOSTILE_DURATION_MS=1000 \
+  hostile_run oversized_headers "http://127.0.0.1:$(h2_port oversized_headers)/" --http2
 accept_invalid_only_for "$CODE" "$R" '^send lateness'
 expect_errors oversized_headers parse
 example oversized_headers parse COMPRESSION_ERROR

@@ -1,4 +1,5 @@
 # A refused connection and a name that does not resolve: the run says so and exits 4 (runtime failure), on time.
+# e2e: parallel-safe (exit codes against nothing and an unresolvable name)
 source "$OPENLOOP_E2E_LIB"
 source "$(dirname "$0")/hostile_lib.sh"
 port=$(free_port)  # nothing listens there

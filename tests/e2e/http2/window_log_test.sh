@@ -2,6 +2,7 @@
 # --h2-window: bad values exit 2 naming the flag and the range; a window smaller than each body still gets every
 # body whole (the client reopens it as it consumes), and the plan records it. Over HTTP/2 the per-request log names
 # the protocol, the connection and the stream; the HTML report names the protocol used.
+# e2e: parallel-safe (bodies whole through small windows; bad values refused)
 source "$OPENLOOP_E2E_LIB"
 require_tools jq
 

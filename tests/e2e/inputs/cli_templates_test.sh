@@ -1,6 +1,7 @@
 # Templates on the command line: a templated URL draws a new key per request (the lab's cache sees them, and there
 # is no single-key warning), -H and --body templates are rendered per request exactly as written (a capture server
 # sees every value), and bad templates are refused before anything is sent, naming the flag.
+# e2e: parallel-safe (what reached the server; bad input)
 source "$OPENLOOP_E2E_LIB"
 source "$(dirname "${BASH_SOURCE[0]}")/inputs_lib.sh"
 cd "$E2E_TMP"

@@ -1,6 +1,7 @@
 # Plan files take ${VAR} / ${VAR:-default} from -e and the environment (-e wins), refuse an unset variable naming
 # file:line:column, keep $${ literal, and --target sends a plan to another scheme://host:port with its paths kept;
 # validate takes the same flags.
+# e2e: parallel-safe (what reached the server; bad input)
 source "$OPENLOOP_E2E_LIB"
 source "$(dirname "${BASH_SOURCE[0]}")/inputs_lib.sh"
 cd "$E2E_TMP"

@@ -1,6 +1,7 @@
 # ramp and probe metastable take -e, --target and --targets as run does (the same options): a plan file's ${VAR} from
 # -e and its host from --target (ramp), a targets file's ${VAR}, its requests in turn and --target (ramp and probe);
 # the same refusals as run.
+# e2e: parallel-safe (what reached the server, whatever the verdict)
 source "$OPENLOOP_E2E_LIB"
 source "$(dirname "${BASH_SOURCE[0]}")/inputs_lib.sh"
 cd "$E2E_TMP"

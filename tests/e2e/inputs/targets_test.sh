@@ -1,6 +1,7 @@
 # Targets files in Vegeta's format: every target is a named request in the breakdown; without weights they are sent
 # in turn (exact counts), with weight=N by weight; headers, @body files and -H reach the server; standard input
 # works when piped and is refused when it is a terminal; bad lines are refused naming file:line.
+# e2e: parallel-safe (what reached the server, counted by the schedule)
 source "$OPENLOOP_E2E_LIB"
 source "$(dirname "${BASH_SOURCE[0]}")/inputs_lib.sh"
 cd "$E2E_TMP"

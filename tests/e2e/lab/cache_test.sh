@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Cache: an LRU keyed by path and query; hits, misses and the ratio appear in /_lab/stats; flushing empties it.
+# e2e: parallel-safe (cache counters)
 source "${OPENLOOP_E2E_LIB:-$(dirname "$0")/../lib.sh}"
 require_tools curl jq wrk timeout
 

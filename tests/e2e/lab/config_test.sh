@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # POST /_lab/config changes the model while running; a bad change answers 400 naming the field and changes nothing.
+# e2e: parallel-safe (config changes; only lower bounds on time)
 source "${OPENLOOP_E2E_LIB:-$(dirname "$0")/../lib.sh}"
 require_tools curl jq
 

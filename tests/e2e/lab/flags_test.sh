@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # `openloop lab` lifecycle: bad flags exit 2 naming the flag; port 0 is reported; --duration and SIGTERM exit 0.
+# e2e: parallel-safe (bad flags refused; lifecycle)
 source "${OPENLOOP_E2E_LIB:-$(dirname "$0")/../lib.sh}"
 require_tools curl jq timeout
 

@@ -5,6 +5,7 @@
 # once the lab holds the one before (`held` in /_lab/stats), and the stall is ended only once all four are held. At
 # its end they are admitted in arrival order: 0 takes the worker, 1, 2, 3 queue. No timing decides the order
 # except the 400 ms between completions.
+# e2e: parallel-safe (completion order forced with a frozen lab)
 source "${OPENLOOP_E2E_LIB:-$(dirname "$0")/../lib.sh}"
 require_tools curl jq
 

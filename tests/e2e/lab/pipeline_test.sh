@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # HTTP/1.1 pipelining: 100 requests in one write (more than a connection keeps in flight) all get answers, in
 # order, whether the model answers at once (service 0) or later from timers (service 1 ms, 4 workers).
+# e2e: parallel-safe (pipelined answers counted)
 source "${OPENLOOP_E2E_LIB:-$(dirname "$0")/../lib.sh}"
 require_tools curl jq timeout
 

@@ -2,6 +2,7 @@
 # --shed-at (429s) and a deadline header (504s), a scrape's counters equal GET /_lab/stats read just before it
 # (the lab is idle then: nothing changes between the two but the control requests), the gauges are there (queue
 # depth, busy workers, workers), promtool accepts the text, and a bad address exits 2.
+# e2e: parallel-safe (the lab's counters as scraped, the overload forced at 4x capacity)
 source "$OPENLOOP_E2E_LIB"
 require_tools jq curl
 cd "$E2E_TMP"

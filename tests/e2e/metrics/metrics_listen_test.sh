@@ -2,6 +2,7 @@
 # request, ending in # EOF), counters within the plan, the verdict so far (one state at 1) and
 # classic buckets cumulative up to +Inf = _count; another path is 404; a bad address exits 2 before anything is
 # sent; SIGTERM still interrupts the run cleanly (exit 130).
+# e2e: parallel-safe (scraped counters within the plan; exit codes)
 source "$OPENLOOP_E2E_LIB"
 cd "$E2E_TMP"
 start_lab --workers 50 --service 2ms

@@ -2,6 +2,7 @@
 # per scenario; per-request histograms labelled with the request's name, no two series alike), and once the run has ended (--metrics-linger keeps the endpoint up) each scenario's counters equal
 # its results in the results file and its verdict is the run's; `promtool check metrics` accepts the text when
 # promtool is installed.
+# e2e: parallel-safe (scraped counters equal the results file's)
 source "$OPENLOOP_E2E_LIB"
 start_lab --workers 8 --service 1ms
 cd "$E2E_TMP"

@@ -1,5 +1,6 @@
 # Partly-open model: sessions arrive at a rate, each runs its steps in order; with a small --max-sessions and a
 # slow service, sessions are dropped and counted, and sessions and requests are both conserved.
+# e2e: parallel-safe (drops forced by the session cap; conservation)
 source "$OPENLOOP_E2E_LIB"
 start_lab --workers 2 --service 40ms
 code=0

@@ -1,5 +1,6 @@
 # A scenario file's top-level `observe:` list is observed by a ramp of that file, as by `run plan.yaml` (added to
 # the flags' --observe): the host's signals, one value per step, in the ramp's JSON.
+# e2e: parallel-safe (observed signals present, whatever the verdict)
 source "$OPENLOOP_E2E_LIB"
 start_lab --workers 4 --service 1ms
 cat >"$E2E_TMP/plan.yaml" <<PLAN

@@ -1,6 +1,7 @@
 # A probe whose target cannot be reached measured nothing: exit 4 (runtime), as run and ramp do, not an
 # INCONCLUSIVE verdict. Two ways: nothing listens on the port; a TLS server whose certificate does not verify
 # (verification is on by default for the probe and the ramp, as for run).
+# e2e: parallel-safe (exit codes against nothing or a bad certificate)
 source "${OPENLOOP_E2E_LIB:-$(dirname "$0")/../lib.sh}"
 cd "$E2E_TMP"
 port=$(free_port)  # nothing listens there

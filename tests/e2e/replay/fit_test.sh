@@ -2,6 +2,7 @@
 # segment and a query parameter) passes validate, gives the keys' exponent back, and run against the lab sends the
 # trace's rate and mix (the run's request log read back with trace inspect); a ramped trace becomes stages whose
 # rate follows it, twice as high with --rate-scale 2; bad input is refused with exit 2 and nothing written.
+# e2e: parallel-safe (counts, mix and rates read from intended times, not from when requests went out)
 source "$OPENLOOP_E2E_LIB"
 require_tools jq awk
 # trace SECONDS RATE RAMP SEED: canonical JSONL, Poisson arrivals at RATE (RAMP=1: from RATE/5 to RATE·9/5), 70 %

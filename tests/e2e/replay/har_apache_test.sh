@@ -2,6 +2,7 @@
 # credentials in headers and the query) and an Apache log of the same requests (%{msec}t, the combined fields)
 # replayed at --speed 4 against the lab: every record sent and counted by the lab, the schedule the trace's, no
 # secret of the traces in any output; a document that is not HAR refused before anything is sent.
+# e2e: parallel-safe (counts, and intended times from the trace)
 source "$OPENLOOP_E2E_LIB"
 require_tools jq awk
 har=$E2E_TMP/rec.har

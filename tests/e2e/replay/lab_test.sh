@@ -2,6 +2,7 @@
 # against the lab: every record sent and accounted for, the lab counts exactly the records, the run VALID, each
 # intended time the trace's offset / 2 (from the request log), no secret of the trace in any output; bad flags and a
 # bad line refused before anything is sent.
+# e2e: parallel-safe (counts, and intended times from the trace)
 source "$OPENLOOP_E2E_LIB"
 require_tools jq awk
 trace=$E2E_TMP/trace.jsonl

@@ -3,6 +3,7 @@
 # sends exactly the trace's records plus the other scenario's, conserved, counted by the lab; a looped replay sends
 # the number of records its passes put before the end; bad values refused by validate and run with
 # file:line:column, nothing sent.
+# e2e: parallel-safe (counts, and intended times from the trace)
 source "$OPENLOOP_E2E_LIB"
 require_tools jq awk
 mkdir -p "$E2E_TMP/plans" "$E2E_TMP/traces" "$E2E_TMP/elsewhere"

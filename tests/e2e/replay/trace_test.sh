@@ -2,6 +2,7 @@
 # and replayed against the lab on the HAR's own schedule; a combined nginx log converted with a seed replays
 # exactly as the log does with that seed; a shuffled log sorted by time (the same lines); a trace inspected (its
 # counts, endpoints, dispersion); bad input refused with exit 2 and nothing written.
+# e2e: parallel-safe (intended times follow the trace; files converted)
 source "$OPENLOOP_E2E_LIB"
 require_tools jq awk
 # A HAR of 300 entries over 3 s: an Authorization header and an api_key in every URL.

@@ -1,6 +1,7 @@
 # `openloop report` re-renders a results file without re-running: text is the summary `run` printed, json re-emits
 # the file, csv has one row per interval and one for the whole run; bad input (truncated JSON, a bad .hlog line, unknown format) exits 2 with
 # the file and line named, and writes nothing.
+# e2e: parallel-safe (formats and bad input)
 source "$OPENLOOP_E2E_LIB"
 port=$(free_port)
 start_nginx "$port"

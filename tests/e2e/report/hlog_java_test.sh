@@ -1,6 +1,7 @@
 # --hlog writes an HdrHistogram interval log (1.3) that the Java reference reads back with the same total count,
 # percentiles, mean and max as openloop's own results, and `openloop report --format hgrm` (from the results file
 # and from the .hlog) prints exactly what Java's HistogramLogProcessor prints for it.
+# e2e: parallel-safe (Java reads the same histograms back)
 source "$OPENLOOP_E2E_LIB"
 jar=/usr/share/java/hdrhistogram.jar
 command -v java >/dev/null || { echo "SKIP: java is not installed (scripts/install-deps)"; exit 77; }

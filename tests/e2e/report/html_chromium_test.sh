@@ -2,6 +2,7 @@
 # chart draws (the page sets data-charts-drawn once each chart has), and a screenshot is kept in the build dir
 # (test-artifacts/report/) for people to look at. The run hits a lab that stalls with few connections, so the gap
 # before sending (a client-side queue) shows.
+# e2e: parallel-safe (the page's charts, not the run's timing)
 source "$OPENLOOP_E2E_LIB"
 chromium=/usr/bin/chromium
 [[ -x $chromium ]] || { echo "SKIP: $chromium is not installed (scripts/install-deps)"; exit 77; }

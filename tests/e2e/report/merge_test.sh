@@ -1,6 +1,7 @@
 # `openloop merge` adds two real runs exactly: counts and histogram counts sum, intervals are aligned by wall-clock
 # time, the verdict is judged again; runs of different plans are refused (exit 2) with the difference named, as are
 # the same run given twice and a ramp's or probe's file; runs apart in time are merged with a loud warning.
+# e2e: parallel-safe (files merged exactly; runs may be INVALID for the generator's lateness)
 source "$OPENLOOP_E2E_LIB"
 port=$(free_port)
 start_nginx "$port"

@@ -1,6 +1,7 @@
 # What the user set, in their words: the HTML plan table leaves out defaults and internals (one attempt, no
 # coalescing, the report interval, a seed a constant schedule never draws) and shows a constant rate as a rate, not a
 # stage list; a slow rate (500/h) reads with the same precision in the model line and the rates line.
+# e2e: parallel-safe (the plan table and wording)
 source "$OPENLOOP_E2E_LIB"
 port=$(free_port)
 start_nginx "$port"

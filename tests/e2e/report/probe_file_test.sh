@@ -1,6 +1,7 @@
 # `openloop report` re-renders a probe's file: the same phase tables and verdict the probe printed (text), the same
 # HTML page it wrote (--html beside the text, or -f html), or the file itself; other formats and a broken file are
 # refused with the reason.
+# e2e: parallel-safe (the file re-rendered, whatever the probe's verdict)
 source "$OPENLOOP_E2E_LIB"
 # Capacity 200/s (2 workers × 10 ms); the spike at 2× is shed by a bounded queue.
 start_lab --workers 2 --service 10ms --queue-limit 20

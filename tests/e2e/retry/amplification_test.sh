@@ -1,6 +1,7 @@
 # A 3-attempt policy retrying 5xx against a lab failing 30 % of requests: every attempt reaches the lab, the
 # amplification is 1 + 0.3 + 0.09 in total and per interval, goodput is 1 − 0.3³ of the logical requests, and every
 # logical request is accounted for once.
+# e2e: parallel-safe (counts of attempts and outcomes at 400/s against a lab of 16000/s)
 source "$OPENLOOP_E2E_LIB"
 source "$(dirname "$0")/retry_lib.sh"
 start_lab --workers 16 --service 1ms --error-rate 0.3

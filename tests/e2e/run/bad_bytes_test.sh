@@ -1,6 +1,7 @@
 # Bad bytes never crash a command or lose a run: a header typed with bytes that are not UTF-8 still gives complete
 # results (the bytes shown as U+FFFD), and a results file whose plan has a value of the wrong type is refused by
 # `report` with exit 2 naming the JSON path (it used to abort with SIGABRT).
+# e2e: parallel-safe (bad bytes in, complete results out)
 source "$OPENLOOP_E2E_LIB"
 start_lab --workers 4 --service 1ms
 cd "$E2E_TMP"

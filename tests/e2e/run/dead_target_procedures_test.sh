@@ -2,6 +2,7 @@
 # first interval instead of running every step or phase against it, exits 4 (runtime failure: nothing was
 # measured) and says "nothing listens at HOST:PORT (connection refused)", as `run` does (dead_target_test.sh); its
 # file is written for what ran, not interrupted, the run's warning saying why it ended early.
+# e2e: parallel-safe (exit codes against nothing; their 8 s bound is loose)
 source "$OPENLOOP_E2E_LIB"
 cd "$E2E_TMP"
 port=$(free_port)  # nothing listens there

@@ -1,6 +1,7 @@
 # A dead target (nothing listens at HOST:PORT): the run stops after its first second instead of running its whole
 # duration, exits 4 (runtime failure: nothing was measured), says "nothing listens at HOST:PORT (connection
 # refused)", and its verdict names the target's failure, not the generator's.
+# e2e: parallel-safe (exit code against nothing; its 8 s bound is loose)
 source "$OPENLOOP_E2E_LIB"
 cd "$E2E_TMP"
 port=$(free_port)  # nothing listens there

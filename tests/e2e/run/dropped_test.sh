@@ -1,5 +1,6 @@
 # With --max-connections 2 against a server that accepts but never answers, arrivals are dropped and counted,
 # the run is INVALID (exit 3) and every intended request is accounted for.
+# e2e: parallel-safe (drops and timeouts forced by a server that never answers)
 source "$OPENLOOP_E2E_LIB"
 port=$(free_port)
 python3 - "$port" <<'PY' &

@@ -1,5 +1,6 @@
 # Every command that sends load checks every output path before it sends anything: a file in a directory that
 # does not exist, or a path that is a directory, exits 2 naming the flag, and the lab sees no request.
+# e2e: parallel-safe (bad paths refused before anything is sent)
 source "$OPENLOOP_E2E_LIB"
 start_lab --workers 4 --service 1ms
 cat >"$E2E_TMP/plan.yaml" <<YAML

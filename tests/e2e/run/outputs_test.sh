@@ -1,5 +1,6 @@
 # Output files: --json implies the HTML report beside it (results.json -> results.html), --no-html skips it, --html
 # names it; --report-dir DIR writes results.json, results.hlog and report.html together.
+# e2e: parallel-safe (files written)
 source "$OPENLOOP_E2E_LIB"
 port=$(free_port)
 start_nginx "$port"

@@ -1,5 +1,6 @@
 # Credentials are sent, never written down: Authorization, Cookie and Proxy-Authorization values and the user info
 # of a URL appear in no output (terminal, results JSON, HTML, .hlog, `report`), from flags or a scenario file.
+# e2e: parallel-safe (what is written down)
 source "$OPENLOOP_E2E_LIB"
 start_lab --workers 4 --service 1ms
 cd "$E2E_TMP"

@@ -1,6 +1,7 @@
 # --log-requests with a scenario file: one log line per request of every scenario (their requests by name, the
 # scenarios' workers sharing one log), the counts in the summary, standard output for the log with the summary on
 # standard error; and the file's one DNS resolution is reported in its phases.
+# e2e: parallel-safe (one log line per request)
 source "$OPENLOOP_E2E_LIB"
 start_lab --workers 4 --service 1ms
 cd "$E2E_TMP"

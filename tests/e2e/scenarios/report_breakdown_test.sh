@@ -2,6 +2,7 @@
 # what the run printed, and the CSV and HTML hold a row per scenario and per request (of each scenario and of the
 # scenarios combined), with the numbers of the JSON: scenarios add up to the total, requests to their scenario, and
 # `openloop merge` keeps both breakdowns.
+# e2e: parallel-safe (the file re-rendered; breakdowns add up)
 source "$OPENLOOP_E2E_LIB"
 start_lab --workers 8 --service 1ms
 cd "$E2E_TMP"

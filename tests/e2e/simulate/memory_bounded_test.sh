@@ -4,6 +4,7 @@
 # each cost about 3 KB resident (the interval record, 1.3 KB, in a vector that doubles, plus its share of the
 # JSON document), so the 6-hour run peaked about 60 MB higher. 8 MB leaves room for allocator noise and for what
 # is legitimately proportional to the length: 16 bytes of index per parked interval (0.3 MB here).
+# e2e: parallel-safe (virtual time; each process's own peak memory)
 source "$OPENLOOP_E2E_LIB"
 require_tools /usr/bin/time
 url=http://127.0.0.1:9/  # only a label: nothing is sent
