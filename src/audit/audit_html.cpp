@@ -6,25 +6,13 @@
 
 #include "core/units.h"
 #include "report/html/assets.h"
+#include "report/html/page.h"
 #include "report/text_format.h"
 
 namespace openloop::audit {
 namespace {
 
 using report::html::escape;
-
-// No request may leave the page: everything is inline.
-constexpr std::string_view k_csp =
-    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
-
-// Runs first: records script errors on the root element, for readers and automated checks.
-constexpr std::string_view k_error_trap = R"JS((function () {
-  var errors = [];
-  function note(m) { errors.push(String(m)); document.documentElement.setAttribute('data-errors', errors.join(' | ')); }
-  window.addEventListener('error', function (e) { note(e.message || 'script error'); });
-  var original = console.error;
-  console.error = function () { note(Array.prototype.join.call(arguments, ' ')); original.apply(console, arguments); };
-})();)JS";
 
 // Draws the feedback chart: sends per second (left axis) and p99 by send time (right axis, log), per bin.
 constexpr std::string_view k_chart_js = R"JS((function () {
@@ -175,14 +163,7 @@ std::string honest_section(const AuditResult& a) {
 }  // namespace
 
 std::string render_html(const AuditResult& a) {
-  std::string page = fmt::format(
-      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-      "<meta http-equiv=\"Content-Security-Policy\" content=\"{}\">\n"
-      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-      "<title>openloop audit: {}</title>\n<script>{}</script>\n<style>{}</style>\n<style>{}</style>\n"
-      "<style>{}</style>\n</head>\n<body>\n",
-      k_csp, escape(a.path), k_error_trap, report::assets::uplot_css(), report::assets::report_css(),
-      k_page_css);
+  std::string page = report::html::page_head("openloop audit: " + a.path, k_page_css) + "<body>\n";
   page += fmt::format(
       "<header><div class=\"brand\">openloop audit</div><h1>{}</h1><p class=\"facts\">{} · {} requests · {} "
       "failed · over {}</p></header>\n<main>\n",

@@ -67,6 +67,8 @@ Result<workload::ReplayRequest> replay_request(const RunOptions& o) {
   r.loop = o.loop;
   r.keep_headers = o.keep_headers;
   r.redact_params = o.redact_params;
+  if (!o.session_key.empty())
+    r.options.session_key = OPENLOOP_TRY(workload::parse_session_key(o.session_key, "--session-key"));
   return r;
 }
 
@@ -118,6 +120,12 @@ void add_replay_options(CLI::App& sub, RunOptions& o) {
       ->type_name("NAME")
       ->group(k_replay);
   sub.add_flag("--skip-bad", o.skip_bad, "Count and skip the trace's bad lines instead of refusing the file")
+      ->group(k_replay);
+  sub.add_option("--session-key", o.session_key,
+                 "Keep each session's records in order, each after the response to the one before: the session "
+                 "is ip (a log's client address), header:NAME, cookie:NAME or field (JSONL's session, HAR's "
+                 "pageref); default: every record independent")
+      ->type_name("KEY")
       ->group(k_replay);
 }
 

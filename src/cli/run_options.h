@@ -99,6 +99,7 @@ struct RunOptions {
   std::vector<std::string> keep_headers;   ///< --keep-header NAME
   std::vector<std::string> redact_params;  ///< --redact-param NAME
   bool skip_bad = false;                   ///< --skip-bad
+  std::string session_key;                 ///< --session-key ip|header:NAME|cookie:NAME|field (empty: none)
 
   std::string shard;                    ///< --shard I/N (empty: from the environment, else unsharded)
   std::string shard_weights;            ///< --shard-weights 2,1,1 (empty: equal)

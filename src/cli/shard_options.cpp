@@ -72,14 +72,6 @@ Result<workload::ShardSpec> shard_spec(const RunOptions& o, const workload::Envi
 }
 
 Result<void> check_shard_part(const engine::RunPlan& plan) {
-  if (plan.shard.sharded() && plan.replay && plan.shard.weight_sum() != plan.shard.count) {
-    const std::string name =
-        plan.scenario.empty() ? std::string("--replay") : "scenario '" + plan.scenario + "'";
-    return usage_error(
-        fmt::format("--shard-weights: {} replays a trace, which shards split by record index "
-                    "(record i to shard i mod N): give equal weights or none",
-                    name));
-  }
   if (!plan.shard.sharded() || !plan.user_driven() || plan.users_part() > 0) return {};
   const std::string name = plan.scenario.empty() ? std::string("--vus") : "scenario '" + plan.scenario + "'";
   return usage_error(

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "cli/trace_html.h"
 #include "core/atomic_file.h"
 #include "core/units.h"
 #include "workload/har_trace.h"
@@ -32,6 +33,7 @@ struct TraceOptions {
   std::uint64_t seed = 1;
   bool skip_bad = false;
   std::string json;
+  std::string html;  // trace inspect --html
   bool quiet = false;
   std::vector<std::string> keep_headers;
   std::vector<std::string> redact_params;
@@ -149,16 +151,18 @@ Result<void> check_key_params(const TraceOptions& o) {
 Result<int> inspect(const TraceOptions& o) {
   OPENLOOP_TRY_VOID(check_key_params(o));
   if (!o.json.empty()) OPENLOOP_TRY_VOID(check_output_path(o.json, "--json"));
+  if (!o.html.empty()) OPENLOOP_TRY_VOID(check_output_path(o.html, "--html"));
   const workload::TraceInput input = OPENLOOP_TRY(trace_input(o));
   auto reader = OPENLOOP_TRY(workload::open_trace(input));
   const workload::TraceFitData data = OPENLOOP_TRY(workload::collect_fit_data(reader, o.key_params));
   const workload::TraceProfile& profile = data.profile;
-  if (!o.json.empty()) {
+  if (!o.json.empty() || !o.html.empty()) {
     nlohmann::json j = workload::profile_json(profile, o.file);
     j["skipped_lines"] = reader.skipped();
     j["empty_request_lines"] = reader.no_requests();
     j["keys"] = workload::keys_json(data);
-    OPENLOOP_TRY_VOID(write_file_atomically(o.json, j.dump(1) + "\n"));
+    if (!o.json.empty()) OPENLOOP_TRY_VOID(write_file_atomically(o.json, j.dump(1) + "\n"));
+    if (!o.html.empty()) OPENLOOP_TRY_VOID(write_file_atomically(o.html, render_trace_html(j)));
   }
   if (!o.quiet) {
     std::fputs(workload::render_profile_text(profile, o.file).c_str(), stdout);
@@ -290,12 +294,15 @@ Action setup_trace(CLI::App& sub) {
   inspected->add_option("--key-param", o->key_params,
                         "A query parameter whose values are keys: their popularity fitted too (repeatable)")
       ->type_name("NAME");
-  inspected->add_flag("-q,--quiet", o->quiet, "Print nothing (--json still written)");
+  inspected->add_option("--html", o->html,
+                        "Also write the inspection as one standalone HTML page (the rate chart, the tables)")
+      ->type_name("FILE");
+  inspected->add_flag("-q,--quiet", o->quiet, "Print nothing (--json and --html still written)");
   inspected->footer(
       fmt::format("Examples:\n  openloop trace inspect access.log\n  openloop trace inspect rec.har --json "
-                  "profile.json -q\n\n"
+                  "profile.json -q\n  openloop trace inspect access.log --html trace.html -q\n\n"
                   "Exit codes: 0 read, 2 bad usage or a bad trace (the file, the line and what is accepted "
-                  "named), 4 --json "
+                  "named), 4 --json or --html "
                   "not written."));
   CLI::App* fitted = sub.add_subcommand(
       "fit", "Write a plan (scenario file) that reproduces a trace: rate over time, arrivals, endpoint mix, keys");

@@ -75,6 +75,8 @@ void Worker::issue_due_arrivals(SteadyTime now) {
     m_report.trace.add_arrival(*m_next_arrival, now - m_start);
     if (m_plan.model == Model::sessions) {
       session_arrival(m_start + *m_next_arrival);
+    } else if (m_sessions && m_replay->session() != 0) {
+      session_record(m_start + *m_next_arrival);
     } else {
       arrival(m_start + *m_next_arrival);
     }
@@ -89,18 +91,19 @@ void Worker::abandon_schedule() {
   // only.
   for (; m_next_arrival; m_next_arrival = next_arrival()) {
     ++m_report.abandoned;
-    if (m_plan.model == Model::sessions) continue;
-    const SteadyTime intended = m_start + *m_next_arrival;
-    const std::int64_t interval = m_recorder.index_of(intended - m_measure_start);
-    const std::uint32_t request = pick_request();
-    account(interval, request, [](results::Counters& c, auto&, auto&) {
-      ++c.intended;
-      ++c.dropped;
-    });
-    if (m_log != nullptr)
-      push_record(intended, interval, request, nullptr, RecordOutcome::dropped, SteadyTime{}, 0,
-                  ErrorKind::generator);
+    if (m_plan.model != Model::sessions) drop_arrival(m_start + *m_next_arrival, ErrorKind::generator);
   }
+}
+
+void Worker::drop_arrival(SteadyTime intended, ErrorKind why) {
+  const std::int64_t interval = m_recorder.index_of(intended - m_measure_start);
+  const std::uint32_t request = pick_request();
+  account(interval, request, [](results::Counters& c, auto&, auto&) {
+    ++c.intended;
+    ++c.dropped;
+  });
+  if (m_log != nullptr)
+    push_record(intended, interval, request, nullptr, RecordOutcome::dropped, SteadyTime{}, 0, why);
 }
 
 std::optional<Nanos> Worker::next_arrival() {
@@ -140,20 +143,21 @@ Connection* Worker::free_connection() {
   return m_pool.acquire();
 }
 
-void Worker::arrival(SteadyTime intended) {
+void Worker::arrival(SteadyTime intended, std::int32_t replay_session, http::RequestBuffer* replayed) {
   const std::int64_t interval = m_recorder.index_of(intended - m_measure_start);
   const std::uint32_t request = pick_request();
   account(interval, request, [](results::Counters& c, auto&, auto&) { ++c.intended; });
+  if (replayed == nullptr && m_replay) replayed = &m_replayed;
   Connection* conn =
       m_queue_size == 0 ? free_connection() : nullptr;  // a non-empty queue keeps arrivals in order
   if (conn != nullptr) {
-    start_request(*conn, intended, interval, request, -1, m_replay ? &m_replayed : nullptr);
+    start_request(*conn, intended, interval, request, -1, replayed, replay_session);
     return;
   }
   if (m_plan.on_saturation == OnSaturation::queue && m_queue_size < m_queue.size()) {
     const std::size_t slot = (m_queue_head + m_queue_size) % m_queue.size();
-    m_queue[slot] = Queued{intended, interval, request, now()};
-    if (m_replay) std::swap(m_queue_requests[slot], m_replayed);  // the record waits with its arrival
+    m_queue[slot] = Queued{intended, interval, request, now(), replay_session};
+    if (replayed != nullptr) std::swap(m_queue_requests[slot], *replayed);  // the record waits with its arrival
     ++m_queue_size;
     account(interval, request, [](results::Counters& c, auto&, auto&) { ++c.slot_waits; });
     m_recorder.add_pending(interval);
@@ -163,6 +167,7 @@ void Worker::arrival(SteadyTime intended) {
   if (m_log != nullptr)
     push_record(intended, interval, request, nullptr, RecordOutcome::dropped, SteadyTime{}, 0,
                 ErrorKind::connect);
+  session_ended(replay_session, now());
 }
 
 void Worker::push_record(SteadyTime intended, std::int64_t interval, std::uint32_t request, const Exchange* r,
@@ -198,7 +203,7 @@ void Worker::push_record(SteadyTime intended, std::int64_t interval, std::uint32
 }
 
 void Worker::start_request(Connection& c, SteadyTime intended, std::int64_t interval, std::uint32_t request,
-                           std::int32_t user, http::RequestBuffer* replayed) {
+                           std::int32_t user, http::RequestBuffer* replayed, std::int32_t replay_session) {
   m_recorder.add_pending(interval);
   const RequestSpec& spec = m_plan.requests[request];
   // The generator starts working on the request now: on an idle connection it writes at once, otherwise it
@@ -221,6 +226,7 @@ void Worker::start_request(Connection& c, SteadyTime intended, std::int64_t inte
   x.interval = interval;
   x.request = request;
   x.user = user;
+  x.replay_session = replay_session;
   x.head = spec.head();
   if (replayed != nullptr) {
     std::swap(x.rendered, *replayed);  // the exchange's old buffer goes back: capacity reused, nothing allocated
@@ -247,7 +253,7 @@ void Worker::release(Connection& c) {
     --m_queue_size;
     results::record_ns(stats(q.interval).slot_wait, (now() - q.queued).count());
     m_recorder.remove_pending(q.interval);  // start_request counts it again
-    start_request(c, q.intended, q.interval, q.request, -1, replayed);
+    start_request(c, q.intended, q.interval, q.request, -1, replayed, q.replay_session);
     started = true;
   }
   // A connection the queue left free slots on goes back to the pool for the next arrival.

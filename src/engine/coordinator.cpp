@@ -233,6 +233,32 @@ std::vector<std::string> single_key_warnings(const RunPlan& plan,
   return warnings;
 }
 
+// --session-key: what the replayed sessions did to the trace's schedule, in one line of the run's warnings (the
+// summary and the results' `warnings`), summed over the workers: records delayed by their session and by how
+// much in all, the most sessions open and records held at once, and records dropped beyond the held limit.
+std::string session_note(const std::vector<std::unique_ptr<Worker>>& workers) {
+  workload::SessionPacer::Counts sum;
+  for (const auto& w : workers) {
+    const workload::SessionPacer::Counts& c = w->report().sessions;
+    sum.delayed += c.delayed;
+    sum.delay += c.delay;
+    sum.sessions_peak += c.sessions_peak;
+    sum.held_peak += c.held_peak;
+    sum.overflow += c.overflow;
+  }
+  std::string note = fmt::format(
+      "replay sessions: {} records delayed by their session's earlier responses, {:.6f} s in all; at most {} "
+      "sessions open and {} records held at once",
+      sum.delayed, to_seconds(sum.delay), sum.sessions_peak, sum.held_peak);
+  if (sum.overflow > 0) {
+    note += fmt::format(
+        "; {} records dropped because a worker already held as many as it may (65,536) waiting for their "
+        "sessions' responses",
+        sum.overflow);
+  }
+  return note;
+}
+
 results::RunResults finish(PlanRun& p, const std::atomic<int>& stop, SteadyTime start, SteadyTime finished,
                            bool simulated = false, std::optional<double> steal = std::nullopt) {
   const RunPlan& plan = *p.plan;
@@ -309,6 +335,7 @@ results::RunResults finish(PlanRun& p, const std::atomic<int>& stop, SteadyTime 
     r.warnings.push_back(std::move(w));
   if (plan.replay)
     for (auto& note : plan.replay->notes()) r.warnings.push_back(std::move(note));
+  if (plan.replay && plan.replay->request.options.session_key.any()) r.warnings.push_back(session_note(p.workers));
   if (std::string tail = results::generator_tail_warning(r); !tail.empty()) r.warnings.push_back(std::move(tail));
   for (auto& w : p.workers) {
     if (w->report().loop_failure.empty()) continue;

@@ -48,6 +48,8 @@ struct Exchange {
   std::uint32_t bytes_out = 0;  ///< the request's size on the wire (Connection::request_size), for the log
   std::uint32_t request = 0;  ///< index into the plan's requests
   std::int32_t user = -1;  ///< the user or session that sent it (its holder); −1 for an open-model arrival
+  /// --session-key: the replayed session it belongs to (workload::SessionPacer's index); −1: none.
+  std::int32_t replay_session = -1;
   bool head = false;       ///< HEAD: the response has no body
   // Retries (engine/retries.cpp).
   bool logical_sent = false;  ///< some attempt's bytes went out (the logical request counts as sent once)

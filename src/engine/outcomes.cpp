@@ -166,9 +166,11 @@ void Worker::finish_request(Exchange& x, Connection& c, SteadyTime now, Outcome 
   m_in_flight.unlink(x);
   m_recorder.remove_pending(x.interval);
   const std::int32_t user = x.user;
+  const std::int32_t session = x.replay_session;
   m_exchanges.release(x);
   if (user < 0) {
     release(c);
+    session_ended(session, now);
   } else {
     after_request(static_cast<std::uint32_t>(user), now, outcome);
   }
@@ -209,6 +211,7 @@ void Worker::expire(SteadyTime now) {
       push_record(q.intended, q.interval, q.request, nullptr, RecordOutcome::timeout,
                   q.intended + m_plan.timeout, 0, ErrorKind::connect);
     m_recorder.remove_pending(q.interval);
+    session_ended(q.replay_session, now);
   }
   while (m_in_flight.earliest() != nullptr && m_in_flight.earliest()->deadline <= now)
     cut(*m_in_flight.earliest(), now);
@@ -229,6 +232,7 @@ void Worker::unfinished(Exchange& r, SteadyTime end) {
 }
 
 void Worker::resolve_unfinished(SteadyTime end) {
+  resolve_held(end);
   while (m_in_flight.earliest() != nullptr) unfinished(*m_in_flight.earliest(), end);
   while (m_in_flight.any_timed() != nullptr) unfinished(*m_in_flight.any_timed(), end);
   resolve_waits(end);

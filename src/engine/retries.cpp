@@ -75,6 +75,7 @@ void Worker::launch(Connection& c, Exchange& r) {
       record_attempt(r, now);
       const std::int64_t interval = r.interval;
       const std::int32_t user = r.user;
+      const std::int32_t session = r.replay_session;
       const bool retried = end_attempt(
           r, AttemptEnd{AttemptEnd::Kind::error, false, 0, kind, kind == ErrorKind::connect, now});
       if (!retried) {
@@ -85,6 +86,7 @@ void Worker::launch(Connection& c, Exchange& r) {
       // and fail the same way, recursively.
       if (user < 0) {
         m_pool.release(c);
+        if (!retried) session_ended(session, now);
       } else if (!retried) {
         after_request(static_cast<std::uint32_t>(user), now, Outcome::failed);
       }
@@ -306,8 +308,10 @@ void Worker::on_backoff_over(std::uint32_t slot, std::uint32_t generation) {
     m_free_waits.push_back(slot);
     m_recorder.remove_pending(r.interval);
     const std::int32_t user = r.user;
+    const std::int32_t session = r.replay_session;
     m_exchanges.release(r);
     if (user >= 0) after_request(static_cast<std::uint32_t>(user), now, Outcome::failed);
+    session_ended(session, now);
     return;
   }
   r.attempt_start = now;

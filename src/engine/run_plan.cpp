@@ -117,6 +117,10 @@ nlohmann::json RunPlan::describe() const {
     if (o.from) rj["from_s"] = to_seconds(*o.from);
     if (o.to) rj["to_s"] = to_seconds(*o.to);
     if (r.request.loop) rj["loop_period_s"] = to_seconds(r.loop_period());
+    if (o.session_key.any()) {
+      rj["session_key"] = o.session_key.text();  // which value, never a value
+      rj["records_with_session"] = r.counts.keyed;
+    }
     j["replay"] = std::move(rj);
   }
   if (round_robin) j["request_order"] = "round-robin";

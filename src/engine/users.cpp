@@ -127,6 +127,10 @@ void Worker::next_iteration(std::uint32_t u, SteadyTime now) {
 }
 
 void Worker::on_timer(std::uint64_t cookie) {
+  if (m_sessions) {  // a replay (no users): a replayed session's held record may be due (replay_sessions.cpp)
+    send_held(static_cast<std::uint32_t>(cookie), now());
+    return;
+  }
   const auto u = static_cast<std::uint32_t>(cookie);
   User& user = m_users[u];
   if (!user.active) return;

@@ -74,6 +74,8 @@ Nanos Worker::horizon(SteadyTime now) const {
   // A user or session with a request in flight may send its next step as soon as the response arrives.
   if (m_plan.user_driven() || m_free_users.size() < m_users.size()) t = std::min(t, now);
   if (m_next_arrival) t = std::min(t, m_start + *m_next_arrival);
+  // A held session record goes when its session's response comes, intended at that time at the earliest.
+  if (m_sessions && m_sessions->held() > 0) t = std::min(t, now);
   return t == SteadyTime::max() ? Nanos::max() : t - m_measure_start;
 }
 

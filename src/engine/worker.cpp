@@ -27,6 +27,9 @@ constexpr Nanos k_max_auto_spin = std::chrono::microseconds(30);
 // Spare intervals kept at hand (and as many waiting to be taken): two cover an interval opening before the
 // next hand-over; more would only hold memory (about 1.3 MB each).
 constexpr std::size_t k_max_spares = 2;
+// --session-key: records held by their sessions at once, per worker, before more are dropped (as the reorder
+// window's 65,536, so memory stays bounded whatever the trace).
+constexpr std::size_t k_max_held_session_records = 65536;
 
 std::uint64_t share(std::uint64_t total, unsigned threads, unsigned index) {
   return total / threads + (index < total % threads ? 1 : 0);
@@ -150,13 +153,14 @@ Result<void> Worker::init(const MeasuredWaits& measured, net::SimulatedNetwork* 
   m_recorder.make_spares(k_max_spares);
   // Self-check stamps: room for the lane's arrivals (users: 64 Ki samples), so recording never allocates.
   if (m_plan.replay) {
-    // Host shards split the trace by record index (record i to shard i mod N: equal weights only, see
-    // cli/shard_options.cpp), then a shard's workers split its records alike: lane I + N·w of N·threads is
-    // exactly record i with i mod N = I and (i div N) mod threads = w: the shards merge to the whole trace.
+    // Host shards split the trace by the weighted stripe (a session by its key's hash), then a shard's workers
+    // split its records (workload/replay_schedule.h ReplayLane): the shards merge to the whole trace, and a
+    // session's records all reach one worker.
     const workload::ShardSpec& shard = m_plan.shard;
-    m_replay.emplace(
-        OPENLOOP_TRY(workload::open_lane(*m_plan.replay, shard.index + shard.count * m_index,
-                                         shard.count * m_plan.threads, m_plan.warmup + m_plan.duration)));
+    m_replay.emplace(OPENLOOP_TRY(workload::open_lane(
+        *m_plan.replay, workload::ReplayLane{workload::stripe_owners(shard.weights), shard.index, m_index, m_plan.threads},
+        m_plan.warmup + m_plan.duration)));
+    if (m_plan.replay->request.options.session_key.any()) m_sessions.emplace(k_max_held_session_records);
   }
   m_report.trace.reserve(m_plan.user_driven() ? 65536.0 : m_schedule.expected_total(), !m_plan.user_driven());
   std::uint64_t slots = 0;
@@ -253,9 +257,13 @@ void Worker::run() {
     // An open schedule ends with its last arrival, or one timeout after the end when the worker is still that
     // far behind (a rate beyond this machine): every arrival left is then past its deadline, and issuing the
     // backlog would overrun --duration by as long again.
-    const bool schedule_over = users ? now >= m_end : !m_next_arrival || now >= m_end + m_plan.timeout;
+    // Replayed sessions' held records are still to be sent after the trace's last record.
+    const bool held = m_sessions && m_sessions->held() > 0;
+    const bool schedule_over =
+        users ? now >= m_end : (!m_next_arrival && !held) || now >= m_end + m_plan.timeout;
     if (m_scheduling && (stop != 0 || schedule_over)) {
       if (stop == 0 && m_next_arrival) abandon_schedule();
+      resolve_held(now);
       m_scheduling = false;
       m_capped = false;
       m_report.stopped_scheduling = users || stop != 0 ? std::min(now, m_end) : m_end;
@@ -293,6 +301,7 @@ void Worker::run() {
   if (const auto delay_after = delay_before ? thread_run_delay() : std::nullopt)
     m_report.run_delay = *delay_after - *delay_before;
   m_report.spin_seconds = to_seconds(m_spun);
+  if (m_sessions) m_report.sessions = m_sessions->counts();
   m_report.spin_budget_low = m_spin_budget.lowest();
   m_report.spin_lead = m_spin_lead;  // the run's last (and largest) lead: adapted from its own wake-ups
   if (m_render) {

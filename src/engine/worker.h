@@ -28,6 +28,7 @@
 #include "net/timer_queue.h"
 #include "results/recording/recorder.h"
 #include "workload/request_template.h"
+#include "workload/session_pacer.h"
 
 namespace openloop::engine {
 
@@ -68,6 +69,8 @@ struct WorkerReport {
   /// Flow steps' failure examples (FlowRunner::example()): ("step 1 login", "capture token: nothing at ..."),
   /// a few per step, each for another set of failed captures and checks.
   std::vector<std::pair<std::string, std::string>> flow_examples;
+  /// --session-key: the replayed sessions' counts (workload/session_pacer.h); all 0 without sessions.
+  workload::SessionPacer::Counts sessions;
   /// The first timeout whose protocol said what held it back (Connection::stall_reason), e.g. an HTTP/2 window
   /// the server never opened; empty when none did.
   std::string first_stall;
@@ -141,7 +144,8 @@ class Worker final : public ConnectionOwner, public CodecCallbacks, public net::
   void on_sent(Exchange& x, std::size_t bytes) override;
   void on_complete(Exchange& x, const ExchangeResult& result) override;
   void on_error(Exchange& x, const ExchangeError& error) override;
-  // TimerHandler: a user's think time or pacing wait is over (cookie = user index).
+  // TimerHandler: a user's think time or pacing wait is over (cookie = user index); with --replay, which has no
+  // users, a replayed session's held record may be due (cookie = the session's index).
   void on_timer(std::uint64_t cookie) override;
 
  private:
@@ -182,7 +186,9 @@ class Worker final : public ConnectionOwner, public CodecCallbacks, public net::
     std::int64_t interval;
     std::uint32_t request;
     SteadyTime queued;  // when it found no free connection or stream: its slot wait starts here
+    std::int32_t replay_session = -1;
   };
+
   /// A closed/pacing user or a partly-open session.
   struct User {
     Connection* conn = nullptr;
@@ -199,14 +205,27 @@ class Worker final : public ConnectionOwner, public CodecCallbacks, public net::
   // Open-model arrivals and the shared request path (worker.cpp).
   void issue_due_arrivals(SteadyTime now);
   void abandon_schedule();
-  void arrival(SteadyTime intended);
+  /// An open-model arrival intended at `intended` that is never sent: counted intended and dropped (and logged).
+  void drop_arrival(SteadyTime intended, results::ErrorKind why);
+  /// `replayed`: the replayed record's request (null: m_replayed with --replay, else the plan's);
+  /// `replay_session`: its session (--session-key), told when the request ends.
+  void arrival(SteadyTime intended, std::int32_t replay_session = -1, http::RequestBuffer* replayed = nullptr);
+  // Replayed sessions (replay_sessions.cpp).
+  /// A replayed record whose absolute time `at` has come: sent, or held by its session (--session-key).
+  void session_record(SteadyTime at);
+  /// The record in flight of replayed session `session` ended at `now` (any way): its next one may go.
+  void session_ended(std::int32_t session, SteadyTime now);
+  /// Sends `session`'s held record if it is due by `now`.
+  void send_held(std::uint32_t session, SteadyTime now);
+  /// The run's end: every held record is unfinished (never sent), censored at `end`.
+  void resolve_held(SteadyTime end);
   /// The schedule's next intended offset (the trace's with --replay: its request rendered into m_replayed).
   std::optional<Nanos> next_arrival();
   Connection* free_connection();
   void prewarm();
   /// `replayed`: a replayed record's request, swapped into the exchange (null: the plan's request).
   void start_request(Connection& c, SteadyTime intended, std::int64_t interval, std::uint32_t request,
-                     std::int32_t user, http::RequestBuffer* replayed = nullptr);
+                     std::int32_t user, http::RequestBuffer* replayed = nullptr, std::int32_t replay_session = -1);
   void release(Connection& c);
   void expire(SteadyTime now);
   void cut(Exchange& x, SteadyTime now);
@@ -298,6 +317,8 @@ class Worker final : public ConnectionOwner, public CodecCallbacks, public net::
   std::optional<workload::ReplaySchedule> m_replay;  // --replay: this worker's lane of the trace, not m_schedule
   http::RequestBuffer m_replayed;  // --replay: the request of the pending arrival (m_next_arrival), rendered
   std::vector<http::RequestBuffer> m_queue_requests;  // --replay, --on-saturation queue: each queued one's
+  std::optional<workload::SessionPacer> m_sessions;  // --session-key: the replayed sessions
+  std::vector<http::RequestBuffer> m_held_requests;  // --session-key: each held record's request, by slot
   std::optional<Nanos> m_next_arrival;  // offset of the next arrival, nullopt when the schedule is exhausted
   bool m_scheduling = true;
   bool m_capped =

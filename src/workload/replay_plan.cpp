@@ -63,6 +63,11 @@ std::vector<std::string> ReplayPlan::notes() const {
         "\"\" 400; the first at {})",
         no_requests, first_no_request));
   }
+  if (request.options.session_key.any() && counts.keyed < counts.records) {
+    out.push_back(fmt::format(
+        "replay: {} of {} records have no session under --session-key {}: each of them is replayed on its own",
+        counts.records - counts.keyed, counts.records, request.options.session_key.text()));
+  }
   if (counts.outside > 0)
     out.push_back(fmt::format("replay: {} records outside --from/--to not replayed", counts.outside));
   if (credentials_dropped > 0) {
@@ -100,10 +105,10 @@ Result<ReplayPlan> scan_replay(ReplayRequest request) {
   return plan;
 }
 
-Result<ReplaySchedule> open_lane(const ReplayPlan& plan, unsigned lane, unsigned lanes, Nanos end) {
+Result<ReplaySchedule> open_lane(const ReplayPlan& plan, ReplayLane lane, Nanos end) {
   TraceReader reader = OPENLOOP_TRY(open_trace(plan.request.input));
   return ReplaySchedule(std::move(reader), plan.lane_options(end),
-                        TracePrivacy(plan.request.keep_headers, plan.request.redact_params), lane, lanes);
+                        TracePrivacy(plan.request.keep_headers, plan.request.redact_params), std::move(lane));
 }
 
 }  // namespace openloop::workload

@@ -47,7 +47,7 @@ struct ReplayPlan {
   /// The trace's mean rate as the profile of a run lasting `total` (warm-up included): one pass's records over
   /// the loop period (--loop) or over `total`.
   RateProfile mean_profile(Nanos total) const;
-  /// Remarks for the run's warnings: one-second stamps spread, records late beyond the window, gaps
+  /// Remarks for the run's warnings: sessions keyed (or no record with the key), one-second stamps spread, records late beyond the window, gaps
   /// compressed, lines skipped, lines without a request, records outside --from/--to, credentials dropped
   /// (empty when none applies).
   std::vector<std::string> notes() const;
@@ -62,8 +62,8 @@ Result<double> parse_replay_speed(std::string_view text, std::string_view what);
 /// and of the lines; a trace with no record to replay (after --from/--to).
 Result<ReplayPlan> scan_replay(ReplayRequest request);
 
-/// Lane `lane` of `lanes` of the plan's schedule, ending at `end` (from the run's start). Errors: those of
-/// open_trace() (the file changed or vanished since the scan).
-Result<ReplaySchedule> open_lane(const ReplayPlan& plan, unsigned lane, unsigned lanes, Nanos end);
+/// One lane of the plan's schedule (workload/replay_schedule.h ReplayLane), ending at `end` (from the run's
+/// start). Errors: those of open_trace() (the file changed or vanished since the scan).
+Result<ReplaySchedule> open_lane(const ReplayPlan& plan, ReplayLane lane, Nanos end);
 
 }  // namespace openloop::workload

@@ -15,13 +15,24 @@ bool later(const auto& a, const auto& b) { return a.t != b.t ? a.t > b.t : a.seq
 
 ReplaySchedule::ReplaySchedule(TraceReader reader, ReplayOptions options, TracePrivacy privacy, unsigned lane,
                                unsigned lanes)
+    : ReplaySchedule(std::move(reader), std::move(options), std::move(privacy), ReplayLane{{0}, 0, lane, lanes}) {}
+
+ReplaySchedule::ReplaySchedule(TraceReader reader, ReplayOptions options, TracePrivacy privacy, ReplayLane lane)
     : m_reader(std::move(reader)),
-      m_options(options),
+      m_options(std::move(options)),
       m_privacy(std::move(privacy)),
-      m_lane(lane),
-      m_lanes(lanes) {
-  assert(lanes >= 1 && lane < lanes && options.speed > 0);
+      m_lane(std::move(lane)) {
+  assert(m_lane.workers >= 1 && m_lane.worker < m_lane.workers && !m_lane.owners.empty() && m_options.speed > 0);
   start_pass();
+}
+
+bool ReplaySchedule::mine(std::uint64_t index) {
+  const std::uint64_t cycle = m_lane.owners.size();
+  if (m_session != 0) {
+    return m_lane.owners[m_session % cycle] == m_lane.shard && (m_session / cycle) % m_lane.workers == m_lane.worker;
+  }
+  if (m_lane.owners[index % cycle] != m_lane.shard) return false;
+  return m_shard_records++ % m_lane.workers == m_lane.worker;
 }
 
 void ReplaySchedule::start_pass() {
@@ -102,7 +113,10 @@ Result<std::optional<Nanos>> ReplaySchedule::next() {
     ++m_counts.records;
     ++m_pass_records;
     const std::uint64_t index = m_index++;
-    if (index % m_lanes != m_lane) continue;
+    // The session is read before the privacy rules drop the Cookie or Authorization it may be in.
+    m_session = session_hash(m_options.session_key, m_current);
+    if (m_session != 0 && m_counts.passes == 1) ++m_counts.keyed;
+    if (!mine(index)) continue;
     m_privacy.apply(m_current);
     return offset;
   }

@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "core/time.h"
+#include "workload/session_key.h"
 #include "workload/trace_privacy.h"
 #include "workload/trace_reader.h"
 
@@ -30,6 +31,20 @@ struct ReplayOptions {
   Nanos loop_period{0};
   /// Records due at or after this offset are not issued: the schedule ends there (the run's length).
   Nanos end = Nanos::max();
+  /// --session-key: which value names a record's session (none: every record independent). A session's
+  /// records all go to one lane (by the value's hash), so one worker keeps them in order.
+  SessionKey session_key;
+};
+
+/// Which of the trace's records one schedule takes: its host shard's (by weight) and, of those, its worker's.
+/// The i-th record scheduled without a session goes to the shard owning position i mod W of the weighted
+/// stripe (workload/shard.h stripe_owners, W = Σ weights), and that shard's j-th such record to worker
+/// j mod workers; a record with a session goes by its key's hash h instead: the shard owning h mod W, the
+/// worker (h / W) mod workers. Every shard reads the whole file, so the shards' parts partition the trace.
+struct ReplayLane {
+  std::vector<unsigned> owners{0};  ///< the stripe: owners[p] = the shard of position p (size W)
+  unsigned shard = 0;
+  unsigned worker = 0, workers = 1;
 };
 
 /// What happened to the trace's records (every lane counts the whole trace alike).
@@ -42,6 +57,7 @@ struct ReplayCounts {
   Nanos compressed{0};                ///< trace time removed by those gaps
   std::uint64_t outside = 0;          ///< records outside --from/--to (not scheduled)
   std::uint64_t passes = 0;           ///< passes over the file begun (--loop: more than one)
+  std::uint64_t keyed = 0;            ///< records with a session (--session-key), first pass, all lanes
 };
 
 /// The arrivals of one lane (worker `lane` of `lanes` takes the trace's records i with i % lanes == lane, in
@@ -50,15 +66,19 @@ struct ReplayCounts {
 /// the file as it goes, holding at most the window.
 class ReplaySchedule {
  public:
-  /// Preconditions (asserted): lanes ≥ 1, lane < lanes, options.speed > 0.
+  /// Preconditions (asserted): lanes ≥ 1, lane < lanes, options.speed > 0. One shard of `lanes` workers.
   ReplaySchedule(TraceReader reader, ReplayOptions options, TracePrivacy privacy, unsigned lane = 0,
                  unsigned lanes = 1);
+  /// Preconditions (asserted): lane.workers ≥ 1, lane.worker < lane.workers, lane.owners not empty.
+  ReplaySchedule(TraceReader reader, ReplayOptions options, TracePrivacy privacy, ReplayLane lane);
 
   /// The intended offset of this lane's next record (its request in record()), or nullopt once the trace (or
   /// options.end) is over. Error: a bad line (workload/trace_reader.h), a failed read.
   Result<std::optional<Nanos>> next();
-  /// The record of the offset next() returned last.
+  /// The record of the offset next() returned last (privacy rules applied).
   const TraceRecord& record() const { return m_current; }
+  /// Its session's hash (workload/session_key.h; read before the privacy rules): 0 = independent.
+  std::uint64_t session() const { return m_session; }
   const ReplayCounts& counts() const { return m_counts; }
   const TraceReader& reader() const { return m_reader; }
   const TracePrivacy& privacy() const { return m_privacy; }
@@ -75,11 +95,15 @@ class ReplaySchedule {
   Result<bool> release(TraceRecord& out);
   Result<void> fill();
   void start_pass();
+  /// True when the record just released (global index `index`, session m_session) is this lane's.
+  bool mine(std::uint64_t index);
 
   TraceReader m_reader;
   ReplayOptions m_options;
   TracePrivacy m_privacy;
-  unsigned m_lane, m_lanes;
+  ReplayLane m_lane;
+  std::uint64_t m_session = 0;
+  std::uint64_t m_shard_records = 0;  // records without a session this lane's shard took so far
   std::vector<Held> m_held;  // a min-heap by (t, seq)
   TraceRecord m_read, m_current;
   ReplayCounts m_counts;

@@ -388,6 +388,10 @@ Result<ReplayRequest> replay_request(const Doc& doc, const Fields& r, const Fiel
   if (const Field* f = r.find("loop")) req.loop = OPENLOOP_TRY(on_off(doc, *f));
   if (const Field* f = r.find("keep_headers")) req.keep_headers = OPENLOOP_TRY(names(doc, *f));
   if (const Field* f = r.find("redact_params")) req.redact_params = OPENLOOP_TRY(names(doc, *f));
+  if (const Field* f = r.find("session_key")) {
+    const std::string text = OPENLOOP_TRY(scalar(doc, *f, "use ip, header:NAME, cookie:NAME or field"));
+    req.options.session_key = OPENLOOP_TRY(parse_session_key(text, where(doc, *f)));
+  }
   return req;
 }
 
@@ -411,7 +415,8 @@ Result<void> read_replay(const Doc& doc, const Fields& fields, const Field& arri
                          const std::filesystem::path& base_dir, ScenarioPlan& s) {
   const Fields r = OPENLOOP_TRY(Fields::read(doc, arrival,
                                              {"replay", "format", "log_format", "speed", "loop", "max_gap", "from",
-                                              "to", "reorder_window", "keep_headers", "redact_params", "skip_bad"},
+                                              "to", "reorder_window", "keep_headers", "redact_params", "skip_bad",
+                                              "session_key"},
                                              "a replay arrival"));
   for (const std::string_view key : {"rate", "stages", "start_rate", "mix", "request"}) {
     if (const Field* f = fields.find(key)) {

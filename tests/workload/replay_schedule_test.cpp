@@ -4,12 +4,15 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <set>
 #include <sstream>
 
 #include <fmt/format.h>
 
 #include "core/clock.h"
 #include "workload/jsonl_trace.h"
+#include "workload/shard.h"
 
 namespace openloop::workload {
 namespace {
@@ -130,6 +133,105 @@ TEST(ReplaySchedule, LanesSplitTheTraceAndAddUpToIt) {
   EXPECT_EQ(offsets(all(l0)), (std::vector<Nanos>{Nanos(0), seconds(2), seconds(4)}));
   EXPECT_EQ(offsets(all(l1)), (std::vector<Nanos>{seconds(1), seconds(3)}));
   EXPECT_EQ(l0.counts().records, 5U) << "each lane counts the whole trace";
+}
+
+// The records each lane of `shards` (weights) × `workers` takes, by index in the trace (its url /i).
+std::vector<std::vector<std::string>> split(const std::string& text, const std::vector<std::uint64_t>& weights,
+                                            unsigned workers, const ReplayOptions& options = {}) {
+  std::vector<std::vector<std::string>> out;
+  for (unsigned shard = 0; shard < weights.size(); ++shard) {
+    for (unsigned w = 0; w < workers; ++w) {
+      TraceReader r("t.jsonl", std::make_unique<std::istringstream>(text), std::make_unique<JsonlTraceParser>(),
+                    false);
+      ReplaySchedule s(std::move(r), options, TracePrivacy(), ReplayLane{stripe_owners(weights), shard, w, workers});
+      out.emplace_back();
+      for (const Arrival& a : all(s)) out.back().push_back(a.target);
+    }
+  }
+  return out;
+}
+
+std::string numbered(int n, const std::string& headers = "") {
+  std::string text;
+  for (int i = 0; i < n; ++i)
+    text += fmt::format("{{\"t\": {}, \"url\": \"/{}\"{}}}\n", i, i, fmt::format(fmt::runtime(headers), i % 7));
+  return text;
+}
+
+TEST(ReplaySchedule, EqualShardsSplitAsRecordIModNThenTheShardsWorkers) {
+  // Shard I of N takes record i with i mod N = I, and its worker w those with (i div N) mod workers = w (the
+  // split before weights, kept).
+  const auto lanes = split(numbered(12), {1, 1}, 2);
+  EXPECT_EQ(lanes[0], (std::vector<std::string>{"/0", "/4", "/8"}));
+  EXPECT_EQ(lanes[1], (std::vector<std::string>{"/2", "/6", "/10"}));
+  EXPECT_EQ(lanes[2], (std::vector<std::string>{"/1", "/5", "/9"}));
+  EXPECT_EQ(lanes[3], (std::vector<std::string>{"/3", "/7", "/11"}));
+}
+
+TEST(ReplaySchedule, WeightedShardsTakeTheirShareAndPartitionTheTrace) {
+  const auto lanes = split(numbered(300), {2, 1}, 2);
+  std::set<std::string> seen;
+  std::size_t total = 0;
+  for (const auto& lane : lanes) {
+    total += lane.size();
+    seen.insert(lane.begin(), lane.end());
+  }
+  EXPECT_EQ(total, 300U);
+  EXPECT_EQ(seen.size(), 300U) << "every record exactly once";
+  EXPECT_EQ(lanes[0].size() + lanes[1].size(), 200U) << "weight 2 of 3";
+  EXPECT_EQ(lanes[2].size() + lanes[3].size(), 100U);
+  EXPECT_EQ(lanes[0].size(), 100U) << "a shard's workers split its records evenly";
+}
+
+TEST(ReplaySchedule, ASessionsRecordsAllGoToOneLaneAndIndependentOnesAreSpread) {
+  // Records i carry session "u{i mod 7}" in a header; 70 of them, plus 20 without one.
+  std::string text = numbered(70, R"(, "headers": {{"X-User": "u{}"}})");
+  for (int i = 70; i < 90; ++i) text += fmt::format("{{\"t\": {}, \"url\": \"/{}\"}}\n", i, i);
+  ReplayOptions o;
+  o.session_key = *parse_session_key("header:x-user", "test");
+  const auto lanes = split(text, {2, 1}, 2, o);
+  std::size_t total = 0;
+  std::map<int, std::set<std::size_t>> lanes_of_session;
+  for (std::size_t l = 0; l < lanes.size(); ++l) {
+    total += lanes[l].size();
+    for (const auto& target : lanes[l]) {
+      const int i = std::stoi(target.substr(1));
+      if (i < 70) lanes_of_session[i % 7].insert(l);
+    }
+  }
+  EXPECT_EQ(total, 90U);
+  ASSERT_EQ(lanes_of_session.size(), 7U);
+  for (const auto& [session, in] : lanes_of_session) EXPECT_EQ(in.size(), 1U) << "session u" << session;
+}
+
+TEST(SessionKey, ReadsTheNamedValueBeforePrivacyAndHashesIt) {
+  TraceRecord r;
+  r.session = "10.0.0.1";
+  r.headers = {{"Cookie", "a=1; sid=SECRET ; b=2"}, {"X-User", "alice"}};
+  const auto hash = [&](std::string_view key) { return session_hash(*parse_session_key(key, "t"), r); };
+  EXPECT_NE(hash("ip"), 0U);
+  EXPECT_EQ(hash("ip"), hash("field"));
+  EXPECT_EQ(hash("header:x-user"), hash("header:X-User"));
+  EXPECT_NE(hash("header:x-user"), hash("ip"));
+  EXPECT_NE(hash("cookie:sid"), 0U);
+  TraceRecord v;
+  v.headers = {{"V", "SECRET"}};
+  EXPECT_EQ(hash("cookie:sid"), session_hash(*parse_session_key("header:v", "t"), v)) << "the value alone counts";
+  EXPECT_EQ(hash("cookie:none"), 0U) << "no such cookie: independent";
+  EXPECT_EQ(hash("header:none"), 0U);
+  EXPECT_EQ(session_hash(SessionKey{}, r), 0U);
+  r.session.clear();
+  EXPECT_EQ(hash("ip"), 0U);
+}
+
+TEST(SessionKey, RefusesWhatItDoesNotKnowNamingTheFlag) {
+  for (const char* bad : {"", "cookie", "header:", "header:a b", "user", "IP"}) {
+    const auto k = parse_session_key(bad, "--session-key");
+    ASSERT_FALSE(k) << bad;
+    EXPECT_NE(k.error().message.find("--session-key"), std::string::npos);
+    EXPECT_NE(k.error().message.find("header:NAME"), std::string::npos);
+  }
+  EXPECT_EQ(parse_session_key("cookie:sid", "f")->text(), "cookie:sid");
 }
 
 TEST(ReplaySchedule, LoopsShiftedByThePeriodUntilTheEnd) {

@@ -14,30 +14,13 @@
 #include "report/html/html_checks.h"
 #include "report/html/html_repeats.h"
 #include "report/html/html_sections.h"
+#include "report/html/page.h"
 #include "report/text_format.h"
 
 namespace openloop::report {
 namespace {
 
 using html::escape;
-
-// No request may leave the page: everything is inline, images only as data: URLs.
-constexpr std::string_view k_csp =
-    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
-
-// Runs first: records script errors (and console.error) on the root element, for readers and automated
-// checks.
-constexpr std::string_view k_error_trap = R"JS((function () {
-  var errors = [];
-  function note(message) {
-    errors.push(String(message));
-    document.documentElement.setAttribute('data-errors', errors.join(' | '));
-  }
-  window.addEventListener('error', function (e) { note(e.message || 'script error'); });
-  window.addEventListener('unhandledrejection', function (e) { note('unhandled rejection: ' + e.reason); });
-  var original = console.error;
-  console.error = function () { note(Array.prototype.join.call(arguments, ' ')); original.apply(console, arguments); };
-})();)JS";
 
 struct Chart {
   const char* id;
@@ -132,14 +115,8 @@ std::string header(const ReportInput& in, const std::string& title) {
 std::string head(const ReportInput& in) {
   const auto& r = in.results;
   const std::string verdict = !in.has_counts ? "latencies" : (r.verdict.valid ? "VALID" : "INVALID");
-  return fmt::format(
-      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-      "<meta http-equiv=\"Content-Security-Policy\" content=\"{}\">\n"
-      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-      "<title>openloop report: {} {}</title>\n<script>{}</script>\n<style>{}</style>\n<style>{}</style>\n"
-      "</head>\n",
-      k_csp, verdict, escape(r.info.target.empty() ? in.source : r.info.target), k_error_trap,
-      assets::uplot_css(), assets::report_css());
+  return html::page_head(
+      fmt::format("openloop report: {} {}", verdict, r.info.target.empty() ? in.source : r.info.target));
 }
 
 std::string glossary() {

@@ -97,9 +97,5 @@ grep -qF "$line_error (skip_bad: true counts and skips such lines)" bad.txt ||
   fail "the trace's bad line is named with the plan's key: $(cat bad.txt)"
 expect_usage "--replay: $E2E_TMP/traces/$line_error (--skip-bad counts and skips such lines)" \
   --replay "$E2E_TMP/traces/bad.jsonl" --target "$LAB_URL"
-code=0
-"$OPENLOOP" run "$plan" --shard 1/2 --shard-weights 2,1 >bad.txt 2>&1 || code=$?
-[[ $code == 2 ]] || fail "unequal --shard-weights with a replay scenario: exit $code, expected 2 ($(cat bad.txt))"
-grep -qF "scenario 'replayed' replays a trace" bad.txt || fail "the weights' refusal names the scenario: $(cat bad.txt)"
 assert_cmp "$(lab_query .arrivals)" == 641 "nothing is sent after a refused plan"
 pass "a replay arrival's bad values refused with the plan's file:line:column (and the trace's line), nothing sent"
