@@ -11,7 +11,8 @@ char lower(char c) {
 }
 
 // Appends what of `piece` fits under `cap` bytes to `to`; false when not all of it did. Grows `to`'s capacity
-// by doubling, never beyond the cap (nothing is zero-filled; clear() keeps the capacity for the next response).
+// by doubling, never beyond the cap (nothing is zero-filled; clear() keeps the capacity for the next
+// response).
 bool append_capped(std::string& to, std::string_view piece, std::size_t cap) {
   const std::size_t n = std::min(cap - to.size(), piece.size());
   const std::size_t need = to.size() + n;

@@ -54,7 +54,8 @@ Result<void> write_interval_log(const results::RunResults& r, const WriteSink& s
   const Nanos whole = from_seconds(r.measured_s);
   for (const results::FlowStep& step : steps) {
     if (step.response_time == nullptr) continue;
-    OPENLOOP_TRY_VOID(writer.write_interval(Nanos(0), whole, *step.response_time, step_tag(step.step, step.request)));
+    OPENLOOP_TRY_VOID(
+        writer.write_interval(Nanos(0), whole, *step.response_time, step_tag(step.step, step.request)));
   }
   if (!steps.empty()) {
     OPENLOOP_TRY_VOID(writer.write_interval(Nanos(0), whole, r.session_time, k_flow_tag));

@@ -150,7 +150,8 @@ Result<std::vector<hdr::Histogram>> interval_histograms(const ReportInput& in, s
     std::string flow_tags;
     for (const results::FlowStep& step : steps) {
       const std::string name = step_tag(step.step, step.request);
-      if (tag == name && step.response_time != nullptr) return std::vector<hdr::Histogram>{*step.response_time};
+      if (tag == name && step.response_time != nullptr)
+        return std::vector<hdr::Histogram>{*step.response_time};
       flow_tags += fmt::format(", {}", name);
     }
     if (!steps.empty() && tag == k_flow_tag) return std::vector<hdr::Histogram>{in.results.session_time};

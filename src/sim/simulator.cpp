@@ -346,7 +346,8 @@ lab::ControlResponse Simulator::control(std::string_view method, std::string_vie
     return {200, "application/json",
             lab::stats_json(m_model->snapshot(m_now), m_counters, m_config, m_auth.counters()) + "\n"};
   }
-  if (path == "/_lab/config" && get) return {200, "application/json", lab::config_to_json(m_config).dump() + "\n"};
+  if (path == "/_lab/config" && get)
+    return {200, "application/json", lab::config_to_json(m_config).dump() + "\n"};
   const nlohmann::json error{
       {"error", fmt::format("\"{} {}\" is not simulated: a simulated lab answers GET /_lab/stats, GET "
                             "/_lab/config and the auth flow (POST /_lab/login, POST /_lab/orders, GET "

@@ -30,9 +30,9 @@ namespace openloop::sim {
 /// lab::RequestRouter: a data-plane request (deadline header, cache key from the target, a token under
 /// --auth) is submitted to the same lab::ServiceModel at the virtual time it was written, and the model's
 /// outcome comes back as the lab's response bytes (200/500/429/503/504) at the virtual time the model
-/// completes it; the auth flow's /_lab/login and /_lab/orders (and GET /_lab/stats, /_lab/config) are answered
-/// at once, as the lab answers them. The virtual clock jumps from event to event: nothing here reads a real clock, so a run is
-/// a function of the plan, the lab configuration and their seeds. Single-threaded.
+/// completes it; the auth flow's /_lab/login and /_lab/orders (and GET /_lab/stats, /_lab/config) are
+/// answered at once, as the lab answers them. The virtual clock jumps from event to event: nothing here reads
+/// a real clock, so a run is a function of the plan, the lab configuration and their seeds. Single-threaded.
 class Simulator final : public net::SimulatedNetwork,
                         private lab::ModelSink,
                         private lab::RouterHost,
@@ -139,7 +139,8 @@ class Simulator final : public net::SimulatedNetwork,
   lab::ServerCounters& counters() override { return m_counters; }
   lab::AuthStore& auth() override { return m_auth; }
   void submit(SteadyTime now, const lab::Arrival& arrival) override { m_model->submit(now, arrival); }
-  lab::ControlResponse control(std::string_view method, std::string_view target, std::string_view body) override;
+  lab::ControlResponse control(std::string_view method, std::string_view target,
+                               std::string_view body) override;
   // net::TimerHandler (the periodic callback)
   void on_timer(std::uint64_t cookie) override;
 

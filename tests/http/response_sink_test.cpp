@@ -91,8 +91,8 @@ TEST(ResponseSink, WithoutASinkTheParserStillFramesAndCounts) {
   EXPECT_EQ(sink.status(), 0);  // not fed
 }
 
-// A worker makes one sink per exchange slot at start-up (thousands at a high rate), so a sink takes memory only
-// when a response needs it, grows it up to the caps, and keeps it for the next response.
+// A worker makes one sink per exchange slot at start-up (thousands at a high rate), so a sink takes memory
+// only when a response needs it, grows it up to the caps, and keeps it for the next response.
 TEST(ResponseSink, TakesMemoryOnlyWhenAResponseNeedsItAndKeepsIt) {
   constexpr std::size_t body_cap = 64 * 1024;
   ResponseSink sink({"x-token"}, 4096, body_cap);
@@ -104,7 +104,8 @@ TEST(ResponseSink, TakesMemoryOnlyWhenAResponseNeedsItAndKeepsIt) {
     parser.reset(false, true);
     ASSERT_EQ(parser.feed(response.data(), response.size()), ResponseParser::State::complete);
   };
-  const std::string small = "HTTP/1.1 200 OK\r\nX-Token: t\r\nContent-Length: 40\r\n\r\n" + std::string(40, 'a');
+  const std::string small =
+      "HTTP/1.1 200 OK\r\nX-Token: t\r\nContent-Length: 40\r\n\r\n" + std::string(40, 'a');
   feed(small);
   EXPECT_EQ(sink.body(), std::string(40, 'a'));
   EXPECT_LE(sink.reserved(), 15U + 1024U) << "a 40-byte body takes about its size, not the cap";

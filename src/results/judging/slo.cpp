@@ -183,7 +183,8 @@ bool percentile_certain(const Slo& slo, const hdr::Histogram& h, double planned)
   return false;
 }
 
-// A latency SLO (pNN, max, mean) on `h` so far, of at most `planned` samples in all (`known`: a finite bound).
+// A latency SLO (pNN, max, mean) on `h` so far, of at most `planned` samples in all (`known`: a finite
+// bound).
 bool latency_certain_to_fail(const Slo& slo, const hdr::Histogram& h, bool known, double planned) {
   const bool upper = slo.op == Slo::Op::le || slo.op == Slo::Op::lt;
   switch (slo.metric) {
@@ -342,8 +343,8 @@ bool certain_to_fail(const Slo& slo, const RunResults& so_far, double planned_in
   const hdr::Histogram& h = *src->response_time;
   const bool known = std::isfinite(planned_intended) && planned_intended > 0;
   if (src->counters == nullptr) {
-    // A flow's time: one sample per session, and each session sends at least one request, so the run's planned
-    // requests bound its sessions (loosely: by the steps per session). Its SLOs are on latency only.
+    // A flow's time: one sample per session, and each session sends at least one request, so the run's
+    // planned requests bound its sessions (loosely: by the steps per session). Its SLOs are on latency only.
     const double sessions = !known ? std::numeric_limits<double>::infinity()
                                    : std::max(planned_intended, static_cast<double>(h.total_count()));
     return latency_certain_to_fail(slo, h, known, sessions);
