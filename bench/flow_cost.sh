@@ -10,13 +10,12 @@
 # (utime+stime from /usr/bin/time where perf is not allowed), divided by the requests completed, and the worker
 # threads' alone (the results' generator.cpu_s: the run without its start-up). Prints one line per round and the
 # ratios flow/static (issue 30's goal: <= 1.3). Traffic only to 127.0.0.1; every run bounded.
-# Where the flow's whole-process CPU goes (perf record, 2026-12-05): the start-up. Worker::init reserves one
-# exchange per session slot, each with a response sink whose 64 KiB body buffer is zero-filled at construction
-# (http::ResponseSink), so a flow that reads bodies memsets slots × 64 KiB before the first send: 36 % of the
-# process's samples in memset and as much in page faults at 100 sessions/s.
-# At 200 sessions/s and above on the loaded 2-core host of 2026-12-05, a body-reading capture (json, regex, body)
-# left most sessions unfinished (300/s: 0 of 900 completed, 900 connections opened, RSS 440 MB; main's binary too,
-# a status capture or a check alone did not): the default rate stays below that until it is understood.
+# Where the flow's whole-process CPU went (perf record, 2026-12-05): the start-up. Worker::init reserves one
+# exchange per session slot, each with a response sink whose 64 KiB body buffer was zero-filled at construction,
+# so a flow that reads bodies memset slots x 64 KiB before the first send (36 % of the samples in memset and as
+# much in page faults at 100 sessions/s). Since then a sink's buffers grow when a response needs them
+# (http::ResponseSink): on the loaded 2-core host (load 9-14) flow/static went from 2.28 (300/s) and 5.66 (1000/s,
+# the flow 7.2 s of CPU against 1.3 s) with main's binary to 0.65, 0.86 (300/s) and 1.20, 0.60 (1000/s).
 # usage: bench/flow_cost.sh [BUILD_DIR]   (env: ROUNDS=3 SECS=10 RATE=100/s EXTRA="--spin-below 0": more run flags)
 set -euo pipefail
 BUILD=${1:-build/release}

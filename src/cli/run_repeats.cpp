@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include "cli/front_half.h"
 #include "cli/option_checks.h"
 #include "cli/plan_builder.h"
 #include "cli/plan_host.h"
@@ -270,10 +271,11 @@ int run_repeated(const RunOptions& o, const RepeatSettings& s) {
                                     "manifest covers one run)")
                             .value());
   }
-  std::vector<std::string> names;
-  for (const auto& r : plans.front().requests) names.push_back(r.name);
-  auto slos = parse_slos(o, names);
-  if (!slos) return report_error(command, slos.error());
+  // As a single run judges them: a flow's time (flow:...) and its steps by request (--abort-on-slo is refused
+  // above, so nothing is watched).
+  auto judging = prepare_judging(o, plans);
+  if (!judging) return report_error(command, judging.error());
+  const std::vector<results::Slo>* slos = &judging->slos;
   const std::optional<lab::ControlClient> lab = find_lab(plans.front());
 
   Pipeline<RepeatedRun> p;

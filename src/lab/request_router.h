@@ -42,10 +42,10 @@ struct Routing {
 /// POST /_lab/login (a fresh token as JSON and as the lab_session cookie), POST /_lab/orders ({"id": N}) and
 /// GET /_lab/orders/N (200 for an id it issued, else 404). Under --auth, model paths and the order paths need
 /// a token it issued (Authorization: Bearer, or the cookie): without one, 401 with a JSON error.
-/// Not thread-safe: the server's loop thread.
+/// Not thread-safe: the server's loop thread (or the simulator's).
 class RequestRouter {
  public:
-  explicit RequestRouter(ConnectionHost& host) : m_host(host) {}
+  explicit RequestRouter(RouterHost& host) : m_host(host) {}
 
   /// Decides where `request` goes; a model request's arrival carries `tag` (the connection's answer address),
   /// its deadline (now + the deadline header's budget) and its cache key (a hash of the target). Does not
@@ -57,7 +57,7 @@ class RequestRouter {
  private:
   ControlResponse auth_endpoint(const ParsedRequest& request, std::string_view path) const;
 
-  ConnectionHost& m_host;
+  RouterHost& m_host;
 };
 
 }  // namespace openloop::lab

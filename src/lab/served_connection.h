@@ -59,23 +59,33 @@ struct ControlResponse {
   std::string set_cookie;  ///< a Set-Cookie header's value ("" for none)
 };
 
-/// What a connection needs from its server. All calls on the server's loop thread.
-class ConnectionHost {
+/// What a RequestRouter needs from the service it routes for: the lab server, or the simulator's service on
+/// virtual time. All calls on that service's one thread.
+class RouterHost {
  public:
-  virtual ~ConnectionHost() = default;
-  virtual net::EventLoop& loop() = 0;
-  virtual net::TimerQueue& timers() = 0;
   virtual SteadyTime now() const = 0;
   virtual const LabConfig& config() const = 0;
-  virtual const ResponseCatalog& responses() const = 0;
   virtual ServerCounters& counters() = 0;
   /// The auth flow's tokens, orders and counters (--auth, /_lab/login, /_lab/orders).
   virtual AuthStore& auth() = 0;
-  /// A data-plane request for the model; its outcome comes back through ServedConnection::on_outcome.
+  /// A data-plane request for the model; its outcome comes back through the model's sink (the lab server's
+  /// ServedConnection::on_outcome).
   virtual void submit(SteadyTime now, const Arrival& arrival) = 0;
   /// A /_lab/* request: returns the whole answer at once (never queued, never frozen).
   virtual ControlResponse control(std::string_view method, std::string_view target,
                                   std::string_view body) = 0;
+
+ protected:
+  ~RouterHost() = default;
+};
+
+/// What a connection needs from its server. All calls on the server's loop thread.
+class ConnectionHost : public RouterHost {
+ public:
+  virtual ~ConnectionHost() = default;
+  virtual net::EventLoop& loop() = 0;
+  virtual net::TimerQueue& timers() = 0;
+  virtual const ResponseCatalog& responses() const = 0;
   /// The connection in `slot` has closed its socket and may be reused.
   virtual void on_closed(std::uint32_t slot) = 0;
 };

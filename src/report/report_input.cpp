@@ -10,7 +10,9 @@
 
 #include "core/atomic_file.h"
 #include "hdr/codec.h"
+#include "report/hlog_export.h"
 #include "results/files/results_reader.h"
+#include "results/flow_steps.h"
 
 namespace openloop::report {
 namespace {
@@ -143,10 +145,21 @@ Result<std::vector<hdr::Histogram>> interval_histograms(const ReportInput& in, s
   }
   const int slot = tag_slot(tag);
   if (slot < 0 || tag.empty()) {
+    // A flow's steps and its own time, as the .hlog tags them (one histogram each, the whole run's).
+    const std::vector<results::FlowStep> steps = results::flow_steps(in.results);
+    std::string flow_tags;
+    for (const results::FlowStep& step : steps) {
+      const std::string name = step_tag(step.step, step.request);
+      if (tag == name && step.response_time != nullptr)
+        return std::vector<hdr::Histogram>{*step.response_time};
+      flow_tags += fmt::format(", {}", name);
+    }
+    if (!steps.empty() && tag == k_flow_tag) return std::vector<hdr::Histogram>{in.results.session_time};
+    if (!steps.empty()) flow_tags += fmt::format(", {}", k_flow_tag);
     return usage_error(
         fmt::format("histogram \"{}\" is not in a results file; use response_time, service_time or "
-                    "send_lateness",
-                    tag));
+                    "send_lateness{}",
+                    tag, flow_tags));
   }
   for (std::size_t k = 0; k < in.results.intervals.size(); ++k) {
     const results::IntervalResult interval = in.results.intervals[k];

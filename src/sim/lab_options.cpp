@@ -57,15 +57,6 @@ Result<lab::LabConfig> parse_lab_options(std::string_view text, std::string_view
                     "virtual time (leave --burn out)",
                     what));
   }
-  if (cfg.auth) {
-    // The simulated lab serves the model alone: no /_lab/login, no tokens. Refused rather than ignored, so a
-    // simulated run never passes for one that carried tokens.
-    return usage_error(
-        fmt::format("{}: --auth (the login flow and its tokens) is the lab server's only; the simulation "
-                    "serves the model "
-                    "alone (leave --auth out, or run the flow against `openloop lab --auth`)",
-                    what));
-  }
   return cfg;
 }
 

@@ -63,7 +63,8 @@ Result<void> check_simulable(const engine::RunPlan& plan, const lab::LabConfig& 
 }
 
 nlohmann::json service_stats(Simulator& world) {
-  return nlohmann::json::parse(lab::stats_json(world.snapshot(), lab::ServerCounters{}, world.config()));
+  return nlohmann::json::parse(
+      lab::stats_json(world.snapshot(), world.server_counters(), world.config(), world.auth_counters()));
 }
 
 Result<void> check_simulable(const std::vector<engine::RunPlan>& plans, const lab::LabConfig& lab) {

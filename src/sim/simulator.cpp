@@ -8,7 +8,10 @@
 
 #include <sys/epoll.h>
 
-#include "lab/deadline_header.h"
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "lab/control_endpoint.h"
 #include "net/transport.h"
 
 namespace openloop::sim {
@@ -37,7 +40,11 @@ Simulator::Simulator(const lab::LabConfig& config, SteadyTime start)
       m_timers(4096),
       m_responses(config.body_size),
       m_model(std::make_unique<lab::ServiceModel>(config.model, m_timers, static_cast<lab::ModelSink&>(*this),
-                                                  start)) {}
+                                                  start)),
+      // The tokens' key: the lab server draws one per start; here the model's seed, so a run is a function of
+      // the plan and the configuration.
+      m_auth(config.model.seed ^ 0x6c61622d746f6b65),
+      m_router(static_cast<lab::RouterHost&>(*this)) {}
 
 Simulator::~Simulator() = default;
 
@@ -178,6 +185,8 @@ int Simulator::connect(const net::Endpoint& /*ep*/) {
     m_sockets.emplace_back();
   }
   Socket& s = m_sockets[static_cast<std::size_t>(fd)];
+  ++m_counters.connections_accepted;
+  ++m_counters.connections_open;
   s.open = true;
   s.registered = s.queued = s.eof = s.stop_reading = false;
   s.events = 0;
@@ -222,27 +231,25 @@ net::IoResult Simulator::write(int fd, const char* buf, std::size_t len) {
   std::string_view data(buf, len);
   // The same bytes parse the same way: a plan's constant request is parsed once, not once per request (llhttp
   // was a fifth of a simulation's CPU). Only a whole request written at a request boundary is cached.
+  // Under --auth every request is routed (its token checked, counted): none is taken from the cache.
   const bool fresh = !s->parser->in_progress();
-  if (fresh && m_cache_valid && data == m_cached_bytes) {
-    receive_request(fd, *s, m_cached);
+  if (fresh && m_cache_valid && !m_config.auth && data == m_cached_bytes) {
+    receive_model_request(fd, *s, m_cached);
     return {net::IoStatus::ok, len};
   }
   while (!data.empty() && !s->stop_reading) {
     const auto r = s->parser->feed(data);
     data.remove_prefix(r.consumed);
     if (r.status == http::RequestParser::Status::request) {
-      const Parsed parsed = parse(*s->parser);
-      if (fresh && r.consumed == len) {
-        m_cached_bytes.assign(buf, len);
-        m_cached = parsed;
-        m_cache_valid = true;
-      }
-      receive_request(fd, *s, parsed);
+      receive_request(fd, *s, fresh && r.consumed == len ? std::string_view(buf, len) : std::string_view());
       s = &m_sockets[static_cast<std::size_t>(fd)];  // the model may have answered at once
     } else if (r.status == http::RequestParser::Status::error) {
+      ++m_counters.malformed;
       if (s->next_seq - s->head_seq < k_max_pending) {
         Pending& p = s->pending[s->next_seq++ % k_max_pending];
-        p = Pending{lab::Reply::bad_request, false, true, true, false};
+        p = Pending{};
+        p.reply = lab::Reply::bad_request;
+        p.close = p.ready = true;
       }
       s->stop_reading = true;
       flush(fd, *s);
@@ -252,21 +259,7 @@ net::IoResult Simulator::write(int fd, const char* buf, std::size_t len) {
   return {net::IoStatus::ok, len};
 }
 
-Simulator::Parsed Simulator::parse(const http::RequestParser& parser) const {
-  Parsed p;
-  p.close = !parser.keep_alive();
-  p.head = parser.is_head();
-  if (parser.has_watched() && !m_config.deadline_header.empty()) {
-    p.has_budget = true;
-    const auto budget = lab::parse_budget(parser.watched_value());
-    p.bad_budget = !budget;
-    if (budget) p.budget = *budget;
-  }
-  p.key = std::hash<std::string_view>{}(parser.target());
-  return p;
-}
-
-void Simulator::receive_request(int fd, Socket& s, const Parsed& parsed) {
+bool Simulator::admit(int fd, Socket& s, bool close) {
   ++m_requests;
   if (m_now != m_instant) {
     m_instant = m_now;
@@ -280,28 +273,87 @@ void Simulator::receive_request(int fd, Socket& s, const Parsed& parsed) {
     m_limit_reached = true;
     m_stop->store(2);  // StopRequest::immediate
   }
-  if (parsed.close) s.stop_reading = true;
+  if (close) s.stop_reading = true;
   if (s.next_seq - s.head_seq >= k_max_pending) {  // a client pipelining beyond the lab's window
     s.stop_reading = true;
     s.eof = true;
     mark(fd);
-    return;
+    return false;
   }
+  return true;
+}
+
+void Simulator::receive_request(int fd, Socket& s, std::string_view whole) {
+  const http::RequestParser& parser = *s.parser;
+  const bool close = !parser.keep_alive();
+  if (!admit(fd, s, close)) return;
+  lab::ParsedRequest request;
+  request.method = parser.method();
+  request.target = parser.target();
+  request.body = parser.body();
+  request.has_deadline = parser.has_watched();
+  request.deadline = parser.watched_value();
+  request.authorization = parser.authorization();
+  request.cookie = parser.cookie();
   const std::uint64_t seq = s.next_seq++;
   Pending& p = s.pending[seq % k_max_pending];
-  p = Pending{lab::Reply::ok, parsed.head, parsed.close, false, false};
-  lab::Arrival arrival;
-  arrival.tag = make_tag(fd, s.generation, seq);
-  if (parsed.has_budget) {
-    if (parsed.bad_budget) {
-      p.reply = lab::Reply::bad_request;
+  p = Pending{};
+  p.close = close;
+  const lab::Routing routing = m_router.route(request, make_tag(fd, s.generation, seq));
+  switch (routing.kind) {
+    case lab::Routing::Kind::control:
+      p.control = lab::render_response(routing.control.status, routing.control.content_type,
+                                       routing.control.body, close, routing.control.set_cookie);
       p.ready = true;
       return flush(fd, s);
-    }
-    arrival.deadline = m_now + parsed.budget;
+    case lab::Routing::Kind::reply:
+      p.reply = routing.reply;
+      p.ready = true;
+      return flush(fd, s);
+    case lab::Routing::Kind::model:
+      p.head = parser.is_head();
+      if (!whole.empty() && !m_config.auth) {
+        m_cached_bytes.assign(whole);
+        m_cached = ModelRequest{close, p.head, routing.arrival.deadline != SteadyTime::max(),
+                                routing.arrival.deadline - routing.now, routing.arrival.key};
+        m_cache_valid = true;
+      }
+      m_router.submit(routing);  // may answer at once (shed, rejected, zero service time)
+      return;
   }
-  arrival.key = parsed.key;
+}
+
+void Simulator::receive_model_request(int fd, Socket& s, const ModelRequest& request) {
+  ++m_counters.requests;  // as the router counts every request
+  if (!admit(fd, s, request.close)) return;
+  const std::uint64_t seq = s.next_seq++;
+  Pending& p = s.pending[seq % k_max_pending];
+  p = Pending{};
+  p.head = request.head;
+  p.close = request.close;
+  lab::Arrival arrival;
+  arrival.tag = make_tag(fd, s.generation, seq);
+  if (request.has_budget) arrival.deadline = m_now + request.budget;
+  arrival.key = request.key;
   m_model->submit(m_now, arrival);  // may answer at once (shed, rejected, zero service time)
+}
+
+lab::ControlResponse Simulator::control(std::string_view method, std::string_view target,
+                                        std::string_view /*body*/) {
+  const std::string_view path = target.substr(0, target.find('?'));
+  const bool get = method == "GET" || method == "HEAD";
+  if (path == "/_lab/stats" && get) {
+    return {200, "application/json",
+            lab::stats_json(m_model->snapshot(m_now), m_counters, m_config, m_auth.counters()) + "\n"};
+  }
+  if (path == "/_lab/config" && get)
+    return {200, "application/json", lab::config_to_json(m_config).dump() + "\n"};
+  const nlohmann::json error{
+      {"error", fmt::format("\"{} {}\" is not simulated: a simulated lab answers GET /_lab/stats, GET "
+                            "/_lab/config and the auth flow (POST /_lab/login, POST /_lab/orders, GET "
+                            "/_lab/orders/ID)",
+                            method, path)}};
+  return {404, "application/json", error.dump() + "\n"};
 }
 
 void Simulator::on_outcome(std::uint64_t tag, lab::Outcome outcome, SteadyTime at) {
@@ -341,7 +393,9 @@ void Simulator::flush(int fd, Socket& s) {
   while (s.head_seq < s.next_seq) {
     Pending& p = s.pending[s.head_seq % k_max_pending];
     if (!p.ready) break;
-    if (!p.dropped && p.timed) {
+    if (!p.control.empty()) {
+      s.rx.append(p.control);
+    } else if (!p.dropped && p.timed) {
       lab::append_with_server_timing(s.rx, m_responses.get(p.reply, p.close, p.head),
                                      {p.queue_wait, p.service, p.cache});
     } else if (!p.dropped) {
@@ -357,6 +411,7 @@ void Simulator::flush(int fd, Socket& s) {
 void Simulator::close(int fd) {
   Socket* s = socket(fd);
   if (s == nullptr) return;
+  --m_counters.connections_open;
   s->open = false;
   s->registered = false;
   s->rx.clear();

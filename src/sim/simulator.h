@@ -8,11 +8,15 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "http/request_parser.h"
+#include "lab/auth_store.h"
 #include "lab/model_config.h"
+#include "lab/request_router.h"
 #include "lab/responses.h"
+#include "lab/server_counters.h"
 #include "lab/service_model.h"
 #include "net/event_loop.h"
 #include "net/simulated_network.h"
@@ -22,12 +26,17 @@ namespace openloop::sim {
 
 /// One lab service and the network to it, on virtual time. The engine's Worker runs on it through
 /// net::EventLoop::simulated(*this): every connection it opens reaches the service at once (no network
-/// delay, no TLS), every request it writes is parsed as the lab server parses it (deadline header, cache key
-/// from the target) and submitted to the same lab::ServiceModel at the virtual time it was written, and the
-/// model's outcome comes back as the lab's response bytes (200/500/429/503/504) at the virtual time the model
-/// completes it. The virtual clock jumps from event to event: nothing here reads a real clock, so a run is
-/// a function of the plan, the lab configuration and their seeds. Single-threaded.
-class Simulator final : public net::SimulatedNetwork, private lab::ModelSink, private net::TimerHandler {
+/// delay, no TLS), every request it writes is parsed as the lab server parses it and routed by the lab's own
+/// lab::RequestRouter: a data-plane request (deadline header, cache key from the target, a token under
+/// --auth) is submitted to the same lab::ServiceModel at the virtual time it was written, and the model's
+/// outcome comes back as the lab's response bytes (200/500/429/503/504) at the virtual time the model
+/// completes it; the auth flow's /_lab/login and /_lab/orders (and GET /_lab/stats, /_lab/config) are
+/// answered at once, as the lab answers them. The virtual clock jumps from event to event: nothing here reads
+/// a real clock, so a run is a function of the plan, the lab configuration and their seeds. Single-threaded.
+class Simulator final : public net::SimulatedNetwork,
+                        private lab::ModelSink,
+                        private lab::RouterHost,
+                        private net::TimerHandler {
  public:
   /// `start` is the virtual time the world begins at (the model's time zero).
   Simulator(const lab::LabConfig& config, SteadyTime start);
@@ -50,7 +59,10 @@ class Simulator final : public net::SimulatedNetwork, private lab::ModelSink, pr
   std::uint64_t requests() const { return m_requests; }
 
   /// The service's configuration now (as GET /_lab/config would show it).
-  const lab::LabConfig& config() const { return m_config; }
+  const lab::LabConfig& config() const override { return m_config; }
+  /// What the service's HTTP layer and auth flow counted (GET /_lab/stats "server" and "auth").
+  const lab::ServerCounters& server_counters() const { return m_counters; }
+  const lab::AuthCounters& auth_counters() const { return m_auth.counters(); }
   /// Replaces the service's configuration at the current virtual instant, as POST /_lab/config does on the
   /// lab server (lab::ServiceModel::configure: the seed is kept, a changed stall schedule re-applies).
   void reconfigure(const lab::LabConfig& config);
@@ -94,11 +106,12 @@ class Simulator final : public net::SimulatedNetwork, private lab::ModelSink, pr
     bool timed = false;  // the model reported its queue wait and service: a Server-Timing header goes out
     Nanos queue_wait{0}, service{0};
     lab::CacheLookup cache = lab::CacheLookup::not_looked_up;
+    std::string control;  // a whole answer of the router's (the auth flow, /_lab/*, 401): sent as it is
   };
-  /// What the service takes from one request.
-  struct Parsed {
+  /// What the model takes from a data-plane request the router let through (kept for the same bytes again).
+  struct ModelRequest {
     bool close = false, head = false;
-    bool has_budget = false, bad_budget = false;  // the deadline header: present, unreadable (400)
+    bool has_budget = false;  // the deadline header gave a budget
     Nanos budget{0};
     std::uint64_t key = 0;  // cache key: hash of the target (path and query)
   };
@@ -122,6 +135,12 @@ class Simulator final : public net::SimulatedNetwork, private lab::ModelSink, pr
   void on_outcome(std::uint64_t tag, lab::Outcome outcome, SteadyTime at) override;
   void on_timing(std::uint64_t tag, Nanos queue_wait, Nanos service, lab::CacheLookup cache) override;
   bool still_wanted(std::uint64_t tag) override;
+  // lab::RouterHost (now() and config() above)
+  lab::ServerCounters& counters() override { return m_counters; }
+  lab::AuthStore& auth() override { return m_auth; }
+  void submit(SteadyTime now, const lab::Arrival& arrival) override { m_model->submit(now, arrival); }
+  lab::ControlResponse control(std::string_view method, std::string_view target,
+                               std::string_view body) override;
   // net::TimerHandler (the periodic callback)
   void on_timer(std::uint64_t cookie) override;
 
@@ -129,8 +148,14 @@ class Simulator final : public net::SimulatedNetwork, private lab::ModelSink, pr
   std::uint32_t readiness(const Socket& s) const;
   void mark(int fd);
   int dispatch_ready();
-  Parsed parse(const http::RequestParser& parser) const;
-  void receive_request(int fd, Socket& s, const Parsed& parsed);
+  /// Counts a request and takes it into `s`'s window of answers: false when it is not taken (the window is
+  /// full, and the service closes the connection).
+  bool admit(int fd, Socket& s, bool close);
+  /// A whole request `s`'s parser has read, routed as the lab routes it; `whole`: its bytes when they were
+  /// written in one piece at a request boundary (kept, for the same bytes again, when the model takes it).
+  void receive_request(int fd, Socket& s, std::string_view whole);
+  /// The same bytes as the last data-plane request kept: its parse again, without the parser.
+  void receive_model_request(int fd, Socket& s, const ModelRequest& request);
   void flush(int fd, Socket& s);
 
   lab::LabConfig m_config;
@@ -138,6 +163,9 @@ class Simulator final : public net::SimulatedNetwork, private lab::ModelSink, pr
   net::TimerQueue m_timers;
   lab::ResponseCatalog m_responses;
   std::unique_ptr<lab::ServiceModel> m_model;
+  lab::ServerCounters m_counters;
+  lab::AuthStore m_auth;
+  lab::RequestRouter m_router;
   std::vector<Socket> m_sockets;
   std::vector<int> m_free;
   std::vector<int> m_ready, m_dispatching;
@@ -148,8 +176,8 @@ class Simulator final : public net::SimulatedNetwork, private lab::ModelSink, pr
   Nanos m_tick_period{0};
   std::uint64_t m_tick_generation = 0;
   std::uint64_t m_requests = 0;
-  std::string m_cached_bytes;  // the last whole request parsed, and what it said
-  Parsed m_cached;
+  std::string m_cached_bytes;  // the last whole data-plane request parsed, and what it said
+  ModelRequest m_cached;
   bool m_cache_valid = false;
   Nanos m_wake_delay{0};
   std::uint64_t m_request_limit = UINT64_MAX;

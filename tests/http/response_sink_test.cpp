@@ -91,4 +91,38 @@ TEST(ResponseSink, WithoutASinkTheParserStillFramesAndCounts) {
   EXPECT_EQ(sink.status(), 0);  // not fed
 }
 
+// A worker makes one sink per exchange slot at start-up (thousands at a high rate), so a sink takes memory
+// only when a response needs it, grows it up to the caps, and keeps it for the next response.
+TEST(ResponseSink, TakesMemoryOnlyWhenAResponseNeedsItAndKeepsIt) {
+  constexpr std::size_t body_cap = 64 * 1024;
+  ResponseSink sink({"x-token"}, 4096, body_cap);
+  EXPECT_LE(sink.reserved(), 2 * 15U) << "a new sink holds no buffer of its caps' size";
+  ResponseParser parser;
+  parser.set_sink(&sink);
+  const auto feed = [&](const std::string& response) {
+    sink.clear();
+    parser.reset(false, true);
+    ASSERT_EQ(parser.feed(response.data(), response.size()), ResponseParser::State::complete);
+  };
+  const std::string small =
+      "HTTP/1.1 200 OK\r\nX-Token: t\r\nContent-Length: 40\r\n\r\n" + std::string(40, 'a');
+  feed(small);
+  EXPECT_EQ(sink.body(), std::string(40, 'a'));
+  EXPECT_LE(sink.reserved(), 15U + 1024U) << "a 40-byte body takes about its size, not the cap";
+  const std::string big = "HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n" + std::string(100000, 'b');
+  feed(big);
+  EXPECT_EQ(sink.body().size(), body_cap);
+  EXPECT_TRUE(sink.truncated());
+  EXPECT_FALSE(sink.header(0));
+  const std::size_t grown = sink.reserved();
+  EXPECT_LE(grown, body_cap + 15U) << "never beyond the cap";
+  // Once grown, the same and smaller responses reuse the buffers.
+  feed(big);
+  feed(small);
+  EXPECT_EQ(sink.reserved(), grown);
+  EXPECT_EQ(*sink.header(0), "t");
+  EXPECT_EQ(sink.body(), std::string(40, 'a')) << "nothing of the longer body before it is left";
+  EXPECT_FALSE(sink.truncated());
+}
+
 }  // namespace

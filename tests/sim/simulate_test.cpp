@@ -36,7 +36,6 @@ TEST(LabOptions, RefusesWhatTheLabRefusesAndWhatASimulationCannotDo) {
   expect_usage("--workers", "--workers needs a value");
   expect_usage("workers 4", "\"workers\" is not a lab option");
   expect_usage("--burn", "--burn spends real CPU");
-  expect_usage("--auth", "--auth (the login flow and its tokens) is the lab server's only");
 }
 
 TEST(SimulatedLength, RefusedBeyondTheCapBeforeAnythingRuns) {

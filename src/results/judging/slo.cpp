@@ -183,6 +183,23 @@ bool percentile_certain(const Slo& slo, const hdr::Histogram& h, double planned)
   return false;
 }
 
+// A latency SLO (pNN, max, mean) on `h` so far, of at most `planned` samples in all (`known`: a finite
+// bound).
+bool latency_certain_to_fail(const Slo& slo, const hdr::Histogram& h, bool known, double planned) {
+  const bool upper = slo.op == Slo::Op::le || slo.op == Slo::Op::lt;
+  switch (slo.metric) {
+    case Slo::Metric::percentile:
+      return known && percentile_certain(slo, h, planned);
+    case Slo::Metric::max:
+      return upper && h.total_count() > 0 && !compare(static_cast<double>(h.max()), slo.op, slo.threshold);
+    case Slo::Metric::mean:
+      // Later samples are ≥ 0 and at most `planned` in all: the final mean is at least sum so far / planned.
+      return upper && known && planned > 0 &&
+             !compare(h.mean() * static_cast<double>(h.total_count()) / planned, slo.op, slo.threshold);
+    default:
+      return false;
+  }
+}
 }  // namespace
 
 std::string metric_name(const Slo& slo) {
@@ -322,10 +339,17 @@ bool certain_to_fail(const Slo& slo, const RunResults& so_far, double planned_in
 bool certain_to_fail(const Slo& slo, const RunResults& so_far, double planned_intended,
                      const std::vector<std::string>& request_names) {
   const auto src = source_of(slo, so_far, request_names);
-  if (!src || src->counters == nullptr) return false;  // a flow's time: its planned count is unknown
-  const Counters& c = *src->counters;
+  if (!src) return false;
   const hdr::Histogram& h = *src->response_time;
   const bool known = std::isfinite(planned_intended) && planned_intended > 0;
+  if (src->counters == nullptr) {
+    // A flow's time: one sample per session, and each session sends at least one request, so the run's
+    // planned requests bound its sessions (loosely: by the steps per session). Its SLOs are on latency only.
+    const double sessions = !known ? std::numeric_limits<double>::infinity()
+                                   : std::max(planned_intended, static_cast<double>(h.total_count()));
+    return latency_certain_to_fail(slo, h, known, sessions);
+  }
+  const Counters& c = *src->counters;
   // The request's final total is at most the run's, less what the other requests have already taken (and at
   // least what it has itself, should the bound be off).
   const double others =
@@ -340,12 +364,9 @@ bool certain_to_fail(const Slo& slo, const RunResults& so_far, double planned_in
   };
   switch (slo.metric) {
     case Slo::Metric::percentile:
-      return known && percentile_certain(slo, h, planned);
     case Slo::Metric::max:
-      return upper && h.total_count() > 0 && !compare(static_cast<double>(h.max()), slo.op, slo.threshold);
     case Slo::Metric::mean:
-      // Later samples are ≥ 0 and at most `planned` in all: the final mean is at least sum so far / planned.
-      return upper && share_past(h.mean() * static_cast<double>(h.total_count()));
+      return latency_certain_to_fail(slo, h, known, planned);
     case Slo::Metric::errors:
       return upper && share_past(static_cast<double>(failed_requests(c)));
     case Slo::Metric::timeouts:

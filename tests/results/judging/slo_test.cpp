@@ -302,7 +302,6 @@ TEST(EvaluateSlos, TheFlowIsJudgedOnItsSessionsTime) {
   const SloResult errors = evaluate("flow:errors<=1%", r);
   EXPECT_FALSE(errors.evaluated) << "a flow's SLO judges its time only";
   EXPECT_EQ(errors.measured_text, "a flow's SLO judges its time only (pNN, mean, max)");
-  EXPECT_FALSE(certain_to_fail(slo("flow:max<=500ms"), r, 1000)) << "its planned count is unknown";
   // A request named "flow" keeps the name.
   r.info.request_names = {"flow", "b"};
   EXPECT_DOUBLE_EQ(evaluate("flow:p99<=500ms", r).measured,
@@ -323,6 +322,25 @@ TEST(CertainToFail, APercentileFailsOnceMoreThanOneMinusPOfThePlannedSamplesAreO
   // evaluation does.
   EXPECT_TRUE(certain_to_fail(slo("p99<=500ms"), latencies(100, 11), 1000));
   EXPECT_FALSE(evaluate("p99<=500ms", latencies(0, 100)).met);
+}
+
+// A flow's time: a sample per session, and each session sends at least one of the planned requests, so they
+// bound its samples (loosely).
+TEST(CertainToFail, AFlowsTimeIsJudgedOnItsSessionsBoundedByThePlannedRequests) {
+  RunResults r = two_requests();
+  r.session_time.record(300 * k_ms, 90);
+  r.session_time.record(900 * k_ms, 10);
+  EXPECT_TRUE(certain_to_fail(slo("flow:max<=500ms"), r, 1000)) << "one session over is enough";
+  EXPECT_TRUE(certain_to_fail(slo("flow:max<=500ms"), r, std::numeric_limits<double>::infinity()));
+  EXPECT_FALSE(certain_to_fail(slo("flow:max<=1s"), r, 1000));
+  // 10 sessions over 500 ms: p99 fails for certain only when fewer than 1000 sessions can come in all.
+  EXPECT_TRUE(certain_to_fail(slo("flow:p99<=500ms"), r, 900));
+  EXPECT_FALSE(certain_to_fail(slo("flow:p99<=500ms"), r, 1000)) << "990 fast sessions could still come";
+  EXPECT_FALSE(certain_to_fail(slo("flow:p99<=500ms"), r, std::numeric_limits<double>::infinity()));
+  // The sum so far (27 + 9 s) over at most 100 sessions: a mean of at least 360 ms.
+  EXPECT_TRUE(certain_to_fail(slo("flow:mean<=300ms"), r, 100));
+  EXPECT_FALSE(certain_to_fail(slo("flow:mean<=300ms"), r, 1000));
+  EXPECT_FALSE(certain_to_fail(slo("flow:p99<=500ms"), two_requests(), 1)) << "no session yet";
 }
 
 TEST(CertainToFail, AgreesWithTheFinalEvaluationAtTheEdge) {
