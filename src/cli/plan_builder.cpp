@@ -11,6 +11,7 @@
 #include "cli/option_checks.h"
 #include "cli/replay_options.h"
 #include "core/atomic_file.h"
+#include "core/redact.h"
 #include "core/units.h"
 #include "engine/scenario_plans.h"
 #include "http/request.h"
@@ -96,7 +97,7 @@ Result<void> build_request(const RunOptions& o, engine::RunPlan& plan) {
   }
   plan.url = OPENLOOP_TRY(net::parse_url(o.url, "URL"));
   engine::RequestSpec spec;
-  spec.name = plan.method + " " + plan.url.target;
+  spec.name = plan.method + " " + redact_url(plan.url.target);  // shown in every output
   spec.method = plan.method;
   spec.request = OPENLOOP_TRY(http::build_request(plan.method, plan.url, plan.headers, plan.body));
   plan.requests.push_back(std::move(spec));

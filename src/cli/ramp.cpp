@@ -42,11 +42,12 @@ void announce(const RampPrepared& p) {
   fmt::print(
       stderr,
       "openloop ramp: {} {}: up to {} steps {} → {} ({}), each {} warm-up + {} hold{}; {}; stop at {}{}\n",
-      p.base.method, p.base.url_text, rates.size(), format_rate(rates.front()), format_rate(rates.back()),
-      step, format_duration(s.warmup), format_duration(s.hold), until,
+      p.base.method, redact_url(p.base.url_text), rates.size(), format_rate(rates.front()),
+      format_rate(rates.back()), step, format_duration(s.warmup), format_duration(s.hold), until,
       s.fresh ? (s.repeat >= 2 ? fmt::format("{} runs per step", s.repeat) : std::string("one run per step"))
               : std::string("one run (connections carry over)"),
-      to_string(s.stop_at), s.refine ? fmt::format("; then refine to a bracket {:.1f}% wide", 100 * s.tolerance) : "");
+      to_string(s.stop_at),
+      s.refine ? fmt::format("; then refine to a bracket {:.1f}% wide", 100 * s.tolerance) : "");
 }
 
 std::vector<OutputFile<procedures::RampOutcome>> ramp_outputs(const RampFlags& f,

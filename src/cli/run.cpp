@@ -24,6 +24,7 @@
 #include "cli/run_pipeline.h"
 #include "cli/run_repeats.h"
 #include "cli/start_options.h"
+#include "core/redact.h"
 #include "core/units.h"
 #include "engine/coordinator.h"
 #include "engine/request_log.h"
@@ -69,8 +70,8 @@ Result<results::RunResults> run_watched(const engine::RunPlan& plan, const RunOp
   }
   const std::string shard =
       plan.shard.sharded() ? fmt::format("shard {}/{}", plan.shard.index, plan.shard.count) : std::string();
-  fmt::print(stderr, "openloop run: {} {} for {}s{} on {} thread(s){}\n", plan.method, plan.url_text,
-             to_seconds(plan.duration),
+  fmt::print(stderr, "openloop run: {} {} for {}s{} on {} thread(s){}\n", plan.method,
+             redact_url(plan.url_text), to_seconds(plan.duration),
              plan.warmup.count() > 0 ? fmt::format(" after {}s warm-up", to_seconds(plan.warmup)) : "",
              plan.threads,
              shard.empty() ? "" : fmt::format(", {} (share {:.3g}%)", shard, 100 * plan.shard.share()));

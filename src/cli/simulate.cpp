@@ -17,6 +17,7 @@
 #include "cli/run_pipeline.h"
 #include "cli/simulate.h"
 #include "cli/simulated_observer.h"
+#include "core/redact.h"
 #include "core/units.h"
 #include "engine/request_log.h"
 #include "engine/scenario_plans.h"
@@ -139,7 +140,8 @@ int simulate_command(const SimulateOptions& so) {
                    plans->size(), so.lab.empty() ? "(defaults)" : so.lab);
       } else {
         fmt::print(stderr, "openloop simulate: {} {} for {}s in virtual time against lab {}\n", first.method,
-                   first.url_text, to_seconds(first.duration), so.lab.empty() ? "(defaults)" : so.lab);
+                   redact_url(first.url_text), to_seconds(first.duration),
+                   so.lab.empty() ? "(defaults)" : so.lab);
       }
     }
     const double cpu_before = static_cast<double>(std::clock()) / CLOCKS_PER_SEC;

@@ -1,4 +1,4 @@
-// Credential headers and URL user info, redacted.
+// Credential headers, URL user info and secret query parameters, redacted.
 #include "core/redact.h"
 
 #include <algorithm>
@@ -35,13 +35,43 @@ std::string redact_header_line(std::string_view line) {
   return std::string(line.substr(0, colon)) + ": " + std::string(k_redacted);
 }
 
+bool is_secret_param(std::string_view name) {
+  static constexpr std::array<std::string_view, 9> k_names = {
+      "api_key", "apikey", "key", "token", "access_token", "password", "secret", "signature", "sig"};
+  return std::any_of(k_names.begin(), k_names.end(), [name](std::string_view k) { return iequals(name, k); });
+}
+
 std::string redact_url(std::string_view url) {
   const auto scheme = url.find("://");
   const std::size_t from = scheme == std::string_view::npos ? 0 : scheme + 3;
   const std::size_t end = std::min(url.find_first_of("/?#", from), url.size());
   const auto at = url.substr(from, end - from).rfind('@');
-  if (at == std::string_view::npos) return std::string(url);
-  return std::string(url.substr(0, from)) + std::string(k_redacted) + std::string(url.substr(from + at));
+  std::string out =
+      at == std::string_view::npos
+          ? std::string(url)
+          : std::string(url.substr(0, from)) + std::string(k_redacted) + std::string(url.substr(from + at));
+  // The query: from the first '?' after the authority to the fragment; each name=value whose name is a
+  // secret's.
+  const std::size_t authority_end = std::min(out.find_first_of("/?#", from), out.size());
+  const std::size_t query = out.find('?', authority_end);
+  if (query == std::string::npos || out.find('#', authority_end) < query) return out;
+  std::string redacted = out.substr(0, query + 1);
+  const std::size_t fragment = std::min(out.find('#', query), out.size());
+  std::string_view rest = std::string_view(out).substr(query + 1, fragment - query - 1);
+  while (true) {
+    const std::size_t amp = rest.find('&');
+    const std::string_view pair = rest.substr(0, amp);
+    const std::size_t eq = pair.find('=');
+    if (eq != std::string_view::npos && is_secret_param(pair.substr(0, eq))) {
+      redacted.append(pair.substr(0, eq + 1)).append(k_redacted);
+    } else {
+      redacted.append(pair);
+    }
+    if (amp == std::string_view::npos) break;
+    redacted.push_back('&');
+    rest.remove_prefix(amp + 1);
+  }
+  return redacted + out.substr(fragment);
 }
 
 }  // namespace openloop

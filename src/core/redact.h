@@ -1,4 +1,5 @@
-// Keeping secrets out of every output: credential headers and the user info of URLs are shown redacted.
+// Keeping secrets out of every output: credential headers, the user info of URLs and their secret query
+// parameters are shown redacted.
 #pragma once
 
 #include <string>
@@ -16,8 +17,13 @@ bool is_credential_header(std::string_view name);
 /// unchanged (a line without ':' too).
 std::string redact_header_line(std::string_view line);
 
-/// The URL with its user info ("user:password@" in the authority) replaced by k_redacted; other text
-/// unchanged. "https://u:p@h/x" → "https://[redacted]@h/x".
+/// True for query parameters that commonly carry secrets (any case): api_key, apikey, key, token,
+/// access_token, password, secret, signature, sig.
+bool is_secret_param(std::string_view name);
+
+/// The URL (or a request target: "/x?a=b") with its user info ("user:password@" in the authority) and the
+/// values of its secret query parameters (is_secret_param) replaced by k_redacted; other text unchanged.
+/// "https://u:p@h/x?api_key=K&q=1" → "https://[redacted]@h/x?api_key=[redacted]&q=1".
 std::string redact_url(std::string_view url);
 
 }  // namespace openloop

@@ -13,6 +13,7 @@
 
 #include "core/clock.h"
 #include "core/contention.h"
+#include "core/redact.h"
 #include "core/thread_cpu.h"
 #include "core/thread_name.h"
 #include "core/thread_priority.h"
@@ -127,7 +128,7 @@ results::RunInfo describe(const RunPlan& plan) {
   // A shard's info is its own part of the plan (users, rates), so its verdict and summary judge that part;
   // info.plan still describes the whole plan.
   info.users = plan.users_part();
-  info.target = plan.url_text;
+  info.target = redact_url(plan.url_text);  // shown in the summary, the HTML title, the .hlog header
   for (const auto& r : plan.requests) info.request_names.push_back(r.name);
   if (plan.model == Model::pacing) {
     const double cap = plan.max_rate_part();

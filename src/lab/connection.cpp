@@ -113,15 +113,7 @@ Connection::Pending& Connection::push_pending(bool close) {
 void Connection::handle_request() {
   m_partial = false;
   const bool close = !m_parser.keep_alive();
-  ParsedRequest request;
-  request.method = m_parser.method();
-  request.target = m_parser.target();
-  request.body = m_parser.body();
-  request.has_deadline = m_parser.has_watched();
-  request.deadline = m_parser.watched_value();
-  request.authorization = m_parser.authorization();
-  request.cookie = m_parser.cookie();
-  Routing routing = m_router.route(request, make_tag(m_slot, generation(), m_next_seq));
+  Routing routing = m_router.route(parsed_request(m_parser), make_tag(m_slot, generation(), m_next_seq));
   Pending& p = push_pending(close);
   switch (routing.kind) {
     case Routing::Kind::control:

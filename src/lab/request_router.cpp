@@ -7,9 +7,23 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "http/request_parser.h"
 #include "lab/deadline_header.h"
 
 namespace openloop::lab {
+
+ParsedRequest parsed_request(const http::RequestParser& parser) {
+  ParsedRequest request;
+  request.method = parser.method();
+  request.target = parser.target();
+  request.body = parser.body();
+  request.has_deadline = parser.has_watched();
+  request.deadline = parser.watched_value();
+  request.authorization = parser.authorization();
+  request.cookie = parser.cookie();
+  return request;
+}
+
 namespace {
 
 constexpr std::string_view k_login = "/_lab/login";

@@ -10,6 +10,10 @@
 #include "lab/served_connection.h"
 #include "lab/service_model.h"
 
+namespace openloop::http {
+class RequestParser;
+}
+
 namespace openloop::lab {
 
 /// A request as either protocol parsed it. Views valid for the duration of RequestRouter::route.
@@ -22,6 +26,10 @@ struct ParsedRequest {
   std::string_view authorization;  ///< the Authorization header ("" when absent)
   std::string_view cookie;         ///< the Cookie header ("" when absent)
 };
+
+/// The request an HTTP/1.1 parser holds complete, as the router reads it (the lab's connections and the
+/// simulator's sockets); views into the parser.
+ParsedRequest parsed_request(const http::RequestParser& parser);
 
 /// What to do with one request.
 struct Routing {

@@ -287,14 +287,7 @@ void Simulator::receive_request(int fd, Socket& s, std::string_view whole) {
   const http::RequestParser& parser = *s.parser;
   const bool close = !parser.keep_alive();
   if (!admit(fd, s, close)) return;
-  lab::ParsedRequest request;
-  request.method = parser.method();
-  request.target = parser.target();
-  request.body = parser.body();
-  request.has_deadline = parser.has_watched();
-  request.deadline = parser.watched_value();
-  request.authorization = parser.authorization();
-  request.cookie = parser.cookie();
+  const lab::ParsedRequest request = lab::parsed_request(parser);
   const std::uint64_t seq = s.next_seq++;
   Pending& p = s.pending[seq % k_max_pending];
   p = Pending{};

@@ -28,13 +28,16 @@ TEST(LocustHistory, LittlesLawAndFeedbackFromTheAggregatedRows) {
   EXPECT_NE(a->honest.command.find("--rate 100/s"), std::string::npos) << a->honest.command;
 }
 
+// The header Locust writes in PREFIX_stats_history.csv.
+constexpr const char* k_history_header =
+    "Timestamp,User Count,Type,Name,Requests/s,Failures/s,50%,66%,75%,80%,90%,95%,98%,99%,99.9%,99.99%,100%,"
+    "Total Request Count,Total Failure Count,Total Median Response Time,Total Average Response Time,"
+    "Total Min Response Time,Total Max Response Time,Total Average Content Size\n";
+
 // A Locust history of 10 users, a row a second for 12 s, 10-ms responses but 600 ms in seconds 5 and 6; each
 // window's rate is what the users' cycle allows: max(pace, R) when paced, R + think otherwise.
 std::string history(bool paced) {
-  std::string csv =
-      "Timestamp,User Count,Type,Name,Requests/s,Failures/s,50%,66%,75%,80%,90%,95%,98%,99%,99.9%,99.99%,100%,"
-      "Total Request Count,Total Failure Count,Total Median Response Time,Total Average Response Time,"
-      "Total Min Response Time,Total Max Response Time,Total Average Content Size\n";
+  std::string csv(k_history_header);
   double count = 0, sum_ms = 0;
   for (int t = 0; t <= 12; ++t) {
     const double r = t == 5 || t == 6 ? 0.6 : 0.01;
@@ -78,10 +81,7 @@ TEST(LocustHistory, AThinkTimeIsFoundClosed) {
 // flight at its end leave it half the completions, so its wait N/X − R looks long (a sum over the slow stretch
 // read that window as the wait rising). The median of the pairs' slopes ignores it.
 std::string straddled_history() {
-  std::string csv =
-      "Timestamp,User Count,Type,Name,Requests/s,Failures/s,50%,66%,75%,80%,90%,95%,98%,99%,99.9%,99.99%,100%,"
-      "Total Request Count,Total Failure Count,Total Median Response Time,Total Average Response Time,"
-      "Total Min Response Time,Total Max Response Time,Total Average Content Size\n";
+  std::string csv(k_history_header);
   double count = 0, sum_ms = 0;
   for (int t = 0; t <= 14; ++t) {
     const double r = t >= 7 && t <= 10 ? 0.3 : 0.05;

@@ -1,4 +1,4 @@
-// Secrets never reach an output: credential headers and URL user info are redacted.
+// Secrets never reach an output: credential headers, URL user info and secret query parameters are redacted.
 #include "core/redact.h"
 
 #include <gtest/gtest.h>
@@ -24,4 +24,19 @@ TEST(Redact, UrlUserInfoIsReplaced) {
   EXPECT_EQ(redact_url("http://token@127.0.0.1/"), "http://[redacted]@127.0.0.1/");
   EXPECT_EQ(redact_url("http://127.0.0.1:8080/x@y"), "http://127.0.0.1:8080/x@y") << "an @ in the path is no user info";
   EXPECT_EQ(redact_url("http://127.0.0.1/"), "http://127.0.0.1/");
+}
+
+TEST(Redact, SecretQueryParametersLoseTheirValues) {
+  EXPECT_EQ(redact_url("http://h/x?api_key=SECRET&q=1"), "http://h/x?api_key=[redacted]&q=1");
+  EXPECT_EQ(redact_url("https://u:p@h/x?Token=T&sig=S#frag"),
+            "https://[redacted]@h/x?Token=[redacted]&sig=[redacted]#frag");
+  EXPECT_EQ(redact_url("/search?q=a&password=pw"), "/search?q=a&password=[redacted]")
+      << "a bare request target";
+  EXPECT_EQ(redact_url("http://h/x?keys=1&monkey=2&key"), "http://h/x?keys=1&monkey=2&key")
+      << "only whole names, with a value";
+  EXPECT_EQ(redact_url("http://h/x#a?token=1"), "http://h/x#a?token=1")
+      << "a '?' in the fragment is no query";
+  EXPECT_EQ(redact_url("http://h/x?"), "http://h/x?");
+  EXPECT_TRUE(is_secret_param("ACCESS_TOKEN"));
+  EXPECT_FALSE(is_secret_param("tokens"));
 }

@@ -45,3 +45,17 @@ code=0
 accept_invalid_only_for "$code" s.json 'send lateness' '^generator CPU '
 if grep -l 's3cretE' out.txt err.txt s.json s.html; then fail "a scenario file's credential was written down"; fi
 pass "credential headers of a scenario file redacted"
+# Secret query parameters (api_key, token, ... : core/redact.h) in the target: sent to the server, written down
+# nowhere (the terminal, results JSON, HTML and its title, .hlog, JUnit, the request log, `report`).
+code=0
+"$OPENLOOP" run "$LAB_URL/items?api_key=s3cretF&q=visible&Token=s3cretG" --rate 20/s -d 1s --threads 1 \
+  --json q.json --html q.html --hlog q.hlog --junit q.xml --log-requests q.log >out.txt 2>err.txt || code=$?
+accept_invalid_only_for "$code" q.json 'send lateness' '^generator CPU '
+[[ $(json q.json .summary.counts.ok) == 20 ]] || fail "the requests with their query were sent and answered"
+"$OPENLOOP" report q.json >report.txt 2>&1
+if grep -l 's3cret[FG]' out.txt err.txt q.json q.html q.hlog q.xml q.log report.txt; then
+  fail "a secret query parameter was written to the file(s) above"
+fi
+[[ $(json q.json .plan.target) == "$LAB_URL/items?api_key=[redacted]&q=visible&Token=[redacted]" ]] ||
+  fail "the target is shown with its secrets redacted and the rest kept: $(json q.json .plan.target)"
+pass "secret query parameters redacted in every output of a run"
