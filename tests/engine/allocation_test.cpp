@@ -19,6 +19,8 @@
 #include <thread>
 #include <vector>
 
+#include <unistd.h>
+
 #include "../net/socket_test_util.h"
 #include "engine/scenario_plans.h"
 #include "engine/worker.h"
@@ -281,7 +283,8 @@ scenarios:
 // step reads its columns; a new row is an index and views into the plan's table, nothing allocated.
 TEST(SteadyState, ADataRowPerIterationAllocatesNothing) {
   Server server("GET /users/u", "X-Password: p");
-  const auto dir = std::filesystem::temp_directory_path() / "openloop-engine-allocation-data";
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("openloop-engine-allocation-data-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "users.csv") << "user_id,password\nu1,p1\nu2,p2\nu3,p3\n";
   const std::string yaml = "target: http://127.0.0.1:" + std::to_string(server.port()) + R"(
@@ -307,7 +310,10 @@ scenarios:
 // window would read this whole trace before the first send).
 double replay_allocations_per_record(const std::function<std::string(int)>& session, const std::string& arrival_keys) {
   Server server("GET /item/", "Host: ");
-  const auto dir = std::filesystem::temp_directory_path() / "openloop-engine-allocation-replay";
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("openloop-engine-allocation-replay-" +
+                    std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
+                    std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   {
     std::ofstream trace(dir / "t.jsonl");

@@ -4,6 +4,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
+
+#include <unistd.h>
 
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/descriptor.pb.h>
@@ -18,7 +21,10 @@ namespace fs = std::filesystem;
 class SchemaTest : public ::testing::Test {
  protected:
   SchemaTest() {
-    m_root = fs::path(::testing::TempDir()) / "schema_test";
+    // One folder per test and process: ctest runs this fixture's tests in parallel.
+    m_root = fs::path(::testing::TempDir()) /
+             ("schema_test-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
+              std::to_string(::getpid()));
     fs::remove_all(m_root);
     fs::create_directories(m_root / "include" / "types");
     write("include/types/item.proto", R"(syntax = "proto3";
@@ -37,6 +43,10 @@ service Store {
   rpc Chat(stream GetRequest) returns (stream GetReply);
 }
 )");
+  }
+  ~SchemaTest() override {
+    std::error_code ignored;
+    fs::remove_all(m_root, ignored);
   }
   void write(const std::string& name, const std::string& text) { std::ofstream(m_root / name) << text; }
   std::string path(const std::string& name) const { return (m_root / name).string(); }
