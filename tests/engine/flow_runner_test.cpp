@@ -263,8 +263,8 @@ TEST(FlowRunner, FailuresAreDescribedByWhatWasMissingAndTheResponse) {
 }
 
 TEST(FlowRunner, EachSessionTakesADataRowItsStepsReadUntilTheRowsAreSpent) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("openloop-flow-runner-data-" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("openloop-flow-runner-data-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "users.csv") << "user_id\nu0\nu1\nu2\n";
   auto plan = workload::load_plan_text(R"(target: http://h

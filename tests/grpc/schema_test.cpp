@@ -23,8 +23,8 @@ class SchemaTest : public ::testing::Test {
   SchemaTest() {
     // One folder per test and process: ctest runs this fixture's tests in parallel.
     m_root = fs::path(::testing::TempDir()) /
-             ("schema_test-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
-              std::to_string(::getpid()));
+             ("schema_test-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) +
+              "-" + std::to_string(::getpid()));
     fs::remove_all(m_root);
     fs::create_directories(m_root / "include" / "types");
     write("include/types/item.proto", R"(syntax = "proto3";

@@ -62,8 +62,11 @@ std::string lateness_cause(const GeneratorStats& g, const TimerFloor& f, double 
                        g.threads, 100 * *cpu);
   }
   if (contended(g)) return "";  // contention_note names it
-  const std::string cpu_figure = cpu ? fmt::format("CPU {:.0f}% of its {} thread(s)", 100 * *cpu, g.threads)
-                                     : std::string("CPU not measured");
+  // What the figures say of the generator's CPU: not CPU-bound when measured; unknown (a ramp's step, a slice of a
+  // run: the CPU is measured per run) is said as such, never read as "not CPU-bound".
+  const std::string cpu_state =
+      cpu ? fmt::format("the generator was not CPU-bound (CPU {:.0f}% of its {} thread(s))", 100 * *cpu, g.threads)
+          : std::string("the generator's CPU was not measured for this part of the run");
   // The floor's origin, as every reason below names it: measured before the run, or given for a test.
   const std::string before = f.given ? "given by OPENLOOP_TIMER_FLOOR_US" : "before the run";
   const bool late_before = f.samples > 0 && f.p99_us / 1e3 > bound_ms / 2;
@@ -71,10 +74,10 @@ std::string lateness_cause(const GeneratorStats& g, const TimerFloor& f, double 
   if (late_during && !late_before) {
     return fmt::format(
         ": the host woke sleeping threads later during the run than before it (the workers' timed waits woke "
-        "p99 {}, max {} late over {} waits; {} p99 {}) and the generator was not CPU-bound ({}): "
+        "p99 {}, max {} late over {} waits; {} p99 {}) and {}: "
         "--spin-below 10ms (spinning through every wait, up to a full core) or a quieter host",
         format_duration(from_seconds(f.run_p99_us / 1e6)), format_duration(from_seconds(f.run_max_us / 1e6)),
-        f.run_samples, before, format_duration(from_seconds(f.p99_us / 1e6)), cpu_figure);
+        f.run_samples, before, format_duration(from_seconds(f.p99_us / 1e6)), cpu_state);
   }
   if (late_before) {
     const std::string advice =
@@ -95,10 +98,9 @@ std::string lateness_cause(const GeneratorStats& g, const TimerFloor& f, double 
                 : fmt::format("measured before the run at {} gaps",
                               format_duration(from_seconds(f.gap_us / 1e6)));
     return fmt::format(
-        ": the host wakes sleeping threads late (timer floor p99 {}, p50 {}, max {}, {}) and the generator was "
-        "not CPU-bound ({}): {}",
+        ": the host wakes sleeping threads late (timer floor p99 {}, p50 {}, max {}, {}) and {}: {}",
         format_duration(from_seconds(f.p99_us / 1e6)), format_duration(from_seconds(f.p50_us / 1e6)),
-        format_duration(from_seconds(f.max_us / 1e6)), source, cpu_figure, advice);
+        format_duration(from_seconds(f.max_us / 1e6)), source, cpu_state, advice);
   }
   if (cpu && f.samples > 0 && f.run_samples > 0) {
     return fmt::format(
