@@ -41,8 +41,8 @@ std::string service_of(std::string_view call) {
 Result<std::unique_ptr<grpc::Schema>> schema_from_reflection(const RunOptions& o, std::string_view base,
                                                              std::string_view call) {
   const auto pass = [&](std::string why) {
-    return usage_error(fmt::format("{}: no schema from server reflection: {}; pass --proto FILE or --protoset FILE",
-                                   o.url, why));
+    return usage_error(fmt::format(
+        "{}: no schema from server reflection: {}; pass --proto FILE or --protoset FILE", o.url, why));
   };
   const net::Url url = OPENLOOP_TRY(net::parse_url(base, "a gRPC target"));
   engine::GrpcStreamTarget target{url.host, url.port, url.tls, o.insecure, o.cacert, {}};

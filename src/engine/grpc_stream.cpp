@@ -42,9 +42,9 @@ Error runtime(std::string message) {
 struct Stream {
   GrpcStreamPeer* peer = nullptr;
   std::int32_t id = -1;
-  std::string out;           // request bytes not yet handed to nghttp2
-  bool end_out = false;      // half-close once `out` is sent
-  std::string in;            // response body bytes not yet cut into messages
+  std::string out;       // request bytes not yet handed to nghttp2
+  bool end_out = false;  // half-close once `out` is sent
+  std::string in;        // response body bytes not yet cut into messages
   GrpcStreamEnd end;
   bool closed = false;
   std::optional<Error> error;
@@ -200,8 +200,8 @@ Result<GrpcStreamEnd> grpc_stream_exchange(const GrpcStreamTarget& target, std::
   nghttp2_submit_settings(raw, NGHTTP2_FLAG_NONE, settings, std::size(settings));
   const std::string authority = fmt::format("{}:{}", target.host, target.port);
   const std::array<nghttp2_nv, 6> headers{
-      nv(":method", "POST"), nv(":scheme", target.tls ? "https" : "http"), nv(":path", path),
-      nv(":authority", authority), nv("content-type", "application/grpc"), nv("te", "trailers")};
+      nv(":method", "POST"),       nv(":scheme", target.tls ? "https" : "http"), nv(":path", path),
+      nv(":authority", authority), nv("content-type", "application/grpc"),       nv("te", "trailers")};
   nghttp2_data_provider body{};
   body.read_callback = &read_out;
   s.id = nghttp2_submit_request(raw, nullptr, headers.data(), headers.size(), &body, nullptr);
@@ -226,7 +226,8 @@ Result<GrpcStreamEnd> grpc_stream_exchange(const GrpcStreamTarget& target, std::
           bytes.remove_prefix(r.bytes);
         } else if (r.status == net::IoStatus::error || r.status == net::IoStatus::closed) {
           return runtime_error("the connection failed while writing: " + t.error_string());
-        } else if (!net::wait_fd(t.fd(), r.status == net::IoStatus::want_write ? POLLOUT : POLLIN, deadline)) {
+        } else if (!net::wait_fd(t.fd(), r.status == net::IoStatus::want_write ? POLLOUT : POLLIN,
+                                 deadline)) {
           return timed_out();
         }
       }
@@ -234,10 +235,11 @@ Result<GrpcStreamEnd> grpc_stream_exchange(const GrpcStreamTarget& target, std::
     if (s.closed || s.error) break;
     const net::IoResult r = t.read(buf.data(), buf.size());
     if (r.status == net::IoStatus::ok) {
-      const ssize_t used = nghttp2_session_mem_recv(raw, reinterpret_cast<const std::uint8_t*>(buf.data()),
-                                                    r.bytes);
+      const ssize_t used =
+          nghttp2_session_mem_recv(raw, reinterpret_cast<const std::uint8_t*>(buf.data()), r.bytes);
       if (used < 0)
-        return runtime_error(fmt::format("not an HTTP/2 server? ({})", nghttp2_strerror(static_cast<int>(used))));
+        return runtime_error(
+            fmt::format("not an HTTP/2 server? ({})", nghttp2_strerror(static_cast<int>(used))));
     } else if (r.status == net::IoStatus::closed) {
       return runtime_error("the server closed the connection before the stream ended");
     } else if (r.status == net::IoStatus::error) {

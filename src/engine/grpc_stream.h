@@ -16,10 +16,10 @@ namespace openloop::engine {
 struct GrpcStreamTarget {
   std::string host;
   std::uint16_t port = 0;
-  bool tls = false;      ///< grpcs://: TLS with ALPN h2
-  bool insecure = false; ///< --insecure: no verification
-  std::string ca_file;   ///< --cacert
-  Nanos timeout{};       ///< the whole exchange, connect included
+  bool tls = false;       ///< grpcs://: TLS with ALPN h2
+  bool insecure = false;  ///< --insecure: no verification
+  std::string ca_file;    ///< --cacert
+  Nanos timeout{};        ///< the whole exchange, connect included
 };
 
 /// The caller's side of the conversation.

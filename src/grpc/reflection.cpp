@@ -42,7 +42,8 @@ bool read_bytes(gp::io::CodedInputStream& in, std::string& out) {
 }
 
 Error not_a_response() {
-  return Error{ExitCode::usage, "the server's reflection answered with a message that is not a ServerReflectionResponse"};
+  return Error{ExitCode::usage,
+               "the server's reflection answered with a message that is not a ServerReflectionResponse"};
 }
 }  // namespace
 

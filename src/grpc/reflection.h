@@ -1,5 +1,5 @@
-// gRPC server reflection (grpc.reflection.v1 and v1alpha, the same messages): the requests that ask a server for
-// the file defining a service and then for the files it imports, and its answers collected into a
+// gRPC server reflection (grpc.reflection.v1 and v1alpha, the same messages): the requests that ask a server
+// for the file defining a service and then for the files it imports, and its answers collected into a
 // FileDescriptorSet. The conversation itself goes over the engine's HTTP/2 stream (engine/grpc_stream.h).
 #pragma once
 
@@ -13,7 +13,8 @@
 namespace openloop::grpc {
 
 /// The reflection service's method paths, v1 first (v1alpha: servers from before 2023).
-inline constexpr std::string_view k_reflection_v1 = "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo";
+inline constexpr std::string_view k_reflection_v1 =
+    "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo";
 inline constexpr std::string_view k_reflection_v1alpha =
     "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo";
 

@@ -8,8 +8,8 @@ namespace openloop::lab {
 namespace {
 
 // lab.proto's FileDescriptorProto as `protoc -I proto -o SET proto/openloop/lab/v1/lab.proto` writes it (the
-// set's one file); tests/e2e/lab/grpc_test.sh compares it with protoc's, so a change to lab.proto without this
-// fails there.
+// set's one file); tests/e2e/grpc/lab_test.sh compares it with protoc's, so a change to lab.proto without
+// this fails there.
 constexpr char k_descriptor[] =
     "\x0a\x19\x6f\x70\x65\x6e\x6c\x6f\x6f\x70\x2f\x6c\x61\x62\x2f\x76\x31\x2f\x6c\x61\x62\x2e\x70\x72"
     "\x6f\x74\x6f\x12\x0f\x6f\x70\x65\x6e\x6c\x6f\x6f\x70\x2e\x6c\x61\x62\x2e\x76\x31\x22\x39\x0a\x0b"
@@ -147,7 +147,8 @@ void reflection_answer(std::string_view request, std::string& out) {
 
 bool is_grpc_content_type(std::string_view value) {
   constexpr std::string_view k = "application/grpc";
-  return value.starts_with(k) && (value.size() == k.size() || value[k.size()] == '+' || value[k.size()] == ';');
+  return value.starts_with(k) &&
+         (value.size() == k.size() || value[k.size()] == '+' || value[k.size()] == ';');
 }
 
 bool is_reflection_path(std::string_view path) {
@@ -208,39 +209,60 @@ std::optional<Nanos> parse_grpc_timeout(std::string_view text) {
     n = n * 10 + (c - '0');
   }
   switch (text.back()) {
-    case 'H': return std::chrono::hours(n);
-    case 'M': return std::chrono::minutes(n);
-    case 'S': return std::chrono::seconds(n);
-    case 'm': return std::chrono::milliseconds(n);
-    case 'u': return std::chrono::microseconds(n);
-    case 'n': return Nanos(n);
-    default: return std::nullopt;
+    case 'H':
+      return std::chrono::hours(n);
+    case 'M':
+      return std::chrono::minutes(n);
+    case 'S':
+      return std::chrono::seconds(n);
+    case 'm':
+      return std::chrono::milliseconds(n);
+    case 'u':
+      return std::chrono::microseconds(n);
+    case 'n':
+      return Nanos(n);
+    default:
+      return std::nullopt;
   }
 }
 
 int grpc_status_for(Reply reply) {
   switch (reply) {
-    case Reply::ok: return 0;
+    case Reply::ok:
+      return 0;
     case Reply::shed:
     case Reply::unavailable:
-    case Reply::payload_too_large: return 8;  // RESOURCE_EXHAUSTED
-    case Reply::expired: return 4;            // DEADLINE_EXCEEDED
-    case Reply::server_error: return 14;      // UNAVAILABLE
-    case Reply::bad_request: return 3;        // INVALID_ARGUMENT
-    default: return 13;                       // INTERNAL
+    case Reply::payload_too_large:
+      return 8;  // RESOURCE_EXHAUSTED
+    case Reply::expired:
+      return 4;  // DEADLINE_EXCEEDED
+    case Reply::server_error:
+      return 14;  // UNAVAILABLE
+    case Reply::bad_request:
+      return 3;  // INVALID_ARGUMENT
+    default:
+      return 13;  // INTERNAL
   }
 }
 
 std::string_view grpc_message_for(Reply reply) {
   switch (reply) {
-    case Reply::ok: return "";
-    case Reply::shed: return "shed: the lab's queue is at --shed-at";
-    case Reply::unavailable: return "the lab's queue is full (--queue-limit)";
-    case Reply::payload_too_large: return "the request message is over the lab's limit";
-    case Reply::expired: return "the deadline (grpc-timeout) passed while the call waited in the lab's queue";
-    case Reply::server_error: return "an injected error (--error-rate)";
-    case Reply::bad_request: return "the request is malformed (a grpc-timeout or message the lab cannot read)";
-    default: return "the lab could not answer";
+    case Reply::ok:
+      return "";
+    case Reply::shed:
+      return "shed: the lab's queue is at --shed-at";
+    case Reply::unavailable:
+      return "the lab's queue is full (--queue-limit)";
+    case Reply::payload_too_large:
+      return "the request message is over the lab's limit";
+    case Reply::expired:
+      return "the deadline (grpc-timeout) passed while the call waited in the lab's queue";
+    case Reply::server_error:
+      return "an injected error (--error-rate)";
+    case Reply::bad_request:
+      return "the request is malformed (a grpc-timeout or message the lab cannot read)";
+    default:
+      return "the lab could not answer";
   }
 }
 
