@@ -1,7 +1,7 @@
-// Fuzz target: gRPC responses as a hostile server sends them. The HTTP/2 client codec (src/engine/http2_codec)
-// carrying gRPC calls (content-type application/grpc) fed arbitrary server bytes in pieces, as
-// http2_client_fuzz does: the length-prefixed messages, the trailers and Trailers-Only answers, the 4 MiB
-// limit; then the same bytes as a gRPC message body read by server reflection's client
+// Fuzz target: gRPC responses as a hostile server sends them. The HTTP/2 client codec
+// (src/engine/http2_codec) carrying gRPC calls (content-type application/grpc) fed arbitrary server bytes in
+// pieces, as http2_client_fuzz does: the length-prefixed messages, the trailers and Trailers-Only answers,
+// the 4 MiB limit; then the same bytes as a gRPC message body read by server reflection's client
 // (grpc::ReflectionFiles::add_response) and by the lab's gRPC service (lab_call_key, answer_reflection).
 // Every started call gets at most one report; nothing crashes, hangs or leaks.
 #include <algorithm>

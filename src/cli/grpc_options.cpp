@@ -100,9 +100,10 @@ void add_grpc_options(CLI::App& sub, GrpcOptions& o) {
                  "Where --proto's imports are looked for (repeatable; then the .proto's own directory)")
       ->type_name("DIR")
       ->group(k_group);
-  sub.add_option("--protoset", o.protoset,
-                 "The schema as a FileDescriptorSet (protoc --include_imports -o FILE), instead of --proto; with "
-                 "neither, the schema comes from the server's reflection service")
+  sub.add_option(
+         "--protoset", o.protoset,
+         "The schema as a FileDescriptorSet (protoc --include_imports -o FILE), instead of --proto; with "
+         "neither, the schema comes from the server's reflection service")
       ->type_name("FILE")
       ->group(k_group);
   sub.add_option("--data", o.data,

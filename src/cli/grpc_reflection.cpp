@@ -57,10 +57,9 @@ Result<std::unique_ptr<grpc::Schema>> schema_from_reflection(const RunOptions& o
       return pass(fmt::format("{} answered HTTP status {}, not 200", path, end->http_status));
     if (end->grpc_status == k_unimplemented && path == grpc::k_reflection_v1) continue;
     if (end->grpc_status != 0) {
-      const std::string status =
-          end->grpc_status >= 0    ? std::string(grpc_status_name(end->grpc_status))
-          : end->grpc_status == -1 ? std::string("no grpc-status")
-                                   : std::string("a grpc-status that is not a code");
+      const std::string status = end->grpc_status >= 0    ? std::string(grpc_status_name(end->grpc_status))
+                                 : end->grpc_status == -1 ? std::string("no grpc-status")
+                                                          : std::string("a grpc-status that is not a code");
       return pass(fmt::format("{} answered {}{}{}", path, status, end->grpc_message.empty() ? "" : ": ",
                               end->grpc_message));
     }

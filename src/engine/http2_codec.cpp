@@ -292,8 +292,8 @@ struct Http2Codec::Callbacks {
     return 0;
   }
 
-  static int on_data_chunk(nghttp2_session* session, std::uint8_t, std::int32_t stream, const std::uint8_t* data,
-                           std::size_t len, void* user_data) {
+  static int on_data_chunk(nghttp2_session* session, std::uint8_t, std::int32_t stream,
+                           const std::uint8_t* data, std::size_t len, void* user_data) {
     Http2Codec& c = codec(user_data);
     Slot* s = c.slot_of(stream);
     if (s == nullptr || s->x == nullptr) return 0;

@@ -126,7 +126,8 @@ Result<std::unique_ptr<Schema>> Schema::from_descriptor_set(std::string_view byt
   for (const auto& file : set.file()) {
     const gp::FileDescriptor* f = state->pool->FindFileByName(file.name());
     if (f == nullptr)
-      return usage_error(fmt::format("{}: {} does not resolve (an import missing? {})", origin, file.name(), hint));
+      return usage_error(
+          fmt::format("{}: {} does not resolve (an import missing? {})", origin, file.name(), hint));
     add_with_imports(f, state->files);
   }
   return std::unique_ptr<Schema>(new Schema(std::move(state)));

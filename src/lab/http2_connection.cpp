@@ -8,10 +8,10 @@
 #include <cstring>
 
 #include <nghttp2/nghttp2.h>
-
-#include "lab/grpc_service.h"
 #include <sys/socket.h>
 #include <unistd.h>
+
+#include "lab/grpc_service.h"
 
 namespace openloop::lab {
 namespace {
@@ -96,8 +96,8 @@ struct Http2Connection::Callbacks {
     self(user).on_stream_closed(stream_id);
     return 0;
   }
-  static ssize_t read_body(nghttp2_session* session, std::int32_t stream_id, std::uint8_t* buffer, std::size_t length,
-                           std::uint32_t* data_flags, nghttp2_data_source*, void* user) {
+  static ssize_t read_body(nghttp2_session* session, std::int32_t stream_id, std::uint8_t* buffer,
+                           std::size_t length, std::uint32_t* data_flags, nghttp2_data_source*, void* user) {
     Stream* s = self(user).stream_for(stream_id);
     if (s == nullptr) return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
     const std::size_t n = std::min(length, s->out_body.size() - s->out_offset);

@@ -24,8 +24,8 @@ namespace openloop::lab {
 ///
 /// Answers go out as the model gives them (no ordering between streams), with the headers and body an
 /// HTTP/1.1 answer has (:status, content-type, content-length, server-timing). With --grpc, a stream whose
-/// content-type is application/grpc is a gRPC call (grpc_service.h): openloop.lab.v1.Lab/Call goes through the
-/// model (its key is the cache key, its grpc-timeout the deadline) and answers 200 with the reply and
+/// content-type is application/grpc is a gRPC call (grpc_service.h): openloop.lab.v1.Lab/Call goes through
+/// the model (its key is the cache key, its grpc-timeout the deadline) and answers 200 with the reply and
 /// grpc-status 0 in the trailers, or a Trailers-Only grpc-status for any other outcome; the reflection method
 /// is answered message by message as the client sends them, never queued; another method is UNIMPLEMENTED.
 /// A stream the client resets
