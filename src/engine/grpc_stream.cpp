@@ -21,8 +21,9 @@ namespace openloop::engine {
 namespace {
 
 constexpr std::size_t k_prefix = 5;
-// A response message larger than this ends the exchange (a descriptor set is kilobytes).
-constexpr std::uint32_t k_max_message = 64U << 20;
+// A response message larger than this ends the exchange (gRPC's default receive limit; a file descriptor is
+// kilobytes).
+constexpr std::uint32_t k_max_message = 4U << 20;
 
 nghttp2_nv nv(std::string_view name, std::string_view value) {
   return nghttp2_nv{reinterpret_cast<std::uint8_t*>(const_cast<char*>(name.data())),
@@ -212,6 +213,8 @@ Result<GrpcStreamEnd> grpc_stream_exchange(const GrpcStreamTarget& target, std::
     return runtime_error(fmt::format("no answer within {} (--timeout)", millis(target.timeout)));
   };
   while (!s.closed && !s.error) {
+    // A server that keeps sending (a trickle, an endless stream) still ends at the deadline.
+    if (SteadyClock::now() >= deadline) return timed_out();
     if (!s.out.empty() || s.end_out) nghttp2_session_resume_data(raw, s.id);
     // Everything nghttp2 has to send, written out.
     for (;;) {
