@@ -9,6 +9,7 @@
 #include <google/protobuf/descriptor.h>
 #include <CLI/CLI.hpp>
 
+#include "cli/grpc_reflection.h"
 #include "core/atomic_file.h"
 #include "core/grpc_status.h"
 #include "core/units.h"
@@ -99,8 +100,10 @@ void add_grpc_options(CLI::App& sub, GrpcOptions& o) {
                  "Where --proto's imports are looked for (repeatable; then the .proto's own directory)")
       ->type_name("DIR")
       ->group(k_group);
-  sub.add_option("--protoset", o.protoset,
-                 "The schema as a FileDescriptorSet (protoc --include_imports -o FILE), instead of --proto")
+  sub.add_option(
+         "--protoset", o.protoset,
+         "The schema as a FileDescriptorSet (protoc --include_imports -o FILE), instead of --proto; with "
+         "neither, the schema comes from the server's reflection service")
       ->type_name("FILE")
       ->group(k_group);
   sub.add_option("--data", o.data,
@@ -168,17 +171,14 @@ Result<GrpcCall> prepare_grpc_call(const RunOptions& o, const GrpcOptions& g) {
   OPENLOOP_TRY_VOID(check_metadata(o.headers));
   if (g.call.empty())
     return usage_error(fmt::format("{}: a gRPC target needs --call package.Service/Method", o.url));
-  if (g.proto.empty() == g.protoset.empty()) {
-    return usage_error(
-        g.proto.empty()
-            ? "--call: give the schema, --proto FILE or --protoset FILE (server reflection is not "
-              "supported yet)"
-            : "--proto and --protoset: give one schema, not both");
-  }
+  if (!g.proto.empty() && !g.protoset.empty())
+    return usage_error("--proto and --protoset: give one schema, not both");
   if (!g.import_paths.empty() && g.proto.empty()) return usage_error("--import-path: applies to --proto");
   call.success = OPENLOOP_TRY(parse_grpc_success(g.success));
-  const auto schema = g.proto.empty() ? OPENLOOP_TRY(grpc::Schema::from_protoset(g.protoset))
-                                      : OPENLOOP_TRY(grpc::Schema::from_protos(g.proto, g.import_paths));
+  // Neither --proto nor --protoset: the server's reflection service, asked before anything else is sent.
+  const auto schema = !g.proto.empty()      ? OPENLOOP_TRY(grpc::Schema::from_protos(g.proto, g.import_paths))
+                      : !g.protoset.empty() ? OPENLOOP_TRY(grpc::Schema::from_protoset(g.protoset))
+                                            : OPENLOOP_TRY(schema_from_reflection(o, base, g.call));
   const google::protobuf::MethodDescriptor* method = OPENLOOP_TRY(schema->find_method(g.call));
   call.call = method->service()->full_name() + "/" + method->name();
   const std::string json = OPENLOOP_TRY(message_json(g));

@@ -129,7 +129,7 @@ const char* help_group_of(std::string_view name) {
       {"miss", "Cache and dependency"}, {"dependency", "Cache and dependency"},
       {"dependency-pool", "Cache and dependency"}, {"body-size", "Responses"}, {"auth", "Responses"},
       {"http2", "HTTP/2"},           {"max-streams", "HTTP/2"},           {"goaway-after", "HTTP/2"},
-      {"refuse-streams-above", "HTTP/2"},
+      {"refuse-streams-above", "HTTP/2"}, {"grpc", "HTTP/2"},
   };
   for (const auto& [setting, group] : groups) {
     if (setting == name) return group;

@@ -209,6 +209,11 @@ std::uint64_t http2_library_allocations() {
 }
 
 namespace {
+// Why a gRPC call failed whose response announced a message over k_grpc_max_message.
+constexpr const char* k_grpc_too_large =
+    "the gRPC response's length prefix announced a message over the 4 MiB limit: the stream was reset, the "
+    "message neither read nor kept";
+
 // grpc-status: a code 0..16 in decimal; −2 for anything else.
 int parse_grpc_status(std::string_view value) {
   int code = 0;
@@ -287,14 +292,17 @@ struct Http2Codec::Callbacks {
     return 0;
   }
 
-  static int on_data_chunk(nghttp2_session*, std::uint8_t, std::int32_t stream, const std::uint8_t* data,
-                           std::size_t len, void* user_data) {
+  static int on_data_chunk(nghttp2_session* session, std::uint8_t, std::int32_t stream,
+                           const std::uint8_t* data, std::size_t len, void* user_data) {
     Http2Codec& c = codec(user_data);
     Slot* s = c.slot_of(stream);
     if (s == nullptr || s->x == nullptr) return 0;
     if (s->x->sink != nullptr && s->status != 0)
       s->x->sink->body(std::string_view(reinterpret_cast<const char*>(data), len));
-    if (s->grpc) frame_grpc(*s, data, len);
+    if (s->grpc && !s->grpc_too_large) {
+      frame_grpc(*s, data, len);
+      if (s->grpc_too_large) nghttp2_submit_rst_stream(session, NGHTTP2_FLAG_NONE, stream, NGHTTP2_CANCEL);
+    }
     return 0;
   }
 
@@ -316,6 +324,10 @@ struct Http2Codec::Callbacks {
         s.grpc_left = (s.grpc_left << 8) | byte;  // the length, big-endian
       }
       s.grpc_prefix = static_cast<std::uint8_t>((s.grpc_prefix + 1) % 5);
+      if (s.grpc_prefix == 0 && s.grpc_left > k_grpc_max_message) {
+        s.grpc_too_large = true;  // the rest is not read: the caller resets the stream
+        return;
+      }
     }
   }
 
@@ -597,6 +609,11 @@ void Http2Codec::close_slot(std::uint32_t index, std::uint32_t error_code) {
   m_free.push_back(index);
   --m_open;
   if (x == nullptr) return;  // cancelled or detached: reported by whoever gave it up
+  if (s.grpc && s.grpc_too_large) {  // reset by us, whatever the server sent after the prefix
+    m_reason = k_grpc_too_large;
+    m_callbacks.on_error(*x, ExchangeError{ErrorKind::parse, false, false});
+    return;
+  }
   if (s.remote_ended && s.status != 0) {
     if (s.grpc) {
       if (const char* violation = grpc_violation(s)) {

@@ -44,6 +44,10 @@ struct Http2Settings {
 /// recommends a limit of no less than 100; nghttp2's own default before SETTINGS is the same figure).
 inline constexpr std::uint32_t k_h2_initial_peer_streams = 100;
 
+/// The largest gRPC response message a call accepts (gRPC's default receive limit, 4 MiB): a length prefix
+/// over it fails the call at once (its stream reset), nothing of it kept or waited for.
+inline constexpr std::uint32_t k_grpc_max_message = 4U << 20;
+
 /// Heap allocations nghttp2 made on the calling thread so far: the blocks its sessions took from malloc (or
 /// realloc), a recycled block not counted (http2_codec.cpp's nghttp2_mem). What the steady-state allocation
 /// test counts beside operator new.
@@ -145,6 +149,7 @@ class Http2Codec final : public Codec {
     std::uint8_t grpc_prefix = 0;  // bytes of the current message's 5-byte prefix read so far
     std::uint32_t grpc_left = 0;   // bytes of the current message still to come after its prefix
     bool grpc_bad_frame = false;   // a compressed-flag byte other than 0 or 1
+    bool grpc_too_large = false;   // a length prefix over k_grpc_max_message: the stream is reset
   };
   /// A HEADERS frame serialized into m_out: on_sent is due once m_out is written up to `end`.
   struct PendingSent {

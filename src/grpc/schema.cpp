@@ -107,28 +107,27 @@ Result<std::unique_ptr<Schema>> Schema::from_protoset(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return usage_error(fmt::format("--protoset {}: cannot open the file", path));
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return from_descriptor_set(bytes, "--protoset " + path,
+                             "write one with protoc --include_imports -o FILE x.proto");
+}
+
+Result<std::unique_ptr<Schema>> Schema::from_descriptor_set(std::string_view bytes, std::string_view origin,
+                                                            std::string_view hint) {
   gp::FileDescriptorSet set;
-  if (!set.ParseFromString(bytes) || set.file_size() == 0) {
-    return usage_error(fmt::format(
-        "--protoset {}: not a FileDescriptorSet (write one with protoc --include_imports -o FILE x.proto)",
-        path));
-  }
+  if (!set.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())) || set.file_size() == 0)
+    return usage_error(fmt::format("{}: not a FileDescriptorSet ({})", origin, hint));
   auto state = std::make_unique<State>();
   for (const auto& file : set.file()) {
     if (!state->database.Add(file))
-      return usage_error(
-          fmt::format("--protoset {}: the file {} appears twice or is malformed", path, file.name()));
+      return usage_error(fmt::format("{}: the file {} appears twice or is malformed", origin, file.name()));
   }
   state->own_pool = std::make_unique<gp::DescriptorPool>(&state->database);
   state->pool = state->own_pool.get();
   for (const auto& file : set.file()) {
     const gp::FileDescriptor* f = state->pool->FindFileByName(file.name());
-    if (f == nullptr) {
-      return usage_error(fmt::format(
-          "--protoset {}: {} does not resolve (an import missing from the set? write it with protoc "
-          "--include_imports)",
-          path, file.name()));
-    }
+    if (f == nullptr)
+      return usage_error(
+          fmt::format("{}: {} does not resolve (an import missing? {})", origin, file.name(), hint));
     add_with_imports(f, state->files);
   }
   return std::unique_ptr<Schema>(new Schema(std::move(state)));

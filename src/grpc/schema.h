@@ -29,6 +29,10 @@ class Schema {
   /// one that is not a descriptor set, or a set whose files do not resolve (an import left out) is a usage
   /// error naming --protoset FILE.
   static Result<std::unique_ptr<Schema>> from_protoset(const std::string& path);
+  /// A serialized FileDescriptorSet from elsewhere (server reflection): errors as from_protoset's, naming
+  /// `origin` and ending with `hint` (what to do about it).
+  static Result<std::unique_ptr<Schema>> from_descriptor_set(std::string_view bytes, std::string_view origin,
+                                                             std::string_view hint);
 
   ~Schema();
   Schema(const Schema&) = delete;

@@ -109,6 +109,7 @@ json config_to_json(const LabConfig& cfg) {
       {"max-streams", cfg.http2.max_streams},
       {"goaway-after", cfg.http2.goaway_after},
       {"refuse-streams-above", cfg.http2.refuse_streams_above},
+      {"grpc", cfg.http2.grpc},
       {"auth", cfg.auth},
   };
 }
@@ -142,6 +143,8 @@ std::string stats_json(const ModelSnapshot& model, const ServerCounters& server,
     out["http2"] =
         json{{"connections", h2.connections}, {"bad_preface", h2.bad_preface}, {"streams", h2.streams},
              {"refused", h2.refused},         {"goaways", h2.goaways},         {"resets", h2.resets}};
+    if (cfg.http2.grpc)
+      out["grpc"] = json{{"calls", h2.grpc_calls}, {"reflection_streams", h2.grpc_reflection_streams}};
   }
   out["auth"] = json{{"logins", auth.logins},
                      {"authorized", auth.authorized},

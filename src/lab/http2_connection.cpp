@@ -11,6 +11,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "lab/grpc_service.h"
+
 namespace openloop::lab {
 namespace {
 
@@ -72,6 +74,8 @@ struct Http2Connection::Callbacks {
     } else {
       s->body.append(reinterpret_cast<const char*>(data), length);
     }
+    if (s->grpc && is_reflection_path(s->target))
+      self(user).on_reflection_data(static_cast<std::uint16_t>(s - self(user).m_streams.data()));
     return 0;
   }
   static int frame_recv(nghttp2_session*, const nghttp2_frame* frame, void* user) {
@@ -92,14 +96,27 @@ struct Http2Connection::Callbacks {
     self(user).on_stream_closed(stream_id);
     return 0;
   }
-  static ssize_t read_body(nghttp2_session*, std::int32_t stream_id, std::uint8_t* buffer, std::size_t length,
-                           std::uint32_t* data_flags, nghttp2_data_source*, void* user) {
+  static ssize_t read_body(nghttp2_session* session, std::int32_t stream_id, std::uint8_t* buffer,
+                           std::size_t length, std::uint32_t* data_flags, nghttp2_data_source*, void* user) {
     Stream* s = self(user).stream_for(stream_id);
     if (s == nullptr) return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
     const std::size_t n = std::min(length, s->out_body.size() - s->out_offset);
     std::memcpy(buffer, s->out_body.data() + s->out_offset, n);
     s->out_offset += n;
-    if (s->out_offset == s->out_body.size()) *data_flags |= NGHTTP2_DATA_FLAG_EOF;
+    if (s->out_offset < s->out_body.size()) return static_cast<ssize_t>(n);
+    if (!s->grpc) {
+      *data_flags |= NGHTTP2_DATA_FLAG_EOF;
+    } else if (s->reflection && !s->in_ended) {
+      // More requests may come: their answers resume the stream.
+      s->out_body.clear();
+      s->out_offset = 0;
+      if (n == 0) return NGHTTP2_ERR_DEFERRED;
+    } else {
+      // gRPC's status goes in trailers after the message.
+      *data_flags |= NGHTTP2_DATA_FLAG_EOF | NGHTTP2_DATA_FLAG_NO_END_STREAM;
+      const nghttp2_nv trailers[] = {lab::header("grpc-status", "0")};
+      nghttp2_submit_trailer(session, stream_id, trailers, std::size(trailers));
+    }
     return static_cast<ssize_t>(n);
   }
 
@@ -293,6 +310,11 @@ void Http2Connection::on_header(std::int32_t stream_id, std::string_view name, s
     // HTTP/2 header names arrive in lower case (nghttp2 refuses others), hence the lower-cased name.
     s->has_deadline = true;
     s->deadline.assign(value);
+  } else if (name == "content-type" && m_host.config().http2.grpc) {
+    s->grpc = is_grpc_content_type(value);
+  } else if (name == "grpc-timeout" && m_host.config().http2.grpc) {
+    s->grpc_timeout = parse_grpc_timeout(value);
+    s->bad_grpc_timeout = !s->grpc_timeout;
   } else if (name == "authorization") {
     if (!s->authorization.empty()) s->authorization.push_back(',');
     s->authorization.append(value);
@@ -308,6 +330,13 @@ void Http2Connection::on_request_complete(std::int32_t stream_id) {
   if (s == nullptr || s->state != StreamState::receiving) return;
   const auto seq = static_cast<std::uint16_t>(s - m_streams.data());
   s->head = s->method == "HEAD";
+  if (s->grpc && is_reflection_path(s->target)) {
+    s->in_ended = true;
+    s->state = StreamState::answering;
+    if (!s->responded) return submit_grpc_response(seq);  // no request: no answer, only the trailers
+    nghttp2_session_resume_data(m_session, s->id);
+    return;
+  }
   if (s->body_too_large) {
     ++m_host.counters().body_too_large;
     return answer_reply(seq, Reply::payload_too_large);
@@ -320,9 +349,27 @@ void Http2Connection::on_request_complete(std::int32_t stream_id) {
   request.deadline = s->deadline;
   request.authorization = s->authorization;
   request.cookie = s->cookie;
+  if (s->grpc) {
+    if (s->target != k_lab_call_path) {
+      return answer_grpc_status(seq, 12,  // UNIMPLEMENTED
+                                "the lab serves openloop.lab.v1.Lab/Call and server reflection only");
+    }
+    const auto key = lab_call_key(s->body);
+    if (!key || s->bad_grpc_timeout) {
+      if (s->bad_grpc_timeout) ++m_host.counters().bad_deadline;
+      return answer_reply(seq, Reply::bad_request);
+    }
+    request.cache_key = *key;
+    request.budget = s->grpc_timeout;
+    ++m_host.counters().http2.grpc_calls;
+  }
   const Routing routing = m_router.route(request, make_tag(m_slot, generation(), seq));
   switch (routing.kind) {
     case Routing::Kind::control:
+      if (s->grpc) {
+        // Only --auth's 401 reaches here (the call's path is not a control path).
+        return answer_grpc_status(seq, routing.control.status == 401 ? 16 : 13, routing.control.body);
+      }
       return answer(seq, routing.control.status, routing.control.content_type, routing.control.body,
                     routing.control.set_cookie);
     case Routing::Kind::reply:
@@ -351,6 +398,8 @@ void Http2Connection::free_slot(std::uint16_t seq) {
   s.state = StreamState::free;
   s.id = 0;
   s.head = s.has_deadline = s.body_too_large = s.timed = false;
+  s.grpc = s.reflection = s.responded = s.in_ended = s.bad_grpc_timeout = false;
+  s.grpc_timeout.reset();
   s.method.clear();
   s.target.clear();
   s.body.clear();
@@ -392,6 +441,10 @@ void Http2Connection::on_outcome(std::uint16_t seq, Outcome outcome) {
 }
 
 void Http2Connection::answer_reply(std::uint16_t seq, Reply reply) {
+  if (m_streams[seq].grpc) {
+    if (reply == Reply::ok) return answer_grpc_ok(seq);
+    return answer_grpc_status(seq, grpc_status_for(reply), grpc_message_for(reply));
+  }
   const ResponseCatalog& responses = m_host.responses();
   answer(seq, ResponseCatalog::status(reply), "text/plain", responses.body(reply));
 }
@@ -429,6 +482,65 @@ void Http2Connection::answer(std::uint16_t seq, int status, std::string_view con
     // The stream is gone (closed under us): nothing to send, and nghttp2 will not report its close again.
     free_slot(seq);
   }
+}
+
+void Http2Connection::answer_grpc_status(std::uint16_t seq, int status, std::string_view message) {
+  Stream& s = m_streams[seq];
+  s.state = StreamState::answering;
+  char status_text[8];
+  const int status_length = std::snprintf(status_text, sizeof status_text, "%d", status);
+  // grpc-message is percent-encoded on the wire: the lab's messages are plain ASCII without '%'; a control
+  // body (JSON) is cut at its first line.
+  message = message.substr(0, message.find('\n'));
+  const nghttp2_nv headers[] = {
+      header(":status", "200"),
+      header("content-type", "application/grpc"),
+      header("grpc-status", {status_text, static_cast<std::size_t>(status_length)}),
+      header("grpc-message", message),
+  };
+  if (nghttp2_submit_response(m_session, s.id, headers, std::size(headers), nullptr) != 0) free_slot(seq);
+}
+
+void Http2Connection::answer_grpc_ok(std::uint16_t seq) {
+  Stream& s = m_streams[seq];
+  const auto key = lab_call_key(s.body);  // read when the call arrived: it parses
+  write_lab_reply(key.value_or(std::string_view()), m_host.responses().body(Reply::ok), s.out_body);
+  s.out_offset = 0;
+  s.state = StreamState::answering;
+  submit_grpc_response(seq);
+}
+
+void Http2Connection::on_reflection_data(std::uint16_t seq) {
+  Stream& s = m_streams[seq];
+  if (!s.reflection) ++m_host.counters().http2.grpc_reflection_streams;
+  s.reflection = true;
+  const std::size_t before = s.out_body.size();
+  if (!answer_reflection(s.body, s.out_body)) {
+    s.state = StreamState::answering;  // the rest of the request is ignored
+    if (!s.responded) return answer_grpc_status(seq, 13, "a malformed reflection request");
+    nghttp2_submit_rst_stream(m_session, NGHTTP2_FLAG_NONE, s.id, NGHTTP2_INTERNAL_ERROR);
+    return;
+  }
+  if (s.out_body.size() == before) return;
+  if (!s.responded) return submit_grpc_response(seq);
+  nghttp2_session_resume_data(m_session, s.id);
+}
+
+void Http2Connection::submit_grpc_response(std::uint16_t seq) {
+  Stream& s = m_streams[seq];
+  s.responded = true;
+  char timing_text[128];
+  nghttp2_nv headers[3] = {header(":status", "200"), header("content-type", "application/grpc")};
+  std::size_t count = 2;
+  if (s.timed) {
+    const int n = format_server_timing(timing_text, sizeof timing_text, {s.queue_wait, s.service, s.cache});
+    if (n > 0 && static_cast<std::size_t>(n) < sizeof timing_text) {
+      headers[count++] = header("server-timing", {timing_text, static_cast<std::size_t>(n)});
+    }
+  }
+  nghttp2_data_provider provider{};
+  provider.read_callback = Callbacks::read_body;
+  if (nghttp2_submit_response(m_session, s.id, headers, count, &provider) != 0) free_slot(seq);
 }
 
 void Http2Connection::settle() {

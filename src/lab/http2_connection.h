@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,7 +23,12 @@ namespace openloop::lab {
 /// (NO_ERROR, last stream id = the Nth stream) once N streams have arrived, serves those N and closes.
 ///
 /// Answers go out as the model gives them (no ordering between streams), with the headers and body an
-/// HTTP/1.1 answer has (:status, content-type, content-length, server-timing). A stream the client resets
+/// HTTP/1.1 answer has (:status, content-type, content-length, server-timing). With --grpc, a stream whose
+/// content-type is application/grpc is a gRPC call (grpc_service.h): openloop.lab.v1.Lab/Call goes through
+/// the model (its key is the cache key, its grpc-timeout the deadline) and answers 200 with the reply and
+/// grpc-status 0 in the trailers, or a Trailers-Only grpc-status for any other outcome; the reflection method
+/// is answered message by message as the client sends them, never queued; another method is UNIMPLEMENTED.
+/// A stream the client resets
 /// while the model holds its request keeps its slot until the model answers, so a tag never reaches the wrong
 /// stream. Protocol errors are nghttp2's to answer (GOAWAY), after which the connection closes.
 /// The object outlives its socket: the server reuses it for later connections in the same slot.
@@ -68,6 +74,12 @@ class Http2Connection final : public ServedConnection {
     bool has_deadline = false;
     bool body_too_large = false;
     bool timed = false;
+    bool grpc = false;              // --grpc and content-type application/grpc...
+    bool reflection = false;        // the reflection method: answered as its messages arrive
+    bool responded = false;         // the response HEADERS were submitted (reflection)
+    bool in_ended = false;          // the request's END_STREAM arrived (reflection)
+    bool bad_grpc_timeout = false;  // a grpc-timeout that does not parse
+    std::optional<Nanos> grpc_timeout;
     Nanos queue_wait{0};
     Nanos service{0};
     CacheLookup cache = CacheLookup::not_looked_up;
@@ -93,6 +105,14 @@ class Http2Connection final : public ServedConnection {
   void answer(std::uint16_t seq, int status, std::string_view content_type, std::string_view body,
               std::string_view set_cookie = {});
   void answer_reply(std::uint16_t seq, Reply reply);
+  /// A Trailers-Only gRPC answer: HEADERS with :status 200, grpc-status and grpc-message, END_STREAM.
+  void answer_grpc_status(std::uint16_t seq, int status, std::string_view message);
+  /// A call's OK answer: the reply message, then grpc-status 0 in the trailers.
+  void answer_grpc_ok(std::uint16_t seq);
+  /// Answers the reflection requests received so far (and ends the answer once the request ended).
+  void on_reflection_data(std::uint16_t seq);
+  /// Submits the response HEADERS of a gRPC answer with a body (the reply, or reflection's answers).
+  void submit_grpc_response(std::uint16_t seq);
   void free_slot(std::uint16_t seq);
   /// After any progress (not inside nghttp2's callbacks): sends, writes, closes when finished.
   void settle();

@@ -58,6 +58,9 @@ struct Http2Config {
   std::uint32_t goaway_after = 0;
   /// RST_STREAM REFUSED_STREAM for a stream that finds this many already open; 0 = never.
   std::uint32_t refuse_streams_above = 0;
+  /// Serve the built-in gRPC service openloop.lab.v1.Lab/Call and server reflection (--grpc; implies
+  /// enabled): calls whose content-type is application/grpc go through the model with grpc-status answers.
+  bool grpc = false;
 };
 
 /// The lab service's whole configuration: the model plus what only the HTTP server uses.

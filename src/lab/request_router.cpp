@@ -74,7 +74,9 @@ Routing RequestRouter::route(const ParsedRequest& request, std::uint64_t tag) co
   }
   routing.now = m_host.now();
   routing.arrival.tag = tag;
-  if (request.has_deadline && !m_host.config().deadline_header.empty()) {
+  if (request.budget) {
+    routing.arrival.deadline = routing.now + *request.budget;
+  } else if (request.has_deadline && !m_host.config().deadline_header.empty()) {
     const auto budget = parse_budget(request.deadline);
     if (!budget) {
       ++counters.bad_deadline;
@@ -84,7 +86,8 @@ Routing RequestRouter::route(const ParsedRequest& request, std::uint64_t tag) co
     }
     routing.arrival.deadline = routing.now + *budget;
   }
-  routing.arrival.key = std::hash<std::string_view>{}(request.target);
+  routing.arrival.key =
+      std::hash<std::string_view>{}(request.cache_key.empty() ? request.target : request.cache_key);
   return routing;
 }
 

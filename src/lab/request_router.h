@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "core/time.h"
@@ -25,6 +26,8 @@ struct ParsedRequest {
   std::string_view deadline;       ///< its value
   std::string_view authorization;  ///< the Authorization header ("" when absent)
   std::string_view cookie;         ///< the Cookie header ("" when absent)
+  std::string_view cache_key;      ///< what the cache keys the request by ("": the target); a gRPC call's key
+  std::optional<Nanos> budget;  ///< a budget already read (a gRPC call's grpc-timeout), whatever the header
 };
 
 /// The request an HTTP/1.1 parser holds complete, as the router reads it (the lab's connections and the

@@ -13,6 +13,8 @@ struct Http2Counters {
   std::uint64_t refused = 0;      ///< streams answered RST_STREAM REFUSED_STREAM (--refuse-streams-above)
   std::uint64_t goaways = 0;      ///< GOAWAY frames sent (--goaway-after, bad preface, protocol errors)
   std::uint64_t resets = 0;       ///< RST_STREAM frames received from clients
+  std::uint64_t grpc_calls = 0;   ///< --grpc: calls of openloop.lab.v1.Lab/Call handed to the router
+  std::uint64_t grpc_reflection_streams = 0;  ///< --grpc: server reflection streams answered
 };
 
 /// Counters of the socket/HTTP layer. Single-threaded (the server's loop thread).

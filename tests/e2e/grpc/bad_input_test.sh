@@ -39,7 +39,7 @@ protoc -I "$GRPC_PROTOS" -o "$E2E_TMP/no-imports.pb" "$GRPC_PROTOS/bench.proto"
 expect_usage "does not resolve" "$t" --protoset "$E2E_TMP/no-imports.pb" --call openloop.test.v1.Bench/Call "${load[@]}"
 pass "an unreadable protoset, one that is not a descriptor set, and one without its imports exit 2"
 
-expect_usage "give the schema, --proto FILE or --protoset FILE" "$t" --call openloop.test.v1.Bench/Call "${load[@]}"
+expect_usage "no schema from server reflection: cannot connect: 127.0.0.1:9: Connection refused; pass --proto FILE or --protoset FILE" "$t" --call openloop.test.v1.Bench/Call "${load[@]}"
 expect_usage "needs --call" "$t" "${schema[@]}" "${load[@]}"
 expect_usage '"FOUND" is not a gRPC status' "$t" "${schema[@]}" --call openloop.test.v1.Bench/Call \
   --grpc-success OK,FOUND "${load[@]}"

@@ -12,14 +12,19 @@ grpc_require() {
   GRPC_SET=$E2E_TMP/bench.protoset
   protoc -I "$GRPC_PROTOS" --include_imports -o "$GRPC_SET" "$GRPC_PROTOS/bench.proto" ||
     fail "protoc could not compile $GRPC_PROTOS/bench.proto"
+  GRPC_REFLECTION_SET=$E2E_TMP/reflection.protoset
+  protoc -I "$GRPC_PROTOS" -o "$GRPC_REFLECTION_SET" "$GRPC_PROTOS/grpc/reflection/v1/reflection.proto" ||
+    fail "protoc could not compile the reflection .proto"
 }
 
-# start_grpc_server [DELAY_MS]: starts server.py and waits (≤ 10 s) for its port; sets GRPC_URL, GRPC_PID.
+# start_grpc_server [DELAY_MS [REFLECTION]]: starts server.py (REFLECTION: off, v1 or v1alpha; default off) and waits
+# (≤ 10 s) for its port; sets GRPC_URL, GRPC_PID.
 start_grpc_server() {
-  local delay=${1:-0} deadline=$((SECONDS + 10))
-  rm -f "$E2E_TMP/grpc.port" "$E2E_TMP/grpc.count"
+  local delay=${1:-0} reflection=${2:-off} deadline=$((SECONDS + 10))
+  rm -f "$E2E_TMP/grpc.port" "$E2E_TMP/grpc.count" "$E2E_TMP/grpc.count.reflection"
   "$GRPC_PYTHON" "$GRPC_DIR/server.py" --protoset "$GRPC_SET" --port-file "$E2E_TMP/grpc.port" \
-    --count-file "$E2E_TMP/grpc.count" --delay-ms "$delay" 2>"$E2E_TMP/grpc.err" &
+    --count-file "$E2E_TMP/grpc.count" --delay-ms "$delay" --reflection "$reflection" \
+    --reflection-protoset "$GRPC_REFLECTION_SET" 2>"$E2E_TMP/grpc.err" &
   GRPC_PID=$!
   E2E_PIDS+=("$GRPC_PID")
   until [[ -s $E2E_TMP/grpc.port ]]; do
@@ -31,7 +36,7 @@ start_grpc_server() {
 }
 
 # stop_grpc_server: SIGTERM, then waits (≤ 10 s) for its count file; sets GRPC_CALLS (the calls it served) and
-# GRPC_MESSAGES (the file: its call count, then every distinct request message).
+# GRPC_MESSAGES (the file: its call count, then every distinct request message) and GRPC_REFLECTION_STREAMS.
 stop_grpc_server() {
   local deadline=$((SECONDS + 10))
   kill -TERM "$GRPC_PID"
@@ -43,4 +48,5 @@ stop_grpc_server() {
   GRPC_CALLS=$(head -n1 "$E2E_TMP/grpc.count")
   GRPC_MESSAGES=$E2E_TMP/grpc.messages.$GRPC_PID
   cp "$E2E_TMP/grpc.count" "$GRPC_MESSAGES"
+  GRPC_REFLECTION_STREAMS=$(cat "$E2E_TMP/grpc.count.reflection")
 }

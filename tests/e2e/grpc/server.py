@@ -2,7 +2,10 @@
 # openloop.test.v1.Bench/Call from a FileDescriptorSet (no generated code), each call after --delay-ms, answering
 # with the status a request's note names ("status:NOT_FOUND"). It writes its port to --port-file once serving; on
 # SIGTERM it writes the number of calls and every distinct request message it received (text format, sorted) to
-# --count-file and exits.
+# --count-file and exits. With --reflection v1 (or v1alpha) it also serves server reflection under that version's
+# name, written here from the reflection .proto's messages (--reflection-protoset; Debian has no grpcio-reflection):
+# each answer carries one file, as grpcio-reflection's, so a client must ask for the imports itself; it counts the
+# reflection streams it served and writes that number to --count-file.reflection.
 import argparse
 import os
 import signal
@@ -18,6 +21,8 @@ parser.add_argument("--protoset", required=True)
 parser.add_argument("--port-file", required=True)
 parser.add_argument("--count-file", required=True)
 parser.add_argument("--delay-ms", type=float, default=0)
+parser.add_argument("--reflection", choices=["off", "v1", "v1alpha"], default="off")
+parser.add_argument("--reflection-protoset")
 args = parser.parse_args()
 
 fds = descriptor_pb2.FileDescriptorSet()
@@ -51,8 +56,52 @@ def call(request, context):
 handler = grpc.method_handlers_generic_handler(
     "openloop.test.v1.Bench",
     {"Call": grpc.unary_unary_rpc_method_handler(call, Request.FromString, Reply.SerializeToString)})
+reflection_streams = 0
+
+
+def reflection_handler():
+    rset = descriptor_pb2.FileDescriptorSet()
+    with open(args.reflection_protoset, "rb") as f:
+        rset.ParseFromString(f.read())
+    rpool = descriptor_pool.DescriptorPool()
+    for file in rset.file:
+        rpool.Add(file)
+    rfactory = message_factory.MessageFactory(rpool)
+    RRequest, RResponse = (rfactory.GetPrototype(rpool.FindMessageTypeByName("grpc.reflection.v1." + name))
+                           for name in ("ServerReflectionRequest", "ServerReflectionResponse"))
+    files = {file.name: file.SerializeToString() for file in fds.file}
+
+    def info(requests, context):
+        global reflection_streams
+        with lock:
+            reflection_streams += 1
+        for request in requests:
+            which = request.WhichOneof("message_request")
+            response = RResponse(original_request=request)
+            try:
+                if which == "file_containing_symbol":
+                    name = pool.FindFileContainingSymbol(request.file_containing_symbol).name
+                elif which == "file_by_filename":
+                    name = request.file_by_filename
+                else:
+                    raise NotImplementedError(which)
+                response.file_descriptor_response.file_descriptor_proto.append(files[name])
+            except KeyError:
+                response.error_response.error_code = grpc.StatusCode.NOT_FOUND.value[0]
+                response.error_response.error_message = "not found"
+            except NotImplementedError:
+                response.error_response.error_code = grpc.StatusCode.UNIMPLEMENTED.value[0]
+                response.error_response.error_message = "not implemented here"
+            yield response
+
+    return grpc.method_handlers_generic_handler(
+        f"grpc.reflection.{args.reflection}.ServerReflection",
+        {"ServerReflectionInfo": grpc.stream_stream_rpc_method_handler(
+            info, RRequest.FromString, RResponse.SerializeToString)})
+
+
 server = grpc.server(futures.ThreadPoolExecutor(max_workers=64))
-server.add_generic_rpc_handlers((handler,))
+server.add_generic_rpc_handlers((handler,) if args.reflection == "off" else (handler, reflection_handler()))
 port = server.add_insecure_port("127.0.0.1:0")
 server.start()
 with open(args.port_file + ".tmp", "w") as f:
@@ -68,3 +117,5 @@ with lock, open(args.count_file, "w") as f:
     f.write(f"{calls}\n")
     for m in sorted(messages):
         f.write(m + "\n")
+with open(args.count_file + ".reflection", "w") as f:
+    f.write(f"{reflection_streams}\n")

@@ -13,6 +13,11 @@ One listener per behaviour; prints "hostile-h2 NAME PORT" for each, then "hostil
   unknown_frame   before each response a frame of an unknown type (0xfa) on the connection and on the stream, which
                   RFC 9113 section 4.1 says the client must ignore; then a proper 200
   data_on_stream0 answers each stream with a DATA frame on stream 0 (a connection PROTOCOL_ERROR, section 6.1)
+  grpc_no_trailers   a gRPC answer (200, application/grpc) with an empty message and no grpc-status at all
+  grpc_bad_prefix    a gRPC answer whose message's length prefix says 16 bytes and 3 follow, then grpc-status 0
+  grpc_huge_message  a gRPC answer announcing a 2 GiB message (length prefix 0x7fffffff), 1000 bytes of it, then
+                     silence: the client must give up on the prefix, not wait for (or keep) the message
+  grpc_status_garbage  a Trailers-Only gRPC answer whose grpc-status is "abc"
 Frames are written by hand (RFC 9113 section 4.1); the only HPACK needed is a response's ":status: 200", one byte
 (0x88, static table index 8), and a literal header without indexing for the oversized block (RFC 7541 section 6.2.2).
 Every loop ends when the client goes away; the test's EXIT trap kills the server (or it ends after 10 minutes).
@@ -149,8 +154,36 @@ def data_on_stream0(conn):
     serve_frames(conn, lambda s: conn.sendall(frame(DATA, 0, 0, b"hello")))
 
 
+def literal(name, value):
+    """A header as an HPACK literal without indexing, its name a literal too (RFC 7541 section 6.2.2)."""
+    return b"\x00" + hpack_int(len(name), 7) + name + hpack_int(len(value), 7) + value
+
+
+GRPC_HEAD = STATUS_200 + literal(b"content-type", b"application/grpc")
+
+
+def grpc_answer(frames_of):
+    """A behaviour answering each stream with the frames frames_of(stream) gives."""
+    def behaviour(conn):
+        conn.sendall(frame(SETTINGS, 0, 0))
+        serve_frames(conn, lambda s: conn.sendall(frames_of(s)))
+    return behaviour
+
+
+grpc_no_trailers = grpc_answer(lambda s: frame(HEADERS, END_HEADERS, s, GRPC_HEAD) +
+                               frame(DATA, END_STREAM, s, b"\0\0\0\0\0"))
+grpc_bad_prefix = grpc_answer(lambda s: frame(HEADERS, END_HEADERS, s, GRPC_HEAD) +
+                              frame(DATA, 0, s, b"\0\0\0\0\x10abc") +
+                              frame(HEADERS, END_STREAM | END_HEADERS, s, literal(b"grpc-status", b"0")))
+grpc_huge_message = grpc_answer(lambda s: frame(HEADERS, END_HEADERS, s, GRPC_HEAD) +
+                                frame(DATA, 0, s, b"\0\x7f\xff\xff\xff" + b"x" * 1000))
+grpc_status_garbage = grpc_answer(lambda s: frame(HEADERS, END_STREAM | END_HEADERS, s,
+                                                  GRPC_HEAD + literal(b"grpc-status", b"abc")))
+for name in ("grpc_no_trailers", "grpc_bad_prefix", "grpc_huge_message", "grpc_status_garbage"):
+    globals()[name].__name__ = name
+
 BEHAVIOURS = [bad_preface, rst_every, refuse_every, goaway_at_once, window_closed, settings_flood, oversized_headers,
-              unknown_frame, data_on_stream0]
+              unknown_frame, data_on_stream0, grpc_no_trailers, grpc_bad_prefix, grpc_huge_message, grpc_status_garbage]
 
 
 def handle(conn, behaviour):
