@@ -62,10 +62,11 @@ std::string lateness_cause(const GeneratorStats& g, const TimerFloor& f, double 
                        g.threads, 100 * *cpu);
   }
   if (contended(g)) return "";  // contention_note names it
-  // What the figures say of the generator's CPU: not CPU-bound when measured; unknown (a ramp's step, a slice of a
-  // run: the CPU is measured per run) is said as such, never read as "not CPU-bound".
+  // What the figures say of the generator's CPU: not CPU-bound when measured; unknown (a ramp's step, a slice
+  // of a run: the CPU is measured per run) is said as such, never read as "not CPU-bound".
   const std::string cpu_state =
-      cpu ? fmt::format("the generator was not CPU-bound (CPU {:.0f}% of its {} thread(s))", 100 * *cpu, g.threads)
+      cpu ? fmt::format("the generator was not CPU-bound (CPU {:.0f}% of its {} thread(s))", 100 * *cpu,
+                        g.threads)
           : std::string("the generator's CPU was not measured for this part of the run");
   // The floor's origin, as every reason below names it: measured before the run, or given for a test.
   const std::string before = f.given ? "given by OPENLOOP_TIMER_FLOOR_US" : "before the run";

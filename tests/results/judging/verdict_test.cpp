@@ -319,14 +319,15 @@ TEST(Verdict, LateSendsOnAHostWithLateTimersNameTheTimerFloorNotTheGenerator) {
       << scaled;
 }
 
-// A ramp's step (a slice of its run) has no CPU figure of its own: the reason says it is unknown rather than that
-// the generator was not CPU-bound.
+// A ramp's step (a slice of its run) has no CPU figure of its own: the reason says it is unknown rather than
+// that the generator was not CPU-bound.
 TEST(Verdict, LateTimersWithTheCpuUnmeasuredSayItIsUnknownNotThatItWasIdle) {
   auto r = late_run(0);
   set_timer_floor(r.info, jittery_floor());
   const std::string why = judge(r).reasons.back();
   EXPECT_NE(why.find("the host wakes sleeping threads late"), std::string::npos) << why;
-  EXPECT_NE(why.find("and the generator's CPU was not measured for this part of the run: "), std::string::npos)
+  EXPECT_NE(why.find("and the generator's CPU was not measured for this part of the run: "),
+            std::string::npos)
       << why;
   EXPECT_EQ(why.find("not CPU-bound"), std::string::npos) << why;
 }
