@@ -10,6 +10,9 @@
 namespace openloop::engine {
 
 namespace {
+// Sleeping through responses looks at each connection's state before a wait: not with more than this many.
+constexpr std::size_t k_max_connections_looked_at = 16;
+
 // Sleeps until `t` on the steady clock (CLOCK_MONOTONIC), whatever becomes readable meanwhile.
 void sleep_until(SteadyTime t) {
   const auto since = t.time_since_epoch();
@@ -52,11 +55,20 @@ void Worker::wait_until(SteadyTime wake) {
   const bool may_spin = m_spin_budget.may_spin(now);
   // HTTP/2's open model: the next arrival is near, so what comes before it is read with it (kernel-stamped),
   // one wake-up per arrival rather than one more per response.
+  const bool eligible = m_config.stamp_receipts && m_window.count() == 0 && m_plan.coalesce.count() == 0 &&
+                        m_config.protocol == Protocol::http2 && m_plan.model == Model::open && !m_sessions;
+  const auto connecting = [this] {
+    if (m_pool.size() > k_max_connections_looked_at) return true;
+    for (std::size_t i = 0; i < m_pool.size(); ++i) {
+      const Connection::State s = m_pool.at(i).state();
+      if (s == Connection::State::connecting || s == Connection::State::handshaking) return true;
+    }
+    return false;
+  };
   const bool through = sleeps_through_responses(
-      {m_config.stamp_receipts && m_window.count() == 0 && m_plan.coalesce.count() == 0 &&
-           m_config.protocol == Protocol::http2 && m_plan.model == Model::open && !m_sessions,
-       now, wake, m_scheduling && m_next_arrival ? std::optional(m_start + *m_next_arrival) : std::nullopt,
-       m_queue_size});
+      {eligible, now, wake,
+       m_scheduling && m_next_arrival ? std::optional(m_start + *m_next_arrival) : std::nullopt, m_queue_size,
+       eligible && connecting()});
   if (!may_spin || wake - now > std::max(m_spin_below, m_spin_lead)) {
     const SteadyTime until = !may_spin ? wake : wake - m_spin_lead;
     if (through) {

@@ -1,5 +1,5 @@
-// When HTTP/2's precise open model sleeps through responses to its next arrival (engine/sleep_through.h), on a
-// manual clock.
+// When HTTP/2's precise open model sleeps through responses to its next arrival (engine/sleep_through.h), on
+// a manual clock.
 #include "engine/sleep_through.h"
 
 #include <gtest/gtest.h>
@@ -15,7 +15,7 @@ namespace {
 // A wait that begins now and ends at an arrival `ahead` from now, nothing queued.
 SleepThroughState arrival_in(const ManualClock& clock, Nanos ahead) {
   const SteadyTime at = clock.now() + ahead;
-  return {true, clock.now(), at, at, 0};
+  return {true, clock.now(), at, at, 0, false};
 }
 
 }  // namespace
@@ -53,6 +53,13 @@ TEST(SleepThrough, NotWhileArrivalsWaitForAStream) {
   EXPECT_FALSE(sleeps_through_responses(s));
 }
 
+TEST(SleepThrough, NotWhileAConnectionIsSetUp) {
+  ManualClock clock;
+  SleepThroughState s = arrival_in(clock, 50us);
+  s.connecting = true;
+  EXPECT_FALSE(sleeps_through_responses(s));
+}
+
 TEST(SleepThrough, NotWhereThePlanDoesNotAllowIt) {
   ManualClock clock;
   SleepThroughState s = arrival_in(clock, 50us);
@@ -63,7 +70,7 @@ TEST(SleepThrough, NotWhereThePlanDoesNotAllowIt) {
 TEST(SleepThrough, TheDecisionFollowsTheClock) {
   ManualClock clock;
   const SteadyTime at = clock.now() + 1ms;
-  SleepThroughState s{true, clock.now(), at, at, 0};
+  SleepThroughState s{true, clock.now(), at, at, 0, false};
   EXPECT_FALSE(sleeps_through_responses(s));
   clock.advance(1ms - k_sleep_through_horizon);
   s.now = clock.now();
