@@ -2,9 +2,26 @@
 // horizon before which no request can still be intended.
 #include <algorithm>
 
+#include <time.h>
+
+#include "engine/sleep_through.h"
 #include "engine/worker.h"
 
 namespace openloop::engine {
+
+namespace {
+// Sleeping through responses looks at each connection's state before a wait: not with more than this many.
+constexpr std::size_t k_max_connections_looked_at = 16;
+
+// Sleeps until `t` on the steady clock (CLOCK_MONOTONIC), whatever becomes readable meanwhile.
+void sleep_until(SteadyTime t) {
+  const auto since = t.time_since_epoch();
+  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(since);
+  const timespec until{static_cast<time_t>(seconds.count()), static_cast<long>((since - seconds).count())};
+  while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, nullptr) == EINTR) {
+  }
+}
+}  // namespace
 
 SteadyTime Worker::next_wakeup() const {
   SteadyTime t = std::min({m_next_handover, m_grace_end, m_timers.next_deadline()});
@@ -36,22 +53,55 @@ void Worker::wait_until(SteadyTime wake) {
     return;
   }
   const bool may_spin = m_spin_budget.may_spin(now);
-  if (!may_spin || wake - now > std::max(m_spin_below, m_spin_lead)) {
-    if (!may_spin || m_spin_lead.count() == 0) {
-      timed_wait(now, wake);
-      return;
+  // HTTP/2's open model: the next arrival is near, so what comes before it is read with it (kernel-stamped),
+  // one wake-up per arrival rather than one more per response.
+  const bool eligible = m_config.stamp_receipts && m_window.count() == 0 && m_plan.coalesce.count() == 0 &&
+                        m_config.protocol == Protocol::http2 && m_plan.model == Model::open && !m_sessions;
+  const auto connecting = [this] {
+    if (m_pool.size() > k_max_connections_looked_at) return true;
+    for (std::size_t i = 0; i < m_pool.size(); ++i) {
+      const Connection::State s = m_pool.at(i).state();
+      if (s == Connection::State::connecting || s == Connection::State::handshaking) return true;
     }
-    // This host wakes sleeping threads late (its timer floor): sleep until the lead before the deadline and
-    // spin through the rest, so the overshoot lands inside the lead rather than on the send.
-    if (!timed_wait(now, wake - m_spin_lead)) return;
+    return false;
+  };
+  const bool through = sleeps_through_responses(
+      {eligible, now, wake,
+       m_scheduling && m_next_arrival ? std::optional(m_start + *m_next_arrival) : std::nullopt, m_queue_size,
+       eligible && connecting()});
+  if (!may_spin || wake - now > std::max(m_spin_below, m_spin_lead)) {
+    const SteadyTime until = !may_spin ? wake : wake - m_spin_lead;
+    if (through) {
+      sleep_until(until);
+      // Nothing else ends this sleep: how late it woke is the host's.
+      if (until > now) results::record_ns(m_report.wake_lateness, (this->now() - until).count());
+      if (until == wake) {
+        m_loop->poll(SteadyTime{});
+        return;
+      }
+    } else {
+      if (!may_spin || m_spin_lead.count() == 0) {
+        timed_wait(now, wake);
+        return;
+      }
+      // This host wakes sleeping threads late (its timer floor): sleep until the lead before the deadline and
+      // spin through the rest, so the overshoot lands inside the lead rather than on the send.
+      if (!timed_wait(now, until)) return;
+    }
     now = this->now();
   }
-  // Poll without blocking until something happens or the deadline comes; the empty polls are idle time.
   const SteadyTime spin_start = now;
-  while (m_loop->poll(SteadyTime{}) == 0) {
-    const SteadyTime t = this->now();
-    if (t >= wake) break;
-    now = t;
+  if (through) {
+    // Spin on the clock alone, then read what came and send the arrival in the same round.
+    while (now < wake) now = this->now();
+    m_loop->poll(SteadyTime{});
+  } else {
+    // Poll without blocking until something happens or the deadline comes; the empty polls are idle time.
+    while (m_loop->poll(SteadyTime{}) == 0) {
+      const SteadyTime t = this->now();
+      if (t >= wake) break;
+      now = t;
+    }
   }
   m_spun += now - spin_start;
   m_spin_budget.spend(now - spin_start);

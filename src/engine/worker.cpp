@@ -144,7 +144,11 @@ Result<void> Worker::init(const MeasuredWaits& measured, net::SimulatedNetwork* 
   } else {
     m_window = m_plan.coalesce;
   }
-  m_config.stamp_receipts = m_plan.coalesce.count() != 0;
+  // Coalesced wake-ups, and HTTP/2's precise open model, which sleeps through responses when an arrival is
+  // near (wake.cpp), read responses later than they came: the kernel's receive stamps time them.
+  m_config.stamp_receipts =
+      m_plan.coalesce.count() != 0 ||
+      (m_plan.model == Model::open && m_config.protocol == Protocol::http2 && sim == nullptr);
   m_report.spin_below = m_spin_below;
   m_report.spin_lead = m_spin_lead;
   m_report.spin_budget = m_spin_budget.share();
