@@ -3,7 +3,8 @@
 # written out as JMeter's CSV JTL, a Gatling 3.3 simulation.log and k6's --out json: the audit of each finds the
 # closed model with 6 senders, and its corrected p99 is within 10 % of openloop's open run at the rate the audit's
 # honest run names (issue 31: "the audit's corrected percentiles agree with openloop's open run of the same plan").
-# (4 users for 8 s until stop 45: 6 users log about as many requests in 5 s as 4 did in 8, above the 1,000 required.)
+# (4 users for 8 s until stop 45: 6 users log about as many requests in 5 s as 4 did in 8, above the 1,000
+# required.)
 source "${OPENLOOP_E2E_LIB:-$(dirname "$0")/../lib.sh}"
 require_tools jq
 
