@@ -5,6 +5,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <string>
 
@@ -15,13 +17,17 @@ namespace {
 
 using namespace std::chrono_literals;
 
+// What the ticker has written to `f`, read with pread(2) on its descriptor: the test thread never touches the
+// stream itself. Reading through the ticker's FILE (rewind, fread, fseek) while its thread writes to it moved the
+// position under the writer, which then wrote where the reader stood, or into a buffer in read mode: a frame could
+// land mid-file or be lost (a second "not drawn within 10 s" under ASan beside other tests). The ticker flushes
+// each frame, so the file holds every frame drawn.
 std::string contents(std::FILE* f) {
-  std::fflush(f);
+  const int fd = fileno(f);
   std::string out;
-  std::rewind(f);
   char buf[4096];
-  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) out.append(buf, n);
-  std::fseek(f, 0, SEEK_END);
+  for (ssize_t n; (n = ::pread(fd, buf, sizeof buf, static_cast<off_t>(out.size()))) > 0;)
+    out.append(buf, static_cast<std::size_t>(n));
   return out;
 }
 

@@ -3,7 +3,8 @@
 # connection (HTTP/1.1 at --max-connections) busy waits in the --on-saturation queue; its wait is
 # summary.slot_wait_ms and counts.slot_waits (per interval too, adding up to the summary), a line of the summary,
 # and the verdict's reason instead of the timers or the generator. The waits are forced: the lab frozen 300 ms of
-# every second holds its 4 streams (or connections) while arrivals keep coming. Without the cap: none. nghttpd -m 4
+# every second holds its 4 streams (or connections) while arrivals keep coming: any 2 s hold 600 ms of stall, about
+# 180 arrivals at 300/s (3 s at 200/s until stop 45: as many waits in less time). Without the cap: none. nghttpd -m 4
 # (the real peer) on one connection: whatever the host's speed, the counter, the histogram and the verdict agree.
 source "$OPENLOOP_E2E_LIB"
 require_tools nghttpd jq
@@ -35,9 +36,9 @@ check_slot_waits() {
 start_lab --http2 --max-streams 4 --service 1ms --workers 200 --stall 300ms/1s
 r=$E2E_TMP/h2.json
 code=0
-"$OPENLOOP" run "$LAB_URL/" --http2 --connections 1 --on-saturation queue --rate 200/s --duration 3s --threads 1 \
+"$OPENLOOP" run "$LAB_URL/" --http2 --connections 1 --on-saturation queue --rate 300/s --duration 2s --threads 1 \
   --json "$r" >"$E2E_TMP/h2.txt" || code=$?
-[[ $code == 3 ]] || fail "4 streams through 300 ms stalls at 200/s: exit $code, expected 3 (INVALID)"
+[[ $code == 3 ]] || fail "4 streams through 300 ms stalls at 300/s: exit $code, expected 3 (INVALID)"
 accept_invalid_only_for "$code" "$r" 'waited for a free stream/connection' '^arrival process: .*the queued sends above'
 check_slot_waits "$r" "$E2E_TMP/h2.txt" "--connections or --max-streams"
 assert_cmp "$(json "$r" .generator.connections_by_protocol.h2)" == 1 "one connection"
@@ -50,7 +51,7 @@ pass "h2, 4 streams on 1 connection: $(json "$r" .summary.counts.slot_waits) of 
 # The same stalls without the cap: the pool opens what it needs, nothing waits (default_connections_test.sh).
 r=$E2E_TMP/free.json
 code=0
-"$OPENLOOP" run "$LAB_URL/" --http2 --on-saturation queue --rate 200/s --duration 3s --threads 1 \
+"$OPENLOOP" run "$LAB_URL/" --http2 --on-saturation queue --rate 300/s --duration 2s --threads 1 \
   --json "$r" >"$E2E_TMP/free.txt" || code=$?
 accept_invalid_only_for "$code" "$r" '^send lateness'
 assert_conserved "$r"
@@ -64,9 +65,9 @@ stop_lab
 start_lab --service 1ms --workers 200 --stall 300ms/1s
 r=$E2E_TMP/h1.json
 code=0
-"$OPENLOOP" run "$LAB_URL/" --max-connections 4 --on-saturation queue --rate 200/s --duration 3s --threads 1 \
+"$OPENLOOP" run "$LAB_URL/" --max-connections 4 --on-saturation queue --rate 300/s --duration 2s --threads 1 \
   --json "$r" >"$E2E_TMP/h1.txt" || code=$?
-[[ $code == 3 ]] || fail "4 connections through 300 ms stalls at 200/s: exit $code, expected 3 (INVALID)"
+[[ $code == 3 ]] || fail "4 connections through 300 ms stalls at 300/s: exit $code, expected 3 (INVALID)"
 accept_invalid_only_for "$code" "$r" 'waited for a free stream/connection' '^arrival process: .*the queued sends above'
 check_slot_waits "$r" "$E2E_TMP/h1.txt" "--max-connections"
 pass "h1, 4 connections: $(json "$r" .summary.counts.slot_waits) of $(json "$r" .summary.counts.intended) waited, named"
