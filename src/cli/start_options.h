@@ -46,7 +46,7 @@ Result<void> wait_for_common_start(const StartContext& c, const std::vector<engi
 
 /// How long before --start-at the wait ends, for the run to prepare (descriptor table, timer-cost
 /// measurement, workers) while its schedule stays anchored at the start.
-inline constexpr std::chrono::milliseconds k_start_lead{250};
+inline constexpr std::chrono::milliseconds k_start_lead{1000};
 
 /// Stamps the run id, the start (lag from the results' own measured start, the wall clock's error bound) into
 /// `r`.

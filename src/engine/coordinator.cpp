@@ -421,14 +421,18 @@ Result<std::vector<results::RunResults>> run_all(const std::vector<RunPlan>& pla
   std::vector<PlanRun> runs;
   for (const auto& plan : plans)
     runs.push_back(OPENLOOP_TRY(prepare(plan, stop, spin_below, floor)));
-  // Start a little in the future so every worker is ready before the first intended time, or at the anchor
-  // --start-at set when that is later. Fixed after the workers' set-up (prepare), whose length grows with the
-  // cap (tens to hundreds of ms for thousands of slots) and would otherwise make the first arrivals late.
+  // Start a little in the future so every worker is ready before the first intended time, fixed after the
+  // workers' set-up (prepare), whose length grows with the cap (tens to hundreds of ms for thousands of
+  // slots) and would otherwise make the first arrivals late. An anchor (--start-at, the probe's) is the start
+  // exactly, even when the set-up ran past it: shards merge by interval index and the probe's trigger runs on
+  // the anchor's clock, so their schedules must share its origin; sends the set-up made late count as send
+  // lateness, as any other.
   const SteadyTime now = SteadyClock::now();
   const double now_unix_s =
       std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-  SteadyTime start = now + k_start_delay;
-  for (const auto& plan : plans) start = std::max(start, plan.start_at);
+  SteadyTime anchor{};
+  for (const auto& plan : plans) anchor = std::max(anchor, plan.start_at);
+  const SteadyTime start = anchor != SteadyTime{} ? anchor : now + k_start_delay;
   const double start_unix_s = now_unix_s + to_seconds(start - now);
   for (auto& p : runs)
     for (auto& w : p.workers) w->set_start(start);

@@ -144,8 +144,8 @@ struct RunPlan {
   std::vector<std::pair<std::size_t, std::string>> setup_values;
   std::string scenario;        ///< name; "" for a plan built from flags
   Nanos start_offset{0};       ///< from the common start of all scenarios
-  /// --start-at: the common start on the steady clock (the schedule begins then, or k_start_delay after
-  /// run_all() has set up the workers if that is later); the epoch (default) = no anchor.
+  /// --start-at: the common start on the steady clock (the schedule begins then, even if the workers' set-up
+  /// ran past it); the epoch (default) = no anchor: k_start_delay after run_all() has set up the workers.
   SteadyTime start_at{};
   unsigned worker_base = 0;    ///< this plan's first worker among all scenarios' workers (variable streams)
   unsigned workers_total = 0;  ///< workers of all scenarios together (0: this plan's threads)
