@@ -8,6 +8,7 @@
 #include <thread>
 
 #include <pthread.h>
+#include <unistd.h>
 
 namespace openloop::cli {
 
@@ -37,6 +38,12 @@ class SignalWatcher {
   }
   ~SignalWatcher() {
     m_done.store(true);
+    // Wakes the thread at once (its wait would otherwise end at its next poll, up to 100 ms after the run): a
+    // SIGINT queued to that thread alone with a value of its own, which it tells from a user's by that value
+    // and its sender (this process). (pthread_kill's si_code is not SI_TKILL on every kernel: SI_USER here.)
+    union sigval wake {};
+    wake.sival_int = k_wake;
+    pthread_sigqueue(m_thread.native_handle(), SIGINT, wake);
     m_thread.join();
     // A signal that came after the thread's last wait is pending: take it here, or unblocking would deliver it
     // with its default action (killing the process that has just written its results).
@@ -50,11 +57,18 @@ class SignalWatcher {
   /// The run is over and its results are being written: a signal from now on says so instead of stopping.
   void finishing() { m_finishing.store(true); }
 
+  /// True once its thread takes the signals: a signal sent from then on reaches its wait, being blocked until
+  /// then.
+  bool watching() const { return m_watching.load(); }
+
  private:
   void watch() {
     const timespec poll{0, 100'000'000};
+    m_watching.store(true);
     while (!m_done.load()) {
-      if (sigtimedwait(&m_set, nullptr, &poll) > 0) {
+      siginfo_t info{};
+      if (sigtimedwait(&m_set, &info, &poll) > 0) {
+        if (info.si_code == SI_QUEUE && info.si_pid == ::getpid() && info.si_value.sival_int == k_wake) break;
         const int now = escalate_stop(m_stop);
         if (m_finishing.load()) {
           std::fputs("\ninterrupted: the run is over; finishing writing its results\n", stderr);
@@ -69,9 +83,10 @@ class SignalWatcher {
       }
     }
   }
+  static constexpr int k_wake = 0x6f6c;  ///< the destructor's wake-up signal's value ("ol")
   std::atomic<int>& m_stop;
   bool m_announce;
-  std::atomic<bool> m_done{false}, m_finishing{false};
+  std::atomic<bool> m_done{false}, m_finishing{false}, m_watching{false};
   sigset_t m_set{}, m_old{};
   std::thread m_thread;
 };

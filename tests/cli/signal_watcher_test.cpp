@@ -68,5 +68,20 @@ TEST(SignalWatcher, TurnsSignalsIntoStopRequestsAndKeepsOnesThatComeLate) {
   EXPECT_EQ(stop.load(), 2);
 }
 
+// The destructor wakes the watcher with a SIGINT of its own, which is not a stop request: many watchers come
+// and go with stop untouched (a wake taken for a user's signal would raise it).
+TEST(SignalWatcher, ItsOwnWakeAtTheEndIsNoStopRequest) {
+  std::atomic<int> stop{0};
+  for (int i = 0; i < 20; ++i) {
+    SignalWatcher watcher(stop);
+    // Ended while its thread waits (the wake is then taken by sigtimedwait, not dropped with an exiting
+    // thread).
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!watcher.watching() && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+    ASSERT_TRUE(watcher.watching());
+  }
+  EXPECT_EQ(stop.load(), 0);
+}
+
 }  // namespace
 }  // namespace openloop::cli
