@@ -262,7 +262,7 @@ Result<GrpcCall> prepare_grpc_call(const RunOptions& o, const GrpcOptions& g) {
     if (array.empty()) return usage_error("--data: the JSON array holds no message");
     for (std::size_t i = 0; i < array.size(); ++i) {
       const std::string element = array[i].dump();
-      const std::string where = fmt::format("--data [{}]", i);
+      const std::string where = fmt::format("--data [{}]", i + 1);  // as the requests are named
       if (workload::has_template(element))
         return usage_error(where + ": {{templates}} are for one message, not inside an array");
       call.messages.push_back(OPENLOOP_TRY(grpc::MessageEncoder(*method).framed(element, where)));

@@ -49,7 +49,7 @@ expect_usage "--data (each {{...}} as 0): the JSON does not fit openloop.test.v1
   --call openloop.test.v1.Bench/Call --data '{"note": {{uniform(1, 9)}}}' "${load[@]}"
 expect_usage "--data: the JSON array holds no message" "$t" "${schema[@]}" --call openloop.test.v1.Bench/Call \
   --data '[]' "${load[@]}"
-expect_usage "--data [1]: the JSON does not fit" "$t" "${schema[@]}" --call openloop.test.v1.Bench/Call \
+expect_usage "--data [2]: the JSON does not fit" "$t" "${schema[@]}" --call openloop.test.v1.Bench/Call \
   --data '[{"note": "a"}, {"note": 1, "size": "x"}]' "${load[@]}"
 expect_usage "trace-bin is binary metadata" "$t" "${schema[@]}" --call openloop.test.v1.Bench/Call \
   -H 'trace-bin: not base64!' "${load[@]}"
