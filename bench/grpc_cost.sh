@@ -2,10 +2,11 @@
 # grpc_cost.sh: what a gRPC call costs the generator beside a plain HTTP/2 request (issue 29's bench, first cut).
 # Side by side in one session, ROUNDS times, at the same RATE on one worker thread (--spin-below 0, so the CPU is
 # work and wake-ups, not polling): `h2` a plain GET over h2c to nginx, `grpc` a unary call with a constant message
-# to the e2e gRPC server (tests/e2e/grpc/server.py, Python grpcio); then the same server for both, `openloop lab
-# --grpc` (no service time): `lab-h2` a plain GET over h2c, `lab-grpc` a unary call of openloop.lab.v1.Lab/Call
-# (schema from the lab's reflection). The figure is the worker thread's CPU (results' generator.cpu_s) per request
-# sent, in microseconds, and the load average beside it. Traffic only to 127.0.0.1; every run bounded.
+# to the e2e gRPC server (tests/e2e/grpc/server.py, Python grpcio), `grpc-templated` the same message with two
+# drawn values (rendered and encoded per call); then the same server for both, `openloop lab --grpc` (no service
+# time): `lab-h2` a plain GET over h2c, `lab-grpc` a unary call of openloop.lab.v1.Lab/Call (schema from the lab's
+# reflection). The figure is the worker thread's CPU (results' generator.cpu_s) per request sent, in microseconds,
+# and the load average beside it. Traffic only to 127.0.0.1; every run bounded.
 # usage: bench/grpc_cost.sh [BUILD_DIR]   (env: ROUNDS=3 SECS=10 RATE=500/s)
 set -euo pipefail
 BUILD=${1:-build/release}
@@ -36,6 +37,8 @@ for round in $(seq "$ROUNDS"); do
   echo "round $round ($(uptime | sed 's/.*load/load/'))"
   cost h2 "http://127.0.0.1:$nginx_port/" --http2
   cost grpc "$GRPC_URL" "${schema[@]}" --data '{"key": {"id": "user-4711", "n": 4711}, "size": 16}'
+  cost grpc-templated "$GRPC_URL" "${schema[@]}" \
+    --data '{"key": {"id": "user-{{uniform(1000, 9999)}}", "n": {{zipf(10000, 1.1)}}}, "size": 16}'
   cost lab-h2 "$LAB_URL/" --http2
   cost lab-grpc "grpc://127.0.0.1:$PORT" --call openloop.lab.v1.Lab/Call --data '{"key": "user-4711"}'
 done

@@ -4,10 +4,12 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <optional>
 
 #include <fmt/format.h>
 #include <google/protobuf/descriptor.h>
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include "cli/grpc_reflection.h"
 #include "core/atomic_file.h"
@@ -48,11 +50,30 @@ Result<void> check_http_flags(const RunOptions& o) {
   return {};
 }
 
-// -H 'key: value' as gRPC metadata: the names gRPC reserves for itself are refused.
+// A binary metadata value (a key ending in -bin): base64, padded or not, as the gRPC over HTTP/2 spec says
+// a receiver must accept both.
+bool is_base64(std::string_view v) {
+  std::size_t pad = 0;
+  while (pad < v.size() && pad < 2 && v[v.size() - 1 - pad] == '=') ++pad;
+  if (pad > 0 && v.size() % 4 != 0) return false;
+  if (v.size() % 4 == 1) return false;  // no length of base64 leaves one character over
+  return std::all_of(v.begin(), v.end() - static_cast<std::ptrdiff_t>(pad), [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '/';
+  });
+}
+
+// -H 'key: value' as gRPC metadata: the names gRPC reserves for itself are refused; a binary key's value
+// (key-bin) must be base64, which goes on the wire as it is.
 Result<void> check_metadata(const std::vector<std::string>& headers) {
   for (const auto& text : headers) {
     const http::Header h = OPENLOOP_TRY(http::parse_header_arg(text));
     const std::string name = lower(h.name);
+    if (name.size() > 4 && name.ends_with("-bin") && !is_base64(h.value)) {
+      return usage_error(fmt::format(
+          "-H {}: {} is binary metadata (a key ending in -bin), whose value is base64 (A-Z a-z 0-9 + /, "
+          "padded with = or not); \"{}\" is not",
+          text, h.name, h.value));
+    }
     if (name == "content-type" || name == "te" || name.rfind("grpc-", 0) == 0 || name.rfind(':', 0) == 0) {
       return usage_error(
           fmt::format("-H {}: {} is reserved by gRPC (content-type, te and grpc-* are set by openloop; "
@@ -63,6 +84,34 @@ Result<void> check_metadata(const std::vector<std::string>& headers) {
   }
   return {};
 }
+
+// A templated --data's JSON with each {{...}} drawn as 0: what its shape is checked by before the run.
+std::string drawn_as_zero(std::string_view json) {
+  std::string out;
+  std::size_t at = 0;
+  for (std::size_t open = json.find("{{"); open != std::string_view::npos; open = json.find("{{", at)) {
+    const std::size_t close = json.find("}}", open + 2);
+    if (close == std::string_view::npos) break;
+    out.append(json.substr(at, open - at)).append("0");
+    at = close + 2;
+  }
+  return out.append(json.substr(at));
+}
+
+// A templated message, encoded per call on the worker threads (engine::BodyEncoder); holds its schema.
+class TemplatedMessage final : public engine::BodyEncoder {
+ public:
+  TemplatedMessage(std::unique_ptr<grpc::Schema> schema, const google::protobuf::MethodDescriptor& method)
+      : m_schema(std::move(schema)), m_encoder(method) {}
+  bool encode(std::string_view rendered, std::string& out) const override {
+    thread_local std::string scratch;  // each worker's, capacity reused
+    return m_encoder.frame_into(rendered, out, scratch);
+  }
+
+ private:
+  std::unique_ptr<grpc::Schema> m_schema;  // owns the method's descriptors
+  grpc::MessageEncoder m_encoder;
+};
 
 // grpc://host:port → http://host:port (grpcs → https), refusing a path: the path is the method's.
 Result<std::string> http_base(std::string_view url) {
@@ -106,14 +155,16 @@ void add_grpc_options(CLI::App& sub, GrpcOptions& o) {
          "neither, the schema comes from the server's reflection service")
       ->type_name("FILE")
       ->group(k_group);
-  sub.add_option("--data", o.data,
-                 "The request message as JSON (protobuf's JSON mapping, encoded once before the run), or "
-                 "@FILE (default {})")
+  sub.add_option(
+         "--data", o.data,
+         "The request message as JSON (protobuf's JSON mapping; encoded once, or per call with "
+         "{{templates}}), a JSON array of messages sent in turn, or @FILE holding either (default {})")
       ->type_name("JSON|@FILE")
       ->group(k_group);
   sub.add_option(
          "--grpc-success", o.success,
-         "The gRPC statuses that count as a success, comma-separated names (default OK), e.g. OK,NOT_FOUND")
+         "The gRPC statuses that count as a success, comma-separated names or codes (default OK), e.g. "
+         "OK,NOT_FOUND")
       ->type_name("NAMES")
       ->group(k_group);
 }
@@ -122,32 +173,41 @@ bool is_grpc_target(std::string_view url) {
   return url.rfind("grpc://", 0) == 0 || url.rfind("grpcs://", 0) == 0;
 }
 
+namespace {
+// A status by its name (NOT_FOUND) or its code (5), surrounding blanks ignored.
+std::optional<int> status_code_of(std::string_view name) {
+  while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
+  while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+  if (auto code = grpc_status_code(name)) return code;
+  if (name.empty() || name.size() > 2 ||
+      !std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return std::nullopt;
+  const int code = name.size() == 1 ? name[0] - '0' : (name[0] - '0') * 10 + (name[1] - '0');
+  if (code >= static_cast<int>(k_grpc_status_codes) || (name.size() == 2 && name[0] == '0'))
+    return std::nullopt;
+  return code;
+}
+}  // namespace
+
 Result<GrpcSuccess> parse_grpc_success(std::string_view names) {
   std::uint32_t mask = 0;
   std::size_t at = 0;
   while (at <= names.size()) {
     const std::size_t comma = std::min(names.find(',', at), names.size());
     const std::string_view name = names.substr(at, comma - at);
-    const auto code = grpc_status_code(name);
+    const auto code = status_code_of(name);
     if (!code) {
       std::string known;
       for (int c = 0; c < static_cast<int>(k_grpc_status_codes); ++c)
         known.append(known.empty() ? "" : ", ").append(grpc_status_name(c));
       return usage_error(fmt::format(
-          "--grpc-success {}: \"{}\" is not a gRPC status; expected names among {}", names, name, known));
+          "--grpc-success {}: \"{}\" is not a gRPC status; expected names among {} (or their codes 0..16)",
+          names, name, known));
     }
     mask |= 1U << *code;
     at = comma + 1;
   }
-  // The worker judges a call by a range of codes, as an HTTP status by --success's range.
-  const GrpcSuccess range{std::countr_zero(mask), 31 - std::countl_zero(mask)};
-  if (std::popcount(mask) != range.max - range.min + 1) {
-    return usage_error(fmt::format(
-        "--grpc-success {}: the statuses must be neighbours in code order (0 OK, 1 CANCELLED, ... 16 "
-        "UNAUTHENTICATED); a set with gaps is not supported yet",
-        names));
-  }
-  return range;
+  return GrpcSuccess{mask};
 }
 
 Result<void> check_no_grpc_flags(const GrpcOptions& g) {
@@ -176,15 +236,12 @@ Result<GrpcCall> prepare_grpc_call(const RunOptions& o, const GrpcOptions& g) {
   if (!g.import_paths.empty() && g.proto.empty()) return usage_error("--import-path: applies to --proto");
   call.success = OPENLOOP_TRY(parse_grpc_success(g.success));
   // Neither --proto nor --protoset: the server's reflection service, asked before anything else is sent.
-  const auto schema = !g.proto.empty()      ? OPENLOOP_TRY(grpc::Schema::from_protos(g.proto, g.import_paths))
-                      : !g.protoset.empty() ? OPENLOOP_TRY(grpc::Schema::from_protoset(g.protoset))
-                                            : OPENLOOP_TRY(schema_from_reflection(o, base, g.call));
+  auto schema = !g.proto.empty()      ? OPENLOOP_TRY(grpc::Schema::from_protos(g.proto, g.import_paths))
+                : !g.protoset.empty() ? OPENLOOP_TRY(grpc::Schema::from_protoset(g.protoset))
+                                      : OPENLOOP_TRY(schema_from_reflection(o, base, g.call));
   const google::protobuf::MethodDescriptor* method = OPENLOOP_TRY(schema->find_method(g.call));
   call.call = method->service()->full_name() + "/" + method->name();
   const std::string json = OPENLOOP_TRY(message_json(g));
-  if ((g.data.empty() || g.data.front() != '@') && workload::has_template(json))
-    return usage_error(
-        "--data: {{templates}} in a gRPC message are not supported yet (the message is encoded once)");
   const Nanos timeout = OPENLOOP_TRY(parse_duration(o.timeout, "--timeout"));
 
   RunOptions& r = call.options;
@@ -195,8 +252,37 @@ Result<GrpcCall> prepare_grpc_call(const RunOptions& o, const GrpcOptions& g) {
   r.method = "POST";
   r.headers.push_back("content-type: application/grpc");
   r.headers.push_back("te: trailers");
-  if (timeout.count() > 0) r.headers.push_back("grpc-timeout: " + grpc::grpc_timeout(timeout));
-  // The message is encoded here, once: every call sends the same bytes.
+  // grpc-timeout is the run's deadline header (--send-deadline's mechanism): each attempt sends its own
+  // deadline, the per-try timeout's when a retry policy sets one (apply_grpc_call).
+  if (!o.retry.send_deadline.empty())
+    return usage_error("--send-deadline: a gRPC call's deadline goes out as grpc-timeout, set by openloop");
+  call.send_timeout = timeout.count() > 0;
+  if (const auto array = nlohmann::json::parse(json, nullptr, false); array.is_array()) {
+    // A JSON array: its messages, each encoded once, sent in turn.
+    if (array.empty()) return usage_error("--data: the JSON array holds no message");
+    for (std::size_t i = 0; i < array.size(); ++i) {
+      const std::string element = array[i].dump();
+      const std::string where = fmt::format("--data [{}]", i + 1);  // as the requests are named
+      if (workload::has_template(element))
+        return usage_error(where + ": {{templates}} are for one message, not inside an array");
+      call.messages.push_back(OPENLOOP_TRY(grpc::MessageEncoder(*method).framed(element, where)));
+      if (workload::has_template(call.messages.back()))
+        return usage_error(where +
+                           ": the encoded message holds the bytes \"{{\", which the run would read as a "
+                           "template");
+    }
+    r.body = call.messages.front();
+    return call;
+  }
+  if (workload::has_template(json)) {
+    // A templated message: its shape checked now (each {{...}} as 0), the JSON rendered and encoded per call.
+    (void)OPENLOOP_TRY(
+        grpc::MessageEncoder(*method).framed(drawn_as_zero(json), "--data (each {{...}} as 0)"));
+    r.body = json;
+    call.encoder = std::make_shared<TemplatedMessage>(std::move(schema), *method);
+    return call;
+  }
+  // A constant message is encoded here, once: every call sends the same bytes.
   r.body = OPENLOOP_TRY(grpc::MessageEncoder(*method).framed(json, "--data"));
   // The run reads "{{" in a body as a template: a message whose bytes hold it (a bytes field) would be
   // rendered, not sent as it is.
@@ -206,15 +292,37 @@ Result<GrpcCall> prepare_grpc_call(const RunOptions& o, const GrpcOptions& g) {
   return call;
 }
 
-void apply_grpc_call(const GrpcCall& call, engine::RunPlan& plan) {
+Result<void> apply_grpc_call(const GrpcCall& call, engine::RunPlan& plan) {
   plan.url_text = call.target;
-  plan.success_min = call.success.min;
-  plan.success_max = call.success.max;
+  // The success set, by a mask of codes; the range (its lowest to its highest code) is what a reader that
+  // knows no mask sees, never what a call is judged by.
+  const std::uint32_t mask = call.success.mask;
+  plan.grpc_success = mask;
+  plan.success_min = std::countr_zero(mask);
+  plan.success_max = 31 - std::countl_zero(mask);
   for (engine::RequestSpec& spec : plan.requests) {
     spec.name = call.call;
-    spec.success_min = call.success.min;
-    spec.success_max = call.success.max;
+    spec.grpc_success = mask;
+    spec.success_min = plan.success_min;
+    spec.success_max = plan.success_max;
   }
+  if (call.send_timeout) plan.retry.send_deadline = "grpc-timeout";
+  if (call.encoder) {
+    plan.body_encoder = call.encoder;
+    for (engine::RequestSpec& spec : plan.requests) spec.encoder = plan.body_encoder.get();
+  }
+  if (call.messages.size() > 1) {
+    const engine::RequestSpec first = plan.requests.front();
+    plan.requests.clear();
+    for (std::size_t i = 0; i < call.messages.size(); ++i) {
+      engine::RequestSpec& spec = plan.requests.emplace_back(first);
+      spec.name = fmt::format("{} [{}]", call.call, i + 1);
+      spec.request =
+          OPENLOOP_TRY(http::build_request(first.method, plan.url, plan.headers, call.messages[i]));
+    }
+    plan.round_robin = true;
+  }
+  return {};
 }
 
 }  // namespace openloop::cli

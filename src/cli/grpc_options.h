@@ -2,6 +2,8 @@
 // turned into the HTTP/2 request the run sends (docs/grpc.md).
 #pragma once
 
+#include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,7 +17,8 @@ class App;
 
 namespace openloop::engine {
 struct RunPlan;
-}
+class BodyEncoder;
+}  // namespace openloop::engine
 
 namespace openloop::cli {
 
@@ -35,9 +38,9 @@ void add_grpc_options(CLI::App& sub, GrpcOptions& o);
 /// True for a grpc:// or grpcs:// target.
 bool is_grpc_target(std::string_view url);
 
-/// The status codes that count as a success: a contiguous range of codes (the plan's success range).
+/// The status codes that count as a success: bit c set = code c (0 OK ... 16 UNAUTHENTICATED).
 struct GrpcSuccess {
-  int min = 0, max = 0;
+  std::uint32_t mask = 1;
 };
 
 /// A gRPC call, prepared before the plan: the run's options rewritten as the HTTP/2 request that carries it.
@@ -45,28 +48,32 @@ struct GrpcCall {
   std::string target;   ///< the grpc:// or grpcs:// URL as given
   std::string call;     ///< package.Service/Method
   GrpcSuccess success;  ///< --grpc-success
+  bool send_timeout = false;  ///< --timeout is sent as grpc-timeout, per attempt
+  /// A templated --data: the options' body is the JSON template, rendered and encoded per call by this.
+  std::shared_ptr<const engine::BodyEncoder> encoder;
+  /// --data holding a JSON array of messages: each framed, sent in turn (the options' body is the first).
+  std::vector<std::string> messages;
   RunOptions options;   ///< POST http(s)://host:port/package.Service/Method over HTTP/2, the framed message
 };
 
 /// Loads the schema, finds the method, encodes the message once and rewrites the options. Every refusal is a
 /// usage error (exit 2) before anything is sent: a target with a path, no --call, both kinds of schema (with
-/// neither, the schema comes from the server's reflection: cli/grpc_reflection.h),
-/// a bad schema or method (grpc/schema.h), JSON that does not fit, a templated --data (not yet), an unknown
-/// status name, a reserved metadata key (content-type, te, grpc-*), and HTTP flags that do not apply (--body,
-/// -X,
+/// neither, the schema comes from the server's reflection: cli/grpc_reflection.h), a bad schema or method
+/// (grpc/schema.h), JSON that does not fit (a templated one with each {{...}} as 0), an unknown status name, a
+/// reserved metadata key (content-type, te, grpc-*), and HTTP flags that do not apply (--body, -X,
 /// --success, --protocol h1, --targets, --replay, --repeat).
 Result<GrpcCall> prepare_grpc_call(const RunOptions& o, const GrpcOptions& g);
 
 /// A usage error when a gRPC flag is given without a grpc:// or grpcs:// target.
 Result<void> check_no_grpc_flags(const GrpcOptions& g);
 
-/// Marks the plan's requests as the call: its name and its success statuses (the success range, of codes);
-/// the plan's target reads as the grpc:// URL.
-void apply_grpc_call(const GrpcCall& call, engine::RunPlan& plan);
+/// Marks the plan's requests as the call: its name, its success statuses, its deadline header, its encoder; a
+/// JSON array of messages becomes one request per message, in turn ("package.Service/Method [2]"); the plan's
+/// target reads as the grpc:// URL.
+Result<void> apply_grpc_call(const GrpcCall& call, engine::RunPlan& plan);
 
-/// The codes of a comma-separated list of status names ("OK", "OK,CANCELLED,UNKNOWN"), which must make a
-/// contiguous range of codes (a set with gaps, e.g. OK,NOT_FOUND, is not supported yet); an unknown name is a
-/// usage error naming --grpc-success and the names there are.
+/// The codes of a comma-separated list of status names or codes ("OK", "OK,NOT_FOUND,UNAVAILABLE", "0,5"),
+/// any set; an unknown name is a usage error naming --grpc-success and the 17 names there are.
 Result<GrpcSuccess> parse_grpc_success(std::string_view names);
 
 }  // namespace openloop::cli

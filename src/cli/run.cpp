@@ -179,7 +179,10 @@ int run_command(const RunOptions& o, const GrpcCall* grpc_call) {
   std::vector<engine::RunPlan> plans;
   if (auto plan = build_plan(o, host_facts()); plan) {
     plans.push_back(std::move(*plan));
-    if (grpc_call != nullptr) apply_grpc_call(*grpc_call, plans.front());
+    if (grpc_call != nullptr) {
+      if (auto applied = apply_grpc_call(*grpc_call, plans.front()); !applied)
+        return report_error(command, applied.error());
+    }
   } else {
     return report_error(command, plan.error());
   }

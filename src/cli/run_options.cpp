@@ -254,9 +254,10 @@ void add_retry_options(CLI::App& sub, engine::RetryOptions& o) {
       ->capture_default_str()
       ->type_name("N")
       ->group(k_retries);
-  sub.add_option("--retry-on", o.retry_on,
-                 "What is retried: a comma list of timeout (a --per-try-timeout cut), connect, 5xx, 429 "
-                 "(default with retries: connect,5xx)")
+  sub.add_option(
+         "--retry-on", o.retry_on,
+         "What is retried: a comma list of timeout (a --per-try-timeout cut), connect, 5xx (and gRPC's "
+         "UNAVAILABLE), 429 (and RESOURCE_EXHAUSTED) (default with retries: connect,5xx)")
       ->type_name("LIST")
       ->group(k_retries);
   sub.add_option("--per-try-timeout", o.per_try_timeout,
@@ -278,7 +279,8 @@ void add_retry_options(CLI::App& sub, engine::RetryOptions& o) {
   sub.add_flag(
          "--honor-retry-after", o.honor_retry_after,
          "A 429 or 503 with Retry-After: SECONDS waits that long instead of the backoff (no retry when that "
-         "passes the deadline)")
+         "passes the deadline); so does a gRPC call with grpc-retry-pushback-ms (negative or malformed: no "
+         "retry)")
       ->group(k_retries);
   sub.add_option("--retry-budget", o.budget,
                  "Retry budget, each worker holding its share: ratio:20%[,min=10/s][,ttl=10s] (Finagle), "

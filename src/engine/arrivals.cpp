@@ -11,6 +11,17 @@ namespace openloop::engine {
 using results::ErrorKind;
 
 namespace {
+// A templated request's body replaced by its encoding (RequestSpec::encoder) in place: a field ended again
+// keeps its last value. False, with why in `encoded`, when it does not encode.
+bool encode_body(const BodyEncoder& encoder, http::RequestBuffer& b, std::string& encoded) {
+  if (!encoder.encode(b.parts().body, encoded)) return false;
+  const http::RequestFlags flags = b.parts().flags;
+  b.append(encoded);
+  b.end(http::RequestBuffer::Field::body);
+  b.finish(flags);
+  return true;
+}
+
 // Due arrivals issued per loop round before the loop polls I/O, hands intervals over and reads the stop flag
 // again: at a few µs each, well under a millisecond of work.
 constexpr std::size_t k_max_arrivals_per_round = 256;
@@ -234,6 +245,17 @@ void Worker::start_request(Connection& c, SteadyTime intended, std::int64_t inte
   }
   x.attempt_start = dispatched;
   if (spec.templ != nullptr) spec.templ->render(*m_render, x.rendered);  // draws this request's variables
+  if (spec.encoder != nullptr && !encode_body(*spec.encoder, x.rendered, m_encoded)) {
+    // The rendered body does not encode (a templated gRPC message whose drawn values do not fit it): the
+    // generator's failure (the run is INVALID), never sent; m_encoded says why.
+    std::string& example = m_report.first_error[static_cast<std::size_t>(ErrorKind::generator)];
+    if (example.empty()) example = m_encoded;  // allocates once
+    const SteadyTime t = now();
+    record_attempt(x, t);
+    settle(x, AttemptEnd{AttemptEnd::Kind::error, false, 0, ErrorKind::generator, false, t});
+    finish_request(x, c, t, Outcome::failed);
+    return;
+  }
   x.with_cookies = false;
   if (m_flow && user >= 0) add_cookies(*m_flow, static_cast<std::uint32_t>(user), spec, x);
   prepare_attempt(x);

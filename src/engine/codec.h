@@ -25,6 +25,11 @@ struct ExchangeResult {
   std::string_view retry_after;  ///< the Retry-After value when captured (--honor-retry-after), else empty
   /// The response's Server-Timing when captured and present, else null.
   const http::ServerTimingValue* server_timing = nullptr;
+  std::uint32_t messages = 0;       ///< a gRPC call's response messages
+  std::uint64_t message_bytes = 0;  ///< their bytes, without the length prefixes
+  /// A gRPC call's grpc-retry-pushback-ms when captured (--honor-retry-after): the milliseconds; −1 none;
+  /// −2 negative or not a number (gRFC A6: the server says do not retry).
+  std::int64_t retry_pushback_ms = -1;
 };
 
 /// How an exchange ended without a response. A connection failure fails every exchange on it.

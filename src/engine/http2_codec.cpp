@@ -225,6 +225,18 @@ int parse_grpc_status(std::string_view value) {
   return code < static_cast<int>(k_grpc_status_codes) ? code : -2;
 }
 
+// grpc-retry-pushback-ms: a non-negative decimal count of milliseconds; −2 for anything else (gRFC A6: a
+// negative or malformed pushback means do not retry).
+std::int64_t parse_grpc_pushback(std::string_view value) {
+  std::int64_t ms = 0;
+  if (value.empty() || value.size() > 12) return -2;
+  for (const char ch : value) {
+    if (ch < '0' || ch > '9') return -2;
+    ms = ms * 10 + (ch - '0');
+  }
+  return ms;
+}
+
 // gRPC's content type: application/grpc, or with a subtype (+proto, +json) or parameters; not grpc-web, whose
 // trailers travel in the body.
 bool is_grpc_content_type(std::string_view value) {
@@ -276,6 +288,8 @@ struct Http2Codec::Callbacks {
     // gRPC's status comes in the trailers (a header block without :status after the response's), or in the
     // response's own HEADERS when it is Trailers-Only.
     if (s->grpc && s->status != 0 && name == "grpc-status") s->grpc_status = parse_grpc_status(value);
+    if (s->grpc && s->status != 0 && c.m_settings.capture_retry_after && name == "grpc-retry-pushback-ms")
+      s->grpc_pushback_ms = parse_grpc_pushback(value);
     if (!s->final_block) return 0;
     if (http::ResponseSink* sink = s->x->sink) {
       sink->header_name(name);
@@ -327,6 +341,10 @@ struct Http2Codec::Callbacks {
       if (s.grpc_prefix == 0 && s.grpc_left > k_grpc_max_message) {
         s.grpc_too_large = true;  // the rest is not read: the caller resets the stream
         return;
+      }
+      if (s.grpc_prefix == 0) {  // a whole prefix read: one more message, of grpc_left bytes
+        ++s.grpc_messages;
+        s.grpc_message_bytes += s.grpc_left;
       }
     }
   }
@@ -535,6 +553,8 @@ void Http2Codec::start(Exchange& x) {
     char digits[24];
     value_len = static_cast<std::size_t>(
         std::to_chars(digits, digits + sizeof digits, x.extra_header_value).ptr - digits);
+    // grpc-timeout (docs/grpc.md) says its unit: milliseconds, as every deadline header here counts.
+    if (iequals(x.extra_header, "grpc-timeout")) digits[value_len++] = 'm';
     m_scratch.append(x.extra_header).append(digits, value_len);
   }
   std::transform(m_scratch.begin(), m_scratch.end(), m_scratch.begin(),
@@ -628,7 +648,12 @@ void Http2Codec::close_slot(std::uint32_t index, std::uint32_t error_code) {
     result.bytes_in = s.bytes_in;
     result.retry_after = std::string_view(s.retry_after.data(), s.retry_after_len);
     if (s.has_server_timing) result.server_timing = &s.server_timing;
-    if (s.grpc) result.protocol_status = s.grpc_status;
+    if (s.grpc) {
+      result.protocol_status = s.grpc_status;
+      result.messages = s.grpc_messages;
+      result.message_bytes = s.grpc_message_bytes;
+      result.retry_pushback_ms = s.grpc_pushback_ms;
+    }
     m_callbacks.on_complete(*x, result);
     return;
   }

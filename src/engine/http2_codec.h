@@ -150,6 +150,9 @@ class Http2Codec final : public Codec {
     std::uint32_t grpc_left = 0;   // bytes of the current message still to come after its prefix
     bool grpc_bad_frame = false;   // a compressed-flag byte other than 0 or 1
     bool grpc_too_large = false;   // a length prefix over k_grpc_max_message: the stream is reset
+    std::uint32_t grpc_messages = 0;       // messages whose prefix was read
+    std::uint64_t grpc_message_bytes = 0;  // their lengths, summed
+    std::int64_t grpc_pushback_ms = -1;    // grpc-retry-pushback-ms (ExchangeResult::retry_pushback_ms)
   };
   /// A HEADERS frame serialized into m_out: on_sent is due once m_out is written up to `end`.
   struct PendingSent {

@@ -13,6 +13,11 @@ namespace {
 // hold the exchange id or wait slot, bits 0..31 its generation (the timer queue has no cancel: stale timers
 // are ignored).
 constexpr std::uint64_t k_deadline_bit = 1ULL << 63;
+// The deadline header a gRPC call sends (cli's gRPC call sets it): the attempt's own deadline, in ms.
+constexpr std::string_view k_grpc_timeout_header = "grpc-timeout";
+// gRPC's statuses that its retry policies retry by default (gRFC A6 names them per service; these two are
+// the overload answers, retried as their HTTP counterparts are).
+constexpr int k_grpc_resource_exhausted = 8, k_grpc_unavailable = 14;
 // How often one logical request is sent again after the server refused it unprocessed: a server that refuses
 // every stream ends the request as that refusal after this many (about 0.5 s of waits between them), instead of
 // a resend loop until its deadline.
@@ -56,9 +61,11 @@ void Worker::prepare_attempt(Exchange& r) {
   r.extra_header = p.send_deadline;
   if (!p.send_deadline.empty()) {
     // The remaining overall deadline in whole milliseconds, rounded down: the server never believes it has
-    // more time than the client gives it. A header of this attempt: the codec serializes it.
+    // more time than the client gives it. A header of this attempt: the codec serializes it. A gRPC call's
+    // grpc-timeout is the attempt's own deadline (the per-try timeout's, when sooner), as gRPC clients send.
+    const SteadyTime until = p.send_deadline == k_grpc_timeout_header ? r.deadline : overall;
     const auto remaining =
-        std::chrono::duration_cast<std::chrono::milliseconds>(overall - r.attempt_start).count();
+        std::chrono::duration_cast<std::chrono::milliseconds>(until - r.attempt_start).count();
     r.extra_header_value = std::max<std::int64_t>(0, remaining);
   }
 }
@@ -118,9 +125,15 @@ void Worker::settle(const Exchange& r, const AttemptEnd& e) {
       // A success past the goodput deadline (--deadline, shorter than the timeout) is a response, not ok; so
       // is one whose flow step's capture or check failed.
       const bool ok = e.ok && !e.flow_failed && e.at <= r.intended + m_plan.goodput_deadline();
+      const int grpc = e.grpc_status;
       account(r.interval, r.request, [&](results::Counters& k, hdr::Histogram& rh, hdr::Histogram& sh) {
         ++k.completed;
         ++k.status_class[status_class];
+        if (grpc >= 0) {
+          ++k.grpc_status[static_cast<std::size_t>(grpc)];
+          k.grpc_messages_in += e.grpc_messages;
+          k.grpc_message_bytes_in += e.grpc_message_bytes;
+        }
         if (ok) ++k.ok;
         results::record_ns(rh, rt);
         results::record_ns(sh, st);
@@ -158,6 +171,9 @@ std::uint8_t Worker::retry_class(const Exchange& r, const AttemptEnd& e) const {
   switch (e.kind) {
     case AttemptEnd::Kind::response:
       if (e.ok) return 0;
+      // A gRPC call's HTTP status is 200: its grpc-status says whether the server was overloaded.
+      if (e.grpc_status == k_grpc_resource_exhausted) return k_retry_429;
+      if (e.grpc_status == k_grpc_unavailable) return k_retry_5xx;
       if (e.status == 429) return k_retry_429;
       return e.status >= 500 && e.status <= 599 ? k_retry_5xx : 0;
     case AttemptEnd::Kind::error:
@@ -190,6 +206,12 @@ bool Worker::retry_chosen(Exchange& r, const AttemptEnd& e, std::string_view ret
   Nanos wait{-1};
   if (p.honor_retry_after && e.kind == AttemptEnd::Kind::response && (e.status == 429 || e.status == 503)) {
     if (const auto after = parse_retry_after(retry_after)) wait = *after;
+  }
+  // gRPC's pushback, honoured as Retry-After is (the codec captures it only with --honor-retry-after): a
+  // negative or malformed one says do not retry (gRFC A6).
+  if (e.kind == AttemptEnd::Kind::response && e.grpc_pushback_ms != -1) {
+    if (e.grpc_pushback_ms < 0) return false;
+    wait = std::chrono::milliseconds(e.grpc_pushback_ms);
   }
   const bool from_header = wait.count() >= 0;
   if (!from_header) wait = p.backoff_delay(m_retry_rng, r.attempt, r.last_backoff);

@@ -38,13 +38,15 @@ nlohmann::json RunPlan::describe() const {
       {"insecure", insecure},
       {"protocol", std::string(to_string(protocol))}};
   if (url_text.rfind("grpc://", 0) == 0 || url_text.rfind("grpcs://", 0) == 0) {
-    // A gRPC call (docs/grpc.md): its method (the request's name), and its success range is one of status
-    // codes.
+    // A gRPC call (docs/grpc.md): its method (the request's name), and its success statuses by name.
     std::string success;
-    for (int code = success_min; code <= success_max; ++code)
-      success.append(success.empty() ? "" : ",").append(grpc_status_name(code));
+    for (int code = 0; code < static_cast<int>(k_grpc_status_codes); ++code)
+      if ((grpc_success >> code & 1U) != 0)
+        success.append(success.empty() ? "" : ",").append(grpc_status_name(code));
     j["success_statuses"] = success;
-    j["grpc"] = {{"call", requests.empty() ? std::string() : requests.front().name}};
+    // The call is the requests' name, without the message's number of a --data array ("pkg.Svc/Method [1]").
+    const std::string call = requests.empty() ? std::string() : requests.front().name;
+    j["grpc"] = {{"call", call.substr(0, call.find(" ["))}};
   }
   if (may_speak_http2(*this)) {
     j["max_streams"] = max_streams;

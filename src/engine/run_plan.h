@@ -35,6 +35,16 @@ namespace openloop::engine {
 using results::Model;
 using results::to_string;
 
+/// Turns a request body rendered from a template into the bytes sent: a gRPC call's JSON message into its
+/// framed protobuf (set by the command that prepares the call; the engine links no protobuf). Thread-safe.
+class BodyEncoder {
+ public:
+  virtual ~BodyEncoder() = default;
+  /// Writes the encoded `rendered` into `out` (cleared first, its capacity reused) and returns true; or
+  /// returns false with why it does not encode in `out`.
+  virtual bool encode(std::string_view rendered, std::string& out) const = 0;
+};
+
 /// One request the run can send: constant bytes rendered once, or a template rendered per request.
 struct RequestSpec {
   std::string name = "request";
@@ -45,6 +55,10 @@ struct RequestSpec {
       nullptr;        ///< set when the request draws variables (owned by `workload`), rendered per request
   double weight = 1;  ///< share in a weighted mix
   int success_min = 100, success_max = 399;
+  /// A gRPC call: bit c set = grpc-status c is a success (--grpc-success); 0 = judged by the status range.
+  std::uint32_t grpc_success = 0;
+  /// Set with templ: the rendered body is encoded per request by this (owned by RunPlan::body_encoder).
+  const BodyEncoder* encoder = nullptr;
   bool head() const { return method == "HEAD"; }
 };
 
@@ -133,6 +147,8 @@ struct RunPlan {
   Nanos max_lateness{0};
   int success_min = 100;  ///< a completed response is ok when success_min ≤ status ≤ success_max
   int success_max = 399;
+  std::uint32_t grpc_success = 0;  ///< a gRPC call's success statuses (RequestSpec::grpc_success), else 0
+  std::shared_ptr<const BodyEncoder> body_encoder;  ///< the requests' encoder, when they have one
   RetryPolicy
       retry;  ///< retries, per-try timeout, budget and the deadline header (default: one attempt, none)
 

@@ -162,6 +162,9 @@ class Worker final : public ConnectionOwner, public CodecCallbacks, public net::
     /// status. Set after the retry decision (which goes by the status alone), before settle() counts it.
     bool flow_failed = false;
     int grpc_status = -1;  // response to a gRPC call: its grpc-status (0..16); −1 for an HTTP request
+    std::uint32_t grpc_messages = 0;       // response to a gRPC call: its messages
+    std::uint64_t grpc_message_bytes = 0;  // and their bytes
+    std::int64_t grpc_pushback_ms = -1;    // ExchangeResult::retry_pushback_ms
   };
   /// A logical request waiting out its backoff before its next attempt; it holds no connection.
   struct RetryWait {
@@ -334,6 +337,7 @@ class Worker final : public ConnectionOwner, public CodecCallbacks, public net::
   results::Recorder m_recorder;
   Rng m_rng;                                        // request mix and think times
   std::optional<workload::RenderContext> m_render;  // templated requests: this worker's variable draws
+  std::string m_encoded;  // a templated request's body encoded (RequestSpec::encoder); capacity reused
   std::vector<double> m_mix_cumulative;             // cumulative weights of the plan's requests
   std::uint32_t m_next_pick = 0;                    // round-robin mix: the request picked next
 

@@ -24,21 +24,30 @@ const std::string& MessageEncoder::input_type() const {
 }
 
 Result<std::string> MessageEncoder::framed(std::string_view json, std::string_view input) const {
+  std::string out, scratch;
+  if (!frame_into(json, out, scratch)) return usage_error(fmt::format("{}: {}", input, out));
+  return out;
+}
+
+bool MessageEncoder::frame_into(std::string_view json, std::string& out, std::string& scratch) const {
   const std::unique_ptr<gp::Message> message(m_prototype->New());
   gp::util::JsonParseOptions options;
   options.ignore_unknown_fields = false;  // a misspelt field is an error, not a silently empty message
   const auto status =
       gp::util::JsonStringToMessage(gp::StringPiece(json.data(), json.size()), message.get(), options);
+  out.clear();
   if (!status.ok()) {
-    return usage_error(fmt::format("{}: the JSON does not fit {} (protobuf's JSON mapping): {}", input,
-                                   m_input_type, std::string(status.message())));
+    out = fmt::format("the JSON does not fit {} (protobuf's JSON mapping): {}", m_input_type,
+                      std::string(status.message()));
+    return false;
   }
-  std::string binary;
-  if (!message->SerializeToString(&binary))
-    return usage_error(fmt::format("{}: the message {} does not serialize", input, m_input_type));
-  std::string out;
-  append_framed(binary, out);
-  return out;
+  scratch.clear();
+  if (!message->SerializeToString(&scratch)) {
+    out = fmt::format("the message {} does not serialize", m_input_type);
+    return false;
+  }
+  append_framed(scratch, out);
+  return true;
 }
 
 }  // namespace openloop::grpc

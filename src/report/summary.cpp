@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/grpc_status.h"
 #include "core/units.h"
 #include "report/observed_summary.h"
 #include "report/text_format.h"
@@ -540,8 +541,28 @@ std::string render_summary(const results::RunResults& r) {
   if (!statuses.empty()) {
     const std::string success =
         r.info.plan.is_object() ? r.info.plan.value("success_statuses", std::string()) : std::string();
-    fmt::format_to(std::back_inserter(out), "statuses{}   (of completed; ok = a status in --success{}{})\n",
-                   statuses, success.empty() ? "" : " ", success);
+    if (c.grpc_calls() == 0) {
+      fmt::format_to(std::back_inserter(out), "statuses{}   (of completed; ok = a status in --success{}{})\n",
+                     statuses, success.empty() ? "" : " ", success);
+    } else {
+      // gRPC calls (docs/grpc.md): the HTTP status is 200 for every call with a grpc-status; the outcome is
+      // the gRPC status, counted by name.
+      fmt::format_to(std::back_inserter(out),
+                     "statuses{}   (HTTP; a gRPC call's outcome is its gRPC status)\n", statuses);
+      std::string grpc;
+      for (std::size_t i = 0; i < c.grpc_status.size(); ++i) {
+        if (c.grpc_status[i] != 0)
+          grpc += fmt::format("   {} {}", grpc_status_name(static_cast<int>(i)), c.grpc_status[i]);
+      }
+      fmt::format_to(std::back_inserter(out),
+                     "gRPC statuses{}   (of completed; ok = a status in --grpc-success{}{})\n", grpc,
+                     success.empty() ? "" : " ", success);
+      fmt::format_to(std::back_inserter(out), "gRPC response messages {}   {} bytes ({:.1f} per message)\n",
+                     c.grpc_messages_in, c.grpc_message_bytes_in,
+                     c.grpc_messages_in == 0 ? 0.0
+                                             : static_cast<double>(c.grpc_message_bytes_in) /
+                                                   static_cast<double>(c.grpc_messages_in));
+    }
   }
   if (c.errors_total() != 0) {
     std::string kinds;

@@ -89,5 +89,17 @@ TEST_F(MessageTest, JsonThatDoesNotFitNamesTheInputTheTypeAndTheField) {
   EXPECT_FALSE(encoder.framed("not json", "--data"));
 }
 
+// A templated message's per-call path: into the caller's buffers, reused; a value that does not fit says why.
+TEST_F(MessageTest, FrameIntoReusesTheBuffersAndSaysWhyNot) {
+  MessageEncoder encoder(*m_method);
+  std::string out, scratch;
+  ASSERT_TRUE(encoder.frame_into(R"({"name": "user-17", "times": 2})", out, scratch)) << out;
+  EXPECT_EQ(decoded(out), R"(name: "user-17" times: 2)");
+  ASSERT_TRUE(encoder.frame_into(R"({"times": 5})", out, scratch)) << out;
+  EXPECT_EQ(decoded(out), "times: 5");  // cleared first: nothing of the previous message left
+  EXPECT_FALSE(encoder.frame_into(R"({"times": seven})", out, scratch));
+  EXPECT_NE(out.find("the JSON does not fit greet.SayRequest"), std::string::npos) << out;
+}
+
 }  // namespace
 }  // namespace openloop::grpc

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "core/grpc_status.h"
 #include "report/html/html_plan.h"
 #include "report/summary.h"
 #include "report/text_format.h"
@@ -79,6 +80,17 @@ std::string outcome_rows(const results::RunResults& r) {
   for (std::size_t i = 0; i < c.status_class.size(); ++i) {
     if (c.status_class[i] != 0)
       statuses += fmt::format("{}{} {}", statuses.empty() ? "" : ", ", names[i], c.status_class[i]);
+  }
+  if (c.grpc_calls() > 0) {
+    // gRPC calls: the outcome is the gRPC status by name; the HTTP status (200) follows in brackets.
+    std::string grpc;
+    for (std::size_t i = 0; i < c.grpc_status.size(); ++i) {
+      if (c.grpc_status[i] != 0)
+        grpc += fmt::format("{}{} {}", grpc.empty() ? "" : ", ", grpc_status_name(static_cast<int>(i)),
+                            c.grpc_status[i]);
+    }
+    statuses = fmt::format("gRPC {} (HTTP {}); {} response messages, {} bytes", grpc, statuses,
+                           c.grpc_messages_in, c.grpc_message_bytes_in);
   }
   std::string out;
   out += outcome_row("intended", c.intended, c.intended, "arrivals the schedule asked for");

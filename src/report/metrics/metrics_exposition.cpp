@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "core/grpc_status.h"
+
 namespace openloop::report {
 
 MetricsState MetricsState::of(const results::RunResults& so_far) {
@@ -63,6 +65,18 @@ std::vector<MetricFamily> run_metric_families(const MetricsState& s, const Metri
   static constexpr const char* k_classes[] = {"other", "1xx", "2xx", "3xx", "4xx", "5xx"};
   for (std::size_t i = 0; i < t.status_class.size(); ++i) {
     m.value(static_cast<double>(t.status_class[i]), {{"request", ""}, {"class", k_classes[i]}});
+  }
+  if (t.grpc_calls() > 0) {  // gRPC calls (docs/grpc.md): every status once any call completed
+    m.family("openloop_grpc_responses_total", MetricType::counter,
+             "Completed gRPC calls by gRPC status (their HTTP status is in openloop_responses_total).");
+    for (std::size_t i = 0; i < t.grpc_status.size(); ++i) {
+      m.value(static_cast<double>(t.grpc_status[i]),
+              {{"request", ""}, {"status", std::string(grpc_status_name(static_cast<int>(i)))}});
+    }
+    counter("openloop_grpc_response_messages_total", "Response messages of the completed gRPC calls.",
+            t.grpc_messages_in);
+    counter("openloop_grpc_response_message_bytes_total",
+            "Bytes of those messages, without their 5-byte length prefixes.", t.grpc_message_bytes_in);
   }
   m.family("openloop_errors_total", MetricType::counter,
            "Requests that failed without a usable response, by kind.");

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "core/grpc_status.h"
 #include "hdr/codec.h"
 
 namespace openloop::results {
@@ -38,6 +39,18 @@ Result<void> read_error_kinds(const JsonReader& rd, const JsonNode& n, Counters&
   }
   return {};
 }
+
+// grpc_statuses: {"OK": n, "NOT_FOUND": m, ...}, absent in files of HTTP requests (and those written before).
+Result<void> read_grpc_statuses(const JsonReader& rd, const JsonNode& n, Counters& c) {
+  if (!rd.has(n, "grpc_statuses")) return {};
+  const JsonNode statuses = OPENLOOP_TRY(rd.field(n, "grpc_statuses", JsonKind::object));
+  for (const auto& [key, value] : statuses.value->items()) {
+    const auto code = grpc_status_code(key);
+    if (!code) return rd.fail(statuses.path + "/" + key, "not a gRPC status name (OK, CANCELLED, ...)");
+    c.grpc_status[static_cast<std::size_t>(*code)] = OPENLOOP_TRY(rd.count(statuses, key));
+  }
+  return {};
+}
 }  // namespace
 
 Result<Counters> read_counters(const JsonReader& rd, const JsonNode& n) {
@@ -64,6 +77,9 @@ Result<Counters> read_counters(const JsonReader& rd, const JsonNode& n) {
   c.retry_budget_denied = OPENLOOP_TRY(rd.count_or(n, "retry_budget_denied", 0));
   c.resent = OPENLOOP_TRY(rd.count_or(n, "resent", 0));
   c.slot_waits = OPENLOOP_TRY(rd.count_or(n, "slot_waits", 0));
+  OPENLOOP_TRY_VOID(read_grpc_statuses(rd, n, c));
+  c.grpc_messages_in = OPENLOOP_TRY(rd.count_or(n, "grpc_messages_in", 0));
+  c.grpc_message_bytes_in = OPENLOOP_TRY(rd.count_or(n, "grpc_message_bytes_in", 0));
   if (c.attempts > 0 && (c.attempts < c.sent || c.retries > c.attempts)) {
     return rd.fail(n.path,
                    "expected retries ≤ attempts and sent ≤ attempts (every request sent made an attempt)");

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/grpc_status.h"
 #include "hdr/codec.h"
 #include "results/files/observed_json.h"
 #include "results/flow_steps.h"
@@ -26,25 +27,36 @@ nlohmann::json counters_json(const Counters& c) {
   nlohmann::json status = nlohmann::json::object();
   const char* names[] = {"other", "1xx", "2xx", "3xx", "4xx", "5xx"};
   for (std::size_t i = 0; i < c.status_class.size(); ++i) status[names[i]] = c.status_class[i];
-  return {{"intended", c.intended},
-          {"sent", c.sent},
-          {"completed", c.completed},
-          {"ok", c.ok},
-          {"timeouts", c.timeouts},
-          {"errors", c.errors_total()},
-          {"dropped", c.dropped},
-          {"unfinished", c.unfinished},
-          {"errors_by_kind", errors},
-          {"status_classes", status},
-          {"bytes_in", c.bytes_in},
-          {"bytes_out", c.bytes_out},
-          {"connections_opened", c.connections_opened},
-          {"attempts", c.attempts},
-          {"retries", c.retries},
-          {"retry_budget_denied", c.retry_budget_denied},
-          {"resent", c.resent},
-          {"slot_waits", c.slot_waits},
-          {"amplification", c.amplification()}};
+  nlohmann::json j = {{"intended", c.intended},
+                      {"sent", c.sent},
+                      {"completed", c.completed},
+                      {"ok", c.ok},
+                      {"timeouts", c.timeouts},
+                      {"errors", c.errors_total()},
+                      {"dropped", c.dropped},
+                      {"unfinished", c.unfinished},
+                      {"errors_by_kind", errors},
+                      {"status_classes", status},
+                      {"bytes_in", c.bytes_in},
+                      {"bytes_out", c.bytes_out},
+                      {"connections_opened", c.connections_opened},
+                      {"attempts", c.attempts},
+                      {"retries", c.retries},
+                      {"retry_budget_denied", c.retry_budget_denied},
+                      {"resent", c.resent},
+                      {"slot_waits", c.slot_waits},
+                      {"amplification", c.amplification()}};
+  // gRPC calls (docs/grpc.md): the completed ones by status name, the statuses seen; only where calls
+  // completed, so a file of HTTP requests reads as before.
+  if (c.grpc_calls() > 0) {
+    nlohmann::json grpc = nlohmann::json::object();
+    for (std::size_t i = 0; i < c.grpc_status.size(); ++i)
+      if (c.grpc_status[i] != 0) grpc[std::string(grpc_status_name(static_cast<int>(i)))] = c.grpc_status[i];
+    j["grpc_statuses"] = std::move(grpc);
+    j["grpc_messages_in"] = c.grpc_messages_in;
+    j["grpc_message_bytes_in"] = c.grpc_message_bytes_in;
+  }
+  return j;
 }
 
 double ms(std::int64_t ns) {

@@ -59,6 +59,9 @@ std::string Counters::imbalance() const {
   if (statuses != 0 && statuses != completed) {
     return fmt::format("the status classes add up to {}, but completed is {}", statuses, completed);
   }
+  if (grpc_calls() > completed) {
+    return fmt::format("the gRPC statuses add up to {}, but completed is {}", grpc_calls(), completed);
+  }
   return {};
 }
 
@@ -80,6 +83,15 @@ void Counters::add(const Counters& o) {
   retry_budget_denied += o.retry_budget_denied;
   resent += o.resent;
   slot_waits += o.slot_waits;
+  for (std::size_t i = 0; i < grpc_status.size(); ++i) grpc_status[i] += o.grpc_status[i];
+  grpc_messages_in += o.grpc_messages_in;
+  grpc_message_bytes_in += o.grpc_message_bytes_in;
+}
+
+std::uint64_t Counters::grpc_calls() const {
+  std::uint64_t n = 0;
+  for (auto k : grpc_status) n += k;
+  return n;
 }
 
 double Counters::amplification() const {

@@ -16,6 +16,8 @@ enum class ErrorKind : std::uint8_t { connect, reset, read, write, parse, tls, d
 inline constexpr std::size_t k_error_kinds = static_cast<std::size_t>(ErrorKind::count_);
 /// "connect", "reset", ... as used in JSON and the terminal summary.
 std::string_view to_string(ErrorKind kind);
+/// gRPC's status codes, 0 (OK) to 16 (UNAUTHENTICATED): the size of Counters::grpc_status.
+inline constexpr std::size_t k_grpc_statuses = 17;
 
 /// What happened to the requests intended in one interval (or a whole run). Every intended request ends as
 /// exactly one of completed, timeouts, errors, dropped or unfinished (DESIGN.md invariant 2).
@@ -49,6 +51,12 @@ struct Counters {
   /// --connections at the peer's stream limit) busy and waited in the --on-saturation queue (⊆ intended; each
   /// ends as any other request); their waits are IntervalStats::slot_wait.
   std::uint64_t slot_waits = 0;
+  /// gRPC calls (docs/grpc.md): the completed ones by their grpc-status code (OK = [0] ... UNAUTHENTICATED =
+  /// [16]), beside status_class, which counts their HTTP status (200, a 2xx, for every call with a
+  /// grpc-status); all zero for HTTP requests, so they add up to completed only in a run of calls.
+  std::array<std::uint64_t, k_grpc_statuses> grpc_status{};
+  std::uint64_t grpc_messages_in = 0;       ///< response messages of the completed calls
+  std::uint64_t grpc_message_bytes_in = 0;  ///< their bytes (without the 5-byte length prefixes)
 
   std::uint64_t errors_total() const;
   /// intended == completed + timeouts + errors + dropped + unfinished.
@@ -58,7 +66,8 @@ struct Counters {
   std::uint64_t bad_status() const { return completed - ok; }
   /// Empty when the counts add up (DESIGN.md invariant 2): conserved(), ok ≤ completed ≤ sent ≤ intended, and
   /// the status classes sum to completed (every completed request has one status; not checked when there are
-  /// none, as in files written before they were counted). Otherwise one sentence
+  /// none, as in files written before they were counted), and the gRPC statuses to at most completed.
+  /// Otherwise one sentence
   /// naming the numbers that disagree.
   std::string imbalance() const;
   void add(const Counters& other);
@@ -67,6 +76,8 @@ struct Counters {
   double amplification() const;
   std::uint64_t& error(ErrorKind kind) { return errors[static_cast<std::size_t>(kind)]; }
   std::uint64_t error(ErrorKind kind) const { return errors[static_cast<std::size_t>(kind)]; }
+  /// The completed gRPC calls (the sum of grpc_status).
+  std::uint64_t grpc_calls() const;
 };
 
 }  // namespace openloop::results

@@ -43,13 +43,21 @@ expect_usage "no schema from server reflection: cannot connect: 127.0.0.1:9: Con
 expect_usage "needs --call" "$t" "${schema[@]}" "${load[@]}"
 expect_usage '"FOUND" is not a gRPC status' "$t" "${schema[@]}" --call openloop.test.v1.Bench/Call \
   --grpc-success OK,FOUND "${load[@]}"
-expect_usage "a set with gaps is not supported yet" "$t" "${schema[@]}" --call openloop.test.v1.Bench/Call \
-  --grpc-success OK,NOT_FOUND "${load[@]}"
-expect_usage "templates}} in a gRPC message are not supported yet" "$t" "${schema[@]}" \
-  --call openloop.test.v1.Bench/Call --data '{"note": "{{uniform(1, 9)}}"}' "${load[@]}"
+grep -qF "UNAVAILABLE, DATA_LOSS, UNAUTHENTICATED (or their codes 0..16)" "$E2E_TMP/out.txt" ||
+  fail "an unknown status does not list the 17: $(cat "$E2E_TMP/out.txt")"
+expect_usage "--data (each {{...}} as 0): the JSON does not fit openloop.test.v1.CallRequest" "$t" "${schema[@]}" \
+  --call openloop.test.v1.Bench/Call --data '{"note": {{uniform(1, 9)}}}' "${load[@]}"
+expect_usage "--data: the JSON array holds no message" "$t" "${schema[@]}" --call openloop.test.v1.Bench/Call \
+  --data '[]' "${load[@]}"
+expect_usage "--data [2]: the JSON does not fit" "$t" "${schema[@]}" --call openloop.test.v1.Bench/Call \
+  --data '[{"note": "a"}, {"note": 1, "size": "x"}]' "${load[@]}"
+expect_usage "trace-bin is binary metadata" "$t" "${schema[@]}" --call openloop.test.v1.Bench/Call \
+  -H 'trace-bin: not base64!' "${load[@]}"
+expect_usage "--send-deadline: a gRPC call's deadline goes out as grpc-timeout" "$t" "${schema[@]}" \
+  --call openloop.test.v1.Bench/Call --send-deadline X-Deadline "${load[@]}"
 expect_usage "grpc-timeout is reserved by gRPC" "$t" "${schema[@]}" --call openloop.test.v1.Bench/Call \
   -H 'grpc-timeout: 1S' "${load[@]}"
 expect_usage "--call: needs a grpc:// or grpcs:// target" http://127.0.0.1:9/ --call a.B/C "${load[@]}"
 expect_usage "grpc://host:port or grpcs://host:port" grpc://127.0.0.1:9/openloop.test.v1.Bench/Call "${schema[@]}" \
   --call openloop.test.v1.Bench/Call "${load[@]}"
-pass "no schema, no --call, an unknown or gapped status set, a template, reserved metadata, gRPC flags on http://, a path: exit 2"
+pass "no schema, no --call, an unknown status, a template or array message that does not fit, bad -bin metadata, --send-deadline, reserved metadata, gRPC flags on http://, a path: exit 2"

@@ -21,10 +21,10 @@ grpc_require() {
 # (≤ 10 s) for its port; sets GRPC_URL, GRPC_PID.
 start_grpc_server() {
   local delay=${1:-0} reflection=${2:-off} deadline=$((SECONDS + 10))
-  rm -f "$E2E_TMP/grpc.port" "$E2E_TMP/grpc.count" "$E2E_TMP/grpc.count.reflection"
+  rm -f "$E2E_TMP/grpc.port" "$E2E_TMP/grpc.count" "$E2E_TMP/grpc.count.reflection" "$E2E_TMP/grpc.times"
   "$GRPC_PYTHON" "$GRPC_DIR/server.py" --protoset "$GRPC_SET" --port-file "$E2E_TMP/grpc.port" \
-    --count-file "$E2E_TMP/grpc.count" --delay-ms "$delay" --reflection "$reflection" \
-    --reflection-protoset "$GRPC_REFLECTION_SET" 2>"$E2E_TMP/grpc.err" &
+    --count-file "$E2E_TMP/grpc.count" --times-file "$E2E_TMP/grpc.times" --delay-ms "$delay" \
+    --reflection "$reflection" --reflection-protoset "$GRPC_REFLECTION_SET" 2>"$E2E_TMP/grpc.err" &
   GRPC_PID=$!
   E2E_PIDS+=("$GRPC_PID")
   until [[ -s $E2E_TMP/grpc.port ]]; do
@@ -36,7 +36,8 @@ start_grpc_server() {
 }
 
 # stop_grpc_server: SIGTERM, then waits (≤ 10 s) for its count file; sets GRPC_CALLS (the calls it served) and
-# GRPC_MESSAGES (the file: its call count, then every distinct request message) and GRPC_REFLECTION_STREAMS.
+# GRPC_MESSAGES (the file: its call count, then every distinct request message), GRPC_REFLECTION_STREAMS and
+# GRPC_TIMES (each call's arrival at the server, seconds, one a line).
 stop_grpc_server() {
   local deadline=$((SECONDS + 10))
   kill -TERM "$GRPC_PID"
@@ -49,4 +50,6 @@ stop_grpc_server() {
   GRPC_MESSAGES=$E2E_TMP/grpc.messages.$GRPC_PID
   cp "$E2E_TMP/grpc.count" "$GRPC_MESSAGES"
   GRPC_REFLECTION_STREAMS=$(cat "$E2E_TMP/grpc.count.reflection")
+  GRPC_TIMES=$E2E_TMP/grpc.times.$GRPC_PID
+  mv "$E2E_TMP/grpc.times" "$GRPC_TIMES"
 }

@@ -1,11 +1,15 @@
 # A real gRPC server for the e2e tests (grpcio, Debian's python3-grpcio: run it with /usr/bin/python3): serves
 # openloop.test.v1.Bench/Call from a FileDescriptorSet (no generated code), each call after --delay-ms, answering
-# with the status a request's note names ("status:NOT_FOUND"). It writes its port to --port-file once serving; on
-# SIGTERM it writes the number of calls and every distinct request message it received (text format, sorted) to
-# --count-file and exits. With --reflection v1 (or v1alpha) it also serves server reflection under that version's
-# name, written here from the reflection .proto's messages (--reflection-protoset; Debian has no grpcio-reflection):
-# each answer carries one file, as grpcio-reflection's, so a client must ask for the imports itself; it counts the
-# reflection streams it served and writes that number to --count-file.reflection.
+# with the status a request's note names: "status:NOT_FOUND" every call; "cycle:OK,NOT_FOUND,UNAVAILABLE" by
+# the index of the call among those with the same note (the first OK, the second NOT_FOUND, ...);
+# "first:N:STATUS[:PUSHBACK]" the first N calls with the note STATUS (with grpc-retry-pushback-ms: PUSHBACK in the
+# trailers when given), then OK. It writes its port to --port-file once serving; on SIGTERM it writes the number of
+# calls and every distinct request message it received (text format, sorted) to --count-file, a line per call to
+# --times-file when given (its arrival in monotonic seconds, the deadline's time remaining in seconds or -1 without
+# one, its note), and exits. With --reflection v1 (or v1alpha) it also serves server reflection under that
+# version's name, written here from the reflection .proto's messages (--reflection-protoset; Debian has no
+# grpcio-reflection): each answer carries one file, as grpcio-reflection's, so a client must ask for the imports
+# itself; it counts the reflection streams it served and writes that number to --count-file.reflection.
 import argparse
 import os
 import signal
@@ -23,6 +27,7 @@ parser.add_argument("--count-file", required=True)
 parser.add_argument("--delay-ms", type=float, default=0)
 parser.add_argument("--reflection", choices=["off", "v1", "v1alpha"], default="off")
 parser.add_argument("--reflection-protoset")
+parser.add_argument("--times-file")
 args = parser.parse_args()
 
 fds = descriptor_pb2.FileDescriptorSet()
@@ -38,6 +43,8 @@ Reply = factory.GetPrototype(pool.FindMessageTypeByName("openloop.test.v1.CallRe
 lock = threading.Lock()
 calls = 0
 messages = set()
+times = []
+by_note = {}
 
 
 def call(request, context):
@@ -45,11 +52,26 @@ def call(request, context):
     with lock:
         calls += 1
         served = calls
+        by_note[request.note] = index = by_note.get(request.note, 0) + 1
+        remaining = context.time_remaining()
+        times.append(f"{time.monotonic():.6f} {-1 if remaining is None else remaining:.6f} {request.note}")
         messages.add(text_format.MessageToString(request, as_one_line=True))
     if args.delay_ms > 0:
         time.sleep(args.delay_ms / 1000)
+    status, pushback = "OK", None
     if request.note.startswith("status:"):
-        context.abort(getattr(grpc.StatusCode, request.note[len("status:"):]), "asked for by the request")
+        status = request.note[len("status:"):]
+    elif request.note.startswith("cycle:"):
+        cycle = request.note[len("cycle:"):].split(",")
+        status = cycle[(index - 1) % len(cycle)]
+    elif request.note.startswith("first:"):
+        n, named, *rest = request.note[len("first:"):].split(":")
+        if index <= int(n):
+            status, pushback = named, (rest[0] if rest else None)
+    if status != "OK":
+        if pushback is not None:
+            context.set_trailing_metadata((("grpc-retry-pushback-ms", pushback),))
+        context.abort(getattr(grpc.StatusCode, status), "asked for by the request")
     return Reply(payload=b"x" * max(0, request.size), served=served)
 
 
@@ -119,3 +141,6 @@ with lock, open(args.count_file, "w") as f:
         f.write(m + "\n")
 with open(args.count_file + ".reflection", "w") as f:
     f.write(f"{reflection_streams}\n")
+if args.times_file:
+    with lock, open(args.times_file, "w") as f:
+        f.writelines(line + "\n" for line in times)

@@ -70,6 +70,25 @@ TEST(RenderMetrics, SlotWaitsHaveACounterAndAHistogram) {
   EXPECT_TRUE(has(t, "openloop_slot_wait_seconds_count{" + l + "} 12")) << t;
 }
 
+// gRPC calls: every status's series once a call completed, and the response messages; none for HTTP requests.
+TEST(RenderMetrics, GrpcStatusesByNameOnceACallCompleted) {
+  MetricsState s = sample_state();
+  const std::string l = "run_id=\"r1\",scenario=\"\",request=\"\"";
+  EXPECT_EQ(render_metrics(s, {"r1", "", {"GET /"}, 500, {}, {}}, false).find("openloop_grpc_"),
+            std::string::npos);
+  s.totals.grpc_status[0] = 80;
+  s.totals.grpc_status[5] = 10;
+  s.totals.grpc_messages_in = 80;
+  s.totals.grpc_message_bytes_in = 1440;
+  const std::string t = render_metrics(s, {"r1", "", {"GET /"}, 500, {}, {}}, false);
+  EXPECT_TRUE(has(t, "# TYPE openloop_grpc_responses_total counter")) << t;
+  EXPECT_TRUE(has(t, "openloop_grpc_responses_total{" + l + ",status=\"OK\"} 80")) << t;
+  EXPECT_TRUE(has(t, "openloop_grpc_responses_total{" + l + ",status=\"NOT_FOUND\"} 10")) << t;
+  EXPECT_TRUE(has(t, "openloop_grpc_responses_total{" + l + ",status=\"UNAUTHENTICATED\"} 0")) << t;
+  EXPECT_TRUE(has(t, "openloop_grpc_response_messages_total{" + l + "} 80")) << t;
+  EXPECT_TRUE(has(t, "openloop_grpc_response_message_bytes_total{" + l + "} 1440")) << t;
+}
+
 TEST(RenderMetrics, TargetRateIsTheOfferedRateOverTheLatestInterval) {
   MetricsContext c{"r1", "", {}, 300, {}, {}};
   std::vector<std::pair<double, double>> asked;

@@ -66,6 +66,48 @@ TEST(ResultsReader, RoundTripsTheStealAndTheRunDelayAndRejectsImpossibleOnes) {
   EXPECT_THAT(error_of(bad.dump()), HasSubstr("/generator/run_delay_s: -1 is not a duration"));
 }
 
+// gRPC calls' counts by status name: read back and written again exactly, summed by add (as merge and shards
+// do); a file without them reads as none; an unknown name is refused naming its path.
+TEST(ResultsReader, RoundTripsTheGrpcStatusesByName) {
+  nlohmann::json written = to_json(sample_run());
+  EXPECT_FALSE(written["summary"]["counts"].contains("grpc_statuses"));
+  const auto add = [&](nlohmann::json& counts, nlohmann::json statuses, int messages, int bytes) {
+    counts["grpc_statuses"] = std::move(statuses);
+    counts["grpc_messages_in"] = messages;
+    counts["grpc_message_bytes_in"] = bytes;
+  };
+  // Interval 0 completed 3, interval 2 completed 2 (sample_run), interval 1 none.
+  add(written["intervals"][0]["counts"], {{"OK", 1}, {"NOT_FOUND", 1}, {"UNAVAILABLE", 1}}, 1, 16);
+  add(written["intervals"][2]["counts"], {{"OK", 2}}, 2, 32);
+  add(written["summary"]["counts"], {{"OK", 3}, {"NOT_FOUND", 1}, {"UNAVAILABLE", 1}}, 3, 48);
+  auto read = parse_results(written.dump(1), "r.json");
+  ASSERT_TRUE(read) << read.error().message;
+  EXPECT_EQ(to_json(*read), written);
+  EXPECT_EQ(read->totals.grpc_status[5], 1U);
+  EXPECT_EQ(read->totals.grpc_calls(), 5U);
+  EXPECT_EQ(read->intervals[2].counters.grpc_messages_in, 2U);
+  Counters twice = read->totals;
+  twice.add(read->totals);
+  EXPECT_EQ(twice.grpc_status[0], 6U);
+  EXPECT_EQ(twice.grpc_status[14], 2U);
+  EXPECT_EQ(twice.grpc_message_bytes_in, 96U);
+
+  nlohmann::json bad = written;
+  bad["summary"]["counts"]["grpc_statuses"]["NOT_A_STATUS"] = 1;
+  EXPECT_THAT(error_of(bad.dump()),
+              HasSubstr("/summary/counts/grpc_statuses/NOT_A_STATUS: not a gRPC status"));
+}
+
+TEST(ResultsReader, GrpcStatusesBeyondCompletedAreRefused) {
+  Counters c;
+  c.intended = c.sent = c.completed = 2;
+  c.status_class[2] = 2;
+  c.grpc_status[0] = 3;
+  EXPECT_EQ(c.imbalance(), "the gRPC statuses add up to 3, but completed is 2");
+  c.grpc_status[0] = 2;
+  EXPECT_EQ(c.imbalance(), "");
+}
+
 TEST(ResultsReader, RoundTripsPhasesDnsAndTheRequestLogCounts) {
   RunResults run = sample_run();
   AttemptPhases fresh;
