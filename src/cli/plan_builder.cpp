@@ -52,6 +52,7 @@ Result<void> build_targets(const RunOptions& o, engine::RunPlan& plan) {
   options.headers = plan.headers;
   if (!inputs.target.empty()) options.target = OPENLOOP_TRY(workload::parse_target_override(inputs.target));
   options.seed = o.seed;
+  options.redact = plan.redact;
   auto w = std::make_shared<const workload::WorkloadPlan>(
       OPENLOOP_TRY(workload::plan_from_targets(targets, source, options, base_dir)));
   plan.url_text = w->target_text;
@@ -97,7 +98,7 @@ Result<void> build_request(const RunOptions& o, engine::RunPlan& plan) {
   }
   plan.url = OPENLOOP_TRY(net::parse_url(o.url, "URL"));
   engine::RequestSpec spec;
-  spec.name = plan.method + " " + redact_url(plan.url.target);  // shown in every output
+  spec.name = plan.method + " " + plan.redact.url(plan.url.target);  // shown in every output
   spec.method = plan.method;
   spec.request = OPENLOOP_TRY(http::build_request(plan.method, plan.url, plan.headers, plan.body));
   plan.requests.push_back(std::move(spec));
@@ -280,6 +281,7 @@ Result<void> build_capacity(const RunOptions& o, const HostFacts& host, engine::
 
 Result<engine::RunPlan> build_plan(const RunOptions& o, const HostFacts& host) {
   engine::RunPlan plan;
+  plan.redact = Redactor(o.redact_params);
   OPENLOOP_TRY_VOID(check_until_model(o));
   OPENLOOP_TRY_VOID(parse_until_targets(o));
   if (!o.replay.empty()) {
@@ -333,7 +335,10 @@ Result<std::vector<engine::RunPlan>> build_file_plans(const RunOptions& o,
                                                       const engine::RunSettings& settings) {
   auto plans = OPENLOOP_TRY(engine::plans_from_workload(std::move(file), settings));
   const std::string metric = OPENLOOP_TRY(check_server_timing_metric(o.server_timing_metric));
-  for (auto& p : plans) p.server_timing_metric = metric;
+  for (auto& p : plans) {
+    p.server_timing_metric = metric;
+    p.redact = Redactor(o.redact_params);
+  }
   return plans;
 }
 

@@ -150,7 +150,7 @@ void announce(const Setup& setup) {
   const auto& s = setup.plan.settings;
   fmt::print(stderr,
              "openloop probe metastable: {} at {}, trigger {}; {} warm-up, then {} measured per run {}\n",
-             redact_url(setup.run_plan.url_text), format_rate(s.base_rate),
+             setup.run_plan.redact.url(setup.run_plan.url_text), format_rate(s.base_rate),
              procedures::describe(s.trigger, s.trigger_for), format_duration(s.warmup),
              format_duration(setup.plan.measured),
              setup.simulated ? fmt::format("in virtual time against lab {}", setup.simulate_text)
@@ -183,7 +183,7 @@ int probe_metastable(const RunOptions& o, const ProbeFlags& f) {
   p.outputs = probe_outputs(o, setup->simulated);
   p.run = [&](std::atomic<int>& stop) -> Result<procedures::ProbeReport> {
     procedures::ProbeReport report{setup->plan,
-                                   redact_url(setup->run_plan.url_text),
+                                   setup->run_plan.redact.url(setup->run_plan.url_text),
                                    setup->ctx.lab ? setup->ctx.lab->config_url() : "",
                                    {},
                                    false,

@@ -42,7 +42,7 @@ void announce(const RampPrepared& p) {
   fmt::print(
       stderr,
       "openloop ramp: {} {}: up to {} steps {} → {} ({}), each {} warm-up + {} hold{}; {}; stop at {}{}\n",
-      p.base.method, redact_url(p.base.url_text), rates.size(), format_rate(rates.front()),
+      p.base.method, p.base.redact.url(p.base.url_text), rates.size(), format_rate(rates.front()),
       format_rate(rates.back()), step, format_duration(s.warmup), format_duration(s.hold), until,
       s.fresh ? (s.repeat >= 2 ? fmt::format("{} runs per step", s.repeat) : std::string("one run per step"))
               : std::string("one run (connections carry over)"),
@@ -60,7 +60,7 @@ std::vector<OutputFile<procedures::RampOutcome>> ramp_outputs(const RampFlags& f
     simulated_lab->erase("duration");
   }
   // The plan's target: a URL as given, a plan file's (after --target), or the targets file's.
-  const std::string target = redact_url(prepared.base.url_text);
+  const std::string target = prepared.base.redact.url(prepared.base.url_text);
   const std::string source = f.run.json.empty() ? std::string("this ramp") : f.run.json;
   return {
       {"--json", f.run.json,

@@ -115,10 +115,6 @@ void add_replay_options(CLI::App& sub, RunOptions& o) {
                  "Send this recorded credential header (Authorization, Cookie, ...: dropped by default; repeatable)")
       ->type_name("NAME")
       ->group(k_replay);
-  sub.add_option("--redact-param", o.redact_params,
-                 "Replace this query parameter's recorded value with REDACTED (repeatable)")
-      ->type_name("NAME")
-      ->group(k_replay);
   sub.add_flag("--skip-bad", o.skip_bad, "Count and skip the trace's bad lines instead of refusing the file")
       ->group(k_replay);
   sub.add_option("--session-key", o.session_key,

@@ -11,7 +11,7 @@
 namespace openloop::cli {
 
 /// Registers --replay, --replay-format, --replay-log-format, --speed, --loop, --max-gap, --from, --to,
-/// --reorder-window, --keep-header, --redact-param and --skip-bad (help group "Replay").
+/// --reorder-window, --keep-header and --skip-bad (help group "Replay").
 void add_replay_options(CLI::App& sub, RunOptions& o);
 
 /// The request and workload of a replay into `plan`: --target's host as the URL, the trace scanned

@@ -71,7 +71,7 @@ Result<results::RunResults> run_watched(const engine::RunPlan& plan, const RunOp
   const std::string shard =
       plan.shard.sharded() ? fmt::format("shard {}/{}", plan.shard.index, plan.shard.count) : std::string();
   fmt::print(stderr, "openloop run: {} {} for {}s{} on {} thread(s){}\n", plan.method,
-             redact_url(plan.url_text), to_seconds(plan.duration),
+             plan.redact.url(plan.url_text), to_seconds(plan.duration),
              plan.warmup.count() > 0 ? fmt::format(" after {}s warm-up", to_seconds(plan.warmup)) : "",
              plan.threads,
              shard.empty() ? "" : fmt::format(", {} (share {:.3g}%)", shard, 100 * plan.shard.share()));

@@ -66,6 +66,11 @@ void add_target_options(CLI::App& sub, RunOptions& o) {
                  "every metric's dur); the rest of the response time is reported as outside the server")
       ->type_name("NAME")
       ->group(k_target);
+  sub.add_option("--redact-param", o.redact_params,
+                 "Write this query parameter's value as [redacted] in every output, as api_key, token, password "
+                 "... always are (repeatable); a replayed trace's records are also sent with it REDACTED")
+      ->type_name("NAME")
+      ->group(k_target);
 }
 
 void add_plan_input_options(CLI::App& sub, RunOptions& o) {

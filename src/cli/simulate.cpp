@@ -140,7 +140,7 @@ int simulate_command(const SimulateOptions& so) {
                    plans->size(), so.lab.empty() ? "(defaults)" : so.lab);
       } else {
         fmt::print(stderr, "openloop simulate: {} {} for {}s in virtual time against lab {}\n", first.method,
-                   redact_url(first.url_text), to_seconds(first.duration),
+                   first.redact.url(first.url_text), to_seconds(first.duration),
                    so.lab.empty() ? "(defaults)" : so.lab);
       }
     }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <utility>
 
 namespace openloop {
 namespace {
@@ -42,6 +43,20 @@ bool is_secret_param(std::string_view name) {
 }
 
 std::string redact_url(std::string_view url) {
+  return Redactor().url(url);
+}
+
+Redactor::Redactor(std::vector<std::string> extra_params) : m_extra(std::move(extra_params)) {
+  m_extra.erase(std::remove(m_extra.begin(), m_extra.end(), std::string()), m_extra.end());
+}
+
+bool Redactor::is_secret_param(std::string_view name) const {
+  return openloop::is_secret_param(name) ||
+         std::any_of(m_extra.begin(), m_extra.end(),
+                     [name](const std::string& k) { return iequals(name, k); });
+}
+
+std::string Redactor::url(std::string_view url) const {
   const auto scheme = url.find("://");
   const std::size_t from = scheme == std::string_view::npos ? 0 : scheme + 3;
   const std::size_t end = std::min(url.find_first_of("/?#", from), url.size());

@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace openloop {
 
@@ -25,5 +26,24 @@ bool is_secret_param(std::string_view name);
 /// values of its secret query parameters (is_secret_param) replaced by k_redacted; other text unchanged.
 /// "https://u:p@h/x?api_key=K&q=1" → "https://[redacted]@h/x?api_key=[redacted]&q=1".
 std::string redact_url(std::string_view url);
+
+/// What a command writes down redacted: the default secret query parameters (is_secret_param) and the names
+/// given with --redact-param (any case). A value built once from the flags and carried with the plan to where
+/// a target or a request's name is written; the default-constructed one redacts the defaults only.
+class Redactor {
+ public:
+  Redactor() = default;
+  /// `extra_params`: more query parameter names to redact (empty names are ignored).
+  explicit Redactor(std::vector<std::string> extra_params);
+
+  /// True for a default secret parameter or one of the extra names (any case).
+  bool is_secret_param(std::string_view name) const;
+  /// redact_url(), with the extra names redacted too.
+  std::string url(std::string_view url) const;
+  const std::vector<std::string>& extra_params() const { return m_extra; }
+
+ private:
+  std::vector<std::string> m_extra;
+};
 
 }  // namespace openloop

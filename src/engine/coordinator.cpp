@@ -128,7 +128,7 @@ results::RunInfo describe(const RunPlan& plan) {
   // A shard's info is its own part of the plan (users, rates), so its verdict and summary judge that part;
   // info.plan still describes the whole plan.
   info.users = plan.users_part();
-  info.target = redact_url(plan.url_text);  // shown in the summary, the HTML title, the .hlog header
+  info.target = plan.redact.url(plan.url_text);  // shown in the summary, the HTML title, the .hlog header
   for (const auto& r : plan.requests) info.request_names.push_back(r.name);
   if (plan.model == Model::pacing) {
     const double cap = plan.max_rate_part();
@@ -234,28 +234,34 @@ std::vector<std::string> single_key_warnings(const RunPlan& plan,
   return warnings;
 }
 
-// --session-key: what the replayed sessions did to the trace's schedule, in one line of the run's warnings (the
-// summary and the results' `warnings`), summed over the workers: records delayed by their session and by how
-// much in all, the most sessions open and records held at once, and records dropped beyond the held limit.
-std::string session_note(const std::vector<std::unique_ptr<Worker>>& workers) {
-  workload::SessionPacer::Counts sum;
+// --session-key: what the replayed sessions did to the trace's schedule, summed over the workers: records
+// delayed by their session and by how much in all, the most sessions open and records held at once (each
+// worker's peak, summed), and records dropped beyond the held limit.
+results::ReplaySessionStats session_stats(const std::vector<std::unique_ptr<Worker>>& workers) {
+  results::ReplaySessionStats sum;
+  sum.replayed = true;
   for (const auto& w : workers) {
     const workload::SessionPacer::Counts& c = w->report().sessions;
     sum.delayed += c.delayed;
-    sum.delay += c.delay;
+    sum.delay_s += to_seconds(c.delay);
     sum.sessions_peak += c.sessions_peak;
     sum.held_peak += c.held_peak;
-    sum.overflow += c.overflow;
+    sum.dropped += c.overflow;
   }
+  return sum;
+}
+
+// The same counts in one line of the run's warnings (the summary and the results' `warnings`).
+std::string session_note(const results::ReplaySessionStats& sum) {
   std::string note = fmt::format(
       "replay sessions: {} records delayed by their session's earlier responses, {:.6f} s in all; at most {} "
       "sessions open and {} records held at once",
-      sum.delayed, to_seconds(sum.delay), sum.sessions_peak, sum.held_peak);
-  if (sum.overflow > 0) {
+      sum.delayed, sum.delay_s, sum.sessions_peak, sum.held_peak);
+  if (sum.dropped > 0) {
     note += fmt::format(
         "; {} records dropped because a worker already held as many as it may (65,536) waiting for their "
         "sessions' responses",
-        sum.overflow);
+        sum.dropped);
   }
   return note;
 }
@@ -336,7 +342,10 @@ results::RunResults finish(PlanRun& p, const std::atomic<int>& stop, SteadyTime 
     r.warnings.push_back(std::move(w));
   if (plan.replay)
     for (auto& note : plan.replay->notes()) r.warnings.push_back(std::move(note));
-  if (plan.replay && plan.replay->request.options.session_key.any()) r.warnings.push_back(session_note(p.workers));
+  if (plan.replay && plan.replay->request.options.session_key.any()) {
+    r.replay_sessions = session_stats(p.workers);
+    r.warnings.push_back(session_note(r.replay_sessions));
+  }
   if (std::string tail = results::generator_tail_warning(r); !tail.empty()) r.warnings.push_back(std::move(tail));
   for (auto& w : p.workers) {
     if (w->report().loop_failure.empty()) continue;

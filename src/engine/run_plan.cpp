@@ -21,7 +21,7 @@ nlohmann::json RunPlan::describe() const {
   // Credentials are sent, never written down: every output shows them redacted (core/redact.h).
   for (const auto& h : headers) headers_json.push_back(redact_header_line(h.name + ": " + h.value));
   nlohmann::json j = {
-      {"target", redact_url(url_text)},
+      {"target", redact.url(url_text)},
       {"method", method},
       {"headers", headers_json},
       {"body_bytes", body.size()},

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/redact.h"
 #include "core/time.h"
 #include "engine/coalesce_auto.h"
 #include "engine/protocol.h"
@@ -75,6 +76,9 @@ class RequestLog;
 struct RunPlan {
   // Target and request.
   std::string url_text;
+  /// What every output shows redacted of the target and the requests' names (--redact-param): applied where
+  /// they are first written down (RunInfo::target, a request's name, describe()).
+  Redactor redact;
   net::Url url;
   std::vector<net::Endpoint> endpoints;  ///< resolved once at start
   std::string method = "GET";

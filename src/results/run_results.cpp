@@ -215,8 +215,24 @@ void add_generator(GeneratorStats& into, const GeneratorStats& part, PartsRan ho
     into.run_delay_seconds = into.run_delay_seconds.value_or(0.0) + *part.run_delay_seconds;
 }
 
+void add_replay_sessions(ReplaySessionStats& into, const ReplaySessionStats& part, PartsRan how) {
+  if (!part.replayed) return;
+  into.replayed = true;
+  into.delayed += part.delayed;
+  into.delay_s += part.delay_s;
+  into.dropped += part.dropped;
+  if (how == PartsRan::side_by_side) {
+    into.sessions_peak += part.sessions_peak;
+    into.held_peak += part.held_peak;
+  } else {
+    into.sessions_peak = std::max(into.sessions_peak, part.sessions_peak);
+    into.held_peak = std::max(into.held_peak, part.held_peak);
+  }
+}
+
 void RunResults::add_metadata(const RunResults& part, std::string_view label, PartsRan how) {
   add_generator(generator, part.generator, how);
+  add_replay_sessions(replay_sessions, part.replay_sessions, how);
   for (const auto& example : part.error_examples) {
     const bool known = std::any_of(error_examples.begin(), error_examples.end(),
                                    [&](const auto& e) { return e.first == example.first; });

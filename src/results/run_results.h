@@ -100,6 +100,22 @@ enum class PartsRan : unsigned char { side_by_side, one_after_another };
 /// rounds, each max the largest.
 void add_generator(GeneratorStats& into, const GeneratorStats& part, PartsRan how);
 
+/// A replay with --session-key: what its sessions did to the trace's schedule (docs/replay.md "Sessions"),
+/// summed over the workers. `replayed` false for every other run (and files written before these were saved).
+struct ReplaySessionStats {
+  bool replayed = false;
+  std::uint64_t delayed = 0;        ///< records sent later than their absolute time because of their session
+  double delay_s = 0;               ///< Σ (due − absolute time) over them, seconds
+  std::uint64_t sessions_peak = 0;  ///< most sessions open at once (sum of the workers' peaks)
+  std::uint64_t held_peak = 0;      ///< most records held at once for a response (sum of the workers' peaks)
+  std::uint64_t dropped = 0;        ///< records dropped because a worker held as many as it may
+};
+
+/// Adds another part's session counts: delayed, delay and dropped are summed; the peaks are summed side by
+/// side (as a run sums its workers' peaks, so shards merge to the whole run's number) and the largest part's
+/// one after another. A part that did not replay sessions adds nothing.
+void add_replay_sessions(ReplaySessionStats& into, const ReplaySessionStats& part, PartsRan how);
+
 /// How the run was started together with other shards (--start-at); `at_unix_s` 0 when it was not.
 struct StartTiming {
   double at_unix_s = 0;  ///< --start-at, seconds since the Unix epoch
@@ -189,6 +205,8 @@ struct RunResults {
   std::vector<ScenarioResults> scenarios;
   /// --observe: the signals sampled beside the run (values per interval in IntervalResult::observed).
   Observed observed;
+  /// A replay with --session-key: its sessions' counts (added by add_metadata()).
+  ReplaySessionStats replay_sessions;
 
   RunResults();
   double offered_rps() const;  ///< intended / measured_s

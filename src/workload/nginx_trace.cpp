@@ -129,8 +129,21 @@ std::optional<Nanos> parse_time_local(std::string_view t) {
 
 std::string unescape_nginx(std::string_view text) {
   std::string out;
+  unescape_nginx_into(text, out);
+  return out;
+}
+
+void unescape_nginx_into(std::string_view text, std::string& out) {
+  out.clear();
+  // Most values hold no backslash: copied at once.
+  const std::size_t first = text.find('\\');
+  if (first == std::string_view::npos) {
+    out.assign(text);
+    return;
+  }
   out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
+  out.append(text.substr(0, first));
+  for (std::size_t i = first; i < text.size(); ++i) {
     if (text[i] == '\\' && i + 3 < text.size() && text[i + 1] == 'x' && std::isxdigit(static_cast<unsigned char>(text[i + 2])) != 0 &&
         std::isxdigit(static_cast<unsigned char>(text[i + 3])) != 0) {
       int v = 0;
@@ -145,7 +158,6 @@ std::string unescape_nginx(std::string_view text) {
     }
     out.push_back(text[i]);
   }
-  return out;
 }
 
 Result<NginxTraceParser> NginxTraceParser::create(NginxLogFormat format, std::uint64_t seed,
@@ -242,35 +254,45 @@ Result<ParsedUnit> NginxTraceParser::parse(std::string_view line, TraceRecord& o
   }
   if (!m_stamp.variable.at_start && m_duration && !absent(m_values[m_duration->index]))
     out.t -= OPENLOOP_TRY(read_time(m_duration->index, m_duration->variable));
-  // The request.
-  std::string target;
+  // The request, read from the line itself unless it holds an escape (then from m_scratch, decoded): no
+  // string is built but the record's own, whose capacity the reader keeps.
+  std::string_view target;
   if (m_request) {
-    const std::string request = unescape_nginx(m_values[*m_request]);
+    std::string_view request = m_values[*m_request];
+    if (request.find('\\') != std::string_view::npos) {
+      unescape_nginx_into(request, m_scratch);
+      request = m_scratch;
+    }
     const auto first = request.find(' ');
     const auto last = request.rfind(' ');
-    if (first == std::string::npos || last == first)
+    if (first == std::string_view::npos || last == first)
       return usage_error(fmt::format("$request \"{}\": expected METHOD TARGET PROTOCOL, e.g. \"GET / HTTP/1.1\"",
                                      request.substr(0, 80)));
-    out.method = request.substr(0, first);
+    out.method.assign(request.substr(0, first));
     target = request.substr(first + 1, last - first - 1);
   } else {
-    out.method = std::string(m_values[*m_method]);
-    target = unescape_nginx(m_values[*m_uri]);
-    if (!m_uri_is_request_uri && m_args && !absent(m_values[*m_args]))
-      target += "?" + unescape_nginx(m_values[*m_args]);
+    out.method.assign(m_values[*m_method]);
+    unescape_nginx_into(m_values[*m_uri], m_scratch);
+    if (!m_uri_is_request_uri && m_args && !absent(m_values[*m_args])) {
+      std::string args;
+      unescape_nginx_into(m_values[*m_args], args);
+      m_scratch.append("?").append(args);
+    }
+    target = m_scratch;
   }
   if (!is_http_token(out.method))
     return usage_error(fmt::format("method \"{}\" is not an HTTP method (a token, e.g. GET)", out.method.substr(0, 40)));
-  out.target = OPENLOOP_TRY(trace_target(target));
+  OPENLOOP_TRY_VOID(trace_target_into(target, out.target));
   for (const auto& h : m_headers) {
     const std::string_view v = m_values[h.index];
     if (absent(v)) continue;
-    http::Header header{h.name, unescape_nginx(v)};
+    http::Header& header = out.headers.emplace_back();
+    header.name = h.name;
+    unescape_nginx_into(v, header.value);
     OPENLOOP_TRY_VOID(check_trace_header(header));
-    out.headers.push_back(std::move(header));
   }
-  if (m_body && !absent(m_values[*m_body])) out.body = unescape_nginx(m_values[*m_body]);
-  if (m_remote_addr) out.session = std::string(m_values[*m_remote_addr]);
+  if (m_body && !absent(m_values[*m_body])) unescape_nginx_into(m_values[*m_body], out.body);
+  if (m_remote_addr) out.session.assign(m_values[*m_remote_addr]);
   if (m_status) {
     int status = 0;
     if (number(m_values[*m_status], status) && status >= 100 && status <= 999) out.status = status;

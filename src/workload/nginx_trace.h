@@ -62,6 +62,7 @@ class NginxTraceParser final : public TraceLineParser {
   bool m_uri_is_request_uri = false;
   std::vector<HeaderVariable> m_headers;
   std::vector<std::string_view> m_values;
+  std::string m_scratch;  // an escaped request or URI, decoded (kept between lines for its capacity)
 };
 
 /// Decimal seconds ("1700000000.123", "0.004") as nanoseconds; nullopt unless digits with an optional
@@ -71,5 +72,8 @@ std::optional<Nanos> parse_decimal_seconds(std::string_view text);
 std::optional<Nanos> parse_time_local(std::string_view text);
 /// Decodes nginx's \xHH escapes, and \" and \\ (escape=json's, Apache's); other text as it is.
 std::string unescape_nginx(std::string_view text);
+/// unescape_nginx() into `out` (replaced; its capacity kept, so a parser reusing one string allocates nothing
+/// once it has grown).
+void unescape_nginx_into(std::string_view text, std::string& out);
 
 }  // namespace openloop::workload

@@ -64,17 +64,56 @@ void SessionPacer::grow_index() {
     if (key != 0) index_put(key, s);
 }
 
+Nanos SessionPacer::lag_at(const Session& s, Nanos at) const {
+  return at - s.last_at >= k_visit_gap ? Nanos(0) : s.lag;
+}
+
 void SessionPacer::forget_if_idle(std::uint32_t s) {
   Session& S = m_sessions[s];
-  if (S.key == 0 || S.busy || S.head != k_none || S.lag.count() > 0) return;
+  if (S.key == 0 || S.busy || S.head != k_none) return;
+  if (S.lag.count() > 0) {
+    note_idle(s);
+    return;
+  }
   index_erase(S.key);
   S.key = 0;
   m_free_sessions.push_back(s);
   --m_open;
 }
 
+// Idle with a lag: kept until a record's absolute time shows the session's next one would start a new visit.
+void SessionPacer::note_idle(std::uint32_t s) {
+  if (m_lagged_count == m_lagged.size()) {
+    std::vector<Lagged> grown(std::max<std::size_t>(64, 2 * m_lagged.size()));
+    for (std::size_t i = 0; i < m_lagged_count; ++i)
+      grown[i] = m_lagged[(m_lagged_head + i) % m_lagged.size()];
+    m_lagged.swap(grown);
+    m_lagged_head = 0;
+  }
+  m_lagged[(m_lagged_head + m_lagged_count) % m_lagged.size()] =
+      Lagged{m_sessions[s].key, s, m_sessions[s].last_at + k_visit_gap};
+  ++m_lagged_count;
+}
+
+// Records come in order of their absolute times, so once one at `at` has come, a session idle since a record
+// k_visit_gap or more before it can only see records that start a new visit: its lag no longer matters. An
+// entry whose session has gone busy again, or been forgotten and reused, is dropped (a later one stands for
+// it).
+void SessionPacer::forget_past_visits(Nanos at) {
+  while (m_lagged_count > 0 && m_lagged[m_lagged_head].until <= at) {
+    const Lagged l = m_lagged[m_lagged_head];
+    m_lagged_head = (m_lagged_head + 1) % m_lagged.size();
+    --m_lagged_count;
+    Session& S = m_sessions[l.session];
+    if (S.key != l.key || S.busy || S.head != k_none || S.last_at + k_visit_gap != l.until) continue;
+    S.lag = Nanos(0);
+    forget_if_idle(l.session);
+  }
+}
+
 void SessionPacer::count_sent(Session& s, Nanos at, Nanos due) {
   s.lag = due - at;
+  s.last_at = at;
   s.busy = true;
   if (due > at) {
     ++m_counts.delayed;
@@ -83,9 +122,10 @@ void SessionPacer::count_sent(Session& s, Nanos at, Nanos due) {
 }
 
 SessionPacer::Arrival SessionPacer::arrive(std::uint64_t key, Nanos at, Nanos now) {
+  forget_past_visits(at);
   const std::uint32_t s = find_or_open(key);
   const bool idle = !m_sessions[s].busy && m_sessions[s].head == k_none;
-  const Nanos due = at + m_sessions[s].lag;
+  const Nanos due = at + lag_at(m_sessions[s], at);
   if (idle && due <= now) {
     count_sent(m_sessions[s], at, due);
     return Arrival{Arrival::Kind::send, s, k_none, due};
@@ -125,7 +165,7 @@ Nanos SessionPacer::done(std::uint32_t s, Nanos now) {
     forget_if_idle(s);
     return Nanos::max();
   }
-  S.head_due = std::max(m_held[S.head].at + S.lag, now);
+  S.head_due = std::max(m_held[S.head].at + lag_at(S, m_held[S.head].at), now);
   return S.head_due;
 }
 
@@ -155,6 +195,13 @@ void SessionPacer::clear() {
   for (std::uint32_t h = 0; h < m_held.size(); ++h) m_free_held.push_back(h);
   m_held_count = 0;
   m_open = 0;
+  m_lagged_head = m_lagged_count = 0;
+}
+
+std::size_t SessionPacer::footprint_bytes() const {
+  return m_sessions.capacity() * sizeof(Session) + m_free_sessions.capacity() * sizeof(std::uint32_t) +
+         m_index.capacity() * sizeof(m_index[0]) + m_held.capacity() * sizeof(Held) +
+         m_free_held.capacity() * sizeof(std::uint32_t) + m_lagged.capacity() * sizeof(Lagged);
 }
 
 }  // namespace openloop::workload

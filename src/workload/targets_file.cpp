@@ -199,7 +199,7 @@ Result<WorkloadPlan> plan_from_targets(const std::vector<Target>& targets, const
           at, t.url, url_text(url.base), plan.target_text));
     }
     RequestText spec;
-    spec.name = fmt::format("{} {}", t.method, url.target);
+    spec.name = fmt::format("{} {}", t.method, options.redact.url(url.target));
     if (plan.find_request(spec.name)) spec.name += fmt::format(" (line {})", t.line);
     spec.method = {t.method, at + ": method"};
     spec.path = {url.target, at + ": URL"};

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/redact.h"
 #include "core/time.h"
 #include "http/request.h"
 #include "net/url.h"
@@ -51,13 +52,14 @@ struct TargetsOptions {
   std::optional<net::Url> target;     ///< --target: replaces every target's scheme, host and port
   std::uint64_t seed = 1;             ///< seeds the variables and the weighted picks
   StatusRange success;
+  Redactor redact;  ///< the requests' names show their targets redacted (the requests send them whole)
 };
 
-/// The plan of the targets: one request per target, named "METHOD TARGET" (" (line N)" added when two
-/// targets would share a name), and one open scenario whose mix holds them all with their weights (1 when
-/// none is given: the caller then sends them in turn). Every target must go to the same scheme://host:port (a
-/// run resolves one host), unless options.target replaces them all. Errors (usage) name the target's
-/// "source:line".
+/// The plan of the targets: one request per target, named "METHOD TARGET" (its secrets redacted; " (line N)"
+/// added when two targets would share a name), and one open scenario whose mix holds them all with their
+/// weights (1 when none is given: the caller then sends them in turn). Every target must go to the same
+/// scheme://host:port (a run resolves one host), unless options.target replaces them all. Errors (usage) name
+/// the target's "source:line".
 Result<WorkloadPlan> plan_from_targets(const std::vector<Target>& targets, const std::string& source,
                                        const TargetsOptions& options, const std::filesystem::path& base_dir);
 

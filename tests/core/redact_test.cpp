@@ -40,3 +40,13 @@ TEST(Redact, SecretQueryParametersLoseTheirValues) {
   EXPECT_TRUE(is_secret_param("ACCESS_TOKEN"));
   EXPECT_FALSE(is_secret_param("tokens"));
 }
+
+TEST(Redactor, RedactsTheGivenNamesBesideTheDefaults) {
+  const Redactor r({"session_id", "", "Nonce"});
+  EXPECT_EQ(r.url("http://h/x?session_id=S1&q=1&api_key=K&nonce=N"),
+            "http://h/x?session_id=[redacted]&q=1&api_key=[redacted]&nonce=[redacted]");
+  EXPECT_EQ(r.url("/x?session_ids=1"), "/x?session_ids=1") << "only whole names";
+  EXPECT_EQ(r.extra_params().size(), 2U) << "an empty name is no name";
+  EXPECT_EQ(Redactor().url("http://h/x?session_id=S1&token=T"), "http://h/x?session_id=S1&token=[redacted]")
+      << "the default redactor is redact_url";
+}

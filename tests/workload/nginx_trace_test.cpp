@@ -93,6 +93,43 @@ TEST(NginxTrace, EscapeJsonQuotesStayInsideTheirValue) {
   EXPECT_EQ(r.headers[0].value, "say \"hi\"");
 }
 
+// One parser reads every line of a file, keeping buffers between them: each line's record is the one a fresh
+// parser gives, escaped or not, whichever variables hold the request.
+TEST(NginxTrace, AParserReusedLineAfterLineGivesEachLineItsOwnRecord) {
+  const std::string_view request_format = R"($msec "$request" "$http_user_agent" $request_body)";
+  const std::string_view uri_format = R"($msec $request_method "$uri" "$args" "$http_user_agent")";
+  const std::vector<std::pair<std::string_view, std::string_view>> lines = {
+      {request_format,
+       R"(1.0 "GET /a/very/long/path\x3Fwith?escapes=1 HTTP/1.1" "agent \"x\" long enough" b\x22y)"},
+      {request_format, R"(2.0 "POST /b HTTP/1.1" "-" -)"},
+      {request_format, R"(3.0 "GET /c?q=1 HTTP/1.1" "short" body)"},
+      {uri_format, R"(1.0 GET "/x\x41y/long/enough/to/allocate" "a=1&b=\x22" "ua")"},
+      {uri_format, R"(2.0 PUT "/z" "-" "-")"},
+  };
+  auto by_request = parser(request_format);
+  auto by_uri = parser(uri_format);
+  for (const auto& [format, line] : lines) {
+    TraceRecord reused, fresh;
+    auto& p = format == request_format ? by_request : by_uri;
+    ASSERT_TRUE(p.parse(line, reused)) << line;
+    ASSERT_TRUE(parser(format).parse(line, fresh)) << line;
+    EXPECT_EQ(reused.method, fresh.method) << line;
+    EXPECT_EQ(reused.target, fresh.target) << line;
+    EXPECT_EQ(reused.body, fresh.body) << line;
+    ASSERT_EQ(reused.headers.size(), fresh.headers.size()) << line;
+    for (std::size_t i = 0; i < fresh.headers.size(); ++i)
+      EXPECT_EQ(reused.headers[i].value, fresh.headers[i].value);
+  }
+  TraceRecord r;
+  ASSERT_TRUE(by_request.parse(lines[0].second, r));
+  EXPECT_EQ(r.target, "/a/very/long/path?with?escapes=1");
+  EXPECT_EQ(r.headers.at(0).value, "agent \"x\" long enough");
+  EXPECT_EQ(r.body, "b\"y");
+  r = TraceRecord{};
+  ASSERT_TRUE(by_uri.parse(lines[3].second, r));
+  EXPECT_EQ(r.target, "/xAy/long/enough/to/allocate?a=1&b=\"");
+}
+
 TEST(NginxTrace, ParsesDecimalSecondsExactly) {
   EXPECT_EQ(parse_decimal_seconds("1700000000.123"), Nanos(1'700'000'000'123'000'000));
   EXPECT_EQ(parse_decimal_seconds("0.004"), Nanos(4'000'000));

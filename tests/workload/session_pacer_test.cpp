@@ -122,6 +122,74 @@ TEST(SessionPacer, SessionsAreForgottenWhenIdleWithoutLagSoMemoryFollowsTheOpenO
   EXPECT_EQ(r.pacer.counts().sessions_peak, 1U);
 }
 
+// A million short sessions, one a millisecond, each delayed once by a late response (so each keeps a lag): a
+// session is forgotten once a record k_visit_gap after its last has come, so the tables stop growing once a
+// visit gap's worth of sessions (60,000) is held, and the millionth session costs no more than the 200,000th.
+TEST(SessionPacer, LaggedSessionsAreForgottenAfterAVisitGapSoMemoryStaysFlat) {
+  using std::chrono::microseconds;
+  Replay r;
+  const auto one_session = [&](std::uint64_t n) {
+    const Nanos t = milliseconds(n);
+    // SplitMix64's finalizer, as the worker's key hashes end (workload/session_key.cpp): well spread.
+    std::uint64_t key = n * 0x9E3779B97F4A7C15ULL;
+    key = (key ^ (key >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    key = (key ^ (key >> 27)) * 0x94D049BB133111EBULL;
+    key ^= key >> 31;
+    r.clock.advance(t - r.now());
+    const auto a = r.pacer.arrive(key, t, r.now());
+    ASSERT_EQ(a.kind, Kind::send);
+    r.clock.advance(microseconds(100));
+    ASSERT_EQ(r.pacer.arrive(key, t + microseconds(100), r.now()).kind, Kind::hold);
+    r.clock.advance(microseconds(200));  // the first response, 200 µs after the second record's time
+    r.pacer.done(a.session, r.now());
+    ASSERT_EQ(r.pacer.take(a.session, r.now()).due, t + microseconds(300));
+    r.clock.advance(microseconds(100));
+    r.pacer.done(a.session, r.now());
+  };
+  const std::uint64_t visit_ms =
+      static_cast<std::uint64_t>(std::chrono::duration_cast<milliseconds>(SessionPacer::k_visit_gap).count());
+  for (std::uint64_t n = 1; n <= 200000; ++n) one_session(n);
+  const std::size_t footprint = r.pacer.footprint_bytes();
+  EXPECT_LE(r.pacer.open_sessions(), visit_ms + 1);
+  for (std::uint64_t n = 200001; n <= 1000000; ++n) one_session(n);
+  EXPECT_EQ(r.pacer.counts().delayed, 1000000U);
+  EXPECT_LE(r.pacer.open_sessions(), visit_ms + 1);
+  EXPECT_GE(r.pacer.open_sessions(), visit_ms - 1) << "a session within the visit gap keeps its lag";
+  EXPECT_LE(r.pacer.counts().sessions_peak, visit_ms + 2);
+  EXPECT_EQ(r.pacer.footprint_bytes(), footprint);
+  EXPECT_LT(footprint, std::size_t{16} << 20);
+}
+
+TEST(SessionPacer, ARecordAVisitGapAfterItsSessionsLastStartsWithoutTheLag) {
+  Replay r;
+  const auto a = r.pacer.arrive(3, Nanos(0), r.now());
+  const auto b = r.pacer.arrive(3, Nanos(0), r.now());
+  ASSERT_EQ(b.kind, Kind::hold);
+  r.clock.advance(milliseconds(500));
+  r.pacer.done(a.session, r.now());
+  ASSERT_EQ(r.pacer.take(a.session, r.now()).due, milliseconds(500));  // lag 500 ms
+  r.pacer.done(a.session, r.now());
+  // Within the gap the lag holds: a record 59 s after goes 500 ms late.
+  const Nanos within = SessionPacer::k_visit_gap - std::chrono::seconds(1);
+  r.clock.advance(within - r.now());
+  const auto c = r.pacer.arrive(3, within, r.now());
+  EXPECT_EQ(c.kind, Kind::hold);
+  EXPECT_EQ(c.due, within + milliseconds(500));
+  r.clock.advance(milliseconds(500));
+  ASSERT_EQ(r.pacer.take(c.session, r.now()).due, within + milliseconds(500));
+  r.pacer.done(c.session, r.now());
+  // A record a whole gap after the last one starts a new visit: on its absolute time, and the session is
+  // forgotten once another record's time shows the gap has passed.
+  const Nanos next = within + SessionPacer::k_visit_gap;
+  r.clock.advance(next - r.now());
+  const auto d = r.pacer.arrive(3, next, r.now());
+  EXPECT_EQ(d.kind, Kind::send);
+  EXPECT_EQ(d.due, next);
+  r.pacer.done(d.session, r.now());
+  EXPECT_EQ(r.pacer.open_sessions(), 0U);
+  EXPECT_EQ(r.pacer.counts().delayed, 2U);
+}
+
 TEST(SessionPacer, ManySessionsOpenAtOnceAreEachFoundAgain) {
   Replay r{ManualClock(), SessionPacer(10000)};
   std::vector<std::uint32_t> ids;

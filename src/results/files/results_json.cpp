@@ -233,6 +233,13 @@ nlohmann::json head_json(const RunResults& r) {
   if (!r.aborted_by_slo.empty()) j["verdict"]["aborted_by_slo"] = r.aborted_by_slo;
   j["slos"] = slos_json(r);
   j["warnings"] = r.warnings;
+  if (const ReplaySessionStats& s = r.replay_sessions; s.replayed) {
+    j["replay_sessions"] = {{"delayed", s.delayed},
+                            {"delay_s", s.delay_s},
+                            {"sessions_peak", s.sessions_peak},
+                            {"held_peak", s.held_peak},
+                            {"dropped", s.dropped}};
+  }
   if (!r.checks.empty()) j["checks"] = to_json(r.checks);
   j["model"] = to_string(r.info.model);
   j["summary"] = {{"counts", counters_json(r.totals)},

@@ -82,6 +82,20 @@ Result<void> read_warnings(const JsonReader& rd, const JsonNode& root, RunResult
   return {};
 }
 
+// A replay with --session-key; absent for other runs and in files written before the counts were saved.
+Result<void> read_replay_sessions(const JsonReader& rd, const JsonNode& root, RunResults& r) {
+  if (!rd.has(root, "replay_sessions")) return {};
+  const JsonNode n = OPENLOOP_TRY(rd.field(root, "replay_sessions", JsonKind::object));
+  ReplaySessionStats& s = r.replay_sessions;
+  s.replayed = true;
+  s.delayed = OPENLOOP_TRY(rd.count(n, "delayed"));
+  s.delay_s = OPENLOOP_TRY(rd.number(n, "delay_s"));
+  s.sessions_peak = OPENLOOP_TRY(rd.count(n, "sessions_peak"));
+  s.held_peak = OPENLOOP_TRY(rd.count(n, "held_peak"));
+  s.dropped = OPENLOOP_TRY(rd.count(n, "dropped"));
+  return {};
+}
+
 Result<void> read_generator(const JsonReader& rd, const JsonNode& root, RunResults& r) {
   if (rd.has(root, "warmup")) {
     const JsonNode w = OPENLOOP_TRY(rd.field(root, "warmup", JsonKind::object));
@@ -235,6 +249,7 @@ Result<void> read_run(const JsonReader& rd, const JsonNode& node, RunResults& r)
   OPENLOOP_TRY_VOID(read_head(rd, node, r));
   OPENLOOP_TRY_VOID(read_generator(rd, node, r));
   OPENLOOP_TRY_VOID(read_warnings(rd, node, r));
+  OPENLOOP_TRY_VOID(read_replay_sessions(rd, node, r));
   OPENLOOP_TRY_VOID(read_slos(rd, node, r));
   OPENLOOP_TRY_VOID(read_context(rd, node, r));
   OPENLOOP_TRY_VOID(read_intervals(rd, node, r));

@@ -46,6 +46,14 @@ assert_cmp "$delayed" == 1 "one record delayed by its session"
 assert_near "$delay" "$(awk -v a="$(sed -n 4p got.txt)" 'BEGIN { print a - 0.1 }')" 0.000003 \
   "the delay is the delayed record's intended time minus its absolute time"
 assert_cmp "$open" ">=" 1 "sessions were open"
+# The same counts as the results' fields, which `report` reads back.
+assert_cmp "$(json r.json .replay_sessions.delayed)" == 1 "replay_sessions.delayed"
+assert_near "$(json r.json .replay_sessions.delay_s)" "$delay" 0.000001 "replay_sessions.delay_s"
+assert_cmp "$(json r.json .replay_sessions.sessions_peak)" == "$open" "replay_sessions.sessions_peak"
+assert_cmp "$(json r.json .replay_sessions.dropped)" == 0 "replay_sessions.dropped"
+"$OPENLOOP" report r.json --format json -o again.json >/dev/null 2>&1 || fail "report r.json --format json: exit $?"
+[[ $(jq -c .replay_sessions again.json) == $(jq -c .replay_sessions r.json) ]] ||
+  fail "report writes the counts it read: $(jq -c .replay_sessions again.json)"
 [[ $(json r.json .plan.replay.session_key) == cookie:sid ]] || fail "the plan names the key (not its values)"
 assert_cmp "$(json r.json .plan.replay.records_with_session)" == 3 "three records have a session"
 grep -qF "warning: $note" out.txt || fail "the summary says the delay: $(cat out.txt)"
@@ -63,6 +71,7 @@ jq -r .intended_s open.jsonl | sort -g | awk 'NR == 1 { t0 = $1 } { printf "%.6f
 assert_near "$(sed -n 2p got.txt)" 0.1 0.000002 "without --session-key A's second record goes at its own time"
 [[ $(json_or_null open.json '[.warnings[] | select(startswith("replay sessions"))] | length') == 0 ]] ||
   fail "no session counts without a key"
+[[ $(json_or_null open.json .replay_sessions) == null ]] || fail "no replay_sessions without a key"
 pass "without --session-key every record is independent (open)"
 
 expect_usage '--session-key: "user" is not a session key; use ip' --replay trace.jsonl --target "$LAB_URL" \

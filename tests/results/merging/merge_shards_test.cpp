@@ -61,6 +61,49 @@ TEST(ShardMerge, IntervalsAlignByIndexAndCountsAddExactly) {
   EXPECT_TRUE(merged->verdict.valid);
 }
 
+TEST(ShardMerge, ReplaySessionCountsAddUpAndSurviveTheFile) {
+  auto in = four_shards();
+  for (std::uint64_t i = 0; i < in.size(); ++i) {
+    ReplaySessionStats& s = in[i].results.replay_sessions;
+    s.replayed = true;
+    s.delayed = 10 + i;
+    s.delay_s = 0.5;
+    s.sessions_peak = 3 + i;
+    s.held_peak = 7;
+    s.dropped = i;
+    auto read = parse_results(to_json(in[i].results).dump(), "shard.json");  // each shard's file, read back
+    ASSERT_TRUE(read) << read.error().message;
+    in[i].results = std::move(*read);
+  }
+  const auto merged = merge_results(in);
+  ASSERT_TRUE(merged) << merged.error().message;
+  const ReplaySessionStats& m = merged->replay_sessions;
+  EXPECT_TRUE(m.replayed);
+  EXPECT_EQ(m.delayed, 10U + 11 + 12 + 13);
+  EXPECT_DOUBLE_EQ(m.delay_s, 2.0);
+  EXPECT_EQ(m.sessions_peak, 3U + 4 + 5 + 6) << "side by side, the peaks add as a run's workers' do";
+  EXPECT_EQ(m.held_peak, 28U);
+  EXPECT_EQ(m.dropped, 0U + 1 + 2 + 3);
+  EXPECT_EQ(to_json(*merged)["replay_sessions"]["delayed"], 46);
+  EXPECT_FALSE(to_json(four_shards()[0].results).contains("replay_sessions"))
+      << "only a session replay has them";
+}
+
+TEST(ReplaySessions, OneAfterAnotherTheLargestPeakIsKept) {
+  ReplaySessionStats total;
+  ReplaySessionStats a{true, 2, 0.25, 5, 9, 1};
+  ReplaySessionStats b{true, 3, 0.5, 8, 4, 0};
+  add_replay_sessions(total, a, PartsRan::one_after_another);
+  add_replay_sessions(total, b, PartsRan::one_after_another);
+  add_replay_sessions(total, ReplaySessionStats{}, PartsRan::one_after_another);
+  EXPECT_TRUE(total.replayed);
+  EXPECT_EQ(total.delayed, 5U);
+  EXPECT_DOUBLE_EQ(total.delay_s, 0.75);
+  EXPECT_EQ(total.sessions_peak, 8U);
+  EXPECT_EQ(total.held_peak, 9U);
+  EXPECT_EQ(total.dropped, 1U);
+}
+
 TEST(ShardMerge, KeepsTheWidestAutoCoalesceWindowOfEachInterval) {
   auto in = four_shards();
   in[1].results.intervals.resident(0).coalesce_us = 12.5;
