@@ -72,7 +72,11 @@ Result<StartContext> prepare_start(const RunOptions& o, const nlohmann::json& pl
 Result<void> wait_for_common_start(const StartContext& c, const std::vector<engine::RunPlan*>& plans) {
   if (!c.start) return {};
   const RealWallClock clock;
-  OPENLOOP_TRY(wait_for_start(*c.start, clock, sleep_unless_signalled));
+  const Nanos late = OPENLOOP_TRY(wait_for_start(*c.start, clock, sleep_unless_signalled));
+  // Woken late (a shard started after its lead, within --max-late): it begins once prepared, its lag
+  // recorded, rather than sending the arrivals it missed in one burst. Woken on time: the schedule is
+  // anchored at the start exactly, even if the preparation runs past it (shards merge by interval index).
+  if (late > -c.start->lead / 2) return {};
   // The start on the steady clock: from here on the wall clock no longer matters.
   const SteadyTime now = SteadyClock::now();
   const SteadyTime at = now + std::chrono::duration_cast<Nanos>(c.start->at - clock.now());

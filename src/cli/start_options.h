@@ -40,7 +40,8 @@ Result<StartContext> prepare_start(const RunOptions& o, const nlohmann::json& pl
 /// With --start-at: waits on the real wall clock until k_start_lead before it (Ctrl-C ends the wait: exit
 /// 130, nothing sent), fails with exit 75 when that wake-up came later than --max-late, and anchors `plan`'s
 /// schedule at the start time on the steady clock (plan.start_at), so the engine's preparation happens within
-/// the lead; every plan (a plan file's scenarios) is anchored alike. Call before any thread that could take
+/// the lead; every plan (a plan file's scenarios) is anchored alike. A wake-up more than half the lead late
+/// anchors nothing: the run starts once prepared, its lag recorded. Call before any thread that could take
 /// SIGINT is started. Without --start-at: returns at once.
 Result<void> wait_for_common_start(const StartContext& c, const std::vector<engine::RunPlan*>& plans);
 
