@@ -135,34 +135,7 @@ ssize_t read_out(nghttp2_session*, std::int32_t, std::uint8_t* buf, std::size_t 
 Result<void> connect(const GrpcStreamTarget& target, const net::TlsContext* tls, net::Transport& t,
                      SteadyTime deadline) {
   const auto endpoints = OPENLOOP_TRY(net::resolve(target.host, target.port));
-  std::string why = "no address";
-  for (const net::Endpoint& ep : endpoints) {
-    const int fd = net::tcp_connect_nonblocking(ep);
-    if (fd < 0) {
-      why = std::strerror(-fd);
-      continue;
-    }
-    const int err = net::wait_fd(fd, POLLOUT, deadline) ? net::tcp_connect_result(fd) : ETIMEDOUT;
-    if (err != 0) {
-      ::close(fd);
-      why = fmt::format("{}: {}", ep.to_string(), std::strerror(err));
-      continue;
-    }
-    if (tls == nullptr) {
-      t.attach_plain(fd);
-      return {};
-    }
-    if (!t.attach_tls(fd, tls->get(), target.host)) return runtime_error(t.error_string());
-    for (;;) {
-      const net::IoResult r = t.handshake();
-      if (r.status == net::IoStatus::ok) return {};
-      if (r.status == net::IoStatus::error || r.status == net::IoStatus::closed)
-        return runtime_error("TLS handshake failed: " + t.error_string());
-      if (!net::wait_fd(t.fd(), r.status == net::IoStatus::want_write ? POLLOUT : POLLIN, deadline))
-        return runtime_error(fmt::format("no TLS handshake within {}", millis(target.timeout)));
-    }
-  }
-  return runtime_error(fmt::format("cannot connect: {}", why));
+  return net::connect_blocking(endpoints, target.host, tls, t, deadline);
 }
 
 struct SessionDeleter {

@@ -31,33 +31,7 @@ bool wait_io(const net::Transport& t, net::IoStatus want, SteadyTime deadline) {
 // A connected transport to one of the plan's endpoints (TLS handshake done), or why not.
 Result<void> connect(const RunPlan& plan, const net::TlsContext* tls, net::Transport& t,
                      SteadyTime deadline) {
-  std::string why = "no address";
-  for (const net::Endpoint& ep : plan.endpoints) {
-    const int fd = net::tcp_connect_nonblocking(ep);
-    if (fd < 0) {
-      why = std::strerror(-fd);
-      continue;
-    }
-    const int err = net::wait_fd(fd, POLLOUT, deadline) ? net::tcp_connect_result(fd) : ETIMEDOUT;
-    if (err != 0) {
-      ::close(fd);
-      why = std::strerror(err);
-      continue;
-    }
-    if (tls == nullptr) {
-      t.attach_plain(fd);
-      return {};
-    }
-    if (!t.attach_tls(fd, tls->get(), plan.url.host)) return runtime_error(t.error_string());
-    for (;;) {
-      const net::IoResult r = t.handshake();
-      if (r.status == net::IoStatus::ok) return {};
-      if (r.status == net::IoStatus::error || r.status == net::IoStatus::closed)
-        return runtime_error("TLS handshake failed: " + t.error_string());
-      if (!wait_io(t, r.status, deadline)) return runtime_error("the TLS handshake timed out");
-    }
-  }
-  return runtime_error(fmt::format("cannot connect: {}", why));
+  return net::connect_blocking(plan.endpoints, plan.url.host, tls, t, deadline);
 }
 
 // Sends `bytes` and reads the response into `parser` (and its sink), all by the deadline.
