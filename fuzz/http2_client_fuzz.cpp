@@ -10,37 +10,16 @@
 
 #include "engine/exchange.h"
 #include "engine/http2_codec.h"
+#include "http2_client_harness.h"
 
 namespace {
 
 using namespace openloop;
 using namespace openloop::engine;
 
-constexpr std::size_t k_exchanges = 8;
-
-struct Host final : CodecHost {
-  SteadyTime receipt_time() override { return SteadyTime{}; }
-  void close_transport() override {}
-};
-
-// Counts the reports of each exchange: more than one is a bug the target aborts on.
-struct Reports final : CodecCallbacks {
-  Exchange* base = nullptr;
-  int reports[k_exchanges] = {};
-  bool live[k_exchanges] = {};
-  void report(Exchange& x) {
-    const auto i = static_cast<std::size_t>(&x - base);
-    if (i >= k_exchanges || !live[i]) std::abort();  // a report for an exchange not in flight
-    live[i] = false;
-    ++reports[i];
-  }
-  void on_sent(Exchange& x, std::size_t) override {
-    const auto i = static_cast<std::size_t>(&x - base);
-    if (i >= k_exchanges || !live[i]) std::abort();
-  }
-  void on_complete(Exchange& x, const ExchangeResult&) override { report(x); }
-  void on_error(Exchange& x, const ExchangeError&) override { report(x); }
-};
+using fuzz::Host;
+using fuzz::k_exchanges;
+using fuzz::Reports;
 
 const http::HeaderView k_headers[] = {{"Accept", "*/*"}, {"Connection", "keep-alive"}};
 
