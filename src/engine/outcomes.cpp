@@ -65,11 +65,10 @@ void Worker::on_complete(Exchange& r, const ExchangeResult& result) {
   const int status = result.status;
   // A gRPC call succeeds by its grpc-status, one of the set --grpc-success names (the codec made every answer
   // without a status, or not HTTP 200, a protocol error).
+  const int judged = result.protocol_status >= 0 ? result.protocol_status : status;
   const bool ok = result.protocol_status >= 0 && spec.grpc_success != 0
-                      ? (spec.grpc_success >> result.protocol_status & 1U) != 0
-                  : result.protocol_status >= 0 ? result.protocol_status >= spec.success_min &&
-                                                      result.protocol_status <= spec.success_max
-                                                : status >= spec.success_min && status <= spec.success_max;
+                      ? (spec.grpc_success >> judged & 1U) != 0
+                      : judged >= spec.success_min && judged <= spec.success_max;
   const std::int32_t user = r.user;
   AttemptEnd end{AttemptEnd::Kind::response, ok, status, ErrorKind::connect, false, now};
   end.grpc_status = result.protocol_status;

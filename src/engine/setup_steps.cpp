@@ -28,17 +28,11 @@ bool wait_io(const net::Transport& t, net::IoStatus want, SteadyTime deadline) {
   return net::wait_fd(t.fd(), want == net::IoStatus::want_write ? POLLOUT : POLLIN, deadline);
 }
 
-// A connected transport to one of the plan's endpoints (TLS handshake done), or why not.
-Result<void> connect(const RunPlan& plan, const net::TlsContext* tls, net::Transport& t,
-                     SteadyTime deadline) {
-  return net::connect_blocking(plan.endpoints, plan.url.host, tls, t, deadline);
-}
-
 // Sends `bytes` and reads the response into `parser` (and its sink), all by the deadline.
 Result<void> exchange(const RunPlan& plan, const net::TlsContext* tls, std::string_view bytes,
                       http::ResponseParser& parser, SteadyTime deadline) {
   net::Transport t;
-  OPENLOOP_TRY_VOID(connect(plan, tls, t, deadline));
+  OPENLOOP_TRY_VOID(net::connect_blocking(plan.endpoints, plan.url.host, tls, t, deadline));
   while (!bytes.empty()) {
     const net::IoResult r = t.write(bytes.data(), bytes.size());
     if (r.status == net::IoStatus::ok) {

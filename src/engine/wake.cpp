@@ -65,10 +65,13 @@ void Worker::wait_until(SteadyTime wake) {
     }
     return false;
   };
-  const bool through = sleeps_through_responses(
-      {eligible, now, wake,
-       m_scheduling && m_next_arrival ? std::optional(m_start + *m_next_arrival) : std::nullopt, m_queue_size,
-       eligible && connecting()});
+  // The connections are looked at only when everything else says yes: most waits end there.
+  const bool through =
+      sleeps_through_responses(
+          {eligible, now, wake,
+           m_scheduling && m_next_arrival ? std::optional(m_start + *m_next_arrival) : std::nullopt,
+           m_queue_size, false}) &&
+      !connecting();
   if (!may_spin || wake - now > std::max(m_spin_below, m_spin_lead)) {
     const SteadyTime until = !may_spin ? wake : wake - m_spin_lead;
     if (through) {

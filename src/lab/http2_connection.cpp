@@ -45,6 +45,16 @@ nghttp2_nv header(std::string_view name, std::string_view value) {
                     value.size(), NGHTTP2_NV_FLAG_NONE};
 }
 
+// A timed answer's Server-Timing header, the same header and format as the HTTP/1.1 answer's
+// (append_with_server_timing), written into `text` and added to `headers` at `count`; nothing when it does
+// not fit.
+template <std::size_t N>
+void add_server_timing(const ServerTiming& timing, char (&text)[N], nghttp2_nv* headers, std::size_t& count) {
+  const int n = format_server_timing(text, N, timing);
+  if (n > 0 && static_cast<std::size_t>(n) < N)
+    headers[count++] = header("server-timing", {text, static_cast<std::size_t>(n)});
+}
+
 }  // namespace
 
 // nghttp2's C callbacks, forwarding to the connection (user_data).
@@ -468,13 +478,7 @@ void Http2Connection::answer(std::uint16_t seq, int status, std::string_view con
   };
   std::size_t count = 3;
   if (!set_cookie.empty()) headers[count++] = header("set-cookie", set_cookie);
-  if (s.timed) {
-    // The same header and format as the HTTP/1.1 answer's (append_with_server_timing).
-    const int n = format_server_timing(timing_text, sizeof timing_text, {s.queue_wait, s.service, s.cache});
-    if (n > 0 && static_cast<std::size_t>(n) < sizeof timing_text) {
-      headers[count++] = header("server-timing", {timing_text, static_cast<std::size_t>(n)});
-    }
-  }
+  if (s.timed) add_server_timing({s.queue_wait, s.service, s.cache}, timing_text, headers, count);
   nghttp2_data_provider provider{};
   provider.read_callback = Callbacks::read_body;
   if (nghttp2_submit_response(m_session, s.id, headers, count, s.out_body.empty() ? nullptr : &provider) !=
@@ -532,12 +536,7 @@ void Http2Connection::submit_grpc_response(std::uint16_t seq) {
   char timing_text[128];
   nghttp2_nv headers[3] = {header(":status", "200"), header("content-type", "application/grpc")};
   std::size_t count = 2;
-  if (s.timed) {
-    const int n = format_server_timing(timing_text, sizeof timing_text, {s.queue_wait, s.service, s.cache});
-    if (n > 0 && static_cast<std::size_t>(n) < sizeof timing_text) {
-      headers[count++] = header("server-timing", {timing_text, static_cast<std::size_t>(n)});
-    }
-  }
+  if (s.timed) add_server_timing({s.queue_wait, s.service, s.cache}, timing_text, headers, count);
   nghttp2_data_provider provider{};
   provider.read_callback = Callbacks::read_body;
   if (nghttp2_submit_response(m_session, s.id, headers, count, &provider) != 0) free_slot(seq);
