@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/grpc_reflection.h"
+#include "cli/grpc_templated.h"
 #include "core/atomic_file.h"
 #include "core/grpc_status.h"
 #include "core/units.h"
@@ -97,21 +98,6 @@ std::string drawn_as_zero(std::string_view json) {
   }
   return out.append(json.substr(at));
 }
-
-// A templated message, encoded per call on the worker threads (engine::BodyEncoder); holds its schema.
-class TemplatedMessage final : public engine::BodyEncoder {
- public:
-  TemplatedMessage(std::unique_ptr<grpc::Schema> schema, const google::protobuf::MethodDescriptor& method)
-      : m_schema(std::move(schema)), m_encoder(method) {}
-  bool encode(std::string_view rendered, std::string& out) const override {
-    thread_local std::string scratch;  // each worker's, capacity reused
-    return m_encoder.frame_into(rendered, out, scratch);
-  }
-
- private:
-  std::unique_ptr<grpc::Schema> m_schema;  // owns the method's descriptors
-  grpc::MessageEncoder m_encoder;
-};
 
 // grpc://host:port → http://host:port (grpcs → https), refusing a path: the path is the method's.
 Result<std::string> http_base(std::string_view url) {
@@ -279,7 +265,7 @@ Result<GrpcCall> prepare_grpc_call(const RunOptions& o, const GrpcOptions& g) {
     (void)OPENLOOP_TRY(
         grpc::MessageEncoder(*method).framed(drawn_as_zero(json), "--data (each {{...}} as 0)"));
     r.body = json;
-    call.encoder = std::make_shared<TemplatedMessage>(std::move(schema), *method);
+    call.encoder = make_templated_encoder(std::move(schema), *method, json);
     return call;
   }
   // A constant message is encoded here, once: every call sends the same bytes.
