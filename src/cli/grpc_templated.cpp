@@ -2,6 +2,7 @@
 #include "cli/grpc_templated.h"
 
 #include <string>
+#include <utility>
 
 #include "engine/run_plan.h"
 #include "grpc/schema.h"

@@ -6,7 +6,6 @@
 #include <bit>
 #include <charconv>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <utility>
 
@@ -121,8 +120,9 @@ bool json_number(std::string_view t) {
   return i == t.size();
 }
 
-// A bare number for a double (or a float, `max` and `exact` its own): an integer token exactly representable
-// (libprotobuf refuses one that would lose precision), else a JSON number read as the nearest double.
+// A bare number for a double (or a float, `max` and `exact` its own): an integer token up to `exact` (2^53,
+// or 2^24 for a float), which the type holds exactly, else a JSON number read as the nearest double; larger
+// integers are left to libprotobuf.
 bool read_floating(std::string_view text, double max, std::uint64_t exact, double& value) {
   bool negative = false;
   std::uint64_t magnitude = 0;
