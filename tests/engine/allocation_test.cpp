@@ -1,10 +1,11 @@
 // Heap allocations per request in steady state: the real Worker over HTTP/1.1 on loopback, against a small
 // server thread in this test, with a counting operator new that counts only on the worker's thread and only
 // between two points of the run (the server's 1000th and 2500th request). The engine promises none, for a
-// constant request (its prebuilt bytes), for a templated one (rendered, then serialized per attempt) and with
-// a response capture, for a flow whose cookie jar keeps a Set-Cookie and sends it on, and for a flow whose
-// every check fails (each counted and settled as not ok, the step's failure example kept once). Over HTTP/2 (h2c
-// against the lab in-process) it counts nghttp2's own allocations beside them.
+// constant request (its prebuilt bytes), for a templated one (rendered, then serialized per attempt; its body
+// encoded per request, as a templated gRPC message's is) and with a response capture, for a flow whose cookie
+// jar keeps a Set-Cookie and sends it on, and for a flow whose every check fails (each counted and settled as
+// not ok, the step's failure example kept once). Over HTTP/2 (h2c against the lab in-process) it counts
+// nghttp2's own allocations beside them.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -208,6 +209,40 @@ TEST(SteadyState, ATemplatedHttp1RequestWithADeadlineHeaderAllocatesNothingOnThe
   plan.on_saturation = engine::OnSaturation::queue;
   expect_no_allocation(plan, server);
   EXPECT_EQ(server.unexpected(), 0U) << "every request is rendered from the template, with its deadline";
+}
+
+// A templated body encoded per request (engine::BodyEncoder, as a templated gRPC message is): the rendered
+// body replaced by its encoding in the exchange's buffer (arrivals' encode_body). The encoding here is the
+// rendered body twice, into the worker's reused buffer; grpc::TemplatedEncoder's own calls are counted in
+// tests/grpc/templated_encoder_test.
+struct Twice final : engine::BodyEncoder {
+  bool encode(std::string_view rendered, std::string& out) const override {
+    out.assign(rendered);
+    out.append(rendered);
+    return true;
+  }
+};
+
+TEST(SteadyState, ATemplatedBodyEncodedPerRequestAllocatesNothingOnTheWorkerThread) {
+  // The server reads heads only: each body is read as the start of the next head, so no prefix is checked;
+  // the length says the encoding was sent (13 bytes rendered, {"n": 123456}; 26 sent).
+  Server server("", "Content-Length: 26\r\n");
+  engine::RunPlan plan = loopback_plan(server.port(), 2000, 1600ms);
+  workload::CommandLineRequest r;
+  r.url = plan.url_text + "item";
+  r.method = "POST";
+  r.body = R"({"n": {{uniform(100000, 999999)}}})";
+  auto w = std::make_shared<const workload::WorkloadPlan>(*workload::plan_from_command_line(r, "."));
+  plan.url = w->target;
+  plan.requests = engine::requests_of(*w, w->scenarios.front());
+  ASSERT_NE(plan.requests.front().templ, nullptr);
+  plan.workload = std::move(w);
+  plan.body_encoder = std::make_shared<Twice>();
+  plan.requests.front().encoder = plan.body_encoder.get();
+  plan.max_connections = 1;  // one connection and one exchange, warm from the first request (as above)
+  plan.on_saturation = engine::OnSaturation::queue;
+  expect_no_allocation(plan, server);
+  EXPECT_EQ(server.unexpected(), 0U) << "every request carries the encoded body";
 }
 
 // What a capture reader may do without allocating: look at every part the sink kept.
