@@ -267,6 +267,9 @@ class TemplatedEncoder::Compiler {
       return true;
     }
     const char c = m_text[m_at];
+    // As deep as libprotobuf's parser goes (100), and no deeper than this recursion should.
+    if ((c == '{' || c == '[') && m_depth >= k_max_depth) return fail("the JSON nested deeper than 100");
+    const Depth depth(m_depth);
     if (c == '{') {
       const bool followed = field != nullptr && !field->is_repeated() && !field->is_map() &&
                             field->cpp_type() == gp::FieldDescriptor::CPPTYPE_MESSAGE &&
@@ -339,9 +342,20 @@ class TemplatedEncoder::Compiler {
     }
   }
 
+  static constexpr int k_max_depth = 100;
+  // One level more while a value is read.
+  struct Depth {
+    explicit Depth(int& depth) : m_depth(depth) { ++m_depth; }
+    ~Depth() { --m_depth; }
+    Depth(const Depth&) = delete;
+    Depth& operator=(const Depth&) = delete;
+    int& m_depth;
+  };
+
   TemplatedEncoder& m_e;
   std::string_view m_text;
   std::size_t m_at = 0;
+  int m_depth = 0;
   std::vector<std::pair<std::size_t, std::size_t>> m_extents;  ///< each hole's [begin, end) in m_text
 };
 

@@ -290,7 +290,7 @@ TEST(TemplatedEncoder, EncodesAsLibprotobufDoesForManyDrawnValues) {
 // A template around the fields the fast path does not follow still encodes every call, through libprotobuf.
 TEST(TemplatedEncoder, LeavesWhatItDoesNotCoverToLibprotobuf) {
   const MessageEncoder slow(method());
-  const std::vector<std::pair<std::string, std::string>> cases = {
+  std::vector<std::pair<std::string, std::string>> cases = {
       {R"({"key": {{a}}})", "message field"},     {R"({"list": [1, {{a}}]})", "inside an array"},
       {R"({"list": {{a}}})", "repeated field"},   {R"({"counts": {"{{a}}": 1}})", "key"},
       {R"({"counts": {"x": {{a}}}})", "map"},     {R"({"{{a}}": 1})", "key"},
@@ -300,6 +300,8 @@ TEST(TemplatedEncoder, LeavesWhatItDoesNotCoverToLibprotobuf) {
       {R"({"i32": {{a}}0})", "followed by text"}, {R"({"i32": 1, "i32": {{a}}})", "twice"},
       {R"({"text": "x", "number": {{a}}})", ""},  // two of a oneof: refused, or not what libprotobuf writes
   };
+  cases.emplace_back(R"({"i32": {{a}}, "list": )" + std::string(150, '[') + std::string(150, ']') + "}",
+                     "deeper than 100");
   std::mt19937_64 rng(46);
   for (const auto& [t, why] : cases) {
     const TemplatedEncoder encoder(method(), t);
