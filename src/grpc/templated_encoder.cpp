@@ -272,7 +272,7 @@ class TemplatedEncoder::Compiler {
     const Depth depth(m_depth);
     if (c == '{') {
       const bool followed = field != nullptr && !field->is_repeated() && !field->is_map() &&
-                            field->cpp_type() == gp::FieldDescriptor::CPPTYPE_MESSAGE &&
+                            field->type() == gp::FieldDescriptor::TYPE_MESSAGE &&
                             !is_well_known(*field->message_type());
       if (!followed) return object(nullptr, 0);
       const std::size_t child = m_e.m_nodes.size();
