@@ -5,7 +5,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,7 +13,6 @@
 
 namespace google::protobuf {
 class FieldDescriptor;
-class EnumDescriptor;
 }  // namespace google::protobuf
 
 namespace openloop::grpc {
