@@ -61,7 +61,7 @@ struct GrpcCall {
 /// neither, the schema comes from the server's reflection: cli/grpc_reflection.h), a bad schema or method
 /// (grpc/schema.h), JSON that does not fit (a templated one with each {{...}} as 0), an unknown status name, a
 /// reserved metadata key (content-type, te, grpc-*), and HTTP flags that do not apply (--body, -X,
-/// --success, --protocol h1, --targets, --replay, --repeat).
+/// --success, --protocol h1, --targets, --replay).
 Result<GrpcCall> prepare_grpc_call(const RunOptions& o, const GrpcOptions& g);
 
 /// A usage error when a gRPC flag is given without a grpc:// or grpcs:// target.
