@@ -46,9 +46,9 @@ Result<void> check_http_flags(const RunOptions& o) {
         "--protocol: gRPC speaks HTTP/2 only (grpc:// by prior knowledge, grpcs:// by ALPN h2)");
   if (!o.targets.empty()) {
     return usage_error(
-        "--targets: not with a grpc:// target: a targets file lists HTTP requests to one host, and a gRPC run "
-        "makes its one --call to its one server; for several servers run one openloop each (at the same "
-        "--start-at) and add their results with `openloop merge`");
+        "--targets: not with a grpc:// target: a targets file lists HTTP requests to one host, and a gRPC "
+        "run makes its one --call to its one server; for several servers run one openloop each (at the "
+        "same --start-at) and add their results with `openloop merge`");
   }
   if (!o.replay.empty()) return usage_error("--replay: not with a grpc:// target");
   return {};

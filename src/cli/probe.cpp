@@ -77,8 +77,8 @@ Result<Setup> prepare(RunOptions o, const ProbeFlags& f) {
   if (is_grpc_target(o.url)) {
     if (f.simulated()) {
       return usage_error(
-          "--simulate: the simulated lab answers HTTP requests, not gRPC calls; probe the grpc:// target against "
-          "`openloop lab --grpc` instead (docs/grpc.md)");
+          "--simulate: the simulated lab answers HTTP requests, not gRPC calls; probe the grpc:// target "
+          "against `openloop lab --grpc` instead (docs/grpc.md)");
     }
     call = OPENLOOP_TRY(prepare_grpc_call(o, f.grpc));
     o = call->options;

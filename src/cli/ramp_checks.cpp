@@ -175,7 +175,8 @@ Result<engine::RunPlan> base_from_file(const RampFlags& f, const HostFacts& host
 }
 
 // A grpc:// target: the call prepared once for every step (the schema loaded, or asked of the server's
-// reflection, once), and the ramp's options become the HTTP/2 request it is (docs/grpc.md). Else no gRPC flag.
+// reflection, once), and the ramp's options become the HTTP/2 request it is (docs/grpc.md). Else no gRPC
+// flag may be given.
 Result<std::optional<GrpcCall>> grpc_call(RampFlags& f, const RampSettings& s) {
   if (!is_grpc_target(f.run.url)) {
     OPENLOOP_TRY_VOID(check_no_grpc_flags(f.grpc));
@@ -183,8 +184,8 @@ Result<std::optional<GrpcCall>> grpc_call(RampFlags& f, const RampSettings& s) {
   }
   if (s.runner) {
     return usage_error(
-        "--simulate: the simulated lab answers HTTP requests, not gRPC calls; ramp the grpc:// target against "
-        "`openloop lab --grpc` instead (docs/grpc.md)");
+        "--simulate: the simulated lab answers HTTP requests, not gRPC calls; ramp the grpc:// target "
+        "against `openloop lab --grpc` instead (docs/grpc.md)");
   }
   GrpcCall call = OPENLOOP_TRY(prepare_grpc_call(f.run, f.grpc));
   f.run = call.options;

@@ -255,7 +255,8 @@ int run_repeated(const RunOptions& o, const RepeatSettings& s, const GrpcCall* g
     auto plan = build_plan(each, host);
     if (!plan) return report_error(command, plan.error());
     if (grpc != nullptr) {
-      if (auto applied = apply_grpc_call(*grpc, *plan); !applied) return report_error(command, applied.error());
+      if (auto applied = apply_grpc_call(*grpc, *plan); !applied)
+        return report_error(command, applied.error());
     }
     if (plan->shard.sharded())
       return report_error(command, usage_error("--repeat: not supported with a sharded run "

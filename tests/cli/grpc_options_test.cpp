@@ -73,8 +73,8 @@ TEST(GrpcCall, AnArrayOfMessagesBecomesOneRequestEachInTurn) {
   EXPECT_EQ(plan.describe()["grpc"]["call"], "pkg.Svc/Method");
 }
 
-// Refused before any schema is read or anything is sent; --repeat is not among the refusals (each repeat's plan
-// makes the call: cli/run_repeats.h), so a run with it gets as far as its schema.
+// Refused before any schema is read or anything is sent; --repeat is not among the refusals (each repeat's
+// plan makes the call: cli/run_repeats.h), so a run with it gets as far as its schema.
 TEST(GrpcCall, TargetsAreRefusedSayingWhatToDoInsteadAndRepeatIsNot) {
   RunOptions o;
   o.url = "grpc://127.0.0.1:1";
