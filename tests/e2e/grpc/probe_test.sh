@@ -19,10 +19,9 @@ code=0
   --trigger load:120/s --trigger-for 2s --baseline-for 3s --observe-for 6s --window 3s --warmup 1s --timeout 2s \
   --retry-attempts 3 --retry-on 429 --threads 1 --json p.json -q >p.txt 2>p.err || code=$?
 cat p.txt
-# RECOVERED (exit 0); or, on a machine too loaded for the generator to keep its schedule twice in a row,
-# INCONCLUSIVE (exit 3) for that reason alone, with the verdict it would have given RECOVERED.
-if [[ $code == 3 ]] && grep -q "the generator's send lateness could have decided the verdict" p.txt &&
-  grep -q "without the generator's lateness the verdict would read: RECOVERED" p.txt; then
+# RECOVERED (exit 0); or, on a machine too loaded for the generator to keep its schedule, INCONCLUSIVE (exit 3)
+# for that reason alone: the retries over gRPC are what this checks (the verdict: tests/sim/probe_test.cpp).
+if [[ $code == 3 ]] && grep -q "^INCONCLUSIVE: the generator's send lateness could have decided the verdict" p.txt; then
   echo "note: INCONCLUSIVE for the generator's lateness alone ($(uptime))"
 else
   [[ $code == 0 ]] || fail "probe exit $code (expected 0, RECOVERED): $(cat p.err)"
