@@ -13,10 +13,12 @@ lab_stats() { curl -sS --max-time 5 --http2-prior-knowledge "$LAB_URL/_lab/stats
 start_lab --grpc --workers 3 --service 20ms --shed-at 10
 cd "$E2E_TMP"
 code=0
-# --max-lateness: a busy CI machine's late wake-ups (they show in the JSON) would make a step INVALID at 1 ms.
+# --max-lateness: a busy machine's late wake-ups (they show in the JSON) would make a step INVALID at 1 ms; the steps
+# are judged by goodput within 2 s, which sends a quarter of a second late do not change (a host so loaded that
+# openloop's worker waited for a CPU half its time sent 60-80 ms late).
 timeout 60 "$OPENLOOP" ramp "grpc://127.0.0.1:$PORT" --call openloop.lab.v1.Lab/Call --data '{"key": "k1"}' \
   --from 100/s --step-add 100/s --to 400/s --hold 2s --warmup 1s --stop-at slo --timeout 2s -t 1 \
-  --max-lateness 50ms --json ramp.json >out.txt 2>err.txt || code=$?
+  --max-lateness 250ms --json ramp.json >out.txt 2>err.txt || code=$?
 cat out.txt
 [[ $code == 0 ]] || fail "ramp exit $code: $(cat err.txt)"
 r=ramp.json
