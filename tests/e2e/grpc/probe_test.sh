@@ -5,10 +5,8 @@
 # base load the lab recovers within seconds (exit 0). The schema comes from the lab's reflection once; the lab saw
 # every attempt. tests/e2e/probe/recovers_lifo_test.sh is the same probe over HTTP, without retries.
 source "$OPENLOOP_E2E_LIB"
+source "$(dirname "$0")/grpc_server.sh"  # lab_stats
 require_tools jq curl
-
-# lab_stats EXPR: a value of the lab's /_lab/stats (read over h2c: a gRPC lab serves HTTP/2 only).
-lab_stats() { curl -sS --max-time 5 --http2-prior-knowledge "$LAB_URL/_lab/stats" | strict_jq "$LAB_URL/_lab/stats" "$1"; }
 
 # Capacity 40/s (1 worker x 25 ms); the spike is 3x capacity; at most 20 wait, the rest are shed at once.
 start_lab --grpc --workers 1 --service 25ms --queue lifo --queue-limit 50 --shed-at 20

@@ -5,10 +5,8 @@
 # slo) with capacity 100/s bracketed by 200/s. The schema comes from the lab's reflection once for the whole ramp,
 # and the lab's own count of calls equals the ramp's completed. Two steps of 1 s warm-up + 2 s.
 source "$OPENLOOP_E2E_LIB"
+source "$(dirname "$0")/grpc_server.sh"  # lab_stats
 require_tools jq curl
-
-# lab_stats EXPR: a value of the lab's /_lab/stats (read over h2c: a gRPC lab serves HTTP/2 only).
-lab_stats() { curl -sS --max-time 5 --http2-prior-knowledge "$LAB_URL/_lab/stats" | strict_jq "$LAB_URL/_lab/stats" "$1"; }
 
 start_lab --grpc --workers 3 --service 20ms --shed-at 10
 cd "$E2E_TMP"

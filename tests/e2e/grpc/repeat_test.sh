@@ -4,10 +4,8 @@
 # repeat. --targets with a gRPC target is refused saying why and what to do instead, before anything is sent.
 # e2e: parallel-safe (counts of calls at 100/s against a lab of 200 workers; INVALID only for the generator's lateness)
 source "$OPENLOOP_E2E_LIB"
+source "$(dirname "$0")/grpc_server.sh"  # lab_stats
 require_tools jq curl
-
-# lab_stats EXPR: a value of the lab's /_lab/stats (read over h2c: a gRPC lab serves HTTP/2 only).
-lab_stats() { curl -sS --max-time 5 --http2-prior-knowledge "$LAB_URL/_lab/stats" | strict_jq "$LAB_URL/_lab/stats" "$1"; }
 
 start_lab --grpc --workers 200 --service 1ms
 cd "$E2E_TMP"
