@@ -45,9 +45,13 @@ Result<void> check_http_flags(const RunOptions& o) {
   if (o.http1_1 || (o.protocol != "auto" && o.protocol != "h2"))
     return usage_error(
         "--protocol: gRPC speaks HTTP/2 only (grpc:// by prior knowledge, grpcs:// by ALPN h2)");
-  if (!o.targets.empty()) return usage_error("--targets: not with a grpc:// target (one --call per run)");
+  if (!o.targets.empty()) {
+    return usage_error(
+        "--targets: not with a grpc:// target: a targets file lists HTTP requests to one host, and a gRPC "
+        "run makes its one --call to its one server; for several servers run one openloop each (at the "
+        "same --start-at) and add their results with `openloop merge`");
+  }
   if (!o.replay.empty()) return usage_error("--replay: not with a grpc:// target");
-  if (!o.repeat.empty()) return usage_error("--repeat: not with a grpc:// target yet");
   return {};
 }
 

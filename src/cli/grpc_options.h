@@ -59,9 +59,9 @@ struct GrpcCall {
 /// Loads the schema, finds the method, encodes the message once and rewrites the options. Every refusal is a
 /// usage error (exit 2) before anything is sent: a target with a path, no --call, both kinds of schema (with
 /// neither, the schema comes from the server's reflection: cli/grpc_reflection.h), a bad schema or method
-/// (grpc/schema.h), JSON that does not fit (a templated one with each {{...}} as 0), an unknown status name, a
-/// reserved metadata key (content-type, te, grpc-*), and HTTP flags that do not apply (--body, -X,
-/// --success, --protocol h1, --targets, --replay, --repeat).
+/// (grpc/schema.h), JSON that does not fit (a templated one with each {{...}} as 0), an unknown status name,
+/// a reserved metadata key (content-type, te, grpc-*), and HTTP flags that do not apply (--body, -X,
+/// --success, --protocol h1, --targets, --replay).
 Result<GrpcCall> prepare_grpc_call(const RunOptions& o, const GrpcOptions& g);
 
 /// A usage error when a gRPC flag is given without a grpc:// or grpcs:// target.

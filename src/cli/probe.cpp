@@ -5,12 +5,14 @@
 #include <atomic>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include <fmt/format.h>
 
 #include "cli/command.h"
 #include "cli/front_half.h"
+#include "cli/grpc_options.h"
 #include "cli/junit_reports.h"
 #include "cli/observe_options.h"
 #include "cli/option_checks.h"
@@ -69,6 +71,20 @@ Result<Setup> prepare(RunOptions o, const ProbeFlags& f) {
         "probe: give a URL or --targets FILE; scenario files are not supported by the probe yet (the probe "
         "sets the rate: a targets file gives the request mix)");
   }
+  // A grpc:// target: the call prepared once (the schema loaded, or asked of the server's reflection), the
+  // probe's options the HTTP/2 request it is (docs/grpc.md).
+  std::optional<GrpcCall> call;
+  if (is_grpc_target(o.url)) {
+    if (f.simulated()) {
+      return usage_error(
+          "--simulate: the simulated lab answers HTTP requests, not gRPC calls; probe the grpc:// target "
+          "against `openloop lab --grpc` instead (docs/grpc.md)");
+    }
+    call = OPENLOOP_TRY(prepare_grpc_call(o, f.grpc));
+    o = call->options;
+  } else {
+    OPENLOOP_TRY_VOID(check_no_grpc_flags(f.grpc));
+  }
   Setup s;
   OPENLOOP_TRY_VOID(simulated(o, f, s));
   procedures::ProbeSettings settings = OPENLOOP_TRY(settings_from(f));
@@ -79,6 +95,7 @@ Result<Setup> prepare(RunOptions o, const ProbeFlags& f) {
   o.arrival = f.arrival;
   o.seed = f.seed;
   s.run_plan = OPENLOOP_TRY(build_plan(o, host_facts()));
+  if (call) OPENLOOP_TRY_VOID(apply_grpc_call(*call, s.run_plan));
   if (s.simulated) {
     mark_simulated(s.run_plan);
   } else {
@@ -94,8 +111,13 @@ Result<Setup> prepare(RunOptions o, const ProbeFlags& f) {
     const std::string url = f.lab_control.empty() ? lab::default_control_url(s.run_plan.url) : f.lab_control;
     auto client = OPENLOOP_TRY(lab::ControlClient::create(url, std::chrono::seconds(2)));
     if (auto stats = client.stats(); !stats) {
-      return runtime_error(fmt::format("--lab-control: the lab does not answer ({}); the {} trigger needs it",
-                                       stats.error().message, s.plan.settings.trigger.text));
+      // The control endpoint is plain HTTP/1.1, which `openloop lab --grpc` (h2c only) does not answer.
+      return runtime_error(fmt::format(
+          "--lab-control: the lab does not answer ({}); the {} trigger needs it{}", stats.error().message,
+          s.plan.settings.trigger.text,
+          call ? "; the lab's control endpoint speaks HTTP/1.1, which `openloop lab --grpc` does not serve: "
+                 "probe it with --trigger load:RATE"
+               : ""));
     }
     s.ctx.lab = std::move(client);
     s.ctx.poll_lab = true;

@@ -135,7 +135,8 @@ void add_probe_options(CLI::App& sub, RunOptions& o, ProbeFlags& f) {
   add_client_options(sub, o);
   add_retry_options(sub, o.retry);
   add_output_options(sub, o);
-  sub.get_option("target")->description("Target URL (http:// or https://), or none with --targets");
+  sub.get_option("target")->description(
+      "Target URL (http:// or https://; grpc:// or grpcs:// with --call), or none with --targets");
   sub.get_option("--json")->description(
       "Write the probe (schema openloop.probe/1: verdict, signals, and every run's results) to FILE, "
       "atomically");
@@ -146,6 +147,7 @@ void add_probe_options(CLI::App& sub, RunOptions& o, ProbeFlags& f) {
     if (CLI::Option* opt = sub.get_option_no_throw(unsupported)) sub.remove_option(opt);
   }
   add_own_options(sub, f);
+  add_grpc_options(sub, f.grpc);
   add_observe_option(sub, o.observe);
   add_metrics_options(sub, o,
                       "each phase of each run (series labelled repeat and phase), the probe's verdict");

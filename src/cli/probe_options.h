@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/grpc_options.h"
 #include "cli/run_options.h"
 #include "core/error.h"
 #include "procedures/probe/probe_plan.h"
@@ -20,6 +21,7 @@ struct ProbeFlags {
   unsigned descend = 0, repeats = 1;
   std::uint64_t seed = 1;
   std::string simulate;  ///< --simulate: the lab's flags of a simulated service
+  GrpcOptions grpc;      ///< --call, --proto, ... with a grpc:// target (docs/grpc.md)
   bool quick = false;    ///< --quick: every phase short unless its own flag is given (probe_options.cpp)
   CLI::Option* trigger_for_option = nullptr;
   CLI::Option* baseline_for_option = nullptr;
@@ -31,8 +33,8 @@ struct ProbeFlags {
 };
 
 /// Registers the probe's options on `sub`: run's target, client, retry and output groups into `o` (without
-/// --hlog, --abort-on-slo and --report-dir, which a probe does not write or judge), the probe's own into `f`,
-/// --observe and the metrics endpoint.
+/// --hlog, --abort-on-slo and --report-dir, which a probe does not write or judge), the probe's own and the
+/// gRPC flags into `f`, --observe and the metrics endpoint.
 void add_probe_options(CLI::App& sub, RunOptions& o, ProbeFlags& f);
 
 /// The probe's settings from its own flags. Errors (usage) name the flag and what is accepted.

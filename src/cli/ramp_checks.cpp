@@ -2,9 +2,11 @@
 #include <cmath>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 
 #include <fmt/format.h>
 
+#include "cli/grpc_options.h"
 #include "cli/option_checks.h"
 #include "cli/plan_builder.h"
 #include "cli/plan_host.h"
@@ -172,9 +174,27 @@ Result<engine::RunPlan> base_from_file(const RampFlags& f, const HostFacts& host
   return plan;
 }
 
-// The plan every step runs (at its own rate): from the plan file or the flags, resolved once (a simulated
-// ramp resolves nothing).
-Result<engine::RunPlan> base_plan(const RampFlags& f, const RampSettings& s) {
+// A grpc:// target: the call prepared once for every step (the schema loaded, or asked of the server's
+// reflection, once), and the ramp's options become the HTTP/2 request it is (docs/grpc.md). Else no gRPC
+// flag may be given.
+Result<std::optional<GrpcCall>> grpc_call(RampFlags& f, const RampSettings& s) {
+  if (!is_grpc_target(f.run.url)) {
+    OPENLOOP_TRY_VOID(check_no_grpc_flags(f.grpc));
+    return std::nullopt;
+  }
+  if (s.runner) {
+    return usage_error(
+        "--simulate: the simulated lab answers HTTP requests, not gRPC calls; ramp the grpc:// target "
+        "against `openloop lab --grpc` instead (docs/grpc.md)");
+  }
+  GrpcCall call = OPENLOOP_TRY(prepare_grpc_call(f.run, f.grpc));
+  f.run = call.options;
+  return call;
+}
+
+// The plan every step runs (at its own rate): from the plan file or the flags (a gRPC call applied to it),
+// resolved once (a simulated ramp resolves nothing).
+Result<engine::RunPlan> base_plan(const RampFlags& f, const RampSettings& s, const GrpcCall* call) {
   const HostFacts host = host_facts();
   engine::RunPlan plan;
   if (is_plan_file(f.run.url)) {
@@ -186,6 +206,7 @@ Result<engine::RunPlan> base_plan(const RampFlags& f, const RampSettings& s) {
     o.warmup = "0";
     o.slos.clear();
     plan = OPENLOOP_TRY(build_plan(o, host));
+    if (call != nullptr) OPENLOOP_TRY_VOID(apply_grpc_call(*call, plan));
   }
   // Connections for the highest planned step (build_plan sized them for the first).
   if (f.run.max_connections == 0) {
@@ -248,7 +269,8 @@ Result<RampPrepared> prepare_ramp(RampFlags& f) {
   OPENLOOP_TRY_VOID(parse_timing(f, p.settings));
   OPENLOOP_TRY_VOID(parse_step_until(f, p.settings));
   OPENLOOP_TRY_VOID(resolve_deadline(f, p.settings));
-  p.base = OPENLOOP_TRY(base_plan(f, p.settings));
+  const std::optional<GrpcCall> call = OPENLOOP_TRY(grpc_call(f, p.settings));
+  p.base = OPENLOOP_TRY(base_plan(f, p.settings, call ? &*call : nullptr));
   p.settings.step.timeout = p.base.timeout;
   OPENLOOP_TRY_VOID(parse_slos_into(f, p.base, p.settings));
   return p;

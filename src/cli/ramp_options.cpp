@@ -128,7 +128,7 @@ void add_ramp_output_options(CLI::App& sub, RampFlags& f) {
 }  // namespace
 
 // The groups in run's order (CLI11 lists them by first use): target (with -e, --target, --targets), load
-// model (the steps), client and advanced, retries, outputs, judging.
+// model (the steps), client and advanced, retries, outputs, judging, gRPC.
 void add_ramp_options(CLI::App& sub, RampFlags& f) {
   f.app = &sub;
   add_target_options(sub, f.run);
@@ -139,6 +139,7 @@ void add_ramp_options(CLI::App& sub, RampFlags& f) {
   add_retry_options(sub, f.run.retry);
   add_ramp_output_options(sub, f);
   add_judging_options(sub, f);
+  add_grpc_options(sub, f.grpc);
   sub.add_option("--simulate", f.simulate,
                  "Ramp against the lab's service model in virtual time instead of the target: the flags of "
                  "`openloop lab` as one string, e.g. '--workers 4 --service exp:10ms' (docs/simulate.md)")

@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/grpc_options.h"
 #include "cli/run_options.h"
 #include "core/error.h"
 #include "engine/run_plan.h"
@@ -17,6 +18,7 @@ namespace openloop::cli {
 // Ramp flags as typed; the target and client flags are `run`'s own groups.
 struct RampFlags {
   RunOptions run;
+  GrpcOptions grpc;  ///< --call, --proto, ... with a grpc:// target (docs/grpc.md)
   std::string from, to, step_mult, step_add, hold = "30s", warmup = "5s", deadline, tolerance = "2%";
   std::string stop_at = "collapse", cooldown = "5s", max_lateness;
   std::string repeat;                   ///< --repeat N as typed (empty: each step once)

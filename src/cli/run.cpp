@@ -167,7 +167,7 @@ int run_command(const RunOptions& o, const GrpcCall* grpc_call) {
   const std::string command = "openloop run";
   const auto repeat = parse_repeat_options(o);
   if (!repeat) return report_error(command, repeat.error());
-  if (repeat->count > 0) return run_repeated(o, *repeat);
+  if (repeat->count > 0) return run_repeated(o, *repeat, grpc_call);
   if (is_plan_file(o.url)) {
     if (!o.until.empty() || !o.max_duration.empty()) {
       return report_error(command, usage_error("--until: not supported with a scenario file yet (use it with a "

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/front_half.h"
+#include "cli/grpc_options.h"
 #include "cli/option_checks.h"
 #include "cli/plan_builder.h"
 #include "cli/plan_host.h"
@@ -243,7 +244,7 @@ Result<RepeatSettings> parse_repeat_options(const RunOptions& o) {
   return s;
 }
 
-int run_repeated(const RunOptions& o, const RepeatSettings& s) {
+int run_repeated(const RunOptions& o, const RepeatSettings& s, const GrpcCall* grpc) {
   const std::string command = "openloop run";
   std::vector<engine::RunPlan> plans;
   std::vector<std::uint64_t> seeds;
@@ -253,6 +254,10 @@ int run_repeated(const RunOptions& o, const RepeatSettings& s) {
     each.seed = results::repeat_seed(o.seed, k);
     auto plan = build_plan(each, host);
     if (!plan) return report_error(command, plan.error());
+    if (grpc != nullptr) {
+      if (auto applied = apply_grpc_call(*grpc, *plan); !applied)
+        return report_error(command, applied.error());
+    }
     if (plan->shard.sharded())
       return report_error(command, usage_error("--repeat: not supported with a sharded run "
                                                "(--shard or the environment) yet")

@@ -17,6 +17,8 @@
 
 namespace openloop::cli {
 
+struct GrpcCall;
+
 /// --repeat and --cooldown as validated.
 struct RepeatSettings {
   std::uint64_t count = 0;  ///< 0: no --repeat (one run); else 2..results::k_max_repeats
@@ -37,7 +39,8 @@ std::optional<lab::ControlClient> find_lab(const engine::RunPlan& plan);
 /// (at most 30 s, or until `stop`), and restarts it again; says in `c` what was done or why it failed.
 void reset_lab(const lab::ControlClient& lab, const std::atomic<int>& stop, results::RepeatContext& c);
 /// Runs the repeats (s.count ≥ 2) through the pipeline; returns the exit code: the worst of the repeats'
-/// (130 when interrupted, whatever ran is written).
-int run_repeated(const RunOptions& o, const RepeatSettings& s);
+/// (130 when interrupted, whatever ran is written). With `grpc`, each repeat's plan makes that call (prepared
+/// once, before the first: cli/grpc_options.h).
+int run_repeated(const RunOptions& o, const RepeatSettings& s, const GrpcCall* grpc = nullptr);
 
 }  // namespace openloop::cli

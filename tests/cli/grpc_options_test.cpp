@@ -73,5 +73,27 @@ TEST(GrpcCall, AnArrayOfMessagesBecomesOneRequestEachInTurn) {
   EXPECT_EQ(plan.describe()["grpc"]["call"], "pkg.Svc/Method");
 }
 
+// Refused before any schema is read or anything is sent; --repeat is not among the refusals (each repeat's
+// plan makes the call: cli/run_repeats.h), so a run with it gets as far as its schema.
+TEST(GrpcCall, TargetsAreRefusedSayingWhatToDoInsteadAndRepeatIsNot) {
+  RunOptions o;
+  o.url = "grpc://127.0.0.1:1";
+  GrpcOptions g;
+  g.call = "pkg.Svc/Method";
+  g.protoset = "/nonexistent/set.pb";
+  o.targets = "targets.txt";
+  auto refused = prepare_grpc_call(o, g);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().code, ExitCode::usage);
+  EXPECT_THAT(refused.error().message, HasSubstr("--targets: not with a grpc:// target"));
+  EXPECT_THAT(refused.error().message, HasSubstr("openloop merge"));
+  o.targets.clear();
+  o.repeat = "2";
+  auto repeated = prepare_grpc_call(o, g);
+  ASSERT_FALSE(repeated);
+  EXPECT_THAT(repeated.error().message, HasSubstr("/nonexistent/set.pb"));
+  EXPECT_THAT(repeated.error().message, ::testing::Not(HasSubstr("--repeat")));
+}
+
 }  // namespace
 }  // namespace openloop::cli

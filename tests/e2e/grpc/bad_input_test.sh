@@ -61,3 +61,24 @@ expect_usage "--call: needs a grpc:// or grpcs:// target" http://127.0.0.1:9/ --
 expect_usage "grpc://host:port or grpcs://host:port" grpc://127.0.0.1:9/openloop.test.v1.Bench/Call "${schema[@]}" \
   --call openloop.test.v1.Bench/Call "${load[@]}"
 pass "no schema, no --call, an unknown status, a template or array message that does not fit, bad -bin metadata, --send-deadline, reserved metadata, gRPC flags on http://, a path: exit 2"
+
+# ramp and probe: gRPC flags without a gRPC target, and what they cannot do with one (--simulate, --targets, HTTP
+# flags), each exit 2 before anything is sent.
+call=(--call openloop.test.v1.Bench/Call)
+probe=(probe metastable --base 10/s --trigger load:20/s)
+expect_cmd_usage() {  # expect_cmd_usage MESSAGE ARGS...: `openloop ARGS` exits 2 with MESSAGE in its output
+  local want=$1 code=0
+  shift
+  "$OPENLOOP" "$@" >"$E2E_TMP/out.txt" 2>&1 || code=$?
+  [[ $code == 2 ]] || fail "'$*' exit $code, expected 2: $(cat "$E2E_TMP/out.txt")"
+  grep -qF -- "$want" "$E2E_TMP/out.txt" || fail "'$*' message lacks '$want': $(cat "$E2E_TMP/out.txt")"
+}
+expect_cmd_usage "--call: needs a grpc:// or grpcs:// target" ramp http://127.0.0.1:9/ --from 10/s "${call[@]}"
+expect_cmd_usage "--data: needs a grpc:// or grpcs:// target" "${probe[@]}" http://127.0.0.1:9/ --data '{}'
+expect_cmd_usage "ramp the grpc:// target against \`openloop lab --grpc\`" ramp "$t" --from 10/s "${schema[@]}" \
+  "${call[@]}" --simulate '--workers 1'
+expect_cmd_usage "probe the grpc:// target against \`openloop lab --grpc\`" "${probe[@]}" "$t" "${schema[@]}" \
+  "${call[@]}" --simulate '--workers 1'
+expect_cmd_usage "--targets: not with a grpc:// target" ramp "$t" --from 10/s "${schema[@]}" "${call[@]}" --targets x
+expect_cmd_usage "--body: a gRPC call's message is --data" "${probe[@]}" "$t" "${schema[@]}" "${call[@]}" --body x
+pass "ramp and probe: gRPC flags on http://, --simulate, --targets and --body with grpc://: exit 2"

@@ -1,5 +1,6 @@
 # grpc_server.sh: sourced by tests/e2e/grpc/*_test.sh after lib.sh. The test schema compiled by protoc
-# (a test-only dependency) and the Python grpcio server (server.py) started and stopped.
+# (a test-only dependency), the Python grpcio server (server.py) started and stopped, and lab_stats for the tests
+# against `openloop lab --grpc`.
 GRPC_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 GRPC_PROTOS=$GRPC_DIR/protos
 GRPC_PYTHON=/usr/bin/python3  # Debian's python3-grpcio serves this interpreter, whatever python3 is first on PATH
@@ -53,3 +54,6 @@ stop_grpc_server() {
   GRPC_TIMES=$E2E_TMP/grpc.times.$GRPC_PID
   mv "$E2E_TMP/grpc.times" "$GRPC_TIMES"
 }
+
+# lab_stats EXPR: a value of `openloop lab --grpc`'s /_lab/stats (read over h2c: a gRPC lab serves HTTP/2 only).
+lab_stats() { curl -sS --max-time 5 --http2-prior-knowledge "$LAB_URL/_lab/stats" | strict_jq "$LAB_URL/_lab/stats" "$1"; }

@@ -9,8 +9,6 @@ grpc_require
 require_tools curl
 
 proto_root=$(cd "$GRPC_DIR/../../../proto" && pwd)
-# lab_stats EXPR: a value of the lab's /_lab/stats (read over h2c: the lab serves HTTP/2 only).
-lab_stats() { curl -sS --max-time 5 --http2-prior-knowledge "$LAB_URL/_lab/stats" | strict_jq "$LAB_URL/_lab/stats" "$1"; }
 
 # lab_run NAME ARGS...: calls of the lab's method (schema from reflection), results in NAME.json, log NAME.log.
 lab_run() {
