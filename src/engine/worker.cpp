@@ -20,12 +20,6 @@ using results::ErrorKind;
 
 namespace {
 constexpr std::size_t k_read_buffer = 64 * 1024;
-
-// A worker's peak arrivals per second (0: users, which have no schedule), for affordable_spin_lead().
-double worker_arrival_rate(const RunPlan& plan) {
-  if (plan.model != Model::open && plan.model != Model::sessions) return 0;
-  return plan.profile.max_rate() * plan.shard.share() / std::max(1U, plan.threads);
-}
 constexpr auto k_handover_period = std::chrono::milliseconds(100);
 // The measured cost of a timed wait is trusted up to this: spinning through longer waits would hold a core
 // that a busy machine's other processes need.
@@ -36,6 +30,12 @@ constexpr std::size_t k_max_spares = 2;
 // --session-key: records held by their sessions at once, per worker, before more are dropped (as the reorder
 // window's 65,536, so memory stays bounded whatever the trace).
 constexpr std::size_t k_max_held_session_records = 65536;
+
+// A worker's peak arrivals per second (0: users, which have no schedule), for affordable_spin_lead().
+double worker_arrival_rate(const RunPlan& plan) {
+  if (plan.model != Model::open && plan.model != Model::sessions) return 0;
+  return plan.profile.max_rate() * plan.shard.share() / std::max(1U, plan.threads);
+}
 
 std::uint64_t share(std::uint64_t total, unsigned threads, unsigned index) {
   return total / threads + (index < total % threads ? 1 : 0);

@@ -111,3 +111,32 @@ TEST(AffordableSpinLead, ALeadAsLongAsTheGapIsNone) {
   EXPECT_EQ(affordable_spin_lead(700us, 0, 20'000), Nanos(700us));
   EXPECT_EQ(affordable_spin_lead(700us, 0.5, 0), Nanos(700us));
 }
+
+namespace {
+// Sets OPENLOOP_TIMER_FLOOR_US for one test and restores its absence after.
+struct GivenFloor {
+  explicit GivenFloor(const char* value) { setenv("OPENLOOP_TIMER_FLOOR_US", value, 1); }
+  ~GivenFloor() { unsetenv("OPENLOOP_TIMER_FLOOR_US"); }
+  GivenFloor(const GivenFloor&) = delete;
+  GivenFloor& operator=(const GivenFloor&) = delete;
+};
+}  // namespace
+
+TEST(HostTimerFloor, TakesTheFloorTheEnvironmentGivesInsteadOfMeasuring) {
+  const GivenFloor given("5000");
+  const results::TimerFloor f = host_timer_floor(20us);
+  EXPECT_EQ(f.samples, 1U);
+  EXPECT_DOUBLE_EQ(f.p50_us, 5000);
+  EXPECT_DOUBLE_EQ(f.p99_us, 5000);
+  EXPECT_DOUBLE_EQ(f.max_us, 5000);
+  EXPECT_DOUBLE_EQ(f.gap_us, 50);  // the gap it would have measured at (clamped)
+}
+
+TEST(HostTimerFloor, MeasuresWhenTheGivenFloorIsNotANumberOfMicroseconds) {
+  for (const char* bad : {"5ms", "-1", "2e6", "fast"}) {
+    const GivenFloor given(bad);
+    const results::TimerFloor f = host_timer_floor(500us);
+    // Measured: many samples (1 only if the given value had been taken), or none when no loop could be created.
+    EXPECT_NE(f.samples, 1U) << bad;
+  }
+}
