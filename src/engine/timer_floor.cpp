@@ -111,9 +111,4 @@ Nanos adapted_spin_lead(const hdr::Histogram& wake_lateness, Nanos current, Nano
   return std::max(current, auto_spin_lead(f, bound));
 }
 
-Nanos affordable_spin_lead(Nanos lead, double share, double rate) {
-  if (lead.count() == 0 || !(share > 0) || !(rate > 0)) return lead;
-  return static_cast<double>(lead.count()) < 1e9 / rate ? lead : Nanos(0);
-}
-
 }  // namespace openloop::engine

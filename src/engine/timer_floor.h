@@ -54,13 +54,4 @@ inline constexpr std::int64_t k_adapt_min_waits = 200;
 /// that woke a thread late will again. `current` until k_adapt_min_waits waits were timed. Allocation-free.
 Nanos adapted_spin_lead(const hdr::Histogram& wake_lateness, Nanos current, Nanos bound);
 
-/// The lead a worker can use, given its spin budget (`share` of a core, SpinBudget::share(); 0: uncapped) and
-/// its peak arrival rate per second (0: no schedule). A lead as long as the mean arrival gap or longer (at 20k/s,
-/// gap 50 µs, any lead over 50 µs) is no lead: every wait is spun through whole, the budget runs dry, the waits
-/// past it sleep to their deadlines without a lead anyway, and the spun ones took the CPU the loop needed to keep
-/// up (issue 28: 48–52 µs per request and send lateness p99 20–38 ms at 20k/s with a 700-µs lead, against
-/// 30–32 µs and 0.2–0.3 ms without). Such a lead is 0: every wait sleeps to its own deadline, as punctual as the
-/// host's timers. A shorter one is `lead`, within the budget as ever.
-Nanos affordable_spin_lead(Nanos lead, double share, double rate);
-
 }  // namespace openloop::engine

@@ -1,7 +1,8 @@
-// A fixed array of trivially copyable elements whose memory is left as the allocator gives it: a large one comes
-// straight from mmap, so its pages are touched (faulted in) only as elements are written, not all at once when
-// it is made (std::vector::resize zeroes every element: the saturation queue's room for the default 5-s timeout at
-// 60k/s is 14 MB, zeroed before the run, 53 ms of CPU on the 2-core VM, and mostly never used).
+// A fixed array of trivially copyable elements whose memory is left as the allocator gives it: a large one
+// comes straight from mmap, so its pages are touched (faulted in) only as elements are written, not all at
+// once when it is made (std::vector::resize zeroes every element: the saturation queue's room for the default
+// 5-s timeout at 60k/s is 14 MB, zeroed before the run, 53 ms of CPU on the 2-core VM, and mostly never
+// used).
 #pragma once
 
 #include <cstddef>

@@ -14,16 +14,18 @@ namespace {
 // Sleeping through responses looks at each connection's state before a wait: not with more than this many.
 constexpr std::size_t k_max_connections_looked_at = 16;
 
-// Connections read directly after sleeping through, without asking epoll which are readable: at most this many.
+// Connections read directly after sleeping through, without asking epoll which are readable: at most this
+// many.
 constexpr std::size_t k_max_direct_reads = 2;
 
 // After sleeping through to an arrival: what came meanwhile. When every open connection carries streams and
 // there are at most two, each is read directly (a recvmsg, which finds the responses or nothing) instead of
-// asking epoll first: one system call per wake-up fewer when responses came, as they mostly have at rates where
-// arrivals are this close. The bytes and their receive stamps are the same either way. Otherwise (more
+// asking epoll first: one system call per wake-up fewer when responses came, as they mostly have at rates
+// where arrivals are this close. The bytes and their receive stamps are the same either way. Otherwise (more
 // connections, or one that carries nothing, where only the server's own frames can come: GOAWAY, SETTINGS, a
-// close) epoll is asked as before. The worker's wake descriptor, not read here, stays readable (level-triggered)
-// until the next wait that does not sleep through; the stop request is read every round anyway.
+// close) epoll is asked as before. The worker's wake descriptor, not read here, stays readable
+// (level-triggered) until the next wait that does not sleep through; the stop request is read every round
+// anyway.
 void read_slept_through(ConnectionPool& pool, net::EventLoop& loop) {
   std::array<Connection*, k_max_direct_reads> carriers{};
   std::size_t n = 0;

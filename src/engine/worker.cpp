@@ -31,12 +31,6 @@ constexpr std::size_t k_max_spares = 2;
 // window's 65,536, so memory stays bounded whatever the trace).
 constexpr std::size_t k_max_held_session_records = 65536;
 
-// A worker's peak arrivals per second (0: users, which have no schedule), for affordable_spin_lead().
-double worker_arrival_rate(const RunPlan& plan) {
-  if (plan.model != Model::open && plan.model != Model::sessions) return 0;
-  return plan.profile.max_rate() * plan.shard.share() / std::max(1U, plan.threads);
-}
-
 std::uint64_t share(std::uint64_t total, unsigned threads, unsigned index) {
   return total / threads + (index < total % threads ? 1 : 0);
 }
@@ -145,8 +139,6 @@ Result<void> Worker::init(const MeasuredWaits& measured, net::SimulatedNetwork* 
   m_spin_lead = m_plan.coalesce.count() > 0 || m_plan.spin_below ? Nanos(0) : measured.spin_lead;
   if (m_plan.coalesce.count() == 0 && !m_plan.spin_below && sim == nullptr)
     m_spin_budget = SpinBudget(m_plan.spin_budget, m_start);
-  // A lead as long as the arrival gap spins through every wait, takes the loop's CPU and buys no punctuality.
-  m_spin_lead = affordable_spin_lead(m_spin_lead, m_spin_budget.share(), worker_arrival_rate(m_plan));
   if (m_plan.coalesce == k_coalesce_auto) {
     m_auto.emplace(m_plan.max_lateness);
   } else {
@@ -300,9 +292,7 @@ void Worker::run() {
     if (m_spin_budget.observation_due(now)) {
       if (const auto delay = thread_run_delay()) {
         m_spin_budget.observe_run_delay(now, *delay);
-        m_spin_lead =
-            affordable_spin_lead(adapted_spin_lead(m_report.wake_lateness, m_spin_lead, planned_lateness_bound(m_plan)),
-                                 m_spin_budget.share(), worker_arrival_rate(m_plan));
+        m_spin_lead = adapted_spin_lead(m_report.wake_lateness, m_spin_lead, planned_lateness_bound(m_plan));
       }
     }
     m_in_flight_now.store(m_in_flight.size() + m_queue_size, std::memory_order_relaxed);

@@ -100,18 +100,6 @@ TEST(AdaptedSpinLead, FollowsTheLatenessTheRunMeetsAndNeverShrinks) {
   EXPECT_EQ(adapted_spin_lead(quiet, Nanos(0), 10ms), Nanos(0));
 }
 
-TEST(AffordableSpinLead, ALeadAsLongAsTheGapIsNone) {
-  // Issue 28's runs: a 700-µs lead at 20k/s on one worker (gap 50 µs) would spin through every wait whole: none.
-  EXPECT_EQ(affordable_spin_lead(700us, 0.5, 20'000), Nanos(0));
-  EXPECT_EQ(affordable_spin_lead(50us, 0.5, 20'000), Nanos(0));
-  EXPECT_EQ(affordable_spin_lead(49us, 0.5, 20'000), Nanos(49us));
-  // At 100/s (gap 10 ms) a 7-ms lead spins the end of each wait, within the budget: kept (e2e.run.spin_budget).
-  EXPECT_EQ(affordable_spin_lead(7ms, 0.25, 100), Nanos(7ms));
-  // No budget (an explicit --spin-below: uncapped) or no schedule (users): kept as it is.
-  EXPECT_EQ(affordable_spin_lead(700us, 0, 20'000), Nanos(700us));
-  EXPECT_EQ(affordable_spin_lead(700us, 0.5, 0), Nanos(700us));
-}
-
 namespace {
 // Sets OPENLOOP_TIMER_FLOOR_US for one test and restores its absence after.
 struct GivenFloor {
