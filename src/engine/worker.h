@@ -24,6 +24,7 @@
 #include "engine/run_plan.h"
 #include "engine/self_checks.h"
 #include "engine/spin_budget.h"
+#include "engine/untouched_array.h"
 #include "net/event_loop.h"
 #include "net/timer_queue.h"
 #include "results/recording/recorder.h"
@@ -347,7 +348,7 @@ class Worker final : public ConnectionOwner, public CodecCallbacks, public net::
   std::uint64_t m_slot_cap = 0;  // the concurrency cap: attempts in flight at once on this worker
   ExchangePool m_exchanges;      // every attempt in flight or in backoff
   InFlightLists m_in_flight;     // attempts in flight (first attempts by deadline; retries timed)
-  std::vector<Queued> m_queue;   // --on-saturation queue: ring buffer
+  UntouchedArray<Queued> m_queue;  // --on-saturation queue: ring buffer, its pages touched as it fills
   std::size_t m_queue_head = 0, m_queue_size = 0;
   std::uint64_t m_open_count = 0;
   std::vector<Connection*> m_deferred_writes;  // HTTP/2 connections with streams started and not yet written
