@@ -2,7 +2,6 @@
 # after a two-step ramp against the lab with --metrics-listen on both, Prometheus's per-step counters (label step)
 # equal the ramp file's steps[].counts, and its lab counters equal the lab's /_lab/stats once the lab is idle.
 # Skipped (77) only when prometheus is absent.
-# e2e: light (per-step counters equal to the ramp file's at 100-200/s)
 source "$OPENLOOP_E2E_LIB"
 PROMETHEUS=${OPENLOOP_PROMETHEUS:-prometheus}
 require_tools "$PROMETHEUS" jq curl
