@@ -1,6 +1,5 @@
 # Responses that break off or are not HTTP end as errors of the right kind, one per request; the run ends on time,
 # stays VALID (the target's errors are measurements, not the rig's failure), conserved, its results complete.
-# e2e: light (errors by kind from a hostile server, 20 requests)
 source "$OPENLOOP_E2E_LIB"
 source "$(dirname "$0")/hostile_lib.sh"
 start_hostile

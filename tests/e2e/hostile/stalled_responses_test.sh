@@ -1,7 +1,6 @@
 # Responses that never end (a Content-Length larger than the body, an endless chunked body sent as fast as the
 # client reads, a 1-byte-per-100-ms drip) and a server that accepts and never reads all end as timeouts at the
 # deadline, every one of them; the run ends on time (no hang in a read loop), conserved, its results complete.
-# e2e: light (timeouts at the deadline from a stalled server, 20 requests)
 source "$OPENLOOP_E2E_LIB"
 source "$(dirname "$0")/hostile_lib.sh"
 start_hostile
