@@ -14,7 +14,7 @@ e2e_cleanup() {
     kill -CONT "$pid" 2>/dev/null || true
     kill -TERM "$pid" 2>/dev/null || true
   done
-  # Up to 100 ms for them to exit on SIGTERM (polled every 5 ms: most are gone at the first look), then SIGKILL.
+  # Up to 100 ms for them to exit on SIGTERM (polled every 5 ms; a fixed 100-ms sleep until stop 46), then SIGKILL.
   for _ in {1..20}; do
     e2e_any_alive || break
     sleep 0.005
