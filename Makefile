@@ -27,8 +27,12 @@ build: configure
 binary: configure
 	@cmake --build --preset $(PRESET) -j $(JOBS) --target openloop
 
+# The resource spec gives CTest two "cpu" slots: a script marked "# e2e: light" takes one, so two light scripts may
+# run at once (tests/e2e/CMakeLists.txt).
+E2E_RESOURCES := $(CURDIR)/tests/e2e/resources.json
+
 test: build
-	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) --timeout 300
+	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) --timeout 300 --resource-spec-file $(E2E_RESOURCES)
 
 unit-test: build
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS) -L unit

@@ -14,13 +14,24 @@ e2e_cleanup() {
     kill -CONT "$pid" 2>/dev/null || true
     kill -TERM "$pid" 2>/dev/null || true
   done
-  sleep 0.1
+  # Up to 100 ms for them to exit on SIGTERM (polled every 5 ms; a fixed 100-ms sleep until stop 46), then SIGKILL.
+  for _ in {1..20}; do
+    e2e_any_alive || break
+    sleep 0.005
+  done
   for pid in "${E2E_PIDS[@]:-}"; do [[ -n $pid ]] && kill -KILL "$pid" 2>/dev/null || true; done
   if [[ -f $E2E_TMP/nginx.pid ]]; then kill -KILL "$(cat "$E2E_TMP/nginx.pid")" 2>/dev/null || true; fi
   pkill -KILL -f "$E2E_TMP" 2>/dev/null || true
   rm -rf "$E2E_TMP"
 }
 trap e2e_cleanup EXIT
+
+# e2e_any_alive: true while a process of E2E_PIDS still exists.
+e2e_any_alive() {
+  local pid
+  for pid in "${E2E_PIDS[@]:-}"; do [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null && return 0; done
+  return 1
+}
 
 # fail MESSAGE: ends the test; the last lab's stderr (if any) follows the message.
 fail() {
@@ -78,12 +89,12 @@ free_port() {
   fail "free_port: no free port below $low after 100 draws"
 }
 
-# wait_port PORT [SECONDS]: waits until something listens on 127.0.0.1:PORT.
+# wait_port PORT [SECONDS]: waits until something listens on 127.0.0.1:PORT (polled every 10 ms).
 wait_port() {
   local port=$1 deadline=$((SECONDS + ${2:-10}))
   while ((SECONDS < deadline)); do
     if (echo >/dev/tcp/127.0.0.1/"$port") 2>/dev/null; then return 0; fi
-    sleep 0.05
+    sleep 0.01
   done
   fail "nothing listening on 127.0.0.1:$port after ${2:-10}s"
 }
@@ -314,7 +325,8 @@ assert_complete_results() {
   assert_conserved "$file"
 }
 
-# start_lab ARGS...: starts `openloop lab --listen 127.0.0.1:0 ARGS` and waits (≤ 5 s) for its "listening" line.
+# start_lab ARGS...: starts `openloop lab --listen 127.0.0.1:0 ARGS` and waits (≤ 5 s, polled every 10 ms) for its
+# "listening" line.
 # Sets LAB_URL (http://127.0.0.1:PORT), PORT, LAB_PID (also appended to E2E_PIDS, so the EXIT trap
 # kills it) and LAB_STARTED (epoch ns). A lab started earlier keeps running; stop_lab stops the latest.
 start_lab() {
@@ -327,12 +339,12 @@ start_lab() {
   E2E_PIDS+=("$LAB_PID")
   LAB_STARTED=$(date +%s%N)
   PORT=
-  for _ in $(seq 100); do
+  for _ in $(seq 500); do
     # The background shell may not have created lab.out yet: sed fails then, which set -e must not take as fatal.
     PORT=$(sed -n 's/^lab listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$E2E_TMP/lab.out" 2>/dev/null || true)
     [[ -n $PORT ]] && break
     kill -0 "$LAB_PID" 2>/dev/null || fail "the lab exited before listening"
-    sleep 0.05
+    sleep 0.01
   done
   [[ -n $PORT ]] || fail "the lab did not print its listening line within 5 s"
   LAB_URL=http://127.0.0.1:$PORT
@@ -364,10 +376,10 @@ start_prometheus() {
     fail "prometheus not ready within 20 s: $(tail -5 "$E2E_TMP/prom.log")"
 }
 
-# stop_lab: SIGTERM to the lab started last, then expects a clean exit 0 within 5 s.
+# stop_lab: SIGTERM to the lab started last, then expects a clean exit 0 within 5 s (polled every 10 ms).
 stop_lab() {
   kill -TERM "$LAB_PID"
-  for _ in $(seq 100); do
+  for _ in $(seq 500); do
     if ! kill -0 "$LAB_PID" 2>/dev/null; then
       local rc=0 pid kept=()
       wait "$LAB_PID" || rc=$?
@@ -377,7 +389,7 @@ stop_lab() {
       [[ $rc -eq 0 ]] || fail "the lab exited with $rc after SIGTERM (expected 0)"
       return 0
     fi
-    sleep 0.05
+    sleep 0.01
   done
   fail "the lab did not exit within 5 s of SIGTERM"
 }

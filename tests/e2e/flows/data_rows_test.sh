@@ -6,6 +6,7 @@
 # sequential`: every session runs, the rows in turn, so the lab sees each path again. 3. The same unique split in
 # `simulate` (virtual time), exact: 5 completed. 4. Refusals before anything is sent (exit 2, with the plan's
 # file:line:column): a missing file, a step reading a column the file lacks, a ragged row.
+# e2e: light (which rows sessions took at 10/s)
 source "$OPENLOOP_E2E_LIB"
 require_tools jq curl
 start_lab --auth --workers 4 --service 1ms --cache 100

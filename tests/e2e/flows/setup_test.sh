@@ -6,6 +6,7 @@
 # exit 2, a message naming the step, the request and why, no results file, and the lab sees the setup's one
 # request and nothing of the load. 4. A scenario step capturing a name the setup captures is refused (exit 2).
 # 5. An interrupted run still sends its teardown.
+# e2e: light (the setup's token in every session at 20/s)
 source "$OPENLOOP_E2E_LIB"
 require_tools jq curl
 start_lab --auth --workers 4 --service 1ms

@@ -3,6 +3,7 @@
 # session: the lab counts one login for the whole run, every order request authorized, none refused. 2. Without
 # --cacert the certificate fails verification at the setup: the run stops before any load with exit 4 and a
 # message naming the setup step and the certificate, and the lab sees nothing.
+# e2e: light (setup and session counts over TLS at 20/s)
 source "$OPENLOOP_E2E_LIB"
 require_tools jq curl nginx openssl
 start_lab --auth --workers 4 --service 1ms

@@ -3,6 +3,7 @@
 # conserved, the server's own count equal to openloop's completed count, the gRPC status in the request log; a
 # status the server answers with (NOT_FOUND, a Trailers-Only response) fails the calls unless --grpc-success names
 # it; --proto and --protoset send the same message.
+# e2e: light (counts at 50-200/s equal to the server's own)
 source "$OPENLOOP_E2E_LIB"
 source "$(dirname "$0")/grpc_server.sh"
 grpc_require

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A 50 ms --timeout against a server that takes 200 ms: grpc-timeout carries the deadline, and each call ends once,
 # as DEADLINE_EXCEEDED from the server or as openloop's own timeout; none is lost, none is a success.
+# e2e: light (each call ends once at 50/s; a 50-ms timeout against a 200-ms server)
 source "$OPENLOOP_E2E_LIB"
 source "$(dirname "$0")/grpc_server.sh"
 grpc_require

@@ -3,6 +3,7 @@
 # must send exactly what protoc makes of proto/openloop/lab/v1/lab.proto); openloop calls it at a fixed rate with
 # the schema from reflection, every call OK and the lab's own count equal to openloop's completed; a lab that sheds
 # answers RESOURCE_EXHAUSTED, each call counted once by both sides.
+# e2e: light (counts at 200/s equal to the lab's own)
 source "$OPENLOOP_E2E_LIB"
 source "$(dirname "$0")/grpc_server.sh"
 grpc_require

@@ -4,6 +4,7 @@
 # messages' count and bytes, merge adding the counts; UNAVAILABLE retried under the default policy, the server's
 # grpc-retry-pushback-ms honoured (the retry reaches the server no sooner) and a negative one ending the retries;
 # grpc-timeout per attempt under --per-try-timeout.
+# e2e: light (calls counted by status at 2-60/s; the retry's pushback a lower bound)
 source "$OPENLOOP_E2E_LIB"
 source "$(dirname "$0")/grpc_server.sh"
 grpc_require

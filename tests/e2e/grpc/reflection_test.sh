@@ -4,6 +4,7 @@
 # the imports itself; the calls send exactly the bytes --proto sends. A server without reflection (UNIMPLEMENTED
 # from both versions), a service it does not know, a server that never answers the stream, and one that does not
 # speak HTTP/2 each exit 2 on time, saying to pass --proto or --protoset.
+# e2e: light (the bytes sent and exit codes at 50/s; an 8-s bound on refusals)
 source "$OPENLOOP_E2E_LIB"
 source "$(dirname "$0")/grpc_server.sh"
 grpc_require

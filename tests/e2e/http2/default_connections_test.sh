@@ -6,6 +6,7 @@
 # stream of the others is busy, up to the cap: no arrival waits, and the results say why that many connections
 # (plan.connections "as needed", the summary's protocol note). An explicit --connections is never changed: with 2
 # (8 streams) the arrivals still wait, and the verdict names --connections.
+# e2e: light (connection counts forced by 300-ms freezes at 200/s)
 source "$OPENLOOP_E2E_LIB"
 require_tools jq
 

@@ -4,6 +4,7 @@
 # as nginx's own access log ($server_protocol) confirms. `--protocol h2` against the HTTP/1.1-only listener fails
 # fast (its ALPN offers only h2, which nginx refuses), every request a tls error naming ALPN's failure and what to use
 # instead (--protocol auto, or h1), none waiting for its timeout.
+# e2e: light (the protocol ALPN chose, counts at 50-200/s)
 source "$OPENLOOP_E2E_LIB"
 require_tools nginx openssl jq
 openssl req -x509 -newkey rsa:2048 -nodes -keyout "$E2E_TMP/key.pem" -out "$E2E_TMP/cert.pem" -days 1 \

@@ -5,6 +5,7 @@
 # one connection of 2 streams most of them must wait for a stream (with the flags' 100 streams none would), and
 # the lab's own count says one HTTP/2 connection came. A bad value exits 2 naming the file, line:column, key and
 # what is accepted.
+# e2e: light (connections and streams forced by 300-ms freezes at 200/s)
 source "$OPENLOOP_E2E_LIB"
 require_tools jq curl
 

@@ -3,6 +3,7 @@
 # stream window of 0, then nothing): request bodies that can never go out end as timeouts whose example says the
 # window never opened; and Ctrl-C (twice, as for HTTP/1.1) ends a run whose every stream is stuck within 1 s of the
 # second signal, results written, exit 130.
+# e2e: light (timeouts forced by a closed window at 20-200/s; Ctrl-C within 1 s)
 source "$OPENLOOP_E2E_LIB"
 require_tools jq python3
 

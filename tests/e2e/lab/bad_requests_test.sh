@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Bad requests (malformed, oversized headers, slow senders, many idle connections) are answered or closed,
 # counted, and the server keeps serving.
+# e2e: light (the lab's answers and counters to bad requests)
 source "${OPENLOOP_E2E_LIB:-$(dirname "$0")/../lib.sh}"
 require_tools curl jq wrk timeout
 IDLE=${LAB_E2E_IDLE_CONNECTIONS:-10000}

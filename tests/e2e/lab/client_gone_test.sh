@@ -2,6 +2,7 @@
 # A client that hangs up while its request is queued: the lab closes that connection at once (its descriptor is
 # free again, whatever the queue holds) and the model still does the work (no --cancel), or drops it at dequeue
 # (--cancel).
+# e2e: light (the lab's counters for clients that hang up)
 source "${OPENLOOP_E2E_LIB:-$(dirname "$0")/../lib.sh}"
 require_tools curl jq
 

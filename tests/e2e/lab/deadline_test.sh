@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Deadlines: requests whose budget (deadline header) passes while queued get 504 at dequeue, with no work done.
+# e2e: light (504 at dequeue for budgets that passed in the queue)
 source "${OPENLOOP_E2E_LIB:-$(dirname "$0")/../lib.sh}"
 require_tools curl jq
 

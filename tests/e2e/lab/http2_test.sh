@@ -3,6 +3,7 @@
 # --max-streams is what the SETTINGS say, --refuse-streams-above and --goaway-after as h2load reports them, the
 # control plane and Server-Timing over HTTP/2, and bytes that are not the HTTP/2 preface get GOAWAY while the lab
 # keeps serving. Bad flags exit 2 naming the flag.
+# e2e: light (the lab's counts and SETTINGS as h2load and nghttp see them)
 source "${OPENLOOP_E2E_LIB:-$(dirname "$0")/../lib.sh}"
 require_tools h2load nghttp curl jq od
 

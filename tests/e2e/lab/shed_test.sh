@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Shedding: with the queue at --shed-at, arrivals get 429 at once (and are counted); --queue-limit answers 503.
+# e2e: light (429 and 503 counts at a full queue)
 source "${OPENLOOP_E2E_LIB:-$(dirname "$0")/../lib.sh}"
 require_tools curl jq
 

@@ -3,6 +3,7 @@
 # phase) equal the sums of the probe file's intervals inside each phase, its verdict gauge is the file's verdict,
 # and its native p99 of the baseline phase agrees with the file's p99 of that phase within two native buckets.
 # Skipped (77) only when prometheus is absent.
+# e2e: light (per-phase counters and the verdict gauge equal to the probe file's at 20-120/s)
 source "$OPENLOOP_E2E_LIB"
 PROMETHEUS=${OPENLOOP_PROMETHEUS:-prometheus}
 require_tools "$PROMETHEUS" jq curl

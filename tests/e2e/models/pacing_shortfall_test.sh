@@ -5,6 +5,7 @@
 # machine) out of the measured intervals, and the slowdown is triggered by the run's own progress (once the lab has
 # seen the 60 requests of the warm-up and the first 2 measured seconds: 2 users every 100 ms), not by a sleep that a
 # slow start-up would shift; the 4 s after it leave room for a late trigger.
+# e2e: light (iterations short of the rate forced by the lab's slowdown, 20/s)
 source "$OPENLOOP_E2E_LIB"
 start_lab --workers 4 --service 1ms
 slow() {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # prometheus: against Debian's prometheus-node-exporter on a loopback port of its own: a gauge kept, a counter
 # as a rate, a summary's quantile as a gauge, one value per interval; only the families named after '#'.
+# e2e: light (scraped node-exporter values, one per interval, at 200/s)
 source "${OPENLOOP_E2E_LIB:-$(dirname "$0")/../lib.sh}"
 require_tools jq timeout prometheus-node-exporter
 start_lab --workers 4 --service 1ms

@@ -3,6 +3,7 @@
 # response with it as its intended time; another session's record and a record without a session go at their
 # own recorded times. Counted (delayed records, their delay), conserved, and the session's value (a cookie) never
 # written anywhere. Without --session-key the same trace replays every record on its own time. Bad keys refused.
+# e2e: light (a session's record held for a 400-ms response, counted)
 source "$OPENLOOP_E2E_LIB"
 require_tools jq awk
 start_lab --workers 8 --cache 100 --hit 0 --miss 400ms

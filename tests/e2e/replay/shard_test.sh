@@ -2,6 +2,7 @@
 # lab: record i goes to shard i mod 2, so shard 0 intends exactly the even-indexed records at their offsets, shard 1
 # the odd ones; merged, intended equals the trace's records and the lab counted each once. Weighted 2,1, shard 0
 # takes two of every three records (the weighted stripe), and the two again merge to the whole trace.
+# e2e: light (each shard's intended records and the lab's counts)
 source "$OPENLOOP_E2E_LIB"
 require_tools jq awk
 start_lab --workers 64

@@ -1,6 +1,7 @@
 # Ctrl-C on a terminal: the live view shows "interrupted: stopping" as a line of its own while in-flight requests
 # finish (no stray line written between its redrawn lines), erases itself, and the summary ends with the
 # interruption. Every response takes 1.5 s, so the wait for in-flight requests outlasts the view's 100 ms check.
+# e2e: light (the terminal view's lines at 10/s with 1.5-s responses)
 source "$OPENLOOP_E2E_LIB"
 require_tools script
 start_lab --workers 64 --service 1500ms

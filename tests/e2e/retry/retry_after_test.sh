@@ -1,5 +1,6 @@
 # --honor-retry-after: a 503 with Retry-After: 1 delays the retry by one second, inside the deadline; past the
 # deadline there is no retry; without the flag the jittered backoff applies.
+# e2e: light (retries and their Retry-After waits (lower bounds) at 20/s)
 source "$OPENLOOP_E2E_LIB"
 source "$(dirname "$0")/retry_lib.sh"
 command -v nginx >/dev/null || { echo "SKIP: nginx is not installed"; exit 77; }

@@ -1,5 +1,6 @@
 # Retries with users: a closed user's retry keeps its user's connection and the user waits for the final outcome;
 # a session's step retries the same way. Counters and sessions balance.
+# e2e: light (retry counts at 40/s)
 source "$OPENLOOP_E2E_LIB"
 source "$(dirname "$0")/retry_lib.sh"
 start_lab --workers 8 --service 2ms --error-rate 0.3

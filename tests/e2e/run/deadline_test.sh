@@ -1,6 +1,7 @@
 # run --deadline: goodput counts successes within the deadline while the client waits up to --timeout, so one run
 # shows throughput and goodput apart (every response takes 20 ms: a 10 ms deadline leaves goodput at 0 with every
 # request completed). --max-lateness relaxes the verdict's send-lateness bound and the verdict says so.
+# e2e: light (goodput against a deadline at 50/s with 20-ms responses)
 source "$OPENLOOP_E2E_LIB"
 start_lab --workers 8 --service 20ms
 cd "$E2E_TMP"

@@ -2,6 +2,7 @@
 # client's timeout every request times out after its connection was set up, so the connect phase of each new
 # connection is reported (before, phases covered responses only and this run had none), with no time to first byte;
 # the per-request log carries the same phases on its timeout lines.
+# e2e: light (connect phases of requests that all time out at 20/s)
 source "$OPENLOOP_E2E_LIB"
 start_lab --workers 1 --service 400ms
 cd "$E2E_TMP"

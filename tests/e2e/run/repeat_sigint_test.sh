@@ -1,6 +1,7 @@
 # Ctrl-C during a --repeat cooldown ends the whole thing at once with the repeats so far written and exit 130.
 # Robust by construction: the signal is sent once the run says the cooldown began (not after a sleep), and the
 # cooldown (60 s) is far longer than the bound on the exit.
+# e2e: light (Ctrl-C during a 60-s cooldown, at 50/s)
 source "$OPENLOOP_E2E_LIB"
 require_tools jq
 start_lab

@@ -1,6 +1,7 @@
 # `run --repeat 3 --cooldown 200ms` against the lab: three repeats, each kept with its own seed and conserved, the
 # totals their exact sum, the lab reset before repeats 2 and 3, the spread summary in the JSON and the terminal;
 # bad --repeat / --cooldown values exit 2 naming the flag.
+# e2e: light (repeats' counts and the lab's resets at 10-50/s)
 source "$OPENLOOP_E2E_LIB"
 require_tools jq
 expect_usage "--repeat: '1' is not a count of repeats: give a whole number from 2 to 100" http://127.0.0.1:9/ --rate 10/s --repeat 1

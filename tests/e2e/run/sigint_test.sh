@@ -1,6 +1,7 @@
 # SIGINT ends the run early, writes complete results marked interrupted, and exits 130.
 # Robust by construction: the signal is sent once the lab has seen 200 requests (1 s of the run), not after a sleep
 # a slow start-up would eat, and the upper bounds come from the run's own wall time, not from a guess.
+# e2e: light (Ctrl-C after the lab saw 200 requests; bounds from the run's own wall time)
 source "$OPENLOOP_E2E_LIB"
 start_lab --workers 8 --service 1ms
 started=$(date +%s%N)

@@ -2,6 +2,7 @@
 # written whole, no *.tmp.PID is left, and the exit code is the run's own. To catch the process at that point for
 # sure, its standard output is a pipe already full: printing the summary blocks (before the files are written)
 # until the test reads the pipe, and the signal is sent while it waits there.
+# e2e: light (Ctrl-C while the summary blocks on a full pipe, at 20/s)
 source "$OPENLOOP_E2E_LIB"
 start_lab --workers 4 --service 1ms
 cd "$E2E_TMP"

@@ -1,5 +1,6 @@
 # A 300 ms stall of nginx's worker in a 200/s open run shows in response time (max and p99), while a closed
 # --vus 1 run over the same stall records it as one slow sample (coordinated omission, measured).
+# e2e: light (a 300-ms stall in p99 and max at 200/s; the closed run hides it)
 source "$OPENLOOP_E2E_LIB"
 port=$(free_port)
 start_nginx "$port"

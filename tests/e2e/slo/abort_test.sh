@@ -1,5 +1,6 @@
 # --abort-on-slo: against a lab too slow for the p99 objective, a 20 s run stops within a few seconds, exits 1 (not
 # 130), and the results name the SLO that stopped it; still complete, conserved results for the part that ran.
+# e2e: light (--abort-on-slo at 20/s against a 50-ms lab)
 source "$(dirname "$0")/lib.sh"
 start_lab --workers 16 --service 50ms
 run_openloop "$E2E_TMP/out.txt" run "$LAB_URL/" --rate 20/s --duration 20s --json "$E2E_TMP/r.json" \

@@ -3,6 +3,7 @@
 # late while the lab answers each in 1 ms. The p99 SLO fails and exits 1 (it failed as measured), and beside it the
 # summary, the results file, the JUnit case and the HTML report say how much of that p99 is openloop's own send lateness, so it does
 # not read as the target's regression. A control: an SLO failed by the target's own 30-ms service gets no such note.
+# e2e: light (a forced 400-ms stop of the generator in the p99 and its send lateness)
 source "$(dirname "$0")/lib.sh"
 require_tools xmllint
 start_lab --workers 4 --service 1ms

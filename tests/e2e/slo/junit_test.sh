@@ -3,6 +3,7 @@
 # bound for the other, the verdict passing and the target's '&' escaped; an INVALID run (2 connections for
 # 100/s of 30 ms requests) fails its verdict case naming the reasons (dropped, sent share); a --junit path that
 # cannot be written is refused before any request is sent (exit 2).
+# e2e: light (the JUnit file's cases; the INVALID run forced by 2 connections)
 source "$(dirname "$0")/lib.sh"
 require_tools xmllint
 xsd="$(cd "$(dirname "$0")/../.." && pwd)/report/junit.xsd"

@@ -1,5 +1,6 @@
 # A scenario file: SLOs are judged on the scenarios together; an SLO naming a request is judged on that request
 # across every scenario that sends it; a name the file does not have is refused (exit 2) before anything is sent.
+# e2e: light (SLO verdicts per scenario at 5-10/s)
 source "$(dirname "$0")/lib.sh"
 start_lab --workers 8 --service 2ms
 cat >"$E2E_TMP/plan.yaml" <<YAML
