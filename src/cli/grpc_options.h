@@ -20,6 +20,14 @@ struct RunPlan;
 class BodyEncoder;
 }  // namespace openloop::engine
 
+namespace openloop::grpc {
+class Schema;
+}
+
+namespace google::protobuf {
+class MethodDescriptor;
+}
+
 namespace openloop::cli {
 
 /// Raw gRPC flags.
@@ -71,6 +79,15 @@ Result<void> check_no_grpc_flags(const GrpcOptions& g);
 /// JSON array of messages becomes one request per message, in turn ("package.Service/Method [2]"); the plan's
 /// target reads as the grpc:// URL.
 Result<void> apply_grpc_call(const GrpcCall& call, engine::RunPlan& plan);
+
+/// A templated message's JSON with each {{...}} drawn as 0: what its shape is checked by before the run.
+std::string drawn_as_zero(std::string_view json);
+
+/// The encoder of a templated message of `method`: the rendered JSON encoded and framed per call, on the
+/// worker threads. It owns `schema`, which may be null when the caller keeps the method's schema alive as
+/// long as the encoder (a plan file's calls share one: cli/grpc_plan.cpp).
+std::shared_ptr<const engine::BodyEncoder> templated_message_encoder(
+    std::unique_ptr<grpc::Schema> schema, const google::protobuf::MethodDescriptor& method);
 
 /// The codes of a comma-separated list of status names or codes ("OK", "OK,NOT_FOUND,UNAVAILABLE", "0,5"),
 /// any set; an unknown name is a usage error naming --grpc-success and the 17 names there are.
