@@ -14,6 +14,7 @@
 #include "cli/grpc_reflection.h"
 #include "cli/grpc_templated.h"
 #include "core/atomic_file.h"
+#include "core/grpc_checks.h"
 #include "core/grpc_status.h"
 #include "core/units.h"
 #include "engine/run_plan.h"
@@ -55,18 +56,6 @@ Result<void> check_http_flags(const RunOptions& o) {
   return {};
 }
 
-// A binary metadata value (a key ending in -bin): base64, padded or not, as the gRPC over HTTP/2 spec says
-// a receiver must accept both.
-bool is_base64(std::string_view v) {
-  std::size_t pad = 0;
-  while (pad < v.size() && pad < 2 && v[v.size() - 1 - pad] == '=') ++pad;
-  if (pad > 0 && v.size() % 4 != 0) return false;
-  if (v.size() % 4 == 1) return false;  // no length of base64 leaves one character over
-  return std::all_of(v.begin(), v.end() - static_cast<std::ptrdiff_t>(pad), [](char c) {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '/';
-  });
-}
-
 // -H 'key: value' as gRPC metadata: the names gRPC reserves for itself are refused; a binary key's value
 // (key-bin) must be base64, which goes on the wire as it is.
 Result<void> check_metadata(const std::vector<std::string>& headers) {
@@ -79,7 +68,7 @@ Result<void> check_metadata(const std::vector<std::string>& headers) {
           "padded with = or not); \"{}\" is not",
           text, h.name, h.value));
     }
-    if (name == "content-type" || name == "te" || name.rfind("grpc-", 0) == 0 || name.rfind(':', 0) == 0) {
+    if (is_reserved_grpc_metadata(name)) {
       return usage_error(
           fmt::format("-H {}: {} is reserved by gRPC (content-type, te and grpc-* are set by openloop; "
                       "grpc-timeout comes "
@@ -89,6 +78,8 @@ Result<void> check_metadata(const std::vector<std::string>& headers) {
   }
   return {};
 }
+
+}  // namespace
 
 // A templated --data's JSON with each {{...}} drawn as 0: what its shape is checked by before the run.
 std::string drawn_as_zero(std::string_view json) {
@@ -102,6 +93,8 @@ std::string drawn_as_zero(std::string_view json) {
   }
   return out.append(json.substr(at));
 }
+
+namespace {
 
 // grpc://host:port → http://host:port (grpcs → https), refusing a path: the path is the method's.
 Result<std::string> http_base(std::string_view url) {
@@ -163,41 +156,8 @@ bool is_grpc_target(std::string_view url) {
   return url.rfind("grpc://", 0) == 0 || url.rfind("grpcs://", 0) == 0;
 }
 
-namespace {
-// A status by its name (NOT_FOUND) or its code (5), surrounding blanks ignored.
-std::optional<int> status_code_of(std::string_view name) {
-  while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
-  while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
-  if (auto code = grpc_status_code(name)) return code;
-  if (name.empty() || name.size() > 2 ||
-      !std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; }))
-    return std::nullopt;
-  const int code = name.size() == 1 ? name[0] - '0' : (name[0] - '0') * 10 + (name[1] - '0');
-  if (code >= static_cast<int>(k_grpc_status_codes) || (name.size() == 2 && name[0] == '0'))
-    return std::nullopt;
-  return code;
-}
-}  // namespace
-
 Result<GrpcSuccess> parse_grpc_success(std::string_view names) {
-  std::uint32_t mask = 0;
-  std::size_t at = 0;
-  while (at <= names.size()) {
-    const std::size_t comma = std::min(names.find(',', at), names.size());
-    const std::string_view name = names.substr(at, comma - at);
-    const auto code = status_code_of(name);
-    if (!code) {
-      std::string known;
-      for (int c = 0; c < static_cast<int>(k_grpc_status_codes); ++c)
-        known.append(known.empty() ? "" : ", ").append(grpc_status_name(c));
-      return usage_error(fmt::format(
-          "--grpc-success {}: \"{}\" is not a gRPC status; expected names among {} (or their codes 0..16)",
-          names, name, known));
-    }
-    mask |= 1U << *code;
-    at = comma + 1;
-  }
-  return GrpcSuccess{mask};
+  return GrpcSuccess{OPENLOOP_TRY(parse_grpc_status_set(names, "--grpc-success"))};
 }
 
 Result<void> check_no_grpc_flags(const GrpcOptions& g) {

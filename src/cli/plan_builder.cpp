@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/grpc_plan.h"
 #include "cli/option_checks.h"
 #include "cli/replay_options.h"
 #include "core/atomic_file.h"
@@ -333,7 +334,8 @@ Result<engine::RunSettings> run_settings(const RunOptions& o, const HostFacts& h
 Result<std::vector<engine::RunPlan>> build_file_plans(const RunOptions& o,
                                                       std::shared_ptr<const workload::WorkloadPlan> file,
                                                       const engine::RunSettings& settings) {
-  auto plans = OPENLOOP_TRY(engine::plans_from_workload(std::move(file), settings));
+  auto plans = OPENLOOP_TRY(engine::plans_from_workload(file, settings));
+  OPENLOOP_TRY_VOID(apply_plan_grpc_calls(o, *file, plans));
   const std::string metric = OPENLOOP_TRY(check_server_timing_metric(o.server_timing_metric));
   for (auto& p : plans) {
     p.server_timing_metric = metric;

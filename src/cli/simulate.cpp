@@ -33,6 +33,7 @@
 #include "sim/lab_options.h"
 #include "sim/simulate.h"
 #include "sim/simulator.h"
+#include "workload/grpc_call.h"
 #include "workload/scenario_file.h"
 
 namespace openloop::cli {
@@ -60,6 +61,10 @@ Result<std::vector<engine::RunPlan>> simulated_plans(const RunOptions& given, co
   OPENLOOP_TRY_VOID(refuse_workload_flags(o));
   auto file = OPENLOOP_TRY(load_plan(o));
   OPENLOOP_TRY_VOID(refuse_once_steps(*file, "simulate"));
+  if (file->grpc) {
+    return usage_error(fmt::format("{}: {} is a gRPC call; the simulated lab answers HTTP requests only",
+                                   file->source, file->requests[file->grpc->calls.front().request].name()));
+  }
   // Each scenario gets one worker (its share, at least one), set by o.threads = 1 above.
   const engine::RunSettings settings = OPENLOOP_TRY(run_settings(o, host));
   plans = OPENLOOP_TRY(build_file_plans(o, file, settings));

@@ -8,7 +8,9 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "cli/grpc_plan.h"
 #include "core/error.h"
+#include "engine/scenario_plans.h"
 #include "workload/scenario_file.h"
 
 namespace openloop::cli {
@@ -31,7 +33,18 @@ Action setup_validate(CLI::App& sub) {
       fmt::print(stderr, "openloop validate: {}\n", plan.error().message);
       return static_cast<int>(plan.error().code);
     }
+    // Each scenario's plan, as run builds it (a gRPC call in a scenario asked for HTTP/1.1 is refused there),
+    // and the calls against their schema (with none given, the target's reflection is asked).
+    const auto loaded = std::make_shared<const workload::WorkloadPlan>(*plan);
+    const auto calls = engine::plans_from_workload(loaded, engine::RunSettings{}).and_then([&](const auto&) {
+      return describe_plan_grpc_calls(RunOptions{}, *loaded);
+    });
+    if (!calls) {
+      fmt::print(stderr, "openloop validate: {}\n", calls.error().message);
+      return static_cast<int>(calls.error().code);
+    }
     std::fputs(plan->describe().c_str(), stdout);
+    std::fputs(calls->c_str(), stdout);
     fmt::print("{}: valid\n", *file);
     return static_cast<int>(ExitCode::ok);
   };

@@ -58,8 +58,11 @@ void Worker::prepare_attempt(Exchange& r) {
     r.parts = &spec.request.parts();
     r.prebuilt_http1 = spec.request.http1();
   }
-  r.extra_header = p.send_deadline;
-  if (!p.send_deadline.empty()) {
+  // A plan file's scenario may mix calls and HTTP requests: grpc-timeout goes with its calls only.
+  const bool deadline_header =
+      !p.send_deadline.empty() && (spec.grpc_success != 0 || p.send_deadline != k_grpc_timeout_header);
+  r.extra_header = deadline_header ? std::string_view(p.send_deadline) : std::string_view();
+  if (deadline_header) {
     // The remaining overall deadline in whole milliseconds, rounded down: the server never believes it has
     // more time than the client gives it. A header of this attempt: the codec serializes it. A gRPC call's
     // grpc-timeout is the attempt's own deadline (the per-try timeout's, when sooner), as gRPC clients send.

@@ -9,6 +9,7 @@
 #include "core/grpc_status.h"
 #include "core/redact.h"
 #include "core/units.h"
+#include "workload/request_template.h"
 
 namespace openloop::engine {
 
@@ -37,7 +38,8 @@ nlohmann::json RunPlan::describe() const {
       {"interval_s", to_seconds(interval)},
       {"insecure", insecure},
       {"protocol", std::string(to_string(protocol))}};
-  if (url_text.rfind("grpc://", 0) == 0 || url_text.rfind("grpcs://", 0) == 0) {
+  const bool grpc_target = url_text.rfind("grpc://", 0) == 0 || url_text.rfind("grpcs://", 0) == 0;
+  if (grpc_target && grpc_success != 0) {
     // A gRPC call (docs/grpc.md): its method (the request's name), and its success statuses by name.
     std::string success;
     for (int code = 0; code < static_cast<int>(k_grpc_status_codes); ++code)
@@ -47,6 +49,15 @@ nlohmann::json RunPlan::describe() const {
     // The call is the requests' name, without the message's number of a --data array ("pkg.Svc/Method [1]").
     const std::string call = requests.empty() ? std::string() : requests.front().name;
     j["grpc"] = {{"call", call.substr(0, call.find(" ["))}};
+  } else {
+    // A plan file's calls, each request's method by its name (a scenario may mix them with HTTP requests).
+    nlohmann::json calls = nlohmann::json::object();
+    for (const RequestSpec& r : requests) {
+      if (r.grpc_success == 0) continue;
+      const std::string_view path = r.templ != nullptr ? r.templ->target_text() : r.request.parts().target;
+      calls[r.name] = std::string(path.substr(path.rfind('/', path.rfind('/') - 1) + 1));
+    }
+    if (!calls.empty()) j["grpc"] = {{"calls", calls}};
   }
   if (may_speak_http2(*this)) {
     j["max_streams"] = max_streams;

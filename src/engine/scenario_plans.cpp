@@ -4,10 +4,12 @@
 #include "engine/flow_runner.h"
 
 #include <algorithm>
+#include <bit>
 
 #include <fmt/format.h>
 
 #include "core/units.h"
+#include "workload/grpc_call.h"
 
 namespace openloop::engine {
 namespace {
@@ -24,6 +26,46 @@ Model model_of(workload::ModelKind m) {
       return Model::sessions;
   }
   return Model::open;
+}
+
+// The first gRPC call scenario `s` sends (by its mix or its steps), or null.
+const workload::GrpcCallText* first_call(const workload::WorkloadPlan& w, const workload::ScenarioPlan& s) {
+  if (!w.grpc || s.replay) return nullptr;
+  for (const auto& e : s.mix.entries())
+    if (const auto* call = w.grpc->find(e.request)) return call;
+  for (const auto& step : s.steps)
+    if (const auto* call = w.grpc->find(step.request)) return call;
+  return nullptr;
+}
+
+// gRPC needs HTTP/2: a scenario that holds a call, or any scenario of a grpc:// target, speaks it (by prior
+// knowledge on http://, by ALPN on https://), and HTTP/1.1 asked for is refused, naming the call. Its calls
+// send their deadline as grpc-timeout (the engine adds it to calls only), which --send-deadline would
+// replace.
+Result<void> speak_grpc(const workload::WorkloadPlan& w, const workload::ScenarioPlan& s,
+                        const RunSettings& settings, RunPlan& p) {
+  const workload::GrpcCallText* call = first_call(w, s);
+  if (call == nullptr && !workload::is_grpc_url(w.target_text)) return {};
+  if (p.protocol == ProtocolChoice::http1) {
+    const std::string what = call != nullptr
+                                 ? fmt::format("{} is a gRPC call", call->where)
+                                 : fmt::format("{}: the target {} is gRPC", w.source, w.target_text);
+    return usage_error(
+        fmt::format("{}, which needs HTTP/2; scenario \"{}\" is asked for HTTP/1.1 ({}): drop it or "
+                    "use h2",
+                    what, s.name,
+                    settings.protocol == ProtocolChoice::http1 ? "--protocol h1" : "defaults.protocol: h1"));
+  }
+  p.protocol = ProtocolChoice::http2;
+  if (call == nullptr) return {};
+  if (!p.retry.send_deadline.empty()) {
+    return usage_error(
+        fmt::format("--send-deadline: {} is a gRPC call (scenario \"{}\"), whose deadline goes out "
+                    "as grpc-timeout, set by openloop",
+                    call->where, s.name));
+  }
+  p.retry.send_deadline = "grpc-timeout";
+  return {};
 }
 
 }  // namespace
@@ -45,6 +87,16 @@ std::vector<RequestSpec> requests_of(const workload::WorkloadPlan& w, const work
     out.push_back(std::move(r));
   }
   for (const auto& e : s.mix.entries()) out[e.request].weight = e.weight;
+  if (w.grpc) {
+    // A call is judged by its set of gRPC statuses; the range (its lowest to its highest code) is what a
+    // reader that knows no set sees, as for a call from flags.
+    for (const workload::GrpcCallText& c : w.grpc->calls) {
+      RequestSpec& r = out[c.request];
+      r.grpc_success = c.success;
+      r.success_min = std::countr_zero(c.success);
+      r.success_max = 31 - std::countl_zero(c.success);
+    }
+  }
   return out;
 }
 
@@ -102,6 +154,7 @@ Result<std::vector<RunPlan>> plans_from_workload(std::shared_ptr<const workload:
     } else if (w.defaults.h2_window > 0) {
       p.h2_window = w.defaults.h2_window;
     }
+    OPENLOOP_TRY_VOID(speak_grpc(w, s, settings, p));
     const std::uint64_t connections = settings.connections > 0 ? settings.connections : w.defaults.connections;
     if (p.coalesce.count() != 0 && p.model != Model::open) {
       return usage_error(

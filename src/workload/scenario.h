@@ -23,7 +23,8 @@
 
 namespace openloop::workload {
 
-struct ReplayPlan;  // workload/replay_plan.h
+struct ReplayPlan;    // workload/replay_plan.h
+struct GrpcPlanText;  // workload/grpc_call.h
 
 /// How a scenario generates load (seed 001: production traffic is open, closed or partly open; test with the
 /// same model).
@@ -161,6 +162,10 @@ struct WorkloadPlan {
   std::vector<Step> setup;
   std::vector<Step> teardown;
   std::vector<std::string> observe;  ///< `observe:` the --observe SPECs the file asks for (added to the flags')
+  /// The requests that are gRPC calls (`call:`) and the plan's schema (`defaults.grpc`), as plain data read
+  /// and checked as text here; the schema, the methods and the messages' encoding are cli's
+  /// (cli/grpc_plan.h), so workload links no protobuf. Null when the plan holds no call.
+  std::shared_ptr<const GrpcPlanText> grpc;
 
   std::optional<std::size_t> find_request(std::string_view name) const;
   /// The end of the last scenario: max(start + duration).

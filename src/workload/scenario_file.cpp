@@ -11,6 +11,8 @@
 #include "core/atomic_file.h"
 #include "core/units.h"
 #include "workload/flow_yaml.h"
+#include "workload/grpc_call.h"
+#include "workload/grpc_yaml.h"
 #include "workload/scenario_yaml.h"
 #include "workload/session_data_yaml.h"
 #include "workload/target_override.h"
@@ -65,12 +67,19 @@ Result<std::uint64_t> bounded_number(const Doc& doc, const Field& f, std::uint64
 struct Defaults {
   PlanDefaults plan;
   std::vector<HeaderText> headers;
+  std::optional<GrpcSchemaText> grpc;  ///< `grpc:` the calls' schema; none: the server's reflection
+  std::uint32_t grpc_success = 1;      ///< `grpc_success:` the calls' success statuses (default OK)
 };
 
-Result<Defaults> read_defaults(const Doc& doc, const Field& f) {
-  const Fields fields = OPENLOOP_TRY(Fields::read(
-      doc, f, {"headers", "timeout", "success", "protocol", "max_streams", "h2_window", "connections"}, "defaults"));
+Result<Defaults> read_defaults(const Doc& doc, const Field& f, const std::filesystem::path& base_dir) {
+  const Fields fields = OPENLOOP_TRY(Fields::read(doc, f,
+                                                  {"headers", "timeout", "success", "protocol", "max_streams",
+                                                   "h2_window", "connections", "grpc", "grpc_success"},
+                                                  "defaults"));
   Defaults d;
+  if (const Field* g = fields.find("grpc")) d.grpc = OPENLOOP_TRY(yaml::read_grpc_schema(doc, *g, base_dir));
+  if (const Field* g = fields.find("grpc_success"))
+    d.grpc_success = OPENLOOP_TRY(yaml::read_grpc_success(doc, *g));
   if (const Field* h = fields.find("headers")) d.headers = OPENLOOP_TRY(read_headers(doc, *h));
   for (const auto& [name, value] : d.headers) d.plan.headers.push_back({name, value.text});
   if (const Field* t = fields.find("timeout")) {
@@ -176,7 +185,13 @@ Result<void> read_target(const Doc& doc, const Fields& top, const std::string& o
                     yaml::where(doc, top.self())));
   }
   plan.target_text = OPENLOOP_TRY(yaml::scalar(doc, *t, "use a URL such as http://127.0.0.1:8080"));
-  plan.target = OPENLOOP_TRY(net::parse_url(plan.target_text, yaml::where(doc, *t)));
+  // grpc://host:port is HTTP/2 by prior knowledge (grpcs://: TLS, ALPN h2): the requests' base URL is its
+  // http(s):// form, and every scenario speaks HTTP/2 (engine/scenario_plans).
+  const std::string& text = plan.target_text;
+  const std::string url = !is_grpc_url(text)               ? text
+                          : text.rfind("grpcs://", 0) == 0 ? "https://" + text.substr(8)
+                                                           : "http://" + text.substr(7);
+  plan.target = OPENLOOP_TRY(net::parse_url(url, yaml::where(doc, *t)));
   if (plan.target.target.find('?') != std::string::npos) {
     return usage_error(
         fmt::format("{}: \"{}\" has a query; the target is a base URL (scheme, host, port, path): "
@@ -202,8 +217,27 @@ Result<void> read_variables(const Doc& doc, const Field& f, const std::filesyste
   return {};
 }
 
-Result<void> read_requests(const Doc& doc, const Fields& top, const std::vector<HeaderText>& default_headers,
+// A call's request (yaml::read_grpc_call), checked against the target and the default headers it gets.
+Result<RequestText> read_call(const Doc& doc, const Field& field, const std::string& name,
+                              const Defaults& defaults, const WorkloadPlan& plan, GrpcCallText& call) {
+  RequestText spec = OPENLOOP_TRY(yaml::read_grpc_call(doc, field, name, defaults.grpc_success, call));
+  if (plan.target.target != "/") {
+    return usage_error(
+        fmt::format("{}: a gRPC call's path is its method, and the target {} has the path {}; "
+                    "give the target as scheme://host:port",
+                    call.where, plan.target_text, plan.target.target));
+  }
+  for (const HeaderText& d : defaults.headers) {
+    const bool own = std::any_of(spec.headers.begin(), spec.headers.end(),
+                                 [&](const HeaderText& h) { return iequals(h.first, d.first); });
+    if (!own) OPENLOOP_TRY_VOID(yaml::check_default_metadata(d.first, d.second, call));
+  }
+  return spec;
+}
+
+Result<void> read_requests(const Doc& doc, const Fields& top, const Defaults& defaults,
                            const std::filesystem::path& base_dir, WorkloadPlan& plan) {
+  const std::vector<HeaderText>& default_headers = defaults.headers;
   const Field* f = top.find("requests");
   if (f == nullptr) {
     return usage_error(
@@ -214,12 +248,27 @@ Result<void> read_requests(const Doc& doc, const Fields& top, const std::vector<
   if (requests.entries().empty()) {
     return usage_error(fmt::format("{}: no requests; name at least one", yaml::where(doc, *f)));
   }
+  auto grpc = std::make_shared<GrpcPlanText>();
+  if (defaults.grpc) grpc->schema = *defaults.grpc;
   for (const auto& [name, field] : requests.entries()) {
     OPENLOOP_TRY_VOID(check_name(doc, field, name, "request"));
-    RequestText spec = OPENLOOP_TRY(read_request(doc, field, name, plan.defaults.success));
+    RequestText spec;
+    if (yaml::is_grpc_call(field)) {
+      GrpcCallText& call = grpc->calls.emplace_back();
+      call.request = plan.requests.size();
+      spec = OPENLOOP_TRY(read_call(doc, field, name, defaults, plan, call));
+    } else {
+      spec = OPENLOOP_TRY(read_request(doc, field, name, plan.defaults.success));
+    }
     merge_default_headers(spec, default_headers);
     plan.requests.push_back(OPENLOOP_TRY(
         RequestTemplate::compile(spec, plan.target, plan.variables, base_dir, plan.requests.size())));
+  }
+  if (!grpc->calls.empty()) {
+    plan.grpc = std::move(grpc);
+  } else if (defaults.grpc) {
+    return usage_error(fmt::format(
+        "{}: no request is a gRPC call (a request with call: package.Service/Method)", defaults.grpc->where));
   }
   return {};
 }
@@ -291,7 +340,7 @@ Result<WorkloadPlan> read_plan(const Doc& doc, const YAML::Node& root, const std
   if (const Field* s = top.find("seed")) plan.seed = OPENLOOP_TRY(yaml::whole_number(doc, *s, 0, UINT64_MAX));
   if (const Field* o = top.find("observe")) plan.observe = OPENLOOP_TRY(read_observe(doc, *o));
   Defaults defaults;
-  if (const Field* d = top.find("defaults")) defaults = OPENLOOP_TRY(read_defaults(doc, *d));
+  if (const Field* d = top.find("defaults")) defaults = OPENLOOP_TRY(read_defaults(doc, *d, base_dir));
   plan.defaults = defaults.plan;
   if (const Field* v = top.find("variables")) OPENLOOP_TRY_VOID(read_variables(doc, *v, base_dir, plan));
   // Names flow steps capture are variables too, declared before the requests that read them compile.
@@ -300,12 +349,13 @@ Result<WorkloadPlan> read_plan(const Doc& doc, const YAML::Node& root, const std
   OPENLOOP_TRY_VOID(yaml::declare_data_columns(doc, top, base_dir, plan.variables));
   // A plan whose every scenario replays a trace needs no requests of its own: the trace gives them.
   if (top.has("requests") || !every_scenario_replays(top))
-    OPENLOOP_TRY_VOID(read_requests(doc, top, defaults.headers, base_dir, plan));
+    OPENLOOP_TRY_VOID(read_requests(doc, top, defaults, base_dir, plan));
   // Setup and teardown before the scenarios: a scenario's steps may read what the setup captured.
   if (const Field* f = top.find("setup")) plan.setup = OPENLOOP_TRY(yaml::read_once_steps(doc, *f, plan));
   if (const Field* f = top.find("teardown")) plan.teardown = OPENLOOP_TRY(yaml::read_once_steps(doc, *f, plan));
   OPENLOOP_TRY_VOID(yaml::check_once_uses(plan));
   OPENLOOP_TRY_VOID(read_scenarios(doc, top, base_dir, plan));
+  OPENLOOP_TRY_VOID(yaml::check_call_steps(plan));
   return plan;
 }
 

@@ -134,8 +134,9 @@ TEST(PlanFileErrors, Http2Defaults) {
 
 TEST(PlanFileErrors, Defaults) {
   EXPECT_EQ(load_error(with_top("defaults: {timeout: 2s, retries: 3}\n")),
-            "plan.yaml:2:25: defaults: unknown key \"retries\"; defaults accepts headers, timeout, success, protocol, "
-            "max_streams, h2_window, connections");
+            "plan.yaml:2:25: defaults: unknown key \"retries\"; defaults accepts headers, timeout, success, "
+            "protocol, "
+            "max_streams, h2_window, connections, grpc, grpc_success");
   EXPECT_EQ(
       load_error(with_top("defaults: {timeout: soon}\n")),
       "plan.yaml:2:21: defaults.timeout: \"soon\" is not a duration; use e.g. 250ms, 30s, 2m, 1h30m (units: "
