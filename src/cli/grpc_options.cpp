@@ -81,19 +81,6 @@ Result<void> check_metadata(const std::vector<std::string>& headers) {
 
 }  // namespace
 
-// A templated --data's JSON with each {{...}} drawn as 0: what its shape is checked by before the run.
-std::string drawn_as_zero(std::string_view json) {
-  std::string out;
-  std::size_t at = 0;
-  for (std::size_t open = json.find("{{"); open != std::string_view::npos; open = json.find("{{", at)) {
-    const std::size_t close = json.find("}}", open + 2);
-    if (close == std::string_view::npos) break;
-    out.append(json.substr(at, open - at)).append("0");
-    at = close + 2;
-  }
-  return out.append(json.substr(at));
-}
-
 namespace {
 
 // grpc://host:port → http://host:port (grpcs → https), refusing a path: the path is the method's.
@@ -225,11 +212,9 @@ Result<GrpcCall> prepare_grpc_call(const RunOptions& o, const GrpcOptions& g) {
     return call;
   }
   if (workload::has_template(json)) {
-    // A templated message: its shape checked now (each {{...}} as 0), the JSON rendered and encoded per call.
-    (void)OPENLOOP_TRY(
-        grpc::MessageEncoder(*method).framed(drawn_as_zero(json), "--data (each {{...}} as 0)"));
+    // A templated message: its shape checked now, the JSON rendered and encoded per call.
+    call.encoder = OPENLOOP_TRY(make_templated_encoder(std::move(schema), *method, json, "--data"));
     r.body = json;
-    call.encoder = make_templated_encoder(std::move(schema), *method, json);
     return call;
   }
   // A constant message is encoded here, once: every call sends the same bytes.

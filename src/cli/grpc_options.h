@@ -72,9 +72,6 @@ Result<void> check_no_grpc_flags(const GrpcOptions& g);
 /// target reads as the grpc:// URL.
 Result<void> apply_grpc_call(const GrpcCall& call, engine::RunPlan& plan);
 
-/// A templated message's JSON with each {{...}} drawn as 0: what its shape is checked by before the run.
-std::string drawn_as_zero(std::string_view json);
-
 /// The codes of a comma-separated list of status names or codes ("OK", "OK,NOT_FOUND,UNAVAILABLE", "0,5"),
 /// any set; an unknown name is a usage error naming --grpc-success and the 17 names there are.
 Result<GrpcSuccess> parse_grpc_success(std::string_view names);

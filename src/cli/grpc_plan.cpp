@@ -98,10 +98,10 @@ Result<std::shared_ptr<const PreparedCalls>> prepare(const RunOptions& o,
     p.method = (*method)->service()->full_name() + "/" + (*method)->name();
     const grpc::MessageEncoder encoder(**method);
     if (file.requests[c.request].has_variables()) {
-      // Rendered and encoded per call: its shape checked now, each {{...}} drawn as 0.
-      auto checked = encoder.framed(drawn_as_zero(c.message), "message (each {{...}} as 0)");
-      if (!checked) return tl::unexpected(in_plan(checked.error(), where));
-      p.encoder = make_templated_encoder(schema, **method, c.message);
+      // Rendered and encoded per call: its shape checked now.
+      auto made = make_templated_encoder(schema, **method, c.message, "message");
+      if (!made) return tl::unexpected(in_plan(made.error(), where));
+      p.encoder = std::move(*made);
     } else {
       auto framed = encoder.framed(c.message, "message");
       if (!framed) return tl::unexpected(in_plan(framed.error(), where));

@@ -288,6 +288,11 @@ class TemplatedEncoder::Compiler {
       if (!templated) return true;
       if (escaped) return fail("a placeholder in a string with an escape");
       if (!leaf(field, true)) return false;
+      // Text beside a placeholder belongs in a string field: for a number or an enum the drawn value is the
+      // whole string (and the template's shape is then checked with each value drawn as its field's type).
+      if (field->type() != gp::FieldDescriptor::TYPE_STRING &&
+          (!starts_at(m_text, begin + 1, "{{") || placeholder_end(begin + 1) != m_at - 1))
+        return fail(fmt::format("a placeholder with text beside it in the field {}", field->name()));
       hole(*field, node, true, begin);
       return true;
     }

@@ -30,7 +30,7 @@ class GrpcPlan : public ::testing::Test {
                         ::testing::UnitTest::GetInstance()->current_test_info()->name(), getpid());
     std::filesystem::create_directories(m_dir);
     std::ofstream(m_dir / "t.proto") << "syntax = \"proto3\";\npackage t.v1;\n"
-                                        "message Req { string key = 1; int32 n = 2; }\n"
+                                        "message Req { string key = 1; int32 n = 2; bool flag = 3; }\n"
                                         "message Rep { string key = 1; }\n"
                                         "service Svc { rpc Get(Req) returns (Rep); "
                                         "rpc Watch(Req) returns (stream Rep); }\n";
@@ -85,6 +85,23 @@ TEST_F(GrpcPlan, AConstantMessageIsFramedOnceAndATemplatedOneEncodedPerCall) {
   EXPECT_EQ(out, std::string("\0\0\0\0\4\x0a\x02k7", 9));
   EXPECT_EQ(plan.describe()["grpc"]["calls"],
             (nlohmann::json{{"get", "t.v1.Svc/Get"}, {"each", "t.v1.Svc/Get"}}));
+}
+
+// A drawn bool was refused before the run when every {{...}} was checked as 0 ({"flag": 0} is no bool); the
+// compiled template is checked with each value drawn as its field's type. A template the compiled path leaves
+// to libprotobuf (here a {{...}} standing for a whole object) is still checked as 0, and refused.
+TEST_F(GrpcPlan, ATemplatedBoolIsCheckedAsABool) {
+  auto p = plans(
+      "  flip: {call: t.v1.Svc/Get, message: '{\"flag\": {{choice(true, false)}}, \"n\": {{uniform(1, "
+      "9)}}}'}\n",
+      "[flip]");
+  ASSERT_TRUE(p) << p.error().message;
+  std::string out;
+  ASSERT_TRUE(p->front().requests[0].encoder->encode(R"({"flag": true, "n": 7})", out));
+  EXPECT_EQ(out, std::string("\0\0\0\0\4\x10\x07\x18\x01", 9));
+  auto whole = plans("  flip: {call: t.v1.Svc/Get, message: '{\"key\": {{choice(\"a\")}}}'}\n", "[flip]");
+  ASSERT_FALSE(whole);
+  EXPECT_THAT(whole.error().message, HasSubstr("message (each {{...}} as 0)"));
 }
 
 TEST_F(GrpcPlan, RefusalsNameTheCallItsScenarioAndWhatThereIs) {

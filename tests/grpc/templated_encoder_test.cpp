@@ -299,6 +299,7 @@ TEST(TemplatedEncoder, LeavesWhatItDoesNotCoverToLibprotobuf) {
       {R"({"name": "a\n{{a}}"})", "escape"},      {R"({"i32": -{{a}}})", "not JSON"},
       {R"({"i32": {{a}}0})", "followed by text"}, {R"({"i32": 1, "i32": {{a}}})", "twice"},
       {R"({"text": "x", "number": {{a}}})", ""},  // two of a oneof: refused, or not what libprotobuf writes
+      {R"({"i32": "x{{a}}"})", "text beside it"}, {R"({"i64": "{{a}}{{a}}"})", "text beside it"},
   };
   cases.emplace_back(R"({"i32": {{a}}, "list": )" + std::string(150, '[') + std::string(150, ']') + "}",
                      "deeper than 100");
