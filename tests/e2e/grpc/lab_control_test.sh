@@ -31,7 +31,7 @@ pass "probe grpc:// --trigger stall:1s --observe lab against lab --grpc: $(json 
 
 code=0
 "$OPENLOOP" run "grpc://127.0.0.1:$PORT" --call openloop.lab.v1.Lab/Call --data '{"key": "k1"}' --repeat 2 \
-  --rate 20/s --duration 1s --threads 1 --timeout 2s --json r.json >out.txt 2>err.txt || code=$?
+  --rate 20/s --duration 500ms --threads 1 --timeout 2s --json r.json >out.txt 2>err.txt || code=$?
 accept_invalid_only_for "$code" r.json '^repeat [12]: (send lateness|arrival process: )'
 [[ $(jq -c '[.repeats[].lab_reset.state]' r.json) == '["none","done"]' ]] ||
   fail "lab reset: $(jq -c '[.repeats[].lab_reset]' r.json)"

@@ -30,16 +30,22 @@ expect_lab_usage '--max-streams: "0" is not accepted; use an integer from 1 to 6
 expect_lab_usage '--refuse-streams-above: "many" is not accepted' --http2 --refuse-streams-above many
 expect_lab_usage '--goaway-after: "-1" is not accepted' --http2 --goaway-after -1
 expect_lab_usage '--goaway-after is an HTTP/2 setting; add --http2' --goaway-after 5
-expect_lab_usage '--metrics-listen cannot be used with --http2' --http2 --metrics-listen 127.0.0.1:0
 pass "bad HTTP/2 flags exit 2 naming the flag and what is accepted"
 
 # --max-streams as h2load obeys it: one worker, 20 streams wanted, 7 allowed: never more than 6 wait behind the one
 # in service. (Streams h2load opens before reading the SETTINGS may be refused by nghttp2 itself: counted by h2load.)
-start_lab --http2 --workers 1 --service 2ms --max-streams 7
+# --metrics-listen works with --http2: its scrape reads /_lab/stats over HTTP/1.1 on the lab's h2c port.
+mport=$(free_port)
+start_lab --http2 --workers 1 --service 2ms --max-streams 7 --metrics-listen "127.0.0.1:$mport"
 out=$(timeout 60 h2load -c1 -m20 -n 300 "$LAB_URL/" 2>&1) || fail "h2load failed: $out"
 assert_cmp $(($(h2load_field "$out" succeeded) + $(h2load_field "$out" errored))) == 300 "h2load: served or refused"
 assert_cmp "$(h2_query '[.history[].max_queue_depth] | max')" == 6 "at most 7 streams at once (one in service)"
 pass "--max-streams 7 holds h2load -m20 to 7 streams at once"
+curl -sf --max-time 5 "http://127.0.0.1:$mport/metrics" >"$E2E_TMP/m.txt" || fail "no scrape of an --http2 lab"
+grep -q '^openloop_lab_up{lab="127.0.0.1:'"$PORT"'"} 1$' "$E2E_TMP/m.txt" || fail "not up: $(head -5 "$E2E_TMP/m.txt")"
+assert_cmp "$(awk 'index($0, "openloop_lab_ok_total{") == 1 {print $2}' "$E2E_TMP/m.txt")" == \
+  "$(h2load_field "$out" succeeded)" "the scrape counts h2load's answered requests"
+pass "--metrics-listen scrapes an --http2 lab"
 stop_lab
 
 # Counts: what h2load sent is what the lab counts, stream for stream (-m within --max-streams: nothing refused).

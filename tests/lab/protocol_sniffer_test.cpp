@@ -1,6 +1,7 @@
-// An h2c lab (--http2) on 127.0.0.1 serves HTTP/1.1 on the same port, chosen by each connection's first
-// bytes: the control client's requests, h2 beside them, noise refused, a client that says nothing cut off,
-// and a slot that served one protocol and then the other never routing a stale answer across.
+// The protocol sniffer and the server around it: an h2c lab (--http2) on 127.0.0.1 serves HTTP/1.1 on the
+// same port, chosen by each connection's first bytes: the control client's requests, h2 beside them, noise
+// refused, a client that says nothing cut off, and a slot that served one protocol and then the other never
+// routing a stale answer across.
 #include "lab/protocol_sniffer.h"
 
 #include <gtest/gtest.h>
