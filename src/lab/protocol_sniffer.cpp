@@ -1,6 +1,7 @@
 // Deciding an h2c lab connection's protocol from its first bytes, peeked, and handing the socket over.
 #include "lab/protocol_sniffer.h"
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 

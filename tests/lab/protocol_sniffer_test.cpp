@@ -108,7 +108,10 @@ struct H2Response {
 /// A blocking HTTP/2 client (nghttp2's client session, prior knowledge) on a TCP connection to the lab.
 class H2Client {
  public:
-  explicit H2Client(const std::string& address) : m_fd(connect_to(address)) {
+  /// `before` is sent ahead of the client's own bytes (e.g. the first bytes of its preface).
+  explicit H2Client(const std::string& address, std::string_view before = {}) : m_fd(connect_to(address)) {
+    m_skip = before.size();
+    send_all(m_fd, before);
     nghttp2_session_callbacks* cb = nullptr;
     nghttp2_session_callbacks_new(&cb);
     nghttp2_session_callbacks_set_on_header_callback(
@@ -184,11 +187,15 @@ class H2Client {
   void flush() {
     const std::uint8_t* data = nullptr;
     for (ssize_t n = 0; (n = nghttp2_session_mem_send(m_session, &data)) > 0;) {
-      send_all(m_fd, std::string_view(reinterpret_cast<const char*>(data), static_cast<std::size_t>(n)));
+      std::string_view bytes(reinterpret_cast<const char*>(data), static_cast<std::size_t>(n));
+      const std::size_t skip = std::min(m_skip, bytes.size());  // sent already, ahead
+      m_skip -= skip;
+      send_all(m_fd, bytes.substr(skip));
     }
   }
 
   int m_fd;
+  std::size_t m_skip = 0;
   nghttp2_session* m_session = nullptr;
 };
 
@@ -266,6 +273,19 @@ TEST_F(DualLab, Http1DataPlaneAndH2RequestsAreServedOnTheSamePort) {
   EXPECT_EQ(s["http2"]["streams"], 1);
   EXPECT_EQ(s["http2"]["bad_preface"], 0);
   EXPECT_EQ(s["completed"], 2) << s.dump();
+}
+
+TEST_F(DualLab, APrefaceThatArrivesInPiecesWaitsForTheByteThatDecides) {
+  start();
+  // "PR" leaves the protocol undecided (PROPFIND would start so too); the stats round trip lets the lab see it.
+  H2Client h2(m_server->address(), "PR");
+  EXPECT_EQ(stats()["http2"]["connections"], 0);
+  const std::int32_t id = h2.get("/y");
+  ASSERT_TRUE(h2.wait(id, 5s));
+  EXPECT_EQ(h2.responses[id].headers[":status"], "200");
+  const nlohmann::json s = stats();
+  EXPECT_EQ(s["http2"]["connections"], 1);
+  EXPECT_EQ(s["http2"]["bad_preface"], 0);
 }
 
 TEST_F(DualLab, NoiseAndTlsStillGetGoawayAndCountAsBadPreface) {
