@@ -99,7 +99,10 @@ goaway=$(od -An -tx1 -j15 -N17 "$E2E_TMP/goaway.bin" | tr -s ' \n' ' ')
 [[ $goaway == ' '??' '??' '??' 07 00 00 00 00 00 00 00 00 00 00 00 00 01 ' ]] ||
   fail "expected GOAWAY PROTOCOL_ERROR after the SETTINGS, got bytes:$goaway"
 grep -qF 'expected the HTTP/2 connection preface' "$E2E_TMP/goaway.bin" || fail "the GOAWAY does not say why"
-printf '\x16\x03\x01\x02\x00' | timeout 5 curl -sS --max-time 5 telnet://127.0.0.1:"$PORT" >"$E2E_TMP/tls.bin" 2>&1 || true
+exec {fd}<>"/dev/tcp/127.0.0.1/$PORT"
+printf '\x16\x03\x01\x02\x00' >&"$fd"  # a TLS ClientHello's first bytes
+timeout 5 cat <&"$fd" >"$E2E_TMP/tls.bin" || fail "the lab did not close a TLS connection within 5 s"
+exec {fd}>&-
 grep -qF 'expected the HTTP/2 connection preface' "$E2E_TMP/tls.bin" || fail "a TLS ClientHello's start was not refused"
 assert_cmp "$(h2_query .http2.bad_preface)" == 2 "both non-HTTP connections counted"
 # HTTP/1.1 on the same port: the lab's HTTP/1.1 connection, the same model and counters (openloop's own control
