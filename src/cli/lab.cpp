@@ -81,15 +81,6 @@ int serve(const LabFlags& flags) {
     fmt::print(stderr, "openloop lab: {}\n", cfg.error().message);
     return static_cast<int>(cfg.error().code);
   }
-  if (cfg->http2.enabled && !flags.metrics_listen.empty()) {
-    // The metrics endpoint reads /_lab/stats over HTTP/1.1 from the lab's own address, which --http2 refuses.
-    fmt::print(
-        stderr,
-        "openloop lab: --metrics-listen cannot be used with --http2: the metrics endpoint reads the lab's "
-        "stats over HTTP/1.1, which an h2c-only lab refuses; run without --metrics-listen, or read "
-        "GET /_lab/stats over HTTP/2 (e.g. nghttp http://ADDR/_lab/stats)\n");
-    return static_cast<int>(ExitCode::usage);
-  }
   const RealClock clock;
   auto server = lab::Server::create(std::move(*cfg), clock);
   if (!server) {

@@ -111,13 +111,8 @@ Result<Setup> prepare(RunOptions o, const ProbeFlags& f) {
     const std::string url = f.lab_control.empty() ? lab::default_control_url(s.run_plan.url) : f.lab_control;
     auto client = OPENLOOP_TRY(lab::ControlClient::create(url, std::chrono::seconds(2)));
     if (auto stats = client.stats(); !stats) {
-      // The control endpoint is plain HTTP/1.1, which `openloop lab --grpc` (h2c only) does not answer.
-      return runtime_error(fmt::format(
-          "--lab-control: the lab does not answer ({}); the {} trigger needs it{}", stats.error().message,
-          s.plan.settings.trigger.text,
-          call ? "; the lab's control endpoint speaks HTTP/1.1, which `openloop lab --grpc` does not serve: "
-                 "probe it with --trigger load:RATE"
-               : ""));
+      return runtime_error(fmt::format("--lab-control: the lab does not answer ({}); the {} trigger needs it",
+                                       stats.error().message, s.plan.settings.trigger.text));
     }
     s.ctx.lab = std::move(client);
     s.ctx.poll_lab = true;

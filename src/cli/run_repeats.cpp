@@ -190,7 +190,10 @@ void reset_lab(const lab::ControlClient& lab, const std::atomic<int>& stop,
 }
 
 std::optional<lab::ControlClient> find_lab(const engine::RunPlan& plan) {
-  auto url = net::parse_url(plan.url_text, "URL");
+  // A grpc:// target's plan.url is its http:// twin, where `openloop lab --grpc` answers its control endpoint
+  // (HTTP/1.1 on its h2c port).
+  const bool grpc = plan.url_text.rfind("grpc://", 0) == 0;
+  auto url = grpc ? Result<net::Url>(plan.url) : net::parse_url(plan.url_text, "URL");
   if (!url || url->scheme != "http") return std::nullopt;
   auto client = lab::ControlClient::create(lab::default_control_url(*url),
                                                   std::chrono::seconds(2), "--repeat");

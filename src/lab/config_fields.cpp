@@ -196,7 +196,7 @@ const Setting k_settings[] = {
   {{"auth", "", "model paths and /_lab/orders need a token from POST /_lab/login (Authorization: Bearer TOKEN, or the lab_session cookie): 401 without", true, true}, set_auth},
   {{"header-timeout", "DURATION", "time a client may take to send a whole request once started (default 10s)", true, false}, set_header_timeout},
   {{"seed", "N", "seed of the model's random numbers (default 1)", false, false}, set_seed},
-  {{"http2", "", "serve HTTP/2 over cleartext with prior knowledge (h2c, as h2load and nghttp -- no Upgrade): a connection that does not open with the HTTP/2 preface gets GOAWAY PROTOCOL_ERROR and is closed, so HTTP/1.1 clients fail", false, true}, set_http2},
+  {{"http2", "", "serve HTTP/2 over cleartext with prior knowledge (h2c, as h2load and nghttp -- no Upgrade) and HTTP/1.1 on the same port, chosen by each connection's first bytes; other first bytes (TLS, noise) get GOAWAY PROTOCOL_ERROR and a close", false, true}, set_http2},
   {{"grpc", "", "serve the built-in gRPC service openloop.lab.v1.Lab/Call (proto/openloop/lab/v1/lab.proto) and server reflection over h2c (implies --http2): each call goes through the model; shed and a full queue answer RESOURCE_EXHAUSTED, an expired grpc-timeout DEADLINE_EXCEEDED, an injected error UNAVAILABLE", false, true}, set_grpc},
   {{"max-streams", "N", "with --http2: SETTINGS_MAX_CONCURRENT_STREAMS advertised, 1 to 65535 (default 100)", false, false}, set_max_streams},
   {{"goaway-after", "N", "with --http2: GOAWAY after N streams on a connection, to test clients' recovery (default 0: never)", false, false}, set_goaway_after},

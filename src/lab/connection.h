@@ -26,7 +26,7 @@ class Connection final : public ServedConnection {
 
   void open(int fd) override;
   bool is_open() const override { return m_fd >= 0; }
-  std::uint32_t generation() const override { return m_generation & 0xffffff; }
+  std::uint32_t generation() const override { return m_generation & (k_http2_generation_bit - 1); }
   /// False once the client has gone: its side was closed (the socket is then closed at once), so nobody will
   /// read answers (for --cancel).
   bool still_waiting(std::uint16_t /*seq*/) const override { return m_fd >= 0; }

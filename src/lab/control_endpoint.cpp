@@ -140,9 +140,13 @@ std::string stats_json(const ModelSnapshot& model, const ServerCounters& server,
       {"bad_deadline", server.bad_deadline},           {"read_timeouts", server.read_timeouts}};
   if (cfg.http2.enabled) {
     const Http2Counters& h2 = server.http2;
-    out["http2"] =
-        json{{"connections", h2.connections}, {"bad_preface", h2.bad_preface}, {"streams", h2.streams},
-             {"refused", h2.refused},         {"goaways", h2.goaways},         {"resets", h2.resets}};
+    out["http2"] = json{{"connections", h2.connections},
+                        {"http1_connections", h2.http1_connections},
+                        {"bad_preface", h2.bad_preface},
+                        {"streams", h2.streams},
+                        {"refused", h2.refused},
+                        {"goaways", h2.goaways},
+                        {"resets", h2.resets}};
     if (cfg.http2.grpc)
       out["grpc"] = json{{"calls", h2.grpc_calls}, {"reflection_streams", h2.grpc_reflection_streams}};
   }

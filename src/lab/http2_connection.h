@@ -18,7 +18,8 @@ namespace openloop::lab {
 
 /// An HTTP/2 connection. The client must open with the HTTP/2 preface (prior knowledge, as h2load and
 /// `nghttp` do; there is no Upgrade from HTTP/1.1): any other first bytes get GOAWAY PROTOCOL_ERROR and the
-/// socket is closed once it is written. The server's SETTINGS advertise --max-streams; --refuse-streams-above
+/// socket is closed once it is written. (The server gives HTTP/1.1 request lines to an HTTP/1.1 Connection
+/// instead: protocol_sniffer.h.) The server's SETTINGS advertise --max-streams; --refuse-streams-above
 /// answers a stream that finds that many open with RST_STREAM REFUSED_STREAM; --goaway-after sends GOAWAY
 /// (NO_ERROR, last stream id = the Nth stream) once N streams have arrived, serves those N and closes.
 ///
@@ -44,7 +45,9 @@ class Http2Connection final : public ServedConnection {
 
   void open(int fd) override;
   bool is_open() const override { return m_fd >= 0; }
-  std::uint32_t generation() const override { return m_generation & 0xffffff; }
+  std::uint32_t generation() const override {
+    return (m_generation & (k_http2_generation_bit - 1)) | k_http2_generation_bit;
+  }
   /// True while stream `seq` is open and waiting for the model's answer.
   bool still_waiting(std::uint16_t seq) const override;
   void on_outcome(std::uint16_t seq, Outcome outcome) override;

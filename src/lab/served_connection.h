@@ -92,6 +92,10 @@ class ConnectionHost : public RouterHost {
 
 /// Model tags: which connection (slot and generation, so a reused slot ignores old answers) and which of
 /// its requests. Slots < 2^24; generations and sequence numbers wrap.
+/// The top bit of a generation names the protocol (set: HTTP/2): an h2c lab's slot holds one connection
+/// object per protocol, each counting its own sockets, so without it an answer owed to a closed HTTP/1.1
+/// socket could match the generation of the HTTP/2 connection now in the slot, and the other way round.
+inline constexpr std::uint32_t k_http2_generation_bit = 1u << 23;
 inline std::uint64_t make_tag(std::uint32_t slot, std::uint32_t generation, std::uint16_t seq) {
   return (static_cast<std::uint64_t>(slot) << 40) |
          (static_cast<std::uint64_t>(generation & 0xffffff) << 16) | seq;
@@ -114,7 +118,8 @@ class ServedConnection : public net::IoHandler, public net::TimerHandler {
   /// Starts serving a freshly accepted non-blocking socket (the connection takes ownership of fd).
   virtual void open(int fd) = 0;
   virtual bool is_open() const = 0;
-  /// The low 24 bits of the count of sockets this slot has served (a tag's generation).
+  /// A tag's generation: the low 23 bits of the count of sockets this object has served, with
+  /// k_http2_generation_bit set by the HTTP/2 connection.
   virtual std::uint32_t generation() const = 0;
   /// False once nobody will read the answer to request `seq` (the client went away or reset the stream).
   virtual bool still_waiting(std::uint16_t seq) const = 0;

@@ -57,8 +57,13 @@ Server::Server(LabConfig config, const Clock& clock, net::EventLoop loop, net::L
 }
 
 Server::~Server() {
-  for (auto& c : m_connections) c->close();
+  for (Slot& s : m_slots) s.close();
   m_loop.remove(m_listen.fd());
+}
+
+void Server::Slot::close() {
+  if (sniffer) sniffer->close();
+  for_each([](ServedConnection& c) { c.close(); });
 }
 
 void Server::run() {
@@ -68,7 +73,7 @@ void Server::run() {
     if (m_stop.load(std::memory_order_relaxed)) break;
     m_loop.poll(m_timers.next_deadline());
   }
-  for (auto& c : m_connections) c->close();
+  for (Slot& s : m_slots) s.close();
 }
 
 void Server::request_stop() {
@@ -105,12 +110,13 @@ void Server::accept_all() {
     if (!m_free_slots.empty()) {
       slot = m_free_slots.back();
       m_free_slots.pop_back();
-    } else if (m_connections.size() < k_max_slots) {
-      slot = static_cast<std::uint32_t>(m_connections.size());
+    } else if (m_slots.size() < k_max_slots) {
+      slot = static_cast<std::uint32_t>(m_slots.size());
+      Slot& s = m_slots.emplace_back();
       if (m_config.http2.enabled) {
-        m_connections.push_back(std::make_unique<Http2Connection>(*this, slot));
+        s.sniffer = std::make_unique<ProtocolSniffer>(*this, static_cast<SniffSink&>(*this), slot);
       } else {
-        m_connections.push_back(std::make_unique<Connection>(*this, slot));
+        s.http1 = std::make_unique<Connection>(*this, slot);
       }
     } else {
       ::close(fd);
@@ -119,9 +125,27 @@ void Server::accept_all() {
     }
     ++m_counters.connections_accepted;
     ++m_counters.connections_open;
-    if (m_config.http2.enabled) ++m_counters.http2.connections;
-    m_connections[slot]->open(fd);
+    Slot& s = m_slots[slot];
+    if (s.sniffer) {
+      s.sniffer->open(fd);
+    } else {
+      s.http1->open(fd);
+    }
   }
+}
+
+void Server::on_sniffed(std::uint32_t slot, int fd, FirstBytes kind) {
+  Slot& s = m_slots[slot];
+  if (kind == FirstBytes::http1) {
+    if (!s.http1) s.http1 = std::make_unique<Connection>(*this, slot);
+    ++m_counters.http2.http1_connections;
+    return s.http1->open(fd);
+  }
+  // The preface, or bytes that are neither it nor HTTP/1.1: the HTTP/2 connection serves the one and refuses
+  // the other (GOAWAY, bad_preface), as an h2c-only port would.
+  if (!s.http2) s.http2 = std::make_unique<Http2Connection>(*this, slot);
+  ++m_counters.http2.connections;
+  s.http2->open(fd);
 }
 
 void Server::pause_accepting() {
@@ -136,9 +160,11 @@ void Server::on_closed(std::uint32_t slot) {
 
 ServedConnection* Server::connection_for(std::uint64_t tag) {
   const std::uint32_t slot = tag_slot(tag);
-  if (slot >= m_connections.size()) return nullptr;
-  ServedConnection* c = m_connections[slot].get();
-  return c->is_open() && c->generation() == tag_generation(tag) ? c : nullptr;
+  if (slot >= m_slots.size()) return nullptr;
+  const std::uint32_t generation = tag_generation(tag);
+  Slot& s = m_slots[slot];
+  ServedConnection* c = (generation & k_http2_generation_bit) != 0 ? s.http2.get() : s.http1.get();
+  return c != nullptr && c->is_open() && c->generation() == generation ? c : nullptr;
 }
 
 void Server::on_outcome(std::uint64_t tag, Outcome outcome, SteadyTime /*at*/) {
@@ -187,7 +213,8 @@ ControlResponse Server::handle_config_post(std::string_view body) {
   const bool body_changed = change->config.body_size != m_config.body_size;
   m_config = std::move(change->config);
   if (header_changed) {
-    for (auto& c : m_connections) c->watch_header(m_config.deadline_header);
+    for (Slot& s : m_slots)
+      s.for_each([&](ServedConnection& c) { c.watch_header(m_config.deadline_header); });
   }
   if (body_changed) m_responses.build(m_config.body_size);
   if (change->flush_cache) m_model->flush_cache();

@@ -9,6 +9,7 @@
 #include "core/clock.h"
 #include "core/error.h"
 #include "lab/model_config.h"
+#include "lab/protocol_sniffer.h"
 #include "lab/responses.h"
 #include "lab/served_connection.h"
 #include "lab/server_counters.h"
@@ -19,7 +20,8 @@
 
 namespace openloop::lab {
 
-/// Serves HTTP/1.1, or HTTP/2 with --http2 (h2c, prior knowledge), on one thread. Why one: the model is a
+/// Serves HTTP/1.1, or with --http2 both HTTP/2 (h2c, prior knowledge) and HTTP/1.1 on the same port, chosen
+/// per connection by its first bytes (protocol_sniffer.h), on one thread. Why one: the model is a
 /// single shared queue and its capacity comes from its virtual workers, not from the CPU, so a second thread
 /// would only add a lock or a hand-off around the queue; one epoll thread already serves far more requests
 /// per second than a lab experiment needs (see bench/lab_vs_nginx.sh). With --burn the CPU work also runs on
@@ -32,6 +34,7 @@ namespace openloop::lab {
 /// requests for a frozen process too, and requests received during a stall are admitted only when it ends.
 class Server final : public ConnectionHost,
                      public ModelSink,
+                     private SniffSink,
                      private net::IoHandler,
                      private net::TimerHandler {
  public:
@@ -78,6 +81,7 @@ class Server final : public ConnectionHost,
   void on_timer(std::uint64_t cookie) override;
   void accept_all();
   void pause_accepting();
+  void on_sniffed(std::uint32_t slot, int fd, FirstBytes kind) override;
   ControlResponse handle_config_post(std::string_view body);
   ServedConnection* connection_for(std::uint64_t tag);
 
@@ -90,7 +94,20 @@ class Server final : public ConnectionHost,
   ServerCounters m_counters;
   AuthStore m_auth;
   std::unique_ptr<ServiceModel> m_model;
-  std::vector<std::unique_ptr<ServedConnection>> m_connections;
+  /// One client connection's room. Without --http2 only `http1`; with it, the sniffer holds each new socket
+  /// until its first bytes decide, and each protocol's object is made on first use.
+  struct Slot {
+    std::unique_ptr<ProtocolSniffer> sniffer;
+    std::unique_ptr<ServedConnection> http1;
+    std::unique_ptr<ServedConnection> http2;
+    template <typename F>
+    void for_each(F f) {
+      if (http1) f(*http1);
+      if (http2) f(*http2);
+    }
+    void close();
+  };
+  std::vector<Slot> m_slots;
   std::vector<std::uint32_t> m_free_slots;
   std::atomic<bool> m_stop{false};
 };

@@ -8,6 +8,7 @@ namespace openloop::lab {
 /// Counters of the HTTP/2 layer (--http2 only). Single-threaded (the server's loop thread).
 struct Http2Counters {
   std::uint64_t connections = 0;  ///< HTTP/2 connections accepted (bad_preface included)
+  std::uint64_t http1_connections = 0;  ///< connections that opened with an HTTP/1.1 request line instead
   std::uint64_t bad_preface = 0;  ///< connections that did not open with the preface: GOAWAY, closed
   std::uint64_t streams = 0;      ///< streams the clients opened (refused ones included)
   std::uint64_t refused = 0;      ///< streams answered RST_STREAM REFUSED_STREAM (--refuse-streams-above)

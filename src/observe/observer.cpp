@@ -63,7 +63,10 @@ Result<std::unique_ptr<Source>> make_source(std::string_view spec, std::string_v
     std::string url;
     if (spec == "lab") {
       if (target_url.empty()) return bad_spec(spec, "no target to find the lab at; give lab:URL");
-      const auto target = net::parse_url(target_url, "the target");
+      // A grpc:// target's lab (`openloop lab --grpc`) answers its control endpoint over HTTP/1.1 there.
+      const bool grpc = target_url.starts_with("grpc://");
+      const auto target = net::parse_url(
+          grpc ? "http://" + std::string(target_url.substr(7)) : std::string(target_url), "the target");
       if (!target) return bad_spec(spec, "the target is not a URL; give lab:URL");
       url = lab::default_control_url(*target);
     } else {

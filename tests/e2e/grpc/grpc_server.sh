@@ -55,5 +55,5 @@ stop_grpc_server() {
   mv "$E2E_TMP/grpc.times" "$GRPC_TIMES"
 }
 
-# lab_stats EXPR: a value of `openloop lab --grpc`'s /_lab/stats (read over h2c: a gRPC lab serves HTTP/2 only).
+# lab_stats EXPR: a value of `openloop lab --grpc`'s /_lab/stats (read over h2c; HTTP/1.1 on the same port works too).
 lab_stats() { curl -sS --max-time 5 --http2-prior-knowledge "$LAB_URL/_lab/stats" | strict_jq "$LAB_URL/_lab/stats" "$1"; }

@@ -41,12 +41,3 @@ sent=$(json r.json "$counts.attempts + .warmup.counts.attempts")
 assert_cmp "$(lab_stats .grpc.calls)" == "$sent" "the lab saw every attempt (warm-up's too), nothing more"
 assert_cmp "$(lab_stats .grpc.reflection_streams)" == 1 "the schema was asked of the lab once"
 pass "probe over gRPC with retries: $(json p.json .verdict), spike amplification $(json p.json "$trigger.amplification")"
-
-# A lab trigger needs the lab's control endpoint, plain HTTP/1.1, which a gRPC lab does not serve: a runtime
-# failure saying so, before anything is sent.
-code=0
-"$OPENLOOP" probe metastable "grpc://127.0.0.1:$PORT" --call openloop.lab.v1.Lab/Call --base 20/s --trigger stall:1s \
-  -q >bad.txt 2>&1 || code=$?
-[[ $code == 4 ]] && grep -q 'trigger load:RATE' bad.txt || fail "stall trigger on a gRPC lab: exit $code: $(cat bad.txt)"
-assert_cmp "$(lab_stats .grpc.calls)" == "$sent" "the refused probe sent no call"
-pass "a lab trigger against lab --grpc: exit 4 naming --trigger load"
