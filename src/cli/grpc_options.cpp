@@ -139,10 +139,6 @@ void add_grpc_options(CLI::App& sub, GrpcOptions& o) {
       ->group(k_group);
 }
 
-bool is_grpc_target(std::string_view url) {
-  return url.rfind("grpc://", 0) == 0 || url.rfind("grpcs://", 0) == 0;
-}
-
 Result<GrpcSuccess> parse_grpc_success(std::string_view names) {
   return GrpcSuccess{OPENLOOP_TRY(parse_grpc_status_set(names, "--grpc-success"))};
 }

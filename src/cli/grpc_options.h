@@ -35,9 +35,6 @@ struct GrpcOptions {
 /// Registers --call, --proto, --import-path, --protoset, --data and --grpc-success (help group "gRPC").
 void add_grpc_options(CLI::App& sub, GrpcOptions& o);
 
-/// True for a grpc:// or grpcs:// target.
-bool is_grpc_target(std::string_view url);
-
 /// The status codes that count as a success: bit c set = code c (0 OK ... 16 UNAUTHENTICATED).
 struct GrpcSuccess {
   std::uint32_t mask = 1;

@@ -11,13 +11,13 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "cli/dead_target_runner.h"
 #include "cli/front_half.h"
 #include "cli/grpc_options.h"
 #include "cli/junit_reports.h"
 #include "cli/observe_options.h"
 #include "cli/option_checks.h"
 #include "cli/plan_builder.h"
-#include "cli/dead_target_runner.h"
 #include "cli/plan_host.h"
 #include "cli/probe_options.h"
 #include "cli/run_options.h"
@@ -32,6 +32,7 @@
 #include "sim/lab_options.h"
 #include "sim/probe.h"
 #include "sim/simulate.h"
+#include "workload/grpc_call.h"
 
 namespace openloop::cli {
 namespace {
@@ -74,7 +75,7 @@ Result<Setup> prepare(RunOptions o, const ProbeFlags& f) {
   // A grpc:// target: the call prepared once (the schema loaded, or asked of the server's reflection), the
   // probe's options the HTTP/2 request it is (docs/grpc.md).
   std::optional<GrpcCall> call;
-  if (is_grpc_target(o.url)) {
+  if (workload::is_grpc_url(o.url)) {
     if (f.simulated()) {
       return usage_error(
           "--simulate: the simulated lab answers HTTP requests, not gRPC calls; probe the grpc:// target "

@@ -17,6 +17,7 @@
 #include "results/judging/until.h"
 #include "sim/lab_options.h"
 #include "sim/simulate.h"
+#include "workload/grpc_call.h"
 
 namespace openloop::cli {
 namespace {
@@ -178,7 +179,7 @@ Result<engine::RunPlan> base_from_file(const RampFlags& f, const HostFacts& host
 // reflection, once), and the ramp's options become the HTTP/2 request it is (docs/grpc.md). Else no gRPC
 // flag may be given.
 Result<std::optional<GrpcCall>> grpc_call(RampFlags& f, const RampSettings& s) {
-  if (!is_grpc_target(f.run.url)) {
+  if (!workload::is_grpc_url(f.run.url)) {
     OPENLOOP_TRY_VOID(check_no_grpc_flags(f.grpc));
     return std::nullopt;
   }

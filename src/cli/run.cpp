@@ -39,6 +39,7 @@
 #include "results/judging/dead_target.h"
 #include "results/judging/slo_abort.h"
 #include "results/judging/until.h"
+#include "workload/grpc_call.h"
 
 namespace openloop::cli {
 
@@ -154,7 +155,7 @@ int run_command(const RunOptions& o, const GrpcCall* grpc_call);
 // A grpc:// target: the call is prepared (schema, method, message) before anything else, and the run sends it
 // as the HTTP/2 request it becomes.
 int run_command(const RunOptions& o, const GrpcOptions& g) {
-  if (!is_grpc_target(o.url)) {
+  if (!workload::is_grpc_url(o.url)) {
     if (auto none = check_no_grpc_flags(g); !none) return report_error("openloop run", none.error());
     return run_command(o, nullptr);
   }

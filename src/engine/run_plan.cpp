@@ -9,6 +9,7 @@
 #include "core/grpc_status.h"
 #include "core/redact.h"
 #include "core/units.h"
+#include "workload/grpc_call.h"
 #include "workload/request_template.h"
 
 namespace openloop::engine {
@@ -38,8 +39,7 @@ nlohmann::json RunPlan::describe() const {
       {"interval_s", to_seconds(interval)},
       {"insecure", insecure},
       {"protocol", std::string(to_string(protocol))}};
-  const bool grpc_target = url_text.rfind("grpc://", 0) == 0 || url_text.rfind("grpcs://", 0) == 0;
-  if (grpc_target && grpc_success != 0) {
+  if (workload::is_grpc_url(url_text) && grpc_success != 0) {
     // A gRPC call (docs/grpc.md): its method (the request's name), and its success statuses by name.
     std::string success;
     for (int code = 0; code < static_cast<int>(k_grpc_status_codes); ++code)
