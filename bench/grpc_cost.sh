@@ -5,7 +5,8 @@
 # to the e2e gRPC server (tests/e2e/grpc/server.py, Python grpcio), `grpc-templated` the same message with two
 # drawn values (rendered and encoded per call); then the same server for both, `openloop lab --grpc` (no service
 # time): `lab-h2` a plain GET over h2c, `lab-grpc` a unary call of openloop.lab.v1.Lab/Call (schema from the lab's
-# reflection). The figure is the worker thread's CPU (results' generator.cpu_s) per request sent, in microseconds,
+# reflection), `lab-grpc-templated` the same call with two values drawn into its key (issue 29's goal: this row within
+# 1.3x lab-h2's, the same server for both). The figure is the worker thread's CPU (results' generator.cpu_s) per request sent, in microseconds,
 # and the load average beside it. Traffic only to 127.0.0.1; every run bounded.
 # usage: bench/grpc_cost.sh [BUILD_DIR]   (env: ROUNDS=3 SECS=10 RATE=500/s)
 set -euo pipefail
@@ -41,4 +42,6 @@ for round in $(seq "$ROUNDS"); do
     --data '{"key": {"id": "user-{{uniform(1000, 9999)}}", "n": {{zipf(10000, 1.1)}}}, "size": 16}'
   cost lab-h2 "$LAB_URL/" --http2
   cost lab-grpc "grpc://127.0.0.1:$PORT" --call openloop.lab.v1.Lab/Call --data '{"key": "user-4711"}'
+  cost lab-grpc-templated "grpc://127.0.0.1:$PORT" --call openloop.lab.v1.Lab/Call \
+    --data '{"key": "user-{{uniform(1000, 9999)}}-{{zipf(10000, 1.1)}}"}'
 done
