@@ -1,6 +1,5 @@
 # A run whose p99 misses its SLO exits 1 with the table naming the failure; error statuses count as errors; an
 # INVALID run exits 3 even when an SLO failed (its SLOs say nothing about the target).
-# e2e: light (exit codes of failed SLOs at 50-100/s against a 30-ms lab)
 source "$(dirname "$0")/lib.sh"
 start_lab --workers 8 --service 30ms --error-rate 0.05
 run_openloop "$E2E_TMP/out.txt" run "$LAB_URL/" --rate 50/s --duration 4s -q --json "$E2E_TMP/r.json" \

@@ -1,6 +1,5 @@
 # A run that meets its SLOs exits 0 and prints the table right after the verdict; the results file holds every SLO
 # with its measured value, and --abort-on-slo does not stop a run that can still pass.
-# e2e: light (SLOs met at 40-50/s against a 2-ms lab)
 source "$(dirname "$0")/lib.sh"
 start_lab --workers 8 --service 2ms
 run_openloop "$E2E_TMP/out.txt" run "$LAB_URL/" --rate 50/s --duration 3s -q --json "$E2E_TMP/r.json" \
