@@ -12,6 +12,7 @@
 #include "cli/grpc_templated.h"
 #include "grpc/message.h"
 #include "grpc/schema.h"
+#include "http/request_copy.h"
 #include "workload/grpc_call.h"
 
 namespace openloop::cli {
@@ -96,14 +97,13 @@ Result<std::shared_ptr<const PreparedCalls>> prepare(const RunOptions& o,
     PreparedCall& p = out->calls.emplace_back();
     p.text = &c;
     p.method = (*method)->service()->full_name() + "/" + (*method)->name();
-    const grpc::MessageEncoder encoder(**method);
     if (file.requests[c.request].has_variables()) {
       // Rendered and encoded per call: its shape checked now.
       auto made = make_templated_encoder(schema, **method, c.message, "message");
       if (!made) return tl::unexpected(in_plan(made.error(), where));
       p.encoder = std::move(*made);
     } else {
-      auto framed = encoder.framed(c.message, "message");
+      auto framed = grpc::MessageEncoder(**method).framed(c.message, "message");
       if (!framed) return tl::unexpected(in_plan(framed.error(), where));
       p.framed = std::move(*framed);
     }
@@ -114,24 +114,8 @@ Result<std::shared_ptr<const PreparedCalls>> prepare(const RunOptions& o,
 // The constant request with `body` in place of its message's JSON: the same method, target, authority and
 // headers.
 http::ConstantRequest with_body(const http::ConstantRequest& request, std::string_view body) {
-  using Field = http::RequestBuffer::Field;
-  const http::RequestParts& p = request.parts();
   http::RequestBuffer out;
-  out.append(p.method);
-  out.end(Field::method);
-  out.append(p.target);
-  out.end(Field::target);
-  out.append(p.authority);
-  out.end(Field::authority);
-  for (const http::HeaderView& h : p.headers) {
-    out.append(h.name);
-    out.end(Field::header_name);
-    out.append(h.value);
-    out.end(Field::header_value);
-  }
-  out.append(body);
-  out.end(Field::body);
-  out.finish(p.flags);
+  http::copy_request(request.parts(), body, out);
   return http::ConstantRequest(std::move(out));
 }
 

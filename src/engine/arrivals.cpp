@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "engine/worker.h"
+#include "http/request_copy.h"
 
 namespace openloop::engine {
 
@@ -44,24 +45,7 @@ void add_cookies(FlowRunner& flow, std::uint32_t user, const RequestSpec& spec, 
   if (cookies.empty()) return;
   http::RequestBuffer& out = x.rendered;
   using Field = http::RequestBuffer::Field;
-  if (spec.templ == nullptr) {  // the constant request, copied field by field (capacity reused)
-    out.clear();
-    out.append(p.method);
-    out.end(Field::method);
-    out.append(p.target);
-    out.end(Field::target);
-    out.append(p.authority);
-    out.end(Field::authority);
-    for (const http::HeaderView& h : p.headers) {
-      out.append(h.name);
-      out.end(Field::header_name);
-      out.append(h.value);
-      out.end(Field::header_value);
-    }
-    out.append(p.body);
-    out.end(Field::body);
-    out.finish(p.flags);
-  }
+  if (spec.templ == nullptr) http::copy_request(p, p.body, out);  // the constant request (capacity reused)
   const http::RequestFlags flags = out.parts().flags;
   out.append("Cookie");
   out.end(Field::header_name);
