@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "core/grpc_status.h"
+#include "core/grpc_timeout.h"
 #include "engine/exchange.h"
 #include "http/request.h"
 
@@ -548,17 +549,21 @@ void Http2Codec::start(Exchange& x) {
     if (iequals(h.name, "host")) authority = h.value;
   m_scratch.clear();
   for (const http::HeaderView& h : p.headers) m_scratch.append(h.name);
+  m_scratch.append(x.extra_header);
+  // Header names lower-case; the deadline's value (appended after) keeps grpc-timeout's upper-case units.
+  std::transform(m_scratch.begin(), m_scratch.end(), m_scratch.begin(),
+                 [](char ch) { return ch >= 'A' && ch <= 'Z' ? static_cast<char>(ch | 0x20) : ch; });
   std::size_t value_len = 0;
   if (!x.extra_header.empty()) {
     char digits[24];
-    value_len = static_cast<std::size_t>(
-        std::to_chars(digits, digits + sizeof digits, x.extra_header_value).ptr - digits);
-    // grpc-timeout (docs/grpc.md) says its unit: milliseconds, as every deadline header here counts.
-    if (iequals(x.extra_header, "grpc-timeout")) digits[value_len++] = 'm';
-    m_scratch.append(x.extra_header).append(digits, value_len);
+    // grpc-timeout (docs/grpc.md) says its unit (milliseconds, as every deadline header here counts, while
+    // they fit in its 8 digits); another deadline header carries the number alone.
+    const bool grpc = iequals(x.extra_header, "grpc-timeout");
+    const GrpcTimeout t = grpc ? grpc_timeout_ms(x.extra_header_value) : GrpcTimeout{x.extra_header_value};
+    value_len = static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, t.value).ptr - digits);
+    if (grpc) digits[value_len++] = t.unit;
+    m_scratch.append(digits, value_len);
   }
-  std::transform(m_scratch.begin(), m_scratch.end(), m_scratch.begin(),
-                 [](char ch) { return ch >= 'A' && ch <= 'Z' ? static_cast<char>(ch | 0x20) : ch; });
   m_nva.clear();
   m_nva.push_back(make_nv(":method", p.method));
   m_nva.push_back(make_nv(":scheme", m_settings.scheme));

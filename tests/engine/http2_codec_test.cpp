@@ -245,6 +245,40 @@ TEST_F(Http2CodecTest, RequestHeadersAreLowerCaseWithPseudoHeadersAndNoConnectio
   EXPECT_NE(value("user-agent"), "<none>");
 }
 
+TEST_F(Http2CodecTest, GrpcTimeoutIsAtMostEightDigitsInTheFinestUnitThatFits) {
+  handshake();
+  // Milliseconds up to 99,999,999 (27.7 h); past them seconds, then minutes, rounded up (never a shorter
+  // deadline than the one meant); any other deadline header carries the number alone.
+  const std::pair<std::int64_t, const char*> cases[] = {{250, "250m"},
+                                                        {99'999'999, "99999999m"},
+                                                        {100'000'000, "100000S"},
+                                                        {100'000'001, "100001S"},
+                                                        {99'999'999'000, "99999999S"},
+                                                        {99'999'999'001, "1666667M"}};
+  std::int32_t stream = 1;
+  for (const auto& [ms, text] : cases) {
+    m_x[0].extra_header = "grpc-timeout";
+    m_x[0].extra_header_value = ms;
+    m_codec->start(m_x[0]);
+    client_to_server();
+    std::string got = "<none>";
+    for (auto& [n, v] : m_server.headers[stream])
+      if (n == "grpc-timeout") got = v;
+    EXPECT_EQ(got, text) << ms << " ms";
+    m_server.respond(stream, "200");
+    server_to_client();
+    stream += 2;
+  }
+  m_x[0].extra_header = "X-Deadline";
+  m_x[0].extra_header_value = 100'000'000;
+  m_codec->start(m_x[0]);
+  client_to_server();
+  std::string got = "<none>";
+  for (auto& [n, v] : m_server.headers[stream])
+    if (n == "x-deadline") got = v;
+  EXPECT_EQ(got, "100000000");
+}
+
 TEST_F(Http2CodecTest, SentIsReportedOnceTheHeadersFrameIsWritten) {
   handshake();
   m_codec->start(m_x[0]);
