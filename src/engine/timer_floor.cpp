@@ -111,4 +111,14 @@ Nanos adapted_spin_lead(const hdr::Histogram& wake_lateness, Nanos current, Nano
   return std::max(current, auto_spin_lead(f, bound));
 }
 
+bool spin_lead_fits(Nanos lead, double busy_share, double waits_per_s, double budget_share) {
+  if (lead.count() <= 0) return true;
+  const double spin = waits_per_s > 0 ? std::min(budget_share, to_seconds(lead) * waits_per_s) : budget_share;
+  return busy_share + spin <= k_spin_fit;
+}
+
+double worker_peak_rate(const RunPlan& plan) {
+  return peak_rate(plan) / std::max(1U, plan.threads);
+}
+
 }  // namespace openloop::engine

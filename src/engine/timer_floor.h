@@ -54,4 +54,20 @@ inline constexpr std::int64_t k_adapt_min_waits = 200;
 /// that woke a thread late will again. `current` until k_adapt_min_waits waits were timed. Allocation-free.
 Nanos adapted_spin_lead(const hdr::Histogram& wake_lateness, Nanos current, Nanos bound);
 
+/// The share of one core a worker's own work and its spinning may take together. Past it the spinning takes
+/// the CPU the loop needs, and the sends it was meant to make punctual come late instead (stop 46: at
+/// 20,000/s over h2c, a lead adapted past the 50-µs gap between arrivals spun through every wait, and 5 of 24
+/// runs went from a send lateness p99 under 1 ms to 9–37 ms).
+inline constexpr double k_spin_fit = 0.9;
+
+/// Whether a worker can afford to spin `lead` before each wait: its busy share of a core (its CPU less its
+/// spinning, over the last observation window) and the share spinning would take, `lead` × `waits_per_s` (its
+/// arrivals per second; unknown, 0, for a worker without a schedule) but no more than the spin budget lets it
+/// (`budget_share`), within k_spin_fit.
+bool spin_lead_fits(Nanos lead, double busy_share, double waits_per_s, double budget_share);
+
+/// One worker's peak arrivals per second under `plan` (open and sessions plans: this shard's peak rate over
+/// its threads); 0 for plans without a schedule.
+double worker_peak_rate(const RunPlan& plan);
+
 }  // namespace openloop::engine

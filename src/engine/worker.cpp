@@ -137,6 +137,7 @@ Result<void> Worker::init(const MeasuredWaits& measured, net::SimulatedNetwork* 
                                              : measured.spin_below;
   // Auto on a host whose timers wake late: end each sleep early and spin the rest, within a share of a core.
   m_spin_lead = m_plan.coalesce.count() > 0 || m_plan.spin_below ? Nanos(0) : measured.spin_lead;
+  m_initial_spin_lead = m_spin_lead;
   if (m_plan.coalesce.count() == 0 && !m_plan.spin_below && sim == nullptr)
     m_spin_budget = SpinBudget(m_plan.spin_budget, m_start);
   if (m_plan.coalesce == k_coalesce_auto) {
@@ -249,6 +250,7 @@ void Worker::run() {
     prewarm();
   }
   m_next_handover = begin + k_handover_period;
+  m_lead_window = {begin, thread_cpu_seconds(), m_spun};
   for (;;) {
     const SteadyTime now = this->now();
     // A failed event loop cannot read responses any more: stop at once rather than spin and time out every
@@ -292,7 +294,7 @@ void Worker::run() {
     if (m_spin_budget.observation_due(now)) {
       if (const auto delay = thread_run_delay()) {
         m_spin_budget.observe_run_delay(now, *delay);
-        m_spin_lead = adapted_spin_lead(m_report.wake_lateness, m_spin_lead, planned_lateness_bound(m_plan));
+        adapt_spin_lead(now);
       }
     }
     m_in_flight_now.store(m_in_flight.size() + m_queue_size, std::memory_order_relaxed);
@@ -307,13 +309,29 @@ void Worker::run() {
   m_report.spin_seconds = to_seconds(m_spun);
   if (m_sessions) m_report.sessions = m_sessions->counts();
   m_report.spin_budget_low = m_spin_budget.lowest();
-  m_report.spin_lead = m_spin_lead;  // the run's last (and largest) lead: adapted from its own wake-ups
+  m_report.spin_lead = m_spin_lead;  // the run's last lead: adapted from its own wake-ups
   if (m_render) {
     for (std::size_t i = 0; i < m_plan.workload->requests.size(); ++i)
       m_report.keys.push_back(m_render->keys(i));
   }
   hand_over(true);
   m_done.store(true, std::memory_order_release);
+}
+
+void Worker::adapt_spin_lead(SteadyTime now) {
+  const double cpu = thread_cpu_seconds();
+  const double seconds = to_seconds(now - m_lead_window.since);
+  const double busy =
+      seconds > 0 ? (cpu - m_lead_window.cpu_s - to_seconds(m_spun - m_lead_window.spun)) / seconds : 0;
+  m_lead_window = {now, cpu, m_spun};
+  // The lead this run's own wake-ups call for, if the worker can afford to spin it; else back to the one the
+  // floor measured before the run gave (a rate that rose, or a loop that got busier, can make a lead
+  // unaffordable).
+  const Nanos wanted =
+      adapted_spin_lead(m_report.wake_lateness, m_initial_spin_lead, planned_lateness_bound(m_plan));
+  m_spin_lead = spin_lead_fits(wanted, busy, worker_peak_rate(m_plan), m_spin_budget.current())
+                    ? std::max(m_spin_lead, wanted)
+                    : m_initial_spin_lead;
 }
 
 void Worker::prewarm() {

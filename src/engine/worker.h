@@ -306,6 +306,9 @@ class Worker final : public ConnectionOwner, public CodecCallbacks, public net::
   /// Waits for events until `deadline` (`now` when the wait begins): true when it ended on its timer with
   /// nothing to read, whose lateness it records in m_report.wake_lateness.
   bool timed_wait(SteadyTime now, SteadyTime deadline);
+  /// --spin-below auto, every observation window: the lead for the wake-ups this run has met, when the worker
+  /// can afford to spin it (spin_lead_fits), else the one it started with.
+  void adapt_spin_lead(SteadyTime now);
   Nanos horizon(SteadyTime now) const;
   results::IntervalStats& stats(std::int64_t interval) { return m_recorder.interval(interval); }
 
@@ -331,6 +334,12 @@ class Worker final : public ConnectionOwner, public CodecCallbacks, public net::
   Nanos m_spin_below{0};               // waits shorter than this are polled through, not slept
   Nanos m_spun{0};                     // time spent in polls that found nothing while spinning
   Nanos m_spin_lead{0};                // timed waits end this early; the rest is spun (MeasuredWaits)
+  Nanos m_initial_spin_lead{0};        // the lead the floor measured before the run gave
+  struct LeadWindow {
+    SteadyTime since{};
+    double cpu_s = 0;
+    Nanos spun{0};
+  } m_lead_window;  // adapt_spin_lead(): the worker's CPU and spinning when the last window began
   SpinBudget m_spin_budget;            // the share of a core spinning may use (uncapped: no cap)
   SteadyTime m_woke{};                 // --coalesce: when the last wait ended
   Nanos m_window{0};                   // --coalesce: the wake-up window in use (0: precise)

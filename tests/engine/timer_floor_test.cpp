@@ -100,6 +100,35 @@ TEST(AdaptedSpinLead, FollowsTheLatenessTheRunMeetsAndNeverShrinks) {
   EXPECT_EQ(adapted_spin_lead(quiet, Nanos(0), 10ms), Nanos(0));
 }
 
+// The stop-46 cases, with the busy shares measured then: spinning is taken where it fits beside the loop's
+// own work and refused where it would take the CPU the loop needs.
+TEST(SpinLeadFits, SpinsOnlyWhereTheLoopAndTheSpinningFitInTheCore) {
+  // 20,000/s on one thread, the loop 60 % busy: a 300-µs lead spins through every 50-µs gap, as much as the
+  // budget of half a core lets it: 1.1 of a core. Refused.
+  EXPECT_FALSE(spin_lead_fits(300us, 0.60, 20000, 0.5));
+  // 33,500/s, 57 % busy (the 50 % row of bench/h2_vs_h2load.sh): refused likewise.
+  EXPECT_FALSE(spin_lead_fits(300us, 0.57, 33500, 0.5));
+  // 10,000/s on a loaded host, 35 % busy: half a core of spinning fits (0.85).
+  EXPECT_TRUE(spin_lead_fits(300us, 0.35, 10000, 0.5));
+  // 100/s, the loop nearly idle: a 7-ms lead spins at most the budget's 25 %.
+  EXPECT_TRUE(spin_lead_fits(7ms, 0.01, 100, 0.25));
+  // A short lead costs only what it spins: 20 µs before each of 20,000 waits a second is 0.4 of a core.
+  EXPECT_TRUE(spin_lead_fits(20us, 0.45, 20000, 0.5));
+  EXPECT_FALSE(spin_lead_fits(20us, 0.55, 20000, 0.5));
+  // No schedule (a closed loop's think timers): the budget is what it could spin.
+  EXPECT_TRUE(spin_lead_fits(1ms, 0.39, 0, 0.5));
+  EXPECT_FALSE(spin_lead_fits(1ms, 0.41, 0, 0.5));
+  // No lead costs nothing, whatever the loop's load.
+  EXPECT_TRUE(spin_lead_fits(Nanos(0), 0.99, 50000, 0.5));
+}
+
+TEST(WorkerPeakRate, IsTheShardsPeakOverItsThreads) {
+  EXPECT_DOUBLE_EQ(worker_peak_rate(open_plan(20000, 4)), 5000);
+  RunPlan closed = open_plan(20000, 1);
+  closed.model = Model::closed;
+  EXPECT_DOUBLE_EQ(worker_peak_rate(closed), 0);
+}
+
 namespace {
 // Sets OPENLOOP_TIMER_FLOOR_US for one test and restores its absence after.
 struct GivenFloor {
