@@ -216,10 +216,12 @@ Verdict judge(const RunResults& r, const VerdictBounds& b) {
   if (g.threads > 0 && g.wall_seconds > 0) {
     const double cpu = std::max(0.0, g.cpu_seconds - g.spin_seconds) / (g.wall_seconds * g.threads);
     if (cpu > b.max_cpu_fraction) {
-      v.reasons.push_back(
-          fmt::format("generator CPU {:.0f}% of its {} thread(s) > {:.0f}%: the generator was "
-                      "saturated, so it measured itself (spinning through short waits not counted)",
-                      100 * cpu, g.threads, 100 * b.max_cpu_fraction));
+      v.reasons.push_back(fmt::format(
+          "generator CPU {:.0f}% of its {} thread(s) > {:.0f}%: the generator was "
+          "saturated, so it measured itself (spinning through short waits not counted): more "
+          "--threads, or --coalesce (arrivals due together then share a wake-up and, over HTTP/2, "
+          "a write: docs/http2.md)",
+          100 * cpu, g.threads, 100 * b.max_cpu_fraction));
     }
   }
   // The counts must add up in the totals and in every interval (DESIGN.md invariant 2); if they do not, no

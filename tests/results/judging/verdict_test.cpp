@@ -63,6 +63,7 @@ TEST(Verdict, SpinningThroughShortWaitsIsNotSaturation) {
   const Verdict v = judge(r);
   ASSERT_FALSE(v.valid);
   EXPECT_NE(v.reasons.back().find("generator CPU 93%"), std::string::npos) << v.reasons.back();
+  EXPECT_NE(v.reasons.back().find("more --threads, or --coalesce"), std::string::npos) << v.reasons.back();
 }
 
 TEST(Verdict, ClosedRunsAreNotJudgedOnSchedule) {
