@@ -4,7 +4,6 @@
 # is a quarter shed, and a shed call is a completed call that is not goodput, so the ramp stops there (--stop-at
 # slo) with capacity 100/s bracketed by 200/s. The schema comes from the lab's reflection once for the whole ramp,
 # and the lab's own count of calls equals the ramp's completed. Two steps of 1 s warm-up + 2 s.
-# e2e: light (goodput at 100/s and 200/s against a lab of 150/s that sheds; lateness bound 250 ms)
 source "$OPENLOOP_E2E_LIB"
 source "$(dirname "$0")/grpc_server.sh"  # lab_stats
 require_tools jq curl
