@@ -2,7 +2,6 @@
 # its own seed and the lab reset before every run but the first; every repeat kept in the JSON with the spread, the
 # step judged on its slower repeat (the upper median of 2); the terminal, the HTML, `report` and `compare` show it.
 # About 12 s: 4 runs of 0.5 s warm-up + 2 s hold, 0.2 s cooldowns and resets.
-# e2e: light (the repeats' structure at 100-200/s; steps judged against p99 <= 100 ms of a 5-ms lab)
 source "$OPENLOOP_E2E_LIB"
 require_tools jq
 start_lab --workers 4 --service 5ms
