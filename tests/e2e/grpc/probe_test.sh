@@ -4,7 +4,6 @@
 # 429 is for HTTP). During the spike the retries amplify the load and the shed calls are not goodput; back at the
 # base load the lab recovers within seconds (exit 0). The schema comes from the lab's reflection once; the lab saw
 # every attempt. tests/e2e/probe/recovers_lifo_test.sh is the same probe over HTTP, without retries.
-# e2e: light (a spike forced past a 40/s lab: shed and retried calls counted; the verdict may be the generator's lateness alone)
 source "$OPENLOOP_E2E_LIB"
 source "$(dirname "$0")/grpc_server.sh"  # lab_stats
 require_tools jq curl

@@ -1,5 +1,4 @@
 # A closed run with think time obeys Little's law, N = X·(R + Z), within 5 %, and the results say so.
-# e2e: light (Little's law at 130/s, an identity of what was measured; throughput within 110-145/s)
 source "$OPENLOOP_E2E_LIB"
 start_lab --workers 4 --service 10ms
 "$OPENLOOP" run "$LAB_URL/" --vus 8 --think 50ms --duration 4s --warmup 1s --json "$E2E_TMP/r.json" >"$E2E_TMP/out.txt" ||
