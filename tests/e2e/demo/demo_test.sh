@@ -1,6 +1,5 @@
 # `make demo` (scripts/demo) with 3 s runs: it prints both rows, the open model's p99 shows the stall that the closed
 # loop's p99 hides (coordinated omission), and it leaves no lab process or temporary directory behind.
-# e2e: light (a 500-ms stall in the open p99 (>= 250 ms) and not in the closed one (< 50 ms))
 source "$OPENLOOP_E2E_LIB"
 demo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)/scripts/demo
 before=$(find /tmp -maxdepth 1 -name 'openloop-demo.*' | sort)

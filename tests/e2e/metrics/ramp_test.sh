@@ -5,7 +5,6 @@
 # run_id (OPENLOOP_RUN_ID when set, else random as run's; the file's runs carry it too); on the network a scrape
 # while the first step is measured already shows it (live, before it is judged; the ramp may end INVALID only for
 # the generator's lateness or CPU); a bad address exits 2 before anything is sent; promtool accepts the text.
-# e2e: light (virtual time, then one step at 100/s scraped before it is judged)
 source "$OPENLOOP_E2E_LIB"
 require_tools jq curl
 cd "$E2E_TMP"
