@@ -4,6 +4,7 @@
 # (counted as failed by default, passed with --inconclusive pass); --json, --html (both spectra, no
 # script) and --junit (valid against tests/report/junit.xsd, one case per --fail-on) are written; runs of
 # different plans, unreadable or foreign files (a probe's; a ramp with a run), bad gates and bad output paths exit 2 naming the input.
+# e2e: light (a service time doubled shows in p50; files and refusals)
 source "$OPENLOOP_E2E_LIB"
 require_tools xmllint
 xsd="$(cd "$(dirname "$0")/../.." && pwd)/report/junit.xsd"

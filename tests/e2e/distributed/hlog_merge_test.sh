@@ -2,6 +2,7 @@
 # --json and --hlog; `merge s0.hlog s1.hlog -o m.hlog` and `merge s0.json s1.json --hlog mj.hlog` reach the same
 # intervals by two paths (every data line equal). A log among results files, and logs started further apart than
 # --max-skew, are refused (exit 2).
+# e2e: light (interval logs merged two ways must be equal; nothing timed)
 source "$OPENLOOP_E2E_LIB"
 start_lab --workers 64 --service 1ms
 start_at=$(date -u -d '+2 seconds' +%Y-%m-%dT%H:%M:%SZ)

@@ -2,6 +2,7 @@
 # (--start-at) under one --run-id, each writing a manifest; merged, the open scenario's intended count is the
 # unsharded plan's and the closed one's users add up. The plan hash covers every scenario: a file that differs in
 # its second scenario only is another plan, and merge refuses it (exit 2).
+# e2e: light (intended counts, exact; shards start within 0.5 s of --start-at)
 source "$OPENLOOP_E2E_LIB"
 start_lab --workers 64 --service 1ms
 cd "$E2E_TMP"

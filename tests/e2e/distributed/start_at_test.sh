@@ -1,6 +1,7 @@
 # --start-at: the run waits for the wall-clock time and starts on it (the lag recorded, with the clock's error
 # bound, a run id, the plan hash, and a manifest renamed into place last); a start later than --max-late exits 75
 # with nothing sent; a bad time or a lone --max-late is refused (exit 2).
+# e2e: light (a start within 250 ms of --start-at at 200/s; exit 75 for a late one)
 source "$OPENLOOP_E2E_LIB"
 start_lab --workers 64 --service 1ms
 r=$E2E_TMP/r.json

@@ -5,6 +5,7 @@
 # sends no cookie: the lab refuses step 2 with 401, every session fails there, and the 401s are counted. 3. A
 # step that gives its own Cookie header keeps it (a wrong one is refused though the jar holds the right one).
 # 4. `cookies:` outside steps, or with a value other than on/off, is refused before anything is sent (exit 2).
+# e2e: light (sessions at 20/s counted against the lab's own auth counters)
 source "$OPENLOOP_E2E_LIB"
 require_tools jq curl
 start_lab --auth --workers 4 --service 1ms

@@ -4,6 +4,7 @@
 #    seconds of 10 and names the SLO; `flow:max<5ms` likewise; `flow:p99<10s` runs to the end and is met.
 # 2. Under `run --repeat` (sessions from flags: --session-rate, --session-steps) a flow SLO is judged on each
 #    repeat and on their sum, on the sessions' time, and a failed one exits 1.
+# e2e: light (virtual time, then sessions at 20/s judged against 10 s and 1 µs)
 source "$OPENLOOP_E2E_LIB"
 require_tools jq
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)

@@ -6,6 +6,7 @@
 # sessions fail at step 2, and the lab counts each refusal (with `cookies: off`: the jar would send the lab's
 # session cookie, which authorizes the step; cookie_jar_test.sh tests that). Sessions are conserved in every run
 # (completed + failed + dropped + unfinished = intended, in the summary and every interval).
+# e2e: light (sessions at 20/s counted against the lab's own auth counters)
 source "$OPENLOOP_E2E_LIB"
 require_tools jq curl perl
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)

@@ -7,6 +7,7 @@
 #    is sent, listing the names, and so does a flow SLO on anything but its time.
 # 3. A broken capture path: each failure is counted at its step with an example naming the step and the response,
 #    and the request log marks the 200s whose capture failed as check_failed, not ok.
+# e2e: light (sessions at 20/s counted by step; INVALID only for the generator's lateness)
 source "$OPENLOOP_E2E_LIB"
 require_tools jq curl
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)

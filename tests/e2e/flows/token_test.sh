@@ -5,6 +5,7 @@
 # each session at its first step, counted by step and as stopped, and no second step is sent; none of those 200s is
 # ok, so the default goodput SLO fails the run (exit 1). `openloop validate`
 # refuses a step that reads a token no earlier step captures, with its place.
+# e2e: light (sessions at 40/s counted against the server's own tokens)
 source "$OPENLOOP_E2E_LIB"
 require_tools python3 jq curl
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

@@ -3,6 +3,7 @@
 # by each connection's first bytes): curl --http1.1 reads /_lab/stats; the probe's stall trigger freezes the lab
 # and restores its stall list, with --observe lab; `run --repeat 2` resets the lab's model between the repeats.
 # tests/e2e/probe/lab_triggers_test.sh and tests/e2e/run/repeat_test.sh are the same over HTTP.
+# e2e: light (a 1-s stall at 20/s shows in p99 (≥ 500 ms); the lab reset between repeats at 20/s)
 source "$OPENLOOP_E2E_LIB"
 source "$(dirname "$0")/grpc_server.sh"  # lab_stats
 require_tools jq curl

@@ -3,6 +3,7 @@
 # whole periods, whatever their phase): the calls that arrive during a stall wait for its end, so p99 is near the
 # stall (~25% of the calls waited up to 500 ms; the seed's 494 ms) and the max at most a stall plus slack, while
 # the lab's own count equals openloop's completed.
+# e2e: light (500-ms stalls in p99 (350-700 ms) at 500/s; counts equal to the lab's own)
 source "$OPENLOOP_E2E_LIB"
 require_tools jq curl
 

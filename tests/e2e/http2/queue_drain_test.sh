@@ -5,6 +5,7 @@
 # per release, a single stream would stay in use and the queue would never empty (one in per arrival, one out per
 # response): nearly every later arrival would wait (2800 of 3000 did, slot wait p99 0.4-1 s). Forced by the lab's
 # GOAWAY, whatever the host's speed.
+# e2e: light (waits forced by the lab's GOAWAY every 200 streams at 1000/s: at most a third of 3,000 may wait)
 source "$OPENLOOP_E2E_LIB"
 require_tools jq
 

@@ -35,14 +35,20 @@ done
 [[ $(query 'openloop_ramp_finished{job="openloop"}' "$during") == 1 ]] || fail "ramp not finished in Prometheus"
 pass "Prometheus's per-step counters equal the ramp file's"
 
-# The lab is idle now: wait two scrapes, then its counters in Prometheus equal /_lab/stats.
-sleep 2.5
+# The lab is idle now: its counters in Prometheus equal /_lab/stats once Prometheus has scraped it since (polled
+# every 0.25 s for up to 5 s, five scrapes; a fixed 2.5-s wait until stop 47).
 stats=$(curl -sS --max-time 5 "$LAB_URL/_lab/stats")
-now=$(date +%s.%N)
-for counter in arrivals ok shed expired; do
-  got=$(query "openloop_lab_${counter}_total{job=\"lab\"}" "$now")
-  want=$(jq ".$counter" <<<"$stats")
-  [[ $got == "$want" ]] || fail "lab $counter: Prometheus has $got, /_lab/stats $want"
+for _ in $(seq 20); do
+  sleep 0.25
+  now=$(date +%s.%N)
+  differ=
+  for counter in arrivals ok shed expired; do
+    got=$(query "openloop_lab_${counter}_total{job=\"lab\"}" "$now")
+    want=$(jq ".$counter" <<<"$stats")
+    [[ $got == "$want" ]] || differ="lab $counter: Prometheus has $got, /_lab/stats $want"
+  done
+  [[ -z $differ ]] && break
 done
+[[ -z $differ ]] || fail "$differ (after 5 s)"
 assert_cmp "$(jq .arrivals <<<"$stats")" ">=" "$(jq '[.steps[].counts.sent] | add' r.json)" "the lab saw the steps' requests"
 pass "Prometheus's lab counters equal /_lab/stats ($(jq .arrivals <<<"$stats") arrivals)"

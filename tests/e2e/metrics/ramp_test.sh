@@ -121,14 +121,15 @@ pass "--fresh --refine: every step, refinements included, as in the ramp file"
 # On the network: the first step's series appear while it is measured, before it is judged.
 start_lab --workers 8 --service 1ms
 port=$(free_port)
-# One step (what is checked is its series before it is judged; a second step would only add its 4 s).
-"$OPENLOOP" ramp "$LAB_URL/" --from 100/s --to 100/s --hold 4s --warmup 1s --threads 1 --max-lateness 50ms -q \
+# One step (what is checked is its series before it is judged; a second step would only add its 3 s). Held 3 s (4 s
+# until stop 47): its first second is scraped from about 2 s into the ramp, a second before the step is judged.
+"$OPENLOOP" ramp "$LAB_URL/" --from 100/s --to 100/s --hold 3s --warmup 1s --threads 1 --max-lateness 50ms -q \
   --json n.json --metrics-listen "127.0.0.1:$port" >n.txt 2>&1 &
 pid=$!
 E2E_PIDS+=("$pid")
 M=live.prom
 seen=""
-for _ in $(seq 200); do  # ≤ 20 s; step 1 is measured from 1 s to 5 s
+for _ in $(seq 200); do  # ≤ 20 s; step 1 is measured from 1 s to 4 s
   if curl -sf --max-time 2 "http://127.0.0.1:$port/metrics" >"$M" 2>/dev/null &&
     [[ $(scraped openloop_ramp_steps_judged) == 0 ]] && [[ -n $(scraped openloop_requests_intended_total 'step="1"') ]]; then
     seen=yes

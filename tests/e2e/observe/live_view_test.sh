@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The live view of an observed run (a terminal: a pty via script(1)): while the run goes on, a line of its own with
 # the sampler's latest values: the target's CPU of its allowed cores and run-queue wait, the generator's own CPU.
+# e2e: light (a live line on a terminal at 100/s; the lab's CPU far below a core)
 source "${OPENLOOP_E2E_LIB:-$(dirname "$0")/../lib.sh}"
 command -v script >/dev/null || { echo "SKIP: script(1) is not installed (util-linux)"; exit 77; }
 require_tools jq timeout

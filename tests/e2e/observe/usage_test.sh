@@ -69,10 +69,11 @@ pass "self, host and lab in every interval; the summary has the generator's USE 
 # 1 % of a core by design) and whether it kept its whole grid are a benchmark's figures, which a busy machine can
 # cross (0.0103 of a core once, 37 samples of 38): bench/sampler_cost.sh prints them. Here only what noise cannot
 # cross: both are recorded numbers, one thread uses less than one core, and a grid that skips late rounds takes at
-# most one sample per 100 ms of the sampler's wall time.
+# most one sample per 100 ms of the sampler's wall time. A 2-s run (4 s until stop 47) samples about 20 times: none
+# of these bounds depends on how many.
 echo "note: sampler CPU with 6 sources: $(jq -c .summary.observed.sampler r.json)"
 code=0
-timeout 30 "$OPENLOOP" run "$LAB_URL/" --rate 200/s --duration 4s -t 1 -q --max-lateness 100ms --json c.json \
+timeout 30 "$OPENLOOP" run "$LAB_URL/" --rate 200/s --duration 2s -t 1 -q --max-lateness 100ms --json c.json \
   --no-html --observe host --observe "pid:$LAB_PID" >out.txt 2>err.txt || code=$?
 [[ $code == 0 ]] || fail "cost run: exit $code: $(cat err.txt)"
 share=$(json c.json .summary.observed.sampler.cpu_share)

@@ -1,6 +1,7 @@
 # Ctrl-C between a step's repeats ends the ramp with what ran written and exit 130. Robust by construction: the
 # signal is sent once the ramp says it reset the lab before the second repeat (not after a sleep), and that
 # repeat's 60-s cooldown is far longer than the bound on the exit.
+# e2e: light (Ctrl-C sent on an event; exit within 10 s of a 60-s cooldown)
 source "$OPENLOOP_E2E_LIB"
 require_tools jq
 start_lab

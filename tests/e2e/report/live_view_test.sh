@@ -1,6 +1,7 @@
 # The live view while `run` runs: on a terminal (a pty via script(1)) two status lines redrawn in place every second,
 # with the verdict so far and the latest second's rates, INVALID as soon as drops pass 1 %. (Not a terminal and
 # --quiet: live_view_plain_test.sh, which judges no timing and runs beside other tests.)
+# e2e: light (the status lines at 50/s; drops forced by a server that never answers)
 source "$OPENLOOP_E2E_LIB"
 command -v script >/dev/null || { echo "SKIP: script(1) is not installed (util-linux)"; exit 77; }
 port=$(free_port)

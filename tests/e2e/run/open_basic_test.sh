@@ -1,4 +1,5 @@
 # An open-model run against nginx applies its load: VALID, every request accounted for, rates as planned.
+# e2e: light (exact counts at 300/s; INVALID only for the generator's lateness)
 source "$OPENLOOP_E2E_LIB"
 port=$(free_port)
 start_nginx "$port"

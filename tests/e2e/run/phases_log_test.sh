@@ -1,6 +1,7 @@
 # Per-phase timings and the per-request log against nginx: phases in JSON and the summary, new vs reused
 # connections consistent with the counts, one log line per request (JSON to a file, CSV to standard output
 # with the summary on standard error), and bad log flags refused.
+# e2e: light (counts and the log's lines at 100-300/s, exact; INVALID only for the generator's lateness)
 source "$OPENLOOP_E2E_LIB"
 port=$(free_port)
 start_nginx "$port"

@@ -1,21 +1,22 @@
 # The run-to-run flag fires when the repeats really differ: the lab's service time is changed between repeats
 # (1 ms, then 40 ms, then 15 ms), so each repeat's p50 is tight around its own service time and no repeat's
 # interval covers the others' median. Robust by construction: each change is posted when the run says its
-# cooldown began (not after a sleep), the 3 s cooldown leaves room, and the test checks that every change landed
-# before its repeat (each repeat's p50 sits at its service time).
+# cooldown began (not after a sleep), the 1 s cooldown leaves room (the post takes tens of ms: 20-ms polls of the
+# run's stderr and one curl; 3 s until stop 47), and the test checks that every change landed before its repeat
+# (each repeat's p50 sits at its service time).
 source "$OPENLOOP_E2E_LIB"
 require_tools jq curl
 start_lab --workers 8 --service 1ms
-"$OPENLOOP" run "$LAB_URL/" --rate 100/s --duration 1s --threads 1 --repeat 3 --cooldown 3s --slo none \
+"$OPENLOOP" run "$LAB_URL/" --rate 100/s --duration 1s --threads 1 --repeat 3 --cooldown 1s --slo none \
   --json "$E2E_TMP/r.json" >"$E2E_TMP/out.txt" 2>"$E2E_TMP/err.txt" &
 pid=$!
 for step in "2/3 40ms" "3/3 15ms"; do
   read -r repeat service <<<"$step"
   for _ in $(seq 1000); do  # ≤ 20 s
-    grep -q "^cooldown 3 s before repeat $repeat" "$E2E_TMP/err.txt" && break
+    grep -q "^cooldown 1 s before repeat $repeat" "$E2E_TMP/err.txt" && break
     sleep 0.02
   done
-  grep -q "^cooldown 3 s before repeat $repeat" "$E2E_TMP/err.txt" || fail "no cooldown before repeat $repeat"
+  grep -q "^cooldown 1 s before repeat $repeat" "$E2E_TMP/err.txt" || fail "no cooldown before repeat $repeat"
   curl -sS --max-time 5 -X POST -d "{\"service\": \"$service\"}" "$LAB_URL/_lab/config" >/dev/null
 done
 set +e

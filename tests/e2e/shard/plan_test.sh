@@ -1,6 +1,7 @@
 # Three weighted shards (2,1,1) of one plan, run at once against the lab (as shards run), each told its shard a
 # different way (--shard, OPENLOOP_SHARD, Slurm's variables): each sends exactly its striped part of the
 # plan, records the whole plan plus plan.shard, and says so in its summary; bad shard usage exits 2.
+# e2e: light (each shard's striped part, exact counts; INVALID only for the generator's lateness)
 source "$OPENLOOP_E2E_LIB"
 require_tools jq
 start_lab --workers 50 --service 1ms --duration 60s
