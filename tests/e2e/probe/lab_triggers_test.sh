@@ -34,8 +34,11 @@ code=0
 probe --trigger dependency:+100ms --trigger-for 1s --observe lab || code=$?
 cat p.txt
 # This test is about the trigger (raised, visible, restored), not the verdict: on a loaded machine the short
-# observe window can end before p99 is back within 1.1 × baseline, which makes the verdict METASTABLE (exit 1).
-[[ $code == 0 || $code == 1 ]] || fail "dependency probe exit $code: $(cat p.err)"
+# observe window can end before p99 is back within 1.1 × baseline, which makes the verdict METASTABLE (exit 1); or,
+# as for the stall above, INCONCLUSIVE (exit 3) for the generator's send lateness alone, twice in a row (seen on
+# the quiet host in stop 47's suite: one wake-up 99.7 ms late at 20/s in each try).
+[[ $code == 0 || $code == 1 ]] || { [[ $code == 3 ]] && grep -q "the generator's send lateness could have decided the verdict" p.txt; } ||
+  fail "dependency probe exit $code: $(cat p.err)"
 json p.json '.runs[0].lab_actions[0]' | grep -q '105ms' || fail "dependency not raised: $(json p.json '.runs[0].lab_actions')"
 grep -qE '^  lab: set dependency 105ms \(POST ' p.txt || fail "the dependency call in words: $(grep 'lab:' p.txt)"
 grep -qE '^  lab: restored dependency 5ms \(POST ' p.txt || fail "the dependency restore in words: $(grep 'lab:' p.txt)"
