@@ -46,7 +46,8 @@ e2e-test: build
 # run here: bad input, reports, merging, conservation, signals and lab behaviour at low rates. The others judge
 # timing (send lateness, VALID verdicts at hundreds or thousands of requests/s, capacity, ramps and probes that
 # read latency) and a Debug ASan binary is several times slower, so they would fail for being slow, not for a
-# bug. See docs/reliability.md.
+# bug. The light ones among them (tests/e2e/CMakeLists.txt) run one at a time here: they were checked paired with
+# another light script in the release build, not beside anything in a Debug ASan one. See docs/reliability.md.
 SANITIZE_E2E := run.bad_input run.dropped run.sigint run.tls \
   lab.bad_requests lab.cache lab.client_gone lab.config lab.deadline lab.flags lab.pipeline lab.shed \
   report.formats report.merge report.hlog_java retry.flags retry.retry_after retry.same_bytes retry.users \
@@ -64,7 +65,9 @@ test-sanitize: deps
 	@cmake --preset asan-ubsan $(LAUNCHER) -DOPENLOOP_BENCH=OFF -DOPENLOOP_WERROR=$(WERROR) >/dev/null
 	@cmake --build --preset asan-ubsan -j $(JOBS)
 	@cd build/asan-ubsan && $(SANITIZE_ENV) ctest --output-on-failure -j $(JOBS) -L unit
-	@cd build/asan-ubsan && $(SANITIZE_ENV) ctest --output-on-failure -j $(JOBS) \
+	@cd build/asan-ubsan && $(SANITIZE_ENV) ctest --output-on-failure -j $(JOBS) -LE e2e-light \
+	  -R '^e2e\.($(subst $(space),|,$(SANITIZE_E2E)))$$'
+	@cd build/asan-ubsan && $(SANITIZE_ENV) ctest --output-on-failure -j 1 -L e2e-light \
 	  -R '^e2e\.($(subst $(space),|,$(SANITIZE_E2E)))$$'
 	@cmake --preset tsan $(LAUNCHER) -DOPENLOOP_BENCH=OFF -DOPENLOOP_WERROR=$(WERROR) >/dev/null
 	@cmake --build --preset tsan -j $(JOBS) --target $(TSAN_TESTS)
