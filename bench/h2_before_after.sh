@@ -16,12 +16,7 @@ EXTRA=${EXTRA:-}
 export OPENLOOP_E2E_LIB=$(dirname "$0")/../tests/e2e/lib.sh
 source "$OPENLOOP_E2E_LIB" "$AFTER"
 require_tools nginx h2load jq perf
-h1port=$(free_port)
-port=$(free_port)
-[[ $port != "$h1port" ]] || port=$(free_port)
-start_nginx "$port" "listen 127.0.0.1:$h1port;" http2
-wait_port "$h1port"
-taskset -pc 0 "$(nginx_worker_pid)" >/dev/null
+start_nginx_h1_h2c_pinned
 url=http://127.0.0.1:$port/
 
 # counted OUT CMD...: CMD on core 1 under perf stat.

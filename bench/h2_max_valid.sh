@@ -33,12 +33,7 @@ if [[ $SERVER == lab ]]; then
 else
   [[ $SERVER == nginx ]] || { echo "SERVER: \"$SERVER\" is not a server this bench starts; use nginx or lab" >&2; exit 2; }
   require_tools nginx jq perf
-  h1port=$(free_port)
-  port=$(free_port)
-  [[ $port != "$h1port" ]] || port=$(free_port)
-  start_nginx "$port" "listen 127.0.0.1:$h1port;" http2
-  wait_port "$h1port"
-  taskset -pc 0 "$(nginx_worker_pid)" >/dev/null
+  start_nginx_h1_h2c_pinned
   SERVED_BY="nginx $(nginx -v 2>&1 | sed 's/.*\///') (h2c and HTTP/1.1 ports), 1 worker on core 0"
 fi
 LOAD=$(cut -d' ' -f1-3 /proc/loadavg)

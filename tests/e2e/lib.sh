@@ -135,6 +135,17 @@ CONF
 # nginx_worker_pid: the (single) worker process of the nginx started by start_nginx.
 nginx_worker_pid() { pgrep -P "$NGINX_MASTER" | head -n1; }
 
+# start_nginx_h1_h2c_pinned: the benches' nginx, one worker pinned to core 0 (the generator goes on core 1), serving
+# h2c on $port and HTTP/1.1 on $h1port (both set here, free and distinct).
+start_nginx_h1_h2c_pinned() {
+  h1port=$(free_port)
+  port=$(free_port)
+  [[ $port != "$h1port" ]] || port=$(free_port)
+  start_nginx "$port" "listen 127.0.0.1:$h1port;" http2
+  wait_port "$h1port"
+  taskset -pc 0 "$(nginx_worker_pid)" >/dev/null
+}
+
 # freeze_periodically PID FIRST LEN PERIOD COUNT: in the background, stops PID (SIGSTOP) for LEN seconds every PERIOD
 # seconds, COUNT times, the first FIRST seconds from now (seconds as sleep takes them: 0.5), and continues it after
 # each stop. Sets FREEZER (its pid, to `wait` on); PID and FREEZER join E2E_PIDS, so a failing test never leaves PID
