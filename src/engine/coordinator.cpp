@@ -175,7 +175,7 @@ Result<PlanRun> prepare(const RunPlan& plan, std::atomic<int>& stop, Nanos spin_
   PlanRun p;
   p.plan = &plan;
   p.timer_floor = floor;
-  const MeasuredWaits measured{spin_below, auto_spin_lead(floor, planned_lateness_bound(plan))};
+  const MeasuredWaits measured{spin_below, auto_spin_lead(floor, planned_lateness_bound(plan)), floor.given};
   if (plan.url.tls)
     p.tls.emplace(OPENLOOP_TRY(net::TlsContext::create_client(!plan.insecure, plan.ca_file, plan.alpn_offer())));
   for (unsigned i = 0; i < plan.threads; ++i) {

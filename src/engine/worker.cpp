@@ -138,6 +138,7 @@ Result<void> Worker::init(const MeasuredWaits& measured, net::SimulatedNetwork* 
   // Auto on a host whose timers wake late: end each sleep early and spin the rest, within a share of a core.
   m_spin_lead = m_plan.coalesce.count() > 0 || m_plan.spin_below ? Nanos(0) : measured.spin_lead;
   m_initial_spin_lead = m_spin_lead;
+  m_lead_given = measured.lead_given;
   if (m_plan.coalesce.count() == 0 && !m_plan.spin_below && sim == nullptr)
     m_spin_budget = SpinBudget(m_plan.spin_budget, m_start);
   if (m_plan.coalesce == k_coalesce_auto) {
@@ -294,7 +295,7 @@ void Worker::run() {
     if (m_spin_budget.observation_due(now)) {
       if (const auto delay = thread_run_delay()) {
         m_spin_budget.observe_run_delay(now, *delay);
-        adapt_spin_lead(now);
+        if (!m_lead_given) adapt_spin_lead(now);
       }
     }
     m_in_flight_now.store(m_in_flight.size() + m_queue_size, std::memory_order_relaxed);

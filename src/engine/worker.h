@@ -91,6 +91,9 @@ struct MeasuredWaits {
   /// engine/timer_floor.h auto_spin_lead(): timed waits end this much before their deadline and the rest is
   /// spun through, because the host wakes sleeping threads late; 0 = sleep to the deadline.
   Nanos spin_lead{0};
+  /// The floor was given (OPENLOOP_TIMER_FLOOR_US), not measured: the lead stays as given for the whole run
+  /// instead of following the run's own wake-ups, so a given floor reproduces its verdict on any host.
+  bool lead_given = false;
 };
 
 /// What a timed wait costs on this machine now (net::EventLoop::timed_wait_cost on a loop of its own, capped
@@ -335,6 +338,7 @@ class Worker final : public ConnectionOwner, public CodecCallbacks, public net::
   Nanos m_spun{0};                     // time spent in polls that found nothing while spinning
   Nanos m_spin_lead{0};                // timed waits end this early; the rest is spun (MeasuredWaits)
   Nanos m_initial_spin_lead{0};        // the lead the floor measured before the run gave
+  bool m_lead_given = false;           // MeasuredWaits::lead_given: the lead is never adapted
   struct LeadWindow {
     SteadyTime since{};
     double cpu_s = 0;

@@ -4,15 +4,25 @@
 source "$OPENLOOP_E2E_LIB"
 command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
 start_lab --workers 4 --service 5ms
-code=0
 # One worker thread is plenty for 1,250/s and leaves the other core to the lab; --max-lateness tolerates a busy CI
 # machine's late wake-ups (they show in the JSON), which the 1 ms default would call INVALID.
-timeout 100 "$OPENLOOP" ramp "$LAB_URL/" --from 500/s --step-add 150/s --to 1700/s --hold 2s --warmup 1s \
-  --timeout 1s --slo 'p99<=100ms' --slo 'goodput>=99%' -t 1 --max-lateness 50ms \
-  --json "$E2E_TMP/ramp.json" --html "$E2E_TMP/ramp.html" >"$E2E_TMP/out.txt" 2>"$E2E_TMP/err.txt" || code=$?
+ramp_once() {
+  local code=0
+  timeout 100 "$OPENLOOP" ramp "$LAB_URL/" --from 500/s --step-add 150/s --to 1700/s --hold 2s --warmup 1s \
+    --timeout 1s --slo 'p99<=100ms' --slo 'goodput>=99%' -t 1 --max-lateness 50ms \
+    --json "$E2E_TMP/ramp.json" --html "$E2E_TMP/ramp.html" >"$E2E_TMP/out.txt" 2>"$E2E_TMP/err.txt" || code=$?
+  [[ $code == 0 ]] || fail "exit $code: $(cat "$E2E_TMP/out.txt" "$E2E_TMP/err.txt")"
+}
 r=$E2E_TMP/ramp.json
-[[ $code == 0 ]] || fail "exit $code: $(cat "$E2E_TMP/out.txt" "$E2E_TMP/err.txt")"
-[[ $(json "$r" .schema) == openloop.ramp/1 ]] || fail "schema"
+ramp_once
+# A host that took the CPU from the generator (and the lab) for a few hundred ms makes a 2-s step unsteady below
+# capacity (CI, stop 47: 671 ms of waiting, the 650/s step's halves 5.3 and 16.4 ms): the run names the rig, and
+# the staircase is run once more. A capacity below 650/s on a run that does not name it fails at once.
+if jq -e '.findings.capacity.rps < 650 and any(.runs[0].verdict.reasons[]; test("for a CPU held by"))' "$r" \
+  >/dev/null; then
+  echo "note: the run names the host's CPU wait ($(jq -c .runs[0].verdict.reasons "$r")); once more ($(uptime))"
+  ramp_once
+fi
 echo "--- table"; cat "$E2E_TMP/out.txt"
 # Capacity is the highest step that passed (steps 500, 650, 800, 950/s): 650/s, or 800/s on a lucky run at
 # utilisation 1; never above what the lab serves. The bracket above it holds the lab's 800/s.
