@@ -429,8 +429,9 @@ stop_lab() {
 # code. A short probe judged INCONCLUSIVE (3) because the generator lagged or its baseline was unsteady is a loaded
 # machine speaking, not the target: that run is made once more. Except when PROBE_ACCEPTED_WOULD_READ (an extended
 # regex) is set and matches the verdict the probe says it would read without the generator's lateness, its
-# INCONCLUSIVE naming that lateness alone (not the baseline): a test that sets it accepts that outcome with that
-# verdict behind it, so a second try could only be accepted again, never with more checked (about 7-13 s a probe).
+# INCONCLUSIVE naming that lateness alone (not the baseline): a test sets it to the verdicts it accepts behind that
+# INCONCLUSIVE, so such a first try shows what the test checks as a first try with that verdict would, and is kept
+# as that one is (a second try took 7-13 s).
 probe_metastable() {
   local attempt code would
   for attempt in 1 2; do
