@@ -445,7 +445,9 @@ probe_metastable() {
       return 3
     fi
     if [[ $attempt == 1 && $code == 3 ]] && grep -qE 'generator|baseline was not steady' p.txt; then
-      echo "inconclusive on a loaded machine (attempt $attempt), running once more"
+      [[ -z $would ]] || would=" (without the lateness it would read: ${would%%:*})"
+      echo "inconclusive on a loaded machine (attempt $attempt), running once more: $(grep -m1 '^INCONCLUSIVE' p.txt |
+        cut -c1-240 || true)$would"
       continue
     fi
     return "$code"
