@@ -1,7 +1,8 @@
 # Shared by the audit e2e tests that hold a corrected p99 against openloop's own open run (sourced after lib.sh).
 # The caller defines lab(): starts the lab frozen the way the audited run's lab was.
 
-# open_p99 RATE NAME: openloop's open run (5 s, the audited runs' length) at RATE against a fresh lab(); sets
+# open_p99 RATE NAME: openloop's open run (AUDITED_RUN_S seconds, default 5: the audited runs' length) at RATE
+# against a fresh lab(); sets
 # OPEN_P99 (seconds). The comparison is of what users would have seen, so the generator must have sent on time: a
 # try whose send lateness p99 is over 5 % of its response p99 (half the tolerance) is made again, up to 3 times; if
 # every try was late, the machine is too busy for this comparison and the test is skipped (exit 77), as
@@ -11,7 +12,7 @@ open_p99() {
   for attempt in 1 2 3; do
     code=0
     lab
-    "$OPENLOOP" run "$LAB_URL/" --rate "$1/s" -d 5s --json "$E2E_TMP/$2.json" >"$E2E_TMP/$2.txt" || code=$?
+    "$OPENLOOP" run "$LAB_URL/" --rate "$1/s" -d "${AUDITED_RUN_S:-5}s" --json "$E2E_TMP/$2.json" >"$E2E_TMP/$2.txt" || code=$?
     stop_lab
     # A busy host may send late; nothing else may make the run INVALID.
     accept_invalid_only_for "$code" "$E2E_TMP/$2.json" '^send lateness'

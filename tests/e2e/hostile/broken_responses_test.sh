@@ -3,10 +3,13 @@
 source "$OPENLOOP_E2E_LIB"
 source "$(dirname "$0")/hostile_lib.sh"
 start_hostile
-# behaviour (the server's path) : the error kind it must be counted as
-for pair in reset:reset garbage:parse truncated:read half_close_silent:reset; do
+# behaviour (the server's path) : the error kind it must be counted as. The four runs at once (hostile_start: each
+# a nearly idle generator, every answer immediate), then each judged.
+pairs=(reset:reset garbage:parse truncated:read half_close_silent:reset)
+for pair in "${pairs[@]}"; do hostile_start "${pair%%:*}" "http://127.0.0.1:$HOSTILE_PORT/${pair%%:*}"; done
+for pair in "${pairs[@]}"; do
   name=${pair%%:*} kind=${pair##*:}
-  hostile_run "$name" "http://127.0.0.1:$HOSTILE_PORT/$name"
+  hostile_join "$name"
   accept_invalid_only_for "$CODE" "$R" '^send lateness'
   expect_errors "$name" "$kind"
 done

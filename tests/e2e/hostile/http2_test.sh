@@ -24,21 +24,58 @@ example() {
     fail "$1: the $2 example does not say '$3': $(json_or_null "$R" ".summary.error_examples.$2")"
 }
 
+# The six light behaviours at once (hostile_start: 20 arrivals at 40/s each, a nearly idle generator, the server's
+# answers immediate or never), each judged below; then, alone, the refused streams (their resends are counted against
+# the deadline, round trip by round trip) and the Python server's two heavy answers.
+hostile_start bad_preface "http://127.0.0.1:$(h2_port bad_preface)/" --http2
+hostile_start rst_every "http://127.0.0.1:$(h2_port rst_every)/" --http2
+hostile_start goaway_at_once "http://127.0.0.1:$(h2_port goaway_at_once)/" --http2
+hostile_start window_closed "http://127.0.0.1:$(h2_port window_closed)/" --http2 --method POST --body hello
+hostile_start unknown_frame "http://127.0.0.1:$(h2_port unknown_frame)/" --http2
+hostile_start data_on_stream0 "http://127.0.0.1:$(h2_port data_on_stream0)/" --http2
+
 # The connection fails at once with every stream it carries, those already written included (a parse error each,
 # none waits for its timeout, none resent to the same server), and the example names the preface. Most requests'
 # HEADERS were never written: they were never sent, which the verdict names.
-hostile_run bad_preface "http://127.0.0.1:$(h2_port bad_preface)/" --http2
+hostile_join bad_preface
 accept_invalid_only_for "$CODE" "$R" '^send lateness' '^sent [0-9]+ of 20 intended requests'
 expect_errors bad_preface parse
 assert_cmp "$(json "$R" .summary.counts.timeouts)" == 0 "bad_preface: no request waited for its timeout"
 assert_cmp "$(json "$R" .summary.counts.resent)" == 0 "bad_preface: nothing resent to a server that does not speak HTTP/2"
 example bad_preface parse 'did not answer the HTTP/2 connection preface with SETTINGS'
 
-hostile_run rst_every "http://127.0.0.1:$(h2_port rst_every)/" --http2
+hostile_join rst_every
 accept_invalid_only_for "$CODE" "$R" '^send lateness'
 expect_errors rst_every reset
 example rst_every reset 'INTERNAL_ERROR'
 assert_cmp "$(json "$R" .summary.counts.resent)" == 0 "rst_every: a stream reset with INTERNAL_ERROR is not resent"
+
+# GOAWAY before any stream: every stream is above its last stream id, resent on a new connection, refused again.
+hostile_join goaway_at_once
+accept_invalid_only_for "$CODE" "$R" '^send lateness'
+expect_errors goaway_at_once reset
+assert_cmp "$(json "$R" .summary.counts.resent)" ">=" 20 "goaway_at_once: the refused streams were resent"
+assert_cmp "$(json "$R" .generator.connections_by_protocol.h2)" ">" 20 "goaway_at_once: new connections for them"
+
+# A request body against a stream window of 0: its DATA can never go out; every request times out at its deadline.
+hostile_join window_closed
+accept_invalid_only_for "$CODE" "$R" '^send lateness'
+expect_timeouts window_closed
+assert_cmp "$(json "$R" .summary.counts.sent)" == 20 "window_closed: every request's HEADERS went out"
+
+# A frame of an unknown type, on the connection and on the stream, before each response: ignored (RFC 9113 4.1).
+hostile_join unknown_frame
+accept_invalid_only_for "$CODE" "$R" '^send lateness'
+expect_ok unknown_frame
+assert_cmp "$(json "$R" .generator.connections_by_protocol.h2)" == 1 "unknown_frame: one connection kept throughout"
+
+# DATA on stream 0 (PROTOCOL_ERROR): nghttp2 ends the session with GOAWAY; every stream on it fails at once as a
+# parse error naming the cause, and nothing waits out its timeout.
+hostile_join data_on_stream0
+accept_invalid_only_for "$CODE" "$R" '^send lateness'
+expect_errors data_on_stream0 parse
+example data_on_stream0 parse PROTOCOL_ERROR
+assert_cmp "$(json "$R" .summary.counts.timeouts)" == 0 "data_on_stream0: no timeouts"
 
 # Refused streams are resent (waiting 0, 1, 2, 4 ... ms) until the next could not start before the 500 ms deadline:
 # then the refusal is the request's error.
@@ -51,19 +88,6 @@ assert_cmp "$resent" ">=" 160 "refuse_every: each request resent at least 8 time
 assert_cmp "$resent" "<=" 200 "refuse_every: each request resent at most 10 times"
 assert_cmp "$(json "$R" .summary.counts.attempts)" == $((20 + resent)) "refuse_every: attempts = sent + resent"
 
-# GOAWAY before any stream: every stream is above its last stream id, resent on a new connection, refused again.
-hostile_run goaway_at_once "http://127.0.0.1:$(h2_port goaway_at_once)/" --http2
-accept_invalid_only_for "$CODE" "$R" '^send lateness'
-expect_errors goaway_at_once reset
-assert_cmp "$(json "$R" .summary.counts.resent)" ">=" 20 "goaway_at_once: the refused streams were resent"
-assert_cmp "$(json "$R" .generator.connections_by_protocol.h2)" ">" 20 "goaway_at_once: new connections for them"
-
-# A request body against a stream window of 0: its DATA can never go out; every request times out at its deadline.
-hostile_run window_closed "http://127.0.0.1:$(h2_port window_closed)/" --http2 --method POST --body hello
-accept_invalid_only_for "$CODE" "$R" '^send lateness'
-expect_timeouts window_closed
-assert_cmp "$(json "$R" .summary.counts.sent)" == 20 "window_closed: every request's HEADERS went out"
-
 # 10,000 SETTINGS frames before each response: nghttp2 stops acking past 1,000 queued acks and ends the session as a
 # flood; every request a parse error naming it, each on a new connection. (This and the 256 KiB header block below
 # are the Python server's heavy answers: their 20 arrivals over 1 s, not 0.5.)
@@ -74,25 +98,14 @@ expect_errors settings_flood parse
 json "$R" .summary.error_examples.parse | grep -qi 'flood' ||
   fail "settings_flood: the parse example does not name the flood: $(json "$R" .summary.error_examples.parse)"
 
-# A frame of an unknown type, on the connection and on the stream, before each response: ignored (RFC 9113 4.1).
-hostile_run unknown_frame "http://127.0.0.1:$(h2_port unknown_frame)/" --http2
-accept_invalid_only_for "$CODE" "$R" '^send lateness'
-expect_ok unknown_frame
-assert_cmp "$(json "$R" .generator.connections_by_protocol.h2)" == 1 "unknown_frame: one connection kept throughout"
-
-# Connection errors the server causes: a 256 KiB header block (past nghttp2's 64 KiB bound on a header field:
-# COMPRESSION_ERROR) and DATA on stream 0 (PROTOCOL_ERROR). nghttp2 ends the session with GOAWAY; the connection
-# fails at once with every stream on it, as a parse error naming the cause, and nothing waits out its timeout.
+# A connection error the server causes, as DATA on stream 0 above: a 256 KiB header block (past nghttp2's 64 KiB
+# bound on a header field: COMPRESSION_ERROR). nghttp2 ends the session with GOAWAY; the connection fails at once
+# with every stream on it, as a parse error naming the cause, and nothing waits out its timeout.
 HOSTILE_RATE=20/s HOSTILE_DURATION_MS=1000 \
   hostile_run oversized_headers "http://127.0.0.1:$(h2_port oversized_headers)/" --http2
 accept_invalid_only_for "$CODE" "$R" '^send lateness'
 expect_errors oversized_headers parse
 example oversized_headers parse COMPRESSION_ERROR
 assert_cmp "$(json "$R" .summary.counts.timeouts)" == 0 "oversized_headers: no timeouts"
-hostile_run data_on_stream0 "http://127.0.0.1:$(h2_port data_on_stream0)/" --http2
-accept_invalid_only_for "$CODE" "$R" '^send lateness'
-expect_errors data_on_stream0 parse
-example data_on_stream0 parse PROTOCOL_ERROR
-assert_cmp "$(json "$R" .summary.counts.timeouts)" == 0 "data_on_stream0: no timeouts"
 
 pass "hostile HTTP/2 servers: each behaviour survived, named and conserved"

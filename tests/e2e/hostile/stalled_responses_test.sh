@@ -4,8 +4,13 @@
 source "$OPENLOOP_E2E_LIB"
 source "$(dirname "$0")/hostile_lib.sh"
 start_hostile
+# short_body, drip and never_reads at once (each a nearly idle generator waiting out its deadlines); endless_chunked,
+# which keeps a core busy, alone after them.
+hostile_start short_body "http://127.0.0.1:$HOSTILE_PORT/short_body"
+hostile_start drip "http://127.0.0.1:$HOSTILE_PORT/drip"
+hostile_start never_reads "http://127.0.0.1:$SILENT_PORT/"
 for name in short_body drip; do
-  hostile_run "$name" "http://127.0.0.1:$HOSTILE_PORT/$name"
+  hostile_join "$name"
   accept_invalid_only_for "$CODE" "$R" '^send lateness'
   expect_timeouts "$name"
 done
@@ -17,7 +22,7 @@ assert_cmp "$(json "$R" '.summary.phases.new_connection.ttfb_ms.count // 0')" ==
 assert_cmp "$(json "$R" '.summary.phases.new_connection.body_ms.count // 0')" == 0 "short_body: no body completed"
 pass "short_body: the timed-out requests' connect and first byte are kept, no body"
 
-hostile_run never_reads "http://127.0.0.1:$SILENT_PORT/"
+hostile_join never_reads
 accept_invalid_only_for "$CODE" "$R" '^send lateness'
 expect_timeouts never_reads
 assert_cmp "$(json "$R" .summary.counts.sent)" == 20 "never_reads: every request was written (into the socket buffers)"

@@ -49,6 +49,14 @@ must_pass "assert_cmp -0.5 '<' 0" assert_cmp -0.5 '<' 0 "a negative decimal"
 must_pass "assert_cmp -3 '<=' -3" assert_cmp -3 '<=' -3 "a negative integer"
 must_pass "assert_cmp .5 '==' 0.5" assert_cmp .5 '==' 0.5 "a bare fraction"
 must_pass "assert_cmp 10 '>' 9 (numerically, not as strings)" assert_cmp 10 '>' 9 "numbers, not strings"
+# Whole numbers are compared by bash itself: base 10 whatever their leading zeros, signs kept.
+must_pass "assert_cmp 010 '==' 10 (not octal)" assert_cmp 010 '==' 10 "base 10"
+must_pass "assert_cmp 09 '<' 10 (not an octal error)" assert_cmp 09 '<' 10 "base 10"
+must_pass "assert_cmp -08 '<' -7" assert_cmp -08 '<' -7 "negative, base 10"
+must_fail "assert_cmp -3 '>' 2" assert_cmp -3 '>' 2 "false"
+must_fail "assert_cmp 20 '==' 21" assert_cmp 20 '==' 21 "false"
+must_pass "assert_cmp 1234567890123456 '>' 999999999999999 (past 15 digits: awk)" \
+  assert_cmp 1234567890123456 '>' 999999999999999 "long"
 
 # assert_near: three numbers, within the tolerance.
 must_fail "assert_near '' '' 1e-9 (both missing)" assert_near "" "" 1e-9 "both missing"
@@ -91,6 +99,13 @@ for _ in $(seq 50); do
   json "$E2E_TMP/v.json" '.reasons[]' | grep -q dropped || fail "json | grep -q of the first of several values failed"
 done
 pass "json | grep -q: 50 of 50"
+# The same for 601 values (16 KB): written line by line, grep -q would leave hundreds of writes to fail; 10 tries.
+jq -n '{reasons: (["dropped 98.00% > 1%"] + [range(600) | "filler reason number \(.)"])}' >"$E2E_TMP/v.json"
+for _ in $(seq 10); do
+  json "$E2E_TMP/v.json" '.reasons[]' | grep -q dropped || fail "json | grep -q of the first of 601 values failed"
+done
+[[ $(json "$E2E_TMP/v.json" '.reasons[]' | wc -l) == 601 ]] || fail "json printed every one of 601 values"
+pass "json | grep -q of 601 values: 10 of 10"
 
 # What a caller receives from a missing value inside $(...): no assertion can pass on it.
 must_fail "x=\$(json of a missing field)" eval 'x=$(json "$E2E_TMP/r.json" .missing)'
@@ -154,3 +169,50 @@ E2E_MISSING_ENDS_TEST=1 OPENLOOP_E2E_LIB=${OPENLOOP_E2E_LIB:-$(dirname "$0")/../
   bash "$E2E_TMP/child.sh" "$OPENLOOP" number >"$E2E_TMP/child.out" 2>&1 || fail "a present value: $(cat "$E2E_TMP/child.out")"
 grep -q 'reached the end' "$E2E_TMP/child.out" || fail "a present value: $(cat "$E2E_TMP/child.out")"
 pass "a missing value ends the whole test, even compared with another absence or read in a background subshell"
+
+# assert_complete_results (its six values read with one jq): a whole file passes; each missing part fails.
+whole="{\"schema\": \"openloop.results/1\", \"verdict\": {\"valid\": true}, \"summary\": {\"counts\": {$counts},
+  \"response_time_ms\": {\"p50\": 1}}, \"intervals\": [{\"counts\": {$counts}}]}"
+echo "$whole" >"$E2E_TMP/whole.json"
+must_pass "assert_complete_results on a whole file" assert_complete_results "$E2E_TMP/whole.json" 1
+must_fail "assert_complete_results with 2 intervals expected" assert_complete_results "$E2E_TMP/whole.json" 2
+for broken in '.schema = "x"' 'del(.schema)' 'del(.verdict)' '.summary.counts.intended = "10"' \
+  'del(.summary.response_time_ms)' 'del(.intervals)' '.intervals[0].counts.timeouts = 2' 'del(.summary.counts.dropped)'; do
+  jq "$broken" "$E2E_TMP/whole.json" >"$E2E_TMP/broken.json"
+  must_fail "assert_complete_results after $broken" assert_complete_results "$E2E_TMP/broken.json" 1
+done
+must_fail "assert_complete_results of no file" assert_complete_results "$E2E_TMP/none.json" 1
+
+# probe_metastable runs an INCONCLUSIVE probe once more, unless it names the generator's lateness alone and the
+# verdict it would read without it matches PROBE_ACCEPTED_WOULD_READ (a stand-in openloop prints the probe's text).
+cat >"$E2E_TMP/fake-openloop" <<'FAKE'
+#!/bin/sh
+echo x >>"$FAKE_CALLS"
+printf '%b\n' "$FAKE_TEXT"
+exit 3
+FAKE
+chmod +x "$E2E_TMP/fake-openloop"
+gen="INCONCLUSIVE: the generator's send lateness could have decided the verdict (send-lateness p99 3.88ms > 1ms)"
+would="  note: without the generator's lateness the verdict would read:"
+# tries TEXT REGEX: how many runs probe_metastable made (its exit must be 3 either way).
+tries() {
+  local code=0
+  : >"$E2E_TMP/calls"
+  (cd "$E2E_TMP" && OPENLOOP=$E2E_TMP/fake-openloop FAKE_CALLS=$E2E_TMP/calls FAKE_TEXT=$1 \
+    PROBE_ACCEPTED_WOULD_READ=$2 probe_metastable x >/dev/null) || code=$?
+  [[ $code == 3 ]] || fail "probe_metastable returned $code, expected the probe's 3"
+  wc -l <"$E2E_TMP/calls"
+}
+[[ $(tries "$gen\n$would RECOVERED 1s after the trigger ended: ..." '^RECOVERED ') == 1 ]] ||
+  fail "an accepted RECOVERED behind the lateness was run again"
+[[ $(tries "$gen\n$would METASTABLE: did not recover ..." '^RECOVERED ') == 2 ]] ||
+  fail "a METASTABLE behind the lateness, RECOVERED accepted, was not run again"
+[[ $(tries "$gen\n$would RECOVERED 1s after the trigger ended: ..." '') == 2 ]] ||
+  fail "without PROBE_ACCEPTED_WOULD_READ an INCONCLUSIVE probe was not run again"
+[[ $(tries "$gen\nINCONCLUSIVE: the baseline was not steady\n$would RECOVERED 1s after" '^RECOVERED ') == 2 ]] ||
+  fail "an unsteady baseline was not run again"
+[[ $(tries "$gen\n$would RECOVERED 4s after the trigger ended" '^RECOVERED ([0-2](\.[0-9]+)?|3(\.0+)?)s after') == 2 ]] ||
+  fail "RECOVERED 4s after, at most 3 s accepted, was not run again"
+[[ $(tries "$gen\n$would RECOVERED 2.5s after the trigger ended" '^RECOVERED ([0-2](\.[0-9]+)?|3(\.0+)?)s after') == 1 ]] ||
+  fail "RECOVERED 2.5s after, at most 3 s accepted, was run again"
+pass "probe_metastable keeps a first try only for the lateness alone with an accepted verdict behind it"

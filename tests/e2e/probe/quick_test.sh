@@ -9,6 +9,10 @@ source "${OPENLOOP_E2E_LIB:-$(dirname "$0")/../lib.sh}"
 start_lab --workers 4 --service 2ms
 cd "$E2E_TMP"
 
+# INCONCLUSIVE for the generator's lateness alone is accepted below when the verdict behind it is RECOVERED: a first
+# try that says so is kept (probe_metastable), not made again for another accepted outcome (each retry 9-13 s; on
+# the quiet host of stop 47 and at load 3 here, both probes were retried every time).
+export PROBE_ACCEPTED_WOULD_READ='^RECOVERED '
 started=$(date +%s)
 code=0
 probe_metastable "$LAB_URL/" --base 200/s --trigger stall --quick --observe-for 4s --timeout 5s --threads 1 \
@@ -16,7 +20,8 @@ probe_metastable "$LAB_URL/" --base 200/s --trigger stall --quick --observe-for 
 cat p.txt
 took=$(($(date +%s) - started))
 # RECOVERED (exit 0); or, on a machine too loaded for the generator to send on time, INCONCLUSIVE (exit 3) for that
-# reason alone, as in lab_triggers_test.sh. Never for an unsteady baseline: that is what the stall once caused.
+# reason alone, as in lab_triggers_test.sh (from a first try only with RECOVERED behind it; a second try's, as
+# before, whatever it would read). Never for an unsteady baseline: that is what the stall once caused.
 generator_only() { [[ $1 == 3 ]] && grep -q "the generator's send lateness could have decided the verdict" p.txt; }
 [[ $code == 0 ]] || generator_only "$code" || fail "--quick stall probe exit $code (expected 0, RECOVERED): $(cat p.err)"
 [[ $(json p.json '.runs[0].baseline.steady') == true ]] || fail "the baseline should be steady"

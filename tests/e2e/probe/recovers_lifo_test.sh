@@ -7,7 +7,10 @@ start_lab --workers 1 --service 25ms --queue lifo --queue-limit 50 --shed-at 20
 cd "$E2E_TMP"
 
 code=0
-probe_metastable "$LAB_URL/" --base 20/s --trigger load:120/s --trigger-for 2s --baseline-for 3s --observe-for 6s \
+# A first try INCONCLUSIVE for the generator's lateness alone with RECOVERED within 3 s behind it is what the check
+# below accepts: it is kept (probe_metastable), not made again (about 13 s).
+PROBE_ACCEPTED_WOULD_READ='^RECOVERED ([0-2](\.[0-9]+)?|3(\.0+)?)s after' \
+  probe_metastable "$LAB_URL/" --base 20/s --trigger load:120/s --trigger-for 2s --baseline-for 3s --observe-for 6s \
   --window 3s --warmup 1s --timeout 2s --threads 1 --json p.json --html p.html -q || code=$?
 cat p.txt
 [[ $(json p.json .schema) == openloop.probe/1 ]] || fail "schema"
