@@ -382,7 +382,7 @@ start_lab() {
 }
 
 # start_prometheus JOB=HOST:PORT...: a real Prometheus ($PROMETHEUS) scraping each target every second (native
-# histograms on), on a free loopback port, storage under $E2E_TMP; waits (≤ 20 s) until it is ready. Sets
+# histograms on), on a free loopback port, storage under $E2E_TMP; waits (≤ 20 s) until it is ready and (≤ 15 s) until it has scraped every job once. Sets
 # PROMETHEUS_API (http://127.0.0.1:PORT); its process is in E2E_PIDS, its log in $E2E_TMP/prom.log.
 start_prometheus() {
   local pport job
@@ -405,6 +405,18 @@ start_prometheus() {
   done
   curl -sf --max-time 1 "$PROMETHEUS_API/-/ready" >/dev/null ||
     fail "prometheus not ready within 20 s: $(tail -5 "$E2E_TMP/prom.log")"
+  # Ready is not scraping: Prometheus hands its targets to the scrape loops up to 5 s after it starts (service
+  # discovery's update interval), so a run started now had no sample in its first 4.5 s (stop 48: 3-s runs with a
+  # 4-s linger, scraped only in their last 2 s or not at all). Wait for every job's first scrape (its `up` series,
+  # 0 while nothing listens there), polled every 0.1 s for up to 15 s.
+  local jobs=$# scraped=0
+  for _ in $(seq 150); do
+    scraped=$(curl -sf --max-time 1 --data-urlencode 'query=count(up)' "$PROMETHEUS_API/api/v1/query" |
+      jq -r '.data.result[0].value[1] // 0' 2>/dev/null || echo 0)
+    [[ $scraped == "$jobs" ]] && return 0
+    sleep 0.1
+  done
+  fail "prometheus scraped $scraped of its $jobs job(s) within 15 s: $(tail -5 "$E2E_TMP/prom.log")"
 }
 
 # stop_lab: SIGTERM to the lab started last, then expects a clean exit 0 within 5 s (polled every 10 ms).

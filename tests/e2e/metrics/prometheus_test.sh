@@ -28,11 +28,19 @@ done
 pass "promtool check metrics accepts the text format"
 code=0
 wait "$run_pid" || code=$?
-# 1.5 s before openloop exited: inside --metrics-linger (4 s), after the final totals were scraped at least once
-# and before Prometheus marked the series stale (an instant query then sees nothing; last_over_time does not
-# take native histograms in 2.42).
-during=$(awk -v now="$(date +%s.%N)" 'BEGIN { printf "%.3f", now - 1.5 }')
 accept_invalid_only_for "$code" r.json '^send lateness'
+# The queries' instant: the last one, from 6 s to 0.5 s before openloop exited (inside --metrics-linger, 4 s, after
+# the final totals were published), at which Prometheus holds a fresh sample. Not a fixed 1.5 s before the exit: a
+# scrape that fails on a loaded host (its timeout is the 1-s interval) marks every series stale until the next
+# one, and an instant query then sees nothing ("Prometheus has none": this test, stop 48, at load 1-2.5; a stale
+# series also has no last_over_time for native histograms in 2.42). If no scrape during the linger succeeded, the
+# counters below are not the final ones and the test fails on them.
+exited=$(date +%s.%N)
+during=$(curl -sf --max-time 5 --data-urlencode "query=openloop_requests_intended_total" \
+  --data-urlencode "start=$(awk -v t="$exited" 'BEGIN { printf "%.3f", t - 6 }')" \
+  --data-urlencode "end=$(awk -v t="$exited" 'BEGIN { printf "%.3f", t - 0.5 }')" --data-urlencode "step=0.1" \
+  "$api/api/v1/query_range" | jq -r '.data.result[0].values[-1][0] // "none"')
+[[ $during != none ]] || fail "Prometheus holds no sample of the run's last 6 s: $(tail -5 "$E2E_TMP/prom.log")"
 
 # query EXPR: its value at $during.
 query() {

@@ -17,6 +17,11 @@ accept_invalid_only_for "$code" "$E2E_TMP/r.json" '^send lateness'  # a loaded h
 assert_conserved "$E2E_TMP/r.json"
 assert_cmp "$(json "$E2E_TMP/r.json" .plan.max_connections)" == "$slots" "the cap asked for is the one set up"
 assert_cmp "$(json "$E2E_TMP/r.json" '.intervals[0].counts.intended')" ">=" 90 "the first interval's arrivals"
-assert_cmp "$(json "$E2E_TMP/r.json" '.intervals[0].send_lateness_ms.max')" "<" 20 \
-  "the first arrivals were not late by the set-up of $slots slots"
+# Or, on a host that woke the run's sleeping threads later than that (stop 48, at load 0.6: one timed wait 25.4 ms
+# late, the first interval's max 25.4 ms), no later than the host's latest wake-up during the run and 2 ms: the
+# set-up's excess comes on top of it.
+woke_ms=$(json "$E2E_TMP/r.json" '.environment.timer_floor.during_run.max_us / 1000')
+bound=$(awk -v w="$woke_ms" 'BEGIN { printf "%.3f", (w + 2 > 20) ? w + 2 : 20 }')
+assert_cmp "$(json "$E2E_TMP/r.json" '.intervals[0].send_lateness_ms.max')" "<" "$bound" \
+  "the first arrivals were not late by the set-up of $slots slots (the host's latest wake-up $woke_ms ms)"
 pass "the start is fixed after set-up: first-interval send lateness max $(json "$E2E_TMP/r.json" '.intervals[0].send_lateness_ms.max') ms with $slots slots"
