@@ -40,9 +40,9 @@ unit-test: build
 e2e-test: build
 	@cd $(BUILD_DIR) && ctest --output-on-failure -L e2e
 
-# test-sanitize: the unit tests (but SANITIZE_SKIP) and the functional e2e tests below under ASan+UBSan (preset asan-ubsan), then
-# the engine, net and results unit tests under TSan (preset tsan; only those targets are built). Any report
-# fails the test that made it (-fno-sanitize-recover, halt_on_error). Only the e2e tests that check function
+# test-sanitize: the unit tests (but SANITIZE_SKIP) and the functional e2e tests below under ASan+UBSan (preset
+# asan-ubsan), then the engine, net and results unit tests under TSan (preset tsan; only those targets are built).
+# Any report fails the test that made it (-fno-sanitize-recover, halt_on_error). Only the e2e tests that check function
 # run here: bad input, reports, merging, conservation, signals and lab behaviour at low rates. The others judge
 # timing (send lateness, VALID verdicts at hundreds or thousands of requests/s, capacity, ramps and probes that
 # read latency) and a Debug ASan binary is several times slower, so they would fail for being slow, not for a

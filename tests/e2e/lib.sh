@@ -382,8 +382,8 @@ start_lab() {
 }
 
 # start_prometheus JOB=HOST:PORT...: a real Prometheus ($PROMETHEUS) scraping each target every second (native
-# histograms on), on a free loopback port, storage under $E2E_TMP; waits (≤ 20 s) until it is ready and (≤ 15 s) until it has scraped every job once. Sets
-# PROMETHEUS_API (http://127.0.0.1:PORT); its process is in E2E_PIDS, its log in $E2E_TMP/prom.log.
+# histograms on), on a free loopback port, storage under $E2E_TMP; waits (≤ 20 s) until it is ready and (≤ 15 s)
+# until it has scraped every job once. Sets PROMETHEUS_API (http://127.0.0.1:PORT); its process is in E2E_PIDS, its log in $E2E_TMP/prom.log.
 start_prometheus() {
   local pport job
   pport=$(free_port)

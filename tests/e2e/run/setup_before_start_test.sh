@@ -23,5 +23,5 @@ assert_cmp "$(json "$E2E_TMP/r.json" '.intervals[0].counts.intended')" ">=" 90 "
 woke_ms=$(json "$E2E_TMP/r.json" '.environment.timer_floor.during_run.max_us / 1000')
 bound=$(awk -v w="$woke_ms" 'BEGIN { printf "%.3f", (w + 2 > 20) ? w + 2 : 20 }')
 assert_cmp "$(json "$E2E_TMP/r.json" '.intervals[0].send_lateness_ms.max')" "<" "$bound" \
-  "the first arrivals were not late by the set-up of $slots slots (the host's latest wake-up $woke_ms ms)"
+  "the first arrivals were not late by the set-up of $slots slots (the host's latest wake-up: $woke_ms ms)"
 pass "the start is fixed after set-up: first-interval send lateness max $(json "$E2E_TMP/r.json" '.intervals[0].send_lateness_ms.max') ms with $slots slots"
