@@ -443,13 +443,15 @@ stop_lab() {
 # regex) is set and matches the verdict the probe says it would read without the generator's lateness, its
 # INCONCLUSIVE naming that lateness alone (not the baseline): a test sets it to the verdicts it accepts behind that
 # INCONCLUSIVE, so such a first try shows what the test checks as a first try with that verdict would, and is kept
-# as that one is (a second try took 7-13 s).
+# as that one is (a second try took 7-13 s). Sets PROBE_WOULD_READ to the returned try's verdict without the
+# generator's lateness ("RECOVERED 0s after the trigger ended: ..."; empty when the probe gave none).
 probe_metastable() {
   local attempt code would
   for attempt in 1 2; do
     code=0
     "$OPENLOOP" probe metastable "$@" >p.txt 2>p.err || code=$?
     would=$(sed -n "/without the generator's lateness the verdict would read: /{s/.*verdict would read: //p;q}" p.txt)
+    PROBE_WOULD_READ=$would
     if [[ $attempt == 1 && $code == 3 && -n ${PROBE_ACCEPTED_WOULD_READ:-} && -n $would ]] &&
       grep -q "^INCONCLUSIVE: the generator's send lateness could have decided the verdict" p.txt &&
       ! grep -q 'baseline was not steady' p.txt && grep -qE -- "$PROBE_ACCEPTED_WOULD_READ" <<<"$would"; then
