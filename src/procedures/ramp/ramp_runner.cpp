@@ -79,21 +79,17 @@ class StaircaseTracker {
   std::string m_reason, m_error;
 };
 
-// Steps judged while their run went on saw results without RunInfo (the coordinator fills it in at the end).
-void adopt_info(RampOutcome& out, std::size_t run_index, const results::RunResults& run) {
+// Steps judged while their run went on saw the results so far: the run's info as it stood at its start (the
+// spin lead --spin-below auto took before the run, not the one it raised it to; no checks yet). Each is
+// judged again from the finished run, as `openloop report` judges it from the file, so the ramp's table, its
+// file and the report say the same.
+Result<void> judge_again(RampOutcome& out, std::size_t run_index, const results::RunResults& run,
+                         const RampSettings& s) {
   for (auto& step : out.steps) {
-    const StepWindow& w = step.analysis.window;
-    if (w.run != run_index) continue;
-    results::RunInfo& info = step.analysis.results.info;
-    info = run.info;
-    info.offered_rps = w.offered_rps;
-    info.duration_s = w.to_s - w.from_s;
-    info.warmup_s = 0;
-    if (run.info.start_unix_s > 0) info.start_unix_s = run.info.start_unix_s + w.from_s;
-    // Judged live, before the run's checks existed: the intervals on the step's effective n now. The knee is
-    // found after every run, on these.
-    widen_intervals(step.analysis, run.checks);
+    if (step.analysis.window.run != run_index) continue;
+    step = OPENLOOP_TRY(judge_step(run, step.analysis.window, s, step.number, step.refinement));
   }
+  return {};
 }
 
 // One run, by the ramp's runner (the simulator) or on the network.
@@ -121,7 +117,7 @@ Result<void> run_staircase(const engine::RunPlan& base, const RampSettings& s,
   } else if (stop.load() != 0) {
     out.interrupted = true;
   }
-  adopt_info(out, out.runs.size(), run);
+  OPENLOOP_TRY_VOID(judge_again(out, out.runs.size(), run, s));
   out.runs.push_back(std::move(run));
   return {};
 }
