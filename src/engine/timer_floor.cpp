@@ -32,18 +32,26 @@ results::TimerFloor summarize_timer_floor(std::vector<Nanos>& lateness, Nanos ga
   return f;
 }
 
+namespace {
+constexpr std::size_t k_floor_max_waits = 1200, k_floor_min_waits = 100;
+constexpr Nanos k_floor_time = 60ms, k_floor_longest = 150ms;
+}  // namespace
+
+bool timer_floor_measuring(std::size_t waits, Nanos elapsed) {
+  if (waits >= k_floor_max_waits) return false;
+  return elapsed <= k_floor_time || (waits < k_floor_min_waits && elapsed <= k_floor_longest);
+}
+
 results::TimerFloor measure_timer_floor(Nanos gap) {
   gap = std::clamp<Nanos>(gap, 50us, 500us);
   auto loop = net::EventLoop::create();
   std::vector<Nanos> lateness;
   if (!loop) return summarize_timer_floor(lateness, gap);
-  constexpr std::size_t k_max_waits = 1200;
-  constexpr Nanos k_max_time = 60ms;
-  lateness.reserve(k_max_waits);
+  lateness.reserve(k_floor_max_waits);
   loop->poll(SteadyTime{});  // sets the timer slack first, as a worker's loop does
   const SteadyTime begin = SteadyClock::now();
   SteadyTime deadline = begin + gap;
-  while (lateness.size() < k_max_waits && deadline - begin <= k_max_time) {
+  while (timer_floor_measuring(lateness.size(), deadline - begin)) {
     loop->poll(deadline);
     const SteadyTime woke = SteadyClock::now();
     lateness.push_back(woke - deadline);

@@ -16,10 +16,17 @@ namespace openloop::engine {
 /// `gap` apart: p50, p99 (nearest rank) and max in µs. Sorts `lateness`. Empty: samples 0.
 results::TimerFloor summarize_timer_floor(std::vector<Nanos>& lateness, Nanos gap);
 
+/// Whether the floor's measurement goes on after `waits` timed waits over `elapsed`: up to 1,200 waits within
+/// 60 ms, and past 60 ms (to 150 ms at most) while it has fewer than 100, so that its p99 (nearest rank) is
+/// not the single worst wake-up: a host that stalled the measurement once (20 ms in 60 at 500-µs gaps leaves
+/// 80 waits) would otherwise have that stall read as its p99 and --spin-below auto spin the run's longest
+/// lead.
+bool timer_floor_measuring(std::size_t waits, Nanos elapsed);
+
 /// Measures the floor now on the calling thread and a fresh event loop: timed waits to deadlines `gap` apart
-/// (clamped to 50 µs..500 µs), each deadline fixed in advance so a late wake-up does not move the next, for at
-/// most 60 ms and 1,200 waits (a deadline already passed is skipped, not waited for). Samples 0 when no event
-/// loop can be created.
+/// (clamped to 50 µs..500 µs), each deadline fixed in advance so a late wake-up does not move the next, for
+/// as long as timer_floor_measuring() says (a deadline already passed is skipped, not waited for). Samples 0
+/// when no event loop can be created.
 results::TimerFloor measure_timer_floor(Nanos gap);
 
 /// The floor a run records: measure_timer_floor(gap), unless the environment variable OPENLOOP_TIMER_FLOOR_US

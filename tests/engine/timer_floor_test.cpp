@@ -51,6 +51,22 @@ TEST(TimerFloor, NoSamplesMeansNotMeasured) {
   EXPECT_EQ(auto_spin_lead(results::TimerFloor{}, 1ms), Nanos(0));
 }
 
+// A stall during the measurement (20 ms of 60 at 500-µs gaps: 80 waits) must not leave a p99 that is the
+// stall alone: the measurement goes on until 100 waits (p99 then the second worst), within 150 ms.
+TEST(TimerFloor, MeasuresOnPastAStallUntilItsP99IsNotTheWorstWakeUpAlone) {
+  EXPECT_TRUE(timer_floor_measuring(0, 0ms));
+  EXPECT_TRUE(timer_floor_measuring(80, 60ms));
+  EXPECT_FALSE(timer_floor_measuring(120, 61ms));  // a quiet host's 120 waits: done at 60 ms, as before
+  EXPECT_TRUE(timer_floor_measuring(80, 61ms));    // the stalled one goes on
+  EXPECT_TRUE(timer_floor_measuring(99, 150ms));
+  EXPECT_FALSE(timer_floor_measuring(100, 61ms));
+  EXPECT_FALSE(timer_floor_measuring(40, 151ms));   // a host stalled throughout: bounded
+  EXPECT_FALSE(timer_floor_measuring(1200, 10ms));  // small gaps: at most 1,200 waits
+  std::vector<Nanos> lateness(99, 60us);
+  lateness.push_back(20ms);
+  EXPECT_DOUBLE_EQ(summarize_timer_floor(lateness, 500us).p99_us, 60);  // the stall is the max, not the p99
+}
+
 TEST(TimerFloor, CalibratesAtTheSmallestGapPerWorker) {
   EXPECT_EQ(calibration_gap({}), Nanos(1ms));  // nothing scheduled
   EXPECT_EQ(calibration_gap({open_plan(20000, 1)}), Nanos(50us));
