@@ -10,6 +10,7 @@
 using namespace openloop;
 using namespace openloop::procedures;
 using ramp_test::IntervalSpec;
+using ramp_test::mentions;
 
 namespace {
 StepContext context() {
@@ -22,12 +23,6 @@ StepAnalysis analyse(const results::RunResults& run, double from_s, double to_s,
   auto a = analyse_step(run, StepWindow{rate, 0, from_s, to_s}, ctx);
   EXPECT_TRUE(a.has_value());
   return a ? *a : StepAnalysis{};
-}
-bool mentions(const StepAnalysis& a, const char* text) {
-  for (const auto& r : a.reasons) {
-    if (r.find(text) != std::string::npos) return true;
-  }
-  return false;
 }
 }  // namespace
 

@@ -1,6 +1,8 @@
 // Builders for ramp tests: judged steps, beside the runs of results/run_builders.h.
 #pragma once
 
+#include <string_view>
+
 #include "procedures/ramp/ramp_analysis.h"
 #include "results/run_builders.h"
 
@@ -23,6 +25,14 @@ inline procedures::StepRecord step(double offered, double goodput, double p99_ms
   s.analysis.state = state;
   s.slos_met = slos_met;
   return s;
+}
+
+/// Whether any of a step's reasons contains `text`.
+inline bool mentions(const procedures::StepAnalysis& a, std::string_view text) {
+  for (const auto& r : a.reasons) {
+    if (r.find(text) != std::string::npos) return true;
+  }
+  return false;
 }
 
 }  // namespace ramp_test
